@@ -1,0 +1,119 @@
+// One error class per thing a user does differently. Callers switch on `kind` (or instanceof);
+// messages are already redacted and fit to show; `detail` carries a redacted excerpt for the log.
+
+export type ApiErrorKind =
+  | 'auth' // 401/403 from the service: set or fix the API key
+  | 'rateLimit' // 429: wait `retryAfterMs`
+  | 'server' // 5xx or an error event in a stream: retry later or report
+  | 'network' // connection refused, DNS, reset: check the base URL / connectivity
+  | 'timeout' // no answer, or a stream that went idle, within the limit
+  | 'cancelled' // the user (or the caller) cancelled
+  | 'request' // other 4xx: the input was refused; the server's message says why
+  | 'contract' // the answer could not be read: report it
+  | 'integrity'; // a download did not match its announced length or checksum
+
+export interface ApiErrorOptions {
+  status?: number;
+  /** Redacted excerpt of the body or cause, for the log only. */
+  detail?: string;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly status?: number;
+  readonly detail?: string;
+
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    options: ApiErrorOptions = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.status = options.status;
+    this.detail = options.detail;
+    // Keep the cause off enumerable fields: axios errors carry request headers (the key).
+    if (options.cause !== undefined) {
+      Object.defineProperty(this, 'cause', { value: scrubCause(options.cause), enumerable: false });
+    }
+  }
+}
+
+export class AuthError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super('auth', message, options);
+  }
+}
+
+export class RateLimitError extends ApiError {
+  readonly retryAfterMs?: number;
+  constructor(message: string, options: ApiErrorOptions = {}) {
+    super('rateLimit', message, options);
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+export class ServerError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super('server', message, options);
+  }
+}
+
+export class NetworkError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super('network', message, options);
+  }
+}
+
+export class TimeoutError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super('timeout', message, options);
+  }
+}
+
+export class CancelledError extends ApiError {
+  constructor(message = 'Cancelled.', options?: ApiErrorOptions) {
+    super('cancelled', message, options);
+  }
+}
+
+export class RequestError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super('request', message, options);
+  }
+}
+
+export class ContractError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super('contract', message, options);
+  }
+}
+
+export class IntegrityError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super('integrity', message, options);
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/** Whether an error means "the caller cancelled", whatever layer raised it. */
+export function isCancellation(e: unknown): boolean {
+  if (e instanceof CancelledError) return true;
+  if (typeof e !== 'object' || e === null) return false;
+  const name = (e as { name?: unknown }).name;
+  const code = (e as { code?: unknown }).code;
+  return name === 'AbortError' || name === 'CanceledError' || code === 'ERR_CANCELED' || code === 'ABORT_ERR';
+}
+
+// A cause is kept for debugging, reduced to its name, code and message so no config or headers ride along.
+function scrubCause(cause: unknown): unknown {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return { name: cause.name, message: cause.message, ...(typeof code === 'string' ? { code } : {}) };
+  }
+  return undefined;
+}
