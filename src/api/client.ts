@@ -1,0 +1,191 @@
+// The service client: one method per endpoint of spec/hosted-service-api.md. It speaks HTTP through
+// http.ts and reads every answer through decode.ts, so callers only ever see typed results and ApiErrors.
+
+import { createReadStream, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import FormData from 'form-data';
+import { ContractError, RequestError } from './errors';
+import { HttpClient, readCapped, type CallOptions, type HttpConfig } from './http';
+import {
+  decodeEvaluationStatus,
+  decodeFinetuneStatus,
+  decodeInferenceResult,
+  decodeModelList,
+  decodeStartedJob,
+  parseBody,
+} from './decode';
+import { decodeStream } from './stream';
+import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
+import type {
+  EvaluationStatus,
+  FinetuneStatus,
+  InferenceRequest,
+  InferenceResult,
+  ModelInfo,
+  StartedJob,
+} from './types';
+
+export const PATHS = {
+  models: '/cr/get_allowed_models',
+  infer: '/cr/provider_predict_platform_base_oss',
+  finetuneStart: '/cr/generate_questions',
+  finetuneStatus: '/cr/generate_questions_status',
+  evaluateStart: '/cr/finetune_model/evaluate_async',
+  evaluateStatus: '/cr/finetune_model/evaluate_status',
+  download: '/cr/finetune_model/download',
+} as const;
+
+export interface FinetuneRequest {
+  /** Absolute paths of the source files (PDF, DOCX). */
+  files: string[];
+  numQs: number;
+  mode: string;
+  modelName: string;
+  /** The base model to tune. */
+  modelType: string;
+  useCase: string;
+}
+
+export interface UploadProgress {
+  sent: number;
+  total: number;
+}
+
+/** The inference stream: an async iterable of text deltas. Breaking out of the loop aborts the request. */
+export type DeltaStream = AsyncGenerator<string, void, undefined>;
+
+export class ServiceClient {
+  readonly http: HttpClient;
+
+  constructor(config: HttpConfig) {
+    this.http = new HttpClient(config);
+  }
+
+  get baseUrl(): string {
+    return this.http.base.href;
+  }
+
+  /** 4.1 */
+  async listModels(opts: CallOptions = {}): Promise<ModelInfo[]> {
+    return decodeModelList(await this.http.getJson('Listing models', PATHS.models, undefined, opts));
+  }
+
+  /** 4.2, non-streamed: one final result. */
+  async infer(req: InferenceRequest, opts: CallOptions = {}): Promise<InferenceResult> {
+    const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), opts);
+    return { text: decodeInferenceResult(raw), raw };
+  }
+
+  /**
+   * 4.2, streamed: text deltas as they arrive, whatever the framing (SSE, NDJSON, plain text, or a single
+   * JSON answer from a server that does not stream). Cancel with the signal or by leaving the loop.
+   */
+  async *inferStream(req: InferenceRequest, opts: CallOptions = {}): DeltaStream {
+    const res = await this.http.stream(
+      'Inference',
+      {
+        method: 'POST',
+        url: this.http.url(PATHS.infer),
+        data: JSON.stringify(inferenceBody({ ...req, stream: true })),
+        headers: { 'Content-Type': 'application/json' },
+      },
+      { ...opts, idempotent: false, accept: 'text/event-stream, application/x-ndjson, application/json, text/plain' },
+    );
+    try {
+      yield* decodeStream(res.body, { contentType: res.headers['content-type'] });
+    } finally {
+      res.abort();
+    }
+  }
+
+  /** 4.3: multipart, one `files` part per file, streamed from disk. Never retried: a duplicate job costs money. */
+  async startFinetune(
+    req: FinetuneRequest,
+    opts: CallOptions & { onProgress?: (p: UploadProgress) => void } = {},
+  ): Promise<StartedJob> {
+    if (req.files.length === 0) throw new RequestError('Choose at least one file to finetune on.');
+    const form = new FormData();
+    const streams: NodeJS.ReadableStream[] = [];
+    for (const file of req.files) {
+      const stat = await fsp.stat(file).catch(() => undefined);
+      if (!stat?.isFile()) throw new RequestError(`Cannot read ${path.basename(file)}: it no longer exists or is not a file.`);
+      const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+      streams.push(stream);
+      form.append('files', stream, { filename: path.basename(file), contentType: contentTypeOf(file), knownLength: stat.size });
+    }
+    form.append('numQs', String(req.numQs));
+    form.append('mode', req.mode);
+    form.append('modelName', req.modelName);
+    form.append('modelType', req.modelType);
+    form.append('use_case', req.useCase);
+    const total = form.getLengthSync();
+    try {
+      const raw = await this.http.upload(
+        'Starting the finetuning job',
+        PATHS.finetuneStart,
+        form,
+        { ...form.getHeaders(), 'Content-Length': String(total) },
+        { signal: opts.signal, onProgress: (sent) => opts.onProgress?.({ sent: Math.min(sent, total), total }) },
+      );
+      return decodeStartedJob(raw);
+    } finally {
+      // A cancelled or failed upload must not leave file handles open.
+      for (const s of streams) (s as unknown as { destroy(): void }).destroy();
+    }
+  }
+
+  /** 4.4 */
+  async getFinetuneStatus(jobId: string, opts: CallOptions = {}): Promise<FinetuneStatus> {
+    const raw = await this.http.getJson('Checking the finetuning job', PATHS.finetuneStatus, { job_id: jobId }, opts);
+    return decodeFinetuneStatus(jobId, raw);
+  }
+
+  /** 4.5 */
+  async startEvaluation(modelName: string, datasetName: string, opts: CallOptions = {}): Promise<StartedJob> {
+    const raw = await this.http.postJson(
+      'Starting the evaluation',
+      PATHS.evaluateStart,
+      { dataset_name: datasetName, model_name: modelName },
+      opts,
+    );
+    return decodeStartedJob(raw);
+  }
+
+  /** 4.6 */
+  async getEvaluationStatus(jobId: string, opts: CallOptions = {}): Promise<EvaluationStatus> {
+    const raw = await this.http.getJson('Checking the evaluation', PATHS.evaluateStatus, { job_id: jobId }, opts);
+    return decodeEvaluationStatus(jobId, raw);
+  }
+
+  /** 4.7: resolves the redirect or signed-URL metadata and streams the artifact into `options.directory`. */
+  async download(modelName: string, options: DownloadOptions): Promise<DownloadOutcome> {
+    return downloadArtifact(this.http, modelName, options);
+  }
+}
+
+function inferenceBody(req: InferenceRequest): Record<string, unknown> {
+  return {
+    prompt: req.prompt,
+    query_only: req.queryOnly ?? req.prompt,
+    model_name: req.modelName,
+    stream: req.stream,
+    use_rag: req.useRag,
+    sequential_budget: req.sequentialBudget,
+    parallel_budget: req.parallelBudget,
+    temperature: req.temperature,
+  };
+}
+
+function contentTypeOf(file: string): string {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.pdf') return 'application/pdf';
+  if (ext === '.docx') return 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  return 'application/octet-stream';
+}
+
+/** Reads a whole small streamed body as JSON-or-text (used where a stream answered with JSON). */
+export async function readSmallBody(body: AsyncIterable<Buffer>, max = 1024 * 1024): Promise<unknown> {
+  const text = await readCapped(body, max);
+  if (text.length > max) throw new ContractError('The answer is larger than expected.');
+  return parseBody(text);
+}

@@ -1,0 +1,486 @@
+// The keyed HTTP layer: one axios instance per (base URL, key), the auth header, timeouts per call kind,
+// the retry policy, the redirect policy and the mapping of every failure to a typed ApiError.
+//
+// Redirect policy: the keyed instance never follows a redirect (maxRedirects 0, which also makes axios use
+// node:http directly instead of follow-redirects, which would forward X-API-Key to any host and buffer
+// upload bodies). The key is sent only to the base URL's origin; a 3xx is handed back to the caller
+// (download.ts), which fetches the target with a bare instance.
+
+import axios, { type AxiosInstance, type AxiosResponse, type AxiosRequestConfig } from 'axios';
+import type { Readable } from 'node:stream';
+import {
+  ApiError,
+  AuthError,
+  CancelledError,
+  ContractError,
+  NetworkError,
+  RateLimitError,
+  RequestError,
+  ServerError,
+  TimeoutError,
+  isCancellation,
+} from './errors';
+import { decodeErrorMessage, parseBody } from './decode';
+import { describeUrl, excerpt, redact, registerSecret } from './redact';
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+export type Logger = (level: LogLevel, message: string) => void;
+
+export interface Timeouts {
+  /** Whole JSON call (list, poll, submit), per attempt. */
+  requestMs: number;
+  /** No byte received on a streamed response (inference, download) for this long. */
+  streamIdleMs: number;
+  /** No upload progress, or no answer after the last byte, for this long. */
+  uploadIdleMs: number;
+  /** Time to receive the response headers of a streamed call. */
+  connectMs: number;
+}
+
+export interface RetryPolicy {
+  /** Retries after the first attempt, for idempotent calls. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After above this is not waited for: the RateLimitError reaches the caller (e.g. the poller). */
+  maxRetryAfterMs: number;
+}
+
+export interface HttpConfig {
+  baseUrl: string;
+  apiKey: string;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  log?: Logger;
+  userAgent?: string;
+  /** Test seam: the sleep between retries. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Test seam: jitter source in [0, 1). */
+  random?: () => number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 30_000, streamIdleMs: 60_000, uploadIdleMs: 120_000, connectMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+
+const MAX_JSON_BYTES = 32 * 1024 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
+  'ERR_NETWORK', 'ECONNABORTED_BY_PEER', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'UND_ERR_SOCKET',
+]);
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** A response whose body is a stream; the caller must consume it or call `abort()`. */
+export interface StreamResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: AsyncIterable<Buffer>;
+  abort(): void;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError());
+    const t = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(t);
+      reject(new CancelledError());
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Retry-After as seconds or an HTTP date; `retry-after-ms` first when present. */
+export function parseRetryAfter(headers: Record<string, unknown>, now = Date.now()): number | undefined {
+  const ms = headers['retry-after-ms'];
+  if (typeof ms === 'string' && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
+  const ra = headers['retry-after'];
+  if (typeof ra !== 'string' || !ra.trim()) return undefined;
+  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.ceil(Number(ra) * 1000);
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** Normalises a configured base URL; throws a RequestError the user can act on when it is not usable. */
+export function parseBaseUrl(baseUrl: string): URL {
+  let u: URL;
+  try {
+    u = new URL(baseUrl.trim());
+  } catch {
+    throw new RequestError(`The service URL "${redact(baseUrl)}" is not a valid URL.`);
+  }
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopbackHost(u.hostname))) {
+    throw new RequestError(`The service URL must use https (http is allowed only for localhost): ${describeUrl(u.href)}`);
+  }
+  if (u.username || u.password) throw new RequestError('The service URL must not carry a user name or password.');
+  u.search = '';
+  u.hash = '';
+  if (!u.pathname.endsWith('/')) u.pathname += '/';
+  return u;
+}
+
+export class HttpClient {
+  readonly base: URL;
+  readonly timeouts: Timeouts;
+  readonly retry: RetryPolicy;
+  private readonly axios: AxiosInstance;
+  private readonly log: Logger;
+  private readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(config: HttpConfig) {
+    this.base = parseBaseUrl(config.baseUrl);
+    if (!config.apiKey.trim()) throw new AuthError('No API key is set.');
+    registerSecret(config.apiKey);
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...config.timeouts };
+    this.retry = { ...DEFAULT_RETRY, ...config.retry };
+    this.log = config.log ?? (() => undefined);
+    this.sleepFn = config.sleep ?? sleep;
+    this.random = config.random ?? Math.random;
+    this.axios = axios.create({
+      headers: {
+        'X-API-Key': config.apiKey,
+        'User-Agent': config.userAgent ?? 'hosted-reasoning-vscode',
+        Accept: 'application/json',
+      },
+      maxRedirects: 0,
+      // Status codes are judged here, not by axios, so error bodies can be read the same way for every call.
+      validateStatus: () => true,
+      transformResponse: [(d: unknown) => d],
+      maxContentLength: MAX_JSON_BYTES,
+      maxBodyLength: Infinity,
+      decompress: true,
+      proxy: false,
+    });
+  }
+
+  /** Absolute URL of an API path; guarantees it stays on the base origin, so the key goes nowhere else. */
+  url(path: string, query?: Record<string, string>): string {
+    const u = new URL(path.replace(/^\/+/, ''), this.base);
+    if (u.origin !== this.base.origin) throw new RequestError(`Refusing to send the API key to ${u.origin}.`);
+    if (query) {
+      u.search = Object.entries(query)
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+        .join('&');
+    }
+    return u.href;
+  }
+
+  async getJson(what: string, path: string, query: Record<string, string> | undefined, opts: CallOptions = {}): Promise<unknown> {
+    return this.withRetry(what, true, opts.signal, (signal) =>
+      this.jsonAttempt(what, { method: 'GET', url: this.url(path, query) }, signal),
+    );
+  }
+
+  /** POSTs are not repeated when the outcome is unknown: only a refused connection or a 429 is retried. */
+  async postJson(what: string, path: string, body: unknown, opts: CallOptions = {}): Promise<unknown> {
+    return this.withRetry(what, false, opts.signal, (signal) =>
+      this.jsonAttempt(
+        what,
+        { method: 'POST', url: this.url(path), data: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
+        signal,
+      ),
+    );
+  }
+
+  /**
+   * A request whose response body is streamed. Non-2xx answers are turned into errors here (their body read,
+   * capped); 3xx are returned when `allowRedirect` so the caller can read Location.
+   */
+  async stream(
+    what: string,
+    request: AxiosRequestConfig & { url: string },
+    opts: CallOptions & { idempotent: boolean; allowRedirect?: boolean; accept?: string },
+  ): Promise<StreamResponse> {
+    return this.withRetry(what, opts.idempotent, opts.signal, async (signal) => {
+      const res = await openStream(this.axios, what, request, {
+        signal,
+        timeouts: this.timeouts,
+        accept: opts.accept,
+        mapError: (e, s) => this.mapThrown(what, e, s),
+      });
+      const isRedirect = res.status >= 300 && res.status < 400;
+      if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
+        const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');
+        throw this.statusError(what, res.status, res.headers, parseBody(text));
+      }
+      return res;
+    });
+  }
+
+  /** A multipart upload (never retried), with progress and an idle watchdog instead of a total deadline. */
+  async upload(
+    what: string,
+    path: string,
+    form: NodeJS.ReadableStream,
+    headers: Record<string, string>,
+    opts: CallOptions & { onProgress?: (sent: number, total?: number) => void },
+  ): Promise<unknown> {
+    const controller = new AbortController();
+    const unlink = linkAbort(opts.signal, controller);
+    const idleMs = this.timeouts.uploadIdleMs;
+    const onIdle = () => controller.abort(new TimeoutError(`${what}: the upload made no progress for ${secs(idleMs)}.`));
+    let timer = setTimeout(onIdle, idleMs);
+    try {
+      const res = await this.axios.request<string>({
+        method: 'POST',
+        url: this.url(path),
+        data: form,
+        headers,
+        responseType: 'text',
+        signal: controller.signal,
+        onUploadProgress: (e) => {
+          timer.refresh();
+          opts.onProgress?.(e.loaded, e.total);
+        },
+      });
+      return this.judge(what, res);
+    } catch (e) {
+      throw this.mapThrown(what, e, controller.signal);
+    } finally {
+      clearTimeout(timer);
+      timer = undefined as unknown as NodeJS.Timeout;
+      unlink();
+    }
+  }
+
+  private async jsonAttempt(what: string, request: AxiosRequestConfig, signal: AbortSignal | undefined): Promise<unknown> {
+    const controller = new AbortController();
+    const unlink = linkAbort(signal, controller);
+    const timer = setTimeout(
+      () => controller.abort(new TimeoutError(`${what}: the service did not answer within ${secs(this.timeouts.requestMs)}.`)),
+      this.timeouts.requestMs,
+    );
+    try {
+      const res = await this.axios.request<string>({ ...request, responseType: 'text', signal: controller.signal });
+      return this.judge(what, res);
+    } catch (e) {
+      throw this.mapThrown(what, e, controller.signal);
+    } finally {
+      clearTimeout(timer);
+      unlink();
+    }
+  }
+
+  private judge(what: string, res: AxiosResponse<string>): unknown {
+    const headers = flatHeaders(res.headers);
+    const body = parseBody(typeof res.data === 'string' ? res.data : String(res.data ?? ''));
+    if (res.status >= 200 && res.status < 300) return body;
+    throw this.statusError(what, res.status, headers, body);
+  }
+
+  /** Maps a non-2xx answer to the error class the user acts on. */
+  statusError(what: string, status: number, headers: Record<string, string | undefined>, body: unknown): ApiError {
+    const said = decodeErrorMessage(body);
+    const server = said ? `: ${redact(said)}` : '';
+    const detail = excerpt(body);
+    if (status === 401 || status === 403) {
+      return new AuthError(`The service refused the API key (${status})${server}. Set a valid key.`, { status, detail });
+    }
+    if (status === 429) {
+      const retryAfterMs = parseRetryAfter(headers);
+      const wait = retryAfterMs !== undefined ? ` Try again in ${secs(retryAfterMs)}.` : '';
+      return new RateLimitError(`${what}: too many requests (429)${server}.${wait}`, { status, detail, retryAfterMs });
+    }
+    if (status === 408) return new TimeoutError(`${what}: the service timed out (408)${server}.`, { status, detail });
+    if (status >= 500) return new ServerError(`${what}: the service failed (${status})${server}.`, { status, detail });
+    if (status >= 300 && status < 400) {
+      return new ContractError(`${what}: unexpected redirect (${status}).`, { status, detail });
+    }
+    return new RequestError(`${what}: the service refused the request (${status})${server}.`, { status, detail });
+  }
+
+  /** Maps anything thrown by axios (or by our own abort reasons) to an ApiError. */
+  mapThrown(what: string, e: unknown, signal: AbortSignal): ApiError {
+    if (e instanceof ApiError) return e;
+    if (signal.aborted) {
+      const reason: unknown = signal.reason;
+      return reason instanceof ApiError ? reason : new CancelledError();
+    }
+    if (isCancellation(e)) return new CancelledError();
+    const code = typeof e === 'object' && e !== null ? String((e as { code?: unknown }).code ?? '') : '';
+    const message = e instanceof Error ? e.message : String(e);
+    if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' && /timeout/i.test(message)) {
+      return new TimeoutError(`${what}: the service did not answer in time.`, { detail: redact(message) });
+    }
+    if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(message)) {
+      return new ContractError(`${what}: the answer is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB.`);
+    }
+    if (NETWORK_CODES.has(code) || /socket hang up|ECONNRESET|network/i.test(message)) {
+      return new NetworkError(`${what}: cannot reach the service at ${this.base.origin} (${code || 'connection failed'}).`, {
+        detail: redact(message),
+        cause: e,
+      });
+    }
+    return new NetworkError(`${what}: the request failed (${redact(message)}).`, { detail: redact(message), cause: e });
+  }
+
+  private async withRetry<T>(what: string, idempotent: boolean, signal: AbortSignal | undefined, attempt: (s?: AbortSignal) => Promise<T>): Promise<T> {
+    for (let n = 0; ; n++) {
+      if (signal?.aborted) throw new CancelledError();
+      try {
+        return await attempt(signal);
+      } catch (e) {
+        const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
+        const delay = this.retryDelay(err, n, idempotent);
+        if (delay === undefined) throw err;
+        this.log('warn', `${what}: ${err.message} Retrying in ${secs(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
+        await this.sleepFn(delay, signal);
+      }
+    }
+  }
+
+  /** The delay before retry n+1, or undefined when the policy says not to retry. */
+  retryDelay(err: ApiError, n: number, idempotent: boolean): number | undefined {
+    if (n >= this.retry.retries) return undefined;
+    const refused = err.kind === 'network' && /ECONNREFUSED/.test(err.message);
+    const retryable =
+      err.kind === 'rateLimit' ||
+      (idempotent && (err.kind === 'network' || err.kind === 'timeout' || (err.status !== undefined && RETRYABLE_STATUS.has(err.status)))) ||
+      refused; // nothing reached the server: safe even for a POST
+    if (!retryable) return undefined;
+    const backoff = Math.min(this.retry.baseDelayMs * 2 ** n, this.retry.maxDelayMs);
+    const jittered = backoff / 2 + this.random() * (backoff / 2);
+    if (err instanceof RateLimitError && err.retryAfterMs !== undefined) {
+      if (err.retryAfterMs > this.retry.maxRetryAfterMs) return undefined;
+      return Math.max(err.retryAfterMs, jittered);
+    }
+    return jittered;
+  }
+}
+
+export function secs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+function flatHeaders(h: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (h && typeof h === 'object') {
+    const src = typeof (h as { toJSON?: unknown }).toJSON === 'function' ? (h as { toJSON(): object }).toJSON() : h;
+    for (const [k, v] of Object.entries(src)) {
+      out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v === undefined || v === null ? undefined : String(v);
+    }
+  }
+  return out;
+}
+
+/** Makes `controller` abort when `signal` does; returns the unlink function. */
+export function linkAbort(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!signal) return () => undefined;
+  if (signal.aborted) {
+    controller.abort(new CancelledError());
+    return () => undefined;
+  }
+  const onAbort = () => controller.abort(new CancelledError());
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
+export async function readCapped(stream: AsyncIterable<Buffer | string>, max: number): Promise<string> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    parts.push(b);
+    size += b.length;
+    if (size > max) {
+      (stream as Partial<Readable>).destroy?.();
+      break;
+    }
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/**
+ * Opens a streamed response on `instance` without judging its status: the caller reads it. Headers must
+ * arrive within `connectMs`; afterwards the body is watched for idleness (see idleWatch).
+ */
+export async function openStream(
+  instance: AxiosInstance,
+  what: string,
+  request: AxiosRequestConfig & { url: string },
+  opts: {
+    signal?: AbortSignal;
+    timeouts: Pick<Timeouts, 'connectMs' | 'streamIdleMs'>;
+    accept?: string;
+    mapError: (e: unknown, signal: AbortSignal) => ApiError;
+  },
+): Promise<StreamResponse> {
+  const controller = new AbortController();
+  const unlink = linkAbort(opts.signal, controller);
+  const connectTimer = setTimeout(
+    () => controller.abort(new TimeoutError(`${what}: no answer within ${secs(opts.timeouts.connectMs)}.`)),
+    opts.timeouts.connectMs,
+  );
+  let res: AxiosResponse<Readable>;
+  try {
+    res = await instance.request<Readable>({
+      ...request,
+      headers: { ...(request.headers as Record<string, string>), ...(opts.accept ? { Accept: opts.accept } : {}) },
+      responseType: 'stream',
+      maxContentLength: -1,
+      signal: controller.signal,
+    });
+  } catch (e) {
+    unlink();
+    throw opts.mapError(e, controller.signal);
+  } finally {
+    clearTimeout(connectTimer);
+  }
+  const idleMs = opts.timeouts.streamIdleMs;
+  const abort = () => {
+    controller.abort(new CancelledError());
+    res.data.destroy();
+    unlink();
+  };
+  const onIdle = () => {
+    controller.abort(new TimeoutError(`${what}: the transfer stalled (no data for ${secs(idleMs)}).`));
+    res.data.destroy();
+  };
+  const body = idleWatch(res.data, idleMs, onIdle, controller.signal, (e) => opts.mapError(e, controller.signal), unlink);
+  return { status: res.status, headers: flatHeaders(res.headers), body, abort };
+}
+
+/**
+ * Yields the stream's chunks; if none arrives for `idleMs` while the consumer waits, `onIdle` aborts it.
+ * The clock stops while the consumer holds a chunk, so a slow consumer is not mistaken for a stalled server.
+ * Errors are mapped; `finally` destroys the stream so a consumer that stops early closes the connection.
+ */
+async function* idleWatch(
+  stream: Readable,
+  idleMs: number,
+  onIdle: () => void,
+  signal: AbortSignal,
+  mapError: (e: unknown) => ApiError,
+  done: () => void,
+): AsyncGenerator<Buffer> {
+  let timer: NodeJS.Timeout | undefined = setTimeout(onIdle, idleMs);
+  try {
+    for await (const chunk of stream) {
+      clearTimeout(timer);
+      yield chunk as Buffer;
+      timer = setTimeout(onIdle, idleMs);
+    }
+    // A stream ended by our own abort (timeout) must not look like a clean end.
+    if (signal.aborted) throw mapError(signal.reason);
+  } catch (e) {
+    throw mapError(e);
+  } finally {
+    clearTimeout(timer);
+    if (!stream.destroyed) stream.destroy();
+    done();
+  }
+}
