@@ -1,0 +1,174 @@
+import { strict as assert } from 'node:assert';
+import {
+  decodeDownloadMetadata,
+  decodeErrorMessage,
+  decodeEvaluationStatus,
+  decodeFinetuneStatus,
+  decodeInferenceResult,
+  decodeModelList,
+  decodeStartedJob,
+  normaliseState,
+  readStreamPayload,
+} from '../../src/api/decode';
+import { ContractError } from '../../src/api/errors';
+
+describe('decode: model list shapes (4.1)', () => {
+  const names = (body: unknown) => decodeModelList(body).map((m) => `${m.name}:${m.kind}`);
+
+  it('reads a bare array of strings, kind unknown', () => {
+    assert.deepEqual(names(['a', 'b']), ['a:unknown', 'b:unknown']);
+  });
+
+  for (const field of ['name', 'model_name', 'id', 'model']) {
+    it(`reads objects named by ${field}`, () => {
+      assert.deepEqual(names([{ [field]: 'x', type: 'base' }, { [field]: 'y', type: 'custom' }]), ['x:base', 'y:custom']);
+    });
+  }
+
+  for (const wrapper of ['models', 'allowed_models', 'data']) {
+    it(`reads a list wrapped in ${wrapper}`, () => {
+      assert.deepEqual(names({ [wrapper]: ['m1', { model_name: 'm2', base_model: 'm1' }] }), ['m1:unknown', 'm2:custom']);
+    });
+  }
+
+  it('reads base_models / custom_models splits and booleans', () => {
+    assert.deepEqual(names({ base_models: ['b'], custom_models: [{ name: 'c' }] }), ['b:base', 'c:custom']);
+    assert.deepEqual(names([{ name: 'p', is_custom: false }, { name: 'q', finetuned: true }]), ['p:base', 'q:custom']);
+  });
+
+  it('skips nameless entries, keeps the first of duplicates, keeps the raw record', () => {
+    const models = decodeModelList({ models: [{ foo: 1 }, { name: 'a', type: 'base' }, { name: 'a', type: 'custom' }] });
+    assert.equal(models.length, 1);
+    assert.deepEqual(models[0].raw, { name: 'a', type: 'base' });
+  });
+
+  it('an empty list is an empty list, not an error', () => {
+    assert.deepEqual(decodeModelList({ models: [] }), []);
+  });
+
+  it('refuses shapes it cannot read with a ContractError carrying an excerpt', () => {
+    for (const body of [{ foo: 'bar' }, 42, null, 'hello', [{}, {}], { models: 'x' }]) {
+      assert.throws(() => decodeModelList(body), (e: unknown) => e instanceof ContractError && typeof e.detail === 'string');
+    }
+  });
+});
+
+describe('decode: inference results and stream payloads (4.2)', () => {
+  it('finds the text in common shapes', () => {
+    assert.equal(decodeInferenceResult({ response: 'r' }), 'r');
+    assert.equal(decodeInferenceResult({ text: 't' }), 't');
+    assert.equal(decodeInferenceResult({ output: { text: 'o' } }), 'o');
+    assert.equal(decodeInferenceResult({ choices: [{ message: { content: 'c' } }] }), 'c');
+    assert.equal(decodeInferenceResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }), 'ab');
+    assert.equal(decodeInferenceResult('plain'), 'plain');
+    assert.equal(decodeInferenceResult({ data: { generated_text: 'g' } }), 'g');
+  });
+
+  it('a body without text is a ContractError', () => {
+    assert.throws(() => decodeInferenceResult({ usage: { tokens: 3 } }), ContractError);
+    assert.throws(() => decodeInferenceResult(17), ContractError);
+  });
+
+  it('reads stream payloads', () => {
+    assert.deepEqual(readStreamPayload('{"token":"a"}'), { kind: 'text', text: 'a' });
+    assert.deepEqual(readStreamPayload('{"choices":[{"delta":{"content":"b"}}]}'), { kind: 'text', text: 'b' });
+    assert.deepEqual(readStreamPayload('[DONE]'), { kind: 'done' });
+    assert.deepEqual(readStreamPayload('{"done":true}'), { kind: 'done' });
+    assert.deepEqual(readStreamPayload('{"error":{"message":"boom"}}'), { kind: 'error', message: 'boom' });
+    assert.deepEqual(readStreamPayload('not json'), { kind: 'text', text: 'not json' });
+    assert.deepEqual(readStreamPayload('{"usage":{"n":1}}'), { kind: 'ignore' });
+    assert.throws(() => readStreamPayload('not json', true), ContractError);
+  });
+});
+
+describe('decode: job ids (4.3, 4.5)', () => {
+  it('finds the id whatever it is called', () => {
+    for (const body of [{ job_id: 'j' }, { jobId: 'j' }, { id: 'j' }, { task_id: 'j' }, { data: { job_id: 'j' } }, 'j']) {
+      assert.equal(decodeStartedJob(body).jobId, 'j');
+    }
+  });
+  it('no id is a ContractError', () => {
+    for (const body of [{}, { status: 'queued' }, null, '', 'two words']) assert.throws(() => decodeStartedJob(body), ContractError);
+  });
+});
+
+describe('decode: finetune status (4.4)', () => {
+  it('maps state words by the one rule', () => {
+    assert.equal(normaliseState('Queued'), 'queued');
+    assert.equal(normaliseState('in-progress'), 'running');
+    assert.equal(normaliseState('IN PROGRESS'), 'running');
+    assert.equal(normaliseState('generating_questions'), 'running');
+    assert.equal(normaliseState('SUCCEEDED'), 'completed');
+    assert.equal(normaliseState('errored'), 'failed');
+    assert.equal(normaliseState('canceled'), 'cancelled');
+    assert.equal(normaliseState('frobnicating'), 'unknown');
+  });
+
+  it('keeps progress, message, error and the raw record', () => {
+    const s = decodeFinetuneStatus('j', { status: 'training', progress: 42, message: 'Epoch 2' });
+    assert.deepEqual([s.state, s.rawState, s.progress, s.message], ['running', 'training', 42, 'Epoch 2']);
+    assert.equal(decodeFinetuneStatus('j', { status: 'running', progress: 0.25 }).progress, 25);
+    assert.equal(decodeFinetuneStatus('j', { state: 'running', percent: '70%' }).progress, 70);
+    assert.equal(decodeFinetuneStatus('j', { status: 'running', progress: { current: 3, total: 4 } }).progress, 75);
+    assert.equal(decodeFinetuneStatus('j', { status: 'done' }).progress, 100);
+    const f = decodeFinetuneStatus('j', { status: 'failed', error: { message: 'bad pdf' } });
+    assert.deepEqual([f.state, f.error], ['failed', 'bad pdf']);
+    assert.equal(decodeFinetuneStatus('j', { status: 'weird', error: 'x' }).state, 'failed');
+    const u = decodeFinetuneStatus('j', { status: 'frobnicating' });
+    assert.deepEqual([u.state, u.rawState], ['unknown', 'frobnicating']);
+  });
+
+  it('no status at all is a ContractError', () => {
+    assert.throws(() => decodeFinetuneStatus('j', { progress: 3 }), ContractError);
+    assert.throws(() => decodeFinetuneStatus('j', 'nope'), ContractError);
+  });
+});
+
+describe('decode: evaluation status (4.6)', () => {
+  const result = { dataset_name: 'd', model_name: 'm', split: 'test', correct: 3, total: 4, accuracy: 0.75, judge_model: 'j' };
+  it('reads a completed result', () => {
+    const s = decodeEvaluationStatus('e', { status: 'completed', result });
+    assert.equal(s.state, 'completed');
+    assert.deepEqual(s.result, { datasetName: 'd', modelName: 'm', split: 'test', correct: 3, total: 4, accuracy: 0.75, judgeModel: 'j' });
+  });
+  it('reads the error of a failed evaluation in any shape', () => {
+    assert.equal(decodeEvaluationStatus('e', { status: 'failed', error: 'Dataset x not found' }).error, 'Dataset x not found');
+    assert.equal(decodeEvaluationStatus('e', { status: 'failed', error: { detail: 'nope' } }).error, 'nope');
+    assert.equal(decodeEvaluationStatus('e', { status: 'failed' }).error, 'The evaluation failed without a reason.');
+  });
+  it('completed without a result is a ContractError; percentages are read as fractions', () => {
+    assert.throws(() => decodeEvaluationStatus('e', { status: 'completed' }), ContractError);
+    assert.equal(decodeEvaluationStatus('e', { status: 'completed', result: { ...result, accuracy: 75 } }).result?.accuracy, 0.75);
+  });
+});
+
+describe('decode: download metadata (4.7)', () => {
+  it('reads url fields, expiry forms, checksum and size', () => {
+    const now = 1_000_000;
+    assert.deepEqual(decodeDownloadMetadata({ url: 'https://s/x', expires_in: 60, sha256: 'A'.repeat(64), size: 5 }, now), {
+      url: 'https://s/x',
+      expiresAt: now + 60_000,
+      size: 5,
+      sha256: 'a'.repeat(64),
+      fileName: undefined,
+    });
+    assert.equal(decodeDownloadMetadata({ signed_url: 'u', expires_at: '2030-01-01T00:00:00Z' }).expiresAt, Date.parse('2030-01-01T00:00:00Z'));
+    assert.equal(decodeDownloadMetadata({ download_url: 'u', expires: 1_900_000_000 }).expiresAt, 1_900_000_000_000);
+    assert.equal(decodeDownloadMetadata({ data: { url: 'u', checksum: `sha256:${'b'.repeat(64)}` } }).sha256, 'b'.repeat(64));
+    assert.equal(decodeDownloadMetadata({ url: 'u', checksum: 'md5:abc' }).sha256, undefined);
+  });
+  it('no URL is a ContractError', () => {
+    assert.throws(() => decodeDownloadMetadata({ expires_in: 3 }), ContractError);
+  });
+});
+
+describe('decode: error bodies (7)', () => {
+  it('reads the usual shapes', () => {
+    assert.equal(decodeErrorMessage({ detail: 'Invalid API key' }), 'Invalid API key');
+    assert.equal(decodeErrorMessage({ detail: [{ loc: ['body', 'temperature'], msg: 'too high' }] }), 'temperature: too high');
+    assert.equal(decodeErrorMessage({ error: { message: 'm' } }), 'm');
+    assert.equal(decodeErrorMessage('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>'), 'Request has expired');
+    assert.equal(decodeErrorMessage('<html><body>502</body></html>'), undefined);
+    assert.equal(decodeErrorMessage({}), undefined);
+  });
+});
