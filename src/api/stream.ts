@@ -1,0 +1,553 @@
+// Streaming inference answers: bytes -> text deltas, for SSE, NDJSON, plain chunked text and a single JSON
+// document. The framing is chosen from the Content-Type when it is specific, else from the first bytes.
+// Each event's payload is read by `readStreamPayload` (decode.ts), which holds every guess about shapes.
+//
+// Decisions beyond the WHATWG event-stream rules and the spec:
+//  - A last SSE event without its blank line is dispatched at the end of the body (browsers drop it).
+//  - `event: error` is a ServerError whatever its data; `event: done` dispatches its data, then ends the stream.
+//  - NDJSON lines may start with the RFC 7464 record separator (application/json-seq); it is dropped.
+//  - Size cap (`maxEventBytes`): one SSE event (the sum of its data lines plus the line being read), one
+//    line of any framing, or the whole single-document JSON body. Counted in input bytes.
+//  - An error met after some deltas of the same chunk does not lose them: push()/end() return the deltas and
+//    the error is thrown by the next push()/end() call, and is readable at once from `error`.
+
+import { decodeInferenceResult, errorText, parseBody, readStreamPayload, type StreamPayload } from './decode';
+import { ContractError, ServerError } from './errors';
+import { excerpt, redact } from './redact';
+
+export type Framing = 'sse' | 'ndjson' | 'text' | 'json';
+type LineFraming = 'sse' | 'ndjson' | 'text';
+
+export const DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
+
+export interface DecodeOptions {
+  contentType?: string;
+  /** Largest SSE event, NDJSON line or single JSON body accepted; default 8 MiB. */
+  maxEventBytes?: number;
+}
+
+/** What the decoders below have in common; `createDecoder` returns one for a Content-Type. */
+export interface IncrementalDecoder {
+  /** Text deltas completed by this chunk. */
+  push(chunk: Uint8Array): string[];
+  /** Deltas left at the end of the body. */
+  end(): string[];
+  /** True after `[DONE]` or a done event: later bytes are ignored. */
+  readonly finished: boolean;
+  /** The error that stopped decoding, if any (thrown by the call after the one that returned its deltas). */
+  readonly error: Error | undefined;
+}
+
+const NDJSON_TYPES = new Set([
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/jsonl',
+  'application/x-jsonl',
+  'application/jsonlines',
+  'application/x-jsonlines',
+  'application/json-seq',
+  'application/stream+json',
+  'application/x-json-stream',
+]);
+
+export function framingFromContentType(contentType: string | undefined): Framing | undefined {
+  if (!contentType) return undefined;
+  const type = contentType.split(';', 1)[0].trim().toLowerCase();
+  if (type === 'text/event-stream') return 'sse';
+  if (NDJSON_TYPES.has(type)) return 'ndjson';
+  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return 'json';
+  if (type === 'text/plain') return 'text';
+  return undefined;
+}
+
+// ------------------------------------------------------------------------------------------------ sniffing
+
+const BOM = [0xef, 0xbb, 0xbf];
+const SSE_STARTS = ['data:', 'event:', 'id:', 'retry:'];
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+}
+
+/** Decides the framing from the first significant bytes, fed in pieces; `undefined` while undecided. */
+class Sniffer {
+  private offset = 0;
+  private bom = 0;
+  private head = '';
+
+  feed(chunk: Uint8Array): LineFraming | undefined {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      const at = this.offset++;
+      if (at < 3 && this.bom === at && b === BOM[at]) {
+        this.bom++;
+        continue;
+      }
+      if (this.bom > 0 && this.bom < 3) return 'text'; // a broken BOM: not a stream format we know
+      if (this.head === '' && isSpace(b)) continue;
+      if (b >= 0x80) return 'text';
+      this.head += String.fromCharCode(b);
+      const f = judge(this.head, false);
+      if (f) return f;
+    }
+    return undefined;
+  }
+
+  final(): LineFraming {
+    return judge(this.head, true) ?? 'text';
+  }
+}
+
+function judge(head: string, final: boolean): LineFraming | undefined {
+  if (head === '') return final ? 'text' : undefined;
+  if (head[0] === '{') return 'ndjson';
+  if (head[0] === ':') return 'sse';
+  let possible = false;
+  for (const s of SSE_STARTS) {
+    if (head.startsWith(s)) return 'sse';
+    if (s.startsWith(head)) possible = true;
+  }
+  return possible && !final ? undefined : 'text';
+}
+
+/** Framing of a body from its first bytes (after an optional BOM and whitespace). */
+export function sniffFraming(firstBytes: Uint8Array): 'sse' | 'ndjson' | 'text' {
+  const s = new Sniffer();
+  return s.feed(firstBytes) ?? s.final();
+}
+
+// ----------------------------------------------------------------------------------------- StreamDecoder
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const RS = 0x1e;
+
+function tooLarge(max: number): ContractError {
+  return new ContractError(`The stream sent an event larger than the limit of ${max} bytes.`);
+}
+
+function serverError(message: string, data: string): ServerError {
+  const text = redact(message).trim();
+  return new ServerError(text || 'The service reported an error in the stream.', { detail: excerpt(data) });
+}
+
+/** Message of an SSE `event: error`: the payload's message when it is JSON, else the data text. */
+function errorEventMessage(data: string): string {
+  const v = parseBody(data);
+  return typeof v === 'string' ? v : errorText(v);
+}
+
+/** Incremental, synchronous decoder for one framing. */
+export class StreamDecoder implements IncrementalDecoder {
+  private readonly utf8 = new TextDecoder('utf-8'); // ignoreBOM: false, so a leading BOM is dropped
+  private readonly max: number;
+  private out: string[] = [];
+  private ascii = true; // the current chunk decoded to one code unit per byte
+  // The line being read: its pieces so far and their size in bytes.
+  private pieces: string[] = [];
+  private pendingBytes = 0;
+  private afterCR = false; // the last chunk ended with \r: a \n starting the next one is the same line end
+  // SSE event being built.
+  private data: string[] = [];
+  private dataBytes = 0;
+  private eventType = '';
+  private id = '';
+  private retry: number | undefined;
+  private done = false;
+  private failure: Error | undefined;
+
+  constructor(
+    readonly framing: LineFraming,
+    options: { maxEventBytes?: number } = {},
+  ) {
+    this.max = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  /** The last SSE `id` seen (parsed, not used). */
+  get lastEventId(): string {
+    return this.id;
+  }
+
+  /** The last SSE `retry` in ms (parsed, not used). */
+  get retryMs(): number | undefined {
+    return this.retry;
+  }
+
+  push(chunk: Uint8Array): string[] {
+    if (this.failure) throw this.failure;
+    if (this.done || chunk.byteLength === 0) return [];
+    return this.run(this.utf8.decode(chunk, { stream: true }), chunk.byteLength, false);
+  }
+
+  end(): string[] {
+    if (this.failure) throw this.failure;
+    if (this.done) return [];
+    return this.run(this.utf8.decode(), -1, true);
+  }
+
+  private run(text: string, byteLength: number, final: boolean): string[] {
+    const out: string[] = [];
+    this.out = out;
+    try {
+      if (this.framing === 'text') {
+        if (text !== '') out.push(text);
+      } else {
+        this.ascii = text.length === byteLength;
+        this.scan(text);
+        if (final && !this.done) this.flush();
+      }
+    } catch (e) {
+      this.failure = e instanceof Error ? e : new Error(String(e));
+      if (out.length === 0) throw this.failure;
+    }
+    return out;
+  }
+
+  private size(s: string): number {
+    return this.ascii ? s.length : Buffer.byteLength(s, 'utf8');
+  }
+
+  /** Splits decoded text into lines (\n, \r\n, lone \r); keeps a partial line as pieces. */
+  private scan(text: string): void {
+    const n = text.length;
+    if (n === 0) return;
+    let pos = 0;
+    if (this.afterCR) {
+      this.afterCR = false;
+      if (text.charCodeAt(0) === LF) pos = 1;
+    }
+    let nextLF = text.indexOf('\n', pos);
+    let nextCR = text.indexOf('\r', pos);
+    while (pos < n && !this.done) {
+      if (nextLF !== -1 && nextLF < pos) nextLF = text.indexOf('\n', pos);
+      if (nextCR !== -1 && nextCR < pos) nextCR = text.indexOf('\r', pos);
+      const eol = nextLF === -1 ? nextCR : nextCR === -1 ? nextLF : nextLF < nextCR ? nextLF : nextCR;
+      if (eol === -1) break;
+      const seg = text.slice(pos, eol);
+      let line: string;
+      let bytes: number;
+      if (this.pieces.length > 0) {
+        this.pieces.push(seg);
+        line = this.pieces.join('');
+        bytes = this.pendingBytes + this.size(seg);
+        this.pieces = [];
+        this.pendingBytes = 0;
+      } else {
+        line = seg;
+        bytes = this.size(seg);
+      }
+      if (bytes + this.dataBytes > this.max) throw tooLarge(this.max);
+      pos = eol + 1;
+      if (text.charCodeAt(eol) === CR) {
+        if (pos === n) this.afterCR = true;
+        else if (text.charCodeAt(pos) === LF) pos++;
+      }
+      this.line(line, bytes);
+    }
+    if (pos < n && !this.done) {
+      const rest = pos === 0 ? text : text.slice(pos);
+      this.pieces.push(rest);
+      this.pendingBytes += this.size(rest);
+      if (this.pendingBytes + this.dataBytes > this.max) throw tooLarge(this.max);
+    }
+  }
+
+  /** End of body: the last line without a line end, then (SSE) the last event without its blank line. */
+  private flush(): void {
+    if (this.pieces.length > 0) {
+      const line = this.pieces.join('');
+      const bytes = this.pendingBytes;
+      this.pieces = [];
+      this.pendingBytes = 0;
+      this.line(line, bytes);
+    }
+    if (this.framing === 'sse' && !this.done) this.dispatch();
+  }
+
+  private line(line: string, bytes: number): void {
+    if (this.framing === 'ndjson') {
+      if (line.length === 0) return;
+      this.payload(readStreamPayload(line.charCodeAt(0) === RS ? line.slice(1) : line, true), line);
+      return;
+    }
+    if (line.length === 0) {
+      this.dispatch();
+      return;
+    }
+    const colon = line.indexOf(':');
+    if (colon === 0) return; // comment
+    let field: string;
+    let value: string;
+    if (colon === -1) {
+      field = line;
+      value = '';
+    } else {
+      field = line.slice(0, colon);
+      value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
+    }
+    switch (field) {
+      case 'data':
+        this.data.push(value);
+        this.dataBytes += bytes;
+        break;
+      case 'event':
+        this.eventType = value;
+        break;
+      case 'id':
+        if (!value.includes('\0')) this.id = value;
+        break;
+      case 'retry':
+        if (/^\d+$/.test(value)) this.retry = Number(value);
+        break;
+      default:
+        break; // unknown fields are ignored
+    }
+  }
+
+  private dispatch(): void {
+    const type = this.eventType;
+    this.eventType = '';
+    if (this.data.length === 0) return;
+    const data = this.data.length === 1 ? this.data[0] : this.data.join('\n');
+    this.data = [];
+    this.dataBytes = 0;
+    if (type === 'error') throw serverError(errorEventMessage(data), data);
+    this.payload(readStreamPayload(data), data);
+    if (type === 'done') this.finish();
+  }
+
+  private payload(p: StreamPayload, raw: string): void {
+    switch (p.kind) {
+      case 'text':
+        if (p.text !== '') this.out.push(p.text);
+        return;
+      case 'done':
+        this.finish();
+        return;
+      case 'error':
+        throw serverError(p.message, raw);
+      case 'ignore':
+        return;
+    }
+  }
+
+  private finish(): void {
+    this.done = true;
+    this.pieces = [];
+    this.pendingBytes = 0;
+    this.data = [];
+    this.dataBytes = 0;
+  }
+}
+
+// ------------------------------------------------------------------------------ sniffing / JSON decoders
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return all;
+}
+
+/** Pushes the held bytes into a fresh decoder without losing deltas to an error (see `IncrementalDecoder`). */
+function replay(decoder: StreamDecoder, chunks: Uint8Array[], total: number, final: boolean): string[] {
+  const out: string[] = [];
+  try {
+    if (total > 0) for (const d of decoder.push(concat(chunks, total))) out.push(d);
+    if (final && !decoder.error && !decoder.finished) for (const d of decoder.end()) out.push(d);
+  } catch (e) {
+    if (out.length === 0) throw e;
+  }
+  return out;
+}
+
+/** text/plain or no/unknown Content-Type: holds the first bytes until the framing is known. */
+class SniffingDecoder implements IncrementalDecoder {
+  private readonly sniffer = new Sniffer();
+  private inner: StreamDecoder | undefined;
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+
+  constructor(private readonly max: number) {}
+
+  get finished(): boolean {
+    return this.inner?.finished ?? false;
+  }
+
+  get error(): Error | undefined {
+    return this.inner?.error;
+  }
+
+  push(chunk: Uint8Array): string[] {
+    if (this.inner) return this.inner.push(chunk);
+    this.held.push(chunk);
+    this.heldBytes += chunk.byteLength;
+    // Only whitespace (or a partial `retry:`) so far; past the cap it is plain text.
+    const f = this.sniffer.feed(chunk) ?? (this.heldBytes > this.max ? 'text' : undefined);
+    return f ? this.start(f, false) : [];
+  }
+
+  end(): string[] {
+    if (this.inner) return this.inner.end();
+    return this.start(this.sniffer.final(), true);
+  }
+
+  private start(framing: LineFraming, final: boolean): string[] {
+    this.inner = new StreamDecoder(framing, { maxEventBytes: this.max });
+    const held = this.held;
+    this.held = [];
+    return replay(this.inner, held, this.heldBytes, final);
+  }
+}
+
+
+function isJsonText(bytes: Uint8Array): boolean {
+  try {
+    JSON.parse(new TextDecoder().decode(bytes));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const enum JsonPhase {
+  Lead, // whitespace before the first line
+  Line1,
+  Gap, // blank lines after the first line
+  Line2,
+  Doc, // decided: one document
+}
+
+/**
+ * application/json: NDJSON when the first line and the next non-empty line are each JSON; otherwise one
+ * JSON document, held whole (up to the cap) and read by `decodeInferenceResult` at the end.
+ */
+class JsonBodyDecoder implements IncrementalDecoder {
+  private inner: StreamDecoder | undefined;
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+  private phase = JsonPhase.Lead;
+  private line1Start = 0;
+  private line1End = 0;
+  private line2Start = 0;
+
+  constructor(private readonly max: number) {}
+
+  get finished(): boolean {
+    return this.inner?.finished ?? false;
+  }
+
+  get error(): Error | undefined {
+    return this.inner?.error;
+  }
+
+  push(chunk: Uint8Array): string[] {
+    if (this.inner) return this.inner.push(chunk);
+    const base = this.heldBytes;
+    this.held.push(chunk);
+    this.heldBytes += chunk.byteLength;
+    if (this.phase !== JsonPhase.Doc && this.advance(chunk, base)) return this.startNdjson(false);
+    if (this.heldBytes > this.max) {
+      this.held = [];
+      throw tooLarge(this.max);
+    }
+    return [];
+  }
+
+  end(): string[] {
+    if (this.inner) return this.inner.end();
+    if (this.phase === JsonPhase.Line2 && this.secondLineIsJson(this.heldBytes)) return this.startNdjson(true);
+    const body = new TextDecoder().decode(concat(this.held, this.heldBytes));
+    this.held = [];
+    const text = decodeInferenceResult(parseBody(body));
+    return text === '' ? [] : [text];
+  }
+
+  /** Moves the line state machine over a new chunk; true when the body is known to be NDJSON. */
+  private advance(chunk: Uint8Array, base: number): boolean {
+    let i = 0;
+    const n = chunk.byteLength;
+    while (i < n && this.phase !== JsonPhase.Doc) {
+      if (this.phase === JsonPhase.Lead || this.phase === JsonPhase.Gap) {
+        while (i < n && isSpace(chunk[i])) i++;
+        if (i === n) break;
+        if (this.phase === JsonPhase.Lead) {
+          this.line1Start = base + i;
+          this.phase = JsonPhase.Line1;
+        } else {
+          this.line2Start = base + i;
+          this.phase = JsonPhase.Line2;
+        }
+      }
+      const lf = chunk.indexOf(LF, i);
+      const cr = chunk.indexOf(CR, i);
+      const eol = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (eol === -1) break;
+      if (this.phase === JsonPhase.Line1) {
+        this.line1End = base + eol;
+        const all = concat(this.held, this.heldBytes);
+        this.phase = isJsonText(all.subarray(this.line1Start, this.line1End)) ? JsonPhase.Gap : JsonPhase.Doc;
+        i = eol;
+      } else {
+        if (this.secondLineIsJson(base + eol)) return true;
+        this.phase = JsonPhase.Doc;
+      }
+    }
+    return false;
+  }
+
+  private secondLineIsJson(line2End: number): boolean {
+    return isJsonText(concat(this.held, this.heldBytes).subarray(this.line2Start, line2End));
+  }
+
+  private startNdjson(final: boolean): string[] {
+    this.inner = new StreamDecoder('ndjson', { maxEventBytes: this.max });
+    const held = this.held;
+    this.held = [];
+    return replay(this.inner, held, this.heldBytes, final);
+  }
+}
+
+/** The decoder for a response: the Content-Type decides when it is specific, else the first bytes. */
+export function createDecoder(options: DecodeOptions = {}): IncrementalDecoder {
+  const max = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const framing = framingFromContentType(options.contentType);
+  if (framing === 'sse' || framing === 'ndjson') return new StreamDecoder(framing, { maxEventBytes: max });
+  if (framing === 'json') return new JsonBodyDecoder(max);
+  return new SniffingDecoder(max);
+}
+
+/**
+ * Text deltas of a streamed body. Stopping early (break / return()) closes `source` (its finally runs, so
+ * the caller's abort happens); errors of `source` propagate as thrown; after `[DONE]` the source is closed
+ * without reading further.
+ */
+export async function* decodeStream(
+  source: AsyncIterable<Uint8Array | string>,
+  options: DecodeOptions = {},
+): AsyncGenerator<string, void, undefined> {
+  const decoder = createDecoder(options);
+  let encoder: TextEncoder | undefined;
+  for await (const raw of source) {
+    const chunk = typeof raw === 'string' ? (encoder ??= new TextEncoder()).encode(raw) : raw;
+    const deltas = decoder.push(chunk);
+    for (const d of deltas) yield d;
+    if (decoder.error) throw decoder.error;
+    if (decoder.finished) return;
+  }
+  for (const d of decoder.end()) yield d;
+  if (decoder.error) throw decoder.error;
+}
