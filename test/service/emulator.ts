@@ -1,0 +1,275 @@
+// Local emulator of the hosted reasoning & finetuning service (spec: /work/shared/spec/hosted-service-api.md).
+// Two plain node:http servers: the API origin (/cr/... routes plus the /_emulator control API) and a signed-URL
+// storage origin on another port, so clients can be tested against cross-origin redirects. Each concern lives in
+// its own module; this one wires them together: options, state, routing, recording, faults, lifecycle.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCustomModel, handleDownload } from './artifacts';
+import { handleControl } from './control';
+import { DEFAULT_DATASETS, handleEvaluateAsync, handleEvaluateStatus } from './evaluation';
+import { applyFaults, FaultTable } from './faults';
+import { handleFinetuneStatus, handleGenerateQuestions } from './finetune';
+import { sendDetail } from './http-util';
+import { handleInference } from './inference';
+import { authenticate, DEFAULT_KEYS, handleAllowedModels, keyConfig } from './keys';
+import { Recorder } from './recorder';
+import { handleStorage } from './storage';
+import type { ArtifactInfo, Emulator, EmulatorOptions, KeyConfig, ResolvedOptions, State } from './types';
+
+export type {
+  ArtifactInfo,
+  DatasetConfig,
+  Emulator,
+  EmulatorOptions,
+  FaultKind,
+  FaultRule,
+  Framing,
+  KeyConfig,
+  ModelListShape,
+  RecordedRequest,
+  RedirectStatus,
+  ResolvedOptions,
+} from './types';
+export { FaultTable } from './faults';
+export { DEFAULT_KEYS, MODEL_LIST_SHAPES } from './keys';
+export { DEFAULT_DATASETS, JUDGE_MODEL } from './evaluation';
+export { STREAM_ERROR_MARKER } from './inference';
+export { readGgufHeader } from './gguf';
+
+const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 0,
+  storagePort: 0,
+  tokenIntervalMs: 5,
+  finetuneDurationMs: 1500,
+  evaluationDurationMs: 800,
+  artifactBytes: 2 * 1024 * 1024,
+  downloadMode: 'redirect',
+  redirectStatus: 302,
+  signedUrlTtlMs: 60_000,
+} as const;
+
+type Handler = (state: State, key: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => void | Promise<void>;
+
+/** Method -> handler per path. Paths are matched exactly, like FastAPI routes without path parameters. */
+const ROUTES: Record<string, Record<string, Handler>> = {
+  '/cr/get_allowed_models': { GET: (s, k, _q, res) => handleAllowedModels(s, k, res) },
+  '/cr/provider_predict_platform_base_oss': { POST: (s, k, req, res) => handleInference(s, k, req, res) },
+  '/cr/generate_questions': { POST: (s, k, req, res) => handleGenerateQuestions(s, k, req, res) },
+  '/cr/generate_questions_status': { GET: (s, k, _q, res, query) => handleFinetuneStatus(s, k, res, query) },
+  '/cr/finetune_model/evaluate_async': { POST: (s, k, req, res) => handleEvaluateAsync(s, k, req, res) },
+  '/cr/finetune_model/evaluate_status': { GET: (s, k, _q, res, query) => handleEvaluateStatus(s, k, res, query) },
+  '/cr/finetune_model/download': { GET: (s, k, _q, res, query) => handleDownload(s, k, res, query) },
+};
+
+function splitUrl(raw: string | undefined): { path: string; query: URLSearchParams } {
+  const url = raw ?? '/';
+  const q = url.indexOf('?');
+  return { path: q < 0 ? url : url.slice(0, q), query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };
+}
+
+function internalError(res: ServerResponse, err: unknown): void {
+  if (!res.headersSent) {
+    sendDetail(res, 500, 'Internal Server Error');
+  } else {
+    res.destroy();
+  }
+  if (process.env.EMULATOR_DEBUG) {
+    console.error('[emulator]', err);
+  }
+}
+
+async function serveApi(state: State, emulator: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { path, query } = splitUrl(req.url);
+  if (path.startsWith('/_emulator/')) {
+    await handleControl(emulator, req, res, path, query);
+    return;
+  }
+  const entry = state.recorder.record('api', req, res);
+  const method = req.method ?? 'GET';
+  if (!(await applyFaults(state.faults.take('api', method, path), res, entry, state.recorder))) {
+    req.resume();
+    return;
+  }
+  const route = ROUTES[path];
+  if (!route) {
+    req.resume();
+    sendDetail(res, 404, 'Not Found');
+    return;
+  }
+  const handler = route[method];
+  if (!handler) {
+    req.resume();
+    sendDetail(res, 405, 'Method Not Allowed', { Allow: Object.keys(route).join(', ') });
+    return;
+  }
+  const key = authenticate(state, req, res);
+  if (key === undefined) {
+    req.resume();
+    return;
+  }
+  await handler(state, key, req, res, query);
+}
+
+async function serveStorage(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const entry = state.recorder.record('storage', req, res);
+  const { path } = splitUrl(req.url);
+  if (!(await applyFaults(state.faults.take('storage', req.method ?? 'GET', path), res, entry, state.recorder))) {
+    return;
+  }
+  await handleStorage(state, req, res);
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+    for (const socket of sockets) {
+      socket.destroy();
+    }
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hosted-emulator-')));
+  await mkdir(dataDir, { recursive: true });
+  const resolved: ResolvedOptions = {
+    ...DEFAULTS,
+    ...options,
+    keys: { ...(options.keys ?? DEFAULT_KEYS) },
+    datasets: { ...(options.datasets ?? DEFAULT_DATASETS) },
+    dataDir,
+  };
+  const state: State = {
+    options: resolved,
+    customModels: new Map(),
+    faults: new FaultTable(),
+    recorder: new Recorder(),
+    secret: randomBytes(32),
+    storageUrl: '',
+    finetuneJobs: new Map(),
+    evaluationJobs: new Map(),
+    closed: false,
+  };
+
+  const storage = createServer();
+  const storageSockets = trackSockets(storage);
+  const api = createServer();
+  const apiSockets = trackSockets(api);
+
+  const storagePort = await listen(storage, resolved.storagePort, resolved.host);
+  let apiPort: number;
+  try {
+    apiPort = await listen(api, resolved.port, resolved.host);
+  } catch (err) {
+    await closeServer(storage, storageSockets);
+    throw err;
+  }
+  state.storageUrl = `http://${urlHost(resolved.host)}:${storagePort}`;
+  resolved.port = apiPort;
+  resolved.storagePort = storagePort;
+
+  const findModel = (modelName: string, key?: string): ArtifactInfo | undefined => {
+    for (const [owner, models] of state.customModels) {
+      const model = models.get(modelName);
+      if (model && (key === undefined || key === owner)) {
+        return model.artifact;
+      }
+    }
+    return undefined;
+  };
+
+  const emulator: Emulator = {
+    url: `http://${urlHost(resolved.host)}:${apiPort}`,
+    storageUrl: state.storageUrl,
+    get options() {
+      return state.options;
+    },
+    configure(patch: Partial<EmulatorOptions>): void {
+      const { host: _h, port: _p, storagePort: _s, dataDir: _d, keys, datasets, ...rest } = patch;
+      Object.assign(state.options, rest);
+      if ('responseText' in patch && patch.responseText === undefined) {
+        delete state.options.responseText;
+      }
+      if (keys) {
+        state.options.keys = { ...keys };
+      }
+      if (datasets) {
+        state.options.datasets = { ...datasets };
+      }
+    },
+    setKey(key: string, config: KeyConfig): void {
+      state.options.keys[key] = { ...config, models: [...config.models] };
+    },
+    faults: state.faults,
+    get received() {
+      return state.recorder.received;
+    },
+    clearReceived(): void {
+      state.recorder.clear();
+    },
+    artifactPath(modelName: string, key?: string): string | undefined {
+      return findModel(modelName, key)?.path;
+    },
+    artifactInfo(modelName: string, key?: string): ArtifactInfo | undefined {
+      const info = findModel(modelName, key);
+      return info ? { ...info } : undefined;
+    },
+    async addCustomModel(key: string, modelName: string, opts: { artifactBytes?: number; baseModel?: string } = {}): Promise<void> {
+      if (!Object.prototype.hasOwnProperty.call(state.options.keys, key)) {
+        throw new TypeError(`unknown key '${key}'`);
+      }
+      const baseModel = opts.baseModel ?? keyConfig(state, key).models[0] ?? 'unknown-base';
+      await createCustomModel(state, key, modelName, baseModel, opts.artifactBytes ?? state.options.artifactBytes);
+    },
+    activeConnections(): number {
+      return apiSockets.size;
+    },
+    async close(): Promise<void> {
+      if (state.closed) {
+        return;
+      }
+      state.closed = true;
+      await Promise.all([closeServer(api, apiSockets), closeServer(storage, storageSockets)]);
+      if (ownsDataDir) {
+        await rm(dataDir, { recursive: true, force: true, maxRetries: 3 });
+      }
+    },
+  };
+
+  api.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    serveApi(state, emulator, req, res).catch((err: unknown) => internalError(res, err));
+  });
+  storage.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    serveStorage(state, req, res).catch((err: unknown) => internalError(res, err));
+  });
+  return emulator;
+}

@@ -1,0 +1,332 @@
+// POST /cr/provider_predict_platform_base_oss: validation, a deterministic answer, and token streaming in three
+// framings (SSE, NDJSON, plain text) with real pacing, keep-alives, mid-stream errors and prompt stop on disconnect.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readJsonObject, sendDetail, sendJson, sendValidation, sleepUnlessClosed, type ValidationIssue } from './http-util';
+import { hasModel, keyConfig } from './keys';
+import type { Framing, State } from './types';
+
+/** Budgets: the spec shows no range; the emulator accepts integers 1..64 (defaults 8 sequential, 1 parallel). */
+export const BUDGET_MIN = 1;
+export const BUDGET_MAX = 64;
+export const TEMPERATURE_MAX = 2;
+/** Prompt length limit chosen for the emulator (spec: not shown). */
+export const PROMPT_MAX_CHARS = 100_000;
+/** Literal that, inside a prompt, makes the stream fail after a few tokens. */
+export const STREAM_ERROR_MARKER = '[[emulator:stream-error]]';
+
+export interface InferenceRequest {
+  prompt: string;
+  queryOnly?: string;
+  modelName: string;
+  stream: boolean;
+  useRag: boolean;
+  sequentialBudget: number;
+  parallelBudget: number;
+  temperature: number;
+}
+
+const loc = (field: string): string[] => ['body', field];
+
+/** Pydantic-strict checks: wrong JSON types are 422s, not coerced. */
+export function validateInference(body: Record<string, unknown>): { ok: true; value: InferenceRequest } | { ok: false; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const str = (field: string, required: boolean): string | undefined => {
+    const v = body[field];
+    if (v === undefined || v === null) {
+      if (required) {
+        issues.push({ type: 'missing', loc: loc(field), msg: 'Field required', input: body });
+      }
+      return undefined;
+    }
+    if (typeof v !== 'string') {
+      issues.push({ type: 'string_type', loc: loc(field), msg: 'Input should be a valid string', input: v });
+      return undefined;
+    }
+    return v;
+  };
+  const bool = (field: string): boolean => {
+    const v = body[field];
+    if (v === undefined || v === null) {
+      return false;
+    }
+    if (typeof v !== 'boolean') {
+      issues.push({ type: 'bool_type', loc: loc(field), msg: 'Input should be a valid boolean', input: v });
+      return false;
+    }
+    return v;
+  };
+  const budget = (field: string, dflt: number): number => {
+    const v = body[field];
+    if (v === undefined || v === null) {
+      return dflt;
+    }
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      issues.push({ type: 'int_type', loc: loc(field), msg: 'Input should be a valid integer', input: v });
+      return dflt;
+    }
+    if (v < BUDGET_MIN) {
+      issues.push({ type: 'greater_than_equal', loc: loc(field), msg: `Input should be greater than or equal to ${BUDGET_MIN}`, input: v, ctx: { ge: BUDGET_MIN } });
+    } else if (v > BUDGET_MAX) {
+      issues.push({ type: 'less_than_equal', loc: loc(field), msg: `Input should be less than or equal to ${BUDGET_MAX}`, input: v, ctx: { le: BUDGET_MAX } });
+    }
+    return v;
+  };
+
+  const prompt = str('prompt', true);
+  if (prompt !== undefined && prompt.trim() === '') {
+    issues.push({ type: 'string_too_short', loc: loc('prompt'), msg: 'String should have at least 1 character', input: prompt, ctx: { min_length: 1 } });
+  } else if (prompt !== undefined && prompt.length > PROMPT_MAX_CHARS) {
+    issues.push({ type: 'string_too_long', loc: loc('prompt'), msg: `String should have at most ${PROMPT_MAX_CHARS} characters`, ctx: { max_length: PROMPT_MAX_CHARS } });
+  }
+  const queryOnly = str('query_only', false);
+  const modelName = str('model_name', true);
+  const stream = bool('stream');
+  const useRag = bool('use_rag');
+  const sequentialBudget = budget('sequential_budget', 8);
+  const parallelBudget = budget('parallel_budget', 1);
+  let temperature = 0.7;
+  const t = body.temperature;
+  if (t !== undefined && t !== null) {
+    if (typeof t !== 'number' || !Number.isFinite(t)) {
+      issues.push({ type: 'float_type', loc: loc('temperature'), msg: 'Input should be a valid number', input: t });
+    } else if (t < 0) {
+      issues.push({ type: 'greater_than_equal', loc: loc('temperature'), msg: 'Input should be greater than or equal to 0', input: t, ctx: { ge: 0 } });
+    } else if (t > TEMPERATURE_MAX) {
+      issues.push({ type: 'less_than_equal', loc: loc('temperature'), msg: `Input should be less than or equal to ${TEMPERATURE_MAX}`, input: t, ctx: { le: TEMPERATURE_MAX } });
+    } else {
+      temperature = t;
+    }
+  }
+  if (issues.length > 0 || prompt === undefined || modelName === undefined) {
+    return { ok: false, issues };
+  }
+  return { ok: true, value: { prompt, queryOnly, modelName, stream, useRag, sequentialBudget, parallelBudget, temperature } };
+}
+
+/**
+ * The deterministic answer: same prompt + model -> same text. A little markdown, a code block and non-ASCII
+ * (accents, an emoji, CJK) so multi-byte UTF-8 sequences get split across chunks.
+ */
+export function composeAnswer(request: InferenceRequest): string {
+  const digest = createHash('sha256').update(`${request.modelName}\n${request.prompt}`).digest();
+  const topics = ['caching', 'retries', 'parsing', 'tokenization', 'scheduling', 'indexing', 'sampling', 'batching'];
+  const topic = topics[digest[0] % topics.length];
+  const n = digest.readUInt16BE(1) % 1000;
+  const confidence = (0.5 + (digest[3] % 50) / 100).toFixed(2);
+  const echo = request.prompt.replace(/\s+/g, ' ').trim().slice(0, 60);
+  const lines = [
+    `### Answer from ${request.modelName}`,
+    '',
+    `You asked: “${echo}”. The short version: it depends on **${topic}** — the café-style answer is fine ✅ 🚀 (简体).`,
+    '',
+    '```ts',
+    `export function answer(): number {`,
+    `  return ${n}; // naïve but correct`,
+    '}',
+    '```',
+    '',
+    `- Budget: ${request.sequentialBudget} sequential × ${request.parallelBudget} parallel`,
+    `- Confidence: ${confidence}`,
+  ];
+  if (request.useRag) {
+    lines.push('', `Sources: [1] handbook.pdf (p. ${(digest[4] % 40) + 1}), [2] notes.docx`);
+  }
+  return lines.join('\n');
+}
+
+/** Longest token we emit; longer words (and whitespace-free responseText) are chopped. */
+const MAX_TOKEN_CHARS = 16;
+
+/** Splits text into tokens whose concatenation is exactly the text (never inside a surrogate pair). */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  const re = /\s*\S+|\s+/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    let piece = m[0];
+    while (piece.length > MAX_TOKEN_CHARS) {
+      let cut = MAX_TOKEN_CHARS;
+      const code = piece.charCodeAt(cut - 1);
+      if (code >= 0xd800 && code <= 0xdbff) {
+        cut -= 1; // keep the high surrogate with its low surrogate
+      }
+      tokens.push(piece.slice(0, cut));
+      piece = piece.slice(cut);
+    }
+    if (piece.length > 0) {
+      tokens.push(piece);
+    }
+  }
+  return tokens;
+}
+
+function countWords(text: string): number {
+  const m = text.match(/\S+/g);
+  return m ? m.length : 0;
+}
+
+function framingFor(state: State, key: string, req: IncomingMessage): Framing {
+  const header = req.headers['x-emulator-framing'];
+  const value = (Array.isArray(header) ? header[0] : header)?.toLowerCase();
+  if (value === 'sse' || value === 'ndjson' || value === 'text') {
+    return value;
+  }
+  return keyConfig(state, key).framing ?? 'sse';
+}
+
+const CONTENT_TYPES: Record<Framing, string> = {
+  sse: 'text/event-stream; charset=utf-8',
+  ndjson: 'application/x-ndjson',
+  text: 'text/plain; charset=utf-8',
+};
+
+function frameToken(framing: Framing, token: string): string {
+  switch (framing) {
+    case 'sse':
+      return `data: ${JSON.stringify({ token })}\n\n`;
+    case 'ndjson':
+      return `${JSON.stringify({ token })}\n`;
+    case 'text':
+      return token;
+  }
+}
+
+/** Waits for 'drain' (or close). Returns false if the client went away. */
+function drained(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean): void => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = (): void => done(true);
+    const onClose = (): void => done(false);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
+
+function alive(res: ServerResponse): boolean {
+  return !res.destroyed && !res.writableEnded;
+}
+
+/**
+ * Writes one frame. When the encoded frame contains a multi-byte character, it goes out as two chunks split inside
+ * that character, so clients that decode each chunk on its own (instead of with a streaming decoder) break visibly.
+ */
+async function writeFrame(res: ServerResponse, frame: string): Promise<boolean> {
+  const bytes = Buffer.from(frame, 'utf8');
+  let split = -1;
+  for (let i = 1; i < bytes.length; i++) {
+    if ((bytes[i] & 0xc0) === 0x80) {
+      split = i;
+      break;
+    }
+  }
+  const parts = split > 0 ? [bytes.subarray(0, split), bytes.subarray(split)] : [bytes];
+  for (let i = 0; i < parts.length; i++) {
+    if (!alive(res)) {
+      return false;
+    }
+    if (!res.write(parts[i]) && !(await drained(res))) {
+      return false;
+    }
+    if (i < parts.length - 1) {
+      // Separate the halves in time so they travel in different TCP segments / HTTP chunks.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return alive(res);
+}
+
+/** Every this many tokens an SSE stream carries a `: keep-alive` comment (clients must ignore comments). */
+const KEEPALIVE_EVERY = 8;
+/** Tokens sent before a scripted mid-stream error. */
+const TOKENS_BEFORE_ERROR = 3;
+
+async function streamAnswer(state: State, res: ServerResponse, framing: Framing, tokens: string[], failMidStream: boolean): Promise<void> {
+  res.writeHead(200, {
+    'Content-Type': CONTENT_TYPES[framing],
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+  });
+  if (framing === 'sse' && !(await writeFrame(res, ': keep-alive\n\n'))) {
+    return;
+  }
+  const limit = failMidStream ? Math.min(TOKENS_BEFORE_ERROR, tokens.length) : tokens.length;
+  for (let i = 0; i < limit; i++) {
+    // Read the interval every time: configure() may change it while a stream runs.
+    const interval = state.options.tokenIntervalMs;
+    const stillThere = interval > 0 ? await sleepUnlessClosed(res, interval) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
+    if (!stillThere || !alive(res)) {
+      return;
+    }
+    if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0 && !(await writeFrame(res, ': keep-alive\n\n'))) {
+      return;
+    }
+    if (!(await writeFrame(res, frameToken(framing, tokens[i])))) {
+      return;
+    }
+  }
+  if (failMidStream) {
+    const error = { error: { message: 'Model backend failed mid-stream (emulated)', type: 'server_error' } };
+    if (framing === 'sse') {
+      await writeFrame(res, `event: error\ndata: ${JSON.stringify(error)}\n\n`);
+      res.end();
+    } else if (framing === 'ndjson') {
+      await writeFrame(res, `${JSON.stringify(error)}\n`);
+      res.end();
+    } else {
+      // Plain text has no way to say "error": the connection just dies without the terminating chunk.
+      res.destroy();
+    }
+    return;
+  }
+  if (framing === 'sse') {
+    await writeFrame(res, 'data: [DONE]\n\n');
+  } else if (framing === 'ndjson') {
+    await writeFrame(res, `${JSON.stringify({ done: true })}\n`);
+  }
+  if (alive(res)) {
+    res.end();
+  }
+}
+
+export async function handleInference(state: State, key: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJsonObject(req, res);
+  if (!body.ok) {
+    return;
+  }
+  const checked = validateInference(body.value);
+  if (!checked.ok) {
+    sendValidation(res, checked.issues);
+    return;
+  }
+  const request = checked.value;
+  if (!hasModel(state, key, request.modelName)) {
+    sendDetail(res, 404, `Model '${request.modelName}' is not available for this API key`);
+    return;
+  }
+  const text = state.options.responseText ?? composeAnswer(request);
+  const failMidStream = request.prompt.includes(STREAM_ERROR_MARKER);
+  const tokens = tokenize(text);
+  if (!request.stream) {
+    if (failMidStream) {
+      sendDetail(res, 502, 'Model backend failed (emulated)');
+      return;
+    }
+    // Non-streamed answers still take "generation time", a fraction of the streamed duration.
+    const delay = Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens.length) / 4));
+    if (delay > 0 && !(await sleepUnlessClosed(res, delay))) {
+      return;
+    }
+    sendJson(res, 200, {
+      response: text,
+      model_name: request.modelName,
+      usage: { prompt_tokens: countWords(request.prompt), completion_tokens: tokens.length },
+    });
+    return;
+  }
+  await streamAnswer(state, res, framingFor(state, key, req), tokens, failMidStream);
+}

@@ -1,0 +1,142 @@
+// Shared types of the emulator. Public ones are re-exported from emulator.ts (the module other engineers import);
+// they live here so the route modules can use them without importing emulator.ts (no import cycles).
+import type { FaultTable } from './faults';
+import type { Recorder } from './recorder';
+import type { FinetuneJob } from './finetune';
+import type { EvaluationJob } from './evaluation';
+
+/** How a key's GET /cr/get_allowed_models body is shaped (the spec does not show it; clients must cope with all). */
+export type ModelListShape =
+  | 'strings'
+  | 'objects-name'
+  | 'objects-model_name'
+  | 'objects-id'
+  | 'objects-model'
+  | 'wrapped-models'
+  | 'wrapped-allowed_models'
+  | 'wrapped-data';
+
+export type Framing = 'sse' | 'ndjson' | 'text';
+
+export interface KeyConfig {
+  /** Base models this key may use. Custom models created by the key's finetune jobs are added at runtime. */
+  models: string[];
+  modelListShape?: ModelListShape;
+  framing?: Framing;
+}
+
+export interface DatasetConfig {
+  total: number;
+  /** When set, every model scores exactly round(total * correctRatio): predictable numbers for tests. */
+  correctRatio?: number;
+}
+
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  storagePort?: number;
+  keys?: Record<string, KeyConfig>;
+  datasets?: Record<string, DatasetConfig>;
+  tokenIntervalMs?: number;
+  finetuneDurationMs?: number;
+  evaluationDurationMs?: number;
+  artifactBytes?: number;
+  downloadMode?: 'redirect' | 'metadata';
+  redirectStatus?: RedirectStatus;
+  signedUrlTtlMs?: number;
+  responseText?: string;
+  dataDir?: string;
+}
+
+/** The options actually in force: every default filled in except responseText, which stays optional. */
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText'>> & { responseText?: string };
+
+export interface RecordedRequest {
+  origin: 'api' | 'storage';
+  method: string;
+  /** Path with query string, exactly as received. */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  time: number;
+  /** The client closed the connection before the response finished. */
+  aborted?: boolean;
+  /** Kind of the fault rule(s) applied to this request, if any (a fault-destroyed response is not "aborted"). */
+  fault?: string;
+  /** Final HTTP status sent (absent if the socket died before headers). */
+  status?: number;
+}
+
+export type FaultKind = 'latency' | 'status' | 'reset' | 'stall' | 'truncate' | 'body';
+
+export interface FaultRule {
+  origin?: 'api' | 'storage';
+  method?: string;
+  /** Path without query; a string matches exactly, a RegExp is tested against it. */
+  path: string | RegExp;
+  times?: number;
+  kind: FaultKind;
+  ms?: number;
+  status?: number;
+  retryAfter?: string;
+  afterBytes?: number;
+  body?: string | Buffer;
+  contentType?: string;
+}
+
+export interface ArtifactInfo {
+  path: string;
+  size: number;
+  sha256: string;
+  /** Safe download file name (`<sanitized model>.gguf`). */
+  filename: string;
+}
+
+export interface CustomModel {
+  name: string;
+  key: string;
+  baseModel: string;
+  createdAt: string;
+  artifact: ArtifactInfo;
+}
+
+/** Everything the route handlers share. One instance per running emulator. */
+export interface State {
+  options: ResolvedOptions;
+  /** Custom models by key, then by model name. */
+  customModels: Map<string, Map<string, CustomModel>>;
+  faults: FaultTable;
+  recorder: Recorder;
+  /** Per-run HMAC secret for signed storage URLs. */
+  secret: Buffer;
+  storageUrl: string;
+  finetuneJobs: Map<string, FinetuneJob>;
+  evaluationJobs: Map<string, EvaluationJob>;
+  /** Set by close(): background jobs stop touching the disk. */
+  closed: boolean;
+}
+
+/** A running emulator (see startEmulator in emulator.ts). */
+export interface Emulator {
+  /** API origin, e.g. http://127.0.0.1:43121 */
+  url: string;
+  /** Signed-URL origin (a second server on another port). */
+  storageUrl: string;
+  /** Current configuration (live object: configure() updates it). */
+  readonly options: ResolvedOptions;
+  /** Changes behaviour at runtime; host, port, storagePort and dataDir are fixed once started and are ignored. */
+  configure(patch: Partial<EmulatorOptions>): void;
+  setKey(key: string, config: KeyConfig): void;
+  faults: FaultTable;
+  /** Every request each origin received, in order (control API excluded). */
+  readonly received: RecordedRequest[];
+  clearReceived(): void;
+  /** The artifact file on disk; with several keys owning the same model name, pass the key. */
+  artifactPath(modelName: string, key?: string): string | undefined;
+  artifactInfo(modelName: string, key?: string): ArtifactInfo | undefined;
+  addCustomModel(key: string, modelName: string, opts?: { artifactBytes?: number; baseModel?: string }): Promise<void>;
+  /** Open sockets on the API origin. */
+  activeConnections(): number;
+  close(): Promise<void>;
+}
