@@ -1,0 +1,26 @@
+// What the in-editor suite reports to the runner that started it. The server-based runner cannot see the extension
+// host's exit code, so the suite writes this file itself; both sides import this shape.
+
+/** Environment variable naming the JSON file the suite writes its result to; the runner sets it for the server. */
+export const RESULT_FILE_ENV = 'HR_TEST_RESULT';
+
+/** Environment variable with a mocha --grep pattern, to run a subset of the suite. */
+export const GREP_ENV = 'HR_TEST_GREP';
+
+export interface TestFailure {
+  /** Full title: describe blocks and the test, space-separated. */
+  readonly title: string;
+  readonly message: string;
+  readonly stack: string;
+}
+
+export interface SuiteResult {
+  readonly vscodeVersion: string;
+  readonly passes: number;
+  readonly failures: number;
+  readonly pending: number;
+  readonly durationMs: number;
+  /** The spec-style report, one line per describe block and test, ready to print. */
+  readonly lines: readonly string[];
+  readonly failureDetails: readonly TestFailure[];
+}
