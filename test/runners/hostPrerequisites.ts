@@ -1,0 +1,75 @@
+// The machine packages the in-editor tests need, checked up front so a missing one is named instead of failing deep
+// inside npm or playwright.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromiumPath } from './vscodeServerLayout';
+
+export interface MissingPrerequisite {
+  /** What is missing and why it is needed. */
+  readonly reason: string;
+  /** The Debian package that provides it. */
+  readonly aptPackage: string;
+}
+
+/** Absolute path of an executable found on PATH, or undefined. */
+export function findOnPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, command);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The browser that opens the workbench; needed for every run. */
+export function missingBrowser(): MissingPrerequisite[] {
+  return isExecutable(chromiumPath)
+    ? []
+    : [{ reason: `chromium (${chromiumPath}) to open the VS Code workbench`, aptPackage: 'chromium' }];
+}
+
+/** What installing the server needs on top of the browser: ripgrep and the build inputs of its native modules. */
+export function missingInstallTools(): MissingPrerequisite[] {
+  const missing: MissingPrerequisite[] = [];
+  if (!findOnPath('rg')) {
+    missing.push({
+      reason: 'rg (ripgrep): VS Code search; its npm package would download it from GitHub',
+      aptPackage: 'ripgrep',
+    });
+  }
+  // The kerberos native module compiles against krb5.h; krb5-config ships in the same package.
+  if (!fs.existsSync('/usr/include/krb5.h') && !findOnPath('krb5-config')) {
+    missing.push({
+      reason: 'krb5.h (libkrb5-dev): the kerberos native module builds against it',
+      aptPackage: 'libkrb5-dev',
+    });
+  }
+  for (const [tool, aptPackage] of [['python3', 'python3'], ['make', 'make'], ['g++', 'g++']] as const) {
+    if (!findOnPath(tool)) missing.push({ reason: `${tool}: node-gyp builds native modules with it`, aptPackage });
+  }
+  return missing;
+}
+
+/** A message naming every missing piece and the one command that installs them all. */
+export function describeMissing(missing: readonly MissingPrerequisite[]): string {
+  const packages = [...new Set(missing.map((m) => m.aptPackage))].join(' ');
+  return [
+    'Cannot run the in-editor tests; this machine lacks:',
+    ...missing.map((m) => `  - ${m.reason}`),
+    `Install with: apt-get install -y --no-install-recommends ${packages}`,
+  ].join('\n');
+}
