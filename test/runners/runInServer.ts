@@ -1,0 +1,157 @@
+// Runs the compiled in-editor suite (out/test/suite/index.js) inside VS Code's server build, driven by headless
+// Chromium: the runner for machines that cannot download VS Code desktop. Builds nothing: `npm run test:vscode`
+// bundles the extension, compiles the tests and installs the server first.
+//
+// Every variable in this process's environment reaches the extension host (the server passes its own on), so a test
+// setting is passed as `SOME_VAR=value npm run test:vscode`. HR_TEST_GREP narrows the suite; HR_TEST_TIMEOUT_MS
+// overrides the 5-minute deadline.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { RESULT_FILE_ENV, type SuiteResult } from '../suite/suiteResult';
+import { describeMissing, missingBrowser } from './hostPrerequisites';
+import { formatSuiteResult, suitePassed } from './suiteReport';
+import {
+  extensionBundlePath,
+  installMarkerPath,
+  repoRoot,
+  suiteIndexPath,
+  testOutputDir,
+  testWorkspacePath,
+} from './vscodeServerLayout';
+import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
+import { openWorkbench, workbenchUrl } from './workbenchBrowser';
+
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+const logPath = path.join(testOutputDir, 'vscode-server.log');
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** Why this machine or checkout cannot run the suite yet, or undefined. */
+function preflightProblem(): string | undefined {
+  const missing = missingBrowser();
+  if (missing.length > 0) return describeMissing(missing);
+  if (!fs.existsSync(installMarkerPath)) {
+    return 'The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.';
+  }
+  for (const [file, command] of [
+    [extensionBundlePath, 'npm run build'],
+    [suiteIndexPath, 'npm run compile-tests'],
+  ] as const) {
+    if (!fs.existsSync(file)) return `${path.relative(repoRoot, file)} is missing: run \`${command}\`.`;
+  }
+  return undefined;
+}
+
+function timeoutMs(): number {
+  const configured = Number(process.env.HR_TEST_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_TIMEOUT_MS;
+}
+
+/** The runner's environment for the server, minus the variables of a VS Code this runner may itself run inside. */
+function serverEnvironment(resultPath: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('VSCODE_')) env[key] = value;
+  }
+  env[RESULT_FILE_ENV] = resultPath;
+  return env;
+}
+
+/** How long a result may trail the extension host's exit (the file is written before run() settles). */
+const RESULT_GRACE_MS = 3_000;
+
+/** Polls for the suite's result file until the deadline; fails early if the server or the extension host ends. */
+async function waitForResult(resultPath: string, server: VscodeServer, deadline: number): Promise<SuiteResult> {
+  let hostExitSeen: number | undefined;
+  while (!fs.existsSync(resultPath)) {
+    const exit = server.exitStatus();
+    if (exit) throw new Error(`the VS Code server exited (${exit}) before the suite reported`);
+    const hostExit = server.extensionHostExit();
+    if (hostExit) {
+      hostExitSeen ??= Date.now();
+      if (Date.now() - hostExitSeen > RESULT_GRACE_MS) {
+        throw new Error(`the extension host exited (${hostExit}) without a result: the suite did not load or run`);
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`the suite did not report within ${timeoutMs() / 1000} s`);
+    await sleep(200);
+  }
+  return JSON.parse(fs.readFileSync(resultPath, 'utf8')) as SuiteResult;
+}
+
+async function main(): Promise<number> {
+  const problem = preflightProblem();
+  if (problem) {
+    console.error(problem);
+    return 1;
+  }
+  const started = Date.now();
+  const deadline = started + timeoutMs();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-vscode-test-'));
+  fs.mkdirSync(testOutputDir, { recursive: true });
+  let logFd: number | undefined = fs.openSync(logPath, 'w');
+  const log = (line: string): void => {
+    // Output still buffered when the log is closed is dropped rather than thrown.
+    if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
+  };
+
+  let server: VscodeServer | undefined;
+  let browser: BrowserContext | undefined;
+  let cleanedUp: Promise<void> | undefined;
+  const cleanUp = (): Promise<void> =>
+    (cleanedUp ??= (async () => {
+      await browser?.close().catch((error: unknown) => log(`[runner] closing the browser: ${String(error)}`));
+      await server?.stop().catch((error: unknown) => {
+        log(`[runner] ${String(error)}`);
+        console.error(`[vscode-test] ${String(error)}`);
+      });
+      fs.rmSync(tmp, { recursive: true, force: true });
+    })());
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      console.error(`[vscode-test] ${signal}: stopping the server and the browser`);
+      void cleanUp().finally(() => process.exit(code));
+    });
+  }
+
+  let passed = false;
+  try {
+    server = await startVscodeServer({
+      userDataDir: path.join(tmp, 'server-data'),
+      extensionsDir: path.join(tmp, 'extensions'),
+      env: serverEnvironment(path.join(tmp, 'result.json')),
+      log,
+      startTimeoutMs: 60_000,
+    });
+    console.log(`[vscode-test] VS Code server listening on 127.0.0.1:${server.port} (${seconds(started)})`);
+    browser = await openWorkbench({
+      url: workbenchUrl(server.port, testWorkspacePath, repoRoot, suiteIndexPath),
+      profileDir: path.join(tmp, 'chromium-profile'),
+      log,
+    });
+    console.log(`[vscode-test] workbench opened; waiting for the suite (${seconds(started)})`);
+    const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
+    console.log(formatSuiteResult(result));
+    passed = suitePassed(result);
+  } catch (error) {
+    console.error(`[vscode-test] ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await cleanUp();
+    fs.closeSync(logFd);
+    logFd = undefined;
+  }
+  console.log(`[vscode-test] ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
+  if (!passed) console.error(`[vscode-test] server output and browser console: ${logPath}`);
+  return passed ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
