@@ -21,6 +21,14 @@ function npmEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
+/** node-gyp downloads Node's headers from nodejs.org unless told where they are; Node's install usually has them. */
+function localNodeHeaders(): Record<string, string> {
+  if (process.env.npm_config_nodedir) return {};
+  const nodePrefix = path.resolve(process.execPath, '..', '..');
+  const hasHeaders = fs.existsSync(path.join(nodePrefix, 'include', 'node', 'common.gypi'));
+  return hasHeaders ? { npm_config_nodedir: nodePrefix } : {};
+}
+
 function npm(cwd: string, args: readonly string[], extraEnv: Record<string, string> = {}): void {
   // --prefix pins the target folder: npm would otherwise walk up and could install into the repository itself.
   const fullArgs = [...args, '--prefix', cwd, '--no-audit', '--no-fund', '--loglevel=error'];
@@ -65,7 +73,9 @@ function install(): void {
     fs.chmodSync(path.join(binDir, 'rg'), 0o755);
   });
   // node-pty's rebuild runs `npx node-gyp`, which would stop to ask before installing it.
-  step('Building native modules (npm rebuild)', () => npm(vscodeDir, ['rebuild'], { npm_config_yes: 'true' }));
+  step('Building native modules (npm rebuild)', () =>
+    npm(vscodeDir, ['rebuild'], { npm_config_yes: 'true', ...localNodeHeaders() }),
+  );
   step('Linking node_modules.asar', () => {
     // The server resolves its modules through node_modules.asar, which only exists in packaged builds.
     const link = path.join(vscodeDir, 'node_modules.asar');
