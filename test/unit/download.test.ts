@@ -1,0 +1,188 @@
+// Downloads: the storage origin never sees the key, resume after a cut, renewal of an expired URL,
+// verification, and file names that cannot escape the chosen folder.
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { promises as fsp, readdirSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { CancelledError, ContractError, IntegrityError } from '../../src/api/errors';
+import { ServiceClient } from '../../src/api/client';
+import { partFilePath } from '../../src/api/download';
+import { KEY, clientFor, tempDir, useEmulator } from './helpers';
+
+async function sameBytes(a: string, b: string): Promise<void> {
+  const [x, y] = await Promise.all([fsp.readFile(a), fsp.readFile(b)]);
+  assert.equal(x.length, y.length, 'same length');
+  assert.ok(x.equals(y), 'byte-identical');
+}
+
+describe('download', function () {
+  this.timeout(60_000);
+  const ctx = useEmulator({ artifactBytes: 3 * 1024 * 1024 });
+  const tmp = tempDir();
+  const MODEL = 'dl-model';
+
+  before(async () => {
+    await ctx.emu.addCustomModel(KEY, MODEL);
+  });
+  beforeEach(() => {
+    ctx.emu.faults.clear();
+    ctx.emu.clearReceived();
+    ctx.emu.configure({ downloadMode: 'redirect', redirectStatus: 302, signedUrlTtlMs: 60_000 });
+  });
+
+  const storageSawNoKey = () => {
+    const storage = ctx.emu.received.filter((r) => r.origin === 'storage');
+    assert.ok(storage.length > 0, 'the storage origin was used');
+    for (const r of storage) assert.equal(r.headers['x-api-key'], undefined, `storage received the key on ${r.path}`);
+    const api = ctx.emu.received.filter((r) => r.origin === 'api');
+    assert.ok(api.every((r) => r.headers['x-api-key'] === KEY));
+  };
+
+  for (const status of [301, 302, 307, 308] as const) {
+    it(`redirect ${status}: byte-identical file, key never sent to storage`, async () => {
+      ctx.emu.configure({ redirectStatus: status });
+      const out = await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir });
+      await sameBytes(out.path, ctx.emu.artifactPath(MODEL)!);
+      assert.equal(path.dirname(out.path), tmp.dir);
+      assert.match(path.basename(out.path), /\.gguf$/);
+      storageSawNoKey();
+    });
+  }
+
+  it('signed-URL metadata: fetched without the key and verified by its SHA-256', async () => {
+    ctx.emu.configure({ downloadMode: 'metadata' });
+    const out = await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir });
+    assert.equal(out.verified, 'sha256');
+    await sameBytes(out.path, ctx.emu.artifactPath(MODEL)!);
+    storageSawNoKey();
+  });
+
+  it('a truncated transfer resumes by Range and ends byte-identical', async () => {
+    ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'truncate', afterBytes: 1024 * 1024, times: 1 });
+    const out = await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir });
+    await sameBytes(out.path, ctx.emu.artifactPath(MODEL)!);
+    assert.equal(out.resumes, 1);
+    const storage = ctx.emu.received.filter((r) => r.origin === 'storage');
+    assert.equal(storage.length, 2);
+    assert.match(String(storage[1].headers.range), /^bytes=\d+-$/);
+    assert.ok(Number(/=(\d+)-/.exec(String(storage[1].headers.range))![1]) >= 1024 * 1024 - 65536);
+    storageSawNoKey();
+  });
+
+  it('a cancelled download keeps its .part file and the next call resumes it', async () => {
+    const controller = new AbortController();
+    const client = clientFor(ctx.emu);
+    const first = client.download(MODEL, {
+      directory: tmp.dir,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.received > 0) controller.abort(); // the first progress report comes with the first chunk
+      },
+    });
+    await assert.rejects(first, CancelledError);
+    const part = partFilePath(tmp.dir, MODEL);
+    const kept = (await fsp.stat(part)).size;
+    assert.ok(kept > 0, 'the part file was kept');
+    const out = await client.download(MODEL, { directory: tmp.dir });
+    assert.equal(out.resumedFrom, kept);
+    await sameBytes(out.path, ctx.emu.artifactPath(MODEL)!);
+    await assert.rejects(fsp.stat(part), 'the part file is gone after the rename');
+  });
+
+  it('an expired signed URL is renewed from the API', async () => {
+    ctx.emu.configure({ signedUrlTtlMs: 300 });
+    ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'latency', ms: 600, times: 1 });
+    const out = await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir });
+    assert.equal(out.renewals, 1);
+    await sameBytes(out.path, ctx.emu.artifactPath(MODEL)!);
+    const storage = ctx.emu.received.filter((r) => r.origin === 'storage');
+    assert.equal(storage[0].status, 403);
+    assert.equal(ctx.emu.received.filter((r) => r.origin === 'api').length, 2);
+  });
+
+  it('never overwrites an existing file silently', async () => {
+    const client = clientFor(ctx.emu);
+    const a = await client.download(MODEL, { directory: tmp.dir });
+    const b = await client.download(MODEL, { directory: tmp.dir });
+    assert.notEqual(a.path, b.path);
+    assert.match(path.basename(b.path), / \(1\)\.gguf$/);
+  });
+
+  it('hostile model names stay inside the target folder', async () => {
+    for (const name of ['../../evil', 'a/b', 'CON', '..']) {
+      await ctx.emu.addCustomModel(KEY, name);
+      const out = await clientFor(ctx.emu).download(name, { directory: tmp.dir });
+      assert.equal(path.dirname(out.path), tmp.dir, `${name} -> ${out.path}`);
+      await sameBytes(out.path, ctx.emu.artifactPath(name)!);
+    }
+    for (const f of readdirSync(path.dirname(tmp.dir))) assert.ok(!f.startsWith('evil'), 'nothing escaped');
+  });
+});
+
+/** A hand-written pair of origins for the answers the emulator does not give: hostile headers, wrong checksums. */
+describe('download: hostile servers', function () {
+  this.timeout(20_000);
+  const tmp = tempDir();
+  const body = Buffer.alloc(100_000, 7);
+  let api: http.Server;
+  let storage: http.Server;
+  let apiUrl = '';
+  let storageUrl = '';
+  let answer: (res: http.ServerResponse) => void = () => undefined;
+  const storageHeaders: http.IncomingHttpHeaders[] = [];
+  let disposition = '';
+
+  before(async () => {
+    storage = http.createServer((req, res) => {
+      storageHeaders.push(req.headers);
+      res.writeHead(200, { 'Content-Length': body.length, 'Content-Disposition': disposition });
+      res.end(body);
+    });
+    api = http.createServer((_req, res) => answer(res));
+    await Promise.all([new Promise<void>((r) => storage.listen(0, '127.0.0.1', r)), new Promise<void>((r) => api.listen(0, '127.0.0.1', r))]);
+    apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    storageUrl = `http://127.0.0.1:${(storage.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    api.close();
+    storage.close();
+  });
+  const client = () => new ServiceClient({ baseUrl: apiUrl, apiKey: 'k-hostile-1', sleep: async () => undefined });
+
+  for (const header of [
+    'attachment; filename="../../../evil.gguf"',
+    'attachment; filename="/etc/passwd"',
+    'attachment; filename="..\\..\\x.gguf"',
+    "attachment; filename*=UTF-8''..%2F..%2Fnul%00.gguf",
+    'attachment; filename=".."',
+  ]) {
+    it(`Content-Disposition ${header} stays inside the folder`, async () => {
+      disposition = header;
+      answer = (res) => res.writeHead(302, { Location: `${storageUrl}/a.bin?sig=1` }).end();
+      const out = await client().download('m', { directory: tmp.dir });
+      assert.equal(path.dirname(out.path), tmp.dir);
+      assert.equal(storageHeaders.at(-1)?.['x-api-key'], undefined);
+    });
+  }
+
+  it('a checksum mismatch is an IntegrityError and leaves no file behind', async () => {
+    disposition = 'attachment; filename="m.gguf"';
+    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: 'f'.repeat(64) }));
+    await assert.rejects(client().download('m', { directory: tmp.dir }), IntegrityError);
+    assert.deepEqual(readdirSync(tmp.dir), []);
+  });
+
+  it('the right checksum verifies', async () => {
+    const sha = createHash('sha256').update(body).digest('hex');
+    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: sha, size: body.length }));
+    const out = await client().download('m', { directory: tmp.dir });
+    assert.equal(out.verified, 'sha256');
+  });
+
+  it('a redirect to plain http on a public host is refused', async () => {
+    answer = (res) => res.writeHead(302, { Location: 'http://example.com/a.gguf?sig=secret' }).end();
+    await assert.rejects(client().download('m', { directory: tmp.dir }), (e: unknown) => e instanceof ContractError && !e.message.includes('secret'));
+  });
+});

@@ -1,0 +1,75 @@
+// Shared rig for client tests: an emulator per suite and clients bound to it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ServiceClient } from '../../src/api/client';
+import type { HttpConfig } from '../../src/api/http';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../service/emulator';
+
+export const KEY = 'demo-key';
+export const OTHER_KEY = 'other-key';
+
+/** Starts an emulator for the enclosing `describe` and closes it after. */
+export function useEmulator(options: EmulatorOptions = {}): { readonly emu: Emulator } {
+  const holder = {} as { emu: Emulator };
+  before(async () => {
+    holder.emu = await startEmulator({ tokenIntervalMs: 1, finetuneDurationMs: 400, evaluationDurationMs: 200, artifactBytes: 256 * 1024, ...options });
+  });
+  after(async () => {
+    await holder.emu?.close();
+  });
+  return holder;
+}
+
+/** A client with fast timeouts and retries that do not sleep, recording the delays it would have waited. */
+export function clientFor(emu: Emulator, key = KEY, overrides: Partial<HttpConfig> = {}): ServiceClient & { delays: number[] } {
+  const delays: number[] = [];
+  const client = new ServiceClient({
+    baseUrl: emu.url,
+    apiKey: key,
+    sleep: async (ms, signal) => {
+      delays.push(ms);
+      if (signal?.aborted) throw new Error('aborted');
+    },
+    ...overrides,
+    timeouts: { requestMs: 5_000, streamIdleMs: 2_000, connectMs: 5_000, uploadIdleMs: 10_000, ...overrides.timeouts },
+  });
+  return Object.assign(client, { delays });
+}
+
+export function tempDir(prefix = 'hr-test-'): { readonly dir: string } {
+  const holder = {} as { dir: string };
+  beforeEach(() => {
+    holder.dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  afterEach(() => {
+    rmSync(holder.dir, { recursive: true, force: true });
+  });
+  return holder;
+}
+
+export async function collect(stream: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const d of stream) out.push(d);
+  return out;
+}
+
+export async function until<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export const baseRequest = {
+  prompt: 'Explain LoRA in two sentences.',
+  modelName: '',
+  stream: true,
+  useRag: false,
+  sequentialBudget: 1,
+  parallelBudget: 1,
+  temperature: 0.7,
+};
