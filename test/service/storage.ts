@@ -8,12 +8,13 @@ import { pipeline } from 'node:stream/promises';
 import type { CustomModel, State } from './types';
 
 /**
- * Percent-encodes a model name for one path segment. encodeURIComponent leaves `!'()*` alone; encode them too, and
- * escape dots of an all-dots name, so the segment can never read as `.`/`..` to a path normaliser.
+ * Percent-encodes a model name for one path segment. encodeURIComponent leaves `!'()*` alone; encode them too. A name
+ * made only of dots would still be a dot-segment (URL parsers treat `%2E%2E` like `..` and drop it), so it gets a
+ * `~` suffix. The storage origin looks models up by this encoded form, so the mapping needs no inverse.
  */
 export function encodeSegment(value: string): string {
   const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return /^\.+$/.test(value) ? encoded.replace(/\./g, '%2E') : encoded;
+  return /^\.+$/.test(value) ? `${encoded.replace(/\./g, '%2E')}~` : encoded;
 }
 
 /** Short stable id of the owning key, so equal model names of two keys do not collide (the key itself never appears). */
@@ -49,11 +50,16 @@ function xmlError(res: ServerResponse, status: number, code: string, message: st
   res.end(method === 'HEAD' ? undefined : body);
 }
 
-function findModel(state: State, owner: string, name: string): CustomModel | undefined {
+/** The model whose encoded name is exactly this path segment (as signed), among the owner's models. */
+function findModel(state: State, owner: string, segment: string): CustomModel | undefined {
   for (const [key, models] of state.customModels) {
-    const model = models.get(name);
-    if (model && ownerId(state, key) === owner) {
-      return model;
+    if (ownerId(state, key) !== owner) {
+      continue;
+    }
+    for (const model of models.values()) {
+      if (encodeSegment(model.name) === segment) {
+        return model;
+      }
     }
   }
   return undefined;
@@ -119,14 +125,7 @@ export async function handleStorage(state: State, req: IncomingMessage, res: Ser
     xmlError(res, 403, 'AccessDenied', 'Request has expired', method);
     return;
   }
-  let name: string;
-  try {
-    name = decodeURIComponent(m[1]);
-  } catch {
-    xmlError(res, 400, 'InvalidURI', 'Could not parse the specified URI.', method);
-    return;
-  }
-  const model = findModel(state, owner, name);
+  const model = findModel(state, owner, m[1]);
   let size: number;
   try {
     if (!model) {
