@@ -1,0 +1,40 @@
+// A job as the extension remembers it: enough to show it, poll it after a reload, and offer the next step.
+// Never holds the API key; `scope` separates services and keys (see Session.scope).
+import type { EvaluationResult, JobState } from '../api/types';
+
+export type JobKind = 'finetune' | 'evaluation';
+
+export interface JobRecord {
+  /** The service's job id. */
+  id: string;
+  kind: JobKind;
+  scope: string;
+  state: JobState;
+  /** The service's own word when it is not one we know. */
+  rawState?: string;
+  /** 0..100 */
+  progress?: number;
+  message?: string;
+  error?: string;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+  /** finetune: the model being created; evaluation: the model evaluated. */
+  modelName: string;
+  /** finetune only */
+  baseModel?: string;
+  files?: string[];
+  /** evaluation only */
+  datasetName?: string;
+  result?: EvaluationResult;
+  /** A failure the user has not looked at yet (the status bar warns until then). */
+  unseenFailure?: boolean;
+}
+
+export function jobKey(job: Pick<JobRecord, 'kind' | 'id'>): string {
+  return `${job.kind}:${job.id}`;
+}
+
+export function isActive(job: JobRecord): boolean {
+  return job.state === 'queued' || job.state === 'running' || job.state === 'unknown';
+}

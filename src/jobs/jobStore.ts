@@ -1,0 +1,70 @@
+// Persisted job records, one list per scope (service URL + key identity) in globalState, so they survive a
+// reload and are shared by all windows. Writes go through here; views and the poller listen to onDidChange.
+import * as vscode from 'vscode';
+import { isActive, jobKey, type JobRecord } from './jobRecord';
+
+/** The part of vscode.Memento the store needs (globalState in the extension, a Map in unit tests). */
+export interface JobMemento {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+const STORAGE_PREFIX = 'hostedReasoning.jobs:';
+/** Finished jobs beyond this many per scope are forgotten, oldest first. */
+const MAX_FINISHED = 200;
+
+export class JobStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<JobRecord | undefined>();
+  /** Fires with the job that changed, or undefined when the list changed as a whole. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly memento: JobMemento) {}
+
+  list(scope: string): JobRecord[] {
+    return [...(this.memento.get<JobRecord[]>(STORAGE_PREFIX + scope) ?? [])].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  active(scope: string): JobRecord[] {
+    return this.list(scope).filter(isActive);
+  }
+
+  get(scope: string, key: string): JobRecord | undefined {
+    return this.list(scope).find((j) => jobKey(j) === key);
+  }
+
+  /** Adds or replaces a job; written before the UI reports it started, so nothing submitted is forgotten. */
+  async put(job: JobRecord): Promise<void> {
+    const others = this.list(job.scope).filter((j) => jobKey(j) !== jobKey(job));
+    await this.write(job.scope, [job, ...others]);
+    this.changed.fire(job);
+  }
+
+  async update(scope: string, key: string, patch: Partial<JobRecord>): Promise<JobRecord | undefined> {
+    const current = this.get(scope, key);
+    if (!current) return undefined;
+    const next = { ...current, ...patch, updatedAt: Date.now() };
+    await this.put(next);
+    return next;
+  }
+
+  async remove(scope: string, keys: string[]): Promise<void> {
+    const drop = new Set(keys);
+    await this.write(scope, this.list(scope).filter((j) => !drop.has(jobKey(j))));
+    this.changed.fire(undefined);
+  }
+
+  /** Re-reads storage (another window may have written) and tells listeners. */
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  private async write(scope: string, jobs: JobRecord[]): Promise<void> {
+    const active = jobs.filter(isActive);
+    const finished = jobs.filter((j) => !isActive(j)).slice(0, MAX_FINISHED);
+    await this.memento.update(STORAGE_PREFIX + scope, [...active, ...finished]);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,96 @@
+// The connection to the service: settings + key -> a ServiceClient, rebuilt when either changes.
+// The client module (and axios with it) is loaded on first use, not at activation.
+import * as vscode from 'vscode';
+import type { ServiceClient } from './api/client';
+import { readSettings, onDidChangeSettings, type Settings } from './config';
+import { ApiKeyStore, keyIdentity, type KeySource } from './auth/apiKeyStore';
+import type { Log } from './log';
+
+export class NotConfiguredError extends Error {
+  constructor(readonly missing: 'baseUrl' | 'apiKey') {
+    super(missing === 'baseUrl' ? 'No service URL is configured.' : 'No API key is set.');
+    this.name = 'NotConfiguredError';
+  }
+}
+
+export interface Connection {
+  client: ServiceClient;
+  /** `<base URL>#<key identity>`: separates persisted jobs per service and per key, without the key. */
+  scope: string;
+  keySource: KeySource;
+}
+
+export class Session implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the key or the settings change: views refresh, the poller re-reads its jobs. */
+  readonly onDidChange = this.changed.event;
+  private cached: { fingerprint: string; connection: Connection } | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly keys: ApiKeyStore,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(
+      this.changed,
+      keys.onDidChange(() => this.invalidate()),
+      onDidChangeSettings(() => this.invalidate()),
+    );
+  }
+
+  settings(): Settings {
+    return readSettings();
+  }
+
+  /** Updates the `hostedReasoning.hasBaseUrl` / `hasApiKey` context keys the welcome views use. */
+  async updateContext(): Promise<void> {
+    const key = await this.keys.get();
+    await vscode.commands.executeCommand('setContext', 'hostedReasoning.hasBaseUrl', !!this.settings().baseUrl);
+    await vscode.commands.executeCommand('setContext', 'hostedReasoning.hasApiKey', !!key);
+  }
+
+  /** The scope without building a client (undefined when not configured). */
+  async scope(): Promise<string | undefined> {
+    try {
+      return (await this.connect()).scope;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A client for the current settings and key; throws NotConfiguredError or the client's RequestError (bad URL). */
+  async connect(): Promise<Connection> {
+    const settings = this.settings();
+    if (!settings.baseUrl) throw new NotConfiguredError('baseUrl');
+    const key = await this.keys.get();
+    if (!key) throw new NotConfiguredError('apiKey');
+    const fingerprint = `${settings.baseUrl}\n${keyIdentity(key.key)}\n${settings.requestTimeoutMs}`;
+    if (this.cached?.fingerprint === fingerprint) return this.cached.connection;
+    const client = await this.createClient(settings.baseUrl, key.key, settings.requestTimeoutMs);
+    const connection = { client, scope: `${client.baseUrl}#${keyIdentity(key.key)}`, keySource: key.source };
+    this.cached = { fingerprint, connection };
+    return connection;
+  }
+
+  /** A client for a key that is not stored yet (used to check a key before storing it). */
+  async createClient(baseUrl: string, apiKey: string, requestTimeoutMs = this.settings().requestTimeoutMs): Promise<ServiceClient> {
+    const { ServiceClient } = await import('./api/client.js');
+    return new ServiceClient({
+      baseUrl,
+      apiKey,
+      timeouts: { requestMs: requestTimeoutMs },
+      log: this.log.sink,
+      userAgent: `hosted-reasoning-vscode/${vscode.version}`,
+    });
+  }
+
+  private invalidate(): void {
+    this.cached = undefined;
+    void this.updateContext();
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
