@@ -173,9 +173,8 @@ function installBodyFault(res: ServerResponse, rule: FaultRule, onCut: () => voi
         return;
       }
       started = true;
-      if (!res.headersSent) {
-        res.flushHeaders();
-      }
+      // Always flush: after writeHead() headersSent is already true although nothing has reached the socket yet.
+      res.flushHeaders();
       if (rule.ms !== undefined) {
         timer = setTimeout(() => {
           released = true;
@@ -223,7 +222,7 @@ function installBodyFault(res: ServerResponse, rule: FaultRule, onCut: () => voi
   const cutNow = (head: Buffer): void => {
     cut = true;
     onCut();
-    if (head.length === 0 && !res.headersSent) {
+    if (head.length === 0) {
       res.flushHeaders();
     }
     if (rule.kind === 'reset') {
