@@ -1,0 +1,124 @@
+// Set / clear the API key and configure the service URL. A key is checked by listing models before it is
+// stored; a refused key is never stored. Both commands accept a programmatic argument (tests, automation).
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { SECTION } from '../config';
+import type { Services } from '../services';
+import { showError } from './showError';
+
+export function registerApiKeyCommands(services: Services, onKeyAccepted: () => void): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('hostedReasoning.setApiKey', (key?: unknown) => setApiKey(services, typeof key === 'string' ? key : undefined, onKeyAccepted)),
+    vscode.commands.registerCommand('hostedReasoning.clearApiKey', () => clearApiKey(services)),
+    vscode.commands.registerCommand('hostedReasoning.configureBaseUrl', (url?: unknown) => configureBaseUrl(services, typeof url === 'string' ? url : undefined)),
+  ];
+}
+
+/** Returns true when a key was checked and stored. */
+async function setApiKey(services: Services, given: string | undefined, onKeyAccepted: () => void): Promise<boolean> {
+  let baseUrl = services.session.settings().baseUrl;
+  if (!baseUrl) {
+    if (!(await configureBaseUrl(services, undefined))) return false;
+    baseUrl = services.session.settings().baseUrl;
+    if (!baseUrl) return false;
+  }
+  const key = (
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Hosted Reasoning: API Key',
+      prompt: `The key is checked against ${new URL(baseUrl).host} and kept in VS Code's secret storage.`,
+      placeHolder: 'Paste your API key',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'The key cannot be empty.'),
+    }))
+  )?.trim();
+  if (!key) return false;
+
+  const checked = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Checking the API key…', cancellable: true },
+    async (_p, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        const client = await services.session.createClient(baseUrl, key);
+        const models = await client.listModels({ signal: controller.signal });
+        return { ok: true as const, count: models.length };
+      } catch (error) {
+        return { ok: false as const, error };
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+
+  if (!checked.ok) {
+    const error = checked.error;
+    if (isApiError(error) && error.kind === 'cancelled') return false;
+    if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
+      // The key may be fine; the service is not reachable. Let the user decide, never silently.
+      const store = 'Store Anyway';
+      const choice = await vscode.window.showWarningMessage(
+        `Could not reach the service to check the key: ${error.message}`,
+        { modal: true, detail: 'Store the key without checking it? You can clear it later with "Hosted Reasoning: Clear API Key".' },
+        store,
+      );
+      if (choice !== store) return false;
+    } else {
+      await showError(services, 'The key was not stored', error);
+      return false;
+    }
+  }
+  await services.session.keys.set(key);
+  services.log.info(`API key stored${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
+  onKeyAccepted();
+  if (checked.ok) void vscode.window.showInformationMessage(`API key saved. ${checked.count} models available.`);
+  return true;
+}
+
+async function clearApiKey(services: Services): Promise<void> {
+  const had = await services.session.keys.get();
+  await services.session.keys.clear();
+  services.log.info('API key cleared.');
+  if (had?.source === 'environment') {
+    void vscode.window.showInformationMessage('Stored key cleared. The HOSTED_REASONING_API_KEY environment variable still provides one.');
+  } else {
+    void vscode.window.showInformationMessage('API key cleared.');
+  }
+}
+
+/** Returns true when a URL was stored. */
+async function configureBaseUrl(services: Services, given: string | undefined): Promise<boolean> {
+  const current = vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl') ?? '';
+  const url = (
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Hosted Reasoning: Service URL',
+      prompt: 'Base URL of the hosted reasoning service (https; http only for localhost).',
+      value: current || 'https://',
+      ignoreFocusOut: true,
+      validateInput: validateBaseUrl,
+    }))
+  )?.trim();
+  if (!url) return false;
+  const problem = validateBaseUrl(url);
+  if (problem) {
+    void vscode.window.showErrorMessage(problem);
+    return false;
+  }
+  await vscode.workspace.getConfiguration(SECTION).update('baseUrl', url.replace(/\/+$/, ''), vscode.ConfigurationTarget.Global);
+  services.log.info(`Service URL set to ${url}.`);
+  return true;
+}
+
+export function validateBaseUrl(value: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    return 'Enter a full URL, e.g. https://api.example.com';
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) || /^127\./.test(u.hostname);
+  if (u.protocol === 'https:' || (u.protocol === 'http:' && loopback)) return undefined;
+  return u.protocol === 'http:' ? 'Use https: plain http is accepted only for localhost.' : 'The URL must start with https://';
+}

@@ -1,0 +1,39 @@
+// One way to tell the user a call failed: the message, and the action that fixes it for that kind of error.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { NotConfiguredError } from '../session';
+import type { Services } from '../services';
+
+interface Fix {
+  title: string;
+  run: () => Thenable<unknown>;
+}
+
+/** Shows `what failed: why` with the fixing actions; resolves when the user chose (or dismissed). */
+export async function showError(services: Services, what: string, error: unknown, retry?: () => Thenable<unknown>): Promise<void> {
+  const fixes: Fix[] = [];
+  const cmd = (title: string, command: string) => fixes.push({ title, run: () => vscode.commands.executeCommand(command) });
+  let message: string;
+  if (error instanceof NotConfiguredError) {
+    message = error.message;
+    if (error.missing === 'baseUrl') cmd('Configure Service URL', 'hostedReasoning.configureBaseUrl');
+    else cmd('Set API Key', 'hostedReasoning.setApiKey');
+  } else if (isApiError(error)) {
+    if (error.kind === 'cancelled') return; // the user asked for it
+    message = error.message;
+    if (error.kind === 'auth') cmd('Set API Key', 'hostedReasoning.setApiKey');
+    if ((error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server' || error.kind === 'rateLimit') && retry) {
+      fixes.push({ title: 'Retry', run: retry });
+    }
+    if (error.kind === 'network') cmd('Configure Service URL', 'hostedReasoning.configureBaseUrl');
+    if (error.kind === 'contract' || error.kind === 'server' || error.kind === 'integrity') cmd('Show Log', 'hostedReasoning.showLog');
+    services.log.error(`${what}: ${error.message}`, error);
+  } else {
+    message = error instanceof Error ? error.message : String(error);
+    services.log.error(`${what}: ${message}`);
+    cmd('Show Log', 'hostedReasoning.showLog');
+  }
+  const text = message.startsWith(what) ? message : `${what}: ${message}`;
+  const choice = await vscode.window.showErrorMessage(text, ...fixes.map((f) => f.title));
+  await fixes.find((f) => f.title === choice)?.run();
+}

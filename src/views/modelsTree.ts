@@ -1,0 +1,218 @@
+// The Models view: base and custom models apart, each with its latest evaluation; an error row with the
+// action that fixes it when the list cannot be had. Rendering is a pure function of (models, jobs, error).
+import * as vscode from 'vscode';
+import type { ApiError } from '../api/errors';
+import type { ModelInfo } from '../api/types';
+import type { JobRecord } from '../jobs/jobRecord';
+import { NotConfiguredError } from '../session';
+import type { Services } from '../services';
+import { formatAccuracy, latestEvaluations } from './evaluationText';
+
+export type ModelsNode = GroupNode | ModelNode | ErrorNode;
+
+export interface GroupNode {
+  type: 'group';
+  kind: 'base' | 'custom' | 'all';
+  models: ModelNode[];
+}
+
+export interface ModelNode {
+  type: 'model';
+  model: ModelInfo;
+  /** base/custom as shown: from the answer, or from our own finetune jobs when the answer does not say. */
+  kind: 'base' | 'custom' | 'unknown';
+  latest?: JobRecord;
+  history: JobRecord[];
+}
+
+export interface ErrorNode {
+  type: 'error';
+  label: string;
+  detail: string;
+  command: vscode.Command;
+  icon: string;
+}
+
+type LoadState =
+  | { status: 'idle' }
+  | { status: 'loading'; promise: Promise<void> }
+  | { status: 'loaded'; models: ModelInfo[]; scope: string }
+  | { status: 'failed'; error: unknown };
+
+export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ModelsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private state: LoadState = { status: 'idle' };
+  private readonly disposables: vscode.Disposable[] = [];
+  private generation = 0;
+
+  constructor(private readonly services: Services) {
+    this.disposables.push(
+      this.changed,
+      services.session.onDidChange(() => this.refresh()),
+      // A finished evaluation changes a description; a finished finetune adds a model (the poller asks for a refresh).
+      services.jobs.onDidChange(() => this.changed.fire(undefined)),
+    );
+  }
+
+  /** The models last loaded (for pickers), or undefined when not loaded. */
+  get models(): ModelInfo[] | undefined {
+    return this.state.status === 'loaded' ? this.state.models : undefined;
+  }
+
+  /** Drops the cached list and loads it again. Resolves when the new list (or its error) is in. */
+  async refresh(): Promise<void> {
+    this.state = { status: 'idle' };
+    this.changed.fire(undefined);
+    await this.load();
+  }
+
+  /** Loads once; concurrent callers share the request. */
+  load(): Promise<void> {
+    if (this.state.status === 'loading') return this.state.promise;
+    if (this.state.status === 'loaded' || this.state.status === 'failed') return Promise.resolve();
+    const generation = ++this.generation;
+    const promise = (async () => {
+      let next: LoadState;
+      try {
+        const { client, scope } = await this.services.session.connect();
+        next = { status: 'loaded', models: await client.listModels(), scope };
+      } catch (error) {
+        next = { status: 'failed', error };
+        if (!(error instanceof NotConfiguredError)) {
+          this.services.log.error(`Listing models failed: ${error instanceof Error ? error.message : String(error)}`, error);
+        }
+      }
+      if (generation !== this.generation) return; // a newer refresh won
+      this.state = next;
+      const unreachable = next.status === 'failed' && isUnreachable(next.error);
+      void vscode.commands.executeCommand('setContext', 'hostedReasoning.serviceUnreachable', unreachable);
+      this.changed.fire(undefined);
+    })();
+    this.state = { status: 'loading', promise };
+    return promise;
+  }
+
+  async getChildren(node?: ModelsNode): Promise<ModelsNode[]> {
+    if (node) return node.type === 'group' ? node.models : [];
+    await this.load();
+    return buildRoots(this.state, (scope) => this.services.jobs.list(scope));
+  }
+
+  getTreeItem(node: ModelsNode): vscode.TreeItem {
+    if (node.type === 'group') {
+      const label = node.kind === 'base' ? 'Base models' : node.kind === 'custom' ? 'Custom models' : 'Models';
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${node.kind}`;
+      item.description = String(node.models.length);
+      item.contextValue = `group ${node.kind}`;
+      return item;
+    }
+    if (node.type === 'error') {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+      item.id = `error:${node.label}`;
+      item.description = node.detail;
+      item.tooltip = `${node.detail}\n\nClick: ${node.command.title}`;
+      item.iconPath = new vscode.ThemeIcon(node.icon, new vscode.ThemeColor('errorForeground'));
+      item.command = node.command;
+      item.contextValue = 'error';
+      return item;
+    }
+    return modelItem(node);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function isUnreachable(error: unknown): boolean {
+  const kind = (error as ApiError | undefined)?.kind;
+  return kind === 'network' || kind === 'timeout';
+}
+
+/** Pure: the root rows for a load state. */
+export function buildRoots(state: LoadState, jobsOf: (scope: string) => JobRecord[]): ModelsNode[] {
+  if (state.status === 'failed') return errorRows(state.error);
+  if (state.status !== 'loaded') return [];
+  const jobs = jobsOf(state.scope);
+  const evaluations = latestEvaluations(jobs);
+  const ours = new Set(jobs.filter((j) => j.kind === 'finetune').map((j) => j.modelName));
+  const nodes: ModelNode[] = state.models.map((model) => {
+    const history = evaluations.get(model.name) ?? [];
+    const kind = model.kind !== 'unknown' ? model.kind : ours.has(model.name) ? 'custom' : 'unknown';
+    return { type: 'model', model, kind, latest: history[0], history };
+  });
+  const byName = (a: ModelNode, b: ModelNode) => a.model.name.localeCompare(b.model.name);
+  const custom = nodes.filter((n) => n.kind === 'custom').sort(byName);
+  const base = nodes.filter((n) => n.kind !== 'custom').sort(byName);
+  if (custom.length === 0) return base.length ? [{ type: 'group', kind: base.some((n) => n.kind === 'base') ? 'base' : 'all', models: base }] : [];
+  return [
+    { type: 'group', kind: 'base', models: base },
+    { type: 'group', kind: 'custom', models: custom },
+  ];
+}
+
+function errorRows(error: unknown): ModelsNode[] {
+  if (error instanceof NotConfiguredError) return []; // the welcome content says what to do
+  const message = error instanceof Error ? error.message : String(error);
+  const kind = (error as ApiError | undefined)?.kind;
+  const row = (label: string, command: string, title: string, icon = 'error'): ErrorNode => ({
+    type: 'error',
+    label,
+    detail: message,
+    command: { command, title },
+    icon,
+  });
+  switch (kind) {
+    case 'auth':
+      return [row('The service refused the API key — set a valid key', 'hostedReasoning.setApiKey', 'Set API Key', 'key')];
+    case 'network':
+    case 'timeout':
+      return [
+        row('Cannot reach the service — retry', 'hostedReasoning.refreshModels', 'Retry', 'debug-disconnect'),
+        row('Check the service URL', 'hostedReasoning.configureBaseUrl', 'Configure Service URL', 'gear'),
+      ];
+    case 'rateLimit':
+    case 'server':
+      return [row('The service failed — retry', 'hostedReasoning.refreshModels', 'Retry')];
+    case 'request':
+      return [row('The service URL or request is not valid', 'hostedReasoning.configureBaseUrl', 'Configure Service URL', 'gear')];
+    default:
+      return [row('The service answered something unreadable — see the log', 'hostedReasoning.showLog', 'Show Log')];
+  }
+}
+
+function modelItem(node: ModelNode): vscode.TreeItem {
+  const { model, kind, latest } = node;
+  const item = new vscode.TreeItem(model.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `model:${model.name}`;
+  item.contextValue = `model ${kind}`;
+  item.iconPath = new vscode.ThemeIcon(kind === 'custom' ? 'sparkle' : 'hubot');
+  if (latest?.result) item.description = formatAccuracy(latest.result);
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown('**');
+  md.appendText(model.name);
+  md.appendMarkdown(`**  \n${kind === 'custom' ? 'Custom model' : kind === 'base' ? 'Base model' : 'Model'}`);
+  if (model.baseModel) {
+    md.appendMarkdown('  \nBase: ');
+    md.appendText(model.baseModel);
+  }
+  if (model.createdAt) {
+    md.appendMarkdown('  \nCreated: ');
+    md.appendText(model.createdAt);
+  }
+  if (node.history.length) {
+    md.appendMarkdown('\n\n**Evaluations**');
+    for (const job of node.history.slice(0, 5)) {
+      const r = job.result!;
+      md.appendMarkdown('  \n');
+      md.appendText(`${r.datasetName || job.datasetName}: ${formatAccuracy(r)}${r.judgeModel ? ` · judge ${r.judgeModel}` : ''}`);
+    }
+  }
+  item.tooltip = md;
+  item.accessibilityInformation = {
+    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${model.name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
+  };
+  return item;
+}
