@@ -21,7 +21,7 @@ import {
   testWorkspacePath,
 } from './vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
-import { openWorkbench, workbenchUrl } from './workbenchBrowser';
+import { launchBrowser, openWorkbench, workbenchUrl } from './workbenchBrowser';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const logPath = path.join(testOutputDir, 'vscode-server.log');
@@ -99,18 +99,20 @@ async function main(): Promise<number> {
   };
 
   let server: VscodeServer | undefined;
-  let browser: BrowserContext | undefined;
+  let browserLaunch: Promise<BrowserContext> | undefined;
   let cleanedUp: Promise<void> | undefined;
+  // Idempotent, and safe at any point: a browser still launching is awaited and closed, the server group is ended.
   const cleanUp = (): Promise<void> =>
     (cleanedUp ??= (async () => {
+      const browser = await browserLaunch?.catch(() => undefined);
       await browser?.close().catch((error: unknown) => log(`[runner] closing the browser: ${String(error)}`));
       await server?.stop().catch((error: unknown) => {
         log(`[runner] ${String(error)}`);
         console.error(`[vscode-test] ${String(error)}`);
       });
-      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     })());
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
     process.once(signal, () => {
       console.error(`[vscode-test] ${signal}: stopping the server and the browser`);
       void cleanUp().finally(() => process.exit(code));
@@ -119,19 +121,17 @@ async function main(): Promise<number> {
 
   let passed = false;
   try {
-    server = await startVscodeServer({
+    server = startVscodeServer({
       userDataDir: path.join(tmp, 'server-data'),
       extensionsDir: path.join(tmp, 'extensions'),
       env: serverEnvironment(path.join(tmp, 'result.json')),
       log,
       startTimeoutMs: 60_000,
     });
-    console.log(`[vscode-test] VS Code server listening on 127.0.0.1:${server.port} (${seconds(started)})`);
-    browser = await openWorkbench({
-      url: workbenchUrl(server.port, testWorkspacePath, repoRoot, suiteIndexPath),
-      profileDir: path.join(tmp, 'chromium-profile'),
-      log,
-    });
+    const port = await server.listening;
+    console.log(`[vscode-test] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
+    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
+    await openWorkbench(await browserLaunch, workbenchUrl(port, testWorkspacePath, repoRoot, suiteIndexPath), log);
     console.log(`[vscode-test] workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
     console.log(formatSuiteResult(result));

@@ -4,7 +4,8 @@ import * as readline from 'node:readline';
 import { serverMainPath } from './vscodeServerLayout';
 
 export interface VscodeServer {
-  readonly port: number;
+  /** The port, once the server listens; rejects if it exits or the start timeout passes first. */
+  readonly listening: Promise<number>;
   /** Exit code or signal once the server process has ended, undefined while it runs. */
   exitStatus(): string | undefined;
   /** The server's report of the first extension host ending (it ends after running the tests), or undefined. */
@@ -53,7 +54,8 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function startVscodeServer(options: VscodeServerOptions): Promise<VscodeServer> {
+/** Spawns the server at once (so it can be stopped whatever happens next); await `listening` for its port. */
+export function startVscodeServer(options: VscodeServerOptions): VscodeServer {
   const args = [
     serverMainPath,
     '--host', '127.0.0.1',
@@ -78,26 +80,20 @@ export function startVscodeServer(options: VscodeServerOptions): Promise<VscodeS
   let exitStatus: string | undefined;
   let extensionHostExit: string | undefined;
 
-  return new Promise((resolve, reject) => {
-    if (pgid === undefined) {
-      reject(new Error('could not start the VS Code server'));
-      return;
-    }
-    const stop = async (): Promise<void> => {
-      signalGroup(pgid, 'SIGTERM');
-      if (await waitForGroupExit(pgid, 5_000)) return;
-      options.log('[runner] server group still alive 5 s after SIGTERM: sending SIGKILL');
-      signalGroup(pgid, 'SIGKILL');
-      if (!(await waitForGroupExit(pgid, 5_000))) {
-        throw new Error(`processes of group ${pgid} survived SIGKILL`);
-      }
-    };
-    const timer = setTimeout(() => {
-      void stop().finally(() =>
-        reject(new Error(`the VS Code server did not listen within ${options.startTimeoutMs / 1000} s`)),
-      );
-    }, options.startTimeoutMs);
+  const stop = async (): Promise<void> => {
+    if (pgid === undefined) return;
+    signalGroup(pgid, 'SIGTERM');
+    if (await waitForGroupExit(pgid, 5_000)) return;
+    options.log('[runner] server group still alive 5 s after SIGTERM: sending SIGKILL');
+    signalGroup(pgid, 'SIGKILL');
+    if (!(await waitForGroupExit(pgid, 5_000))) throw new Error(`processes of group ${pgid} survived SIGKILL`);
+  };
 
+  const listening = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the VS Code server did not listen within ${options.startTimeoutMs / 1000} s`)),
+      options.startTimeoutMs,
+    );
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
@@ -106,7 +102,7 @@ export function startVscodeServer(options: VscodeServerOptions): Promise<VscodeS
       exitStatus = signal ?? `code ${code}`;
       options.log(`[runner] server exited (${exitStatus})`);
       clearTimeout(timer);
-      // No-op once resolved: a server that dies while listening is reported through exitStatus().
+      // No-op once listening: a server that dies later is reported through exitStatus().
       reject(new Error(`the VS Code server exited (${exitStatus}) before listening`));
     });
     readline.createInterface({ input: child.stderr }).on('line', (line) => options.log(`[server:err] ${line}`));
@@ -116,12 +112,9 @@ export function startVscodeServer(options: VscodeServerOptions): Promise<VscodeS
       const match = LISTENING.exec(line);
       if (!match) return;
       clearTimeout(timer);
-      resolve({
-        port: Number(match[1]),
-        exitStatus: () => exitStatus,
-        extensionHostExit: () => extensionHostExit,
-        stop,
-      });
+      resolve(Number(match[1]));
     });
   });
+
+  return { listening, exitStatus: () => exitStatus, extensionHostExit: () => extensionHostExit, stop };
 }

@@ -2,13 +2,6 @@
 import { chromium, type BrowserContext } from 'playwright-core';
 import { chromiumPath } from './vscodeServerLayout';
 
-export interface WorkbenchOptions {
-  readonly url: string;
-  /** A fresh, empty folder: no state from an earlier run may leak in. */
-  readonly profileDir: string;
-  readonly log: (line: string) => void;
-}
-
 /** Flags from the team guide: no sandbox (root in a container), no GPU, nothing that calls out to Google. */
 const CHROMIUM_ARGS = [
   '--disable-gpu',
@@ -19,24 +12,27 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-export async function openWorkbench(options: WorkbenchOptions): Promise<BrowserContext> {
-  const context = await chromium.launchPersistentContext(options.profileDir, {
+/** Headless Chromium on a fresh, empty profile folder: no state from an earlier run may leak in. */
+export function launchBrowser(profileDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath,
     headless: true,
     chromiumSandbox: false,
     args: CHROMIUM_ARGS,
+    // Playwright would exit the process on these signals before the runner has stopped the server.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   });
-  try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (message) => options.log(`[browser:${message.type()}] ${message.text()}`));
-    page.on('pageerror', (error) => options.log(`[browser:pageerror] ${error.stack ?? error.message}`));
-    page.on('crash', () => options.log('[browser] the workbench page crashed'));
-    await page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
-    return context;
-  } catch (error) {
-    await context.close();
-    throw error;
-  }
+}
+
+/** Loads the workbench; its console and errors go to `log`. */
+export async function openWorkbench(browser: BrowserContext, url: string, log: (line: string) => void): Promise<void> {
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('console', (message) => log(`[browser:${message.type()}] ${message.text()}`));
+  page.on('pageerror', (error) => log(`[browser:pageerror] ${error.stack ?? error.message}`));
+  page.on('crash', () => log('[browser] the workbench page crashed'));
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 }
 
 /** The workbench URL that makes the remote extension host load our extension and run the suite. */
