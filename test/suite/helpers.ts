@@ -1,0 +1,94 @@
+// Small helpers for the in-editor tests: waiting on a condition with a deadline (never a fixed sleep), recording the
+// messages the extension shows, reading the Models view as the user sees it.
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { GroupNode, ModelNode, ModelsNode } from '../../src/views/modelsTree';
+
+/**
+ * Polls `probe` until it returns something other than undefined, or fails at the deadline saying what it waited
+ * for and what it last saw. A probe that throws is retried; its last error is reported at the deadline.
+ */
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  { timeoutMs = 10_000, intervalMs = 50, describe }: { timeoutMs?: number; intervalMs?: number; describe?: () => unknown } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+      lastError = undefined;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const seen = describe ? `; last seen: ${safeJson(await describe())}` : '';
+      const why = lastError ? `; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen}${why}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export interface ShownMessage {
+  severity: 'error' | 'warning' | 'information';
+  text: string;
+  actions: string[];
+}
+
+type MessageFn = 'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage';
+const SEVERITY: Record<MessageFn, ShownMessage['severity']> = {
+  showErrorMessage: 'error',
+  showWarningMessage: 'warning',
+  showInformationMessage: 'information',
+};
+
+/**
+ * Runs `body` while vscode.window's message functions record what they are asked to show and answer as a user
+ * who dismisses the message (undefined). The real functions are put back afterwards, whatever happens. The
+ * extension host hands the extension and its tests the same `vscode` API object, so the extension's calls land here.
+ */
+export async function recordingMessages<T>(body: (shown: ShownMessage[]) => Promise<T>): Promise<T> {
+  const shown: ShownMessage[] = [];
+  const window = vscode.window as unknown as Record<MessageFn, unknown>;
+  const originals = new Map<MessageFn, unknown>();
+  for (const fn of Object.keys(SEVERITY) as MessageFn[]) {
+    originals.set(fn, window[fn]);
+    window[fn] = (text: string, ...rest: unknown[]) => {
+      const actions = rest.flatMap((r) => (typeof r === 'string' ? [r] : r && typeof r === 'object' && 'title' in r ? [String(r.title)] : []));
+      shown.push({ severity: SEVERITY[fn], text, actions });
+      return Promise.resolve(undefined);
+    };
+  }
+  try {
+    return await body(shown);
+  } finally {
+    for (const [fn, original] of originals) window[fn] = original;
+  }
+}
+
+/** The Models view's rows as the view asks for them: roots, then each group's models. */
+export async function modelsView(api: ExtensionApi): Promise<{ roots: ModelsNode[]; groups: GroupNode[]; models: ModelNode[] }> {
+  const roots = await api.models.getChildren();
+  const groups = roots.filter((n): n is GroupNode => n.type === 'group');
+  const models: ModelNode[] = [];
+  for (const group of groups) {
+    for (const child of await api.models.getChildren(group)) if (child.type === 'model') models.push(child);
+  }
+  return { roots, groups, models };
+}
+
+/** The view's model node of that name (undefined when it is not listed). */
+export async function modelNode(api: ExtensionApi, name: string): Promise<ModelNode | undefined> {
+  return (await modelsView(api)).models.find((m) => m.model.name === name);
+}
