@@ -184,6 +184,11 @@ const FIXTURES: Fixture[] = [
     ['😀😀', 'last'],
   ),
   sse(
+    'the event type is reset by every blank line, even without data',
+    bytes('event: error\n\ndata: fine\n\nevent: done\r\n\r\ndata: still\n\n'),
+    ['fine', 'still'],
+  ),
+  sse(
     '{"done":true} ends the stream',
     bytes('data: {"token":"a"}\n\ndata: {"done":true}\n\ndata: {"token":"b"}\n\n'),
     ['a'],
@@ -264,6 +269,20 @@ const FIXTURES: Fixture[] = [
     deltas: ['a', 'b'],
     error: { type: ContractError, message: 'The stream sent a line that is not JSON.' },
     contentType: 'application/json',
+  },
+  {
+    name: 'json: SSE sent as application/json',
+    body: bytes('\n: hi\ndata: {"token":"a"}\n\ndata: [DONE]\n\n'),
+    deltas: ['a'],
+    contentType: 'application/json',
+  },
+  {
+    name: 'text: invalid UTF-8 becomes U+FFFD wherever it is cut',
+    body: bytes('ok ', [0xe4, 0xb8], ' end ', [0xff], '中', [0xf0, 0x9f, 0x98]),
+    deltas: ['ok \uFFFD end \uFFFD中', '\uFFFD'], // the truncated last character is flushed by end()
+    framing: 'text',
+    contentType: 'text/plain',
+    sniff: true,
   },
   {
     name: 'json: a document without text',
@@ -465,6 +484,19 @@ describe('stream: size cap', () => {
     assert.throws(() => dec.push(bytes(line.repeat(6), '\n')), ContractError);
   });
 
+  it('the data lines of one SSE event add up, in bytes, however they are cut', () => {
+    const make = () => new StreamDecoder('sse', { maxEventBytes: 1000 });
+    const line = `data: ${'é'.repeat(97)}\n`; // 200 bytes without the line end
+    const ok = bytes(line.repeat(5), '\n'); // exactly 1000: accepted
+    const over = bytes(line.repeat(6), '\n');
+    for (let cut = 1; cut < over.length; cut += 37) {
+      const accepted = run(make, [ok.subarray(0, Math.min(cut, ok.length - 1)), ok.subarray(Math.min(cut, ok.length - 1))]);
+      assert.deepEqual(accepted, { deltas: [Array(5).fill('é'.repeat(97)).join('\n')] }, `cut at ${cut}`);
+      const refused = run(make, [over.subarray(0, cut), over.subarray(cut)]);
+      assert.ok(refused.error instanceof ContractError, `cut at ${cut}`);
+    }
+  });
+
   it('an NDJSON line over the cap fails while it is still incomplete', () => {
     const dec = new StreamDecoder('ndjson', { maxEventBytes: 1000 });
     assert.deepEqual(dec.push(bytes('{"token":"', 'a'.repeat(500))), []);
@@ -623,6 +655,16 @@ describe('stream: decodeStream', () => {
       yield bytes('llo"}}]}');
     }
     assert.deepEqual(await collect(decodeStream(source(), { contentType: 'application/json' })), ['Hello']);
+  });
+
+  it('coalesce: the deltas of one read come as one string', async () => {
+    async function* source(): AsyncGenerator<Uint8Array> {
+      yield bytes('data: a\n\ndata: b\n\ndata: c');
+      yield bytes('\n\ndata: d\n\ndata: e');
+    }
+    const opts = { contentType: 'text/event-stream', coalesce: true };
+    assert.deepEqual(await collect(decodeStream(source(), opts)), ['ab', 'cd', 'e']);
+    assert.deepEqual(await collect(decodeStream(source(), { contentType: 'text/event-stream' })), ['a', 'b', 'c', 'd', 'e']);
   });
 
   it('an empty body yields nothing', async () => {
