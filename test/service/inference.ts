@@ -215,7 +215,7 @@ function alive(res: ServerResponse): boolean {
  * Writes one frame. When the encoded frame contains a multi-byte character, it goes out as two chunks split inside
  * that character, so clients that decode each chunk on its own (instead of with a streaming decoder) break visibly.
  */
-async function writeFrame(res: ServerResponse, frame: string): Promise<boolean> {
+async function writeFrame(res: ServerResponse, frame: string, gapMs = 0): Promise<boolean> {
   const bytes = Buffer.from(frame, 'utf8');
   let split = -1;
   for (let i = 1; i < bytes.length; i++) {
@@ -233,8 +233,15 @@ async function writeFrame(res: ServerResponse, frame: string): Promise<boolean> 
       return false;
     }
     if (i < parts.length - 1) {
-      // Separate the halves in time so they travel in different TCP segments / HTTP chunks.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Separate the halves in time so they travel in different TCP segments / HTTP chunks and reach the client
+      // as separate reads.
+      if (gapMs > 0) {
+        if (!(await sleepUnlessClosed(res, gapMs))) {
+          return false;
+        }
+      } else {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
   return alive(res);
@@ -265,7 +272,7 @@ async function streamAnswer(state: State, res: ServerResponse, framing: Framing,
     if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0 && !(await writeFrame(res, ': keep-alive\n\n'))) {
       return;
     }
-    if (!(await writeFrame(res, frameToken(framing, tokens[i])))) {
+    if (!(await writeFrame(res, frameToken(framing, tokens[i]), Math.min(20, Math.floor(interval / 2))))) {
       return;
     }
   }

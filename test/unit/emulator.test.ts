@@ -600,15 +600,23 @@ describe('emulator: control API and CLI', function () {
     const child = spawn(process.execPath, [script, '--port', '0', '--token-interval-ms', '1', '--download-mode', 'metadata'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    await waitFor(() => /Emulator listening on/.test(out), 8000, 'CLI banner');
-    const m = /^Emulator listening on (http:\/\/127\.0\.0\.1:\d+) \(storage (http:\/\/127\.0\.0\.1:\d+)\)$/m.exec(out);
-    assert.ok(m, out);
-    assert.match(out, /demo-key/);
-    const res = await fetch(`${m[1]}/_emulator/state`);
-    const state = (await res.json()) as { options: { downloadMode: string } };
-    assert.equal(state.options.downloadMode, 'metadata');
     const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
-    assert.equal(await exit, 0);
+    try {
+      // The banner and the key lines may arrive in separate chunks.
+      await waitFor(() => /Emulator listening on[\s\S]*other-key/.test(out), 8000, 'CLI banner');
+      const m = /^Emulator listening on (http:\/\/127\.0\.0\.1:\d+) \(storage (http:\/\/127\.0\.0\.1:\d+)\)$/m.exec(out);
+      assert.ok(m, out);
+      assert.match(out, /demo-key/);
+      const res = await fetch(`${m[1]}/_emulator/state`);
+      const state = (await res.json()) as { options: { downloadMode: string } };
+      assert.equal(state.options.downloadMode, 'metadata');
+      child.kill('SIGTERM');
+      assert.equal(await exit, 0);
+    } finally {
+      // Never leave the child running (it would also keep mocha alive).
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+      }
+    }
   });
 });
