@@ -5,6 +5,7 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerApiKeyCommands } from './commands/apiKey';
 import { offerPendingDownloads, registerDownloadCommand } from './commands/download';
 import { registerEvaluateCommand } from './commands/evaluate';
+import { registerFinetuneCommand } from './commands/finetune';
 import { registerModelCommands } from './commands/modelCommands';
 import { JobStore } from './jobs/jobStore';
 import { Log } from './log';
@@ -37,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerModelCommands(services, models),
     registerEvaluateCommand(services, models),
     registerDownloadCommand(services, models),
+    registerFinetuneCommand(services),
   );
 
   void session.updateContext();
