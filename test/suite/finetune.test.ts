@@ -1,0 +1,66 @@
+// A finetune from a PDF and a DOCX in the workspace, started programmatically: the job is recorded and the service
+// builds the model from both documents.
+import * as assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FinetuneAnswers, FinetuneOutcome } from '../../src/commands/finetune';
+import { writeDocx, writePdf } from '../service/fixtures';
+import { waitFor } from './helpers';
+import { useRig } from './rig';
+
+const rig = useRig();
+
+describe('finetune', () => {
+  let folder: string | undefined;
+
+  afterEach(async () => {
+    if (folder) await fsp.rm(folder, { recursive: true, force: true });
+    folder = undefined;
+    await rig.clearKey();
+  });
+
+  it('creates a model from a PDF and a DOCX', async function () {
+    this.timeout(40_000);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    folder = await fsp.mkdtemp(path.join(workspace, 'suite-finetune-'));
+    const pdf = path.join(folder, 'handbook.pdf');
+    const docx = path.join(folder, 'policies.docx');
+    await writePdf(pdf, ['The handbook says the office opens at nine.', 'Expenses are filed within thirty days.']);
+    await writeDocx(docx, ['Remote work needs a manager’s approval.', 'Laptops are replaced every three years.']);
+
+    await rig.useKey('demo-key');
+    const baseModel = rig.emu.options.keys['demo-key']?.models[0];
+    assert.ok(baseModel);
+    const answers: FinetuneAnswers = {
+      baseModel,
+      modelName: `suite-ft-${Date.now().toString(36)}`,
+      numQs: 5,
+      mode: 'pretraining',
+      useCase: 'in-editor test',
+    };
+
+    const since = rig.emu.received.length;
+    const outcome = await vscode.commands.executeCommand<FinetuneOutcome>('hostedReasoning.finetune', undefined, { files: [pdf, docx], answers });
+    assert.ok(outcome, 'the finetune command returned nothing');
+    assert.equal(outcome.status, 'started', `outcome: ${JSON.stringify(outcome)}`);
+    assert.ok(outcome.status === 'started');
+    assert.equal(outcome.job.modelName, answers.modelName);
+    assert.deepEqual([...(outcome.job.files ?? [])].map((f) => path.basename(f)).sort(), ['handbook.pdf', 'policies.docx']);
+
+    // Recorded before the command reported success, so a reload right now could not lose it.
+    const stored = rig.api.services.jobs.list(outcome.job.scope).find((j) => j.kind === 'finetune' && j.id === outcome.job.id);
+    assert.ok(stored, 'the job is not in the job store');
+    const upload = rig.emu.received.slice(since).filter((r) => r.origin === 'api' && r.method === 'POST' && r.path.startsWith('/cr/generate_questions'));
+    assert.equal(upload.length, 1, 'expected exactly one upload');
+    assert.equal(upload[0]?.headers['x-api-key'], 'demo-key');
+    assert.match(String(upload[0]?.headers['content-type']), /^multipart\/form-data/);
+
+    // The emulator extracts the text of both documents and creates the model: the upload was complete and usable.
+    await waitFor(`the emulator to create ${answers.modelName}`, () => rig.emu.artifactPath(answers.modelName, 'demo-key'), {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+    });
+  });
+});
