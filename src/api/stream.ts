@@ -6,6 +6,10 @@
 //  - A last SSE event without its blank line is dispatched at the end of the body (browsers drop it).
 //  - `event: error` is a ServerError whatever its data; `event: done` dispatches its data, then ends the stream.
 //  - NDJSON lines may start with the RFC 7464 record separator (application/json-seq); it is dropped.
+//  - application/json whose body starts like SSE (`data:`, `:` ..., never valid JSON) is decoded as SSE.
+//  - text/plain and unknown types are sniffed, so a text/plain answer that itself starts with `{` or
+//    `data:` would be read as NDJSON / SSE (the price of accepting SSE sent as text/plain).
+//  - Plain text has no cap: each chunk is passed on as it comes.
 //  - Size cap (`maxEventBytes`): one SSE event (the sum of its data lines plus the line being read), one
 //    line of any framing, or the whole single-document JSON body. Counted in input bytes.
 //  - An error met after some deltas of the same chunk does not lose them: push()/end() return the deltas and
