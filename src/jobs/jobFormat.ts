@@ -1,0 +1,74 @@
+// The words a job is shown with, shared by the Jobs view, the status bar and the notifications so all three
+// say the same thing. Plain functions of a record and a clock: no vscode, tested in plain mocha.
+import type { EvaluationResult } from '../api/types';
+import { isActive, type JobRecord } from './jobRecord';
+
+/** "Create my-model" / "Evaluate my-model on squad". */
+export function jobTitle(job: JobRecord): string {
+  if (job.kind === 'finetune') return `Create ${job.modelName}`;
+  return job.datasetName ? `Evaluate ${job.modelName} on ${job.datasetName}` : `Evaluate ${job.modelName}`;
+}
+
+/** "45s", "2m 10s", "1h 3m": two units at most, because a row has little room. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h ${m % 60}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+/** "84.0% (42/50)"; the counts are left out when the service gave none. */
+export function formatAccuracy(result: EvaluationResult): string {
+  const pct = `${(result.accuracy * 100).toFixed(1)}%`;
+  return result.total > 0 ? `${pct} (${result.correct}/${result.total})` : pct;
+}
+
+/** The state in words; an unknown state shows the service's own word, since ours would say nothing. */
+export function stateWord(job: JobRecord): string {
+  if (job.state === 'unknown') return job.rawState ? `"${job.rawState}"` : 'unknown state';
+  return job.state;
+}
+
+/** How long the job ran (finished) or has been running (active). */
+export function elapsedMs(job: JobRecord, now: number): number {
+  return (job.finishedAt ?? (isActive(job) ? now : job.updatedAt)) - job.createdAt;
+}
+
+/** One line for a row: "running 40% · 2m 10s", "84.0% (42/50) · judge gpt-x", "failed: <error>". */
+export function jobDescription(job: JobRecord, now: number): string {
+  const elapsed = formatDuration(elapsedMs(job, now));
+  switch (job.state) {
+    case 'completed':
+      if (job.kind === 'evaluation' && job.result) {
+        const judge = job.result.judgeModel ? ` · judge ${job.result.judgeModel}` : '';
+        return `${formatAccuracy(job.result)}${judge}`;
+      }
+      return `completed · ${elapsed}`;
+    case 'failed':
+      return `failed: ${oneLine(job.error ?? 'no reason given')}`;
+    case 'cancelled':
+      return `cancelled · ${elapsed}`;
+    default: {
+      const progress = job.progress !== undefined ? ` ${Math.round(job.progress)}%` : '';
+      return `${stateWord(job)}${progress} · ${elapsed}`;
+    }
+  }
+}
+
+/** "<model> on <dataset>: 84.0% (42/50), judged by <judge>". */
+export function evaluationSummary(job: JobRecord): string {
+  const model = job.result?.modelName || job.modelName;
+  const dataset = job.result?.datasetName || job.datasetName || 'the dataset';
+  if (!job.result) return `${model} on ${dataset}: no result`;
+  const judge = job.result.judgeModel ? `, judged by ${job.result.judgeModel}` : '';
+  return `${model} on ${dataset}: ${formatAccuracy(job.result)}${judge}`;
+}
+
+/** Server text in a single line of bounded length: a row or a notification is not the place for a stack trace. */
+export function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,89 @@
+// Tells the user a job ended, once across all windows (the poller decides which window: `JobFinished.notify`), and
+// offers the next step: evaluate, try or download a new model; see an evaluation in the list; read why one failed.
+import * as vscode from 'vscode';
+import { redact } from '../api/redact';
+import type { Log } from '../log';
+import { evaluationSummary, oneLine } from './jobFormat';
+import { jobKey, type JobRecord } from './jobRecord';
+import type { JobFinished } from './pollScheduler';
+
+/** Arrives with the playground issue: offered only once some extension registers it. */
+export const PLAYGROUND_COMMAND = 'hostedReasoning.openPlayground';
+
+/** What `hostedReasoning.showJobs` accepts to reveal one row. */
+export interface ShowJobsArgs {
+  key: string;
+}
+
+export class JobNotifier implements vscode.Disposable {
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    poller: { readonly onDidFinishJob: vscode.Event<JobFinished> },
+    private readonly log: Log,
+  ) {
+    this.subscription = poller.onDidFinishJob((e) => {
+      if (!e.notify) return;
+      // Not awaited: a notification stays open until the user acts, and the poller must not wait for that.
+      this.announce(e.job).catch((err: unknown) => this.log.error(`Job notification failed: ${String(err)}`));
+    });
+  }
+
+  /** Shows the message for an ended job and runs the action picked; resolves when the user acted or closed it. */
+  async announce(job: JobRecord): Promise<void> {
+    switch (job.state) {
+      case 'completed':
+        return job.kind === 'finetune' ? this.modelReady(job) : this.evaluationDone(job);
+      case 'failed':
+        return this.failed(job);
+      case 'cancelled':
+        return this.cancelled(job);
+      default:
+        return undefined;
+    }
+  }
+
+  private async modelReady(job: JobRecord): Promise<void> {
+    const modelName = job.modelName;
+    const actions = ['Evaluate'];
+    if ((await vscode.commands.getCommands(true)).includes(PLAYGROUND_COMMAND)) actions.push('Try in Playground');
+    actions.push('Download');
+    const pick = await vscode.window.showInformationMessage(`Model ${modelName} is ready.`, ...actions);
+    if (pick === 'Evaluate') await vscode.commands.executeCommand('hostedReasoning.evaluate', { modelName });
+    else if (pick === 'Try in Playground') await vscode.commands.executeCommand(PLAYGROUND_COMMAND, { modelName });
+    else if (pick === 'Download') await vscode.commands.executeCommand('hostedReasoning.download', { modelName });
+  }
+
+  private async evaluationDone(job: JobRecord): Promise<void> {
+    const pick = await vscode.window.showInformationMessage(serverText(evaluationSummary(job)), 'Show in Jobs');
+    if (pick) await this.showJobs(job);
+  }
+
+  private async failed(job: JobRecord): Promise<void> {
+    const what = job.kind === 'finetune'
+      ? `Creating model ${job.modelName} failed`
+      : `Evaluating ${job.modelName}${job.datasetName ? ` on ${job.datasetName}` : ''} failed`;
+    const pick = await vscode.window.showErrorMessage(`${what}: ${serverText(job.error ?? 'no reason given')}`, 'Show Log', 'Show Jobs');
+    if (pick === 'Show Log') this.log.show();
+    else if (pick === 'Show Jobs') await this.showJobs(job);
+  }
+
+  private async cancelled(job: JobRecord): Promise<void> {
+    const what = job.kind === 'finetune' ? `Creating model ${job.modelName}` : `Evaluating ${job.modelName}`;
+    const pick = await vscode.window.showWarningMessage(`${what} was cancelled on the service.`, 'Show Jobs');
+    if (pick) await this.showJobs(job);
+  }
+
+  private async showJobs(job: JobRecord): Promise<void> {
+    await vscode.commands.executeCommand('hostedReasoning.showJobs', { key: jobKey(job) } satisfies ShowJobsArgs);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+/** The service's words, on one bounded line and with anything secret-looking removed. */
+function serverText(text: string): string {
+  return redact(oneLine(text, 300));
+}

@@ -1,0 +1,115 @@
+// The one poller for all active jobs of the current scope: PollScheduler (the tested core) wired to VS Code — the
+// session, the job store, the Log, window focus, lease files under globalStorage — with its news as vscode events.
+//
+// Nothing happens at construction but listener registration: start() does the first read of the job list (after
+// a reload polling resumes from there), and with no active job there is no timer and no request.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { FileLeases, type PollLease } from './pollLease';
+import {
+  DEFAULT_LEASE_MS,
+  PollScheduler,
+  type JobFinished,
+  type PollClock,
+  type PollHealth,
+  type PollRound,
+} from './pollScheduler';
+
+export type { JobFinished, PollHealth, PollRound } from './pollScheduler';
+
+export interface JobPollerOptions {
+  /** Test seam: leases (defaults to files in `<globalStorage>/poll-leases`). */
+  lease?: PollLease;
+  /** Test seam: time and timers. */
+  clock?: PollClock;
+}
+
+export class JobPoller implements vscode.Disposable {
+  private readonly polled = new vscode.EventEmitter<PollRound>();
+  /** After each polling round (tests wait on it; nothing in the UI needs it). */
+  readonly onDidPoll = this.polled.event;
+  private readonly finished = new vscode.EventEmitter<JobFinished>();
+  /**
+   * A job ended. `notify` is true in exactly one window (the one that observed the end and won the "notified"
+   * marker); every window that followed the job gets the event, so each can refresh its Models view.
+   */
+  readonly onDidFinishJob = this.finished.event;
+  private readonly healthChanged = new vscode.EventEmitter<PollHealth>();
+  /** Polling health changed (ok / unreachable / rateLimited / authRefused / notConfigured). */
+  readonly onDidChangeHealth = this.healthChanged.event;
+
+  private readonly scheduler: PollScheduler;
+  private readonly leases: PollLease;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(services: Pick<Services, 'context' | 'log' | 'session' | 'jobs'>, options: JobPollerOptions = {}) {
+    const { context, log, session, jobs } = services;
+    this.leases = options.lease ?? new FileLeases(path.join(context.globalStorageUri.fsPath, 'poll-leases'));
+    this.scheduler = new PollScheduler({
+      connect: async () => {
+        const { client, scope } = await session.connect();
+        return { scope, source: client };
+      },
+      jobs,
+      lease: this.leases,
+      intervalMs: () => session.settings().pollIntervalMs,
+      clock: options.clock,
+      // A lease must outlast one status request with its retries (see PollScheduler): at least four request timeouts.
+      leaseMs: Math.max(DEFAULT_LEASE_MS, 4 * session.settings().requestTimeoutMs),
+      log: (level, message) => log[level](message),
+      onDidPoll: (round) => this.polled.fire(round),
+      onDidFinishJob: (e) => this.finished.fire(e),
+      onDidChangeHealth: (health) => this.healthChanged.fire(health),
+      // Another window wrote progress of a job it polls: views here re-read storage.
+      onExternalChange: () => jobs.refresh(),
+    });
+    this.disposables.push(
+      this.polled,
+      this.finished,
+      this.healthChanged,
+      jobs.onDidChange(() => void this.scheduler.sync()),
+      session.onDidChange(() => void this.scheduler.reconnect()),
+      // Another window may have added, ended or removed jobs while this one was in the background.
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) jobs.refresh();
+      }),
+    );
+  }
+
+  /** Reads the job list and starts polling what is active. Call once after activation; safe to call again. */
+  start(): Promise<void> {
+    return this.scheduler.sync();
+  }
+
+  /** Polls every active job now (the Refresh button); resolves when the round is done. */
+  pollNow(): Promise<PollRound | undefined> {
+    return this.scheduler.pollNow();
+  }
+
+  /** Resolves when nothing is in flight (in-editor tests). */
+  settled(): Promise<void> {
+    return this.scheduler.settled();
+  }
+
+  get health(): PollHealth {
+    return this.scheduler.currentHealth;
+  }
+
+  /** Whether a timer is armed (in-editor tests check "idle means no timer"). */
+  get isPolling(): boolean {
+    return this.scheduler.hasTimer;
+  }
+
+  /** Keys (`kind:id`) of the jobs being followed. */
+  followed(): string[] {
+    return this.scheduler.followed();
+  }
+
+  dispose(): void {
+    this.scheduler.dispose();
+    // Closing windows hand their jobs over at once instead of after the lease expires.
+    if (this.leases instanceof FileLeases) this.leases.releaseAllSync();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,619 @@
+// The poller's core: which active job to ask about when, backoff, leases, and what to write. No vscode: the clock, the
+// timers, the service, the job list and the leases are handed in, so plain mocha drives it with fake time.
+//
+// Rules (the why of each):
+//  - One timer for all jobs, and none at all when no job is active: an idle extension costs nothing.
+//  - Rounds never overlap and poll a job at most once, so a job never has two requests in flight and gets at most
+//    one request per interval (measured from the start of its last request). A round runs a few requests at a time,
+//    so 100 jobs do not open 100 connections at once.
+//  - Network, timeout, 5xx and 429 are the service's trouble, not the job's: the round stops, and the next one waits
+//    min(interval * 2^n, maxBackoff) with jitter, or longer when the service said Retry-After.
+//  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off.
+//  - 404 on a status means the service forgot the job: it is marked failed, since asking again would never end.
+//  - 401/403: polling pauses until the key changes (reconnect()); asking again with the same key cannot help.
+//  - A job another window holds the lease for is not polled here; the lease is checked every interval so this window
+//    takes over when that one closes. Its records still change (the other window writes them): `onExternalChange`
+//    tells the caller so views can catch up.
+//  - A job that ended or was removed keeps its lease until it expires (retire, not release): other windows read
+//    globalState a moment later, and must neither poll it again nor write their stale copy of it back.
+//  - Lease files that cannot be used (folder not writable) do not stop polling: a duplicate GET is harmless, a job
+//    that is never followed is not. The stored record is re-read after the lease check for the same reason.
+//  - Errors are told apart by their `kind` and `status` fields, not instanceof: in-editor tests load these sources
+//    beside the bundled extension, whose client throws its own copies of the error classes.
+import { isCancellation, type ApiErrorKind } from '../api/errors';
+import type { EvaluationStatus, FinetuneStatus } from '../api/types';
+import { isTerminal } from '../api/types';
+import { isActive, jobKey, type JobRecord } from './jobRecord';
+import type { PollLease } from './pollLease';
+import { changes, evaluationPatch, finetunePatch, gonePatch, visibleSignature, type JobPatch } from './statusPatch';
+
+/** The two status calls of the service client (ServiceClient satisfies this). */
+export interface StatusSource {
+  getFinetuneStatus(jobId: string, opts?: { signal?: AbortSignal }): Promise<FinetuneStatus>;
+  getEvaluationStatus(jobId: string, opts?: { signal?: AbortSignal }): Promise<EvaluationStatus>;
+}
+
+export interface PollTarget {
+  /** Which stored jobs are ours to follow (Session's scope: base URL + key identity). */
+  scope: string;
+  source: StatusSource;
+}
+
+/** The part of JobStore the poller needs (JobStore satisfies it; tests use a Map). */
+export interface PollJobs {
+  active(scope: string): JobRecord[];
+  get(scope: string, key: string): JobRecord | undefined;
+  update(scope: string, key: string, patch: Partial<JobRecord>): Promise<JobRecord | undefined>;
+}
+
+export type TimerHandle = unknown;
+
+export interface PollClock {
+  now(): number;
+  setTimer(fn: () => void, ms: number): TimerHandle;
+  clearTimer(handle: TimerHandle): void;
+}
+
+export const systemClock: PollClock = {
+  now: () => Date.now(),
+  setTimer: (fn, ms) => setTimeout(fn, ms),
+  clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+export type PollLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** How polling is going, for a status line or a context key. */
+export type PollHealth = 'ok' | 'unreachable' | 'rateLimited' | 'authRefused' | 'notConfigured';
+
+export interface JobFinished {
+  /** The record as stored after the end. */
+  job: JobRecord;
+  /** The record before (when this window saw it). */
+  previous?: JobRecord;
+  /** This window observed the end with its own request (rather than reading another window's write). */
+  observedHere: boolean;
+  /** This window won the job's "notified" marker: it, and no other window, tells the user. */
+  notify: boolean;
+}
+
+export interface PollRound {
+  /** Requests sent in this round. */
+  requests: number;
+  /** Jobs that answered. */
+  answered: number;
+  /** Jobs skipped because another window holds their lease. */
+  heldElsewhere: number;
+  /** The error that stopped the round early, if any. */
+  stoppedBy?: Error;
+  /** When the next round is due (undefined: no timer, idle or paused). */
+  nextAt?: number;
+}
+
+export interface PollSchedulerOptions {
+  /** The service and scope to poll; throws when not configured (polling then idles until reconnect()). */
+  connect(): Promise<PollTarget>;
+  jobs: PollJobs;
+  lease: PollLease;
+  /** Read at each scheduling, so a settings change applies to the next poll. */
+  intervalMs(): number;
+  clock?: PollClock;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  log?: (level: PollLogLevel, message: string) => void;
+  /** Requests in flight at once within a round. */
+  concurrency?: number;
+  /** How long a lease is held past the start of a poll; must cover one status request with all its retries. */
+  leaseMs?: number;
+  maxBackoffMs?: number;
+  /** Retry-After beyond this is not waited for in full (a wrong header must not stop polling for a day). */
+  maxRetryAfterMs?: number;
+  onDidPoll?(round: PollRound): void;
+  onDidFinishJob?(e: JobFinished): void;
+  onDidChangeHealth?(health: PollHealth): void;
+  /** A followed job's record was changed by someone else (another window): views should re-read. */
+  onExternalChange?(): void;
+}
+
+export const DEFAULT_LEASE_MS = 4 * 60_000;
+export const DEFAULT_MAX_BACKOFF_MS = 60_000;
+export const DEFAULT_MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/** The wait after `failures` consecutive failures: doubling from the interval, capped, with jitter, never below the interval. */
+export function backoffDelay(failures: number, intervalMs: number, random: number, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
+  const base = Math.min(intervalMs * 2 ** Math.max(0, failures), Math.max(maxBackoffMs, intervalMs));
+  // "Equal jitter": half fixed, half random, so windows and jobs that failed together do not retry together.
+  return Math.max(intervalMs, Math.round(base / 2 + (random * base) / 2));
+}
+
+interface Tracked {
+  key: string;
+  kind: JobRecord['kind'];
+  id: string;
+  /** When this job may be asked about next. */
+  dueAt: number;
+  /** Consecutive job-specific failures (unreadable answers). */
+  failures: number;
+  inFlight: boolean;
+  /** Another window held the lease at the last check. */
+  heldElsewhere: boolean;
+  /** What the record showed when we last read or wrote it: a difference means someone else wrote. */
+  signature: string;
+  last: JobRecord;
+}
+
+export class PollScheduler {
+  private readonly clock: PollClock;
+  private readonly random: () => number;
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly maxRetryAfterMs: number;
+
+  private target: PollTarget | undefined;
+  private connecting: Promise<PollTarget | undefined> | undefined;
+  private readonly tracked = new Map<string, Tracked>();
+  /** Jobs whose end is being written: still "active" in storage for a moment, and must not be picked up again. */
+  private readonly ending = new Set<string>();
+  private timer: TimerHandle | undefined;
+  private timerAt: number | undefined;
+  private round: Promise<void> | undefined;
+  private syncing: Promise<void> | undefined;
+  private resync = false;
+  /** Lease releases and renewals nobody waits for; settled() does. */
+  private readonly background = new Set<Promise<unknown>>();
+  private readonly abort = new AbortController();
+  private disposed = false;
+
+  private authPaused = false;
+  private serviceFailures = 0;
+  private serviceBackoffUntil = 0;
+  private health: PollHealth = 'ok';
+  private leaseTrouble = false;
+
+  constructor(private readonly options: PollSchedulerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.concurrency = Math.max(1, options.concurrency ?? 6);
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  }
+
+  // ------------------------------------------------------------------------------------------------ public
+
+  /** Re-reads the job list (a job was added, removed or changed) and (re)arms or drops the timer. */
+  sync(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.syncing) {
+      this.resync = true;
+      return this.syncing;
+    }
+    this.syncing = (async () => {
+      do {
+        this.resync = false;
+        const target = await this.ensureTarget();
+        if (this.disposed) return;
+        if (target) this.reconcile(target.scope);
+        this.reschedule();
+      } while (this.resync && !this.disposed);
+    })().finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
+  /**
+   * The key or settings changed: connect again, lift an auth pause and the backoff, keep following the same jobs when
+   * the scope is unchanged (their leases stay held), drop them otherwise.
+   */
+  async reconnect(): Promise<void> {
+    if (this.disposed) return;
+    const before = this.target?.scope;
+    this.target = undefined;
+    this.connecting = undefined;
+    this.authPaused = false;
+    this.serviceFailures = 0;
+    this.serviceBackoffUntil = 0;
+    const target = await this.ensureTarget();
+    if (this.disposed) return;
+    if (!target || target.scope !== before) {
+      for (const t of this.tracked.values()) this.inBackground(this.safeRelease(before, t));
+      this.tracked.clear();
+    } else {
+      // A shorter interval applies now, not after the longer one that was scheduled.
+      const latest = this.clock.now() + this.options.intervalMs();
+      for (const t of this.tracked.values()) t.dueAt = Math.min(t.dueAt, latest);
+    }
+    this.setHealth(target ? 'ok' : 'notConfigured');
+    await this.sync();
+  }
+
+  /**
+   * Polls every active job now (the user asked): ignores the regular interval and error backoff, but still waits for
+   * a round in flight, still honours a Retry-After and still skips jobs another window holds.
+   */
+  async pollNow(): Promise<PollRound | undefined> {
+    if (this.disposed) return undefined;
+    this.authPaused = false;
+    while (this.round) await this.round;
+    return this.runRound(true);
+  }
+
+  /** Resolves when no sync or round is in flight (tests and in-editor tests wait on this). */
+  async settled(): Promise<void> {
+    while (this.syncing || this.round || this.background.size) {
+      await this.syncing;
+      await this.round;
+      await Promise.all([...this.background]);
+    }
+  }
+
+  /** Keys of the jobs being followed (active in the current scope). */
+  followed(): string[] {
+    return [...this.tracked.keys()];
+  }
+
+  /** Some followed job is polled by another window: this window learns of its progress only by re-reading. */
+  hasJobsHeldElsewhere(): boolean {
+    for (const t of this.tracked.values()) if (t.heldElsewhere) return true;
+    return false;
+  }
+
+  get hasTimer(): boolean {
+    return this.timer !== undefined;
+  }
+
+  get nextPollAt(): number | undefined {
+    return this.timerAt;
+  }
+
+  get currentHealth(): PollHealth {
+    return this.health;
+  }
+
+  get isAuthPaused(): boolean {
+    return this.authPaused;
+  }
+
+  /** Stops everything: the timer, requests in flight (aborted). The caller releases the leases (JobPoller does). */
+  dispose(): void {
+    this.disposed = true;
+    this.clearTimer();
+    this.abort.abort();
+    this.tracked.clear();
+  }
+
+  // ------------------------------------------------------------------------------------------------ connection
+
+  private ensureTarget(): Promise<PollTarget | undefined> {
+    if (this.target) return Promise.resolve(this.target);
+    this.connecting ??= this.options.connect().then(
+      (t) => {
+        this.target = t;
+        return t;
+      },
+      (e: unknown) => {
+        // Not configured (no URL or key) or a URL the client refuses: nothing to poll until settings or key change.
+        this.log('debug', `Job polling idle: ${messageOf(e)}`);
+        this.setHealth('notConfigured');
+        return undefined;
+      },
+    );
+    return this.connecting;
+  }
+
+  // ------------------------------------------------------------------------------------------------ job list
+
+  /** Brings `tracked` in line with the stored active jobs; reports ends and changes other windows wrote. */
+  private reconcile(scope: string): void {
+    const active = this.options.jobs.active(scope);
+    const now = this.clock.now();
+    const seen = new Set<string>();
+    let external = false;
+    for (const job of active) {
+      const key = jobKey(job);
+      if (this.ending.has(key)) continue;
+      seen.add(key);
+      const t = this.tracked.get(key);
+      const signature = visibleSignature(job);
+      if (!t) {
+        this.tracked.set(key, {
+          key, kind: job.kind, id: job.id, dueAt: now, failures: 0, inFlight: false, heldElsewhere: false, signature, last: job,
+        });
+      } else if (t.signature !== signature) {
+        external = true;
+        t.signature = signature;
+        t.last = job;
+      }
+    }
+    for (const [key, t] of this.tracked) {
+      if (seen.has(key)) continue;
+      // No longer active: removed by the user, or ended by another window's poll (ours untrack before writing).
+      this.tracked.delete(key);
+      this.retire(scope, t);
+      const stored = this.options.jobs.get(scope, key);
+      if (stored && isTerminal(stored.state)) {
+        external = true;
+        this.options.onDidFinishJob?.({ job: stored, previous: t.last, observedHere: false, notify: false });
+      }
+    }
+    if (external) this.options.onExternalChange?.();
+  }
+
+  // ------------------------------------------------------------------------------------------------ timer
+
+  private reschedule(): void {
+    this.clearTimer();
+    if (this.disposed || this.authPaused || !this.target || this.round || this.tracked.size === 0) return;
+    let next = Infinity;
+    for (const t of this.tracked.values()) next = Math.min(next, t.dueAt);
+    next = Math.max(next, this.serviceBackoffUntil);
+    const delay = Math.max(0, next - this.clock.now());
+    this.timerAt = this.clock.now() + delay;
+    this.timer = this.clock.setTimer(() => {
+      this.timer = undefined;
+      this.timerAt = undefined;
+      void this.runRound(false);
+    }, delay);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.timerAt = undefined;
+  }
+
+  // ------------------------------------------------------------------------------------------------ rounds
+
+  private runRound(force: boolean): Promise<PollRound | undefined> {
+    if (this.round || this.disposed) return Promise.resolve(undefined);
+    this.clearTimer();
+    const done = this.roundBody(force)
+      .catch((e: unknown): PollRound => {
+        this.log('error', `Job polling: ${describe(e)}`);
+        return { requests: 0, answered: 0, heldElsewhere: 0 };
+      })
+      .then((result) => {
+        this.round = undefined;
+        if (this.disposed) return undefined;
+        this.reschedule();
+        result.nextAt = this.timerAt;
+        this.options.onDidPoll?.(result);
+        return result;
+      });
+    this.round = done.then(() => undefined);
+    return done;
+  }
+
+  private async roundBody(force: boolean): Promise<PollRound> {
+    const result: PollRound = { requests: 0, answered: 0, heldElsewhere: 0 };
+    const target = await this.ensureTarget();
+    if (!target || this.disposed) return result;
+    this.reconcile(target.scope);
+    const now = this.clock.now();
+    if (force && this.health === 'rateLimited' && this.serviceBackoffUntil > now) {
+      this.log('info', `Jobs not refreshed: the service asked to wait ${Math.ceil((this.serviceBackoffUntil - now) / 1000)}s more.`);
+      return result;
+    }
+    const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now));
+    const worker = async () => {
+      for (let t = queue.shift(); t; t = queue.shift()) {
+        if (result.stoppedBy || this.authPaused || this.disposed) return;
+        await this.pollOne(target, t, result);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    return result;
+  }
+
+  private async pollOne(target: PollTarget, t: Tracked, round: PollRound): Promise<void> {
+    const leaseId = `${target.scope}\n${t.key}`;
+    if (!(await this.tryLease(leaseId, this.leaseMs))) {
+      t.heldElsewhere = true;
+      t.dueAt = this.clock.now() + this.options.intervalMs();
+      round.heldElsewhere++;
+      return;
+    }
+    t.heldElsewhere = false;
+    // Removed, or ended by the window that held the lease before, while we waited for it: read again now we hold it.
+    if (this.tracked.get(t.key) !== t || this.disposed) return;
+    const stored = this.options.jobs.get(target.scope, t.key);
+    if (!stored || !isActive(stored)) {
+      this.tracked.delete(t.key);
+      this.retire(target.scope, t);
+      return;
+    }
+    const startedAt = this.clock.now();
+    t.inFlight = true;
+    round.requests++;
+    let status: FinetuneStatus | EvaluationStatus | undefined;
+    let failure: unknown;
+    try {
+      const opts = { signal: this.abort.signal };
+      status = t.kind === 'finetune'
+        ? await target.source.getFinetuneStatus(t.id, opts)
+        : await target.source.getEvaluationStatus(t.id, opts);
+    } catch (e) {
+      failure = e;
+    } finally {
+      t.inFlight = false;
+    }
+    if (this.disposed) return;
+    if (status) {
+      round.answered++;
+      this.succeeded();
+      t.failures = 0;
+      t.dueAt = startedAt + this.options.intervalMs();
+      const current = this.options.jobs.get(target.scope, t.key);
+      if (!current) return;
+      const now = this.clock.now();
+      const patch = t.kind === 'finetune'
+        ? finetunePatch(current, status as FinetuneStatus, now)
+        : evaluationPatch(current, status as EvaluationStatus, now);
+      await this.write(target, t, current, patch);
+      return;
+    }
+    await this.failed(target, t, failure, round);
+  }
+
+  private async failed(target: PollTarget, t: Tracked, e: unknown, round: PollRound): Promise<void> {
+    const what = `${t.kind} job ${t.id}`;
+    if (isCancellation(e) && this.disposed) return;
+    const { kind, status, retryAfterMs } = apiErrorFields(e);
+    if (kind === 'request' && status === 404) {
+      this.succeeded(); // the service answered: it is up
+      const current = this.options.jobs.get(target.scope, t.key);
+      this.log('warn', `Polling ${what}: ${messageOf(e)} Marked failed.`);
+      if (current) await this.write(target, t, current, gonePatch(current, this.clock.now()));
+      return;
+    }
+    if (kind === 'auth') {
+      round.stoppedBy ??= e as Error;
+      if (!this.authPaused) {
+        this.authPaused = true;
+        this.log('warn', `Job polling paused: ${messageOf(e)} It resumes when the API key changes.`);
+        this.setHealth('authRefused');
+      }
+      return;
+    }
+    if (kind === 'rateLimit' || kind === 'network' || kind === 'timeout' || kind === 'server') {
+      round.stoppedBy ??= e as Error;
+      this.serviceFailures++;
+      let delay = backoffDelay(this.serviceFailures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
+      if (kind === 'rateLimit' && retryAfterMs !== undefined) {
+        delay = Math.max(delay, Math.min(retryAfterMs, this.maxRetryAfterMs));
+      }
+      this.serviceBackoffUntil = Math.max(this.serviceBackoffUntil, this.clock.now() + delay);
+      const wait = Math.round((this.serviceBackoffUntil - this.clock.now()) / 1000);
+      // The first failure of an outage is worth a warning; the rest of it only repeats that.
+      this.log(this.serviceFailures === 1 ? 'warn' : 'debug', `Polling ${what}: ${messageOf(e)} Next attempt in ${wait}s.`);
+      this.setHealth(kind === 'rateLimit' ? 'rateLimited' : 'unreachable');
+      // Keep the leases through a long wait, so another window does not start polling into the same outage.
+      for (const other of this.tracked.values()) {
+        if (!other.heldElsewhere) this.inBackground(this.tryLease(`${target.scope}\n${other.key}`, delay + this.leaseMs));
+      }
+      return;
+    }
+    // The job's own trouble (an answer we cannot read, a refused request): only this job backs off.
+    t.failures++;
+    t.dueAt = this.clock.now() + backoffDelay(t.failures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
+    this.log(t.failures === 1 ? 'warn' : 'debug', `Polling ${what}: ${describe(e)} Retrying in ${Math.round((t.dueAt - this.clock.now()) / 1000)}s.`);
+  }
+
+  private succeeded(): void {
+    if (this.serviceFailures > 0) this.log('info', `Job polling recovered after ${this.serviceFailures} failed attempt(s).`);
+    this.serviceFailures = 0;
+    this.serviceBackoffUntil = 0;
+    this.setHealth('ok');
+  }
+
+  /** Writes what changed; on an end, retires the lease and reports the end (notifying if this window wins the marker). */
+  private async write(target: PollTarget, t: Tracked, current: JobRecord, patch: JobPatch): Promise<void> {
+    const ended = patch.state !== undefined && isTerminal(patch.state);
+    if (!ended) {
+      if (!changes(current, patch)) return;
+      // Recorded before writing, so the store's change event does not read our own write as another window's.
+      t.signature = visibleSignature({ ...current, ...patch });
+      const updated = await this.options.jobs.update(target.scope, t.key, patch);
+      if (updated) t.last = updated;
+      return;
+    }
+    // Untracked before writing, and kept out of the list until written, so it is neither polled again nor taken for
+    // a job another window ended.
+    this.tracked.delete(t.key);
+    this.ending.add(t.key);
+    let updated: JobRecord | undefined;
+    try {
+      updated = await this.options.jobs.update(target.scope, t.key, patch);
+    } finally {
+      this.ending.delete(t.key);
+    }
+    this.retire(target.scope, t);
+    if (!updated) return; // removed meanwhile
+    const leaseId = `${target.scope}\n${t.key}`;
+    let notify = true;
+    try {
+      notify = await this.options.lease.claimNotice(leaseId);
+    } catch (e) {
+      this.leaseFailed(e);
+    }
+    this.log('info', `${t.kind} job ${t.id} ended: ${updated.state}${updated.error ? ` (${updated.error})` : ''}.`);
+    this.options.onDidFinishJob?.({ job: updated, previous: current, observedHere: true, notify });
+  }
+
+  // ------------------------------------------------------------------------------------------------ leases
+
+  private async tryLease(id: string, holdMs: number): Promise<boolean> {
+    try {
+      return await this.options.lease.acquire(id, holdMs);
+    } catch (e) {
+      this.leaseFailed(e);
+      return true;
+    }
+  }
+
+  private async safeRelease(scope: string | undefined, t: Tracked): Promise<void> {
+    if (scope === undefined) return;
+    try {
+      await this.options.lease.release(`${scope}\n${t.key}`);
+    } catch (e) {
+      this.leaseFailed(e);
+    }
+  }
+
+  private inBackground(p: Promise<unknown>): void {
+    const tracked = p.finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
+  private retire(scope: string, t: Tracked): void {
+    try {
+      this.options.lease.retire(`${scope}\n${t.key}`);
+    } catch (e) {
+      this.leaseFailed(e);
+    }
+  }
+
+  private leaseFailed(e: unknown): void {
+    if (this.leaseTrouble) return;
+    this.leaseTrouble = true;
+    this.log('warn', `Job leases unavailable (${messageOf(e)}): other windows may poll the same jobs.`);
+  }
+
+  // ------------------------------------------------------------------------------------------------ misc
+
+  private setHealth(health: PollHealth): void {
+    if (this.health === health) return;
+    this.health = health;
+    this.options.onDidChangeHealth?.(health);
+  }
+
+  private log(level: PollLogLevel, message: string): void {
+    this.options.log?.(level, message);
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The fields of an ApiError, read by shape rather than instanceof: a client built by another copy of the api module
+ * (the bundle, while tests load the compiled sources) throws errors of other classes with the same fields.
+ */
+function apiErrorFields(e: unknown): { kind?: ApiErrorKind; status?: number; retryAfterMs?: number; detail?: string } {
+  if (typeof e !== 'object' || e === null) return {};
+  const o = e as Record<string, unknown>;
+  return {
+    kind: typeof o.kind === 'string' ? (o.kind as ApiErrorKind) : undefined,
+    status: typeof o.status === 'number' ? o.status : undefined,
+    retryAfterMs: typeof o.retryAfterMs === 'number' ? o.retryAfterMs : undefined,
+    detail: typeof o.detail === 'string' ? o.detail : undefined,
+  };
+}
+
+/** The message, and for the log the redacted excerpt an ApiError carries (what the service actually said). */
+function describe(e: unknown): string {
+  const { detail } = apiErrorFields(e);
+  return detail ? `${messageOf(e)} — ${detail}` : messageOf(e);
+}

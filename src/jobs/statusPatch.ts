@@ -1,0 +1,55 @@
+// A status answer of the service -> the change to a stored job record. Decided once here so the poller, its tests and
+// any later caller (e.g. a "check now" on one job) write the same thing.
+import type { EvaluationStatus, FinetuneStatus } from '../api/types';
+import { isTerminal } from '../api/types';
+import type { JobRecord } from './jobRecord';
+
+/** The error a job gets when its status endpoint answers 404: polling it again would never end. */
+export const GONE_ERROR =
+  'The service no longer knows this job (404). It may have expired or been removed on the service.';
+
+export type JobPatch = Partial<
+  Pick<JobRecord, 'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result' | 'finishedAt' | 'unseenFailure'>
+>;
+
+export function finetunePatch(current: JobRecord, status: FinetuneStatus, now: number): JobPatch {
+  const patch: JobPatch = { state: status.state, rawState: status.rawState, message: status.message, error: status.error };
+  // An answer without progress keeps the last known value: a bar that jumps back to nothing says less.
+  if (status.progress !== undefined) patch.progress = status.progress;
+  return finish(current, patch, now);
+}
+
+export function evaluationPatch(current: JobRecord, status: EvaluationStatus, now: number): JobPatch {
+  const patch: JobPatch = { state: status.state, rawState: status.rawState, error: status.error };
+  if (status.result) patch.result = status.result;
+  return finish(current, patch, now);
+}
+
+/** The patch for a job whose status endpoint answered 404. */
+export function gonePatch(current: JobRecord, now: number): JobPatch {
+  return withEnd(current, { state: 'failed', error: GONE_ERROR }, now);
+}
+
+function finish(current: JobRecord, patch: JobPatch, now: number): JobPatch {
+  if (patch.state === 'completed') patch.progress = 100;
+  if (patch.state === 'failed' && !patch.error) patch.error = 'The job failed without a reason.';
+  return withEnd(current, patch, now);
+}
+
+function withEnd(current: JobRecord, patch: JobPatch, now: number): JobPatch {
+  if (patch.state && isTerminal(patch.state) && current.finishedAt === undefined) patch.finishedAt = now;
+  // Only the transition raises the flag: a failure the user has already looked at stays seen.
+  if (patch.state === 'failed' && current.state !== 'failed') patch.unseenFailure = true;
+  return patch;
+}
+
+/** What a row shows of a job; a write that changes none of it is skipped (no churn in storage or views). */
+export function visibleSignature(job: Pick<JobRecord, 'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result'>): string {
+  return JSON.stringify([job.state, job.rawState, job.progress, job.message, job.error, job.result]);
+}
+
+/** Whether applying `patch` to `current` would change anything worth writing. */
+export function changes(current: JobRecord, patch: JobPatch): boolean {
+  const next = { ...current, ...patch };
+  return visibleSignature(next) !== visibleSignature(current) || next.finishedAt !== current.finishedAt || next.unseenFailure !== current.unseenFailure;
+}

@@ -1,0 +1,525 @@
+// The poller core with fake time, a scripted service and real lease files in a temp folder.
+import { strict as assert } from 'node:assert';
+import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
+import { FileLeases } from '../../src/jobs/pollLease';
+import {
+  backoffDelay,
+  PollScheduler,
+  type JobFinished,
+  type PollLogLevel,
+  type PollSchedulerOptions,
+} from '../../src/jobs/pollScheduler';
+import { GONE_ERROR } from '../../src/jobs/statusPatch';
+import { tempDir } from './helpers';
+import { deferred, FakeClock, FakeJobs, FakeSource, SCOPE, type Answer } from './pollRig';
+
+const INTERVAL = 1_000;
+
+describe('job poller core', () => {
+  const tmp = tempDir('hr-poll-');
+  let clock: FakeClock;
+  let jobs: FakeJobs;
+  let source: FakeSource;
+  let pollers: PollScheduler[];
+  let leases: FileLeases[];
+  let finished: (JobFinished & { by: string })[];
+  let logs: { level: PollLogLevel; message: string; by: string }[];
+  let connects: number;
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    jobs = new FakeJobs(clock);
+    source = new FakeSource(clock);
+    pollers = [];
+    leases = [];
+    finished = [];
+    logs = [];
+    connects = 0;
+  });
+
+  afterEach(() => {
+    for (const p of pollers) p.dispose();
+  });
+
+  function poller(by = 'A', options: Partial<PollSchedulerOptions> = {}): PollScheduler {
+    const lease = new FileLeases(tmp.dir, `owner-${by}`, clock.now);
+    leases.push(lease);
+    const p = new PollScheduler({
+      connect: async () => {
+        connects++;
+        return { scope: SCOPE, source: source.as(by) };
+      },
+      jobs,
+      lease,
+      intervalMs: () => INTERVAL,
+      clock,
+      random: () => 0.5,
+      leaseMs: 60_000,
+      log: (level, message) => logs.push({ level, message, by }),
+      onDidFinishJob: (e) => finished.push({ ...e, by }),
+      ...options,
+    });
+    pollers.push(p);
+    return p;
+  }
+
+  const settle = async () => {
+    await Promise.all(pollers.map((p) => p.settled()));
+  };
+  const advance = (ms: number) => clock.advance(ms, settle);
+  const answerFor = (script: Record<string, Answer>, fallback: Answer = { state: 'running' }) => {
+    source.answer = (id) => script[id] ?? fallback;
+  };
+
+  it('with no active job keeps no timer and sends no request', async () => {
+    jobs.add('finetune', 'done', { state: 'completed' });
+    jobs.add('evaluation', 'gone', { state: 'failed' });
+    const p = poller();
+    assert.equal(connects, 0, 'constructing connects to nothing');
+    await p.sync();
+    await advance(0);
+    assert.equal(clock.pending, 0);
+    assert.equal(p.hasTimer, false);
+    await p.pollNow();
+    await advance(3_600_000);
+    assert.equal(source.calls.length, 0);
+    assert.equal(clock.pending, 0);
+    assert.equal(clock.requested.length, 0, 'no timer was ever armed');
+  });
+
+  it('wakes when a job is added and goes idle when the last one ends', async () => {
+    const p = poller();
+    await p.sync();
+    assert.equal(clock.pending, 0);
+    jobs.add('finetune', 'j1');
+    await p.sync();
+    assert.equal(clock.pending, 1);
+    answerFor({ j1: { state: 'completed' } });
+    await advance(0);
+    assert.equal(source.calls.length, 1);
+    assert.equal(clock.pending, 0);
+  });
+
+  it('polls each of 100 jobs once per interval, a few at a time, with one timer', async () => {
+    for (let i = 0; i < 100; i++) jobs.add(i % 2 ? 'finetune' : 'evaluation', `j${i}`);
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    assert.equal(source.calls.length, 100);
+    for (let round = 2; round <= 4; round++) {
+      await advance(INTERVAL - 1);
+      assert.equal(source.calls.length, 100 * (round - 1), 'nothing before the interval is up');
+      await advance(1);
+      assert.equal(source.calls.length, 100 * round);
+      assert.ok(clock.pending <= 1);
+    }
+    for (let i = 0; i < 100; i++) {
+      const at = source.callsFor(`j${i}`).map((c) => c.at);
+      assert.equal(at.length, 4);
+      for (let k = 1; k < at.length; k++) assert.ok(at[k]! - at[k - 1]! >= INTERVAL);
+    }
+    assert.ok(source.maxInFlight <= 6, `at most 6 requests at once, saw ${source.maxInFlight}`);
+    assert.deepEqual(new Set(source.calls.map((c) => c.kind)), new Set(['finetune', 'evaluation']));
+  });
+
+  it('never has two requests for the same job in flight, even when asked to poll now', async () => {
+    jobs.add('finetune', 'slow');
+    const gate = deferred<Answer>();
+    source.answer = () => gate.promise;
+    const p = poller();
+    await p.sync();
+    clock.advance(0, async () => undefined).catch(() => undefined); // fire the first round, do not wait for it
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(source.calls.length, 1);
+    const now = p.pollNow();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(source.calls.length, 1, 'pollNow waits for the request in flight');
+    assert.equal(source.maxInFlight, 1);
+    gate.resolve({ state: 'running', progress: 10 });
+    await now;
+    assert.equal(source.calls.length, 2);
+    assert.equal(source.maxInFlight, 1);
+  });
+
+  it('backs off with jitter on service errors, doubling up to about a minute, and recovers', async () => {
+    jobs.add('finetune', 'j');
+    let failing = true;
+    source.answer = () => (failing ? new NetworkError('Checking the finetuning job: cannot reach the service.') : { state: 'running' });
+    const randoms = [0, 1, 0.5, 0.25, 0.75, 0, 1, 0.5, 0.5, 0.5];
+    let r = 0;
+    const p = poller('A', { random: () => randoms[r++ % randoms.length]! });
+    await p.sync();
+    await advance(0);
+    const gaps: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const before = source.calls.length;
+      const from = clock.now();
+      while (source.calls.length === before) await advance(250);
+      gaps.push(source.calls.at(-1)!.at - from);
+    }
+    for (let i = 0; i < gaps.length; i++) {
+      const base = Math.min(INTERVAL * 2 ** (i + 1), 60_000);
+      const expected = Math.max(INTERVAL, base / 2 + (randoms[i]! * base) / 2);
+      assert.ok(Math.abs(gaps[i]! - expected) <= 250, `gap ${i}: ${gaps[i]} vs ${expected}`);
+    }
+    assert.ok(gaps[2]! > gaps[0]!, 'grows');
+    assert.ok(Math.max(...gaps) <= 60_000, 'capped at a minute');
+    assert.ok(gaps.slice(5).some((g) => g !== gaps[5]), 'jittered, not a fixed sequence');
+    assert.equal(logs.filter((l) => l.level === 'warn').length, 1, 'one warning per outage; the rest at debug');
+    failing = false;
+    while (source.calls.length === 10) await advance(1_000);
+    const recovered = source.calls.length;
+    await advance(INTERVAL);
+    assert.equal(source.calls.length, recovered + 1, 'back to the regular interval');
+    assert.ok(logs.some((l) => /recovered/.test(l.message)));
+  });
+
+  it('honours Retry-After, and caps an absurd one', async () => {
+    jobs.add('evaluation', 'e');
+    source.answer = () => new RateLimitError('too many requests', { status: 429, retryAfterMs: 45_000 });
+    const p = poller('A', { random: () => 0 });
+    await p.sync();
+    await advance(0);
+    assert.equal(source.calls.length, 1);
+    assert.equal(p.currentHealth, 'rateLimited');
+    await advance(44_999);
+    assert.equal(source.calls.length, 1, 'waits the whole Retry-After');
+    await advance(1);
+    assert.equal(source.calls.length, 2);
+
+    source.answer = () => new RateLimitError('too many requests', { status: 429, retryAfterMs: 86_400_000 });
+    await advance(45_000);
+    const n = source.calls.length;
+    await advance(10 * 60_000);
+    assert.equal(source.calls.length, n + 1, 'a day-long Retry-After is capped at ten minutes');
+  });
+
+  it('stops a round at the first service error instead of sending the rest', async () => {
+    for (let i = 0; i < 10; i++) jobs.add('finetune', `j${i}`);
+    source.answer = () => new ServerError('the service failed (503)', { status: 503 });
+    const p = poller('A', { concurrency: 1 });
+    await p.sync();
+    await advance(0);
+    assert.equal(source.calls.length, 1);
+  });
+
+  it('writes progress, stops polling a job at its end and reports the end once', async () => {
+    jobs.add('finetune', 'f', { state: 'queued' });
+    jobs.add('finetune', 'g', { state: 'queued' });
+    const script: Record<string, Answer> = { f: { state: 'running', progress: 40 }, g: { state: 'running' } };
+    answerFor(script);
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    assert.equal(jobs.byId('f').state, 'running');
+    assert.equal(jobs.byId('f').progress, 40);
+    script.f = { state: 'completed' };
+    await advance(INTERVAL);
+    const f = jobs.byId('f');
+    assert.equal(f.state, 'completed');
+    assert.equal(f.progress, 100);
+    assert.equal(f.finishedAt, clock.now());
+    await advance(5 * INTERVAL);
+    assert.equal(source.callsFor('f').length, 2, 'no poll after the end');
+    assert.equal(source.callsFor('g').length, 7);
+    assert.equal(finished.length, 1);
+    assert.equal(finished[0]!.job.id, 'f');
+    assert.equal(finished[0]!.notify, true);
+    assert.equal(finished[0]!.observedHere, true);
+    assert.equal(finished[0]!.previous?.state, 'running');
+  });
+
+  it('does not write when an answer changes nothing', async () => {
+    jobs.add('finetune', 'f', { state: 'running', progress: 5 });
+    source.answer = () => ({ state: 'running', progress: 5 });
+    const p = poller();
+    await p.sync();
+    await advance(5 * INTERVAL);
+    assert.equal(source.calls.length, 6);
+    assert.equal(jobs.writes, 0);
+  });
+
+  it('keeps polling a job in an unknown state, showing the service word', async () => {
+    jobs.add('finetune', 'u');
+    source.answer = () => ({ state: 'unknown', rawState: 'frobnicating' });
+    const p = poller();
+    await p.sync();
+    await advance(3 * INTERVAL);
+    assert.equal(source.calls.length, 4);
+    assert.equal(jobs.byId('u').state, 'unknown');
+    assert.equal(jobs.byId('u').rawState, 'frobnicating');
+    assert.equal(clock.pending, 1);
+  });
+
+  it('marks a job the service answers 404 for as failed, unseen, and stops', async () => {
+    jobs.add('evaluation', 'lost', { state: 'running' });
+    source.answer = () => new RequestError("Checking the evaluation: the service refused the request (404): Evaluation job 'lost' not found.", { status: 404 });
+    const p = poller();
+    await p.sync();
+    await advance(3 * INTERVAL);
+    const lost = jobs.byId('lost');
+    assert.equal(lost.state, 'failed');
+    assert.equal(lost.error, GONE_ERROR);
+    assert.equal(lost.unseenFailure, true);
+    assert.equal(source.calls.length, 1);
+    assert.equal(finished.length, 1);
+    assert.equal(clock.pending, 0);
+  });
+
+  it('records a failure with its error and the unseen flag', async () => {
+    jobs.add('finetune', 'bad', { state: 'running' });
+    source.answer = () => ({ state: 'failed', error: 'No text found in the PDF' });
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    assert.equal(jobs.byId('bad').error, 'No text found in the PDF');
+    assert.equal(jobs.byId('bad').unseenFailure, true);
+  });
+
+  it('stores an evaluation result', async () => {
+    jobs.add('evaluation', 'e');
+    const result = { datasetName: 'squad', modelName: 'm', correct: 42, total: 50, accuracy: 0.84, judgeModel: 'judge-1' };
+    source.answer = () => ({ state: 'completed', result });
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    assert.deepEqual(jobs.byId('e').result, result);
+    assert.equal(finished[0]!.job.result?.accuracy, 0.84);
+  });
+
+  it('backs off only the job whose answer cannot be read', async () => {
+    jobs.add('finetune', 'odd');
+    jobs.add('finetune', 'fine');
+    answerFor({ odd: new ContractError('finetune status: no status field') });
+    const p = poller();
+    await p.sync();
+    await advance(8 * INTERVAL);
+    assert.equal(source.callsFor('fine').length, 9);
+    assert.ok(source.callsFor('odd').length <= 4, `odd backs off: ${source.callsFor('odd').length}`);
+    assert.ok(source.callsFor('odd').length >= 2, 'but keeps trying');
+  });
+
+  it('pauses on an auth error until the key changes, logging once', async () => {
+    jobs.add('finetune', 'a');
+    jobs.add('finetune', 'b');
+    source.answer = () => new AuthError('The service refused the API key (401). Set a valid key.', { status: 401 });
+    const p = poller('A', { concurrency: 1 });
+    await p.sync();
+    await advance(0);
+    assert.equal(source.calls.length, 1);
+    assert.equal(p.isAuthPaused, true);
+    assert.equal(clock.pending, 0);
+    await advance(10 * INTERVAL);
+    await p.sync();
+    assert.equal(source.calls.length, 1, 'no request while paused');
+    assert.equal(logs.filter((l) => /paused/.test(l.message)).length, 1);
+    source.answer = () => ({ state: 'running' });
+    await p.reconnect();
+    await advance(0);
+    assert.equal(source.calls.length, 3);
+    assert.equal(p.isAuthPaused, false);
+  });
+
+  it('goes idle when not configured and starts when connected', async () => {
+    jobs.add('finetune', 'a');
+    let configured = false;
+    const p = poller('A', {
+      connect: async () => {
+        if (!configured) throw new Error('No API key is set.');
+        return { scope: SCOPE, source: source.as('A') };
+      },
+    });
+    await p.sync();
+    assert.equal(clock.pending, 0);
+    assert.equal(p.currentHealth, 'notConfigured');
+    configured = true;
+    await p.reconnect();
+    await advance(0);
+    assert.equal(source.calls.length, 1);
+  });
+
+  it('stops following jobs of another scope after a reconnect', async () => {
+    jobs.add('finetune', 'a');
+    let scope = SCOPE;
+    const p = poller('A', { connect: async () => ({ scope, source: source.as('A') }) });
+    await p.sync();
+    await advance(0);
+    scope = 'http://other#key';
+    await p.reconnect();
+    await advance(5 * INTERVAL);
+    assert.equal(source.calls.length, 1);
+    assert.equal(clock.pending, 0);
+    assert.deepEqual(leases[0]!.held(), [], 'the old scope\'s leases are given back');
+  });
+
+  describe('two windows', () => {
+    it('never poll the same job in one interval, and only one of them notifies', async () => {
+      for (let i = 0; i < 20; i++) jobs.add(i % 2 ? 'finetune' : 'evaluation', `j${i}`);
+      const script: Record<string, Answer> = {};
+      answerFor(script);
+      const a = poller('A');
+      const b = poller('B');
+      await Promise.all([a.sync(), b.sync()]);
+      await advance(0);
+      for (let i = 0; i < 5; i++) await advance(INTERVAL);
+      for (let i = 0; i < 20; i++) {
+        const calls = source.callsFor(`j${i}`);
+        assert.equal(calls.length, 6, `j${i} polled once per interval: ${calls.length}`);
+        assert.equal(new Set(calls.map((c) => c.by)).size, 1, `j${i} polled by one window only`);
+        for (let k = 1; k < calls.length; k++) assert.ok(calls[k]!.at - calls[k - 1]!.at >= INTERVAL);
+      }
+      for (let i = 0; i < 20; i++) script[`j${i}`] = { state: 'completed', result: { datasetName: 'squad', modelName: 'm', correct: 1, total: 2, accuracy: 0.5 } };
+      await advance(INTERVAL);
+      await Promise.all([a.sync(), b.sync()]);
+      await settle();
+      const notified = finished.filter((f) => f.notify);
+      assert.equal(notified.length, 20, 'each end announced once');
+      assert.equal(new Set(notified.map((f) => f.job.id)).size, 20);
+      assert.ok(notified.every((f) => f.observedHere));
+      assert.equal(clock.pending, 0);
+      assert.equal(source.calls.length, 20 * 7);
+      assert.ok(new Set(source.calls.map((c) => c.by)).size === 2, 'both windows won some leases');
+    });
+
+    // In VS Code each window has its own copy of globalState, updated a moment after another window writes.
+    it('do not poll a job the other window ended or removed before the news reaches them', async () => {
+      const jobsB = new FakeJobs(clock);
+      for (const id of ['ends', 'removed']) {
+        jobs.add('finetune', id, { state: 'running' });
+        jobsB.add('finetune', id, { state: 'running' });
+      }
+      answerFor({ ends: { state: 'running' } });
+      const a = poller('A');
+      await a.sync();
+      await advance(0);
+      const b = poller('B', { jobs: jobsB });
+      await b.sync();
+      await advance(0);
+      answerFor({ ends: { state: 'completed' } });
+      jobs.records.delete('finetune:removed');
+      await a.sync();
+      await advance(INTERVAL);
+      assert.equal(jobs.byId('ends').state, 'completed');
+      await advance(5 * INTERVAL);
+      assert.deepEqual(source.calls.filter((c) => c.by === 'B'), [], 'B still sees both as running, but leaves them');
+      jobsB.records.set('finetune:ends', jobs.byId('ends'));
+      jobsB.records.delete('finetune:removed');
+      await b.sync();
+      assert.equal(clock.pending, 0);
+      assert.equal(finished.filter((f) => f.notify).length, 1);
+    });
+
+    it('announce an end once even when both saw it (a window whose leases fail polls anyway)', async () => {
+      jobs.add('finetune', 'j', { state: 'running' });
+      const jobsB = new FakeJobs(clock); // B's copy of globalState has not received A's write yet
+      jobsB.add('finetune', 'j', { state: 'running' });
+      const shared = new FileLeases(tmp.dir, 'owner-B', clock.now);
+      const broken = {
+        acquire: async () => {
+          throw new Error('EACCES: permission denied');
+        },
+        release: async () => undefined,
+        retire: () => undefined,
+        claimNotice: (id: string) => shared.claimNotice(id),
+      };
+      source.answer = () => ({ state: 'completed' });
+      const a = poller('A');
+      const b = poller('B', { lease: broken, jobs: jobsB });
+      await Promise.all([a.sync(), b.sync()]);
+      await advance(0);
+      assert.equal(source.calls.length, 2, 'both polled: B could not check the lease');
+      assert.equal(finished.filter((f) => f.observedHere).length, 2);
+      assert.equal(finished.filter((f) => f.notify).length, 1, 'but only one tells the user');
+      assert.equal(logs.filter((l) => l.by === 'B' && /leases unavailable/.test(l.message)).length, 1);
+    });
+
+    it('re-read the job after the lease check, so a job that just ended is not asked about again', async () => {
+      jobs.add('finetune', 'j', { state: 'running' });
+      const noLeases = {
+        acquire: async () => {
+          throw new Error('EROFS: read-only file system');
+        },
+        release: async () => undefined,
+        retire: () => undefined,
+        claimNotice: async () => true,
+      };
+      source.answer = () => ({ state: 'completed' });
+      const a = poller('A');
+      const b = poller('B', { lease: noLeases });
+      await Promise.all([a.sync(), b.sync()]);
+      await advance(0);
+      assert.equal(source.calls.length, 1, 'B saw the end in the list it reads before asking');
+      assert.equal(finished.filter((f) => f.notify).length, 1);
+    });
+
+    it('hand the jobs over when a window closes', async () => {
+      for (let i = 0; i < 4; i++) jobs.add('finetune', `j${i}`);
+      const a = poller('A');
+      await a.sync();
+      await advance(0);
+      const b = poller('B');
+      await b.sync();
+      await advance(2 * INTERVAL);
+      assert.ok(source.calls.every((c) => c.by === 'A'));
+      assert.equal(b.hasJobsHeldElsewhere(), true);
+      assert.equal(b.hasTimer, true, 'B keeps checking so it can take over');
+      a.dispose();
+      leases[0]!.releaseAllSync();
+      await advance(INTERVAL);
+      const after = source.calls.filter((c) => c.by === 'B').map((c) => c.id);
+      assert.deepEqual(after.sort(), ['j0', 'j1', 'j2', 'j3']);
+    });
+
+    it('take over from a window that crashed only when its lease expires', async () => {
+      jobs.add('finetune', 'j');
+      const a = poller('A');
+      await a.sync();
+      await advance(0);
+      a.dispose(); // crashed: leases not released
+      const b = poller('B');
+      await b.sync();
+      await advance(30_000);
+      assert.equal(source.calls.filter((c) => c.by === 'B').length, 0, 'the lease (60 s) is still live');
+      await advance(31_000);
+      assert.ok(source.calls.filter((c) => c.by === 'B').length >= 1);
+    });
+
+    it('tell the caller when the other window changed a job, and when it ended one', async () => {
+      jobs.add('finetune', 'j');
+      const script: Record<string, Answer> = { j: { state: 'running', progress: 10 } };
+      answerFor(script);
+      const a = poller('A');
+      await a.sync();
+      await advance(0);
+      let external = 0;
+      const b = poller('B', { onExternalChange: () => external++ });
+      await b.sync();
+      await advance(0);
+      script.j = { state: 'running', progress: 20 };
+      await advance(INTERVAL);
+      await b.sync();
+      assert.ok(external >= 1, 'progress written by A is reported to B');
+      script.j = { state: 'completed' };
+      await advance(INTERVAL);
+      await b.sync();
+      const inB = finished.filter((f) => f.by === 'B');
+      assert.equal(inB.length, 1);
+      assert.equal(inB[0]!.notify, false);
+      assert.equal(inB[0]!.observedHere, false);
+      assert.equal(finished.filter((f) => f.notify).length, 1);
+    });
+  });
+});
+
+describe('backoffDelay', () => {
+  it('doubles from the interval, caps, jitters within half, never below the interval', () => {
+    assert.equal(backoffDelay(1, 1000, 1), 2000);
+    assert.equal(backoffDelay(1, 1000, 0), 1000);
+    assert.equal(backoffDelay(3, 1000, 1), 8000);
+    assert.equal(backoffDelay(3, 1000, 0), 4000);
+    assert.equal(backoffDelay(20, 1000, 1), 60_000);
+    assert.equal(backoffDelay(20, 1000, 0), 30_000);
+    assert.equal(backoffDelay(1, 120_000, 0), 120_000, 'an interval above the cap is kept');
+  });
+});

@@ -1,0 +1,90 @@
+// What a job row, status bar and notification say, and what a status answer writes to a record.
+import { strict as assert } from 'node:assert';
+import type { JobRecord } from '../../src/jobs/jobRecord';
+import {
+  evaluationSummary,
+  formatAccuracy,
+  formatDuration,
+  jobDescription,
+  jobTitle,
+  oneLine,
+} from '../../src/jobs/jobFormat';
+import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
+
+const T0 = 1_700_000_000_000;
+function job(extra: Partial<JobRecord> = {}): JobRecord {
+  return { id: 'j', kind: 'finetune', scope: 's', state: 'running', createdAt: T0, updatedAt: T0, modelName: 'my-model', ...extra };
+}
+const result = { datasetName: 'squad', modelName: 'my-model', correct: 42, total: 50, accuracy: 0.84, judgeModel: 'judge-1' };
+
+describe('job text', () => {
+  it('titles', () => {
+    assert.equal(jobTitle(job()), 'Create my-model');
+    assert.equal(jobTitle(job({ kind: 'evaluation', datasetName: 'squad' })), 'Evaluate my-model on squad');
+  });
+
+  it('durations', () => {
+    assert.equal(formatDuration(0), '0s');
+    assert.equal(formatDuration(45_900), '45s');
+    assert.equal(formatDuration(130_000), '2m 10s');
+    assert.equal(formatDuration(3_780_000), '1h 3m');
+    assert.equal(formatDuration(90_000_000), '1d 1h');
+    assert.equal(formatDuration(-5), '0s');
+  });
+
+  it('descriptions by state', () => {
+    assert.equal(jobDescription(job({ progress: 40 }), T0 + 130_000), 'running 40% · 2m 10s');
+    assert.equal(jobDescription(job({ state: 'queued' }), T0 + 12_000), 'queued · 12s');
+    assert.equal(jobDescription(job({ state: 'unknown', rawState: 'frobnicating' }), T0 + 1000), '"frobnicating" · 1s');
+    assert.equal(jobDescription(job({ state: 'completed', finishedAt: T0 + 302_000 }), T0 + 999_999), 'completed · 5m 2s');
+    assert.equal(jobDescription(job({ kind: 'evaluation', state: 'completed', result }), T0), '84.0% (42/50) · judge judge-1');
+    assert.equal(jobDescription(job({ state: 'failed', error: 'No text\nin PDF' }), T0), 'failed: No text in PDF');
+    assert.equal(jobDescription(job({ state: 'cancelled', finishedAt: T0 + 1000 }), T0), 'cancelled · 1s');
+  });
+
+  it('accuracy and evaluation summary', () => {
+    assert.equal(formatAccuracy(result), '84.0% (42/50)');
+    assert.equal(formatAccuracy({ ...result, total: 0, accuracy: 0.5 }), '50.0%');
+    assert.equal(
+      evaluationSummary(job({ kind: 'evaluation', datasetName: 'squad', state: 'completed', result })),
+      'my-model on squad: 84.0% (42/50), judged by judge-1',
+    );
+  });
+
+  it('flattens and bounds server text', () => {
+    assert.equal(oneLine('a\n\n b\tc'), 'a b c');
+    assert.equal(oneLine('x'.repeat(500), 10), `${'x'.repeat(9)}…`);
+  });
+});
+
+describe('status patch', () => {
+  it('writes state, progress and message of a finetune answer, keeping the last progress when none is given', () => {
+    const p = finetunePatch(job({ progress: 30 }), { jobId: 'j', state: 'running', message: 'training', raw: {} }, T0);
+    assert.equal(p.state, 'running');
+    assert.equal(p.message, 'training');
+    assert.equal('progress' in p, false);
+    assert.equal(changes(job({ progress: 30 }), p), true);
+    assert.equal(changes(job({ progress: 30, message: 'training' }), p), false);
+  });
+
+  it('ends a job once: finish time, 100%, unseen failure only on the transition', () => {
+    const done = finetunePatch(job(), { jobId: 'j', state: 'completed', raw: {} }, T0 + 5);
+    assert.equal(done.progress, 100);
+    assert.equal(done.finishedAt, T0 + 5);
+    const failed = finetunePatch(job(), { jobId: 'j', state: 'failed', raw: {} }, T0);
+    assert.equal(failed.unseenFailure, true);
+    assert.equal(failed.error, 'The job failed without a reason.');
+    const again = finetunePatch(job({ state: 'failed', finishedAt: T0, unseenFailure: false }), { jobId: 'j', state: 'failed', error: 'x', raw: {} }, T0 + 9);
+    assert.equal(again.unseenFailure, undefined, 'a failure already seen stays seen');
+    assert.equal(again.finishedAt, undefined);
+  });
+
+  it('stores an evaluation result, and marks a forgotten job failed', () => {
+    const p = evaluationPatch(job({ kind: 'evaluation' }), { jobId: 'j', state: 'completed', result, raw: {} }, T0);
+    assert.deepEqual(p.result, result);
+    const gone = gonePatch(job(), T0);
+    assert.equal(gone.state, 'failed');
+    assert.equal(gone.error, GONE_ERROR);
+    assert.equal(gone.unseenFailure, true);
+  });
+});
