@@ -6,17 +6,25 @@ import { registerApiKeyCommands } from './commands/apiKey';
 import { offerPendingDownloads, registerDownloadCommand } from './commands/download';
 import { registerEvaluateCommand } from './commands/evaluate';
 import { registerFinetuneCommand } from './commands/finetune';
+import { registerJobCommands } from './commands/jobCommands';
+import { JobNotifier } from './jobs/jobNotifier';
+import { JobPoller } from './jobs/jobPoller';
 import { registerModelCommands } from './commands/modelCommands';
 import { JobStore } from './jobs/jobStore';
 import { Log } from './log';
 import { Session } from './session';
 import { VIEW_MODELS, type Services } from './services';
+import { JobsView } from './views/jobsTree';
 import { ModelsTreeProvider } from './views/modelsTree';
+import { JobsStatusBar } from './views/statusBar';
 
 export interface ExtensionApi {
   /** For the in-editor tests: the live services and views. Not a public API. */
   services: Services;
   models: ModelsTreeProvider;
+  poller: JobPoller;
+  jobsView: JobsView;
+  statusBar: JobsStatusBar;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -41,11 +49,28 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     registerFinetuneCommand(services),
   );
 
+  const poller = new JobPoller(services);
+  const notifier = new JobNotifier(poller, log);
+  const jobsView = new JobsView(services);
+  const statusBar = new JobsStatusBar(services);
+  context.subscriptions.push(
+    poller,
+    notifier,
+    jobsView,
+    statusBar,
+    ...registerJobCommands(services, { poller, view: jobsView }),
+    // A finished finetune adds a model: every window that followed it refreshes its list.
+    poller.onDidFinishJob((e) => {
+      if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
+    }),
+  );
+  void poller.start();
+
   void session.updateContext();
   // Off the activation path: offer to resume downloads a reload interrupted.
   const pending = setTimeout(() => void offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)), 3000);
   context.subscriptions.push({ dispose: () => clearTimeout(pending) });
-  return { services, models };
+  return { services, models, poller, jobsView, statusBar };
 }
 
 export function deactivate(): void {}
