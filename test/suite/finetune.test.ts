@@ -1,12 +1,12 @@
-// A finetune from a PDF and a DOCX in the workspace, started programmatically: the job is recorded and the service
-// builds the model from both documents.
+// A finetune from a PDF and a DOCX in the workspace, started programmatically: the job is recorded, the service builds
+// the model from both documents, the poller sees the job complete and the new model appears under "Custom models".
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FinetuneAnswers, FinetuneOutcome } from '../../src/commands/finetune';
 import { writeDocx, writePdf } from '../service/fixtures';
-import { waitFor } from './helpers';
+import { modelsView, waitFor } from './helpers';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -20,7 +20,7 @@ describe('finetune', () => {
     await rig.clearKey();
   });
 
-  it('creates a model from a PDF and a DOCX', async function () {
+  it('creates a model from a PDF and a DOCX and lists it under custom models', async function () {
     this.timeout(40_000);
     const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(workspace, 'no workspace folder');
@@ -62,5 +62,32 @@ describe('finetune', () => {
       timeoutMs: 15_000,
       intervalMs: 100,
     });
+
+    // The poller follows the job to its end...
+    const scope = outcome.job.scope;
+    const job = await waitFor(
+      `finetune job ${outcome.job.id} to complete in the job store`,
+      () => {
+        const j = rig.api.services.jobs.list(scope).find((x) => x.id === outcome.job.id && x.kind === 'finetune');
+        if (j?.state === 'failed') throw new Error(`the job failed: ${j.error ?? j.message ?? '?'}`);
+        return j?.state === 'completed' ? j : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 100, describe: () => rig.api.services.jobs.list(scope).find((x) => x.id === outcome.job.id) },
+    );
+    assert.equal(job.modelName, answers.modelName);
+
+    // ...and the Models view lists the new model under "Custom models" without anyone pressing Refresh.
+    let groups: Awaited<ReturnType<typeof modelsView>>['groups'] = [];
+    const custom = await waitFor(
+      `${answers.modelName} under "Custom models"`,
+      async () => {
+        ({ groups } = await modelsView(rig.api));
+        return groups.find((g) => g.kind === 'custom')?.models.find((m) => m.model.name === answers.modelName);
+      },
+      { timeoutMs: 10_000, intervalMs: 100, describe: () => groups.map((g) => [g.kind, g.models.map((m) => m.model.name)]) },
+    );
+    assert.equal(custom.kind, 'custom');
+    assert.equal(custom.model.baseModel, baseModel);
+    assert.equal(rig.api.models.getTreeItem(custom).contextValue, 'model custom');
   });
 });

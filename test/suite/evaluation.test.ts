@@ -1,0 +1,64 @@
+// An evaluation started from the command ends as the model's description in the Models view and as a completed job
+// (with the judge model) in the job store, the poller carrying it from "queued" to "completed".
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { JUDGE_MODEL } from '../service/emulator';
+import { scoreFor } from '../service/evaluation';
+import { modelNode, waitFor } from './helpers';
+import { useRig } from './rig';
+
+const rig = useRig();
+const MODEL = 'oss-reasoner-8b';
+const DATASET = 'demo-qa';
+
+describe('evaluation', () => {
+  afterEach(() => rig.clearKey());
+
+  it('shows the finished evaluation’s accuracy on the model and keeps the completed job', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const dataset = rig.emu.options.datasets[DATASET];
+    assert.ok(dataset, `the emulator has no dataset ${DATASET}`);
+    assert.ok(rig.emu.options.keys['demo-key']?.models.includes(MODEL), `${MODEL} is not a base model of demo-key`);
+    // The emulator's own scoring (deterministic per model and dataset): what the view must show.
+    const correct = scoreFor(MODEL, false, DATASET, dataset);
+    const total = dataset.total;
+    const expected = `${((correct / total) * 100).toFixed(1)}% (${correct}/${total})`;
+
+    const jobId = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.evaluate', { modelName: MODEL, datasetName: DATASET });
+    assert.ok(jobId, 'the evaluate command returned no job id');
+
+    const node = await waitFor(
+      `the Models view to show the result of evaluation ${jobId}`,
+      async () => {
+        const n = await modelNode(rig.api, MODEL);
+        return n?.latest?.id === jobId && n.latest.result ? n : undefined;
+      },
+      {
+        timeoutMs: 20_000,
+        intervalMs: 100,
+        describe: async () => {
+          const scope = await rig.api.services.session.scope();
+          return scope ? rig.api.services.jobs.list(scope).find((j) => j.id === jobId) : 'no scope';
+        },
+      },
+    );
+    const item = rig.api.models.getTreeItem(node);
+    assert.match(String(item.description), /^\d{1,3}\.\d% \(\d+\/\d+\)$/);
+    assert.equal(item.description, expected);
+
+    const scope = await rig.api.services.session.scope();
+    assert.ok(scope);
+    const job = rig.api.services.jobs.list(scope).find((j) => j.id === jobId);
+    assert.ok(job, 'the job store lost the evaluation');
+    assert.equal(job.kind, 'evaluation');
+    assert.equal(job.state, 'completed');
+    assert.equal(job.modelName, MODEL);
+    assert.equal(job.datasetName, DATASET);
+    assert.ok(job.result);
+    assert.equal(job.result.judgeModel, JUDGE_MODEL);
+    assert.equal(job.result.correct, correct);
+    assert.equal(job.result.total, total);
+    assert.ok(Math.abs(job.result.accuracy - correct / total) < 1e-9, `accuracy ${job.result.accuracy}`);
+  });
+});
