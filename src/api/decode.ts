@@ -2,41 +2,52 @@
 // each decision is written once here, next to the reader that applies it. A body none of the plausible
 // shapes fit becomes a ContractError carrying a redacted excerpt, never a crash or a silent empty result.
 //
-// Decisions, by spec section:
-//  4.1 model list body: a bare array, or an array wrapped in `models`, `allowed_models`, `data` or `result`
-//      (one level, or `data.models`); entries are strings or objects named by `name`, `model_name`, `id` or
-//      `model` (first present wins). `{base_models: [...], custom_models: [...]}` is read too. Base vs custom:
-//      `type`/`kind`/`model_type`/`category`/`source` words, `is_custom`/`custom`/`finetuned`/`is_base`
-//      booleans, or a `base_model` field (only a custom model has one); otherwise 'unknown'. Entries with no
-//      name are skipped; duplicates keep the first. 2 fields of a model record: kept raw.
-//  4.2 required fields: the client always sends every documented field. Ranges: not checked here; the
-//      server's refusal is shown with its message. Response: JSON whose text is in one of TEXT_FIELDS (or
-//      OpenAI/Anthropic-like nesting), a JSON string, or a non-JSON body taken as the text itself.
-//      Stream framing: see stream.ts (Content-Type, then the first bytes); each event's payload is read by
-//      `readStreamPayload` below.
-//  4.3 response: the job id is `job_id`, `jobId`, `id`, `task_id` or `taskId`, at top level or under
-//      `job`/`data`; a bare JSON string or plain-text id is accepted. `mode`: the documented `pretraining`
-//      is the default; others are passed through and the server judges them.
-//  4.4 status body: the state word is `status`, `state`, `job_status` or `phase`; mapped by STATE_WORDS
-//      (lower-cased, separators folded). Rule for an unknown word: state 'unknown', shown verbatim, treated as
-//      not terminal (polling goes on) unless an `error` field is present (then 'failed'). Progress: `progress`,
-//      `percent`, `percentage`, `progress_percent` or `pct` (numbers or "45%"; values <= 1 with a fraction
-//      part... see `readProgress`), or `current`/`total`-like pairs. Message: `message`, `detail`, `stage`,
-//      `step`, `status_message`. Error: `error` (string, object with `message`, or list), `error_message`,
-//      `failure_reason`.
-//  4.6 `error` of a failed evaluation (part 7: shape not shown): a string, an object with `message`/`detail`,
-//      or anything else stringified. Non-terminal states other than `queued` are accepted (running, etc.).
-//  4.7 not redirected: 200 JSON with `url`, `signed_url`, `download_url`, `presigned_url` or `href` (top
-//      level or under `data`), expiry from `expires_at`/`expiresAt`/`expiry`/`expires` (ISO date, epoch
-//      seconds or ms) or `expires_in` (seconds), `sha256`/`checksum` ("sha256:<hex>" or hex), `size`/
-//      `content_length`/`bytes`, `filename`/`file_name`. A 200 with a binary body is the artifact itself.
-//  5  missing/invalid key: 401 and 403 from the API origin both mean "fix the key" (AuthError).
-//  7  error bodies: `detail` (string or FastAPI list of `{msg}`), `error` (string or `{message}`),
-//      `message`, `error_description`, `title`; else a text excerpt. HTTP statuses: see http.ts.
-//  8  limits: 429 + Retry-After honoured (http.ts); file size/count and numQs bounds are client settings,
-//      the server's refusal is shown; signed-URL lifetime: the expiry when given, and a 401/403/410 from
-//      the storage origin renews the URL (download.ts).
-//  9  versioning: no version is sent; unknown extra fields are ignored everywhere.
+// Decisions, by spec section ("not shown" there; decided here once):
+//  §2/§4.1 model list body and model record fields: a bare array, or an array wrapped in `models`,
+//      `allowed_models`, `data`, `result`, `results` or `items` (nested wrappers too, e.g. `data.models`);
+//      `{base_models: [...], custom_models: [...]}` is read too. Entries are strings or objects named by
+//      `name`, `model_name`, `modelName`, `id` or `model` (first present wins). Base vs custom: the words of
+//      `type`/`kind`/`model_type`/`category`/`source`/`origin`, the booleans `is_custom`/`custom`/`finetuned`/
+//      `is_base`, or a `base_model` field (only a custom model has one); otherwise 'unknown' (the extension
+//      then marks models its own finetune jobs created as custom). Nameless entries are skipped, duplicates keep
+//      the first, the record is kept raw. A body with no list is a ContractError; an empty list is not.
+//  §4.2 required fields: the client always sends every documented field (`query_only` defaults to the prompt).
+//      Ranges of temperature and budgets: not enforced here (the playground form checks 0..2 and positive
+//      integers); a server refusal is shown with its message. Non-streamed body: the text is found in
+//      TEXT_FIELDS, OpenAI/Anthropic-like nesting (`choices[0].message.content`, content blocks) or a JSON
+//      string; a non-JSON body is the text itself. Stream framing: chosen in stream.ts from Content-Type, then
+//      the first bytes (SSE, NDJSON, plain text, or one JSON document); each event is read by readStreamPayload.
+//  §4.3 required fields: all six are sent. `mode`: `pretraining` by default; other values are passed through
+//      and the server judges them. Response: the job id is `job_id`, `jobId`, `id`, `task_id` or `taskId`, at top
+//      level or under `job`/`data`/`result`; a bare JSON string or plain-text id is accepted.
+//  §3/§4.4 finetune state names, transitions and status body: the state word is `status`, `state`,
+//      `job_status` or `phase`, mapped by STATE_WORDS after lower-casing and folding spaces/dashes to `_`.
+//      THE RULE for an unknown word: state 'unknown', shown verbatim, not terminal (polling goes on), except
+//      that an `error` field makes it 'failed'. Progress (percent): `percent`/`percentage`/`progress_percent`/
+//      `pct` as given; `progress` above 1 is a percentage, in [0, 1] a fraction (exactly 1 while not finished
+//      reads as 1%); `{current, total}`-like pairs; "45%" strings. Message: `message`, `detail`, `stage`,
+//      `step_name`, `status_message`, `description`. Error: `error` (string, `{message}`, list),
+//      `error_message`, `failure_reason`, `reason`.
+//  §3/§4.6 evaluation transitions: any non-terminal word (queued, running, …) keeps polling. `error` of a
+//      failed evaluation (§7: shape not shown): a string, an object with `message`/`detail`, a list, or
+//      anything else stringified. An accuracy above 1 is read as a percentage.
+//  §4.7 body when not redirected: JSON with `url`, `signed_url`, `download_url`, `presigned_url` or `href`
+//      (top level or under `data`); expiry from `expires_at`/`expiresAt`/`expiry`/`expires`/`expiration` (ISO
+//      date, epoch seconds or ms) or `expires_in`/`ttl` (seconds); `sha256`/`checksum` ("sha256:<hex>" or hex;
+//      other algorithms are not verified); `size`/`content_length`/`bytes`; `filename`/`file_name`. A 200 with
+//      a binary body is the artifact itself (download.ts). Further parameters: none sent.
+//  §5 missing or invalid key: 401 and 403 from the API origin both mean "fix the key" (AuthError). Obtaining
+//      and rotating keys is outside the client: the user sets a new key; windows follow SecretStorage.
+//  §6 events: none; jobs are polled (src/jobs), one poller for all active jobs.
+//  §7 error statuses and bodies: 401/403 auth, 408 timeout, 429 rate limit, 5xx server, other 4xx request
+//      (http.ts). Messages from `detail` (string or FastAPI list of `{loc, msg}`), `error` (string or
+//      `{message}`), `message`, `error_description`, `title`, `msg`, an S3-like XML `<Message>`; an HTML page
+//      says nothing; otherwise a short text excerpt.
+//  §8 limits: 429 + Retry-After (seconds, HTTP date, `retry-after-ms`) honoured up to a cap (http.ts); file
+//      size/count and numQs bounds are client settings checked before upload, the server's refusal shown;
+//      prompt length: not checked; signed-URL lifetime: the announced expiry when given, renewal ahead of it,
+//      and a 401/403/410 from the storage origin renews the URL (download.ts).
+//  §9 versioning: no version is sent; unknown extra fields are ignored everywhere.
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
