@@ -66,6 +66,8 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
       case 'evaluationDurationMs':
       case 'artifactBytes':
       case 'signedUrlTtlMs':
+      case 'streamChunkBytes':
+      case 'streamTokenChars':
         patch[k] = num(v, k);
         break;
       case 'downloadMode':

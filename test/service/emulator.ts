@@ -51,6 +51,8 @@ const DEFAULTS = {
   downloadMode: 'redirect',
   redirectStatus: 302,
   signedUrlTtlMs: 60_000,
+  streamChunkBytes: 0,
+  streamTokenChars: 0,
 } as const;
 
 type Handler = (state: State, key: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => void | Promise<void>;

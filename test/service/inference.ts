@@ -161,6 +161,27 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
+/** Tokens of exactly `chars` characters (the last may be shorter), never cut inside a surrogate pair (bench sizes). */
+export function sliceTokens(text: string, chars: number): string[] {
+  const tokens: string[] = [];
+  const size = Math.max(1, Math.floor(chars));
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + size);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) {
+      end = end - 1 > at ? end - 1 : end + 1; // keep the pair whole
+    }
+    tokens.push(text.slice(at, end));
+    at = end;
+  }
+  return tokens;
+}
+
+/** The tokens a response is streamed as: words (default) or fixed-size slices (`streamTokenChars`). */
+export function tokensOf(text: string, tokenChars = 0): string[] {
+  return tokenChars > 0 ? sliceTokens(text, tokenChars) : tokenize(text);
+}
+
 function countWords(text: string): number {
   const m = text.match(/\S+/g);
   return m ? m.length : 0;
@@ -249,6 +270,63 @@ async function writeFrame(res: ServerResponse, frame: string, gapMs = 0): Promis
 
 /** Every this many tokens an SSE stream carries a `: keep-alive` comment (clients must ignore comments). */
 const KEEPALIVE_EVERY = 8;
+
+/**
+ * Every byte of a complete stream (no scripted error) as one string, frame after frame: what the paced path writes
+ * and what the batched path (`streamChunkBytes`) sends. Exported so benchmarks can size a response exactly.
+ */
+export function framedStream(framing: Framing, tokens: string[]): string {
+  const parts: string[] = [];
+  if (framing === 'sse') {
+    parts.push(': keep-alive\n\n');
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0) {
+      parts.push(': keep-alive\n\n');
+    }
+    parts.push(frameToken(framing, tokens[i]));
+  }
+  if (framing === 'sse') {
+    parts.push('data: [DONE]\n\n');
+  } else if (framing === 'ndjson') {
+    parts.push(`${JSON.stringify({ done: true })}\n`);
+  }
+  return parts.join('');
+}
+
+/** The last batched body built: a benchmark asks for the same multi-MB answer many times. */
+let batchedCache: { text: string; framing: Framing; tokenChars: number; body: Buffer } | undefined;
+
+function batchedBody(text: string, framing: Framing, tokenChars: number): Buffer {
+  const c = batchedCache;
+  if (c && c.framing === framing && c.tokenChars === tokenChars && c.text === text) {
+    return c.body;
+  }
+  const body = Buffer.from(framedStream(framing, tokensOf(text, tokenChars)), 'utf8');
+  batchedCache = { text, framing, tokenChars, body };
+  return body;
+}
+
+/** Benchmark pacing: the whole framed stream in writes of `chunkBytes`, back to back, with backpressure. */
+async function streamBatched(res: ServerResponse, framing: Framing, body: Buffer, chunkBytes: number): Promise<void> {
+  res.writeHead(200, {
+    'Content-Type': CONTENT_TYPES[framing],
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+  });
+  const size = Math.max(1, Math.floor(chunkBytes));
+  for (let at = 0; at < body.length; at += size) {
+    if (!alive(res)) {
+      return;
+    }
+    if (!res.write(body.subarray(at, at + size)) && !(await drained(res))) {
+      return;
+    }
+  }
+  if (alive(res)) {
+    res.end();
+  }
+}
 /** Tokens sent before a scripted mid-stream error. */
 const TOKENS_BEFORE_ERROR = 3;
 
@@ -317,7 +395,13 @@ export async function handleInference(state: State, key: string, req: IncomingMe
   }
   const text = state.options.responseText ?? composeAnswer(request);
   const failMidStream = request.prompt.includes(STREAM_ERROR_MARKER);
-  const tokens = tokenize(text);
+  const { streamChunkBytes, streamTokenChars, tokenIntervalMs } = state.options;
+  if (request.stream && !failMidStream && streamChunkBytes > 0 && tokenIntervalMs === 0) {
+    const framing = framingFor(state, key, req);
+    await streamBatched(res, framing, batchedBody(text, framing, streamTokenChars), streamChunkBytes);
+    return;
+  }
+  const tokens = tokensOf(text, streamTokenChars);
   if (!request.stream) {
     if (failMidStream) {
       sendDetail(res, 502, 'Model backend failed (emulated)');

@@ -1,5 +1,6 @@
 // CLI: node out/test/service/main.js --port N [--storage-port M] [--host H] [--token-interval-ms X]
 //   [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--download-mode redirect|metadata] [--data-dir D]
+//   [--stream-chunk-bytes B] [--stream-token-chars C]
 // Prints one line "Emulator listening on <url> (storage <storageUrl>)", then the keys; stops on SIGINT/SIGTERM.
 import { startEmulator, type EmulatorOptions } from './emulator';
 
@@ -25,6 +26,8 @@ function parseArgs(argv: string[]): EmulatorOptions {
       case '--artifact-bytes': options.artifactBytes = number(flag, value); i++; break;
       case '--signed-url-ttl-ms': options.signedUrlTtlMs = number(flag, value); i++; break;
       case '--data-dir': options.dataDir = value; i++; break;
+      case '--stream-chunk-bytes': options.streamChunkBytes = number(flag, value); i++; break;
+      case '--stream-token-chars': options.streamTokenChars = number(flag, value); i++; break;
       case '--download-mode':
         if (value !== 'redirect' && value !== 'metadata') {
           throw new Error('--download-mode must be redirect or metadata');
@@ -34,7 +37,7 @@ function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case '--help':
       case '-h':
-        console.log('usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D]');
+        console.log('usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D] [--stream-chunk-bytes B] [--stream-token-chars C]');
         process.exit(0);
         break;
       default:

@@ -48,6 +48,13 @@ export interface EmulatorOptions {
   signedUrlTtlMs?: number;
   responseText?: string;
   dataDir?: string;
+  /**
+   * Benchmarks: when > 0 and tokenIntervalMs is 0, a stream's frames go out back to back in writes of about this many
+   * bytes (the same bytes as the paced stream, built once per text and framing). Default 0: one write per frame.
+   */
+  streamChunkBytes?: number;
+  /** Benchmarks: when > 0, tokens are slices of exactly this many characters instead of words. Default 0. */
+  streamTokenChars?: number;
 }
 
 /** The options actually in force: every default filled in except responseText, which stays optional. */

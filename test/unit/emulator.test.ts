@@ -227,6 +227,26 @@ describe('emulator: auth, models, inference', function () {
       assert.match(text, /\{"done":true\}\n$/);
     });
 
+    it('bench pacing: streamChunkBytes sends the paced bytes back to back in large writes; streamTokenChars slices tokens', async () => {
+      const paced = await stream('sse');
+      em.configure({ tokenIntervalMs: 0, streamChunkBytes: 64 * 1024 });
+      try {
+        const batched = await stream('sse');
+        assert.equal(batched.text, paced.text, 'same bytes as the paced stream');
+        assert.ok(batched.chunks * 4 < paced.chunks, `${batched.chunks} reads batched vs ${paced.chunks} paced`);
+        assert.equal((await stream('sse')).text, paced.text, 'the cached body is the same');
+        em.configure({ streamTokenChars: 5 });
+        const { text } = await stream('ndjson');
+        const tokens = text.split('\n').filter((l) => l.startsWith('{"token"')).map((l) => (JSON.parse(l) as { token: string }).token);
+        assert.equal(tokens.join(''), await expected());
+        // Five characters each, except where a surrogate pair is kept whole, and the last one.
+        assert.ok(tokens.slice(0, -1).every((t) => t.length >= 4 && t.length <= 6), JSON.stringify(tokens.slice(0, 20)));
+        assert.ok(tokens.filter((t) => t.length === 5).length > tokens.length * 0.9);
+      } finally {
+        em.configure({ tokenIntervalMs: 2, streamChunkBytes: 0, streamTokenChars: 0 });
+      }
+    });
+
     it('multi-byte characters are split across chunks (clients must decode with state)', async () => {
       const res = await fetch(`${em.url}${PREDICT}`, { method: 'POST', headers: headers(KEY, { 'X-Emulator-Framing': 'text' }), body: JSON.stringify({ ...request, stream: true }) });
       const chunks = await readChunks(res);
