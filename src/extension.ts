@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     jobs,
     models,
     vscode.window.createTreeView(VIEW_MODELS, { treeDataProvider: models, showCollapseAll: false }),
-    ...registerApiKeyCommands(services, () => void models.refresh()),
+    ...registerApiKeyCommands(services),
     ...registerModelCommands(services, models),
     registerEvaluateCommand(services, models),
     registerDownloadCommand(services, models),

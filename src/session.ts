@@ -25,6 +25,8 @@ export class Session implements vscode.Disposable {
   /** Fires when the key or the settings change: views refresh, the poller re-reads its jobs. */
   readonly onDidChange = this.changed.event;
   private cached: { fingerprint: string; connection: Connection } | undefined;
+  /** What the last change event announced; a change that leaves it equal fires nothing. */
+  private announced: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -65,6 +67,7 @@ export class Session implements vscode.Disposable {
     const key = await this.keys.get();
     if (!key) throw new NotConfiguredError('apiKey');
     const fingerprint = `${settings.baseUrl}\n${keyIdentity(key.key)}\n${settings.requestTimeoutMs}`;
+    this.announced ??= fingerprint;
     if (this.cached?.fingerprint === fingerprint) return this.cached.connection;
     const client = await this.createClient(settings.baseUrl, key.key, settings.requestTimeoutMs);
     const connection = { client, scope: `${client.baseUrl}#${keyIdentity(key.key)}`, keySource: key.source };
@@ -84,10 +87,24 @@ export class Session implements vscode.Disposable {
     });
   }
 
+  /** Current (base URL, key identity, timeout): what a connection depends on. */
+  private async fingerprint(): Promise<string> {
+    const settings = this.settings();
+    const key = await this.keys.get();
+    return `${settings.baseUrl ?? ''}\n${key ? keyIdentity(key.key) : ''}\n${settings.requestTimeoutMs}`;
+  }
+
+  // One key change reaches us several times (our own store event, SecretStorage's event in every window) and
+  // unrelated settings change too: listeners hear only real changes, so views do not reload for nothing.
   private invalidate(): void {
-    this.cached = undefined;
-    void this.updateContext();
-    this.changed.fire();
+    void (async () => {
+      const next = await this.fingerprint();
+      if (next === this.announced) return;
+      this.announced = next;
+      this.cached = undefined;
+      await this.updateContext();
+      this.changed.fire();
+    })();
   }
 
   dispose(): void {

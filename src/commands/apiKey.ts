@@ -6,16 +6,17 @@ import { SECTION } from '../config';
 import type { Services } from '../services';
 import { showError } from './showError';
 
-export function registerApiKeyCommands(services: Services, onKeyAccepted: () => void): vscode.Disposable[] {
+// Views refresh through Session.onDidChange when the stored key really changes.
+export function registerApiKeyCommands(services: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('hostedReasoning.setApiKey', (key?: unknown) => setApiKey(services, typeof key === 'string' ? key : undefined, onKeyAccepted)),
+    vscode.commands.registerCommand('hostedReasoning.setApiKey', (key?: unknown) => setApiKey(services, typeof key === 'string' ? key : undefined)),
     vscode.commands.registerCommand('hostedReasoning.clearApiKey', () => clearApiKey(services)),
     vscode.commands.registerCommand('hostedReasoning.configureBaseUrl', (url?: unknown) => configureBaseUrl(services, typeof url === 'string' ? url : undefined)),
   ];
 }
 
 /** Returns true when a key was checked and stored. */
-async function setApiKey(services: Services, given: string | undefined, onKeyAccepted: () => void): Promise<boolean> {
+async function setApiKey(services: Services, given: string | undefined): Promise<boolean> {
   let baseUrl = services.session.settings().baseUrl;
   if (!baseUrl) {
     if (!(await configureBaseUrl(services, undefined))) return false;
@@ -71,7 +72,6 @@ async function setApiKey(services: Services, given: string | undefined, onKeyAcc
   }
   await services.session.keys.set(key);
   services.log.info(`API key stored${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
-  onKeyAccepted();
   if (checked.ok) void vscode.window.showInformationMessage(`API key saved. ${checked.count} models available.`);
   return true;
 }

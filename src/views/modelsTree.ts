@@ -96,6 +96,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   async getChildren(node?: ModelsNode): Promise<ModelsNode[]> {
     if (node) return node.type === 'group' ? node.models : [];
     await this.load();
+    // A refresh that started meanwhile replaced the load we waited for: wait for the newest one.
+    while (this.state.status === 'loading') await this.state.promise;
     return buildRoots(this.state, (scope) => this.services.jobs.list(scope));
   }
 

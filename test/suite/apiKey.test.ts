@@ -50,6 +50,18 @@ describe('API key', () => {
     assert.deepEqual(shared, [], 'a model of one key is listed under the other');
   });
 
+  it('checks a new key with one model list and reloads the view once', async () => {
+    await rig.clearKey();
+    await new Promise((r) => setTimeout(r, 300)); // let the clear's own refresh land before counting
+    rig.emu.clearReceived();
+    assert.equal(await vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey', 'demo-key'), true);
+    await viewFor('demo-key');
+    await new Promise((r) => setTimeout(r, 300)); // late duplicate refreshes would arrive here
+    const lists = rig.emu.received.filter((r) => r.origin === 'api' && r.path.startsWith('/cr/get_allowed_models'));
+    // One request checks the key before it is stored; one reloads the Models view. Rate-limited quota is not wasted.
+    assert.equal(lists.length, 2, `model list requests: ${lists.map((r) => r.time).join(', ')}`);
+  });
+
   it('does not store a refused key, says why without echoing it, and leaves the welcome view', async () => {
     await rig.clearKey();
     assert.equal(await rig.api.services.session.keys.get(), undefined, 'a key is already stored (or comes from HOSTED_REASONING_API_KEY)');

@@ -16,6 +16,18 @@ describe('models view', () => {
     await rig.clearKey();
   });
 
+  it('answers with the newest list when a refresh starts while another is loading', async () => {
+    await rig.useKey('demo-key');
+    await rig.api.models.refresh();
+    const first = rig.api.models.refresh();
+    const children = rig.api.models.getChildren();
+    const second = rig.api.models.refresh();
+    const roots = await children;
+    await Promise.all([first, second]);
+    assert.ok(roots.length > 0, 'getChildren answered with an empty list while the newer load ran');
+    assert.ok(roots.every((n) => n.type === 'group'));
+  });
+
   it('shows Retry and Configure Service URL rows when the service is unreachable', async function () {
     // The client retries a refused connection four times with backoff (about 4-8 s in all) before giving up.
     this.timeout(40_000);
