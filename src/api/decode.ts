@@ -226,6 +226,35 @@ export type StreamPayload =
   | { kind: 'error'; message: string }
   | { kind: 'ignore' };
 
+const TEXT_FIELD_SET: ReadonlySet<string> = new Set(TEXT_FIELDS);
+// A quote, a backslash or a control character (invalid unescaped in JSON): the string needs JSON.parse.
+// eslint-disable-next-line no-control-regex
+const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
+
+/**
+ * The string of a JSON object text that is exactly `{"<one of TEXT_FIELDS>":"<string>"}` (no spaces, one member),
+ * else undefined. For such an object the general reader returns this very string (findText finds the one field), so
+ * this only skips building an object: the string is sliced as is when it has no escapes, else parsed on its own.
+ */
+function singleTextField(t: string): string | undefined {
+  const n = t.length;
+  if (t.charCodeAt(1) !== 0x22 || t.charCodeAt(n - 1) !== 0x7d || t.charCodeAt(n - 2) !== 0x22) return undefined;
+  const k = t.indexOf('"', 2);
+  // `"`, `:`, `"` after the name, and the value's closing quote after its opening one.
+  if (k < 0 || n < k + 5 || t.charCodeAt(k + 1) !== 0x3a || t.charCodeAt(k + 2) !== 0x22) return undefined;
+  if (!TEXT_FIELD_SET.has(t.slice(2, k))) return undefined;
+  const value = t.slice(k + 3, n - 2);
+  if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return value;
+  // Escapes (or a quote that may end the string early, as in `{"token":"a","token":"b"}`): valid only if the
+  // whole quoted part is one JSON string.
+  try {
+    const parsed: unknown = JSON.parse(t.slice(k + 2, n - 1));
+    return typeof parsed === 'string' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Reads one event of a stream (an SSE `data` or an NDJSON line). `[DONE]`, `{done: true}` and a
  * `finish_reason` without text end the stream; an `error` field is an error event; a JSON value with no
@@ -234,6 +263,11 @@ export type StreamPayload =
 export function readStreamPayload(data: string, jsonOnly = false): StreamPayload {
   const t = data.trim();
   if (t === '[DONE]') return { kind: 'done' };
+  if (t.charCodeAt(0) === 0x7b) {
+    // Fast path, same result as the general one below: most events are exactly `{"token":"..."}`.
+    const text = singleTextField(t);
+    if (text !== undefined) return text === '' ? { kind: 'ignore' } : { kind: 'text', text };
+  }
   let v: unknown;
   if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) {
     try {

@@ -132,6 +132,15 @@ const CR = 0x0d;
 const SPACE = 0x20;
 const RS = 0x1e;
 
+const WIDE = /[\u0080-\uffff]/g;
+
+/** Index of the first non-ASCII character of `text` at or after `from`, or -1. */
+function firstWide(text: string, from: number): number {
+  WIDE.lastIndex = from;
+  const m = WIDE.exec(text);
+  return m === null ? -1 : m.index;
+}
+
 function tooLarge(max: number): ContractError {
   return new ContractError(`The stream sent an event larger than the limit of ${max} bytes.`);
 }
@@ -240,6 +249,8 @@ export class StreamDecoder implements IncrementalDecoder {
     }
     let nextLF = text.indexOf('\n', pos);
     let nextCR = text.indexOf('\r', pos);
+    // In a chunk with non-ASCII text, the next non-ASCII character: lines before it are counted by their length.
+    let wide = this.ascii ? -1 : firstWide(text, pos);
     while (pos < n && !this.done) {
       if (nextLF !== -1 && nextLF < pos) nextLF = text.indexOf('\n', pos);
       if (nextCR !== -1 && nextCR < pos) nextCR = text.indexOf('\r', pos);
@@ -251,11 +262,14 @@ export class StreamDecoder implements IncrementalDecoder {
         if (pos === n) this.afterCR = true;
         else if (text.charCodeAt(pos) === LF) pos++;
       }
-      if (this.pieces.length === 0 && this.ascii && this.sse) {
-        // The usual SSE line, whole in this chunk: no slice of the line itself.
+      if (wide !== -1 && wide < start) wide = firstWide(text, start);
+      if (this.pieces.length === 0 && (wide === -1 || wide >= eol)) {
+        // The usual line: whole in this chunk and ASCII, so its size is its length; an SSE data line is not sliced
+        // twice.
         const bytes = eol - start;
         if (bytes + this.dataBytes > this.max) throw tooLarge(this.max);
-        if (bytes === 0) this.dispatch();
+        if (!this.sse) this.line(text.slice(start, eol), bytes);
+        else if (bytes === 0) this.dispatch();
         else if (text.startsWith('data:', start)) {
           this.addData(text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, eol), bytes);
         } else this.line(text.slice(start, eol), bytes);

@@ -65,10 +65,10 @@ export function missingInstallTools(): MissingPrerequisite[] {
 }
 
 /** A message naming every missing piece and the one command that installs them all. */
-export function describeMissing(missing: readonly MissingPrerequisite[]): string {
+export function describeMissing(missing: readonly MissingPrerequisite[], purpose = 'run the in-editor tests'): string {
   const packages = [...new Set(missing.map((m) => m.aptPackage))].join(' ');
   return [
-    'Cannot run the in-editor tests; this machine lacks:',
+    `Cannot ${purpose}; this machine lacks:`,
     ...missing.map((m) => `  - ${m.reason}`),
     `Install with: apt-get install -y --no-install-recommends ${packages}`,
   ].join('\n');

@@ -131,7 +131,11 @@ async function main(): Promise<number> {
     const port = await server.listening;
     console.log(`[vscode-test] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
     browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
-    await openWorkbench(await browserLaunch, workbenchUrl(port, testWorkspacePath, repoRoot, suiteIndexPath), log);
+    await openWorkbench(
+      await browserLaunch,
+      workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: suiteIndexPath }),
+      log,
+    );
     console.log(`[vscode-test] workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
     console.log(formatSuiteResult(result));

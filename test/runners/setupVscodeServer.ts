@@ -2,6 +2,7 @@
 // The package's own postinstall fails as root and downloads ripgrep from GitHub, so the steps are done by hand
 // (see the team guide "Running the extension inside a real VS Code"). A marker file written after the last step makes
 // a second run a no-op; a folder without the marker is a broken install and is started over.
+// `--without-browser`: the caller (npm start) opens no headless browser, so chromium is not required.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -95,10 +96,12 @@ function install(): void {
 
 function main(): number {
   const started = Date.now();
-  const missingForRun = missingBrowser();
+  const needsBrowser = !process.argv.includes('--without-browser');
+  const missingForRun = needsBrowser ? missingBrowser() : [];
+  const purpose = needsBrowser ? undefined : "install VS Code's server build";
   if (fs.existsSync(installMarkerPath) && fs.existsSync(serverMainPath)) {
     if (missingForRun.length > 0) {
-      console.error(describeMissing(missingForRun));
+      console.error(describeMissing(missingForRun, purpose));
       return 1;
     }
     console.log(`[vscode-server] code-server ${CODE_SERVER_VERSION} already installed in ${installDir}`);
@@ -107,7 +110,7 @@ function main(): number {
 
   const missing = [...missingForRun, ...missingInstallTools()];
   if (missing.length > 0) {
-    console.error(describeMissing(missing));
+    console.error(describeMissing(missing, purpose));
     return 1;
   }
   try {

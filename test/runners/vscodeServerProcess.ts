@@ -21,6 +21,17 @@ export interface VscodeServerOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly log: (line: string) => void;
   readonly startTimeoutMs: number;
+  /** Interface to listen on; loopback unless a person reaches the server from elsewhere (npm start --host). */
+  readonly host?: string;
+  /** 0 (the default) picks a free port. */
+  readonly port?: number;
+  /**
+   * A file holding the secret every request must carry. Without it the server runs without a token, which the tests
+   * do on loopback; a server a person leaves running should not let any local user or peer run code through it.
+   */
+  readonly connectionTokenFile?: string;
+  /** Further server flags (e.g. `--disable-getting-started-override`). */
+  readonly extraArgs?: readonly string[];
 }
 
 const LISTENING = /Extension host agent listening on (\d+)/;
@@ -58,9 +69,11 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 export function startVscodeServer(options: VscodeServerOptions): VscodeServer {
   const args = [
     serverMainPath,
-    '--host', '127.0.0.1',
-    '--port', '0',
-    '--without-connection-token',
+    '--host', options.host ?? '127.0.0.1',
+    '--port', String(options.port ?? 0),
+    ...(options.connectionTokenFile
+      ? ['--connection-token-file', options.connectionTokenFile]
+      : ['--without-connection-token']),
     '--accept-server-license-terms',
     '--user-data-dir', options.userDataDir,
     '--extensions-dir', options.extensionsDir,
@@ -69,6 +82,7 @@ export function startVscodeServer(options: VscodeServerOptions): VscodeServer {
     // The extension host gets exactly the runner's environment, not one read from a login shell.
     '--force-disable-user-env',
     '--disable-telemetry',
+    ...(options.extraArgs ?? []),
   ];
   // detached: the server leads its own process group, so one signal reaches everything it spawns.
   const child = spawn(process.execPath, args, {

@@ -35,14 +35,35 @@ export async function openWorkbench(browser: BrowserContext, url: string, log: (
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 }
 
-/** The workbench URL that makes the remote extension host load our extension and run the suite. */
-export function workbenchUrl(port: number, workspace: string, extensionRoot: string, suiteIndex: string): string {
+export interface WorkbenchTarget {
+  /** The host the browser uses; the server's own loopback address unless a person reaches it otherwise. */
+  readonly host?: string;
+  readonly port: number;
+  readonly workspace: string;
+  /** The extension the remote extension host loads from source (`extensionDevelopmentPath`). */
+  readonly extensionRoot: string;
+  /** The compiled suite the extension host runs; absent when a person uses the workbench (npm start). */
+  readonly suiteIndex?: string;
+  /** Sent once as `tkn`; the server answers with a cookie, so reloads and later links need no token. */
+  readonly connectionToken?: string;
+}
+
+/**
+ * The workbench URL that makes the remote extension host load our extension (and run the suite, if given). The
+ * payload's `vscode-remote://` authority is only a label: the workbench uses the path on whatever host it was opened
+ * from, so the URL still works through a port forward with another host and port (checked by hand).
+ */
+export function workbenchUrl(target: WorkbenchTarget): string {
+  const host = target.host ?? '127.0.0.1';
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${target.port}`;
   const remote = (absolutePath: string): string =>
-    `vscode-remote://127.0.0.1:${port}${absolutePath.split('/').map(encodeURIComponent).join('/')}`;
-  const payload = [
-    ['extensionDevelopmentPath', remote(extensionRoot)],
-    ['extensionTestsPath', remote(suiteIndex)],
-  ];
-  const query = `folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-  return `http://127.0.0.1:${port}/?${query}`;
+    `vscode-remote://${authority}${absolutePath.split('/').map(encodeURIComponent).join('/')}`;
+  const payload = [['extensionDevelopmentPath', remote(target.extensionRoot)]];
+  if (target.suiteIndex) payload.push(['extensionTestsPath', remote(target.suiteIndex)]);
+  const query = [
+    ...(target.connectionToken ? [`tkn=${encodeURIComponent(target.connectionToken)}`] : []),
+    `folder=${encodeURIComponent(target.workspace)}`,
+    `payload=${encodeURIComponent(JSON.stringify(payload))}`,
+  ].join('&');
+  return `http://${authority}/?${query}`;
 }

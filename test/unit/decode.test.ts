@@ -79,6 +79,36 @@ describe('decode: inference results and stream payloads (4.2)', () => {
     assert.deepEqual(readStreamPayload('{"usage":{"n":1}}'), { kind: 'ignore' });
     assert.throws(() => readStreamPayload('not json', true), ContractError);
   });
+
+  it('the `{"token":"..."}` fast path answers exactly what the general reader does', () => {
+    const cases = [
+      '{"token":"a"}', '{"token":""}', '{"token":"a\\nb"}', '{"token":"\\"q\\""}', '{"token":"a","token":"b"}',
+      '{"token":"a\\"}', '{"token":"a\\\\"}', '{"token":"}', '{"token":"\u0001"}', '{"token":"\\x"}', '{"text":"x"}',
+      '{"delta":"d"}', '{"data":"x"}', '{"error":"x"}', '{"tok\\"en":"x"}', '{"token":"é🚀"}', '{"token":"\\ud83d\\ude80"}',
+      ' {"token":"a"} ', '{"token":"a"}x', '{"response":"r","done":true}', '{"token":1}', '{"token":"x\\u0041"}', '{"":"x"}',
+    ];
+    for (const data of cases) {
+      // `{ ` instead of `{` takes the general path for the same JSON value.
+      const t = data.trim();
+      const general = (s: string, jsonOnly: boolean) => {
+        try {
+          const p = readStreamPayload(`{ ${s.slice(1)}`, jsonOnly);
+          return p.kind === 'text' && p.text === `{ ${s.slice(1)}` ? { kind: 'text', text: data } : p;
+        } catch (e) {
+          return e instanceof ContractError ? 'ContractError' : e;
+        }
+      };
+      const fast = (jsonOnly: boolean) => {
+        try {
+          return readStreamPayload(data, jsonOnly);
+        } catch (e) {
+          return e instanceof ContractError ? 'ContractError' : e;
+        }
+      };
+      assert.deepEqual(fast(false), general(t, false), data);
+      assert.deepEqual(fast(true), general(t, true), data);
+    }
+  });
 });
 
 describe('decode: job ids (4.3, 4.5)', () => {
