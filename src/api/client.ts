@@ -110,7 +110,8 @@ export class ServiceClient {
     for (const file of req.files) {
       const stat = await fsp.stat(file).catch(() => undefined);
       if (!stat?.isFile()) throw new RequestError(`Cannot read ${path.basename(file)}: it no longer exists or is not a file.`);
-      const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+      // 1 MiB reads: a quarter of the read calls and buffers of 256 KiB reads, for 1 MiB more memory at most.
+      const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
       streams.push(stream);
       form.append('files', stream, { filename: path.basename(file), contentType: contentTypeOf(file), knownLength: stat.size });
     }

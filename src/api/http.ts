@@ -8,6 +8,7 @@
 
 import axios, { type AxiosInstance, type AxiosResponse, type AxiosRequestConfig } from 'axios';
 import type { Readable } from 'node:stream';
+import type FormData from 'form-data';
 import {
   ApiError,
   AuthError,
@@ -221,19 +222,32 @@ export class HttpClient {
     });
   }
 
-  /** A multipart upload (never retried), with progress and an idle watchdog instead of a total deadline. */
+  /**
+   * A multipart upload (never retried), with progress and an idle watchdog instead of a total deadline.
+   * Progress counts the bytes as the form hands them to the request (what axios's onUploadProgress counts), read
+   * from the form's own 'data' events: axios's progress option and a finite maxBodyLength each put one more
+   * stream in the body's path, which together doubled the CPU time per uploaded byte (test/bench/REPORT.md).
+   */
   async upload(
     what: string,
     path: string,
-    form: NodeJS.ReadableStream,
+    form: FormData,
     headers: Record<string, string>,
-    opts: CallOptions & { onProgress?: (sent: number, total?: number) => void },
+    opts: CallOptions & { onProgress?: (sent: number) => void },
   ): Promise<unknown> {
     const controller = new AbortController();
     const unlink = linkAbort(opts.signal, controller);
     const idleMs = this.timeouts.uploadIdleMs;
     const onIdle = () => controller.abort(new TimeoutError(`${what}: the upload made no progress for ${secs(idleMs)}.`));
     let timer = setTimeout(onIdle, idleMs);
+    let sent = 0;
+    // A FormData (a classic stream) emits 'data' only once axios pipes it, so listening first loses nothing.
+    const onData = (chunk: Buffer | string) => {
+      sent += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      timer.refresh();
+      opts.onProgress?.(sent);
+    };
+    form.on('data', onData);
     try {
       const res = await this.axios.request<string>({
         method: 'POST',
@@ -242,15 +256,13 @@ export class HttpClient {
         headers,
         responseType: 'text',
         signal: controller.signal,
-        onUploadProgress: (e) => {
-          timer.refresh();
-          opts.onProgress?.(e.loaded, e.total);
-        },
+        maxBodyLength: -1, // no limit, and no size-checking stream in the body's path
       });
       return this.judge(what, res);
     } catch (e) {
       throw this.mapThrown(what, e, controller.signal);
     } finally {
+      form.removeListener('data', onData);
       clearTimeout(timer);
       timer = undefined as unknown as NodeJS.Timeout;
       unlink();
