@@ -44,6 +44,8 @@ export interface ShownMessage {
   severity: 'error' | 'warning' | 'information';
   text: string;
   actions: string[];
+  /** Asked as a modal dialog (`{ modal: true }`). */
+  modal: boolean;
 }
 
 type MessageFn = 'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage';
@@ -55,19 +57,28 @@ const SEVERITY: Record<MessageFn, ShownMessage['severity']> = {
 
 /**
  * Runs `body` while vscode.window's message functions record what they are asked to show and answer as a user
- * who dismisses the message (undefined). The real functions are put back afterwards, whatever happens. The
- * extension host hands the extension and its tests the same `vscode` API object, so the extension's calls land here.
+ * who dismisses the message (undefined), or, given `answer`, picks the action it names (an action the message does
+ * not offer counts as dismissing). The real functions are put back afterwards, whatever happens. The extension host
+ * hands the extension and its tests the same `vscode` API object, so the extension's calls land here.
  */
-export async function recordingMessages<T>(body: (shown: ShownMessage[]) => Promise<T>): Promise<T> {
+export async function recordingMessages<T>(
+  body: (shown: ShownMessage[]) => Promise<T>,
+  { answer }: { answer?: (message: ShownMessage) => string | undefined } = {},
+): Promise<T> {
   const shown: ShownMessage[] = [];
   const window = vscode.window as unknown as Record<MessageFn, unknown>;
   const originals = new Map<MessageFn, unknown>();
   for (const fn of Object.keys(SEVERITY) as MessageFn[]) {
     originals.set(fn, window[fn]);
     window[fn] = (text: string, ...rest: unknown[]) => {
-      const actions = rest.flatMap((r) => (typeof r === 'string' ? [r] : r && typeof r === 'object' && 'title' in r ? [String(r.title)] : []));
-      shown.push({ severity: SEVERITY[fn], text, actions });
-      return Promise.resolve(undefined);
+      const items = rest.filter((r) => typeof r === 'string' || (r && typeof r === 'object' && 'title' in r));
+      const title = (item: unknown) => (typeof item === 'string' ? item : String((item as { title: unknown }).title));
+      const modal = rest.some((r) => r && typeof r === 'object' && !('title' in r) && (r as vscode.MessageOptions).modal === true);
+      const message: ShownMessage = { severity: SEVERITY[fn], text, actions: items.map(title), modal };
+      shown.push(message);
+      const picked = answer?.(message);
+      // The API answers with the item itself: the string, or the MessageItem object.
+      return Promise.resolve(picked === undefined ? undefined : items.find((item) => title(item) === picked));
     };
   }
   try {

@@ -1,0 +1,327 @@
+// The Jobs view, the jobs status bar item and the end-of-job notifications, driven by real jobs on the emulator:
+// a running job spins, a finished evaluation shows its score and judge, a failed one its error; the status bar counts
+// running jobs and warns about a failure until the user looks; each ended job is announced once, with its next steps.
+// Then the Jobs view's commands: remove (asking first when the job still runs), clear finished, refresh.
+import * as assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FinetuneAnswers, FinetuneOutcome } from '../../src/commands/finetune';
+import type { JobNode } from '../../src/views/jobsTree';
+import { JUDGE_MODEL } from '../service/emulator';
+import { scoreFor } from '../service/evaluation';
+import { writePdf } from '../service/fixtures';
+import { recordingMessages, waitFor } from './helpers';
+import { EMULATOR_SETTINGS, useRig } from './rig';
+
+const rig = useRig();
+const MODEL = 'oss-reasoner-8b';
+const DATASET = 'demo-qa';
+const MISSING_DATASET = 'no-such-dataset';
+/** Long enough that a job is still running when a test is done with it (it is removed from the list afterwards). */
+const LONG_EVALUATION_MS = 120_000;
+
+interface Row {
+  node: JobNode;
+  item: vscode.TreeItem;
+}
+
+async function scope(): Promise<string> {
+  const s = await rig.api.services.session.scope();
+  assert.ok(s, 'no scope: is a key stored?');
+  return s;
+}
+
+/** The job's row as the view renders it (undefined when the view does not list it). */
+async function row(jobId: string): Promise<Row | undefined> {
+  const node = (await rig.api.jobsView.getChildren()).find((n) => n.job.id === jobId);
+  return node ? { node, item: rig.api.jobsView.getTreeItem(node) } : undefined;
+}
+
+function iconId(item: vscode.TreeItem): string | undefined {
+  return item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
+}
+
+/** Waits until the job's row is in the given state (fails at once if it ends in another one). */
+async function rowIn(jobId: string, state: string, timeoutMs = 10_000): Promise<Row> {
+  let last: Row | undefined;
+  return waitFor(
+    `the row of job ${jobId} to show "${state}"`,
+    async () => {
+      last = await row(jobId);
+      const now = last?.node.job.state;
+      if (now !== state && ['completed', 'failed', 'cancelled'].includes(now ?? '')) throw new Error(`the job ended ${now}`);
+      return now === state ? last : undefined;
+    },
+    { timeoutMs, intervalMs: 50, describe: () => last?.node.job },
+  );
+}
+
+/** Starts an evaluation the way a script does; the command returns the job id. */
+async function evaluate(datasetName: string, started: string[]): Promise<string> {
+  const jobId = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.evaluate', { modelName: MODEL, datasetName });
+  assert.ok(jobId, `the evaluate command returned no job id (${MODEL} on ${datasetName})`);
+  started.push(jobId);
+  return jobId;
+}
+
+/** Waits until the poller no longer follows the job and nothing is in flight: an ended job has been announced by then. */
+async function settledAfter(jobId: string): Promise<void> {
+  await waitFor(`the poller to stop following ${jobId}`, () => (rig.api.poller.followed().some((k) => k.endsWith(jobId)) ? undefined : true));
+  await rig.api.poller.settled();
+  // A duplicate announcement would come from a late round or a re-read of the list: give it the time to show.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+function statusBarState() {
+  const { item, isVisible } = rig.api.statusBar;
+  return { isVisible, text: item.text, command: item.command, background: item.backgroundColor?.id };
+}
+
+/** Forgets the jobs a test started (running ones would otherwise be polled, and counted, for the rest of the run). */
+async function forget(jobIds: string[]): Promise<void> {
+  const s = await rig.api.services.session.scope();
+  if (!s || jobIds.length === 0) return;
+  const keys = (await rig.api.jobsView.getChildren()).filter((n) => jobIds.includes(n.job.id)).map((n) => n.key);
+  await rig.api.services.jobs.remove(s, keys);
+}
+
+/** The view's premise for exact status bar expectations: nothing else runs or has failed unseen in this scope. */
+async function assertQuietScope(): Promise<void> {
+  const jobs = rig.api.services.jobs.list(await scope());
+  const busy = jobs.filter((j) => j.state === 'queued' || j.state === 'running' || j.unseenFailure);
+  assert.deepEqual(busy.map((j) => `${j.kind} ${j.id} ${j.state}`), [], 'another test left running or unseen failed jobs');
+}
+
+describe('jobs view and status bar', () => {
+  const started: string[] = [];
+
+  afterEach(async () => {
+    await forget(started.splice(0));
+    rig.emu.configure({ evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs });
+    await rig.clearKey();
+  });
+
+  it('lists a running evaluation with a spinner, then its accuracy and judge; the status bar counts it, then hides', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    await assertQuietScope();
+    const dataset = rig.emu.options.datasets[DATASET];
+    assert.ok(dataset, `the emulator has no dataset ${DATASET}`);
+    const correct = scoreFor(MODEL, false, DATASET, dataset);
+    const score = `${((correct / dataset.total) * 100).toFixed(1)}% (${correct}/${dataset.total})`;
+
+    await recordingMessages(async (shown) => {
+      const jobId = await evaluate(DATASET, started);
+
+      // Stored before the command returned: the row is there at once, spinning.
+      const running = await row(jobId);
+      assert.ok(running, 'the Jobs view does not list the new evaluation');
+      assert.equal(running.item.label, `Evaluate ${MODEL} on ${DATASET}`);
+      assert.equal(iconId(running.item), 'loading~spin');
+      assert.match(String(running.item.contextValue), /^job evaluation (queued|running)$/);
+      assert.match(String(running.item.description), /^(queued|running)( \d+%)? · \d+s$/);
+
+      const bar = await waitFor('the status bar to show one running job', () => {
+        const s = statusBarState();
+        return s.isVisible && s.text.includes('1 job') ? s : undefined;
+      }, { describe: statusBarState });
+      assert.equal(bar.text, '$(sync~spin) 1 job');
+      assert.equal(bar.command, 'hostedReasoning.showJobs');
+      assert.equal(bar.background, undefined, 'a warning background while nothing failed');
+
+      const done = await rowIn(jobId, 'completed');
+      assert.equal(done.item.description, `${score} · judge ${JUDGE_MODEL}`);
+      assert.equal(iconId(done.item), 'pass');
+      assert.equal(done.item.contextValue, 'job evaluation completed');
+      await waitFor('the status bar to hide', () => (statusBarState().isVisible ? undefined : true), { describe: statusBarState });
+
+      await settledAfter(jobId);
+      const info = shown.filter((m) => m.severity === 'information');
+      assert.deepEqual(info, [
+        { severity: 'information', text: `${MODEL} on ${DATASET}: ${score}, judged by ${JUDGE_MODEL}`, actions: ['Show in Jobs'], modal: false },
+      ]);
+      assert.deepEqual(shown.filter((m) => m.severity !== 'information'), [], 'an error or warning was shown');
+    });
+  });
+
+  it('shows a failed evaluation’s error; the status bar warns until Show Jobs runs', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    await assertQuietScope();
+
+    await recordingMessages(async (shown) => {
+      // The emulator accepts an unknown dataset and fails the job later, in the poll.
+      const jobId = await evaluate(MISSING_DATASET, started);
+      const failed = await rowIn(jobId, 'failed');
+      assert.equal(failed.item.description, `failed: Dataset '${MISSING_DATASET}' not found`);
+      assert.equal(iconId(failed.item), 'error');
+      assert.equal(failed.item.contextValue, 'job evaluation failed unseen');
+
+      const bar = await waitFor('the status bar to warn about the failure', () => {
+        const s = statusBarState();
+        return s.isVisible && s.text.includes('failed') ? s : undefined;
+      }, { describe: statusBarState });
+      assert.equal(bar.text, '$(warning) Job failed');
+      assert.equal(bar.background, 'statusBarItem.warningBackground');
+      assert.equal(bar.command, 'hostedReasoning.showJobs');
+
+      await settledAfter(jobId);
+      assert.deepEqual(shown, [
+        {
+          severity: 'error',
+          text: `Evaluating ${MODEL} on ${MISSING_DATASET} failed: Dataset '${MISSING_DATASET}' not found`,
+          actions: ['Show Log', 'Show Jobs'],
+          modal: false,
+        },
+      ]);
+      // Nobody looked yet: the warning stays.
+      assert.deepEqual(statusBarState(), bar);
+
+      await vscode.commands.executeCommand('hostedReasoning.showJobs');
+      await waitFor('the status bar to hide after Show Jobs', () => (statusBarState().isVisible ? undefined : true), { describe: statusBarState });
+      assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'the failure still counts as unseen');
+    });
+  });
+
+  it('announces a finished finetune once, offering its next steps', async function () {
+    this.timeout(30_000);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const folder = await fsp.mkdtemp(path.join(workspace, 'suite-jobs-'));
+    try {
+      const pdf = path.join(folder, 'notes.pdf');
+      await writePdf(pdf, ['Support tickets are answered within one working day.']);
+      await rig.useKey('demo-key');
+      const baseModel = rig.emu.options.keys['demo-key']?.models[0];
+      assert.ok(baseModel);
+      const answers: FinetuneAnswers = { baseModel, modelName: `suite-jobs-${Date.now().toString(36)}`, numQs: 3, mode: 'pretraining', useCase: '' };
+
+      await recordingMessages(async (shown) => {
+        const outcome = await vscode.commands.executeCommand<FinetuneOutcome>('hostedReasoning.finetune', undefined, { files: [pdf], answers });
+        assert.equal(outcome?.status, 'started', `outcome: ${JSON.stringify(outcome)}`);
+        assert.ok(outcome.status === 'started');
+        started.push(outcome.job.id);
+
+        const done = await rowIn(outcome.job.id, 'completed', 20_000);
+        assert.equal(iconId(done.item), 'pass');
+        assert.equal(done.item.contextValue, 'job finetune completed');
+        await settledAfter(outcome.job.id);
+
+        const ready = shown.filter((m) => m.text === `Model ${answers.modelName} is ready.`);
+        const playground = (await vscode.commands.getCommands(true)).includes('hostedReasoning.openPlayground');
+        assert.deepEqual(ready, [
+          { severity: 'information', text: `Model ${answers.modelName} is ready.`, actions: ['Evaluate', ...(playground ? ['Try in Playground'] : []), 'Download'], modal: false },
+        ]);
+        // Besides it, only the "started" message of the command itself.
+        const others = shown.filter((m) => !ready.includes(m));
+        assert.deepEqual(others.map((m) => [m.severity, m.text.replace(/:.*/, '')]), [['information', 'Finetuning started']]);
+      });
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('jobs view commands', () => {
+  const started: string[] = [];
+
+  afterEach(async () => {
+    await forget(started.splice(0));
+    rig.emu.configure({ evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs });
+    await rig.setSetting('pollIntervalSeconds', 1);
+    await rig.clearKey();
+  });
+
+  /** Starts an evaluation that keeps running for the rest of the test. */
+  async function longEvaluation(): Promise<Row> {
+    rig.emu.configure({ evaluationDurationMs: LONG_EVALUATION_MS });
+    try {
+      const jobId = await evaluate(DATASET, started);
+      const r = await row(jobId);
+      assert.ok(r, 'the view does not list the new evaluation');
+      return r;
+    } finally {
+      rig.emu.configure({ evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs });
+    }
+  }
+
+  it('removes a finished job at once, and a running one only after a modal confirmation, without cancelling it', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    const finished = await rowIn(await evaluate(DATASET, started), 'completed');
+    const running = await longEvaluation();
+    await waitFor('the poller to follow the running job', () => (rig.api.poller.followed().includes(running.node.key) ? true : undefined));
+
+    await recordingMessages(async (shown) => {
+      assert.equal(await vscode.commands.executeCommand('hostedReasoning.removeJob', finished.node), true);
+      assert.equal(await row(finished.node.job.id), undefined, 'the finished job is still listed');
+      assert.equal(rig.api.services.jobs.get(await scope(), finished.node.key), undefined, 'the finished job is still stored');
+      assert.deepEqual(shown, [], 'removing a finished job asked something');
+
+      // Dismissing the question keeps the job.
+      assert.equal(await vscode.commands.executeCommand('hostedReasoning.removeJob', running.node), false);
+      assert.ok(await row(running.node.job.id), 'the running job was removed although the user dismissed the question');
+      assert.deepEqual(shown, [
+        { severity: 'warning', text: `Remove "Evaluate ${MODEL} on ${DATASET}" from the list?`, actions: ['Remove'], modal: true },
+      ]);
+    });
+
+    const since = rig.emu.received.length;
+    await recordingMessages(
+      async (shown) => {
+        assert.equal(await vscode.commands.executeCommand('hostedReasoning.removeJob', running.node), true);
+        assert.equal(shown.length, 1, `expected one question, got ${JSON.stringify(shown)}`);
+      },
+      { answer: (m) => (m.modal ? 'Remove' : undefined) },
+    );
+    assert.equal(await row(running.node.job.id), undefined, 'the confirmed running job is still listed');
+    await waitFor('the poller to stop following the removed job', () => (rig.api.poller.followed().includes(running.node.key) ? undefined : true), {
+      describe: () => rig.api.poller.followed(),
+    });
+
+    // Nothing but polling reached the service, and the job still runs there.
+    const sent = rig.emu.received.slice(since).filter((r) => r.origin === 'api' && !(r.method === 'GET' && r.path.includes('_status')));
+    assert.deepEqual(sent.map((r) => `${r.method} ${r.path}`), [], 'removing the job sent a request to the service');
+    const response = await fetch(`${rig.emu.url}/cr/finetune_model/evaluate_status?job_id=${encodeURIComponent(running.node.job.id)}`, {
+      headers: { 'x-api-key': 'demo-key' },
+    });
+    assert.equal(response.status, 200);
+    const status = ((await response.json()) as { status?: string }).status;
+    assert.ok(status === 'queued' || status === 'running', `the service's job is ${status}`);
+  });
+
+  it('clears finished jobs and keeps the running ones', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    const finished = await rowIn(await evaluate(MISSING_DATASET, started), 'failed');
+    const running = await longEvaluation();
+
+    const cleared = await vscode.commands.executeCommand<number>('hostedReasoning.clearFinishedJobs');
+    const left = (await rig.api.jobsView.getChildren()).map((n) => n.job);
+    assert.equal(typeof cleared, 'number');
+    assert.ok(cleared >= 1, `cleared ${cleared}`);
+    assert.ok(!left.some((j) => j.id === finished.node.job.id), 'the failed job is still listed');
+    assert.deepEqual(left.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id), [], 'finished jobs are left');
+    assert.ok(left.some((j) => j.id === running.node.job.id), 'the running job was cleared');
+    assert.ok(rig.api.poller.followed().includes(running.node.key), 'the poller stopped following the running job');
+  });
+
+  it('refreshJobs polls the running jobs now', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    // A long interval: a status request right after the command comes from the command, not from the timer.
+    await rig.setSetting('pollIntervalSeconds', 300);
+    const running = await longEvaluation();
+    const statusRequests = (since: number) =>
+      rig.emu.received.slice(since).filter((r) => r.origin === 'api' && r.path.includes('evaluate_status') && r.path.includes(encodeURIComponent(running.node.job.id)));
+    await waitFor('the first poll of the new job', () => (statusRequests(0).length > 0 ? true : undefined));
+    await rig.api.poller.settled();
+
+    const since = rig.emu.received.length;
+    const round = await vscode.commands.executeCommand<{ requests: number; answered: number } | undefined>('hostedReasoning.refreshJobs');
+    assert.ok(round, 'refreshJobs returned no poll round');
+    assert.ok(round.requests >= 1 && round.answered >= 1, `round: ${JSON.stringify(round)}`);
+    assert.equal(statusRequests(since).length, 1, 'refreshJobs did not ask the service for the running job');
+  });
+});
