@@ -50,7 +50,11 @@ export interface DownloadOptions {
 export interface DownloadOutcome {
   path: string;
   bytes: number;
-  sha256: string;
+  /**
+   * The file's SHA-256, computed (and checked) only when the service announced one: hashing costs about as much CPU
+   * as the transfer itself, so a download that can only be checked by its length is not hashed.
+   */
+  sha256?: string;
   verified: 'sha256' | 'length';
   /** Bytes found in the part file at the start (not fetched again). */
   resumedFrom: number;
@@ -285,7 +289,7 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         if (Number.isSafeInteger(len) && len >= 0) total = len;
       }
 
-      hash ??= await hashFilePrefix(part, offset);
+      if (source.target.sha256 !== undefined) hash ??= await hashFilePrefix(part, offset);
       try {
         offset = await writeBody(res, part, offset, hash, (received) =>
           options.onProgress?.({ received, total, resumedFrom }),
@@ -310,10 +314,13 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
     if (total !== undefined && size !== total) {
       throw new IntegrityError(`The downloaded file has ${size} bytes; the service announced ${total}.`);
     }
-    const digest = (hash ?? (await hashFilePrefix(part, size))).digest('hex');
-    if (source.target.sha256 && digest !== source.target.sha256) {
-      await fsp.rm(part, { force: true });
-      throw new IntegrityError('The downloaded file does not match its announced SHA-256 checksum; it was removed.');
+    let digest: string | undefined;
+    if (source.target.sha256) {
+      digest = (hash ?? (await hashFilePrefix(part, size))).digest('hex');
+      if (digest !== source.target.sha256) {
+        await fsp.rm(part, { force: true });
+        throw new IntegrityError('The downloaded file does not match its announced SHA-256 checksum; it was removed.');
+      }
     }
     const finalName = options.fileName
       ? safeFileName(options.fileName, artifactFileName(modelName))
@@ -339,12 +346,12 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
   }
 }
 
-/** Appends the body to the part file, feeding the hash; returns the new size. Resolves after the bytes are flushed. */
+/** Appends the body to the part file, feeding the hash if any; returns the new size. Resolves after the bytes are flushed. */
 async function writeBody(
   res: StreamResponse,
   part: string,
   offset: number,
-  hash: Hash,
+  hash: Hash | undefined,
   onProgress: (received: number) => void,
 ): Promise<number> {
   const out = createWriteStream(part, { flags: offset > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 });
@@ -356,7 +363,7 @@ async function writeBody(
   });
   try {
     for await (const chunk of res.body) {
-      hash.update(chunk);
+      hash?.update(chunk);
       written += chunk.length;
       if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once('drain', r)), closed]);
       const now = Date.now();
