@@ -118,7 +118,7 @@ export function validateBaseUrl(value: string): string | undefined {
   } catch {
     return 'Enter a full URL, e.g. https://api.example.com';
   }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) || /^127\./.test(u.hostname);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) || /^127\.\d+\.\d+\.\d+$/.test(u.hostname);
   if (u.protocol === 'https:' || (u.protocol === 'http:' && loopback)) return undefined;
   return u.protocol === 'http:' ? 'Use https: plain http is accepted only for localhost.' : 'The URL must start with https://';
 }
