@@ -123,6 +123,16 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     return modelItem(node);
   }
 
+  /**
+   * VS Code asks for this when a row is hovered (or opened) and a property it needs is undefined: the model tooltips
+   * are built here, for the one row hovered, instead of for every row in getTreeItem. With 10,000 models that was
+   * most of the time the view took to appear (test/bench/REPORT.md, figure 7).
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: ModelsNode): vscode.TreeItem {
+    if (node.type === 'model' && item.tooltip === undefined) item.tooltip = modelTooltip(node);
+    return item;
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
@@ -192,6 +202,16 @@ function modelItem(node: ModelNode): vscode.TreeItem {
   item.contextValue = `model ${kind}`;
   item.iconPath = new vscode.ThemeIcon(kind === 'custom' ? 'sparkle' : 'hubot');
   if (latest?.result) item.description = formatAccuracy(latest.result);
+  // No tooltip here: resolveTreeItem builds it when the row is hovered (see modelTooltip).
+  item.accessibilityInformation = {
+    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${model.name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
+  };
+  return item;
+}
+
+/** The model row's tooltip: name, kind, base model, date and the last evaluations. */
+export function modelTooltip(node: ModelNode): vscode.MarkdownString {
+  const { model, kind } = node;
   const md = new vscode.MarkdownString();
   md.appendMarkdown('**');
   md.appendText(model.name);
@@ -212,9 +232,5 @@ function modelItem(node: ModelNode): vscode.TreeItem {
       md.appendText(`${r.datasetName || job.datasetName}: ${formatAccuracy(r)}${r.judgeModel ? ` · judge ${r.judgeModel}` : ''}`);
     }
   }
-  item.tooltip = md;
-  item.accessibilityInformation = {
-    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${model.name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
-  };
-  return item;
+  return md;
 }
