@@ -20,7 +20,8 @@ import {
   isCancellation,
 } from './errors';
 import { decodeDownloadMetadata, parseBody } from './decode';
-import { HttpClient, isLoopbackHost, openStream, readCapped, sleep, type StreamResponse } from './http';
+import { HttpClient, openStream, readCapped, sleep, type StreamResponse } from './http';
+import { isLoopbackHost } from './urlPolicy';
 import { artifactFileName, fileNameFromContentDisposition, insideFolder, safeFileName } from './fileName';
 import { describeUrl } from './redact';
 import type { DownloadTarget } from './types';

@@ -23,6 +23,7 @@ import {
 } from './errors';
 import { decodeErrorMessage, parseBody } from './decode';
 import { describeUrl, excerpt, redact, registerSecret } from './redact';
+import { baseUrlProblem } from './urlPolicy';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, message: string) => void;
@@ -110,11 +111,6 @@ export function parseRetryAfter(headers: Record<string, unknown>, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-
 /** Normalises a configured base URL; throws a RequestError the user can act on when it is not usable. */
 export function parseBaseUrl(baseUrl: string): URL {
   let u: URL;
@@ -123,10 +119,8 @@ export function parseBaseUrl(baseUrl: string): URL {
   } catch {
     throw new RequestError(`The service URL "${redact(baseUrl)}" is not a valid URL.`);
   }
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopbackHost(u.hostname))) {
-    throw new RequestError(`The service URL must use https (http is allowed only for localhost): ${describeUrl(u.href)}`);
-  }
-  if (u.username || u.password) throw new RequestError('The service URL must not carry a user name or password.');
+  const problem = baseUrlProblem(u);
+  if (problem) throw new RequestError(`${problem} (${describeUrl(u.href)})`);
   u.search = '';
   u.hash = '';
   if (!u.pathname.endsWith('/')) u.pathname += '/';

@@ -13,12 +13,14 @@ export function forgetSecret(value: string | undefined): void {
 }
 
 const URL_WITH_QUERY = /\b(https?:\/\/[^\s"'<>?#]+)\?[^\s"'<>#]*/gi;
+const URL_CREDENTIALS = /\b(https?:\/\/)[^\s"'<>/@]+@/gi;
 const KEY_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
 
-/** Masks registered secrets, `X-API-Key: ...` pairs and the query string of every URL in `text`. */
+/** Masks registered secrets, `X-API-Key: ...` pairs, credentials in URLs and the query string of every URL in `text`. */
 export function redact(text: string): string {
   let out = text;
   for (const s of secrets) out = out.split(s).join('[REDACTED]');
+  out = out.replace(URL_CREDENTIALS, '$1[REDACTED]@');
   out = out.replace(KEY_HEADER, '$1[REDACTED]');
   out = out.replace(URL_WITH_QUERY, '$1?[REDACTED]');
   return out;

@@ -2,6 +2,7 @@
 // stored; a refused key is never stored. Both commands accept a programmatic argument (tests, automation).
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
+import { baseUrlProblem } from '../api/urlPolicy';
 import { SECTION } from '../config';
 import type { Services } from '../services';
 import { showError } from './showError';
@@ -118,7 +119,5 @@ export function validateBaseUrl(value: string): string | undefined {
   } catch {
     return 'Enter a full URL, e.g. https://api.example.com';
   }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) || /^127\.\d+\.\d+\.\d+$/.test(u.hostname);
-  if (u.protocol === 'https:' || (u.protocol === 'http:' && loopback)) return undefined;
-  return u.protocol === 'http:' ? 'Use https: plain http is accepted only for localhost.' : 'The URL must start with https://';
+  return baseUrlProblem(u);
 }

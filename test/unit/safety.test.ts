@@ -62,6 +62,7 @@ describe('redaction', () => {
     assert.ok(text.includes('https://s.example/a.gguf?[REDACTED]'));
     assert.equal(describeUrl('https://s.example/a?x=1#f'), 'https://s.example/a?[REDACTED]');
     assert.ok(!excerpt({ url: 'http://x/y?token=t' }).includes('token=t'));
+    assert.equal(redact('set to https://user:s3cret@api.example.com/v1'), 'set to https://[REDACTED]@api.example.com/v1');
   });
 });
 
