@@ -186,7 +186,7 @@ function printServerBanner(url: string, port: number, options: StartOptions): vo
     );
   }
   lines.push(
-    '  The URL carries a one-time token; the server then sets a cookie, so later reloads need no token.',
+    "  The URL carries this start's connection token; the browser keeps it in a cookie, so reloads need no token.",
     `  Workspace: ${workspaceDir}   Server log: ${serverLogPath}`,
     '  Press Ctrl+C to stop VS Code and the emulator.',
     rule,
