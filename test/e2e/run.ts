@@ -1,0 +1,231 @@
+// The UI tests (issue 5): VS Code's server build with the extension, opened in headless Chromium and driven by
+// Playwright through the steps of steps.ts, against the service emulator running in this process. Builds nothing:
+// `npm run test:e2e` builds and installs first.
+//
+// Everything runs from one temporary folder (workspace, server user data and extensions, browser profile, download
+// folder) removed at the end; screenshots and the log stay in test-output/e2e/ (git-ignored). The run fails (exit 1)
+// when a step fails, and also when a process it started is still alive after it stopped them.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { writeDemoWorkspace } from '../../scripts/demoWorkspace';
+import { startEmulator, type Emulator } from '../service/emulator';
+import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
+import { extensionBundlePath, installMarkerPath, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
+import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
+import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
+import { runSteps, type Step, type StepResult } from './stepRunner';
+import { storySteps } from './steps';
+import { Workbench } from './workbench';
+
+const outputDir = path.join(testOutputDir, 'e2e');
+const logPath = path.join(outputDir, 'run.log');
+/** The whole run, startup to cleanup; the steps take about a minute. */
+const RUN_TIMEOUT_MS = 5 * 60_000;
+const DEMO_KEY = 'demo-key';
+
+/**
+ * Quick enough for a test, slow enough to be seen: a finetune lasts a few seconds (the status bar shows it across
+ * several polls), tokens come every few milliseconds until a step slows them down.
+ */
+const EMULATOR_TIMINGS = { finetuneDurationMs: 4_000, evaluationDurationMs: 1_000, tokenIntervalMs: 5, artifactBytes: 1024 * 1024 };
+
+/**
+ * `HR_E2E_STEPS=1,7` runs only those steps (and the steps they need), for working on one; the default is all. The
+ * screenshots of the others are then missing, and the run says which ran.
+ */
+function selectedSteps(steps: readonly Step[]): Step[] {
+  const wanted = (process.env.HR_E2E_STEPS ?? '').split(',').map((n) => Number(n.trim())).filter((n) => n > 0);
+  if (wanted.length === 0) return [...steps];
+  const ids = new Set<string>();
+  const add = (step: Step): void => {
+    if (ids.has(step.id)) return;
+    ids.add(step.id);
+    for (const need of step.needs ?? []) {
+      const needed = steps.find((s) => s.id === need);
+      if (needed) add(needed);
+    }
+  };
+  for (const step of steps) if (wanted.includes(step.number)) add(step);
+  const chosen = steps.filter((s) => ids.has(s.id));
+  console.log(`[e2e] HR_E2E_STEPS=${process.env.HR_E2E_STEPS}: running steps ${chosen.map((s) => s.number).join(', ')}`);
+  return chosen;
+}
+
+const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+function preflightProblem(): string | undefined {
+  const missing = missingBrowser();
+  if (missing.length > 0) return describeMissing(missing, 'run the UI tests');
+  if (!fs.existsSync(installMarkerPath)) {
+    return 'The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.';
+  }
+  if (!fs.existsSync(extensionBundlePath)) return 'dist/extension.js is missing: run `npm run build`.';
+  return undefined;
+}
+
+/** The runner's environment without what would connect the extension by itself or confuse the server. */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('VSCODE_') && !name.startsWith('HOSTED_REASONING_')) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * User settings as a person would have them after pointing the extension at the service. The download folder saves a
+ * native save dialog the browser cannot show; a one-second poll keeps the run short; the startup editor and the
+ * parent-repository prompt are noise in screenshots.
+ */
+function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: string): void {
+  const settings = {
+    'hostedReasoning.baseUrl': emu.url,
+    'hostedReasoning.downloadFolder': downloadFolder,
+    'hostedReasoning.pollIntervalSeconds': 1,
+    'workbench.startupEditor': 'none',
+    'git.openRepositoryInParentFolders': 'never',
+    'telemetry.telemetryLevel': 'off',
+  };
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
+}
+
+/** Processes whose command line names `marker` (our temporary folder): none may survive the cleanup. */
+function processesMentioning(marker: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      if (cmdline.includes(marker)) found.push(`${entry} ${cmdline.slice(0, 160)}`);
+    } catch {
+      // ended meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+function printSummary(results: readonly StepResult[], started: number): void {
+  const count = (outcome: StepResult['outcome']): number => results.filter((r) => r.outcome === outcome).length;
+  console.log('');
+  console.log(`[e2e] ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped in ${seconds(started)}`);
+  for (const r of results.filter((x) => x.outcome === 'failed')) {
+    console.error(`[e2e] FAILED step ${r.number} (${r.step.title}); screenshot: ${r.screenshot ?? 'none'}`);
+  }
+  console.log(`[e2e] screenshots: ${path.relative(process.cwd(), outputDir) || outputDir}/`);
+}
+
+async function main(): Promise<number> {
+  const problem = preflightProblem();
+  if (problem) {
+    console.error(problem);
+    return 1;
+  }
+  const started = Date.now();
+  fs.rmSync(outputDir, { recursive: true, force: true });
+  fs.mkdirSync(outputDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-e2e-'));
+  const workspace = path.join(tmp, 'workspace');
+  const downloadFolder = path.join(tmp, 'downloads');
+  const userDataDir = path.join(tmp, 'server-data');
+  const extensionsDir = path.join(tmp, 'extensions');
+  fs.mkdirSync(downloadFolder);
+
+  let logFd: number | undefined = fs.openSync(logPath, 'w');
+  const log = (line: string): void => {
+    if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
+  };
+
+  let emu: Emulator | undefined;
+  let server: VscodeServer | undefined;
+  let browserLaunch: Promise<BrowserContext> | undefined;
+  let cleanedUp: Promise<string[]> | undefined;
+  /** Stops everything started, once; resolves to the processes that survived (should be none). */
+  const cleanUp = (): Promise<string[]> =>
+    (cleanedUp ??= (async () => {
+      const browser = await browserLaunch?.catch(() => undefined);
+      await browser?.close().catch((error: unknown) => log(`[e2e] closing the browser: ${String(error)}`));
+      await server?.stop().catch((error: unknown) => console.error(`[e2e] ${String(error)}`));
+      await emu?.close().catch((error: unknown) => console.error(`[e2e] closing the emulator: ${String(error)}`));
+      const survivors = processesMentioning(tmp);
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+      return survivors;
+    })());
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.once(signal, () => {
+      console.error(`[e2e] ${signal}: stopping the server, the browser and the emulator`);
+      void cleanUp().finally(() => process.exit(code));
+    });
+  }
+  const deadline = setTimeout(() => {
+    console.error(`[e2e] the run did not finish within ${RUN_TIMEOUT_MS / 1000} s: stopping`);
+    void cleanUp().finally(() => process.exit(1));
+  }, RUN_TIMEOUT_MS);
+
+  let results: StepResult[] = [];
+  let setupError: string | undefined;
+  try {
+    emu = await startEmulator(EMULATOR_TIMINGS);
+    await writeDemoWorkspace(workspace);
+    writeUserSettings(userDataDir, emu, downloadFolder);
+    console.log(`[e2e] emulator on ${emu.url}; workspace ${workspace}`);
+
+    server = startVscodeServer({ userDataDir, extensionsDir, env: serverEnvironment(), log, startTimeoutMs: 60_000 });
+    const port = await server.listening;
+    console.log(`[e2e] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
+    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
+    const browser = await browserLaunch;
+    await openWorkbench(browser, workbenchUrl({ port, workspace, extensionRoot: repoRoot }), log);
+    const page = browser.pages()[0];
+    if (!page) throw new Error('the browser has no page');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    page.setDefaultTimeout(15_000);
+    const workbench = new Workbench(page);
+    await workbench.ready(60_000);
+    console.log(`[e2e] workbench ready (${seconds(started)})`);
+
+    results = await runSteps(
+      page,
+      selectedSteps(storySteps({
+        workbench,
+        emu,
+        key: DEMO_KEY,
+        downloadFolder,
+        sourcePdfs: ['product-handbook.pdf', 'release-notes.pdf'],
+        baseModel: 'oss-reasoner-8b',
+        modelName: 'lumen-e2e',
+        dataset: 'demo-qa',
+      })),
+      outputDir,
+    );
+  } catch (error) {
+    setupError = error instanceof Error ? error.message : String(error);
+    console.error(`[e2e] setup failed: ${setupError}`);
+  } finally {
+    clearTimeout(deadline);
+  }
+  const survivors = await cleanUp();
+  if (logFd !== undefined) fs.closeSync(logFd);
+  logFd = undefined;
+
+  printSummary(results, started);
+  if (survivors.length > 0) {
+    console.error(`[e2e] processes left behind after the cleanup:\n${survivors.map((p) => `  ${p}`).join('\n')}`);
+  }
+  const passed =
+    setupError === undefined && survivors.length === 0 && results.length > 0 && results.every((r) => r.outcome === 'passed');
+  if (!passed) console.error(`[e2e] FAILED; server output and browser console: ${logPath}`);
+  else console.log('[e2e] passed; no process left behind');
+  return passed ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

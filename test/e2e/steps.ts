@@ -1,0 +1,224 @@
+// The UI tests' story, as a newcomer lives it (issue 5, "UI tests"): connect with a key, create a model from two
+// PDFs of the workspace, evaluate it, download it, try the playground, survive hostile output, and recover from a
+// wrong key and an unreachable service. Each step acts only through what a person sees and does (clicks, the
+// palette, typing) and checks what a person would see; the emulator's record confirms what reached the service.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { DEFAULT_DATASETS, DEFAULT_KEYS, type Emulator } from '../service/emulator';
+import { scoreFor } from '../service/evaluation';
+import type { Step } from './stepRunner';
+import { eventually, Workbench } from './workbench';
+
+export interface StoryEnvironment {
+  readonly workbench: Workbench;
+  readonly emu: Emulator;
+  /** The API key a newcomer is given (one of the emulator's demo keys). */
+  readonly key: string;
+  /** `hostedReasoning.downloadFolder` as written in the user settings. */
+  readonly downloadFolder: string;
+  /** Two PDFs of the workspace (names as the Explorer shows them) to finetune from. */
+  readonly sourcePdfs: readonly [string, string];
+  /** Base model and name of the model the story creates. */
+  readonly baseModel: string;
+  readonly modelName: string;
+  readonly dataset: string;
+}
+
+const MODELS = 'Models';
+const FINETUNE_TIMEOUT_MS = 60_000;
+
+/** "84.0% (42/50)", as src/views/evaluationText.ts writes it. */
+function accuracyText(correct: number, total: number): string {
+  return `${((correct / total) * 100).toFixed(1)}% (${correct}/${total})`;
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function storySteps(env: StoryEnvironment): Step[] {
+  const { workbench: wb, emu, key, modelName } = env;
+  const page = wb.page;
+
+  const apiKey: Step = {
+    number: 1,
+    id: 'api-key',
+    title: 'open the sidebar, set the API key from the palette, see the models',
+    async run({ shot }) {
+      await wb.showContainer('Hosted Reasoning');
+      const welcome = wb.pane(MODELS);
+      await welcome.getByText('Connect with an API key to see the models it allows.').waitFor();
+      await welcome.getByRole('button', { name: 'Set API Key' }).waitFor();
+      await shot('welcome');
+
+      await wb.runCommand('Hosted Reasoning: Set API Key…');
+      await wb.quickInputTitled('Hosted Reasoning: API Key');
+      assert.equal(await wb.quickInputBox.getAttribute('type'), 'password', 'the key is typed into a password field');
+      await page.keyboard.type(key);
+      await shot('password');
+      await page.keyboard.press('Enter');
+
+      await wb.notification(/API key saved\. \d+ models available\./).waitFor();
+      for (const model of DEFAULT_KEYS[key]?.models ?? []) await wb.waitForRow(MODELS, `Base model ${model}`);
+      const checked = emu.received.filter((r) => r.path.startsWith('/cr/get_allowed_models') && r.headers['x-api-key'] === key);
+      assert.ok(checked.some((r) => r.status === 200), 'the key was checked against the service');
+    },
+  };
+
+  const finetune: Step = {
+    number: 2,
+    id: 'finetune',
+    title: 'select two PDFs in the Explorer, create a model through the wizard, follow the job to the end',
+    needs: ['api-key'],
+    timeoutMs: 120_000,
+    async run({ shot, note }) {
+      await wb.clearNotifications();
+      await wb.showContainer('Explorer');
+      const [first, second] = env.sourcePdfs;
+      await wb.row('Files Explorer', first).click();
+      await wb.row('Files Explorer', second).click({ modifiers: ['Control'] });
+      // The first click opened that PDF as text (the workbench's default); a person would close it again.
+      await wb.closeEditor(first);
+      for (const name of env.sourcePdfs) {
+        assert.equal(await wb.row('Files Explorer', name).getAttribute('aria-selected'), 'true', `${name} is selected`);
+      }
+      await wb.contextMenu(wb.row('Files Explorer', second), 'Create Finetuned Model…');
+
+      const title = 'Create Finetuned Model from 2 files';
+      await wb.quickInputTitled(`${title} (1/6)`);
+      await wb.quickPickItem(new RegExp(`^${env.baseModel}\\b`)).click();
+      await wb.quickInputTitled(`${title} (2/6)`);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(modelName);
+      await page.keyboard.press('Enter');
+      await wb.quickInputTitled(`${title} (3/6)`);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('5');
+      await page.keyboard.press('Enter');
+      await wb.quickInputTitled(`${title} (4/6)`);
+      await wb.quickPickItem(/^pretraining/).click();
+      await wb.quickInputTitled(`${title} (5/6)`);
+      await page.keyboard.type('Answer questions about the Lumen Notes product');
+      await page.keyboard.press('Enter');
+      await wb.quickInputTitled(`${title}: review (6/6)`);
+      await wb.quickPickItem(new RegExp(`New model name, ${modelName}$`)).waitFor();
+      for (const name of env.sourcePdfs) await wb.quickPickItem(new RegExp(`^file\\s+${name}, PDF`)).waitFor();
+      await shot('summary');
+      await wb.quickPickItem(/Start Finetuning/).click();
+
+      // Visible for the whole job: the emulator's finetune takes seconds, the poll interval is one second.
+      await wb.statusBarItem('Hosted Reasoning: 1 job running').waitFor();
+      await shot('running');
+      const ready = wb.notification(`Model ${modelName} is ready.`);
+      await ready.waitFor({ timeout: FINETUNE_TIMEOUT_MS });
+      const actions = await wb.notificationActions(ready);
+      note(`the notification offers: ${actions.join(', ')}`);
+      for (const action of ['Evaluate', 'Download']) assert.ok(actions.includes(action), `the notification offers ${action}`);
+      await shot('ready');
+
+      await wb.showContainer('Hosted Reasoning');
+      await wb.waitForRow(MODELS, `Custom model ${modelName}`);
+      const labels = await wb.rowLabels(MODELS);
+      const group = labels.findIndex((label) => label.startsWith('Custom models'));
+      assert.ok(group >= 0 && labels.slice(group + 1).includes(`Custom model ${modelName}`), `under Custom models: ${labels.join(' | ')}`);
+      await wb.statusBarItem('Hosted Reasoning:').waitFor({ state: 'hidden' });
+
+      const upload = emu.received.find((r) => r.method === 'POST' && r.path === '/cr/generate_questions');
+      assert.equal(upload?.status, 200, 'the service accepted the upload');
+      assert.ok(emu.artifactPath(modelName, key), 'the service built the model');
+    },
+  };
+
+  const evaluate: Step = {
+    number: 3,
+    id: 'evaluate',
+    title: 'evaluate the new model from its context menu; its accuracy appears on its row',
+    needs: ['finetune'],
+    async run({ shot }) {
+      await wb.clearNotifications();
+      await wb.contextMenu(wb.row(MODELS, `Custom model ${modelName}`), 'Evaluate Model…');
+      await wb.quickInputTitled('Evaluate on which dataset?');
+      await page.keyboard.type(env.dataset);
+      await wb.quickPickItem(`${env.dataset}, dataset id`).waitFor();
+      await shot('dataset');
+      await page.keyboard.press('Enter');
+
+      const dataset = DEFAULT_DATASETS[env.dataset];
+      assert.ok(dataset, `the emulator knows ${env.dataset}`);
+      const expected = accuracyText(scoreFor(modelName, true, env.dataset, dataset), dataset.total);
+      const row = await wb.waitForRow(MODELS, `Custom model ${modelName}, accuracy ${expected}`, 30_000);
+      assert.ok((await row.innerText()).includes(expected), `the row shows ${expected}`);
+    },
+  };
+
+  const download: Step = {
+    number: 4,
+    id: 'download',
+    title: "download the new model with its row's inline action; the file matches the service's artifact",
+    needs: ['finetune'],
+    async run({ note }) {
+      await wb.clearNotifications();
+      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
+      const info = emu.artifactInfo(modelName, key);
+      assert.ok(info, 'the emulator has the artifact');
+      await wb.notification(`Downloaded ${info.filename}`).waitFor({ timeout: 30_000 });
+
+      const file = path.join(env.downloadFolder, info.filename);
+      const got = await eventually(`${file}`, async () => (fs.existsSync(file) ? fs.readFileSync(file) : undefined));
+      const want = fs.readFileSync(info.path);
+      assert.equal(got.length, want.length, 'same size as the artifact');
+      assert.ok(got.equals(want), 'byte-identical to the artifact');
+      const leftovers = fs.readdirSync(env.downloadFolder).filter((name) => name !== info.filename);
+      assert.deepEqual(leftovers, [], 'nothing else (no partial file) in the download folder');
+      note(`${info.filename}: ${got.length} bytes, identical to the emulator's artifact`);
+    },
+  };
+
+  const errors: Step = {
+    number: 7,
+    id: 'errors',
+    title: 'a wrong key and an unreachable service: the person is told what to do',
+    // The unreachable service is shown in place of the models of a stored key (without one, the welcome asks for it).
+    needs: ['api-key'],
+    async run({ shot }) {
+      await wb.clearNotifications();
+      const wrongKey = 'not-a-valid-key';
+      await wb.runCommand('Hosted Reasoning: Set API Key…');
+      await wb.quickInputTitled('Hosted Reasoning: API Key');
+      await page.keyboard.type(wrongKey);
+      await page.keyboard.press('Enter');
+      const refused = wb.notification('The key was not stored');
+      await refused.waitFor();
+      const actions = await wb.notificationActions(refused);
+      assert.ok(actions.includes('Set API Key'), `the error offers Set API Key (offers: ${actions.join(', ')})`);
+      const answered = emu.received.filter((r) => r.headers['x-api-key'] === wrongKey).map((r) => r.status);
+      assert.ok(answered.includes(403), `the service refused the key (answers: ${answered.join(', ')})`);
+      await shot('wrong-key');
+      await wb.clearNotifications();
+
+      const url = `http://127.0.0.1:${await closedPort()}`;
+      await wb.runCommand('Hosted Reasoning: Configure Service URL…');
+      await wb.quickInputTitled('Hosted Reasoning: Service URL');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(url);
+      await page.keyboard.press('Enter');
+      await wb.showContainer('Hosted Reasoning');
+      // By their text: these rows' accessible label is their tooltip (the error, then "Click: Retry").
+      await wb.waitForRow(MODELS, 'Cannot reach the service — retry', 30_000, 'text');
+      await wb.waitForRow(MODELS, 'Check the service URL', undefined, 'text');
+      await wb.pane('Jobs').getByText('Cannot reach the service.').waitFor();
+    },
+  };
+
+  return [apiKey, finetune, evaluate, download, errors];
+}

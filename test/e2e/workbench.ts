@@ -1,0 +1,190 @@
+// What a person does in the VS Code workbench, as Playwright locators and actions: the activity bar, views and their
+// tree rows, the command palette and quick inputs, context menus, notifications and the status bar. Locators go by
+// role and accessible name where the workbench provides them (trees, tree items, menu items, buttons); class names
+// only where it has nothing better (the quick input widget, notification toasts, status bar items).
+import type { Locator, Page } from 'playwright-core';
+
+/** Where the mouse rests after a click that would otherwise leave a hover tooltip over what comes next. */
+const RESTING_POINT = { x: 900, y: 650 };
+
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  /** Waits until the workbench has rendered and our view container is in the activity bar (contributions loaded). */
+  async ready(timeoutMs: number): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
+    await this.activityTab('Hosted Reasoning').waitFor({ timeout: timeoutMs });
+  }
+
+  /** An activity bar entry (a tab), by the start of its label: 'Explorer', 'Hosted Reasoning'. */
+  activityTab(label: string): Locator {
+    return this.page.locator(`.activitybar .action-item[role="tab"]:has(a[aria-label^="${label}"])`);
+  }
+
+  /** Shows a view container through its activity bar icon; a click on the one already shown would hide the side bar. */
+  async showContainer(label: string): Promise<void> {
+    const tab = this.activityTab(label);
+    if ((await tab.getAttribute('aria-selected')) !== 'true') {
+      await tab.locator('a').click();
+      await this.restMouse();
+    }
+    await this.page.locator(`.activitybar .action-item[role="tab"][aria-selected="true"]:has(a[aria-label^="${label}"])`).waitFor();
+  }
+
+  /** Moves the mouse off the activity bar and trees, so no hover tooltip covers the next target. */
+  async restMouse(): Promise<void> {
+    await this.page.mouse.move(RESTING_POINT.x, RESTING_POINT.y);
+  }
+
+  /** A view's section in the side bar (header and body), by the view's name. */
+  pane(viewName: string): Locator {
+    return this.page.locator('.pane').filter({ has: this.page.locator(`.pane-header[aria-label="${viewName} Section"]`) });
+  }
+
+  /** A view's tree ('Models', 'Jobs', 'Files Explorer'). */
+  tree(name: string): Locator {
+    return this.page.getByRole('tree', { name, exact: true });
+  }
+
+  /** A row of a tree by its accessible label (which for our models reads "Custom model x, accuracy …"). */
+  row(tree: string, label: string | RegExp): Locator {
+    return this.tree(tree).getByRole('treeitem', { name: label, exact: typeof label === 'string' });
+  }
+
+  /** A row of a tree by the text it shows (for rows whose accessible label is something else, e.g. their tooltip). */
+  rowShowing(tree: string, text: string | RegExp): Locator {
+    return this.tree(tree).getByRole('treeitem').filter({ hasText: text });
+  }
+
+  /**
+   * Waits for a row, by accessible label or by the text it shows; when it does not come, the error lists the rows the
+   * tree has instead.
+   */
+  async waitForRow(tree: string, label: string | RegExp, timeoutMs?: number, by: 'label' | 'text' = 'label'): Promise<Locator> {
+    const row = by === 'label' ? this.row(tree, label) : this.rowShowing(tree, label);
+    try {
+      await row.waitFor({ timeout: timeoutMs });
+    } catch (error) {
+      const seen = await this.rowLabels(tree).catch(() => []);
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new Error(`no row ${String(label)} in the ${tree} tree (${message}); rows: ${JSON.stringify(seen)}`, { cause: error });
+    }
+    return row;
+  }
+
+  /** The accessible labels of a tree's rows, top to bottom. */
+  async rowLabels(tree: string): Promise<string[]> {
+    return this.tree(tree)
+      .getByRole('treeitem')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label') ?? ''));
+  }
+
+  /**
+   * Right-clicks `target` and picks `item` from its context menu. The item is pointed at and chosen with Enter: a
+   * click that lands while the menu is still settling is swallowed by the menu (seen: the item highlights, nothing
+   * runs), while a focused item always runs on Enter.
+   */
+  async contextMenu(target: Locator, item: string | RegExp): Promise<void> {
+    await target.click({ button: 'right' });
+    const entry = this.page.getByRole('menuitem', { name: item });
+    await entry.hover();
+    await this.page.locator('.monaco-menu .action-item.focused').filter({ has: entry }).waitFor();
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.monaco-menu').waitFor({ state: 'detached' });
+    await this.restMouse();
+  }
+
+  /** An inline action button of a tree row (shown on hover), by its title. */
+  async inlineAction(row: Locator, title: string | RegExp): Promise<void> {
+    await row.hover();
+    await row.getByRole('button', { name: title }).click();
+    await this.restMouse();
+  }
+
+  /** Closes an editor through the close button of its tab. */
+  async closeEditor(title: string): Promise<void> {
+    const tab = this.page.getByRole('tab', { name: title });
+    await tab.hover();
+    await tab.getByRole('button', { name: /^Close/ }).click();
+    await tab.waitFor({ state: 'detached' });
+    await this.restMouse();
+  }
+
+  // ---------------------------------------------------------------------------------------------- quick input
+
+  get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** The quick input's text box (the palette filter, an input box, a quick pick filter). */
+  get quickInputBox(): Locator {
+    return this.quickInput.locator('.quick-input-box input');
+  }
+
+  /** Waits for a quick input whose title contains `text` (e.g. 'Create Finetuned Model from 2 files (3/6)'). */
+  async quickInputTitled(text: string | RegExp): Promise<void> {
+    await this.quickInput.locator('.quick-input-title', { hasText: text }).waitFor();
+  }
+
+  /** An item of the open quick pick, by the start of its accessible label. */
+  quickPickItem(label: string | RegExp): Locator {
+    return this.quickInput.getByRole('option', { name: label });
+  }
+
+  /**
+   * F1, enters the command's title and picks that exact entry. The title goes in as one insertion (as a paste
+   * would): typed key by key, the palette re-filters on every key and a title takes seconds.
+   */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    await this.quickInputBox.waitFor();
+    await this.page.keyboard.insertText(title);
+    await this.quickPickItem(new RegExp(`^${escapeRegExp(title)}`)).first().click();
+  }
+
+  // ---------------------------------------------------------------------------------------------- notifications
+
+  /** A notification toast by (part of) its message. */
+  notification(text: string | RegExp): Locator {
+    return this.page.locator('.notification-toast').filter({ hasText: text });
+  }
+
+  /** The buttons a toast offers, by label. */
+  async notificationActions(toast: Locator): Promise<string[]> {
+    return toast.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts();
+  }
+
+  /** Clears every notification (palette: "Notifications: Clear All Notifications"), so the next step's stand alone. */
+  async clearNotifications(): Promise<void> {
+    if ((await this.page.locator('.notification-toast').count()) === 0) return;
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.page.locator('.notification-toast').first().waitFor({ state: 'detached' });
+  }
+
+  // ---------------------------------------------------------------------------------------------- status bar
+
+  /** A status bar entry by the start of its accessible label. */
+  statusBarItem(labelStart: string): Locator {
+    return this.page.locator(`.statusbar-item[aria-label^="${labelStart}"]`);
+  }
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Polls `probe` until it returns a value that is not undefined; fails with `what` and the last value seen. */
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
