@@ -1,6 +1,9 @@
-// The UI tests (issue 5): VS Code's server build with the extension, opened in headless Chromium and driven by
-// Playwright through the steps of steps.ts, against the service emulator running in this process. Builds nothing:
-// `npm run test:e2e` builds and installs first.
+// The UI tests (issue 5): VS Code's server build with the packaged extension (.vsix) installed, opened in headless
+// Chromium and driven by Playwright through the steps of steps.ts, against the service emulator running in this
+// process. Builds nothing: `npm run test:e2e` packages, compiles and installs the server first.
+//
+// HR_E2E_EXTENSION=dev loads the working tree's build (dist/, `npm run build`) as the development extension instead
+// of installing the package: quicker while writing a step, but not what a person installs.
 //
 // Everything runs from one temporary folder (workspace, server user data and extensions, browser profile, download
 // folder) removed at the end; screenshots and the log stay in test-output/e2e/ (git-ignored). The run fails (exit 1)
@@ -12,6 +15,7 @@ import type { BrowserContext } from 'playwright-core';
 import { writeDemoWorkspace } from '../../scripts/demoWorkspace';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
+import { installVsix, packagedVsixPath } from '../runners/installExtension';
 import { extensionBundlePath, installMarkerPath, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
@@ -24,6 +28,8 @@ const logPath = path.join(outputDir, 'run.log');
 /** The whole run, startup to cleanup; the steps take about a minute. */
 const RUN_TIMEOUT_MS = 5 * 60_000;
 const DEMO_KEY = 'demo-key';
+/** The packaged extension as a person installs it, or the working tree's build as the development extension. */
+const mode: 'vsix' | 'dev' = process.env.HR_E2E_EXTENSION === 'dev' ? 'dev' : 'vsix';
 
 /**
  * Quick enough for a test, slow enough to be seen: a finetune lasts a few seconds (the status bar shows it across
@@ -61,7 +67,10 @@ function preflightProblem(): string | undefined {
   if (!fs.existsSync(installMarkerPath)) {
     return 'The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.';
   }
-  if (!fs.existsSync(extensionBundlePath)) return 'dist/extension.js is missing: run `npm run build`.';
+  if (mode === 'dev' && !fs.existsSync(extensionBundlePath)) return 'dist/extension.js is missing: run `npm run build`.';
+  if (mode === 'vsix' && !fs.existsSync(packagedVsixPath())) {
+    return `${path.basename(packagedVsixPath())} is missing: run \`npm run package\`.`;
+  }
   return undefined;
 }
 
@@ -173,12 +182,26 @@ async function main(): Promise<number> {
     writeUserSettings(userDataDir, emu, downloadFolder);
     console.log(`[e2e] emulator on ${emu.url}; workspace ${workspace}`);
 
+    if (mode === 'vsix') {
+      const vsix = packagedVsixPath();
+      log(`[e2e] ${installVsix(vsix, extensionsDir, serverEnvironment())}`);
+      const installed = fs.readdirSync(extensionsDir).filter((entry) => !entry.startsWith('.'));
+      console.log(`[e2e] installed ${path.basename(vsix)} (${installed.join(', ')}) (${seconds(started)})`);
+    } else {
+      console.log(`[e2e] HR_E2E_EXTENSION=dev: the working tree's dist/ as the development extension`);
+    }
+
     server = startVscodeServer({ userDataDir, extensionsDir, env: serverEnvironment(), log, startTimeoutMs: 60_000 });
     const port = await server.listening;
     console.log(`[e2e] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
     browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
     const browser = await browserLaunch;
-    await openWorkbench(browser, workbenchUrl({ port, workspace, extensionRoot: repoRoot }), log);
+    // The installed package needs no payload: the workbench finds it in the extensions folder, as for a person.
+    const url =
+      mode === 'vsix'
+        ? `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`
+        : workbenchUrl({ port, workspace, extensionRoot: repoRoot });
+    await openWorkbench(browser, url, log);
     const page = browser.pages()[0];
     if (!page) throw new Error('the browser has no page');
     await page.setViewportSize({ width: 1440, height: 900 });
