@@ -1,0 +1,35 @@
+// A small element builder: content always goes in as text (never parsed as HTML), so nothing here can inject markup.
+// The one place that sets innerHTML is the output pane, with HTML from the markdown renderer.
+
+type Attributes = Record<string, string | boolean | undefined>;
+type Child = Node | string | undefined | false;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    element.setAttribute(name, value === true ? '' : value);
+  }
+  for (const child of children) {
+    if (child === undefined || child === false) continue;
+    element.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return element;
+}
+
+/** A codicon, hidden from screen readers (the control around it carries the label). */
+export function icon(name: string): HTMLSpanElement {
+  return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
+}
+
+/** Shows or hides an element with the `hidden` attribute (the policy forbids inline styles). */
+export function show(element: HTMLElement, visible: boolean): void {
+  element.hidden = !visible;
+}
+
+let counter = 0;
+/** Ids for label/aria-describedby pairs; unique within the page. */
+export function uid(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
