@@ -10,7 +10,9 @@ import { registerJobCommands } from './commands/jobCommands';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';
 import { registerModelCommands } from './commands/modelCommands';
+import { registerPlayground } from './commands/playground';
 import { JobStore } from './jobs/jobStore';
+import type { PlaygroundManager } from './playground/playgroundManager';
 import { Log } from './log';
 import { Session } from './session';
 import { VIEW_MODELS, type Services } from './services';
@@ -25,6 +27,7 @@ export interface ExtensionApi {
   poller: JobPoller;
   jobsView: JobsView;
   statusBar: JobsStatusBar;
+  playground: PlaygroundManager;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -65,12 +68,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     }),
   );
   void poller.start();
+  const playground = registerPlayground(services);
 
   void session.updateContext();
   // Off the activation path: offer to resume downloads a reload interrupted.
   const pending = setTimeout(() => void offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)), 3000);
   context.subscriptions.push({ dispose: () => clearTimeout(pending) });
-  return { services, models, poller, jobsView, statusBar };
+  return { services, models, poller, jobsView, statusBar, playground };
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,39 @@
+// The playground's entry points: "Open Playground" (palette, a model's context menu, the "Try in Playground" of a
+// finished finetune) and "Ask About Selection" (the editor's selection becomes the prompt), plus the serializer that
+// brings panels back after a reload. Only registrations happen here, at activation; panels are made on use.
+import * as vscode from 'vscode';
+import { PlaygroundManager } from '../playground/playgroundManager';
+import { LIMITS, PLAYGROUND_VIEW_TYPE } from '../playground/protocol';
+import type { Services } from '../services';
+import { modelNameFromArgument } from './modelArgument';
+
+export const OPEN_PLAYGROUND = 'hostedReasoning.openPlayground';
+export const ASK_ABOUT_SELECTION = 'hostedReasoning.askAboutSelection';
+
+/** Registers the commands and the serializer (owned by the extension's subscriptions); returns the panel manager. */
+export function registerPlayground(services: Services): PlaygroundManager {
+  const manager = new PlaygroundManager(services);
+  services.context.subscriptions.push(
+    manager,
+    vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, manager),
+    // Accepts a Models-view row, `{ modelName }` or a model name; returns the panel (for tests and other commands).
+    vscode.commands.registerCommand(OPEN_PLAYGROUND, (arg?: unknown) => manager.openPanel({ modelName: modelNameFromArgument(arg) })),
+    vscode.commands.registerCommand(ASK_ABOUT_SELECTION, () => askAboutSelection(manager)),
+  );
+  return manager;
+}
+
+async function askAboutSelection(manager: PlaygroundManager) {
+  const editor = vscode.window.activeTextEditor;
+  const text = editor ? editor.selections.map((s) => editor.document.getText(s)).filter((t) => t.trim()).join('\n\n') : '';
+  if (!text.trim()) {
+    void vscode.window.showInformationMessage('Select some text in an editor to ask about it in the playground.');
+    return undefined;
+  }
+  if (text.length > LIMITS.promptChars) {
+    void vscode.window.showWarningMessage(`The selection is too long for a prompt (over ${LIMITS.promptChars.toLocaleString('en-US')} characters).`);
+    return undefined;
+  }
+  // Beside the editor, so the code and the answer are both in view.
+  return manager.openPanel({ prompt: text, viewColumn: vscode.ViewColumn.Beside });
+}
