@@ -1,0 +1,60 @@
+// Loaded by the VS Code extension host as `extensionTestsPath` (test/bench/figures/activation.ts): waits until the
+// window's own startup activations are over, activates a primer extension (the host's first activation does
+// once-per-process work), then asks the host to activate the extension under test and an empty extension, times each
+// `activate()` until it resolves, and appends one JSON line to the file named by HR_BENCH_ACTIVATION. Which of the
+// two goes first alternates from run to run.
+import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { EMPTY_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SETTLE_MS, SUBJECT_ID, type ProbeLine } from './activationShared';
+
+async function time(id: string, line: ProbeLine): Promise<void> {
+  const ext = vscode.extensions.getExtension(id);
+  if (!ext) {
+    line.missing.push(id);
+    return;
+  }
+  if (ext.isActive) {
+    line.alreadyActive.push(id);
+    return;
+  }
+  const only = process.env[PROFILE_RUN_ENV];
+  const profileDir = only === undefined || Number(only) === line.run ? process.env[PROFILE_ENV] : undefined;
+  const session = profileDir ? new inspector.Session() : undefined;
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session?.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
+  if (session) {
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 100 });
+    await post('Profiler.start');
+  }
+  const t0 = performance.now();
+  await ext.activate();
+  line.ms[id] = performance.now() - t0;
+  if (session && profileDir) {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    fs.writeFileSync(path.join(profileDir, `${id}-${line.run}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+export async function run(): Promise<void> {
+  const file = process.env[RESULT_ENV];
+  if (!file) throw new Error(`${RESULT_ENV} is not set`);
+  const done = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length : 0;
+  const order = done % 2 === 0 ? [SUBJECT_ID, EMPTY_ID] : [EMPTY_ID, SUBJECT_ID];
+  const line: ProbeLine = { run: done, first: order[0], ms: {}, alreadyActive: [], missing: [], known: [], vscodeVersion: vscode.version };
+  line.known = vscode.extensions.all.filter((e) => !(e.packageJSON as { isBuiltin?: boolean }).isBuiltin).map((e) => e.id);
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const primer = vscode.extensions.getExtension(PRIMER_ID);
+  if (primer && !primer.isActive) {
+    const t0 = performance.now();
+    await primer.activate();
+    line.primerMs = performance.now() - t0;
+  }
+  for (const id of order) await time(id, line);
+  fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+}

@@ -1,0 +1,280 @@
+// Figure 1: activation in the real VS Code extension host (the server build the in-editor tests use, driven by
+// headless Chromium), the extension as it ships (production bundle) beside an empty extension, over fresh extension
+// hosts; the sizes of the bundles and the .vsix; and, as a cross-check that needs no VS Code, require() of the bundle
+// in a fresh Node process with a stub `vscode`.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { BrowserContext } from 'playwright-core';
+import { missingBrowser } from '../../runners/hostPrerequisites';
+import { installMarkerPath, repoRoot, testOutputDir } from '../../runners/vscodeServerLayout';
+import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
+import { launchBrowser } from '../../runners/workbenchBrowser';
+import { EMPTY_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SETTLE_MS, SUBJECT_ID, type ProbeLine } from '../activationShared';
+import type { FigureOptions } from '../figure';
+import { runNodeJson } from '../proc';
+import { runsTable, type FigureResult, type Row } from '../report';
+import { fmt, interleave, range, summarize } from '../stats';
+
+const GOAL_MS = 15;
+const GOAL_DELTA_MS = 5;
+const kb = (n: number) => `${fmt(n / 1024, 0)} KB`;
+
+function exec(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): void {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_yes: 'true' } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || '').slice(-1500)}`);
+}
+
+/** The extension as it ships: the repository's own build script in production mode, then vsce, in a temp folder. */
+function stageProduction(staging: string): { vsix: string } {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  delete pkg.scripts?.['vscode:prepublish']; // done by hand below, in the staging folder instead of the repository's dist/
+  fs.writeFileSync(path.join(staging, 'package.json'), JSON.stringify(pkg, null, 2));
+  for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'esbuild.mjs', 'tsconfig.json']) {
+    if (fs.existsSync(path.join(repoRoot, file))) fs.copyFileSync(path.join(repoRoot, file), path.join(staging, file));
+  }
+  fs.cpSync(path.join(repoRoot, 'media'), path.join(staging, 'media'), { recursive: true });
+  for (const link of ['src', 'node_modules']) fs.symlinkSync(path.join(repoRoot, link), path.join(staging, link));
+  try {
+    exec(process.execPath, ['esbuild.mjs', '--production'], staging);
+  } finally {
+    for (const link of ['src', 'node_modules']) fs.unlinkSync(path.join(staging, link));
+  }
+  const vsix = path.join(staging, '..', `${path.basename(staging)}.vsix`);
+  exec(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], staging);
+  return { vsix };
+}
+
+/** Bytes of the production extension bundle per npm package (esbuild metafile), largest first. */
+async function bundleShares(): Promise<{ total: number; parts: [string, number][] }> {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    absWorkingDir: repoRoot, entryPoints: ['src/extension.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs',
+    external: ['vscode'], minify: true, write: false, metafile: true, outfile: 'bench-out.js', logLevel: 'silent',
+  });
+  const out = Object.values(result.metafile.outputs)[0];
+  const parts = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const key = m ? m[1] : 'extension code (src/)';
+    parts.set(key, (parts.get(key) ?? 0) + bytesInOutput);
+  }
+  return { total: out.bytes, parts: [...parts].sort((a, b) => b[1] - a[1]) };
+}
+
+function emptyExtension(dir: string, name: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    name, publisher: 'hr-bench', version: '0.0.1', engines: { vscode: '^1.100.0' }, main: './extension.js', activationEvents: [],
+  }, null, 2));
+  fs.writeFileSync(path.join(dir, 'extension.js'), 'exports.activate = function () {};\nexports.deactivate = function () {};\n');
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function lines(file: string): ProbeLine[] {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as ProbeLine);
+}
+
+/** `runs` fresh extension hosts (one workbench load each) in one server; the probe appends one line per host. */
+interface Breakdown {
+  /** Sampled ms, not idle. */
+  busy: number;
+  /** require() of the bundle: compile + top-level code. */
+  load: number;
+  /** Of which V8 compiling (parsing) the file. */
+  compile: number;
+}
+
+/** Inclusive times from the profiled activation (sampling at 0.1 ms; the profiler itself slows things down). */
+function breakdown(file: string): Breakdown {
+  interface Node { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+  const p = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const under = (id: number, name: string): boolean => {
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) if (byId.get(cur)?.callFrame.functionName === name) return true;
+    return false;
+  };
+  let busy = 0;
+  let load = 0;
+  let compile = 0;
+  p.samples.forEach((id, i) => {
+    const us = p.timeDeltas[i] ?? 0;
+    const name = byId.get(id)?.callFrame.functionName ?? '';
+    if (name === '(idle)' || name === '(program)') return;
+    busy += us;
+    if (under(id, 'Module._load')) load += us;
+    if (under(id, 'wrapSafe')) compile += us;
+  });
+  return { busy: busy / 1000, load: load / 1000, compile: compile / 1000 };
+}
+
+async function inHost(staging: string, installed: string[], runs: number, tmp: string): Promise<{ lines: ProbeLine[]; problem?: string; breakdown?: Breakdown }> {
+  if (missingBrowser().length > 0) return { lines: [], problem: 'no Chromium on this machine' };
+  if (!fs.existsSync(installMarkerPath)) {
+    const setup = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'runners', 'setupVscodeServer.js')], { stdio: 'inherit' });
+    if (setup.status !== 0) return { lines: [], problem: 'the VS Code server could not be installed' };
+  }
+  const resultFile = path.join(tmp, 'activation.jsonl');
+  fs.mkdirSync(testOutputDir, { recursive: true });
+  const logFd = fs.openSync(path.join(testOutputDir, 'bench-vscode-server.log'), 'w');
+  const log = (line: string) => fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_')) env[k] = v;
+  env[RESULT_ENV] = resultFile;
+  // One more run than asked, CPU-profiled and not timed: where the extension's activation time goes.
+  const profileDir = path.join(tmp, 'profiles');
+  fs.mkdirSync(profileDir);
+  env[PROFILE_ENV] = profileDir;
+  env[PROFILE_RUN_ENV] = String(runs);
+  const workspace = path.join(tmp, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  let server: VscodeServer | undefined;
+  let browser: BrowserContext | undefined;
+  try {
+    const extensionsDir = path.join(tmp, 'extensions');
+    for (const dir of installed) fs.cpSync(dir, path.join(extensionsDir, `${path.basename(dir)}-0.0.1`), { recursive: true });
+    server = startVscodeServer({ userDataDir: path.join(tmp, 'server-data'), extensionsDir, env, log, startTimeoutMs: 60_000 });
+    const port = await server.listening;
+    const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p.split('/').map(encodeURIComponent).join('/')}`;
+    // The web workbench keeps one extensionDevelopmentPath only: the empty extensions are installed (above).
+    const payload = [
+      ['extensionDevelopmentPath', remote(staging)],
+      ['extensionTestsPath', remote(path.join(__dirname, '..', 'activationProbe.js'))],
+    ];
+    const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    browser = await launchBrowser(path.join(tmp, 'chromium-profile'));
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('pageerror', (e) => log(`[browser:pageerror] ${e.message}`));
+    for (let i = 0; i <= runs; i++) {
+      await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      const deadline = Date.now() + 90_000;
+      while (lines(resultFile).length <= i) {
+        if (Date.now() > deadline) return { lines: lines(resultFile), problem: `run ${i + 1}: the probe did not report within 90 s (see test-output/bench-vscode-server.log)` };
+        await sleep(100);
+      }
+      await page.goto('about:blank');
+      await sleep(500); // let the old extension host go before the next one starts
+    }
+    const profile = path.join(profileDir, `${SUBJECT_ID}-${runs}.cpuprofile`);
+    return { lines: lines(resultFile).slice(0, runs), breakdown: fs.existsSync(profile) ? breakdown(profile) : undefined };
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+    fs.closeSync(logFd);
+  }
+}
+
+export async function run(options: FigureOptions): Promise<FigureResult> {
+  const hostRuns = options.quick ? 4 : 12; // the first is a warm-up (server caches), not counted
+  const requireRuns = options.quick ? 3 : 10;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-activation-'));
+  try {
+    const staging = path.join(tmp, 'extension');
+    fs.mkdirSync(staging);
+    const { vsix } = stageProduction(staging);
+    const empty = path.join(tmp, EMPTY_ID);
+    emptyExtension(empty, EMPTY_ID.split('.')[1]);
+    const primer = path.join(tmp, PRIMER_ID);
+    emptyExtension(primer, PRIMER_ID.split('.')[1]);
+    const bundle = path.join(staging, 'dist', 'extension.js');
+    const webviewDir = path.join(staging, 'dist', 'webview');
+    const webviewJs = fs.existsSync(webviewDir) ? fs.readdirSync(webviewDir).filter((f) => f.endsWith('.js')).map((f) => path.join(webviewDir, f)) : [];
+    const size = (f: string) => fs.statSync(f).size;
+    const gz = (f: string) => gzipSync(fs.readFileSync(f)).length;
+    const shares = await bundleShares();
+    const devBundle = path.join(repoRoot, 'dist', 'extension.js');
+
+    const host = await inHost(staging, [empty, primer], hostRuns, tmp);
+    if (process.env.BENCH_DEBUG) console.error(JSON.stringify(host));
+    const counted = host.lines.slice(1).filter((l) => l.ms[SUBJECT_ID] !== undefined && l.ms[EMPTY_ID] !== undefined);
+    const subj = counted.map((l) => l.ms[SUBJECT_ID] as number);
+    const emp = counted.map((l) => l.ms[EMPTY_ID] as number);
+    const req = await interleave(
+      requireRuns,
+      async () => (await runNodeJson<{ ms: number }>('requireProbe.js', path.join(empty, 'extension.js'))).ms,
+      async () => (await runNodeJson<{ ms: number }>('requireProbe.js', bundle)).ms,
+      1,
+    );
+    const rq = summarize(req.subject);
+    const re = summarize(req.ref);
+    const rows: Row[] = [];
+    if (counted.length >= 3) {
+      const s = summarize(subj);
+      const e = summarize(emp);
+      const d = summarize(counted.map((l) => (l.ms[SUBJECT_ID] as number) - (l.ms[EMPTY_ID] as number)));
+      const q = summarize(counted.map((l) => (l.ms[SUBJECT_ID] as number) / (l.ms[EMPTY_ID] as number)));
+      rows.push({
+        figure: `1. Activation in the VS Code ${counted[0].vscodeVersion} extension host (${counted.length} fresh hosts)`,
+        subject: `${fmt(s.median)} ms`,
+        reference: `${fmt(e.median)} ms empty extension`,
+        ratio: fmt(q.median),
+        spread: `${range(s, ' ms')}; difference median ${fmt(d.median)} ms (${range(d, ' ms')})`,
+        goal: `≤ ${GOAL_MS} ms and ≤ ${GOAL_DELTA_MS} ms over empty`,
+        met: s.median <= GOAL_MS && d.median <= GOAL_DELTA_MS,
+      });
+    } else {
+      rows.push({ figure: '1. Activation in the VS Code extension host', subject: 'not measured', reference: '—', ratio: '—', spread: host.problem ?? 'too few runs', goal: `≤ ${GOAL_MS} ms`, met: undefined });
+    }
+    rows.push({
+      figure: `1. Activation cross-check: require() of the bundle, fresh Node, stub vscode (${requireRuns} runs)`,
+      subject: `${fmt(rq.median)} ms`,
+      reference: `${fmt(re.median)} ms empty module`,
+      ratio: fmt(summarize(req.ratios).median),
+      spread: range(rq, ' ms'),
+      goal: '(context)',
+      met: undefined,
+    });
+    rows.push({
+      figure: '1. Sizes: extension bundle / webview bundle / .vsix',
+      subject: `${kb(size(bundle))} (gzip ${kb(gz(bundle))}) / ${webviewJs.length ? webviewJs.map((f) => `${kb(size(f))} (gzip ${kb(gz(f))})`).join(' + ') : 'none'} / ${kb(size(vsix))}`,
+      reference: '—',
+      ratio: '—',
+      spread: '—',
+      goal: '(reported)',
+      met: undefined,
+    });
+    const primerMs = summarize(counted.map((l) => l.primerMs ?? NaN).filter((n) => Number.isFinite(n))).median;
+    const section = [
+      '## 1. Activation',
+      '',
+      `Method: the extension as it ships — the repository's \`esbuild.mjs --production\` and \`vsce package --no-dependencies\``,
+      `run in a temp copy (the working tree's dist/ is left alone) — is loaded as a development extension into VS Code's`,
+      `server build (the one \`npm run test:vscode\` uses), next to an empty extension (\`activate() {}\`). A probe given as`,
+      `\`extensionTestsPath\` (test/bench/activationProbe.ts) calls \`getExtension(id).activate()\` for each and times it until`,
+      `the promise resolves (module loading included), alternating which goes first. The empty extension and a second`,
+      `empty "primer" are installed in the server's extensions folder (the web workbench takes one development path`,
+      `only). Before timing, the probe waits ${SETTLE_MS / 1000} s (the window's own startup activations, e.g. built-in`,
+      `extensions, would otherwise run at the same time) and activates the primer, which pays what the host does on its`,
+      `first activation (primer: median ${fmt(primerMs)} ms). Each run is a fresh extension host (a new workbench page`,
+      `load); ${hostRuns} runs, the first a warm-up${host.problem ? `; problem: ${host.problem}` : ''}.`,
+      '',
+      host.breakdown
+        ? `Where the time goes (one more run, CPU-profiled inside the host at 0.1 ms, not counted above; the profiler slows it): ` +
+          `${fmt(host.breakdown.busy)} ms busy in \`activate()\` of the extension, of which ${fmt(host.breakdown.load)} ms \`require()\` of the ` +
+          `bundle — ${fmt(host.breakdown.compile)} ms of it V8 compiling the ${kb(size(bundle))} file — and the rest its \`activate()\` code and the host's ` +
+          'registration of what it creates (views, commands, webview serializer).'
+        : 'No profile of the activation could be taken.',
+      '',
+      counted.length ? runsTable(['Run', 'first', 'extension (ms)', 'empty (ms)', 'difference (ms)'], counted.map((l) => [l.run, l.first === SUBJECT_ID ? 'extension' : 'empty', fmt(l.ms[SUBJECT_ID] as number), fmt(l.ms[EMPTY_ID] as number), fmt((l.ms[SUBJECT_ID] as number) - (l.ms[EMPTY_ID] as number))])) : '',
+      '',
+      `Cross-check without VS Code: \`require()\` of the production bundle in a fresh Node process with a stub \`vscode\``,
+      `(test/bench/requireProbe.ts), ${requireRuns} interleaved pairs with the empty extension's module: ${fmt(rq.median)} ms vs ${fmt(re.median)} ms.`,
+      '',
+      `Sizes: production extension bundle ${kb(size(bundle))} (gzip ${kb(gz(bundle))}); the development build in dist/ is`,
+      `${fs.existsSync(devBundle) ? kb(size(devBundle)) : 'absent'} (not minified). Webview: ${webviewJs.length ? webviewJs.map((f) => `${path.basename(f)} ${kb(size(f))}`).join(', ') : 'no bundle yet'}. .vsix: ${kb(size(vsix))}.`,
+      `What the production bundle is made of (esbuild metafile, bytes in the minified output):`,
+      '',
+      runsTable(['Input', 'Bytes', 'Share'], shares.parts.slice(0, 8).map(([k, v]) => [k, kb(v), `${fmt((100 * v) / shares.total, 1)} %`])),
+    ].join('\n');
+    return { rows, section };
+  } finally {
+    if (process.env.BENCH_KEEP_TMP) console.error(`kept ${tmp}`);
+    else fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,129 @@
+// Figure 5: a 2 GiB artifact through the API's redirect to the signed-URL origin, ServiceClient.download against
+// `curl -L` on the same URL; then a transfer cut at 50% and resumed. Emulator, curl and the measured client each run
+// in their own process; every downloaded file is deleted at once.
+import { mkdtemp, rm, statfs } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EmulatorProcess } from '../emulatorProcess';
+import type { FigureOptions } from '../figure';
+import { curl, runNodeJson } from '../proc';
+import { runsTable, type FigureResult, type Row } from '../report';
+import { fmt, GiB, interleave, MiB, mib, range, summarize } from '../stats';
+import type { TransferJob, TransferResult } from '../transferWorker';
+
+const KEY = 'demo-key';
+const MODEL = 'bench-artifact';
+const TIME_GOAL = 1.1;
+const MEMORY_GOAL = 64 * MiB;
+const REFETCH_GOAL = 1 * MiB;
+
+export async function run(options: FigureOptions): Promise<FigureResult> {
+  const size = options.quick ? 256 * MiB : 2 * GiB;
+  const runs = options.quick ? 2 : 5;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'hr-bench-download-'));
+  const fs = await statfs(dir);
+  const free = fs.bavail * fs.bsize;
+  if (free < 3 * size + GiB) throw new Error(`not enough disk space in ${os.tmpdir()}: ${mib(free)} free, ${mib(3 * size + GiB)} needed`);
+  const em = await EmulatorProcess.start({ downloadMode: 'redirect' });
+  try {
+    const info = await em.addCustomModel(KEY, MODEL, size);
+    const url = `${em.url}/cr/finetune_model/download?model_name=${encodeURIComponent(MODEL)}`;
+    const job: TransferJob = { kind: 'download', baseUrl: em.url, apiKey: KEY, modelName: MODEL, directory: dir };
+    const memory: TransferResult[] = [];
+    const perRun: (string | number)[][] = [];
+    const paired = await interleave(
+      runs,
+      async () => {
+        const out = path.join(dir, 'curl.gguf');
+        // curl sends -H headers to the redirect target too; irrelevant here (timing only), avoided by the client.
+        const r = await curl(['-L', '-H', `X-API-Key: ${KEY}`, '-o', out, '-w', '%{time_total} %{http_code} %{size_download}', url]);
+        await rm(out, { force: true });
+        if (r.fields[0] !== '200' || Number(r.fields[1]) !== info.size) throw new Error(`curl: ${r.fields.join(' ')}`);
+        return r.ms;
+      },
+      async (i) => {
+        const r = await runNodeJson<TransferResult>('transferWorker.js', job);
+        await rm(String(r.detail.path), { force: true });
+        if (r.detail.bytes !== info.size) throw new Error(`client downloaded ${String(r.detail.bytes)} bytes of ${info.size}`);
+        if (i >= 0) memory.push(r);
+        return r.ms;
+      },
+      1,
+      (i, ref, subject) => {
+        const m = memory[i];
+        perRun.push([i + 1, fmt(ref / 1000), fmt(subject / 1000), fmt(subject / ref), mib(m.baselineRss), m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—', mib(m.polledPeakRss - m.baselineRss)]);
+      },
+    );
+
+    // Cut at 50%: the storage origin ends the first response after half the bytes; the client resumes by Range.
+    const cutAt = Math.floor(size / 2);
+    await em.call({ op: 'clearReceived' });
+    await em.call({ op: 'addFault', rule: { origin: 'storage', pathRegex: '^/artifacts/', kind: 'truncate', afterBytes: cutAt, times: 1 } });
+    const cut = await runNodeJson<TransferResult>('transferWorker.js', job);
+    await rm(String(cut.detail.path), { force: true });
+    const storage = (await em.received()).filter((r) => r.origin === 'storage');
+    const rangeHeader = storage[1]?.headers.range;
+    const rangeStart = typeof rangeHeader === 'string' ? Number(/^bytes=(\d+)-/.exec(rangeHeader)?.[1] ?? NaN) : NaN;
+    // Sent by storage: the cut response (exactly cutAt bytes), then size - rangeStart; anything beyond size was fetched twice.
+    const refetched = Number.isFinite(rangeStart) ? cutAt - rangeStart : NaN;
+    const cutOk = cut.detail.bytes === info.size && storage.length === 2;
+
+    const t = summarize(paired.subject);
+    const c = summarize(paired.ref);
+    const q = summarize(paired.ratios);
+    const growth = summarize(memory.map((m) => (m.peakRss ?? m.polledPeakRss) - m.baselineRss));
+    const cutGrowth = (cut.peakRss ?? cut.polledPeakRss) - cut.baselineRss;
+    const gib = fmt(size / GiB, 2);
+    const rows: Row[] = [
+      {
+        figure: `5. Download, ${gib} GiB via redirect: wall time`,
+        subject: `${fmt(t.median / 1000)} s (${fmt(size / MiB / (t.median / 1000), 0)} MiB/s)`,
+        reference: `${fmt(c.median / 1000)} s curl -L`,
+        ratio: fmt(q.median),
+        spread: `ratio ${range(q)}`,
+        goal: `≤ ${TIME_GOAL}× curl`,
+        met: q.median <= TIME_GOAL,
+      },
+      {
+        figure: '5. Download: peak RSS growth of the downloading process',
+        subject: mib(growth.median),
+        reference: '—',
+        ratio: '—',
+        spread: `${mib(growth.min)}–${mib(growth.max)} (cut run: ${mib(cutGrowth)})`,
+        goal: '≤ 64 MiB',
+        met: Math.max(growth.max, cutGrowth) <= MEMORY_GOAL,
+      },
+      {
+        figure: '5. Download: bytes fetched twice after a cut at 50%',
+        subject: Number.isFinite(refetched) ? `${refetched} B` : 'no resume seen',
+        reference: '—',
+        ratio: '—',
+        spread: `Range start ${rangeStart} vs cut at ${cutAt}`,
+        goal: '< 1 MiB',
+        met: cutOk && refetched >= 0 && refetched < REFETCH_GOAL,
+      },
+    ];
+    const section = [
+      '## 5. Download',
+      '',
+      `Method: the emulator (own process, redirect mode) holds a ${gib} GiB GGUF artifact for a custom model. Subject:`,
+      `\`ServiceClient.download\` in a fresh Node process (\`transferWorker.ts\`): \`GET /cr/finetune_model/download\` with`,
+      `the key, 302 to the signed-URL origin, fetched there without the key into \`<name>.part\` (SHA-256 computed on`,
+      `the way, length checked, renamed). Reference: \`curl -L -H 'X-API-Key: ...' -o file\` on the same URL (curl`,
+      `forwards the header to the redirect target; irrelevant for timing). Both write to ${os.tmpdir()}; each file is`,
+      `deleted right after its run. ${runs} interleaved pairs after one warm-up pair. Memory as for the upload (VmHWM`,
+      `reset before the call, after a warm-up request and a GC).`,
+      '',
+      runsTable(['Run', 'curl (s)', 'client (s)', 'ratio', 'client RSS before', 'peak growth (VmHWM)', 'peak growth (polled)'], perRun),
+      '',
+      `Cut and resume: a \`truncate\` fault on the storage origin ends the first response after ${cutAt} bytes (50%).`,
+      `The client saw ${String(cut.detail.resumes)} resume(s), downloaded ${String(cut.detail.bytes)} bytes (checked: ${String(cut.detail.verified)}),`,
+      `and asked storage for \`${String(rangeHeader)}\`: ${Number.isFinite(refetched) ? `${refetched} bytes` : 'an unknown amount'} fetched twice`,
+      `(storage requests: ${storage.map((r) => `${r.status ?? '?'}${r.fault ? ` ${r.fault}` : ''}${typeof r.headers.range === 'string' ? ` ${r.headers.range}` : ''}`).join(', ')}).`,
+    ].join('\n');
+    return { rows, section };
+  } finally {
+    await em.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
