@@ -79,6 +79,7 @@ export class PlaygroundPanel implements vscode.Disposable {
   ) {
     this.ready = new Promise((resolve) => (this.readyOnce = resolve));
     const extensionUri = services.context.extensionUri;
+    // Set again for a restored panel: its saved options may name the folders of an older install of the extension.
     panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity-bar.svg');
     panel.webview.html = this.html(extensionUri);

@@ -87,7 +87,9 @@ describe('playground', function () {
   });
 
   it('opens from the command with the model preselected, locked down, and lists the key’s models', async () => {
-    await rig.useKey('demo-key');
+    // A key of its own: earlier tests add custom models to demo-key.
+    rig.emu.setKey('playground-models', { models: [MODEL, OTHER_MODEL] });
+    await rig.useKey('playground-models');
     const panel = await openPanel({ modelName: MODEL });
     const log = record(panel);
     try {
@@ -103,14 +105,14 @@ describe('playground', function () {
       assert.equal(panel.panel.options.retainContextWhenHidden, false);
       const html = panel.panel.webview.html;
       assert.match(html, new RegExp(`default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]{16,}'; style-src ${escapeRegExp(panel.panel.webview.cspSource)};`));
-      assert.doesNotMatch(html, /demo-key/);
+      assert.doesNotMatch(html, /playground-models/);
 
       // The page asks again (as after being hidden): it gets the models of the key, never the key itself.
       send(panel, { type: 'ready' });
       const models = await waitFor('the model list', () => log.posted.find((m): m is ModelsMessage => m.type === 'models' && !m.loading));
       assert.deepEqual(models.models.map((m) => m.name).sort(), [MODEL, OTHER_MODEL].sort());
       assert.ok(log.posted.some((m) => m.type === 'init'), 'no init after ready');
-      assert.doesNotMatch(JSON.stringify(log.posted), /demo-key/);
+      assert.doesNotMatch(JSON.stringify(log.posted), /playground-models/);
     } finally {
       log.dispose();
     }
