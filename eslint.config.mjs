@@ -23,6 +23,25 @@ export default tseslint.config(
     },
   },
   {
+    // Browser code of the playground: no VS Code API, no Node, no network libraries. The host does all I/O.
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'The webview talks to the extension through protocol.ts messages only.' },
+            { name: 'axios', message: 'The webview never talks to the network.' },
+          ],
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'child_process', 'crypto'], message: 'No Node modules in the webview bundle.' },
+            { group: ['**/api/*', '!**/api/types'], message: 'Only the API types may be shared with the webview.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
