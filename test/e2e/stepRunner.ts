@@ -59,10 +59,26 @@ function describe(error: unknown): string {
   return String(error);
 }
 
+/**
+ * Lets the workbench's finite animations end (a notification toast sliding in) so a screenshot shows what a person
+ * sees a moment later; spinners and other endless animations are left running. At most one second.
+ * (Playwright's `animations: 'disabled'` would do this, but after it a webview no longer took the next click.)
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page
+    .evaluate(() => {
+      const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+      const done = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+      return Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    })
+    .catch(() => undefined);
+}
+
 /** Takes a screenshot, never throwing (a crashed page must not hide the step's own error). */
 async function screenshot(page: Page, file: string): Promise<string | undefined> {
   try {
-    await page.screenshot({ path: file, timeout: 10_000, animations: 'disabled' });
+    await settleAnimations(page);
+    await page.screenshot({ path: file, timeout: 10_000 });
     return file;
   } catch {
     return undefined;
@@ -88,7 +104,8 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
       page,
       shot: async (detail) => {
         const file = path.join(outputDir, `${number}-${step.id}-${detail}.png`);
-        await page.screenshot({ path: file, animations: 'disabled' });
+        await settleAnimations(page);
+        await page.screenshot({ path: file });
         return file;
       },
       note: (line) => console.log(`[e2e]     ${number} ${line}`),

@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
+import { playgroundSteps } from './playgroundSteps';
 import type { Step } from './stepRunner';
 import { eventually, Workbench } from './workbench';
 
@@ -20,7 +21,7 @@ export interface StoryEnvironment {
   readonly downloadFolder: string;
   /** Two PDFs of the workspace (names as the Explorer shows them) to finetune from. */
   readonly sourcePdfs: readonly [string, string];
-  /** Base model and name of the model the story creates. */
+  /** Base model of the model the story creates (also the playground's model), and the new model's name. */
   readonly baseModel: string;
   readonly modelName: string;
   readonly dataset: string;
@@ -220,5 +221,5 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
-  return [apiKey, finetune, evaluate, download, errors];
+  return [apiKey, finetune, evaluate, download, ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }), errors];
 }

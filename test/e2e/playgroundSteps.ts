@@ -1,0 +1,187 @@
+// Steps 5 and 6: the playground webview. A streamed answer arrives token by token and stops when asked; a hostile
+// answer (script, event handlers, a javascript: link, an iframe, svg onload) is shown as text, runs nothing, opens no
+// dialog and makes no request.
+import * as assert from 'node:assert/strict';
+import type { Dialog, Request } from 'playwright-core';
+import type { Emulator } from '../service/emulator';
+import { fromWebview, PlaygroundPage } from './playgroundPage';
+import type { Step } from './stepRunner';
+import { eventually, type Workbench } from './workbench';
+
+export interface PlaygroundEnvironment {
+  readonly workbench: Workbench;
+  readonly emu: Emulator;
+  /** A base model of the key, opened from its row in the Models view. */
+  readonly model: string;
+}
+
+/** The issue's hostile answer, verbatim. */
+export const HOSTILE_ANSWER =
+  '<script>window.__pwned=1</script> <img src=x onerror="window.__pwned=2"> [x](javascript:window.__pwned=3) ' +
+  '<iframe src="https://example.com"></iframe> <svg onload="window.__pwned=4"></svg>';
+
+/** Slow enough that a person (and the sampling below) sees the answer grow; the answer has about 60 tokens. */
+const SLOW_TOKEN_MS = 150;
+/** Distinct sizes of the output to see before stopping: the answer grew in that many steps. */
+const GROWTH_STEPS = 4;
+/** After Stop: longer than several token intervals, so a stream that went on would have shown more text. */
+const AFTER_STOP_SETTLE_MS = 6 * SLOW_TOKEN_MS;
+/** After the hostile answer is shown: an image error or load handler would have fired by then. */
+const HOSTILE_SETTLE_MS = 500;
+
+const INFERENCE_PATH = '/cr/provider_predict_platform_base_oss';
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The requests a webview may make: the workbench's own origin and the extension's files through vscode-resource. */
+function allowedUrl(url: string, workbenchOrigin: string): boolean {
+  return url.startsWith(`${workbenchOrigin}/`) || /^https:\/\/[^/]+\.vscode-resource\.vscode-cdn\.net\//.test(url);
+}
+
+export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
+  const { workbench: wb, emu, model } = env;
+  const page = wb.page;
+  const pg = new PlaygroundPage(page);
+
+  const streaming: Step = {
+    number: 5,
+    id: 'playground-stream',
+    title: 'open the playground from a model, run a prompt, watch the tokens arrive, stop it midway',
+    needs: ['api-key'],
+    async run({ shot, note }) {
+      await wb.clearNotifications();
+      await wb.showContainer('Hosted Reasoning');
+      await wb.inlineAction(wb.row('Models', `Base model ${model}`), 'Open Playground');
+      await pg.prompt.waitFor();
+      // The page asks the extension for the model list after it loads: the choice arrives a moment later.
+      let chosen = '';
+      await eventually(`the playground to choose ${model} (it shows ${JSON.stringify(chosen)})`, async () => {
+        chosen = await pg.modelSelect.inputValue();
+        return chosen === model ? chosen : undefined;
+      });
+
+      const tokenIntervalMs = emu.options.tokenIntervalMs;
+      emu.configure({ tokenIntervalMs: SLOW_TOKEN_MS });
+      try {
+        const asked = emu.received.length;
+        await pg.ask('How do I restore a deleted note?');
+
+        // Sample what the person sees: the answer must grow in several visible steps, not appear at once.
+        const sizes: number[] = [];
+        await eventually(`the answer to grow in ${GROWTH_STEPS} steps (seen: ${sizes.join(', ')})`, async () => {
+          const size = (await pg.output.innerText()).length;
+          if (size > 0 && size !== sizes[sizes.length - 1]) sizes.push(size);
+          return sizes.length >= GROWTH_STEPS ? true : undefined;
+        }, 20_000, 40);
+        note(`output sizes while streaming: ${sizes.join(' → ')} characters`);
+        assert.ok(sizes[sizes.length - 1] > sizes[0], 'the answer grew');
+        assert.equal(await pg.status.innerText(), 'Streaming…', 'the status says the answer is streaming');
+        assert.match(await pg.ttft.innerText(), /^first token \S+/, 'the time to the first token is shown');
+        await shot('streaming');
+
+        await pg.stop.click();
+        await pg.content.locator('[data-testid="status"]', { hasText: 'Stopped.' }).waitFor();
+        const stoppedAt = await pg.output.innerText();
+        await sleep(AFTER_STOP_SETTLE_MS);
+        assert.equal(await pg.output.innerText(), stoppedAt, 'no text arrives after Stop');
+        const request = await eventually('the emulator to record the stopped request', async () => {
+          const found = emu.received.slice(asked).find((r) => r.path.startsWith(INFERENCE_PATH));
+          return found?.aborted ? found : undefined;
+        }, 10_000);
+        note(`stopped at ${stoppedAt.length} characters; the service saw the request aborted (status ${request.status})`);
+      } finally {
+        emu.configure({ tokenIntervalMs });
+      }
+    },
+  };
+
+  const hostile: Step = {
+    number: 6,
+    id: 'playground-hostile',
+    title: 'a hostile answer (script, onerror, javascript: link, iframe, svg onload) is shown as text and runs nothing',
+    needs: ['playground-stream'],
+    async run({ note }) {
+      const workbenchOrigin = new URL(page.url()).origin;
+      const { host, content } = await pg.frames();
+      /** Adds an image pointing at `url` to the page and removes it: true when the policy refused to load it. */
+      const blockedByPolicy = async (url: string): Promise<boolean> => {
+        const failed = page.context().waitForEvent('requestfailed', { predicate: (r) => r.url() === url, timeout: 5_000 });
+        await content.evaluate((src) => {
+          const img = document.createElement('img');
+          img.src = src;
+          document.body.append(img);
+          img.remove();
+        }, url);
+        return (await failed).failure()?.errorText === 'csp';
+      };
+      // Anything the page's policy blocks is reported here: nothing should even be attempted.
+      await content.evaluate(() => {
+        const w = window as unknown as { __violations: string[] };
+        w.__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      const policy = await content.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+      assert.ok(policy?.includes("default-src 'none'"), `the page's policy denies by default: ${policy}`);
+      assert.ok(!/unsafe-inline|unsafe-eval/.test(policy ?? ''), `the policy allows no inline script: ${policy}`);
+
+      const dialogs: string[] = [];
+      const onDialog = (dialog: Dialog): void => {
+        dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+        void dialog.dismiss().catch(() => undefined);
+      };
+      // Our page's files are loaded; from now on nothing may even be attempted from the webview. (Playwright reports
+      // a request the policy blocks too, then fails it with "csp".)
+      const requests = new Map<Request, string>();
+      const onRequest = (request: Request): void => {
+        if (fromWebview(request) || !allowedUrl(request.url(), workbenchOrigin)) requests.set(request, `${request.method()} ${request.url()}`);
+      };
+      const onRequestFailed = (request: Request): void => {
+        const seen = requests.get(request);
+        if (seen !== undefined) requests.set(request, `${seen} (failed: ${request.failure()?.errorText ?? 'unknown'})`);
+      };
+      const asked = emu.received.length;
+      emu.configure({ responseText: HOSTILE_ANSWER });
+      page.on('dialog', onDialog);
+      page.context().on('request', onRequest);
+      page.context().on('requestfailed', onRequestFailed);
+      try {
+        await pg.ask('Show me some markup');
+        await pg.content.locator('[data-testid="status"]', { hasText: 'Done.' }).waitFor();
+        await sleep(HOSTILE_SETTLE_MS);
+      } finally {
+        page.off('dialog', onDialog);
+        page.context().off('request', onRequest);
+        page.context().off('requestfailed', onRequestFailed);
+        emu.configure({ responseText: undefined });
+      }
+      assert.ok(
+        emu.received.slice(asked).some((r) => r.path.startsWith(INFERENCE_PATH) && r.status === 200),
+        'the service sent the hostile answer',
+      );
+
+      assert.equal((await pg.output.innerText()).trim(), HOSTILE_ANSWER, 'the answer is shown as text, character for character');
+      const elements = await pg.output.evaluate((output) => ({
+        active: [...output.querySelectorAll('script, img, iframe, svg, object, embed, [onerror], [onload], [onclick]')].map((e) => e.outerHTML),
+        links: [...output.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
+      }));
+      assert.deepEqual(elements.active, [], 'no element of the answer became markup');
+      const unsafeLinks = elements.links.filter((href) => !/^https?:\/\//i.test(href));
+      assert.deepEqual(unsafeLinks, [], 'no link other than http(s)');
+
+      for (const [name, frame] of [['the workbench', page.mainFrame()], ['the webview host', host], ['the playground', content]] as const) {
+        const pwned = await frame.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+        assert.equal(pwned, undefined, `window.__pwned in ${name}`);
+      }
+      assert.deepEqual(dialogs, [], 'no dialog opened');
+      assert.deepEqual([...requests.values()], [], 'no request left the webview (none was even attempted)');
+      const violations = await content.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+      assert.deepEqual(violations, [], 'nothing tried what the policy forbids');
+      // Defence in depth: had something slipped through, the page's policy would still have stopped its request.
+      const blocked = await blockedByPolicy('https://example.com/probe.png');
+      assert.ok(blocked, 'the policy blocks an image from another origin');
+
+      note(`shown as text; links: ${elements.links.join(', ') || 'none'}; no dialog, no request, no policy violation; the policy blocks a probe image`);
+    },
+  };
+
+  return [streaming, hostile];
+}
