@@ -2,13 +2,13 @@
 // (no extensionDevelopmentPath): installs it into VS Code's server build with `--install-extension`, opens the
 // workbench in headless Chromium against the emulator, and waits for the Models view to list the demo key's models.
 // Screenshots go to test-output/ (the Models view, and the Extensions view showing the installed extension).
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describeMissing, missingBrowser } from '../test/runners/hostPrerequisites';
-import { installMarkerPath, repoRoot, serverMainPath, testOutputDir } from '../test/runners/vscodeServerLayout';
+import { installVsix, packagedVsixPath } from '../test/runners/installExtension';
+import { installMarkerPath, repoRoot, testOutputDir } from '../test/runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../test/runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench } from '../test/runners/workbenchBrowser';
 import { startEmulator, type Emulator } from '../test/service/emulator';
@@ -27,19 +27,6 @@ interface Manifest {
 
 function readManifest(): Manifest {
   return JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-}
-
-function installVsix(vsix: string, extensionsDir: string): void {
-  const result = spawnSync(
-    process.execPath,
-    [serverMainPath, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
-    { encoding: 'utf8' },
-  );
-  const output = `${result.stdout}${result.stderr}`.trim();
-  say(`server --install-extension: ${output.split('\n').filter((l) => l.trim() !== '').join(' | ')}`);
-  if (result.status !== 0 || !/successfully installed/i.test(output)) {
-    throw new CheckError(`installing ${path.basename(vsix)} failed (exit ${result.status ?? result.signal})`);
-  }
 }
 
 async function showModels(page: Page, models: readonly string[]): Promise<void> {
@@ -73,7 +60,7 @@ async function main(): Promise<number> {
     throw new CheckError('the VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`');
   }
   const manifest = readManifest();
-  const vsix = path.join(repoRoot, `${manifest.name}-${manifest.version}.vsix`);
+  const vsix = packagedVsixPath();
   if (!fs.existsSync(vsix)) throw new CheckError(`${path.basename(vsix)} is missing: run \`npm run package\``);
   say(`${path.basename(vsix)}: ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB`);
 
@@ -103,7 +90,7 @@ async function main(): Promise<number> {
   }
   try {
     const extensionsDir = path.join(tmp, 'extensions');
-    installVsix(vsix, extensionsDir);
+    say(`server --install-extension: ${installVsix(vsix, extensionsDir)}`);
     const installed = fs.readdirSync(extensionsDir).filter((entry) => !entry.startsWith('.'));
     say(`extensions dir now holds: ${installed.join(', ')}`);
 

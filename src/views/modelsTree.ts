@@ -118,6 +118,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       item.iconPath = new vscode.ThemeIcon(node.icon, new vscode.ThemeColor('errorForeground'));
       item.command = node.command;
       item.contextValue = 'error';
+      // Screen readers read the row as seen, then the detail; not the tooltip's "Click:" hint.
+      item.accessibilityInformation = { label: `${node.label}. ${node.detail}`, role: 'button' };
       return item;
     }
     return modelItem(node);
