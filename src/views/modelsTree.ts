@@ -119,7 +119,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       item.command = node.command;
       item.contextValue = 'error';
       // Screen readers read the row as seen, then the detail; not the tooltip's "Click:" hint.
-      item.accessibilityInformation = { label: `${node.label}. ${node.detail}`, role: 'button' };
+      item.accessibilityInformation = { label: `${node.label}. ${node.detail}` };
       return item;
     }
     return modelItem(node);
