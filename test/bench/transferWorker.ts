@@ -1,12 +1,18 @@
 // The measured uploader/downloader: a process of its own (the emulator runs in another), so its peak memory is the
 // client's alone. node --expose-gc transferWorker.js '<TransferJob JSON>'; prints one JSON line (TransferResult).
+import { createWriteStream } from 'node:fs';
+import http from 'node:http';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
 import { ServiceClient } from '../../src/api/client';
 import { resetPeak, rssNow, rssPeak, sampleRss } from './memory';
 
 export type TransferJob =
   | { kind: 'upload'; baseUrl: string; apiKey: string; files: string[]; modelName: string; modelType: string }
-  | { kind: 'download'; baseUrl: string; apiKey: string; modelName: string; directory: string };
+  | { kind: 'download'; baseUrl: string; apiKey: string; modelName: string; directory: string }
+  /** Context for the download figure: the redirect read by hand, then node:http piped into the file, nothing else. */
+  | { kind: 'bareDownload'; baseUrl: string; apiKey: string; modelName: string; directory: string };
 
 export interface TransferResult {
   ms: number;
@@ -40,6 +46,16 @@ async function main(): Promise<void> {
       useCase: '',
     });
     detail = { jobId: started.jobId };
+  } else if (job.kind === 'bareDownload') {
+    const api = `${job.baseUrl}/cr/finetune_model/download?model_name=${encodeURIComponent(job.modelName)}`;
+    const get = (url: string, headers: Record<string, string>) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => http.get(url, { headers }, resolve).on('error', reject));
+    const redirect = await get(api, { 'X-API-Key': job.apiKey });
+    redirect.resume();
+    const res = await get(String(redirect.headers.location), {});
+    const file = path.join(job.directory, 'bare.gguf');
+    await pipeline(res, createWriteStream(file, { highWaterMark: 1024 * 1024 }));
+    detail = { path: file, bytes: Number(res.headers['content-length']) };
   } else {
     const out = await client.download(job.modelName, { directory: job.directory });
     detail = { path: out.path, bytes: out.bytes, resumes: out.resumes, resumedFrom: out.resumedFrom, verified: out.verified };

@@ -8,6 +8,7 @@ import type { JobRecord } from '../../../src/jobs/jobRecord';
 import type * as ModelsTreeModule from '../../../src/views/modelsTree';
 import type { FigureOptions } from '../figure';
 import { runsTable, type FigureResult } from '../report';
+import { runNodeJson } from '../proc';
 import { fmt, interleave, range, summarize } from '../stats';
 import { installVscodeStub, MarkdownString, TreeItem } from '../vscodeStub';
 
@@ -57,11 +58,12 @@ function jobsFor(models: ModelInfo[], evaluations: number, finetunes: number): J
   return jobs;
 }
 
-export async function run(options: FigureOptions): Promise<FigureResult> {
+const count = 10_000;
+
+/** Models, jobs, a fake service and the measurements, in this process (the vscode stub installed). */
+export function prepare() {
   installVscodeStub();
   const { ModelsTreeProvider } = createRequire(__filename)('../../../src/views/modelsTree') as typeof ModelsTreeModule;
-  const count = 10_000;
-  const runs = options.quick ? 5 : 21;
   const body = JSON.stringify(modelsBody(count));
   const d0 = performance.now();
   const models = decodeModelList(JSON.parse(body));
@@ -74,8 +76,6 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     session: { onDidChange: noop, connect: async () => ({ client: { listModels: async () => models }, scope: SCOPE }) },
     jobs: { onDidChange: noop, list: () => jobs },
   };
-  type Services = ConstructorParameters<typeof ModelsTreeModule.ModelsTreeProvider>[0];
-
   /** What VS Code asks of the provider when the view opens: root children, each group's children, every item. */
   const subject = async (): Promise<{ ms: number; rows: number }> => {
     const provider = new ModelsTreeProvider(services as unknown as Services);
@@ -107,6 +107,21 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     if (items.length !== count) throw new Error('unreachable');
     return ms;
   };
+  return { ModelsTreeProvider, models, services, decodeMs, subject, reference };
+}
+
+type Services = ConstructorParameters<typeof ModelsTreeModule.ModelsTreeProvider>[0];
+
+/** One measurement in a fresh process (the first view open: nothing compiled yet); see listColdWorker.ts. */
+async function coldRun(mode: 'subject' | 'reference'): Promise<number> {
+  return (await runNodeJson<{ ms: number }>('listColdWorker.js', mode)).ms;
+}
+
+export async function run(options: FigureOptions): Promise<FigureResult> {
+  const runs = options.quick ? 5 : 21;
+  const coldRuns = options.quick ? 3 : 7;
+  const coldPairs = await interleave(coldRuns, () => coldRun('reference'), () => coldRun('subject'), 0);
+  const { ModelsTreeProvider, services, decodeMs, subject, reference } = prepare();
   const cold = await subject();
   if (cold.rows !== count) throw new Error(`the view showed ${cold.rows} rows, expected ${count}`);
   // The tooltip left out of getTreeItem comes when a row is hovered.
@@ -122,15 +137,27 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   const s = summarize(paired.subject);
   const r = summarize(paired.ref);
   const q = summarize(paired.ratios);
+  const cs = summarize(coldPairs.subject);
+  const cr = summarize(coldPairs.ref);
+  const cq = summarize(coldPairs.ratios);
   const rows = [
     {
-      figure: `7. Models view, ${count.toLocaleString('en')} models: children + tree items`,
-      subject: `${fmt(s.median)} ms (first, cold: ${fmt(cold.ms)} ms)`,
+      figure: `7. Models view, ${count.toLocaleString('en')} models, first open (fresh process, ${coldRuns} runs): children + tree items`,
+      subject: `${fmt(cs.median)} ms`,
+      reference: `${fmt(cr.median)} ms bare TreeItems`,
+      ratio: fmt(cq.median),
+      spread: range(cs, ' ms'),
+      goal: `≤ ${GOAL_MS} ms`,
+      met: cs.median <= GOAL_MS,
+    },
+    {
+      figure: `7. Models view, ${count.toLocaleString('en')} models, again (warm, ${runs} runs)`,
+      subject: `${fmt(s.median)} ms`,
       reference: `${fmt(r.median)} ms bare TreeItems`,
       ratio: fmt(q.median),
-      spread: `${range(s, ' ms')}`,
+      spread: range(s, ' ms'),
       goal: `≤ ${GOAL_MS} ms`,
-      met: s.median <= GOAL_MS && cold.ms <= GOAL_MS,
+      met: s.median <= GOAL_MS,
     },
   ];
   const section = [
@@ -143,11 +170,17 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     `latest evaluations), \`getChildren(group)\` and \`getTreeItem\` for every row (label, icon, description,`,
     `accessibility label; the tooltip markdown is built on hover by \`resolveTreeItem\`, checked once, not timed) — what VS Code asks`,
     `for when the view opens. Reference: ${count.toLocaleString('en')} bare`,
-    `\`TreeItem\`s with label, id and contextValue. First (cold, JIT not warm) run in a fresh process, then ${runs}`,
-    `interleaved pairs after 2 warm-up pairs. The goal is judged on both the cold run and the median.`,
+    `\`TreeItem\`s with label, id and contextValue. First open: ${coldRuns} interleaved pairs of fresh processes`,
+    `(\`listColdWorker.ts\`: nothing compiled yet, as when the view first opens); again: ${runs} interleaved pairs in one`,
+    `process after 2 warm-up pairs (a refresh). The goal is judged on both medians.`,
     '',
     `Not included: decoding the 10,000-model answer (\`JSON.parse\` + \`decodeModelList\`, once per refresh): ${fmt(decodeMs)} ms,`,
     `cold; VS Code's own rendering (only visible rows are rendered).`,
+    '',
+    '**Changed in the product for this figure** (1d0c7f2): the model tooltip (a MarkdownString per row, escaped text) is',
+    'built in `resolveTreeItem`, which VS Code calls for the one row hovered, instead of in `getTreeItem` for all 10,000.',
+    'Before, this harness measured 59 ms median and 136 ms for a first run (5 runs, load ~10); the tooltips were the',
+    'largest part of the profile, the sort by name (`localeCompare`) the next.',
     '',
     runsTable(['Pair', 'reference (ms)', 'subject (ms)', 'ratio'], paired.ref.map((ref, i) => [i + 1, fmt(ref), fmt(paired.subject[i]), fmt(paired.ratios[i])])),
   ].join('\n');
