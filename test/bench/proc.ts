@@ -28,10 +28,16 @@ export async function runNodeJson<T>(script: string, arg: unknown): Promise<T> {
   return JSON.parse(last) as T;
 }
 
-/** `curl ... -w '%{time_total} %{http_code} ...'`: the time in ms and the other fields. */
-export async function curl(args: string[]): Promise<{ ms: number; fields: string[] }> {
-  const r = await runProcess('curl', ['-sS', ...args]);
+/**
+ * `curl ... -w '%{time_total} %{http_code} ...'`: the time in ms, the other fields, and curl's CPU time (from bash's
+ * `times`, which reports the finished children's user and system time).
+ */
+export async function curl(args: string[]): Promise<{ ms: number; fields: string[]; cpuUserMs: number; cpuSystemMs: number }> {
+  const r = await runProcess('bash', ['-c', 'curl -sS "$@"; rc=$?; echo; times; exit $rc', 'bash', ...args]);
   if (r.code !== 0) throw new Error(`curl failed (${r.code}): ${r.stderr.trim()}`);
-  const fields = r.stdout.trim().split(/\s+/);
-  return { ms: Number(fields[0]) * 1000, fields: fields.slice(1) };
+  const lines = r.stdout.trim().split('\n');
+  const fields = (lines[0] ?? '').trim().split(/\s+/);
+  const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec((lines[lines.length - 1] ?? '').trim());
+  const secs = (min: string | undefined, s: string | undefined) => (Number(min) * 60 + Number(s)) * 1000;
+  return { ms: Number(fields[0]) * 1000, fields: fields.slice(1), cpuUserMs: m ? secs(m[1], m[2]) : NaN, cpuSystemMs: m ? secs(m[3], m[4]) : NaN };
 }

@@ -22,6 +22,9 @@ export interface TransferResult {
   peakRss?: number;
   /** Highest RSS seen by polling every 50 ms. */
   polledPeakRss: number;
+  /** CPU time of this process during the transfer. */
+  cpuUserMs: number;
+  cpuSystemMs: number;
   detail: Record<string, unknown>;
 }
 
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
   const baselineRss = rssNow();
   const canReset = resetPeak();
   const sampler = sampleRss();
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   let detail: Record<string, unknown>;
   if (job.kind === 'upload') {
@@ -61,8 +65,11 @@ async function main(): Promise<void> {
     detail = { path: out.path, bytes: out.bytes, resumes: out.resumes, resumedFrom: out.resumedFrom, verified: out.verified };
   }
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
   const polledPeakRss = sampler.stop();
-  const result: TransferResult = { ms, baselineRss, peakRss: canReset ? rssPeak() : undefined, polledPeakRss, detail };
+  const result: TransferResult = {
+    ms, baselineRss, peakRss: canReset ? rssPeak() : undefined, polledPeakRss, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, detail,
+  };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
