@@ -77,7 +77,7 @@ export class Session implements vscode.Disposable {
 
   /** A client for a key that is not stored yet (used to check a key before storing it). */
   async createClient(baseUrl: string, apiKey: string, requestTimeoutMs = this.settings().requestTimeoutMs): Promise<ServiceClient> {
-    const { ServiceClient } = await import('./api/client.js');
+    const { ServiceClient } = await import('./api/index.js');
     return new ServiceClient({
       baseUrl,
       apiKey,

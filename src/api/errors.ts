@@ -20,7 +20,21 @@ export interface ApiErrorOptions {
   cause?: unknown;
 }
 
+// The service client ships as its own bundle (dist/api.js, loaded on first use) while the extension's bundle has
+// its own copy of this file: `instanceof` must not depend on which copy made the error. Every ApiError carries a
+// global brand, and `instanceof <Class>` checks the brand and the class's kind.
+const BRAND = Symbol.for('hostedReasoning.apiError');
+
 export class ApiError extends Error {
+  /** The kind a subclass stands for; undefined for ApiError itself (any kind). */
+  static readonly brandKind: ApiErrorKind | undefined = undefined;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[BRAND] !== true) return false;
+    const kind = (this as { brandKind?: ApiErrorKind }).brandKind;
+    return kind === undefined || (value as { kind?: unknown }).kind === kind;
+  }
+
   readonly status?: number;
   readonly detail?: string;
 
@@ -33,6 +47,7 @@ export class ApiError extends Error {
     this.name = new.target.name;
     this.status = options.status;
     this.detail = options.detail;
+    Object.defineProperty(this, BRAND, { value: true, enumerable: false });
     // Keep the cause off enumerable fields: axios errors carry request headers (the key).
     if (options.cause !== undefined) {
       Object.defineProperty(this, 'cause', { value: scrubCause(options.cause), enumerable: false });
@@ -41,12 +56,14 @@ export class ApiError extends Error {
 }
 
 export class AuthError extends ApiError {
+  static override readonly brandKind = 'auth' as const;
   constructor(message: string, options?: ApiErrorOptions) {
     super('auth', message, options);
   }
 }
 
 export class RateLimitError extends ApiError {
+  static override readonly brandKind = 'rateLimit' as const;
   readonly retryAfterMs?: number;
   constructor(message: string, options: ApiErrorOptions = {}) {
     super('rateLimit', message, options);
@@ -55,42 +72,49 @@ export class RateLimitError extends ApiError {
 }
 
 export class ServerError extends ApiError {
+  static override readonly brandKind = 'server' as const;
   constructor(message: string, options?: ApiErrorOptions) {
     super('server', message, options);
   }
 }
 
 export class NetworkError extends ApiError {
+  static override readonly brandKind = 'network' as const;
   constructor(message: string, options?: ApiErrorOptions) {
     super('network', message, options);
   }
 }
 
 export class TimeoutError extends ApiError {
+  static override readonly brandKind = 'timeout' as const;
   constructor(message: string, options?: ApiErrorOptions) {
     super('timeout', message, options);
   }
 }
 
 export class CancelledError extends ApiError {
+  static override readonly brandKind = 'cancelled' as const;
   constructor(message = 'Cancelled.', options?: ApiErrorOptions) {
     super('cancelled', message, options);
   }
 }
 
 export class RequestError extends ApiError {
+  static override readonly brandKind = 'request' as const;
   constructor(message: string, options?: ApiErrorOptions) {
     super('request', message, options);
   }
 }
 
 export class ContractError extends ApiError {
+  static override readonly brandKind = 'contract' as const;
   constructor(message: string, options?: ApiErrorOptions) {
     super('contract', message, options);
   }
 }
 
 export class IntegrityError extends ApiError {
+  static override readonly brandKind = 'integrity' as const;
   constructor(message: string, options?: ApiErrorOptions) {
     super('integrity', message, options);
   }

@@ -1,7 +1,10 @@
 // Secrets that must never reach a log line, an error message or a notification: the API key and the
 // query part of signed URLs (a signed URL is a credential of its own).
 
-const secrets = new Set<string>();
+// One registry per process, not per bundle copy of this file (the extension and dist/api.js each carry one).
+const REGISTRY = Symbol.for('hostedReasoning.secrets');
+const globalStore = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+const secrets = (globalStore[REGISTRY] ??= new Set<string>());
 
 /** Registers a value (the API key) to be masked wherever `redact` runs. Short values are ignored: masking "a" would wreck text. */
 export function registerSecret(value: string | undefined): void {

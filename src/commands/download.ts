@@ -44,7 +44,7 @@ export function registerDownloadCommand(services: Services, models: ModelsTreePr
 async function chooseDestination(services: Services, modelName: string): Promise<{ directory: string; fileName?: string } | undefined> {
   const folder = services.session.settings().downloadFolder;
   if (folder) return { directory: folder };
-  const { artifactFileName } = await import('../api/fileName.js');
+  const { artifactFileName } = await import('../api/index.js');
   const lastDir = services.context.globalState.get<string>('hostedReasoning.lastDownloadFolder');
   const base = lastDir ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const uri = await vscode.window.showSaveDialog({
@@ -150,7 +150,7 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
   const list = services.context.globalState.get<PendingDownload[]>(PENDING) ?? [];
   if (!list.length) return;
   const scope = await services.session.scope();
-  const { partFilePath } = await import('../api/download.js');
+  const { partFilePath } = await import('../api/index.js');
   for (const d of list) {
     if (d.scope !== scope) continue;
     const part = partFilePath(d.directory, d.modelName, d.fileName);
