@@ -2,9 +2,15 @@
 // The client module (and axios with it) is loaded on first use, not at activation.
 import * as vscode from 'vscode';
 import type { ServiceClient } from './api/client';
+import { normaliseBaseUrl } from './api/urlPolicy';
 import { readSettings, onDidChangeSettings, type Settings } from './config';
 import { ApiKeyStore, keyIdentity, type KeySource } from './auth/apiKeyStore';
 import type { Log } from './log';
+
+/** `<normalised base URL>#<key identity>`: separates persisted jobs per service and per key, without the key. */
+function scopeOf(normalisedBaseUrl: string, key: string): string {
+  return `${normalisedBaseUrl}#${keyIdentity(key)}`;
+}
 
 export class NotConfiguredError extends Error {
   constructor(readonly missing: 'baseUrl' | 'apiKey') {
@@ -52,12 +58,13 @@ export class Session implements vscode.Disposable {
   }
 
   /** The scope without building a client (undefined when not configured). */
+  /** The scope without building a client or loading its module (undefined when not configured or the URL is unusable). */
   async scope(): Promise<string | undefined> {
-    try {
-      return (await this.connect()).scope;
-    } catch {
-      return undefined;
-    }
+    const baseUrl = this.settings().baseUrl;
+    const key = await this.keys.get();
+    if (!baseUrl || !key) return undefined;
+    const normalised = normaliseBaseUrl(baseUrl);
+    return 'url' in normalised ? scopeOf(normalised.url.href, key.key) : undefined;
   }
 
   /** A client for the current settings and key; throws NotConfiguredError or the client's RequestError (bad URL). */
@@ -70,7 +77,7 @@ export class Session implements vscode.Disposable {
     this.announced ??= fingerprint;
     if (this.cached?.fingerprint === fingerprint) return this.cached.connection;
     const client = await this.createClient(settings.baseUrl, key.key, settings.requestTimeoutMs);
-    const connection = { client, scope: `${client.baseUrl}#${keyIdentity(key.key)}`, keySource: key.source };
+    const connection = { client, scope: scopeOf(client.baseUrl, key.key), keySource: key.source };
     this.cached = { fingerprint, connection };
     return connection;
   }

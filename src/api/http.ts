@@ -22,8 +22,8 @@ import {
   isCancellation,
 } from './errors';
 import { decodeErrorMessage, parseBody } from './decode';
-import { describeUrl, excerpt, redact, registerSecret } from './redact';
-import { baseUrlProblem } from './urlPolicy';
+import { excerpt, redact, registerSecret } from './redact';
+import { normaliseBaseUrl } from './urlPolicy';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, message: string) => void;
@@ -113,18 +113,9 @@ export function parseRetryAfter(headers: Record<string, unknown>, now = Date.now
 
 /** Normalises a configured base URL; throws a RequestError the user can act on when it is not usable. */
 export function parseBaseUrl(baseUrl: string): URL {
-  let u: URL;
-  try {
-    u = new URL(baseUrl.trim());
-  } catch {
-    throw new RequestError(`The service URL "${redact(baseUrl)}" is not a valid URL.`);
-  }
-  const problem = baseUrlProblem(u);
-  if (problem) throw new RequestError(`${problem} (${describeUrl(u.href)})`);
-  u.search = '';
-  u.hash = '';
-  if (!u.pathname.endsWith('/')) u.pathname += '/';
-  return u;
+  const result = normaliseBaseUrl(baseUrl);
+  if ('problem' in result) throw new RequestError(redact(result.problem));
+  return result.url;
 }
 
 export class HttpClient {

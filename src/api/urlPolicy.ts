@@ -14,3 +14,22 @@ export function baseUrlProblem(url: URL): string | undefined {
   if (url.username || url.password) return 'The service URL must not carry a user name or password; the API key is set separately.';
   return undefined;
 }
+
+/**
+ * The base URL as the client uses it (no query or fragment, a trailing slash), or the reason it cannot be one.
+ * Session derives job scopes from it without loading the client.
+ */
+export function normaliseBaseUrl(raw: string): { url: URL } | { problem: string } {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    return { problem: `The service URL "${raw}" is not a valid URL.` };
+  }
+  const problem = baseUrlProblem(u);
+  if (problem) return { problem };
+  u.search = '';
+  u.hash = '';
+  if (!u.pathname.endsWith('/')) u.pathname += '/';
+  return { url: u };
+}

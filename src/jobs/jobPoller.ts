@@ -47,9 +47,18 @@ export class JobPoller implements vscode.Disposable {
     const { context, log, session, jobs } = services;
     this.leases = options.lease ?? new FileLeases(path.join(context.globalStorageUri.fsPath, 'poll-leases'));
     this.scheduler = new PollScheduler({
+      // The scope comes without the client: with no active job, activation never loads the client bundle. The
+      // client is built on the first status request.
       connect: async () => {
-        const { client, scope } = await session.connect();
-        return { scope, source: client };
+        const scope = await session.scope();
+        if (!scope) throw new Error('no usable service URL or API key');
+        return {
+          scope,
+          source: {
+            getFinetuneStatus: async (id, opts) => (await session.connect()).client.getFinetuneStatus(id, opts),
+            getEvaluationStatus: async (id, opts) => (await session.connect()).client.getEvaluationStatus(id, opts),
+          },
+        };
       },
       jobs,
       lease: this.leases,
