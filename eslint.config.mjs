@@ -23,6 +23,26 @@ export default tseslint.config(
     },
   },
   {
+    // Activation must not load the client bundle: extension code reaches the heavy src/api modules only through
+    // `import('./api/index.js')` (types are free).
+    files: ['src/**/*.ts'],
+    ignores: ['src/api/**', 'src/webview/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/client', '**/api/http', '**/api/download', '**/api/stream', '**/api/decode', '**/api/fileName'],
+              allowTypeImports: true,
+              message: 'Load the client lazily: import() from src/api/index.ts, or import types only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Browser code of the playground: no VS Code API, no Node, no network libraries. The host does all I/O.
     files: ['src/webview/**/*.ts'],
     rules: {
