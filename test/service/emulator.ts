@@ -53,6 +53,7 @@ const DEFAULTS = {
   signedUrlTtlMs: 60_000,
   streamChunkBytes: 0,
   streamTokenChars: 0,
+  recordTokenWrites: false,
 } as const;
 
 type Handler = (state: State, key: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => void | Promise<void>;
@@ -180,6 +181,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     finetuneJobs: new Map(),
     evaluationJobs: new Map(),
     closed: false,
+    tokenWrites: [],
   };
 
   const storage = createServer();
@@ -251,6 +253,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       const baseModel = opts.baseModel ?? keyConfig(state, key).models[0] ?? 'unknown-base';
       await createCustomModel(state, key, modelName, baseModel, opts.artifactBytes ?? state.options.artifactBytes);
+    },
+    get tokenWrites() {
+      return state.tokenWrites;
     },
     activeConnections(): number {
       return apiSockets.size;

@@ -350,6 +350,7 @@ async function streamAnswer(state: State, res: ServerResponse, framing: Framing,
     if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0 && !(await writeFrame(res, ': keep-alive\n\n'))) {
       return;
     }
+    if (state.options.recordTokenWrites) state.tokenWrites.push(performance.timeOrigin + performance.now());
     if (!(await writeFrame(res, frameToken(framing, tokens[i]), Math.min(20, Math.floor(interval / 2))))) {
       return;
     }

@@ -55,6 +55,8 @@ export interface EmulatorOptions {
   streamChunkBytes?: number;
   /** Benchmarks: when > 0, tokens are slices of exactly this many characters instead of words. Default 0. */
   streamTokenChars?: number;
+  /** Benchmarks: when true, the epoch time (ms, performance clock) of every token write goes to `tokenWrites`. */
+  recordTokenWrites?: boolean;
 }
 
 /** The options actually in force: every default filled in except responseText, which stays optional. */
@@ -122,6 +124,8 @@ export interface State {
   evaluationJobs: Map<string, EvaluationJob>;
   /** Set by close(): background jobs stop touching the disk. */
   closed: boolean;
+  /** Write times of streamed tokens (only with recordTokenWrites): performance.timeOrigin + performance.now(). */
+  tokenWrites: number[];
 }
 
 /** A running emulator (see startEmulator in emulator.ts). */
@@ -143,6 +147,8 @@ export interface Emulator {
   artifactPath(modelName: string, key?: string): string | undefined;
   artifactInfo(modelName: string, key?: string): ArtifactInfo | undefined;
   addCustomModel(key: string, modelName: string, opts?: { artifactBytes?: number; baseModel?: string }): Promise<void>;
+  /** With recordTokenWrites: when each streamed token was written (epoch ms, sub-millisecond), in order. */
+  readonly tokenWrites: number[];
   /** Open sockets on the API origin. */
   activeConnections(): number;
   close(): Promise<void>;
