@@ -4,15 +4,14 @@
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import FormData from 'form-data';
-import { ContractError, RequestError } from './errors';
-import { HttpClient, readCapped, type CallOptions, type HttpConfig } from './http';
+import { RequestError } from './errors';
+import { HttpClient, type CallOptions, type HttpConfig } from './http';
 import {
   decodeEvaluationStatus,
   decodeFinetuneStatus,
   decodeInferenceResult,
   decodeModelList,
   decodeStartedJob,
-  parseBody,
 } from './decode';
 import { decodeStream } from './stream';
 import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
@@ -185,9 +184,3 @@ function contentTypeOf(file: string): string {
   return 'application/octet-stream';
 }
 
-/** Reads a whole small streamed body as JSON-or-text (used where a stream answered with JSON). */
-export async function readSmallBody(body: AsyncIterable<Buffer>, max = 1024 * 1024): Promise<unknown> {
-  const text = await readCapped(body, max);
-  if (text.length > max) throw new ContractError('The answer is larger than expected.');
-  return parseBody(text);
-}

@@ -375,7 +375,7 @@ function flatHeaders(h: unknown): Record<string, string | undefined> {
 }
 
 /** Makes `controller` abort when `signal` does; returns the unlink function. */
-export function linkAbort(signal: AbortSignal | undefined, controller: AbortController): () => void {
+function linkAbort(signal: AbortSignal | undefined, controller: AbortController): () => void {
   if (!signal) return () => undefined;
   if (signal.aborted) {
     controller.abort(new CancelledError());

@@ -11,10 +11,6 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 4) secrets.add(value);
 }
 
-export function forgetSecret(value: string | undefined): void {
-  if (value) secrets.delete(value);
-}
-
 const URL_WITH_QUERY = /\b(https?:\/\/[^\s"'<>?#]+)\?[^\s"'<>#]*/gi;
 const URL_CREDENTIALS = /\b(https?:\/\/)[^\s"'<>/@]+@/gi;
 const KEY_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
