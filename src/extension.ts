@@ -1,80 +1,71 @@
-// Composition root: builds the services, registers views and commands, nothing else. Activation stays cheap:
-// no network, no axios (the client module loads on first use).
+// The extension's entry, what VS Code loads to activate it. It is kept small on purpose: activation happens in
+// every window (onStartupFinished, so jobs are followed after a reload) and its cost is measured (test/bench, figure
+// 1). It registers what package.json contributes (the commands, the two views, the playground's serializer) and
+// loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its rows, a panel to
+// restore, a job still running or a download a reload interrupted.
 import * as vscode from 'vscode';
-import { ApiKeyStore } from './auth/apiKeyStore';
-import { registerApiKeyCommands } from './commands/apiKey';
-import { offerPendingDownloads, registerDownloadCommand } from './commands/download';
-import { registerEvaluateCommand } from './commands/evaluate';
-import { registerFinetuneCommand } from './commands/finetune';
-import { registerJobCommands } from './commands/jobCommands';
-import { JobNotifier } from './jobs/jobNotifier';
-import { JobPoller } from './jobs/jobPoller';
-import { registerModelCommands } from './commands/modelCommands';
-import { registerPlayground } from './commands/playground';
-import { JobStore } from './jobs/jobStore';
-import type { PlaygroundManager } from './playground/playgroundManager';
-import { Log } from './log';
-import { Session } from './session';
-import { VIEW_MODELS, type Services } from './services';
-import { JobsView } from './views/jobsTree';
-import { ModelsTreeProvider } from './views/modelsTree';
-import { JobsStatusBar } from './views/statusBar';
+import { COMMAND_IDS, PLAYGROUND_VIEW_TYPE } from './contributions';
+import { DeferredTree } from './deferredTree';
+import { isActive, type JobRecord } from './jobs/jobRecord';
+import type { ExtensionApi, Shell } from './main';
+import { VIEW_JOBS, VIEW_MODELS } from './services';
+import { JOBS_KEY_PREFIX, PENDING_DOWNLOADS_KEY } from './storageKeys';
 
-export interface ExtensionApi {
-  /** For the in-editor tests: the live services and views. Not a public API. */
-  services: Services;
-  models: ModelsTreeProvider;
-  poller: JobPoller;
-  jobsView: JobsView;
-  statusBar: JobsStatusBar;
-  playground: PlaygroundManager;
+/** What activate() returns. Not a public API: the in-editor tests reach the live services through it. */
+export interface ExtensionExports {
+  /** Loads the main module if it is not loaded yet. */
+  main(): Promise<ExtensionApi>;
 }
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
-  const log = new Log();
-  const keys = new ApiKeyStore(context.secrets);
-  const session = new Session(keys, log);
-  const jobs = new JobStore(context.globalState);
-  const services: Services = { context, log, session, jobs };
+/** After startup, so an interrupted download's offer does not compete with the window opening. */
+const PENDING_DOWNLOAD_DELAY_MS = 3000;
 
-  const models = new ModelsTreeProvider(services);
-  context.subscriptions.push(
-    log,
-    keys,
-    session,
-    jobs,
-    models,
-    vscode.window.createTreeView(VIEW_MODELS, { treeDataProvider: models, showCollapseAll: false }),
-    ...registerApiKeyCommands(services),
-    ...registerModelCommands(services, models),
-    registerEvaluateCommand(services, models),
-    registerDownloadCommand(services, models),
-    registerFinetuneCommand(services),
-  );
+export function activate(context: vscode.ExtensionContext): ExtensionExports {
+  let loading: Promise<ExtensionApi> | undefined;
+  const main = (): Promise<ExtensionApi> =>
+    (loading ??= import('./main.js').then((m) => m.start(context, shell)));
 
-  const poller = new JobPoller(services);
-  const notifier = new JobNotifier(poller, log);
-  const jobsView = new JobsView(services);
-  const statusBar = new JobsStatusBar(services);
-  context.subscriptions.push(
-    poller,
-    notifier,
-    jobsView,
-    statusBar,
-    ...registerJobCommands(services, { poller, view: jobsView }),
-    // A finished finetune adds a model: every window that followed it refreshes its list.
-    poller.onDidFinishJob((e) => {
-      if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
+  const models = new DeferredTree<unknown>(main);
+  const jobs = new DeferredTree<unknown>(main);
+  // Stand-ins until the main module registers the real commands (it releases these first), then re-dispatched to them.
+  const stubs = COMMAND_IDS.map((id) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      await main();
+      return vscode.commands.executeCommand(id, ...args);
     }),
   );
-  void poller.start();
-  const playground = registerPlayground(services);
+  const shell: Shell = {
+    modelsView: vscode.window.createTreeView(VIEW_MODELS, { treeDataProvider: models, showCollapseAll: false }),
+    jobsView: vscode.window.createTreeView(VIEW_JOBS, { treeDataProvider: jobs }),
+    connectModels: (provider) => models.connect(provider),
+    connectJobs: (provider) => jobs.connect(provider),
+    releaseCommands: () => stubs.splice(0).forEach((d) => d.dispose()),
+  };
+  context.subscriptions.push(
+    models,
+    jobs,
+    shell.modelsView,
+    shell.jobsView,
+    { dispose: () => shell.releaseCommands() },
+    vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => (await main()).playground.deserializeWebviewPanel(panel, state),
+    }),
+  );
 
-  void session.updateContext();
-  // Off the activation path: offer to resume downloads a reload interrupted.
-  const pending = setTimeout(() => void offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)), 3000);
-  context.subscriptions.push({ dispose: () => clearTimeout(pending) });
-  return { services, models, poller, jobsView, statusBar, playground };
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  context.subscriptions.push({ dispose: () => timers.forEach(clearTimeout) });
+  const report = (what: string) => (e: unknown) => void vscode.window.showErrorMessage(`Hosted Reasoning could not ${what}: ${String(e)}`);
+  // A job that was running when the window closed is followed again (status bar, notification) without waiting for
+  // the user to open the views; right after activation rather than during it.
+  if (hasActiveJobs(context.globalState)) timers.push(setTimeout(() => void main().catch(report('resume following its jobs')), 0));
+  if (context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY)?.length) {
+    timers.push(setTimeout(() => void main().then((api) => api.offerPendingDownloads()).catch(report('offer to resume a download')), PENDING_DOWNLOAD_DELAY_MS));
+  }
+  return { main };
 }
 
 export function deactivate(): void {}
+
+function hasActiveJobs(state: vscode.Memento): boolean {
+  return state.keys().some((key) => key.startsWith(JOBS_KEY_PREFIX) && (state.get<JobRecord[]>(key) ?? []).some(isActive));
+}

@@ -7,11 +7,11 @@ import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { Services } from '../services';
+import { PENDING_DOWNLOADS_KEY } from '../storageKeys';
 import type { ModelsTreeProvider } from '../views/modelsTree';
 import { modelNameFromArgument, pickModel } from './modelArgument';
 import { showError } from './showError';
 
-const PENDING = 'hostedReasoning.pendingDownloads';
 
 /** A download that has not finished: enough to resume it after a reload. */
 interface PendingDownload {
@@ -138,8 +138,8 @@ function mb(bytes: number): string {
 
 async function setPending(services: Services, d: PendingDownload, present: boolean): Promise<void> {
   const same = (x: PendingDownload) => x.modelName === d.modelName && x.directory === d.directory && x.fileName === d.fileName && x.scope === d.scope;
-  const list = (services.context.globalState.get<PendingDownload[]>(PENDING) ?? []).filter((x) => !same(x));
-  await services.context.globalState.update(PENDING, present ? [...list, d] : list);
+  const list = (services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? []).filter((x) => !same(x));
+  await services.context.globalState.update(PENDING_DOWNLOADS_KEY, present ? [...list, d] : list);
 }
 
 /**
@@ -147,7 +147,7 @@ async function setPending(services: Services, d: PendingDownload, present: boole
  * Runs after activation, off the activation path.
  */
 export async function offerPendingDownloads(services: Services): Promise<void> {
-  const list = services.context.globalState.get<PendingDownload[]>(PENDING) ?? [];
+  const list = services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? [];
   if (!list.length) return;
   const scope = await services.session.scope();
   const { partFilePath } = await import('../api/index.js');

@@ -1,21 +1,20 @@
 // The playground's entry points: "Open Playground" (palette, a model's context menu, the "Try in Playground" of a
-// finished finetune) and "Ask About Selection" (the editor's selection becomes the prompt), plus the serializer that
-// brings panels back after a reload. Only registrations happen here, at activation; panels are made on use.
+// finished finetune) and "Ask About Selection" (the editor's selection becomes the prompt). The serializer that brings
+// panels back after a reload is registered by the entry module (extension.ts) and hands them to the manager made here.
 import * as vscode from 'vscode';
 import { PlaygroundManager } from '../playground/playgroundManager';
-import { LIMITS, PLAYGROUND_VIEW_TYPE } from '../playground/protocol';
+import { LIMITS } from '../playground/protocol';
 import type { Services } from '../services';
 import { modelNameFromArgument } from './modelArgument';
 
 export const OPEN_PLAYGROUND = 'hostedReasoning.openPlayground';
 export const ASK_ABOUT_SELECTION = 'hostedReasoning.askAboutSelection';
 
-/** Registers the commands and the serializer (owned by the extension's subscriptions); returns the panel manager. */
+/** Registers the commands (owned by the extension's subscriptions); returns the panel manager. */
 export function registerPlayground(services: Services): PlaygroundManager {
   const manager = new PlaygroundManager(services);
   services.context.subscriptions.push(
     manager,
-    vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, manager),
     // Accepts a Models-view row, `{ modelName }` or a model name; returns the panel (for tests and other commands).
     vscode.commands.registerCommand(OPEN_PLAYGROUND, (arg?: unknown) => manager.openPanel({ modelName: modelNameFromArgument(arg) })),
     vscode.commands.registerCommand(ASK_ABOUT_SELECTION, () => askAboutSelection(manager)),

@@ -1,6 +1,7 @@
 // Persisted job records, one list per scope (service URL + key identity) in globalState, so they survive a
 // reload and are shared by all windows. Writes go through here; views and the poller listen to onDidChange.
 import * as vscode from 'vscode';
+import { JOBS_KEY_PREFIX } from '../storageKeys';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 
 /** The part of vscode.Memento the store needs (globalState in the extension, a Map in unit tests). */
@@ -9,7 +10,6 @@ export interface JobMemento {
   update(key: string, value: unknown): Thenable<void>;
 }
 
-const STORAGE_PREFIX = 'hostedReasoning.jobs:';
 /** Finished jobs beyond this many per scope are forgotten, oldest first. */
 const MAX_FINISHED = 200;
 
@@ -21,7 +21,7 @@ export class JobStore implements vscode.Disposable {
   constructor(private readonly memento: JobMemento) {}
 
   list(scope: string): JobRecord[] {
-    return [...(this.memento.get<JobRecord[]>(STORAGE_PREFIX + scope) ?? [])].sort((a, b) => b.createdAt - a.createdAt);
+    return [...(this.memento.get<JobRecord[]>(JOBS_KEY_PREFIX + scope) ?? [])].sort((a, b) => b.createdAt - a.createdAt);
   }
 
   active(scope: string): JobRecord[] {
@@ -61,7 +61,7 @@ export class JobStore implements vscode.Disposable {
   private async write(scope: string, jobs: JobRecord[]): Promise<void> {
     const active = jobs.filter(isActive);
     const finished = jobs.filter((j) => !isActive(j)).slice(0, MAX_FINISHED);
-    await this.memento.update(STORAGE_PREFIX + scope, [...active, ...finished]);
+    await this.memento.update(JOBS_KEY_PREFIX + scope, [...active, ...finished]);
   }
 
   dispose(): void {

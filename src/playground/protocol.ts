@@ -3,8 +3,7 @@
 // accepts one only after `isWebviewMessage` has checked every field (types, lengths, ranges, no unknown keys).
 // No `vscode` and no Node imports here: this module is bundled into the browser code too.
 
-/** The panel's view type: createWebviewPanel, the serializer and `onWebviewPanel:` activation all use it. */
-export const PLAYGROUND_VIEW_TYPE = 'hostedReasoning.playground';
+export { PLAYGROUND_VIEW_TYPE } from '../contributions';
 
 /** Limits of the guard. They bound what the webview can make the host hold or send, not what the service accepts. */
 export const LIMITS = {

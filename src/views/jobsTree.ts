@@ -7,7 +7,6 @@ import { redact } from '../api/redact';
 import { formatAccuracy, formatDuration, jobDescription, jobTitle, oneLine, elapsedMs } from '../jobs/jobFormat';
 import { isActive, jobKey, type JobRecord } from '../jobs/jobRecord';
 import type { Services } from '../services';
-import { VIEW_JOBS } from '../services';
 
 /** A row. Stable per job (the tree refreshes single rows by identity); its record is replaced on each render. */
 export class JobNode {
@@ -37,19 +36,18 @@ const TICK_MS = 1000;
 export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<JobNode | JobNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  readonly treeView: vscode.TreeView<JobNode>;
   private nodes = new Map<string, JobNode>();
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly services: Pick<Services, 'session' | 'jobs'>,
+    /** The view the entry module registered (and owns); this class provides its rows. */
+    readonly treeView: vscode.TreeView<JobNode>,
     private readonly now: () => number = Date.now,
   ) {
-    this.treeView = vscode.window.createTreeView(VIEW_JOBS, { treeDataProvider: this });
     this.disposables.push(
       this.changed,
-      this.treeView,
       services.jobs.onDidChange(() => this.refresh()),
       services.session.onDidChange(() => this.refresh()),
       this.treeView.onDidChangeVisibility(() => this.updateTicker()),

@@ -39,6 +39,13 @@ async function time(id: string, line: ProbeLine): Promise<void> {
     fs.writeFileSync(path.join(profileDir, `${id}-${line.run}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
   }
+  // Not part of activation: what the first use (a view asking for rows, a command) adds by loading the main module.
+  const exports = ext.exports as { main?: () => Promise<unknown> } | undefined;
+  if (id === SUBJECT_ID && typeof exports?.main === 'function') {
+    const t1 = performance.now();
+    await exports.main();
+    line.firstUseMs = performance.now() - t1;
+  }
 }
 
 export async function run(): Promise<void> {

@@ -19,6 +19,8 @@ export interface ProbeLine {
   ms: Record<string, number | undefined>;
   alreadyActive: string[];
   missing: string[];
+  /** ms of loading the extension's main module after activation (what its first use adds). */
+  firstUseMs?: number;
   /** ms of the primer's activation (the host's first one). */
   primerMs?: number;
   /** Ids of the non-builtin extensions the host knows (to tell why one is missing). */

@@ -1,7 +1,7 @@
 // Small helpers for the in-editor tests: waiting on a condition with a deadline (never a fixed sleep), recording the
 // messages the extension shows, reading the Models view as the user sees it.
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
+import type { ExtensionApi } from '../../src/main';
 import type { GroupNode, ModelNode, ModelsNode } from '../../src/views/modelsTree';
 
 /**

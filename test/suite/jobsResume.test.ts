@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
+import type { ExtensionExports } from '../../src/extension';
 import type { RecordedRequest } from '../service/emulator';
 import { modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
@@ -62,8 +62,13 @@ describe('jobs across a restart', () => {
     const restarted = Date.now();
 
     const bundlePath = path.join(rig.extension.extensionPath, 'dist', 'extension.js');
-    const bundle = createRequire(__filename)(bundlePath) as { activate(context: vscode.ExtensionContext): ExtensionApi | Promise<ExtensionApi> };
-    const api = await bundle.activate(context);
+    const bundle = createRequire(__filename)(bundlePath) as { activate(context: vscode.ExtensionContext): ExtensionExports };
+    const exports = bundle.activate(context);
+    // Nothing asks for the main module here (no view, no command): the running job alone must bring the poller back.
+    await waitFor(`a status request for ${jobId} from the new instance, unprompted`, () => (statusRequestsFor(jobId, restarted).length > 0 ? true : undefined), {
+      timeoutMs: 10_000,
+    });
+    const api = await exports.main();
     rig.replaceApi(api);
     assert.notEqual(api, old);
     const persisted = api.services.jobs.list(scope).find((j) => j.id === jobId);

@@ -380,7 +380,8 @@ describe('playground', function () {
     try {
       const run: ExportedRun = { runId: 'r1', startedAt: Date.now(), settings: SETTINGS, output: '**bold** answer', outcome: 'done', timing: { ttfbMs: 10, totalMs: 100, chars: 15 } };
       send(panel, { type: 'export', runs: [run] });
-      const text = await waitFor('the exported file', () => (fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined), { timeoutMs: 5_000 });
+      // The file can exist before its bytes are written: wait for content, not for the name.
+      const text = await waitFor('the exported file', () => (fs.existsSync(target) && fs.readFileSync(target, 'utf8')) || undefined, { timeoutMs: 5_000 });
       assert.match(text, /^# Playground session/);
       assert.match(text, new RegExp(`## 1\\. ${MODEL}`));
       assert.match(text, /\*\*bold\*\* answer/);

@@ -5,7 +5,8 @@
 // The emulator is test code (out/test/service/emulator.js): the suite may load it, the extension never does.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
+import type { ExtensionExports } from '../../src/extension';
+import type { ExtensionApi } from '../../src/main';
 import { startEmulator, type Emulator } from '../service/emulator';
 
 export const EXTENSION_ID = 'hosted-reasoning.hosted-reasoning';
@@ -25,7 +26,7 @@ export const EMULATOR_SETTINGS = {
 
 export interface Rig {
   readonly emu: Emulator;
-  readonly extension: vscode.Extension<ExtensionApi>;
+  readonly extension: vscode.Extension<ExtensionExports>;
   /** The live instance: ext.exports until a test re-activates the extension (see replaceApi). */
   readonly api: ExtensionApi;
   /** For a test that re-runs activate(): later tests then talk to the new instance. */
@@ -38,7 +39,7 @@ export interface Rig {
   clearKey(): Promise<void>;
 }
 
-let state: { emu: Emulator; extension: vscode.Extension<ExtensionApi>; api: ExtensionApi } | undefined;
+let state: { emu: Emulator; extension: vscode.Extension<ExtensionExports>; api: ExtensionApi } | undefined;
 let registered = false;
 
 const rig: Rig = {
@@ -90,9 +91,9 @@ export function useRig(): Rig {
     for (const key of TOUCHED_SETTINGS) savedSettings.set(key, config.inspect(key)?.globalValue);
 
     const emu = await startEmulator({ ...EMULATOR_SETTINGS });
-    const extension = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+    const extension = vscode.extensions.getExtension<ExtensionExports>(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is not loaded`);
-    const api = await extension.activate();
+    const api = await (await extension.activate()).main();
     assert.ok(api?.services && api.models, 'activate() did not return the ExtensionApi');
     state = { emu, extension, api };
 

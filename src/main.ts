@@ -1,0 +1,98 @@
+// Composition root, loaded by the entry module (extension.ts) on first use: builds the services, connects the views
+// the entry registered and registers the real commands, nothing else. No network, no axios here (the client module
+// loads on first use).
+import * as vscode from 'vscode';
+import { ApiKeyStore } from './auth/apiKeyStore';
+import { registerApiKeyCommands } from './commands/apiKey';
+import { offerPendingDownloads, registerDownloadCommand } from './commands/download';
+import { registerEvaluateCommand } from './commands/evaluate';
+import { registerFinetuneCommand } from './commands/finetune';
+import { registerJobCommands } from './commands/jobCommands';
+import { JobNotifier } from './jobs/jobNotifier';
+import { JobPoller } from './jobs/jobPoller';
+import { registerModelCommands } from './commands/modelCommands';
+import { registerPlayground } from './commands/playground';
+import { JobStore } from './jobs/jobStore';
+import type { PlaygroundManager } from './playground/playgroundManager';
+import { Log } from './log';
+import { Session } from './session';
+import type { Services } from './services';
+import { JobsView, type JobNode } from './views/jobsTree';
+import { ModelsTreeProvider } from './views/modelsTree';
+import { JobsStatusBar } from './views/statusBar';
+
+export interface ExtensionApi {
+  /** For the in-editor tests: the live services and views. Not a public API. */
+  services: Services;
+  models: ModelsTreeProvider;
+  poller: JobPoller;
+  jobsView: JobsView;
+  statusBar: JobsStatusBar;
+  playground: PlaygroundManager;
+  /** Offers to resume downloads a reload interrupted (the entry module calls it a moment after startup). */
+  offerPendingDownloads(): Promise<void>;
+}
+
+/** What the entry module registered at activation, handed over to the main module. */
+export interface Shell {
+  modelsView: vscode.TreeView<unknown>;
+  jobsView: vscode.TreeView<unknown>;
+  connectModels(provider: vscode.TreeDataProvider<unknown>): void;
+  connectJobs(provider: vscode.TreeDataProvider<unknown>): void;
+  /** Disposes the stand-in commands so the real ones can be registered under the same ids. */
+  releaseCommands(): void;
+}
+
+export function start(context: vscode.ExtensionContext, shell: Shell): ExtensionApi {
+  const log = new Log();
+  const keys = new ApiKeyStore(context.secrets);
+  const session = new Session(keys, log);
+  const jobs = new JobStore(context.globalState);
+  const services: Services = { context, log, session, jobs };
+
+  const models = new ModelsTreeProvider(services);
+  shell.connectModels(models as vscode.TreeDataProvider<unknown>);
+  shell.releaseCommands();
+  context.subscriptions.push(
+    log,
+    keys,
+    session,
+    jobs,
+    models,
+    ...registerApiKeyCommands(services),
+    ...registerModelCommands(services, models),
+    registerEvaluateCommand(services, models),
+    registerDownloadCommand(services, models),
+    registerFinetuneCommand(services),
+  );
+
+  const poller = new JobPoller(services);
+  const notifier = new JobNotifier(poller, log);
+  const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
+  shell.connectJobs(jobsView as vscode.TreeDataProvider<unknown>);
+  const statusBar = new JobsStatusBar(services);
+  context.subscriptions.push(
+    poller,
+    notifier,
+    jobsView,
+    statusBar,
+    ...registerJobCommands(services, { poller, view: jobsView }),
+    // A finished finetune adds a model: every window that followed it refreshes its list.
+    poller.onDidFinishJob((e) => {
+      if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
+    }),
+  );
+  void poller.start();
+  const playground = registerPlayground(services);
+
+  void session.updateContext();
+  return {
+    services,
+    models,
+    poller,
+    jobsView,
+    statusBar,
+    playground,
+    offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),
+  };
+}

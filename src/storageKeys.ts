@@ -1,0 +1,6 @@
+// globalState keys read by more than one module (the entry module peeks at them to decide whether the rest of the
+// extension must load at startup).
+/** Job records, one list per scope: `<prefix><scope>` (see JobStore). */
+export const JOBS_KEY_PREFIX = 'hostedReasoning.jobs:';
+/** Downloads a reload interrupted, offered for resumption (see commands/download.ts). */
+export const PENDING_DOWNLOADS_KEY = 'hostedReasoning.pendingDownloads';
