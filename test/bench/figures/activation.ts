@@ -28,6 +28,8 @@ function exec(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): vo
 }
 
 /** The extension as it ships: the repository's own build script in production mode, then vsce, in a temp folder. */
+const STARTUP_EVENT = 'onStartupFinished';
+
 function stageProduction(staging: string): { vsix: string } {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   delete pkg.scripts?.['vscode:prepublish']; // done by hand below, in the staging folder instead of the repository's dist/
@@ -47,6 +49,11 @@ function stageProduction(staging: string): { vsix: string } {
   }
   const vsix = path.join(staging, '..', `${path.basename(staging)}.vsix`);
   exec(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], staging);
+  // The .vsix is as it ships. For the host runs, the extension must still be inactive when the probe asks for it:
+  // without onStartupFinished the probe's call, not the window's startup, activates it (the same code runs either way).
+  const staged = JSON.parse(fs.readFileSync(path.join(staging, 'package.json'), 'utf8')) as { activationEvents?: string[] };
+  staged.activationEvents = staged.activationEvents?.filter((e) => e !== STARTUP_EVENT);
+  fs.writeFileSync(path.join(staging, 'package.json'), JSON.stringify(staged, null, 2));
   return { vsix };
 }
 
@@ -272,7 +279,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       '',
       `Method: the extension as it ships — the repository's \`esbuild.mjs --production\` and \`vsce package --no-dependencies\``,
       `run in a temp copy (the working tree's dist/ is left alone) — is loaded as a development extension into VS Code's`,
-      `server build (the one \`npm run test:vscode\` uses), next to an empty extension (\`activate() {}\`). A probe given as`,
+      `server build (the one \`npm run test:vscode\` uses; \`onStartupFinished\` is removed from the loaded copy so that the`,
+      `probe, not the window's startup, activates it), next to an empty extension (\`activate() {}\`). A probe given as`,
       `\`extensionTestsPath\` (test/bench/activationProbe.ts) calls \`getExtension(id).activate()\` for each and times it until`,
       `the promise resolves (module loading included), alternating which goes first. The empty extension and a second`,
       `empty "primer" are installed in the server's extensions folder (the web workbench takes one development path`,
