@@ -141,7 +141,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       `same ${windowMs / 1000} s window: the real \`PollScheduler\` from src/jobs with the real clock, the real \`ServiceClient\``,
       `(warmed by one call first), real \`FileLeases\` in a temp folder and an in-memory job list (JobStore's globalState`,
       `writes are not included: a queued job's status does not change, so nothing is written), interval ${intervalMs / 1000} s`,
-      `(${options.quick ? 'shortened for a quick run' : 'the default \`pollIntervalSeconds\`'}). The jobs are real finetune jobs of the emulator (own process), kept queued.`,
+      `(${options.quick ? 'shortened for a quick run' : 'the default `pollIntervalSeconds`'}). The jobs are real finetune jobs of the emulator (own process), kept queued.`,
       `The reference is the same process without a scheduler. The emulator counts every status request per job. A`,
       `window of ${windowMs / 1000} s holds ${maxPerJob} due times per job at most; "min gap" is the shortest time between two`,
       `requests for the same job, as sent (a wrapper around the status source; judged, ${TOLERANCE_MS} ms tolerance) and as the emulator`,
