@@ -439,8 +439,9 @@ export class PollScheduler {
     // follows (held elsewhere, ended meanwhile), so concurrent workers never overrun the budget.
     let room = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
     const worker = async () => {
-      for (let t = queue.shift(); t && room > 0; t = queue.shift()) {
-        if (result.stoppedBy || this.authPaused || this.disposed) return;
+      while (room > 0) {
+        const t = queue.shift();
+        if (!t || result.stoppedBy || this.authPaused || this.disposed) return;
         room--;
         if (!(await this.pollOne(target, t, result))) room++;
       }
