@@ -38,7 +38,9 @@ function whyPolling(client: PollResult & { mostForOneJob: number }, bare: PollRe
     `${client.maxPerInterval} within any ${s} s, each job at most ${client.mostForOneJob} times; ${fmt(perMs(client), 2)} ms of CPU per request (${fmt(perMs(bare), 2)} ms with`,
     `the bare \`node:http\` source). Rounds: ${client.rounds} for ${client.requests} requests (${fmt(client.requests / Math.max(1, client.rounds), 1)} a round): a round waits up to`,
     `${ROUND_GATHER_MS} ms for jobs that come due just after the first (\`ROUND_GATHER_MS\`), so the requests of one round, which`,
-    'start a few ms apart, do not drift into a round, a timer and a list scan each.',
+    'start a few ms apart, do not drift into a round, a timer and a list scan each. What a request costs beyond the',
+    `bare GET (${fmt(perMs(client) - perMs(bare), 2)} ms) is mostly axios (its per-request config merge and adapter, in a CPU profile of`,
+    '`pollWorker.ts`); the client\'s own retry, timeout and decode layer is a small part of it.',
   ];
   if (pct(client) < 1) return lines;
   return [
