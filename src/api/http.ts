@@ -273,10 +273,10 @@ export class HttpClient {
   }
 
   private judge(what: string, res: AxiosResponse<string>): unknown {
-    const headers = flatHeaders(res.headers);
     const body = parseBody(typeof res.data === 'string' ? res.data : String(res.data ?? ''));
     if (res.status >= 200 && res.status < 300) return body;
-    throw this.statusError(what, res.status, headers, body);
+    // Headers are read only for an error (Retry-After): copying them on every answer is a cost per poll.
+    throw this.statusError(what, res.status, flatHeaders(res.headers), body);
   }
 
   /** Maps a non-2xx answer to the error class the user acts on. */

@@ -6,6 +6,13 @@
 //  - Rounds never overlap and poll a job at most once, so a job never has two requests in flight and gets at most
 //    one request per interval (measured from the start of its last request). A round runs a few requests at a time,
 //    so 100 jobs do not open 100 connections at once.
+//  - All jobs together get at most REQUEST_BUDGET requests in any span of one interval (requestBudget.ts says why).
+//    Past that many jobs, a round asks those whose last answer is oldest first (a job never answered, such as one just
+//    submitted, before all others), so each is asked every ceil(jobs / budget) intervals. "Refresh" (pollNow) asks
+//    all at once, as the user asked; its requests count, so timed polling resumes once they leave the span.
+//  - A round waits for the jobs that come due shortly after the first (ROUND_GATHER_MS): the requests of one round
+//    start a few ms apart, so their next due times drift apart, and without this each job would soon get a round, a
+//    timer and a list scan of its own.
 //  - Network, timeout, 5xx and 429 are the service's trouble, not the job's: the round stops, and the next one waits
 //    min(interval * 2^n, maxBackoff) with jitter, or longer when the service said Retry-After.
 //  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off.
@@ -25,6 +32,7 @@ import type { EvaluationStatus, FinetuneStatus } from '../api/types';
 import { isTerminal } from '../api/types';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import type { PollLease } from './pollLease';
+import { REQUEST_BUDGET, SendWindow } from './requestBudget';
 import { changes, evaluationPatch, finetunePatch, gonePatch, visibleSignature, type JobPatch } from './statusPatch';
 
 /** The two status calls of the service client (ServiceClient satisfies this). */
@@ -117,6 +125,11 @@ export interface PollSchedulerOptions {
 export const DEFAULT_LEASE_MS = 4 * 60_000;
 export const DEFAULT_MAX_BACKOFF_MS = 60_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 10 * 60_000;
+/**
+ * A round waits this long at most for jobs that come due after the first due one, so they share it. Small next to
+ * any interval (1 s at least), large next to the few ms by which the requests of one round start apart.
+ */
+export const ROUND_GATHER_MS = 250;
 
 /** The wait after `failures` consecutive failures: doubling from the interval, capped, with jitter, never below the interval. */
 export function backoffDelay(failures: number, intervalMs: number, random: number, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
@@ -131,6 +144,10 @@ interface Tracked {
   id: string;
   /** When this job may be asked about next. */
   dueAt: number;
+  /** When this window last had an answer about it (undefined: never); the oldest goes first when the budget is short. */
+  answeredAt: number | undefined;
+  /** When this window started following it: among jobs never answered, the newest (just submitted) goes first. */
+  since: number;
   /** Consecutive job-specific failures (unreadable answers). */
   failures: number;
   inFlight: boolean;
@@ -152,6 +169,8 @@ export class PollScheduler {
   private target: PollTarget | undefined;
   private connecting: Promise<PollTarget | undefined> | undefined;
   private readonly tracked = new Map<string, Tracked>();
+  /** Status requests sent, for the request budget. */
+  private readonly sent = new SendWindow();
   /** Jobs whose end is being written: still "active" in storage for a moment, and must not be picked up again. */
   private readonly ending = new Set<string>();
   private timer: TimerHandle | undefined;
@@ -318,7 +337,8 @@ export class PollScheduler {
       const signature = visibleSignature(job);
       if (!t) {
         this.tracked.set(key, {
-          key, kind: job.kind, id: job.id, dueAt: now, failures: 0, inFlight: false, heldElsewhere: false, signature, last: job,
+          key, kind: job.kind, id: job.id, dueAt: now, answeredAt: undefined, since: now, failures: 0, inFlight: false,
+          heldElsewhere: false, signature, last: job,
         });
       } else if (t.signature !== signature) {
         external = true;
@@ -345,9 +365,7 @@ export class PollScheduler {
   private reschedule(): void {
     this.clearTimer();
     if (this.disposed || this.authPaused || !this.target || this.round || this.tracked.size === 0) return;
-    let next = Infinity;
-    for (const t of this.tracked.values()) next = Math.min(next, t.dueAt);
-    next = Math.max(next, this.serviceBackoffUntil);
+    const next = Math.max(this.nextRoundAt(), this.serviceBackoffUntil);
     const delay = Math.max(0, next - this.clock.now());
     this.timerAt = this.clock.now() + delay;
     this.timer = this.clock.setTimer(() => {
@@ -355,6 +373,27 @@ export class PollScheduler {
       this.timerAt = undefined;
       void this.runRound(false);
     }, delay);
+  }
+
+  /**
+   * When the next timed round should start: once the first job is due, joined by those due within ROUND_GATHER_MS
+   * after it, and once the budget has room for as many of the jobs due then as it allows (waiting for a single free
+   * slot would split a full round into many small ones as the previous round's sends leave the span one by one).
+   */
+  private nextRoundAt(): number {
+    let first = Infinity;
+    for (const t of this.tracked.values()) first = Math.min(first, t.dueAt);
+    let at = first;
+    for (const t of this.tracked.values()) if (t.dueAt <= first + ROUND_GATHER_MS) at = Math.max(at, t.dueAt);
+    const interval = this.options.intervalMs();
+    for (;;) {
+      let due = 0;
+      for (const t of this.tracked.values()) if (t.dueAt <= at && !t.heldElsewhere) due++;
+      const need = Math.max(1, Math.min(due, REQUEST_BUDGET));
+      const roomAt = this.sent.roomAt(Math.max(at, this.clock.now()), interval, REQUEST_BUDGET, need);
+      if (roomAt <= at) return at;
+      at = roomAt;
+    }
   }
 
   private clearTimer(): void {
@@ -395,37 +434,44 @@ export class PollScheduler {
       this.log('info', `Jobs not refreshed: the service asked to wait ${Math.ceil((this.serviceBackoffUntil - now) / 1000)}s more.`);
       return result;
     }
-    const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now));
+    const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now)).sort(oldestAnswerFirst);
+    // Requests this round may still send: a slot is taken before the lease check and given back when no request
+    // follows (held elsewhere, ended meanwhile), so concurrent workers never overrun the budget.
+    let room = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
     const worker = async () => {
-      for (let t = queue.shift(); t; t = queue.shift()) {
-        if (result.stoppedBy || this.authPaused || this.disposed) return;
-        await this.pollOne(target, t, result);
+      while (room > 0) {
+        const t = queue.shift();
+        if (!t || result.stoppedBy || this.authPaused || this.disposed) return;
+        room--;
+        if (!(await this.pollOne(target, t, result))) room++;
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
     return result;
   }
 
-  private async pollOne(target: PollTarget, t: Tracked, round: PollRound): Promise<void> {
+  /** Asks about one job, if this window holds its lease and it is still active; returns whether a request was sent. */
+  private async pollOne(target: PollTarget, t: Tracked, round: PollRound): Promise<boolean> {
     const leaseId = `${target.scope}\n${t.key}`;
     if (!(await this.tryLease(leaseId, this.leaseMs))) {
       t.heldElsewhere = true;
       t.dueAt = this.clock.now() + this.options.intervalMs();
       round.heldElsewhere++;
-      return;
+      return false;
     }
     t.heldElsewhere = false;
     // Removed, or ended by the window that held the lease before, while we waited for it: read again now we hold it.
-    if (this.tracked.get(t.key) !== t || this.disposed) return;
+    if (this.tracked.get(t.key) !== t || this.disposed) return false;
     const stored = this.options.jobs.get(target.scope, t.key);
     if (!stored || !isActive(stored)) {
       this.tracked.delete(t.key);
       this.retire(target.scope, t);
-      return;
+      return false;
     }
     const startedAt = this.clock.now();
     t.inFlight = true;
     round.requests++;
+    this.sent.record(startedAt);
     let status: FinetuneStatus | EvaluationStatus | undefined;
     let failure: unknown;
     try {
@@ -438,22 +484,24 @@ export class PollScheduler {
     } finally {
       t.inFlight = false;
     }
-    if (this.disposed) return;
+    if (this.disposed) return true;
     if (status) {
       round.answered++;
       this.succeeded();
       t.failures = 0;
       t.dueAt = startedAt + this.options.intervalMs();
+      t.answeredAt = startedAt;
       const current = this.options.jobs.get(target.scope, t.key);
-      if (!current) return;
+      if (!current) return true;
       const now = this.clock.now();
       const patch = t.kind === 'finetune'
         ? finetunePatch(current, status as FinetuneStatus, now)
         : evaluationPatch(current, status as EvaluationStatus, now);
       await this.write(target, t, current, patch);
-      return;
+      return true;
     }
     await this.failed(target, t, failure, round);
+    return true;
   }
 
   private async failed(target: PollTarget, t: Tracked, e: unknown, round: PollRound): Promise<void> {
@@ -591,6 +639,15 @@ export class PollScheduler {
   private log(level: PollLogLevel, message: string): void {
     this.options.log?.(level, message);
   }
+}
+
+/** The budget's order: never answered first (the newest of those first), then the oldest answer first. */
+function oldestAnswerFirst(a: Tracked, b: Tracked): number {
+  if (a.answeredAt === undefined || b.answeredAt === undefined) {
+    if (a.answeredAt !== b.answeredAt) return a.answeredAt === undefined ? -1 : 1;
+    return b.since - a.since;
+  }
+  return a.answeredAt - b.answeredAt;
 }
 
 function messageOf(e: unknown): string {

@@ -19,6 +19,8 @@ export interface PollJob {
   jobIds: string[];
   windowMs: number;
   intervalMs: number;
+  /** Timer and clock slack allowed when judging spans of one interval (ms). */
+  toleranceMs: number;
   /**
    * 'idle': the same process without a scheduler (the reference). 'bareHttp': the scheduler with a status source
    * that is a plain node:http GET (no axios, no retry layer): the floor of what one status request costs.
@@ -36,6 +38,8 @@ export interface PollResult {
   requests: number;
   /** Shortest time between two requests for the same job, as sent (ms; undefined below two requests). */
   minSendGapMs?: number;
+  /** Most requests (all jobs) sent within any span of one interval (less `toleranceMs`): the request budget's measure. */
+  maxPerInterval: number;
   /** Timeouts alive halfway through the window (between the harness's two sleeps, so none of its own). */
   extraTimeouts: number;
   hasTimerAtEnd: boolean;
@@ -146,9 +150,17 @@ async function main(): Promise<void> {
   for (const times of sent.values()) {
     for (let i = 1; i < times.length; i++) minSendGapMs = Math.min(minSendGapMs ?? Infinity, times[i] - times[i - 1]);
   }
+  // Spans of one interval less the tolerance: the scheduler counts in whole ms of Date.now(), these times are
+  // performance.now() fractions, and a timer may fire a little off.
+  const allSent = [...sent.values()].flat().sort((a, b) => a - b);
+  let maxPerInterval = 0;
+  for (let i = 0, j = 0; j < allSent.length; j++) {
+    while (allSent[i]! <= allSent[j]! - (job.intervalMs - job.toleranceMs)) i++;
+    maxPerInterval = Math.max(maxPerInterval, j - i + 1);
+  }
   const states: Record<string, number> = {};
   for (const r of jobs.records.values()) states[r.state] = (states[r.state] ?? 0) + 1;
-  const result: PollResult = { cpuMs: (cpu.user + cpu.system) / 1000, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, wallMs, timersArmed, rounds, requests, minSendGapMs, extraTimeouts, hasTimerAtEnd, states };
+  const result: PollResult = { cpuMs: (cpu.user + cpu.system) / 1000, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, wallMs, timersArmed, rounds, requests, minSendGapMs, maxPerInterval, extraTimeouts, hasTimerAtEnd, states };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -5,10 +5,12 @@ import { FileLeases } from '../../src/jobs/pollLease';
 import {
   backoffDelay,
   PollScheduler,
+  ROUND_GATHER_MS,
   type JobFinished,
   type PollLogLevel,
   type PollSchedulerOptions,
 } from '../../src/jobs/pollScheduler';
+import { REQUEST_BUDGET } from '../../src/jobs/requestBudget';
 import { GONE_ERROR } from '../../src/jobs/statusPatch';
 import { tempDir } from './helpers';
 import { deferred, FakeClock, FakeJobs, FakeSource, SCOPE, type Answer } from './pollRig';
@@ -100,26 +102,148 @@ describe('job poller core', () => {
     assert.equal(clock.pending, 0);
   });
 
-  it('polls each of 100 jobs once per interval, a few at a time, with one timer', async () => {
-    for (let i = 0; i < 100; i++) jobs.add(i % 2 ? 'finetune' : 'evaluation', `j${i}`);
+  it('polls each of up to REQUEST_BUDGET jobs once per interval, a few at a time, with one timer', async () => {
+    for (let i = 0; i < REQUEST_BUDGET; i++) jobs.add(i % 2 ? 'finetune' : 'evaluation', `j${i}`);
     const p = poller();
     await p.sync();
     await advance(0);
-    assert.equal(source.calls.length, 100);
+    assert.equal(source.calls.length, REQUEST_BUDGET);
     for (let round = 2; round <= 4; round++) {
       await advance(INTERVAL - 1);
-      assert.equal(source.calls.length, 100 * (round - 1), 'nothing before the interval is up');
+      assert.equal(source.calls.length, REQUEST_BUDGET * (round - 1), 'nothing before the interval is up');
       await advance(1);
-      assert.equal(source.calls.length, 100 * round);
+      assert.equal(source.calls.length, REQUEST_BUDGET * round, 'every job, every interval');
       assert.ok(clock.pending <= 1);
     }
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < REQUEST_BUDGET; i++) {
       const at = source.callsFor(`j${i}`).map((c) => c.at);
       assert.equal(at.length, 4);
       for (let k = 1; k < at.length; k++) assert.ok(at[k]! - at[k - 1]! >= INTERVAL);
     }
     assert.ok(source.maxInFlight <= 6, `at most 6 requests at once, saw ${source.maxInFlight}`);
     assert.deepEqual(new Set(source.calls.map((c) => c.kind)), new Set(['finetune', 'evaluation']));
+  });
+
+  it('asks 100 jobs at most REQUEST_BUDGET at a time per interval, round-robin, oldest answer first', async () => {
+    const n = 100;
+    const turns = Math.ceil(n / REQUEST_BUDGET);
+    for (let i = 0; i < n; i++) jobs.add('finetune', `j${i}`);
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    const intervals = 4 * turns;
+    for (let k = 1; k < intervals; k++) await advance(INTERVAL);
+    const times = source.calls.map((c) => c.at);
+    for (const at of times) {
+      const inSpan = times.filter((t) => t > at - INTERVAL && t <= at).length;
+      assert.ok(inSpan <= REQUEST_BUDGET, `${inSpan} requests in the interval ending ${at}`);
+    }
+    assert.equal(source.calls.length, intervals * REQUEST_BUDGET, 'the budget is used in full every interval');
+    const start = times[0]!;
+    for (let i = 0; i < n; i++) {
+      const at = source.callsFor(`j${i}`).map((c) => c.at);
+      assert.ok(at[0]! - start < turns * INTERVAL, `j${i} first asked within ${turns} intervals`);
+      for (let k = 1; k < at.length; k++) {
+        assert.ok(at[k]! - at[k - 1]! >= INTERVAL, 'at most once per interval');
+        assert.ok(at[k]! - at[k - 1]! <= turns * INTERVAL, `j${i} asked again within ceil(n / budget) intervals`);
+      }
+    }
+    // Oldest answer first: the jobs of a round are those of the round `turns` intervals before, and the rounds in
+    // between asked the others.
+    const round = (k: number) => new Set(source.calls.filter((c) => c.at === start + k * INTERVAL).map((c) => c.id));
+    const firstTurn = new Set<string>();
+    for (let k = 0; k < turns; k++) for (const id of round(k)) firstTurn.add(id);
+    assert.equal(firstTurn.size, n, 'every job once in the first ceil(n / budget) rounds');
+    for (let k = turns; k < intervals; k++) assert.deepEqual(round(k), round(k - turns));
+    assert.ok(clock.pending <= 1);
+  });
+
+  it('keeps rounds full under the budget when requests take time (their sends, and so their due times, spread)', async () => {
+    for (let i = 0; i < 100; i++) jobs.add('finetune', `j${i}`);
+    source.answer = () => {
+      clock.pass(3);
+      return { state: 'running' };
+    };
+    const rounds: number[] = [];
+    const p = poller('A', { onDidPoll: (r) => void (r.requests && rounds.push(r.requests)) });
+    await p.sync();
+    const intervals = 12;
+    for (let k = 0; k < intervals; k++) await advance(INTERVAL);
+    assert.ok(rounds.length <= intervals, `${rounds.length} rounds in ${intervals} intervals`);
+    assert.ok(rounds.every((r) => r === REQUEST_BUDGET), `rounds of ${rounds.join(', ')}`);
+    const times = source.calls.map((c) => c.at);
+    for (const at of times) assert.ok(times.filter((t) => t > at - INTERVAL && t <= at).length <= REQUEST_BUDGET);
+    for (let i = 0; i < 100; i++) {
+      const at = source.callsFor(`j${i}`).map((c) => c.at);
+      for (let k = 1; k < at.length; k++) assert.ok(at[k]! - at[k - 1]! >= INTERVAL);
+    }
+  });
+
+  it('asks a job just submitted first when the budget is short, and not before the budget has room', async () => {
+    for (let i = 0; i < 2 * REQUEST_BUDGET; i++) jobs.add('finetune', `j${i}`);
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    const start = clock.now();
+    assert.equal(source.calls.length, REQUEST_BUDGET);
+    await advance(INTERVAL / 2);
+    jobs.add('finetune', 'new');
+    await p.sync();
+    await advance(INTERVAL / 2 - 1);
+    assert.equal(source.calls.length, REQUEST_BUDGET, 'the budget of this interval is spent');
+    await advance(1);
+    const second = source.calls.filter((c) => c.at === start + INTERVAL);
+    assert.equal(second.length, REQUEST_BUDGET);
+    // Never answered: the 20 left over and the new one, for 20 requests; the new one is among them (without its
+    // priority it would be the one left out, being the last in the list).
+    assert.ok(second.some((c) => c.id === 'new'), 'the new job is asked first');
+    assert.ok(second.every((c) => source.callsFor(c.id).length === 1), 'then the jobs never answered');
+    await advance(INTERVAL);
+    const asked = new Set(source.calls.map((c) => c.id));
+    assert.equal(asked.size, 2 * REQUEST_BUDGET + 1, 'every job within ceil(n / budget) intervals');
+  });
+
+  it('Refresh asks every job at once past the budget; timed polling resumes when those requests leave the span', async () => {
+    const n = REQUEST_BUDGET + 10;
+    for (let i = 0; i < n; i++) jobs.add('finetune', `j${i}`);
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    assert.equal(source.calls.length, REQUEST_BUDGET);
+    await advance(100);
+    const refreshed = await p.pollNow();
+    const at = clock.now();
+    assert.equal(refreshed?.requests, n, 'the user asked: all of them');
+    await advance(INTERVAL - 1);
+    assert.equal(source.calls.length, REQUEST_BUDGET + n, 'no timed request while the refresh fills the budget');
+    await advance(1);
+    assert.equal(source.calls.filter((c) => c.at === at + INTERVAL).length, REQUEST_BUDGET);
+  });
+
+  it('gathers jobs that come due shortly after each other into one round, and only those', async () => {
+    const rounds: number[] = [];
+    const p = poller('A', { onDidPoll: (r) => void (r.requests && rounds.push(r.requests)) });
+    jobs.add('finetune', 'a');
+    await p.sync();
+    await advance(0);
+    const gap = ROUND_GATHER_MS - 50;
+    await advance(gap);
+    jobs.add('finetune', 'b');
+    await p.sync();
+    await advance(0);
+    assert.deepEqual(rounds, [1, 1]);
+    for (let k = 0; k < 5; k++) await advance(INTERVAL);
+    assert.deepEqual(rounds, [1, 1, 2, 2, 2, 2, 2], 'a waits for b, so one round serves both');
+    const a = source.callsFor('a').map((c) => c.at);
+    for (let k = 1; k < a.length; k++) assert.ok(a[k]! - a[k - 1]! >= INTERVAL && a[k]! - a[k - 1]! <= INTERVAL + gap);
+    // A job due further apart than ROUND_GATHER_MS keeps a round of its own rather than delaying the others.
+    await advance(ROUND_GATHER_MS + 100);
+    jobs.add('finetune', 'c');
+    await p.sync();
+    await advance(0);
+    rounds.length = 0;
+    await advance(INTERVAL);
+    assert.deepEqual(rounds, [2, 1]);
   });
 
   it('never has two requests for the same job in flight, even when asked to poll now', async () => {

@@ -26,6 +26,11 @@ export class FakeClock implements PollClock {
     this.timers.delete(handle as number);
   };
 
+  /** Time passing without firing timers: what a request takes while the round that sent it waits. */
+  pass(ms: number): void {
+    this.t += ms;
+  }
+
   get pending(): number {
     return this.timers.size;
   }
