@@ -57,7 +57,20 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
   const report = (what: string) => (e: unknown) => void vscode.window.showErrorMessage(`Hosted Reasoning could not ${what}: ${String(e)}`);
   // A job that was running when the window closed is followed again (status bar, notification) without waiting for
   // the user to open the views; right after activation rather than during it.
-  if (hasActiveJobs(context.globalState)) timers.push(setTimeout(() => void main().catch(report('resume following its jobs')), 0));
+  const followJobs = () => void main().catch(report('resume following its jobs'));
+  if (hasActiveJobs(context.globalState)) timers.push(setTimeout(followJobs, 0));
+  else {
+    // A job another window started (globalState is shared) is this window's to follow if that window closes: checked
+    // when this window gains focus, an event rather than a timer, until the main module is loaded.
+    const focus = vscode.window.onDidChangeWindowState((state) => {
+      if (loading) focus.dispose();
+      else if (state.focused && hasActiveJobs(context.globalState)) {
+        focus.dispose();
+        followJobs();
+      }
+    });
+    context.subscriptions.push(focus);
+  }
   if (context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY)?.length) {
     timers.push(setTimeout(() => void main().then((api) => api.offerPendingDownloads()).catch(report('offer to resume a download')), PENDING_DOWNLOAD_DELAY_MS));
   }
