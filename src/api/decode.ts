@@ -227,6 +227,14 @@ export type StreamPayload =
   | { kind: 'ignore' };
 
 const TEXT_FIELD_SET: ReadonlySet<string> = new Set(TEXT_FIELDS);
+
+/**
+ * True when `{"<name>":"<string>"}` is read as that string (see `singleTextField`): the byte-level lane of
+ * stream.ts (streamLane.ts) takes such events without building strings for their framing.
+ */
+export function isTextField(name: string): boolean {
+  return TEXT_FIELD_SET.has(name);
+}
 // A quote, a backslash or a control character (invalid unescaped in JSON): the string needs JSON.parse.
 // eslint-disable-next-line no-control-regex
 const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
