@@ -101,9 +101,7 @@ export class TokenLane {
       let o = start;
       j = i;
       let c = 0;
-      while (j < n) {
-        c = chunk[j];
-        if (c < SPACE || c >= 0x80 || c === QUOTE || c === BACKSLASH) break;
+      while (j < n && PLAIN[(c = chunk[j])] === 1) {
         buf[o++] = c;
         j++;
       }
@@ -215,6 +213,10 @@ export class TokenLane {
     return STOP;
   }
 }
+
+/** 1 for the bytes a JSON string holds as they are (printable ASCII but `"` and `\`). */
+const PLAIN = new Uint8Array(256);
+for (let b = SPACE; b < 0x80; b++) PLAIN[b] = b === QUOTE || b === BACKSLASH ? 0 : 1;
 
 /** Byte written for `\x` when x is a one-letter JSON escape, else 0. */
 const ESCAPES = new Uint8Array(256);
