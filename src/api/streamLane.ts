@@ -7,9 +7,10 @@
 // It gives exactly what the general path gives (tested against it on every split): it only takes an event that is
 // whole in the chunk, with nothing else on its lines (no spaces around the JSON, one member, a text field, a JSON
 // string whose escapes it decodes as JSON.parse does), valid UTF-8 (so decoding the joined bytes gives the same text
-// as decoding each event) and within the size cap. Anything else (other fields, comments ending in \r, a lone \r,
-// `[DONE]`, invalid UTF-8, an escaped lone surrogate, an event cut by the chunk's end) stops the lane at that event's
-// first byte, and the general path reads on from there. The caller runs it only between events (nothing pending).
+// as decoding each event), a string of at most LONGEST_STRING bytes, within the size cap. Anything else (other
+// fields, comments ending in \r, a lone \r, `[DONE]`, invalid UTF-8, an escaped lone surrogate, a long string, an event
+// cut by the chunk's end) stops the lane at that event's first byte, and the general path reads on from there. The
+// caller runs it only between events (nothing pending).
 
 import { isTextField } from './decode';
 
@@ -23,6 +24,9 @@ const OPEN = 0x7b;
 const CLOSE = 0x7d;
 const DATA = 0x64617461; // `data`, read as one big-endian 32-bit word
 const LONGEST_FIELD = 32;
+// Longer strings are left to the general path, whose native string functions beat a JavaScript loop per byte once the
+// event is a few hundred bytes (the stream figure's event-size sweep, lane against general path in memory).
+const LONGEST_STRING = 256;
 
 /** Result of reading one JSON string: the index after its closing quote, or STOP. */
 const STOP = -1;
@@ -101,15 +105,16 @@ export class TokenLane {
       let o = start;
       j = i;
       let c = 0;
-      while (j < n && PLAIN[(c = chunk[j])] === 1) {
+      const limit = Math.min(n, i + LONGEST_STRING);
+      while (j < limit && PLAIN[(c = chunk[j])] === 1) {
         buf[o++] = c;
         j++;
       }
       let q: number;
-      if (c === QUOTE && j < n) {
+      if (c === QUOTE && j < limit) {
         this.used = o;
         q = j + 1;
-      } else q = this.readString(chunk, i, n);
+      } else q = this.readString(chunk, j, limit, o);
       if (q === STOP || q >= n || chunk[q] !== CLOSE) {
         this.used = start;
         break;
@@ -165,24 +170,24 @@ export class TokenLane {
   }
 
   /**
-   * Reads a JSON string's content from `i` up to its closing quote, appending its UTF-8 bytes to the buffer; returns
-   * the index after the quote, or STOP when the string is invalid, cut by the chunk's end, or not valid UTF-8.
+   * Reads the rest of a JSON string's content from `i` up to its closing quote, appending its UTF-8 bytes to the buffer
+   * at `o`; returns the index after the quote, or STOP when the string is invalid, not valid UTF-8, or not closed
+   * before `n` (the chunk's end or the length limit).
    */
-  private readString(c: Uint8Array, i: number, n: number): number {
+  private readString(c: Uint8Array, i: number, n: number, o: number): number {
     const buf = this.buf;
-    let o = this.used;
     while (i < n) {
       const b = c[i];
+      if (PLAIN[b] === 1) {
+        buf[o++] = b;
+        i++;
+        continue;
+      }
       if (b === QUOTE) {
         this.used = o;
         return i + 1;
       }
       if (b < SPACE) return STOP; // a raw control character: not JSON
-      if (b < 0x80 && b !== BACKSLASH) {
-        buf[o++] = b;
-        i++;
-        continue;
-      }
       if (b === BACKSLASH) {
         if (i + 1 >= n) return STOP;
         const e = c[i + 1];

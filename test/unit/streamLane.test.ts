@@ -145,6 +145,15 @@ const CASES: Case[] = [
     deltas: ['a', 'b'],
   },
   {
+    name: 'texts around the length the lane leaves to the general path (256 bytes), multi-byte and escapes at the edge',
+    framing: 'sse',
+    body: bytes(
+      `data: {"token":"${'a'.repeat(256)}"}\n\ndata: {"token":"${'b'.repeat(257)}"}\n\n`,
+      `data: {"token":"${'c'.repeat(255)}é"}\n\ndata: {"token":"${'d'.repeat(253)}\\n"}\n\ndata: {"token":"e"}\n\n`,
+    ),
+    deltas: ['a'.repeat(256), 'b'.repeat(257), `${'c'.repeat(255)}é`, `${'d'.repeat(253)}\n`, 'e'],
+  },
+  {
     name: 'a BOM, then lane events',
     framing: 'sse',
     body: bytes('\uFEFFdata: {"token":"a"}\n\ndata: {"token":"b"}\n\n'),
@@ -203,7 +212,7 @@ describe('stream lane: same results as the general path', () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       return seed % n;
     };
-    const texts = ['a', ' word', 'é', '中文', '😀', '\\n', '\\"', '\\u00e9', '\\ud83d\\ude00', '\\ud83d', '', 'x y'];
+    const texts = ['a', ' word', 'é', '中文', '😀', '\\n', '\\"', '\\u00e9', '\\ud83d\\ude00', '\\ud83d', '', 'x y', `${'x'.repeat(250)}中\\n`];
     const sseEvents = [
       (t: string) => `data: {"token":"${t}"}\n\n`,
       (t: string) => `data:{"text":"${t}"}\r\n\r\n`,
