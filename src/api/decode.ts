@@ -16,7 +16,8 @@
 //      integers); a server refusal is shown with its message. Non-streamed body: the text is found in
 //      TEXT_FIELDS, OpenAI/Anthropic-like nesting (`choices[0].message.content`, content blocks) or a JSON
 //      string; a non-JSON body is the text itself. Stream framing: chosen in stream.ts from Content-Type, then
-//      the first bytes (SSE, NDJSON, plain text, or one JSON document); each event is read by readStreamPayload.
+//      the first bytes (SSE, NDJSON, plain text, or one JSON document); each event is read by readStreamPayload,
+//      or, when it is exactly `{"<text field>":"<string>"}`, by the byte lane of streamLane.ts (same result).
 //  §4.3 required fields: all six are sent. `mode`: `pretraining` by default; other values are passed through
 //      and the server judges them. Response: the job id is `job_id`, `jobId`, `id`, `task_id` or `taskId`, at top
 //      level or under `job`/`data`/`result`; a bare JSON string or plain-text id is accepted.
