@@ -330,6 +330,35 @@ async function streamBatched(res: ServerResponse, framing: Framing, body: Buffer
 /** Tokens sent before a scripted mid-stream error. */
 const TOKENS_BEFORE_ERROR = 3;
 
+/**
+ * When each token is due: token i at `base + (i - baseIndex + 1) * interval`, counted from the start of the stream, so
+ * the average rate is the configured one even though a timer fires at most about once a millisecond (a 0.5 ms interval
+ * means two or three tokens a tick). A change of `tokenIntervalMs` while a stream runs starts a new schedule from the
+ * next token.
+ */
+class TokenSchedule {
+  private interval = Number.NaN;
+  private base = 0;
+  private baseIndex = 0;
+
+  constructor(private readonly state: State) {}
+
+  /** Milliseconds until token `index` is due (≤ 0: due now); reads the interval every time: configure() may change it. */
+  waitFor(index: number, now: number): number {
+    const interval = this.state.options.tokenIntervalMs;
+    if (interval !== this.interval) {
+      this.interval = interval;
+      this.base = now;
+      this.baseIndex = index;
+    }
+    return this.base + (index - this.baseIndex + 1) * interval - now;
+  }
+
+  get intervalMs(): number {
+    return this.interval;
+  }
+}
+
 async function streamAnswer(state: State, res: ServerResponse, framing: Framing, tokens: string[], failMidStream: boolean): Promise<void> {
   res.writeHead(200, {
     'Content-Type': CONTENT_TYPES[framing],
@@ -340,18 +369,33 @@ async function streamAnswer(state: State, res: ServerResponse, framing: Framing,
     return;
   }
   const limit = failMidStream ? Math.min(TOKENS_BEFORE_ERROR, tokens.length) : tokens.length;
-  for (let i = 0; i < limit; i++) {
-    // Read the interval every time: configure() may change it while a stream runs.
-    const interval = state.options.tokenIntervalMs;
-    const stillThere = interval > 0 ? await sleepUnlessClosed(res, interval) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
+  const schedule = new TokenSchedule(state);
+  for (let i = 0; i < limit; ) {
+    const wait = schedule.waitFor(i, performance.now());
+    const interval = schedule.intervalMs;
+    // Interval 0: one token per turn of the event loop. Otherwise sleep until the next token is due (a timer may
+    // fire late: then every token already due goes out in this tick's write).
+    const stillThere = interval > 0 && wait > 0 ? await sleepUnlessClosed(res, wait) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
     if (!stillThere || !alive(res)) {
       return;
     }
-    if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0 && !(await writeFrame(res, ': keep-alive\n\n'))) {
-      return;
+    const frames: string[] = [];
+    const first = i;
+    const now = performance.now();
+    do {
+      if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0) {
+        frames.push(': keep-alive\n\n');
+      }
+      frames.push(frameToken(framing, tokens[i]));
+      i++;
+    } while (interval > 0 && i < limit && schedule.waitFor(i, now) <= 0);
+    if (state.options.recordTokenWrites) {
+      // Every token of a batch is stamped with the batch's write time: latency is measured from when a token really
+      // left, so batching hides none of it.
+      const writtenAt = performance.timeOrigin + performance.now();
+      for (let k = first; k < i; k++) state.tokenWrites.push(writtenAt);
     }
-    if (state.options.recordTokenWrites) state.tokenWrites.push(performance.timeOrigin + performance.now());
-    if (!(await writeFrame(res, frameToken(framing, tokens[i]), Math.min(20, Math.floor(interval / 2))))) {
+    if (!(await writeFrame(res, frames.join(''), Math.min(20, Math.floor(interval / 2))))) {
       return;
     }
   }

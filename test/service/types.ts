@@ -39,6 +39,11 @@ export interface EmulatorOptions {
   storagePort?: number;
   keys?: Record<string, KeyConfig>;
   datasets?: Record<string, DatasetConfig>;
+  /**
+   * Streamed answers: one token every this many ms on average (fractions allowed: 0.5 = 2,000 tokens/s). Tokens are due
+   * on a schedule from the stream's start; each timer tick writes every token due, so rates above one per ms hold.
+   * 0: one token per turn of the event loop.
+   */
   tokenIntervalMs?: number;
   finetuneDurationMs?: number;
   evaluationDurationMs?: number;
@@ -55,7 +60,10 @@ export interface EmulatorOptions {
   streamChunkBytes?: number;
   /** Benchmarks: when > 0, tokens are slices of exactly this many characters instead of words. Default 0. */
   streamTokenChars?: number;
-  /** Benchmarks: when true, the epoch time (ms, performance clock) of every token write goes to `tokenWrites`. */
+  /**
+   * Benchmarks: when true, the epoch time (ms, performance clock) of every token write goes to `tokenWrites` (tokens
+   * written together share their write's time).
+   */
   recordTokenWrites?: boolean;
 }
 

@@ -201,7 +201,9 @@ describe('emulator: auth, models, inference', function () {
       assert.equal(events[events.length - 1], 'data: [DONE]');
       const tokens = events.filter((e) => e.startsWith('data: {')).map((e) => (JSON.parse(e.slice(6)) as { token: string }).token);
       assert.equal(tokens.join(''), await expected());
-      assert.ok(chunks > tokens.length / 2, `arrived in ${chunks} chunks`);
+      // Paced, not sent at once: several reads (a late timer writes every token already due together, so not one per
+      // token), and never ahead of the schedule.
+      assert.ok(chunks > 5, `arrived in ${chunks} chunks`);
       assert.ok(elapsed >= tokens.length * 2 * 0.8, `took ${elapsed} ms for ${tokens.length} tokens`);
     });
 
@@ -244,6 +246,27 @@ describe('emulator: auth, models, inference', function () {
         assert.ok(tokens.filter((t) => t.length === 5).length > tokens.length * 0.9);
       } finally {
         em.configure({ tokenIntervalMs: 2, streamChunkBytes: 0, streamTokenChars: 0 });
+      }
+    });
+
+    it('a sub-millisecond interval keeps its rate: tokens due together share one write, each recorded', async () => {
+      // Timers fire at most about once a millisecond: at 0.5 ms a tick finds two or more tokens due and writes them
+      // together, instead of one token per tick (which would send 1,000 tokens/s at best).
+      const count = 400;
+      const text = Array.from({ length: count }, (_, i) => ` t${i}`).join('');
+      em.configure({ tokenIntervalMs: 0.5, responseText: text, recordTokenWrites: true });
+      em.tokenWrites.length = 0;
+      try {
+        const { text: body, elapsed } = await stream('ndjson');
+        const tokens = body.split('\n').filter((l) => l.startsWith('{"token"')).map((l) => (JSON.parse(l) as { token: string }).token);
+        assert.equal(tokens.join(''), text);
+        assert.equal(em.tokenWrites.length, count, 'one write time per token');
+        assert.ok(em.tokenWrites.every((t, i) => i === 0 || t >= (em.tokenWrites[i - 1] as number)), 'write times in order');
+        const writes = new Set(em.tokenWrites).size;
+        assert.ok(writes <= count * 0.75, `${count} tokens in ${writes} writes`);
+        assert.ok(elapsed >= count * 0.5, `the schedule is never ahead: ${count} tokens in ${elapsed} ms`);
+      } finally {
+        em.configure({ tokenIntervalMs: 2, responseText: undefined, recordTokenWrites: false });
       }
     });
 
