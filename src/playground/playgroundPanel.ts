@@ -173,7 +173,7 @@ export class PlaygroundPanel implements vscode.Disposable {
 
   private async startRun(runId: string, settings: RunSettings): Promise<void> {
     if (this.runs.has(runId)) return; // a repeated message: the run is already going or over
-    const run = new InferenceRun(runId, settings, (m) => this.post(m));
+    const run = new InferenceRun(runId, settings, (m) => this.post(m), { stampChunks: this.options.bench });
     this.runs.set(runId, run);
     this.prune();
     if (this.activeRuns.length > MAX_ACTIVE_RUNS) {

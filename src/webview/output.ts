@@ -1,10 +1,10 @@
 // One output pane: a run's text rendered as markdown as it arrives (at most once per animation frame), its status
 // for screen readers, time to first token / total time / size, auto-scroll that yields to a person scrolling up,
 // code-block and whole-answer copy, link clicks handed to the host, and the error with Retry.
-import type { DoneMessage, ErrorFix, ErrorMessage, ExportedRun, RunSettings, RunSnapshot } from '../playground/protocol';
+import type { ChunkStamps, DoneMessage, ErrorFix, ErrorMessage, ExportedRun, RunSettings, RunSnapshot } from '../playground/protocol';
 import { h, icon, show } from './dom';
 import { FIX_LABELS } from './knobs';
-import type { MarkdownRenderer } from './markdown';
+import { IncrementalMarkdown, type MarkdownRenderer } from './markdown';
 import { emptyPane, type PaneId, type PaneState } from './webviewState';
 
 export interface PaneEvents {
@@ -16,14 +16,12 @@ export interface PaneEvents {
   changed(): void;
 }
 
-/** One entry per rendered frame, for the token-latency benchmark (only with data-bench). */
-export interface RenderLogEntry {
-  runId: string;
-  /** The last chunk included in this frame. */
-  seq: number;
-  receivedAt: number;
-  renderedAt: number;
-  chars: number;
+/** What the token-latency benchmark reads (only with data-bench); times are the page's performance.now(). */
+export interface BenchLog {
+  /** One entry per chunk as it arrives: the text length it brings the answer to. */
+  chunks: { runId: string; seq: number; receivedAt: number; chars: number; stamps?: ChunkStamps }[];
+  /** One entry per rendered frame: when the new text was in the DOM and laid out, and how long rendering took. */
+  frames: { runId: string; renderedAt: number; renderMs: number; chars: number }[];
 }
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts rarely land on 0). */
@@ -51,15 +49,17 @@ export class OutputPane {
   private readonly copyAll: HTMLButtonElement;
   private following = true;
   private frame: number | undefined;
-  /** Chunks received since the last frame (benchmark only). */
-  private unrendered: { seq: number; receivedAt: number } | undefined;
+  private readonly markdown: IncrementalMarkdown;
+  /** The body's first this many child nodes are finished blocks: rendered once, kept as they are. */
+  private finishedNodes = 0;
 
   constructor(
     readonly id: PaneId,
-    private readonly renderer: MarkdownRenderer,
+    renderer: MarkdownRenderer,
     private readonly events: PaneEvents,
-    private readonly renderLog: RenderLogEntry[] | undefined,
+    private readonly benchLog: BenchLog | undefined,
   ) {
+    this.markdown = new IncrementalMarkdown(renderer);
     const tid = (name: string) => (id === 'a' ? name : `${name}-${id}`);
     this.title = h('h2', { class: 'pane-title' });
     this.summary = h('span', { class: 'pane-summary' });
@@ -120,7 +120,7 @@ export class OutputPane {
   }
 
   /** Appends a chunk of this pane's run; returns false when chunks went missing (the page should resynchronise). */
-  chunk(seq: number, text: string, ttfbMs: number | undefined): boolean {
+  chunk(seq: number, text: string, ttfbMs: number | undefined, stamps?: ChunkStamps): boolean {
     if (seq < this.state.nextSeq) return true; // already have it (re-sent after the page was re-created)
     if (seq > this.state.nextSeq) return false;
     this.state.text += text;
@@ -128,7 +128,7 @@ export class OutputPane {
     if (ttfbMs !== undefined) this.state.ttfbMs = ttfbMs;
     // The status line changes once per run here, not per chunk: it is a live region a screen reader reads out.
     if (seq === 0) this.paintStatus();
-    if (this.renderLog) this.unrendered = { seq, receivedAt: performance.now() };
+    if (this.benchLog && this.state.runId) this.benchLog.chunks.push({ runId: this.state.runId, seq, receivedAt: performance.now(), chars: this.state.text.length, ...(stamps ? { stamps } : {}) });
     this.scheduleRender();
     return true;
   }
@@ -233,15 +233,26 @@ export class OutputPane {
   }
 
   private render(): void {
-    // Output is rendered whole each frame: markdown is context-sensitive (an open fence changes everything after it),
-    // and once per frame keeps the cost bounded however fast text comes.
-    this.body.innerHTML = this.renderer.render(this.state.text);
+    const started = this.benchLog ? performance.now() : 0;
+    // At most once per frame, and only the open tail: finished blocks keep their nodes, so a frame's cost (markdown,
+    // HTML parsing, layout) follows the last block, not the whole answer. The result is the same as rendering the
+    // whole text (IncrementalMarkdown).
+    const update = this.markdown.update(this.state.text);
+    if (update.reset) this.finishedNodes = 0;
+    while (this.body.childNodes.length > this.finishedNodes) this.body.lastChild?.remove();
+    if (update.finished) {
+      this.body.insertAdjacentHTML('beforeend', update.finished);
+      this.finishedNodes = this.body.childNodes.length;
+    }
+    this.body.insertAdjacentHTML('beforeend', update.tail);
     if (this.following) this.body.scrollTop = this.body.scrollHeight;
     this.body.dataset.following = String(this.following);
     this.paintMetrics();
-    if (this.renderLog && this.unrendered && this.state.runId) {
-      this.renderLog.push({ runId: this.state.runId, ...this.unrendered, renderedAt: performance.now(), chars: this.state.text.length });
-      this.unrendered = undefined;
+    if (this.benchLog && this.state.runId) {
+      // Following the end (the benchmark's case), reading scrollHeight above laid the new text out: it is on screen
+      // with the next paint.
+      const renderedAt = performance.now();
+      this.benchLog.frames.push({ runId: this.state.runId, renderedAt, renderMs: renderedAt - started, chars: this.state.text.length });
     }
     this.events.changed();
   }

@@ -7,13 +7,13 @@ import { h } from './dom';
 import { RunForm } from './form';
 import { HistoryList } from './history';
 import { createMarkdownRenderer } from './markdown';
-import type { OutputPane, RenderLogEntry } from './output';
+import type { BenchLog, OutputPane } from './output';
 import { initialState, StateSaver, type PlaygroundState } from './webviewState';
 import { post } from './vscodeApi';
 
-/** Rendering timestamps for the latency benchmark, only when the host set data-bench (HR_PLAYGROUND_BENCH=1). */
-const renderLog: RenderLogEntry[] | undefined = document.body.dataset.bench === '1' ? [] : undefined;
-if (renderLog) (window as unknown as { __hrRenderLog: RenderLogEntry[] }).__hrRenderLog = renderLog;
+/** Arrival and rendering timestamps for the latency benchmark, only when the host set data-bench (HR_PLAYGROUND_BENCH=1). */
+const benchLog: BenchLog | undefined = document.body.dataset.bench === '1' ? { chunks: [], frames: [] } : undefined;
+if (benchLog) (window as unknown as { __hrBench: BenchLog }).__hrBench = benchLog;
 
 const { state: startState } = initialState();
 const renderer = createMarkdownRenderer();
@@ -57,7 +57,7 @@ const outputs = new OutputColumns(
     fix: (fix) => post({ type: 'fix', fix }),
     changed,
   },
-  renderLog,
+  benchLog,
 );
 
 const history = new HistoryList({
@@ -161,7 +161,7 @@ function onMessage(message: HostToWebview): void {
       return;
     case 'chunk': {
       const pane = outputs.paneFor(message.runId);
-      if (pane?.isRunning && !pane.chunk(message.seq, message.text, message.ttfbMs)) resync();
+      if (pane?.isRunning && !pane.chunk(message.seq, message.text, message.ttfbMs, message.stamps)) resync();
       return;
     }
     case 'done':
