@@ -268,6 +268,9 @@ function summarizeShape(shape: Shape, results: RunResult[]): ShapeSummary {
   };
 }
 
+/** Fewer runs than this say nothing about a correlation. */
+const MIN_RUNS_FOR_CORRELATION = 6;
+
 function pearson(x: number[], y: number[]): number {
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
   const mx = mean(x);
@@ -350,9 +353,11 @@ function section(summaries: ShapeSummary[], words: number, load: number[]): stri
         'during the runs (other work shares it). For scale, the first stage — the extension host reading a chunk from a ' +
         'local socket, where our code only parses — has p99 ' +
         `${summaries.map((m) => `${fmt(m.toHost.p99)} ms (${SHAPE_TITLES[m.shape]})`).join(', ')}: that much is waiting for a CPU, ` +
-        'and every further process a token crosses (the VS Code server, the browser\'s renderer) waits again. Across the ' +
-        `${runs.length} runs below, that first stage's p99 ("host read p99") and the run's p99 correlate with r = ` +
-        `${fmt(pearson(runs.map((r) => dist(r.toHost).p99), runs.map((r) => r.p99)))} (Pearson).`,
+        'and every further process a token crosses (the VS Code server, the browser\'s renderer) waits again.' +
+        (runs.length >= MIN_RUNS_FOR_CORRELATION
+          ? ` Across the ${runs.length} runs below, that first stage's p99 ("host read p99") and the run's p99 correlate with r = ` +
+            `${fmt(pearson(runs.map((r) => dist(r.toHost).p99), runs.map((r) => r.p99)))} (Pearson).`
+          : ''),
       '',
     );
   }
