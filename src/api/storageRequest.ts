@@ -1,11 +1,13 @@
 // The signed-URL hop of a download: one plain node:http(s) GET for a raw byte stream. The signed URL is a credential
 // of its own on another origin, so this request is built from nothing: no default headers (the storage origin never
 // sees X-API-Key), no redirect followed (each hop is checked by the caller), no decompression, no proxy logic beyond
-// what the runtime itself applies to node:https. axios added nothing here but a layer: its own config merge and, on
+// what the runtime itself applies to https. axios added nothing here but a layer: its own config merge and, on
 // the consumer's side, an async iterator that copies chunks together (test/bench/REPORT.md, figure 5).
 
-import * as http from 'node:http';
-import * as https from 'node:https';
+// 'http' and 'https', not 'node:…': the specifiers axios loads, which VS Code's extension host intercepts to apply the
+// user's proxy settings, so this hop goes through the same proxy as before.
+import * as http from 'http';
+import * as https from 'https';
 import { CancelledError, ContractError, TimeoutError, type ApiError } from './errors';
 import { secs } from './http';
 import { describeUrl } from './redact';

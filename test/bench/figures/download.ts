@@ -52,20 +52,22 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         return r.ms;
       },
       async (i) => {
-        const r = await runNodeJson<TransferResult>('transferWorker.js', job);
-        await rm(String(r.detail.path), { force: true });
-        if (r.detail.bytes !== info.size) throw new Error(`client downloaded ${String(r.detail.bytes)} bytes of ${info.size}`);
-        if (i >= 0) {
-          memory.push(r);
-          // Context, after each pair: what Node itself needs for the same bytes, written three ways.
-          for (const writer of WRITERS) {
-            const b = await runNodeJson<TransferResult>('transferWorker.js', { ...job, kind: 'bareDownload', writer } satisfies TransferJob);
-            await rm(String(b.detail.path), { force: true });
-            if (b.detail.bytes !== info.size) throw new Error(`bare ${writer} download: ${String(b.detail.bytes)} bytes of ${info.size}`);
-            bare[writer].push(b);
-          }
+        // The Node downloads of a round (the client and the three bare ones) in an order rotated every round: in one
+        // fixed order the runs in the same places stood out (the one right after curl, always the client, was slower in
+        // system time), so each takes each place in turn.
+        const kinds: (BareWriter | 'client')[] = ['client', ...WRITERS];
+        const order = i < 0 ? ['client' as const] : kinds.map((_, k) => kinds[(k + i) % kinds.length]);
+        let clientMs = NaN;
+        for (const kind of order) {
+          const r = await runNodeJson<TransferResult>('transferWorker.js', kind === 'client' ? job : ({ ...job, kind: 'bareDownload', writer: kind } satisfies TransferJob));
+          await rm(String(r.detail.path), { force: true });
+          if (r.detail.bytes !== info.size) throw new Error(`${kind} downloaded ${String(r.detail.bytes)} bytes of ${info.size}`);
+          if (kind === 'client') clientMs = r.ms;
+          if (i < 0) continue;
+          if (kind === 'client') memory.push(r);
+          else bare[kind].push(r);
         }
-        return r.ms;
+        return clientMs;
       },
       1,
       (i, ref, subject) => {
@@ -157,7 +159,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       `the key, 302 to the signed-URL origin, fetched there without the key into \`<name>.part\` (length checked —`,
       `a redirect announces no checksum, so nothing is hashed — then renamed). Reference: \`curl -L -H 'X-API-Key: ...' -o file\` on the same URL (curl`,
       `forwards the header to the redirect target; irrelevant for timing). Both write to ${os.tmpdir()}; each file is`,
-      `deleted right after its run. ${runs} interleaved pairs after one warm-up pair. Memory as for the upload (VmHWM`,
+      `deleted right after its run. ${runs} rounds after one warm-up pair: curl, then the client and the three bare Node downloads`,
+      `below in an order rotated every round. Memory as for the upload (VmHWM`,
       `reset before the call, after a warm-up request and a GC).`,
       '',
       runsTable(
@@ -178,18 +181,26 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       '',
       ...(q.median > TIME_GOAL
         ? [
-            `**Why the goal is missed.** The fastest Node way to put these bytes on disk measured here, with nothing of the`,
-            `client's (${WRITER_NAMES[best]}), took ${fmt(refs[best].vsCurl)}× curl's time, against a goal of ${TIME_GOAL}× for the client; the client itself is`,
-            `${fmt(vsBest.median)}× that bare download. The transfer is CPU-bound on this ${os.cpus().length}-core machine (the emulator sends from its own process on the same`,
+            ...(refs[best].vsCurl > TIME_GOAL
+              ? [
+                  `**Why the goal is missed.** The fastest Node way to put these bytes on disk measured here, with nothing of the`,
+                  `client's (${WRITER_NAMES[best]}), took ${fmt(refs[best].vsCurl)}× curl's time, against a goal of ${TIME_GOAL}× for the client; the client itself is`,
+                  `${fmt(vsBest.median)}× that bare download.`,
+                ]
+              : [
+                  `**Why the goal is missed.** A bare Node download reached ${fmt(refs[best].vsCurl)}× curl's time in this run (${WRITER_NAMES[best]}), within the`,
+                  `${TIME_GOAL}× goal; the client took ${fmt(vsBest.median)}× that bare download, so the client's own path and the run-to-run noise make the`,
+                  `difference here, not Node's floor.`,
+                ]),
+            `The transfer is CPU-bound on this ${os.cpus().length}-core machine (the emulator sends from its own process on the same`,
             `cores) and Node spends ${fmt((refs[best].user + refs[best].system) / (curlUser + curlSys))}× curl's CPU per GiB on it: its socket reads go into a fresh 64 KiB buffer each (curl reuses`,
             'one), freed later by the garbage collector, and fresh memory costs page faults (counted above); its file writes go',
             'through the thread pool, a context switch each way.',
             refs.coalesce.vsCurl > refs.events.vsCurl
               ? `Coalescing into 1 MiB blocks makes fewer writes but needs fresh blocks of its own (${fmt(refs.coalesce.faults / 1000, 1)}k faults per GiB against ${fmt(refs.events.faults / 1000, 1)}k for 'data' events) and was slower here.`
               : `Coalescing into 1 MiB blocks (${fmt(refs.coalesce.faults / 1000, 1)}k faults per GiB against ${fmt(refs.events.faults / 1000, 1)}k for 'data' events) was not slower here.`,
-            'What remains is Node\'s own read path,',
-            'which a client built on node:http cannot change. The system time also varies from run to run with what the disk',
-            'and the other processes are doing.',
+            ...(refs[best].vsCurl > TIME_GOAL ? ['What remains is Node\'s own read path, which a client built on node:http cannot change.'] : []),
+            'The system time also varies from run to run with what the disk and the other processes are doing.',
             '',
           ]
         : []),
