@@ -29,11 +29,12 @@ export interface WriteBodyOptions {
 
 /**
  * The file stream's buffer. Socket reads arrive in chunks of at most 64 KiB; while one write is in flight the stream
- * gathers the next ones into a single writev, so a larger buffer means fewer writes and fewer thread-pool round trips
- * (fewer context switches in the benchmark than at 1 MiB). The chunks are handed on, not copied into blocks: fresh
- * blocks cost page faults that outweighed the fewer writes. Memory stays bounded: the body is paused when it is full.
+ * gathers the next ones into a single writev. The chunks are handed on, not copied into blocks: fresh blocks cost page
+ * faults that outweighed the fewer writes (test/bench/REPORT.md, figure 5). Not larger: chunks held longer survive into
+ * V8's old generation, whose buffers are freed only by a full collection, and at 4 MiB the process's peak memory grew
+ * past the 64 MiB goal in one run of five. The body is paused while the buffer is full, so memory stays bounded.
  */
-const WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 const PROGRESS_INTERVAL_MS = 100;
 
 /**

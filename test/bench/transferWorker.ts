@@ -18,7 +18,7 @@ export type TransferJob =
 /**
  * How the bare download writes: `pipeline` = stream.pipeline into a file stream (1 MiB buffer); `coalesce` = the same
  * through a Transform that copies chunks into 1 MiB blocks (one write per MiB); `events` = 'data' events into a file
- * stream with a 4 MiB buffer, paused on backpressure (the way writeBody.ts writes).
+ * stream with a 1 MiB buffer, paused on backpressure (the way writeBody.ts writes).
  */
 export type BareWriter = 'pipeline' | 'coalesce' | 'events';
 
@@ -92,7 +92,7 @@ const MiB = 1024 * 1024;
 async function bareWrite(res: http.IncomingMessage, file: string, writer: BareWriter): Promise<void> {
   if (writer === 'pipeline') return pipeline(res, createWriteStream(file, { highWaterMark: MiB }));
   if (writer === 'coalesce') return pipeline(res, new Coalescer(MiB), createWriteStream(file, { highWaterMark: MiB }));
-  const out = createWriteStream(file, { highWaterMark: 4 * MiB });
+  const out = createWriteStream(file, { highWaterMark: MiB });
   await new Promise<void>((resolve, reject) => {
     res.on('data', (chunk: Buffer) => {
       if (!out.write(chunk)) {
