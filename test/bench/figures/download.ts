@@ -16,7 +16,7 @@ const MODEL = 'bench-artifact';
 const TIME_GOAL = 1.1;
 const MEMORY_GOAL = 64 * MiB;
 const REFETCH_GOAL = 1 * MiB;
-/** The bare Node references run after each pair, each in a fresh process (see BareWriter). */
+/** The bare Node references: each round runs them and the client, each in a fresh process (see BareWriter). */
 const WRITERS: BareWriter[] = ['pipeline', 'coalesce', 'events'];
 const WRITER_NAMES: Record<BareWriter, string> = {
   pipeline: 'Node pipeline',
@@ -170,7 +170,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       ),
       '',
       `Context (not judged): three bare Node downloads, each a fresh process that reads the redirect by hand and writes the`,
-      `storage response to the file with no checks and no progress, run after each pair: ${WRITERS.map((w) => `${WRITER_NAMES[w]} ${fmt(refs[w].ms / 1000)} s (${fmt(refs[w].vsCurl)}× curl)`).join(', ')}`,
+      `storage response to the file with no checks and no progress, in every round: ${WRITERS.map((w) => `${WRITER_NAMES[w]} ${fmt(refs[w].ms / 1000)} s (${fmt(refs[w].vsCurl)}× curl)`).join(', ')}`,
       `(medians). "pipeline" is \`stream.pipeline(response, file stream with a 1 MiB buffer)\`; "1 MiB coalescer" puts a`,
       `Transform in between that copies the chunks into 1 MiB blocks, so the file gets one write per MiB; "'data' events"`,
       `writes each chunk into a file stream with a 1 MiB buffer and pauses the response while it is full, which is how the`,
