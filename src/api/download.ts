@@ -1,14 +1,15 @@
 // Artifact download (spec 4.7): the API answers a redirect or signed-URL metadata (or, plausibly, the bytes
 // themselves). The signed URL is a credential of its own and lives on another origin, so it is fetched with a
-// bare axios instance that has no default headers: the storage origin never sees X-API-Key.
+// plain node:http(s) request that carries no default headers (storageRequest.ts): the storage origin never sees
+// X-API-Key.
 //
 // The bytes go to `<model>.gguf.part` in the target folder; an interrupted transfer resumes by Range; the
 // length (and the SHA-256 when announced) is checked; only then is the part file renamed, atomically, to a
 // name that does not overwrite an existing file unless asked. An expired or refused signed URL is renewed.
 
-import axios, { type AxiosInstance } from 'axios';
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
+import { createReadStream, promises as fsp } from 'node:fs';
+import { Readable } from 'node:stream';
 import * as path from 'node:path';
 import {
   ApiError,
@@ -20,7 +21,9 @@ import {
   isCancellation,
 } from './errors';
 import { decodeDownloadMetadata, parseBody } from './decode';
-import { HttpClient, openStream, readCapped, sleep, type StreamResponse } from './http';
+import { HttpClient, readCapped, sleep, type StreamResponse } from './http';
+import { storageGet, type StorageResponse } from './storageRequest';
+import { writeBody, type BodySource } from './writeBody';
 import { isLoopbackHost } from './urlPolicy';
 import { artifactFileName, fileNameFromContentDisposition, insideFolder, safeFileName } from './fileName';
 import { describeUrl } from './redact';
@@ -72,18 +75,53 @@ export function partFilePath(directory: string, modelName: string, fileName?: st
 const MAX_HOPS = 5;
 const MAX_METADATA_BYTES = 1024 * 1024;
 
-let bareInstance: AxiosInstance | undefined;
-/** No default headers, no redirects followed: each hop is checked before it is fetched. */
-function bare(): AxiosInstance {
-  bareInstance ??= axios.create({ maxRedirects: 0, validateStatus: () => true, proxy: false, decompress: false });
-  return bareInstance;
-}
-
 /** Where the bytes come from: the signed URL (bare) or the API itself (keyed). */
 interface Source {
   target: DownloadTarget;
   /** The API answered the artifact directly: refetch through the keyed client. */
   direct?: StreamResponse;
+}
+
+const WHAT = 'Downloading the model';
+
+/** One answer in the transfer loop, from the storage origin (node:http) or from the API itself (keyed client). */
+interface Answer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  /** The body, for a short error message. */
+  chunks: AsyncIterable<Buffer>;
+  /** The body, for the artifact's bytes. */
+  source(): BodySource;
+  /** Not reading the body: close it. */
+  abort(): void;
+}
+
+function fromStorage(res: StorageResponse): Answer {
+  return { status: res.status, headers: res.headers, chunks: res.body, source: () => res, abort: () => res.body.destroy() };
+}
+
+/**
+ * The API answered the bytes itself (rare): its keyed stream already has an idle watchdog and maps its errors; a
+ * Readable over it gives the file writer the one interface it reads.
+ */
+function fromApi(http: HttpClient, res: StreamResponse): Answer {
+  return {
+    status: res.status,
+    headers: res.headers,
+    chunks: res.body,
+    source: () => {
+      const body = Readable.from(res.body, { objectMode: false });
+      return {
+        body,
+        fail: (reason) => {
+          res.abort();
+          body.destroy(reason);
+        },
+        mapError: (e) => (e instanceof ApiError ? e : http.mapThrown(WHAT, e, new AbortController().signal)),
+      };
+    },
+    abort: res.abort,
+  };
 }
 
 export function checkSignedUrl(raw: string, base: string): string {
@@ -202,9 +240,9 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         await renew('expired');
         continue;
       }
-      let res: StreamResponse;
+      let res: Answer;
       if (source.direct) {
-        res = source.direct;
+        res = fromApi(http, source.direct);
         source.direct = undefined;
         if (offset > 0) {
           // The first answer started at byte 0; ask again from where the part file ends.
@@ -212,21 +250,23 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
           continue;
         }
       } else if (url) {
-        res = await openStream(bare(), 'Downloading the model', {
-          method: 'GET',
-          url,
-          headers: offset > 0 ? { Range: `bytes=${offset}-` } : {},
-        }, {
-          signal,
-          timeouts: http.timeouts,
-          accept: 'application/octet-stream',
-          mapError: (e, s) => http.mapThrown('Downloading the model', e, s),
-        });
+        res = fromStorage(
+          await storageGet(url, {
+            what: WHAT,
+            headers: { Accept: 'application/octet-stream', ...(offset > 0 ? { Range: `bytes=${offset}-` } : {}) },
+            signal,
+            connectMs: http.timeouts.connectMs,
+            mapThrown: (e, s) => http.mapThrown(WHAT, e, s),
+          }),
+        );
       } else {
-        res = await http.stream(
-          'Downloading the model',
-          { method: 'GET', url: http.url('/cr/finetune_model/download', { model_name: modelName }), headers: offset > 0 ? { Range: `bytes=${offset}-` } : {} },
-          { signal, idempotent: true, accept: 'application/octet-stream' },
+        res = fromApi(
+          http,
+          await http.stream(
+            WHAT,
+            { method: 'GET', url: http.url('/cr/finetune_model/download', { model_name: modelName }), headers: offset > 0 ? { Range: `bytes=${offset}-` } : {} },
+            { signal, idempotent: true, accept: 'application/octet-stream' },
+          ),
         );
       }
 
@@ -264,8 +304,8 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         continue;
       }
       if (status < 200 || status >= 300) {
-        const text = await readCapped(res.body, 64 * 1024).catch(() => '');
-        throw http.statusError('Downloading the model', status, res.headers, parseBody(text));
+        const text = await readCapped(res.chunks, 64 * 1024).catch(() => '');
+        throw http.statusError(WHAT, status, res.headers, parseBody(text));
       }
 
       serverName ??= fileNameFromContentDisposition(res.headers['content-disposition']);
@@ -292,9 +332,14 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
 
       if (source.target.sha256 !== undefined) hash ??= await hashFilePrefix(part, offset);
       try {
-        offset = await writeBody(res, part, offset, hash, (received) =>
-          options.onProgress?.({ received, total, resumedFrom }),
-        );
+        offset = await writeBody(res.source(), {
+          part,
+          offset,
+          hash,
+          what: WHAT,
+          idleMs: http.timeouts.streamIdleMs,
+          onProgress: (received) => options.onProgress?.({ received, total, resumedFrom }),
+        });
       } catch (e) {
         if (isCancellation(e) || (e instanceof ApiError && e.kind === 'cancelled')) throw e;
         // A broken transfer: resume from what reached the disk.
@@ -346,38 +391,3 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
     throw new RequestError(`Cannot write the download: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
-
-/** Appends the body to the part file, feeding the hash if any; returns the new size. Resolves after the bytes are flushed. */
-async function writeBody(
-  res: StreamResponse,
-  part: string,
-  offset: number,
-  hash: Hash | undefined,
-  onProgress: (received: number) => void,
-): Promise<number> {
-  const out = createWriteStream(part, { flags: offset > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 });
-  let written = offset;
-  let lastReport = 0;
-  const closed = new Promise<void>((resolve, reject) => {
-    out.once('close', resolve);
-    out.once('error', reject);
-  });
-  try {
-    for await (const chunk of res.body) {
-      hash?.update(chunk);
-      written += chunk.length;
-      if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once('drain', r)), closed]);
-      const now = Date.now();
-      if (now - lastReport > 100) {
-        lastReport = now;
-        onProgress(written);
-      }
-    }
-    onProgress(written);
-  } finally {
-    out.end();
-    await closed;
-  }
-  return written;
-}
-

@@ -4,7 +4,7 @@
 // Redirect policy: the keyed instance never follows a redirect (maxRedirects 0, which also makes axios use
 // node:http directly instead of follow-redirects, which would forward X-API-Key to any host and buffer
 // upload bodies). The key is sent only to the base URL's origin; a 3xx is handed back to the caller
-// (download.ts), which fetches the target with a bare instance.
+// (download.ts), which fetches the target with a plain request that carries no key (storageRequest.ts).
 
 import axios, { type AxiosInstance, type AxiosResponse, type AxiosRequestConfig } from 'axios';
 import type { Readable } from 'node:stream';

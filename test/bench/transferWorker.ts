@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import http from 'node:http';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceClient } from '../../src/api/client';
 import { resetPeak, rssNow, rssPeak, sampleRss } from './memory';
@@ -11,8 +12,15 @@ import { resetPeak, rssNow, rssPeak, sampleRss } from './memory';
 export type TransferJob =
   | { kind: 'upload'; baseUrl: string; apiKey: string; files: string[]; modelName: string; modelType: string }
   | { kind: 'download'; baseUrl: string; apiKey: string; modelName: string; directory: string }
-  /** Context for the download figure: the redirect read by hand, then node:http piped into the file, nothing else. */
-  | { kind: 'bareDownload'; baseUrl: string; apiKey: string; modelName: string; directory: string };
+  /** Context for the download figure: the redirect read by hand, then node:http written to the file, nothing else. */
+  | { kind: 'bareDownload'; baseUrl: string; apiKey: string; modelName: string; directory: string; writer: BareWriter };
+
+/**
+ * How the bare download writes: `pipeline` = stream.pipeline into a file stream (1 MiB buffer); `coalesce` = the same
+ * through a Transform that copies chunks into 1 MiB blocks (one write per MiB); `events` = 'data' events into a file
+ * stream with a 1 MiB buffer, paused on backpressure (the way writeBody.ts writes).
+ */
+export type BareWriter = 'pipeline' | 'coalesce' | 'events';
 
 export interface TransferResult {
   ms: number;
@@ -25,6 +33,9 @@ export interface TransferResult {
   /** CPU time of this process during the transfer. */
   cpuUserMs: number;
   cpuSystemMs: number;
+  /** Minor page faults and voluntary context switches of this process during the transfer. */
+  minorFaults: number;
+  contextSwitches: number;
   detail: Record<string, unknown>;
 }
 
@@ -38,6 +49,7 @@ async function main(): Promise<void> {
   const canReset = resetPeak();
   const sampler = sampleRss();
   const c0 = process.cpuUsage();
+  const r0 = process.resourceUsage();
   const t0 = performance.now();
   let detail: Record<string, unknown>;
   if (job.kind === 'upload') {
@@ -58,7 +70,7 @@ async function main(): Promise<void> {
     redirect.resume();
     const res = await get(String(redirect.headers.location), {});
     const file = path.join(job.directory, 'bare.gguf');
-    await pipeline(res, createWriteStream(file, { highWaterMark: 1024 * 1024 }));
+    await bareWrite(res, file, job.writer);
     detail = { path: file, bytes: Number(res.headers['content-length']) };
   } else {
     const out = await client.download(job.modelName, { directory: job.directory });
@@ -66,11 +78,64 @@ async function main(): Promise<void> {
   }
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
+  const r1 = process.resourceUsage();
   const polledPeakRss = sampler.stop();
   const result: TransferResult = {
-    ms, baselineRss, peakRss: canReset ? rssPeak() : undefined, polledPeakRss, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, detail,
+    ms, baselineRss, peakRss: canReset ? rssPeak() : undefined, polledPeakRss, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000,
+    minorFaults: r1.minorPageFault - r0.minorPageFault, contextSwitches: r1.voluntaryContextSwitches - r0.voluntaryContextSwitches, detail,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+const MiB = 1024 * 1024;
+
+async function bareWrite(res: http.IncomingMessage, file: string, writer: BareWriter): Promise<void> {
+  if (writer === 'pipeline') return pipeline(res, createWriteStream(file, { highWaterMark: MiB }));
+  if (writer === 'coalesce') return pipeline(res, new Coalescer(MiB), createWriteStream(file, { highWaterMark: MiB }));
+  const out = createWriteStream(file, { highWaterMark: MiB });
+  await new Promise<void>((resolve, reject) => {
+    res.on('data', (chunk: Buffer) => {
+      if (!out.write(chunk)) {
+        res.pause();
+        out.once('drain', () => res.resume());
+      }
+    });
+    res.once('end', () => out.end());
+    res.once('error', reject);
+    out.once('error', reject);
+    out.once('close', resolve);
+  });
+}
+
+/** Copies the chunks into blocks of `size` bytes and hands on full blocks only (the last one may be short). */
+class Coalescer extends Transform {
+  private block: Buffer;
+  private filled = 0;
+
+  constructor(private readonly size: number) {
+    super();
+    this.block = Buffer.allocUnsafe(size);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    for (let at = 0; at < chunk.length; ) {
+      const n = Math.min(this.size - this.filled, chunk.length - at);
+      chunk.copy(this.block, this.filled, at, at + n);
+      this.filled += n;
+      at += n;
+      if (this.filled === this.size) {
+        this.push(this.block);
+        this.block = Buffer.allocUnsafe(this.size); // the pushed block is still queued for writing
+        this.filled = 0;
+      }
+    }
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.filled > 0) this.push(this.block.subarray(0, this.filled));
+    done();
+  }
 }
 
 main().then(

@@ -6,7 +6,7 @@ import { promises as fsp, readdirSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { CancelledError, ContractError, IntegrityError } from '../../src/api/errors';
+import { CancelledError, ContractError, IntegrityError, TimeoutError } from '../../src/api/errors';
 import { ServiceClient } from '../../src/api/client';
 import { partFilePath } from '../../src/api/download';
 import { KEY, clientFor, tempDir, useEmulator } from './helpers';
@@ -69,6 +69,44 @@ describe('download', function () {
     assert.match(String(storage[1].headers.range), /^bytes=\d+-$/);
     assert.ok(Number(/=(\d+)-/.exec(String(storage[1].headers.range))![1]) >= 1024 * 1024 - 65536);
     storageSawNoKey();
+  });
+
+  it('a connection reset mid-transfer resumes by Range and ends byte-identical', async () => {
+    ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'reset', afterBytes: 1024 * 1024, times: 1 });
+    const out = await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir });
+    await sameBytes(out.path, ctx.emu.artifactPath(MODEL)!);
+    assert.equal(out.resumes, 1);
+    const storage = ctx.emu.received.filter((r) => r.origin === 'storage');
+    assert.equal(storage.length, 2);
+    assert.match(String(storage[1].headers.range), /^bytes=\d+-$/);
+    storageSawNoKey();
+  });
+
+  it('a storage response that stalls after its headers is cut by the idle watchdog, then resumed', async () => {
+    ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'stall', times: 1 });
+    const out = await clientFor(ctx.emu, KEY, { timeouts: { streamIdleMs: 300 } }).download(MODEL, { directory: tmp.dir });
+    await sameBytes(out.path, ctx.emu.artifactPath(MODEL)!);
+    assert.equal(out.resumes, 1);
+    const storage = ctx.emu.received.filter((r) => r.origin === 'storage');
+    assert.equal(storage.length, 2);
+    assert.equal(storage[0].fault, 'stall');
+  });
+
+  it('a storage response that keeps stalling fails with a TimeoutError once the resumes are spent', async () => {
+    ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'stall', times: 2 });
+    await assert.rejects(
+      clientFor(ctx.emu, KEY, { timeouts: { streamIdleMs: 200 } }).download(MODEL, { directory: tmp.dir, maxResumes: 1 }),
+      (e: unknown) => e instanceof TimeoutError && /stalled/.test(e.message),
+    );
+    assert.equal(ctx.emu.received.filter((r) => r.origin === 'storage').length, 2);
+  });
+
+  it('storage that sends no headers in time is a TimeoutError, not a hang', async () => {
+    ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'latency', ms: 5_000, times: 1 });
+    await assert.rejects(
+      clientFor(ctx.emu, KEY, { timeouts: { connectMs: 200 } }).download(MODEL, { directory: tmp.dir, maxResumes: 0 }),
+      (e: unknown) => e instanceof TimeoutError && /no answer/.test(e.message),
+    );
   });
 
   it('a cancelled download keeps its .part file and the next call resumes it', async () => {
@@ -179,6 +217,15 @@ describe('download: hostile servers', function () {
     answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: sha, size: body.length }));
     const out = await client().download('m', { directory: tmp.dir });
     assert.equal(out.verified, 'sha256');
+  });
+
+  it('the API answering the bytes itself (no redirect) is written and checked by length', async () => {
+    const before = storageHeaders.length;
+    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length }).end(body);
+    const out = await client().download('m', { directory: tmp.dir });
+    assert.equal(out.verified, 'length');
+    assert.ok((await fsp.readFile(out.path)).equals(body), 'byte-identical');
+    assert.equal(storageHeaders.length, before, 'storage not asked');
   });
 
   it('a redirect to plain http on a public host is refused', async () => {

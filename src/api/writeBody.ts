@@ -1,0 +1,110 @@
+// Appending a download's response body to its part file, with the idle watchdog and progress. The body is read with
+// 'data' events and paused while the file stream is full: no promise per chunk and no re-copying of buffered chunks
+// (an async iterator over a Readable reads all it holds at once, which concatenates the chunks into a new buffer;
+// with two iterators stacked that path cost about twice the bare pipe's CPU, test/bench/REPORT.md, figure 5).
+
+import type { Hash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { TimeoutError, type ApiError } from './errors';
+import { secs } from './http';
+
+/** A response body with the means to end its transfer (see storageRequest.ts). */
+export interface BodySource {
+  body: Readable;
+  fail(reason: ApiError): void;
+  mapError(e: unknown): ApiError;
+}
+
+export interface WriteBodyOptions {
+  part: string;
+  /** Bytes already in the part file: appended to when > 0, else the file is started afresh. */
+  offset: number;
+  hash?: Hash;
+  what: string;
+  /** No byte received for this long while waiting for the network: the transfer is failed with a TimeoutError. */
+  idleMs: number;
+  onProgress: (received: number) => void;
+}
+
+/**
+ * The file stream's buffer. Socket reads arrive in chunks of at most 64 KiB; while one write is in flight the stream
+ * gathers the next ones into a single writev. The chunks are handed on, not copied into blocks: fresh blocks cost page
+ * faults that outweighed the fewer writes (test/bench/REPORT.md, figure 5). Not larger: chunks held longer survive into
+ * V8's old generation, whose buffers are freed only by a full collection, and at 4 MiB the process's peak memory grew
+ * past the 64 MiB goal in one run of five. The body is paused while the buffer is full, so memory stays bounded.
+ */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * Resolves with the part file's new size once every received byte is flushed and the file closed; rejects with the
+ * body's failure (mapped) or the file's, also only after the file is closed, so the size on disk is what a resume
+ * starts from.
+ */
+export function writeBody(source: BodySource, opts: WriteBodyOptions): Promise<number> {
+  const { body } = source;
+  const out = createWriteStream(opts.part, { flags: opts.offset > 0 ? 'a' : 'w', highWaterMark: WRITE_BUFFER_BYTES });
+  let written = opts.offset;
+  let lastReport = 0;
+  let failure: unknown;
+  let finished = false;
+  // The clock runs only while waiting for the network: a slow disk (body paused) is not a stalled server.
+  const onIdle = () => source.fail(new TimeoutError(`${opts.what}: the transfer stalled (no data for ${secs(opts.idleMs)}).`));
+  let idle: NodeJS.Timeout | undefined = setTimeout(onIdle, opts.idleMs);
+
+  const onData = (chunk: Buffer) => {
+    opts.hash?.update(chunk);
+    written += chunk.length;
+    if (out.write(chunk)) {
+      idle?.refresh();
+    } else {
+      clearTimeout(idle);
+      idle = undefined;
+      body.pause();
+      out.once('drain', onDrain);
+    }
+    const now = Date.now();
+    if (now - lastReport > PROGRESS_INTERVAL_MS) {
+      lastReport = now;
+      report();
+    }
+  };
+  // A throwing callback must not escape into the socket's event handler: it ends the transfer instead.
+  const report = () => {
+    try {
+      opts.onProgress(written);
+    } catch (e) {
+      failure ??= e;
+      finish(e);
+    }
+  };
+  const onDrain = () => {
+    if (finished) return;
+    idle = setTimeout(onIdle, opts.idleMs);
+    body.resume();
+  };
+  const finish = (e?: unknown) => {
+    if (finished) return;
+    finished = true;
+    failure = e;
+    clearTimeout(idle);
+    body.off('data', onData);
+    out.off('drain', onDrain);
+    // Destroying the body also closes its connection.
+    if (e !== undefined && !body.destroyed) body.destroy();
+    out.end();
+    if (e === undefined) report();
+  };
+
+  return new Promise<number>((resolve, reject) => {
+    out.once('error', (e) => {
+      failure ??= e; // also when the body had already ended: the bytes did not all reach the disk
+      finish(e);
+    });
+    out.once('close', () => (failure === undefined ? resolve(written) : reject(failure)));
+    body.once('end', () => finish());
+    body.once('error', (e) => finish(source.mapError(e)));
+    body.on('data', onData);
+  });
+}
