@@ -26,15 +26,6 @@ const FIGURES: Figure[] = [
   { name: 'latency', number: 3, title: 'Token latency in the playground' },
 ];
 
-const NOT_MEASURED: Row = {
-  figure: '3. Token latency in the playground (2,000 tokens/s, real browser)',
-  subject: 'not measured yet',
-  reference: '—',
-  ratio: '—',
-  spread: '—',
-  goal: 'p99 ≤ 50 ms, no token lost',
-  met: undefined,
-};
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -91,7 +82,6 @@ async function main(): Promise<void> {
   const byNumber = [...outcomes].sort((a, b) => a.figure.number - b.figure.number);
   const rows: Row[] = [];
   for (const o of byNumber) {
-    if (o.figure.number === 4 && !only.length && !byNumber.some((x) => x.figure.number === 3)) rows.push(NOT_MEASURED);
     if (o.result) rows.push(...o.result.rows);
     else rows.push({ figure: `${o.figure.number}. ${o.figure.title}`, subject: 'failed', reference: '—', ratio: '—', spread: '—', goal: '—', met: undefined });
   }
@@ -100,15 +90,6 @@ async function main(): Promise<void> {
     if (o.result) return `${o.result.section}\n\n${timing}`;
     return `## ${o.figure.number}. ${o.figure.title}\n\nThe figure failed:\n\n\`\`\`\n${o.error ?? ''}\n\`\`\`\n\n${timing}`;
   });
-  if (!only.length && !byNumber.some((x) => x.figure.number === 3)) {
-    sections.splice(2, 0, [
-      '## 3. Token latency in the playground',
-      '',
-      'Not measured yet: the playground is being built. The figure needs the emulator streaming at 2,000 tokens/s',
-      '(`tokenIntervalMs: 0.5`, or `streamTokenChars` with paced writes) and a probe in the real browser that stamps each',
-      'token as the webview shows it; its row stays "not measured yet" until then.',
-    ].join('\n'));
-  }
   const report = [
     '# Benchmarks',
     '',
