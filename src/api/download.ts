@@ -240,6 +240,9 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         await renew('expired');
         continue;
       }
+      // The part file's hash is rebuilt before asking for the rest, not between the answer and its body: a body left
+      // unread for the seconds a large prefix takes can be reset or cancelled before anything listens to it.
+      if (source.target.sha256 !== undefined && offset > 0) hash ??= await hashFilePrefix(part, offset);
       let res: Answer;
       if (source.direct) {
         res = fromApi(http, source.direct);
@@ -304,7 +307,11 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         continue;
       }
       if (status < 200 || status >= 300) {
-        const text = await readCapped(res.chunks, 64 * 1024).catch(() => '');
+        // The error's own words, unless its body stalls: then the status alone.
+        const stall = setTimeout(() => res.abort(), http.timeouts.streamIdleMs);
+        const text = await readCapped(res.chunks, 64 * 1024)
+          .catch(() => '')
+          .finally(() => clearTimeout(stall));
         throw http.statusError(WHAT, status, res.headers, parseBody(text));
       }
 
@@ -330,7 +337,8 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         if (Number.isSafeInteger(len) && len >= 0) total = len;
       }
 
-      if (source.target.sha256 !== undefined) hash ??= await hashFilePrefix(part, offset);
+      // From byte 0 here (a 200, or nothing on disk yet); a resumed prefix was hashed before the request.
+      if (source.target.sha256 !== undefined) hash ??= createHash('sha256');
       try {
         offset = await writeBody(res.source(), {
           part,

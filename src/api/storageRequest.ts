@@ -55,7 +55,7 @@ export function storageGet(url: string, opts: StorageRequestOptions): Promise<St
       () => controller.abort(new TimeoutError(`${opts.what}: no answer within ${secs(opts.connectMs)}.`)),
       opts.connectMs,
     );
-    req.once('error', (e) => {
+    req.on('error', (e) => {
       clearTimeout(connectTimer);
       unlink();
       reject(mapError(e));

@@ -103,6 +103,11 @@ export function writeBody(source: BodySource, opts: WriteBodyOptions): Promise<n
       finish(e);
     });
     out.once('close', () => (failure === undefined ? resolve(written) : reject(failure)));
+    // A body destroyed before we listened (reset while unread) emits nothing more: fail now rather than wait forever.
+    if (body.destroyed) {
+      finish(source.mapError(body.errored ?? new Error('The connection closed before the download started.')));
+      return;
+    }
     body.once('end', () => finish());
     body.once('error', (e) => finish(source.mapError(e)));
     body.on('data', onData);

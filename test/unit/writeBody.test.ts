@@ -1,0 +1,50 @@
+// writeBody (src/api/writeBody.ts) on its own: what reaches the part file, and that it always settles.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
+import { NetworkError, type ApiError } from '../../src/api/errors';
+import { writeBody } from '../../src/api/writeBody';
+
+function source(body: Readable) {
+  return {
+    body,
+    fail: (reason: ApiError) => body.destroy(reason),
+    mapError: (e: unknown) => (e instanceof NetworkError ? e : new NetworkError(`mapped: ${String(e)}`)),
+  };
+}
+
+describe('writeBody', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-writebody-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const options = (part: string, offset = 0) => ({ part, offset, what: 'Downloading', idleMs: 5_000, onProgress: () => undefined });
+
+  it('appends the body to the part file and resolves with its new size', async () => {
+    const part = path.join(dir, 'a.part');
+    fs.writeFileSync(part, 'abc');
+    const size = await writeBody(source(Readable.from([Buffer.from('def'), Buffer.from('gh')])), options(part, 3));
+    assert.equal(size, 8);
+    assert.equal(fs.readFileSync(part, 'utf8'), 'abcdefgh');
+  });
+
+  it('rejects at once, with the file closed, when the body was destroyed before it was read', async () => {
+    const part = path.join(dir, 'b.part');
+    const body = new Readable({ read() {} });
+    body.on('error', () => undefined); // the error happened while nobody listened
+    body.destroy(new Error('socket hang up'));
+    await new Promise((r) => setImmediate(r));
+    await assert.rejects(writeBody(source(body), options(part)), (e: unknown) => e instanceof NetworkError && /socket hang up/.test(e.message));
+    assert.equal(fs.readFileSync(part).length, 0);
+  });
+
+  it('rejects with the mapped error when the body fails midway, after what came before is on disk', async () => {
+    const part = path.join(dir, 'c.part');
+    const body = new Readable({ read() {} });
+    body.push(Buffer.from('first'));
+    setTimeout(() => body.destroy(new Error('reset')), 20);
+    await assert.rejects(writeBody(source(body), options(part)), /mapped: Error: reset/);
+    assert.equal(fs.readFileSync(part, 'utf8'), 'first');
+  });
+});
