@@ -22,8 +22,18 @@ const PENDING_DOWNLOAD_DELAY_MS = 3000;
 
 export function activate(context: vscode.ExtensionContext): ExtensionExports {
   let loading: Promise<ExtensionApi> | undefined;
+  let disposed = false;
   const main = (): Promise<ExtensionApi> =>
-    (loading ??= import('./main.js').then((m) => m.start(context, shell)));
+    (loading ??= import('./main.js')
+      .then((m) => {
+        // Loaded after deactivation (a use just before it): nothing may be registered into disposed subscriptions.
+        if (disposed) throw new Error('Hosted Reasoning was deactivated.');
+        return m.start(context, shell);
+      })
+      .catch((error: unknown) => {
+        loading = undefined; // the stand-ins are still there (start() releases them once all is built): the next use tries again
+        throw error;
+      }));
 
   const models = new DeferredTree<unknown>(main);
   const jobs = new DeferredTree<unknown>(main);
@@ -42,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     releaseCommands: () => stubs.splice(0).forEach((d) => d.dispose()),
   };
   context.subscriptions.push(
+    { dispose: () => (disposed = true) },
     models,
     jobs,
     shell.modelsView,

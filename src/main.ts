@@ -44,55 +44,61 @@ export interface Shell {
 }
 
 export function start(context: vscode.ExtensionContext, shell: Shell): ExtensionApi {
-  const log = new Log();
-  const keys = new ApiKeyStore(context.secrets);
-  const session = new Session(keys, log);
-  const jobs = new JobStore(context.globalState);
-  const services: Services = { context, log, session, jobs };
+  // Everything made here is owned by this list until the end: if anything throws, it is all disposed and the entry
+  // module's stand-in commands stay in place (they are released only once every object exists), so a later use can
+  // try again instead of meeting "command not found".
+  const owned: vscode.Disposable[] = [];
+  try {
+    const log = new Log();
+    const keys = new ApiKeyStore(context.secrets);
+    const session = new Session(keys, log);
+    const jobs = new JobStore(context.globalState);
+    owned.push(log, keys, session, jobs);
+    const services: Services = { context, log, session, jobs };
+    const models = new ModelsTreeProvider(services);
+    const poller = new JobPoller(services);
+    const notifier = new JobNotifier(poller, log);
+    const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
+    const statusBar = new JobsStatusBar(services);
+    owned.push(
+      models,
+      poller,
+      notifier,
+      jobsView,
+      statusBar,
+      // A finished finetune adds a model: every window that followed it refreshes its list.
+      poller.onDidFinishJob((e) => {
+        if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
+      }),
+    );
 
-  const models = new ModelsTreeProvider(services);
-  shell.connectModels(models as vscode.TreeDataProvider<unknown>);
-  shell.releaseCommands();
-  context.subscriptions.push(
-    log,
-    keys,
-    session,
-    jobs,
-    models,
-    ...registerApiKeyCommands(services),
-    ...registerModelCommands(services, models),
-    registerEvaluateCommand(services, models),
-    registerDownloadCommand(services, models),
-    registerFinetuneCommand(services),
-  );
+    shell.releaseCommands();
+    owned.push(
+      ...registerApiKeyCommands(services),
+      ...registerModelCommands(services, models),
+      registerEvaluateCommand(services, models),
+      registerDownloadCommand(services, models),
+      registerFinetuneCommand(services),
+      ...registerJobCommands(services, { poller, view: jobsView }),
+    );
+    const playground = registerPlayground(services);
+    context.subscriptions.push(...owned);
+    shell.connectModels(models as vscode.TreeDataProvider<unknown>);
+    shell.connectJobs(jobsView as vscode.TreeDataProvider<unknown>);
 
-  const poller = new JobPoller(services);
-  const notifier = new JobNotifier(poller, log);
-  const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
-  shell.connectJobs(jobsView as vscode.TreeDataProvider<unknown>);
-  const statusBar = new JobsStatusBar(services);
-  context.subscriptions.push(
-    poller,
-    notifier,
-    jobsView,
-    statusBar,
-    ...registerJobCommands(services, { poller, view: jobsView }),
-    // A finished finetune adds a model: every window that followed it refreshes its list.
-    poller.onDidFinishJob((e) => {
-      if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
-    }),
-  );
-  void poller.start();
-  const playground = registerPlayground(services);
-
-  void session.updateContext();
-  return {
-    services,
-    models,
-    poller,
-    jobsView,
-    statusBar,
-    playground,
-    offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),
-  };
+    void poller.start();
+    void session.updateContext();
+    return {
+      services,
+      models,
+      poller,
+      jobsView,
+      statusBar,
+      playground,
+      offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),
+    };
+  } catch (error) {
+    for (const d of owned.reverse()) d.dispose();
+    throw error;
+  }
 }
