@@ -6,10 +6,12 @@
 export interface BatcherClock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Milliseconds on a monotonic clock. */
+  time(): number;
 }
 
 export interface DeltaBatcherOptions {
-  /** Longest a delta waits before it is sent: about one display frame. */
+  /** Shortest time between two messages, and so the longest a delta waits: about one display frame. */
   intervalMs?: number;
   /** Pending text this long is sent at once, so a burst cannot build one huge message. */
   maxChars?: number;
@@ -26,13 +28,15 @@ export const DEFAULT_MAX_CHARS = 16 * 1024;
 const realClock: BatcherClock = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  time: () => performance.now(),
 };
 
 export class DeltaBatcher {
   private parts: string[] = [];
   private pendingChars = 0;
   private timer: unknown;
-  private sentAny = false;
+  /** When the last message went out; undefined before the first. */
+  private sentAt: number | undefined;
   private closed = false;
   private readonly intervalMs: number;
   private readonly maxChars: number;
@@ -58,17 +62,19 @@ export class DeltaBatcher {
     if (delta.length === 0) return;
     this.parts.push(delta);
     this.pendingChars += delta.length;
-    // The first text goes out at once: time to first token is what a person notices most.
-    if (!this.sentAny || this.pendingChars >= this.maxChars) {
+    // Text goes out at once when the last message is an interval old or more (the first text: time to first token
+    // is what a person notices most; a model slower than one token per frame: every token as it comes). Otherwise it
+    // waits for the rest of the interval, so messages are at most one per interval however fast deltas come.
+    const wait = this.sentAt === undefined ? 0 : this.sentAt + this.intervalMs - this.clock.time();
+    if (wait <= 0 || this.pendingChars >= this.maxChars) {
       this.flush();
       return;
     }
-    // One timer per batch, started by its first delta: at most one timed flush per interval however fast deltas come.
     if (this.timer === undefined) {
       this.timer = this.clock.setTimeout(() => {
         this.timer = undefined;
         this.flush();
-      }, this.intervalMs);
+      }, wait);
     }
   }
 
@@ -82,7 +88,7 @@ export class DeltaBatcher {
     const text = this.parts.length === 1 ? (this.parts[0] as string) : this.parts.join('');
     this.parts = [];
     this.pendingChars = 0;
-    this.sentAny = true;
+    this.sentAt = this.clock.time();
     this.emit(text);
   }
 

@@ -1,5 +1,6 @@
-// The host-side delta batcher: the first text goes out at once, later text at most once per interval (or when a size
-// threshold is passed), nothing is lost, reordered or sent twice. Time is a fake clock, so rates are exact.
+// The host-side delta batcher: text goes out at once when the last message is an interval old, else at most once per
+// interval (or when a size threshold is passed); nothing is lost, reordered or sent twice. Time is a fake clock, so
+// rates are exact.
 import { strict as assert } from 'node:assert';
 import { DeltaBatcher, type BatcherClock } from '../../src/playground/deltaBatcher';
 
@@ -16,6 +17,10 @@ class FakeClock implements BatcherClock {
 
   clearTimeout(handle: unknown): void {
     this.timers.delete(handle as number);
+  }
+
+  time(): number {
+    return this.now;
   }
 
   get pendingTimers(): number {
@@ -61,6 +66,27 @@ describe('playground delta batcher', () => {
     clock.advance(1);
     assert.deepEqual(sent.map((s) => s.text), ['a', 'bc']);
     assert.equal(sent[1]?.at, 20);
+  });
+
+  it('sends at once when the last message is an interval old (a slow model: every token as it comes)', () => {
+    const { clock, sent, batcher } = setup({ intervalMs: 16 });
+    for (let i = 0; i < 5; i++) {
+      batcher.push(`t${i}`);
+      clock.advance(40); // 25 tokens a second
+    }
+    assert.deepEqual(sent, [0, 40, 80, 120, 160].map((at, i) => ({ at, text: `t${i}` })));
+    assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('holds a delta that follows a message closely only for the rest of the interval', () => {
+    const { clock, sent, batcher } = setup({ intervalMs: 16 });
+    batcher.push('a');
+    clock.advance(10);
+    batcher.push('b');
+    clock.advance(5);
+    assert.equal(sent.length, 1);
+    clock.advance(1);
+    assert.deepEqual(sent, [{ at: 0, text: 'a' }, { at: 16, text: 'b' }]);
   });
 
   it('keeps every character in order and bounds the message count at 2,000 deltas/s', () => {
