@@ -25,7 +25,7 @@ function whyUpload(ratio: number, client: Summary, curl: Summary, clientCpu: Sum
   return [
     '',
     `**Why the goal is missed in this run.** The client's own time was ${fmt(client.min / 1000, 2)}–${fmt(client.max / 1000, 2)} s and curl's`,
-    `${fmt(curl.min / 1000, 2)}–${fmt(curl.max / 1000, 2)} s: the pair ratios spread as shown above, with the median just past the goal.`,
+    `${fmt(curl.min / 1000, 2)}–${fmt(curl.max / 1000, 2)} s: the pair ratios spread as shown above, median ${fmt(ratio)}×.`,
     `The client uses ${fmt(clientCpu.median / 1000, 2)} s of CPU per upload (median, user + system) against curl's ${fmt(curlCpu.median / 1000, 2)} s: on two`,
     'cores, where the emulator\'s multipart parsing and disk writes take about one, that extra CPU competes with the',
     'rest of the machine\'s load, so the client loses more time to it than curl does. The remaining CPU is Node\'s file',
