@@ -8,39 +8,17 @@ import {
   sniffFraming,
   StreamDecoder,
 } from '../../src/api/stream';
+import { bytes, decodeChunks } from './streamHelpers';
 
 // ------------------------------------------------------------------------------------------------ helpers
 
-const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
-
-function bytes(...parts: (string | number[])[]): Uint8Array {
-  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? utf8(p) : Uint8Array.from(p))));
-}
 
 interface ErrorOutcome {
   type: typeof ServerError | typeof ContractError;
   message?: string;
 }
 
-interface Outcome {
-  deltas: string[];
-  error?: ApiError;
-}
-
-/** Feeds chunks to a fresh decoder; an error (thrown, or left in `error` after end()) ends the run. */
-function run(make: () => IncrementalDecoder, chunks: Uint8Array[]): Outcome {
-  const dec = make();
-  const deltas: string[] = [];
-  try {
-    for (const c of chunks) deltas.push(...dec.push(c));
-    deltas.push(...dec.end());
-    if (dec.error) throw dec.error;
-  } catch (e) {
-    assert.ok(e instanceof ApiError, `unexpected error ${String(e)}`);
-    return { deltas, error: e };
-  }
-  return { deltas };
-}
+const run = decodeChunks;
 
 /** Every way to cut `body` into 2 chunks, into single bytes, and (small bodies) into 3 chunks. */
 function* splits(body: Uint8Array, threeWay: boolean): Generator<{ label: string; chunks: Uint8Array[] }> {

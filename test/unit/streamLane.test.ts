@@ -2,14 +2,11 @@
 // is decoded with the lane and without it (`byteLane: false`), cut at every offset, and the results compared; the
 // cases that matter are also written out.
 import { strict as assert } from 'node:assert';
-import { ApiError, ContractError, ServerError } from '../../src/api/errors';
+import { ContractError, ServerError } from '../../src/api/errors';
 import { StreamDecoder } from '../../src/api/stream';
+import { bytes, decodeChunks } from './streamHelpers';
 
 type Framing = 'sse' | 'ndjson';
-
-function bytes(...parts: (string | number[])[]): Uint8Array {
-  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Uint8Array.from(p))));
-}
 
 interface Outcome {
   deltas: string[];
@@ -17,17 +14,8 @@ interface Outcome {
 }
 
 function run(framing: Framing, chunks: Uint8Array[], options: { byteLane: boolean; coalesce?: boolean; maxEventBytes?: number }): Outcome {
-  const dec = new StreamDecoder(framing, options);
-  const deltas: string[] = [];
-  try {
-    for (const c of chunks) deltas.push(...dec.push(c));
-    deltas.push(...dec.end());
-    if (dec.error) throw dec.error;
-  } catch (e) {
-    assert.ok(e instanceof ApiError, `unexpected error ${String(e)}`);
-    return { deltas, error: `${e.name}: ${e.message}` };
-  }
-  return { deltas };
+  const { deltas, error } = decodeChunks(() => new StreamDecoder(framing, options), chunks);
+  return error ? { deltas, error: `${error.name}: ${error.message}` } : { deltas };
 }
 
 function* cuts(body: Uint8Array): Generator<{ label: string; chunks: Uint8Array[] }> {
