@@ -43,6 +43,21 @@ export default tseslint.config(
     },
   },
   {
+    // Notifications and progress notifications render `[x](command:…)` links: every message goes through
+    // src/util/notify.ts, which makes text from the service, files and the workspace inert first.
+    files: ['src/**/*.ts'],
+    ignores: ['src/webview/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(show(Error|Warning|Information)Message|withProgress)$/][object.property.name="window"]',
+          message: 'Use showErrorMessage / showWarningMessage / showInformationMessage / withProgress from src/util/notify.ts.',
+        },
+      ],
+    },
+  },
+  {
     // Browser code of the playground: no VS Code API, no Node, no network libraries. The host does all I/O.
     files: ['src/webview/**/*.ts'],
     rules: {

@@ -65,6 +65,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
 
   const timers: ReturnType<typeof setTimeout>[] = [];
   context.subscriptions.push({ dispose: () => timers.forEach(clearTimeout) });
+  // The entry stays free of other modules (src/util/notify.ts included); this text is the extension's own load error.
+  // eslint-disable-next-line no-restricted-syntax
   const report = (what: string) => (e: unknown) => void vscode.window.showErrorMessage(`Hosted Reasoning could not ${what}: ${String(e)}`);
   // A job that was running when the window closed is followed again (status bar, notification) without waiting for
   // the user to open the views; right after activation rather than during it.

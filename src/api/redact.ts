@@ -6,21 +6,33 @@ const REGISTRY = Symbol.for('hostedReasoning.secrets');
 const globalStore = globalThis as unknown as Record<symbol, Set<string> | undefined>;
 const secrets = (globalStore[REGISTRY] ??= new Set<string>());
 
-/** Registers a value (the API key) to be masked wherever `redact` runs. Short values are ignored: masking "a" would wreck text. */
+/**
+ * Registers a value (the API key) to be masked wherever `redact` runs, in every form a server may echo it: as is,
+ * percent-encoded (a query or form body), base64 and base64url (a header or token it was packed into). Short values
+ * are ignored: masking "a" would wreck text.
+ */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+  if (!value || value.length < 4) return;
+  const bytes = Buffer.from(value, 'utf8');
+  for (const form of [value, encodeURIComponent(value), bytes.toString('base64'), bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url')]) {
+    if (form.length >= 4) secrets.add(form);
+  }
 }
 
 const URL_WITH_QUERY = /\b(https?:\/\/[^\s"'<>?#]+)\?[^\s"'<>#]*/gi;
 const URL_CREDENTIALS = /\b(https?:\/\/)[^\s"'<>/@]+@/gi;
-const KEY_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
 
-/** Masks registered secrets, `X-API-Key: ...` pairs, credentials in URLs and the query string of every URL in `text`. */
+/**
+ * Masks the registered secrets (in each of their forms), credentials in URLs and the query string of every URL in
+ * `text` (a signed URL's query is a credential), and nothing else: a message that merely names the header
+ * ("header.x-api-key: invalid key") reads as the server wrote it.
+ */
 export function redact(text: string): string {
   let out = text;
-  for (const s of secrets) out = out.split(s).join('[REDACTED]');
+  // Longest first: a short form inside a longer one (unpadded base64) must not leave the longer one's rest behind.
+  // Sorted per call, not cached: the registry is shared with the other bundle, which adds to it too.
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('[REDACTED]');
   out = out.replace(URL_CREDENTIALS, '$1[REDACTED]@');
-  out = out.replace(KEY_HEADER, '$1[REDACTED]');
   out = out.replace(URL_WITH_QUERY, '$1?[REDACTED]');
   return out;
 }

@@ -6,6 +6,7 @@ import { baseUrlProblem } from '../api/urlPolicy';
 import { SECTION } from '../config';
 import type { Services } from '../services';
 import { showError } from './showError';
+import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
 // Views refresh through Session.onDidChange when the stored key really changes.
 export function registerApiKeyCommands(services: Services): vscode.Disposable[] {
@@ -37,7 +38,7 @@ async function setApiKey(services: Services, given: string | undefined): Promise
   )?.trim();
   if (!key) return false;
 
-  const checked = await vscode.window.withProgress(
+  const checked = await withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Checking the API key…', cancellable: true },
     async (_p, token) => {
       const controller = new AbortController();
@@ -60,7 +61,7 @@ async function setApiKey(services: Services, given: string | undefined): Promise
     if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
       // The key may be fine; the service is not reachable. Let the user decide, never silently.
       const store = 'Store Anyway';
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await showWarningMessage(
         `Could not reach the service to check the key: ${error.message}`,
         { modal: true, detail: 'Store the key without checking it? You can clear it later with "Hosted Reasoning: Clear API Key".' },
         store,
@@ -73,7 +74,7 @@ async function setApiKey(services: Services, given: string | undefined): Promise
   }
   await services.session.keys.set(key);
   services.log.info(`API key stored${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
-  if (checked.ok) void vscode.window.showInformationMessage(`API key saved. ${checked.count} models available.`);
+  if (checked.ok) void showInformationMessage(`API key saved. ${checked.count} models available.`);
   return true;
 }
 
@@ -82,9 +83,9 @@ async function clearApiKey(services: Services): Promise<void> {
   await services.session.keys.clear();
   services.log.info('API key cleared.');
   if (had?.source === 'environment') {
-    void vscode.window.showInformationMessage('Stored key cleared. The HOSTED_REASONING_API_KEY environment variable still provides one.');
+    void showInformationMessage('Stored key cleared. The HOSTED_REASONING_API_KEY environment variable still provides one.');
   } else {
-    void vscode.window.showInformationMessage('API key cleared.');
+    void showInformationMessage('API key cleared.');
   }
 }
 
@@ -104,7 +105,7 @@ async function configureBaseUrl(services: Services, given: string | undefined): 
   if (!url) return false;
   const problem = validateBaseUrl(url);
   if (problem) {
-    void vscode.window.showErrorMessage(problem);
+    void showErrorMessage(problem);
     return false;
   }
   await vscode.workspace.getConfiguration(SECTION).update('baseUrl', url.replace(/\/+$/, ''), vscode.ConfigurationTarget.Global);

@@ -11,6 +11,7 @@ import { PENDING_DOWNLOADS_KEY } from '../storageKeys';
 import type { ModelsTreeProvider } from '../views/modelsTree';
 import { modelNameFromArgument, pickModel } from './modelArgument';
 import { showError } from './showError';
+import { showInformationMessage, withProgress } from '../util/notify';
 
 
 /** A download that has not finished: enough to resume it after a reload. */
@@ -71,7 +72,7 @@ export async function runDownload(services: Services, modelName: string, directo
   const pending: PendingDownload = { modelName, directory, fileName, scope };
   await setPending(services, pending, true);
   try {
-    const outcome = await vscode.window.withProgress(
+    const outcome = await withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Downloading ${modelName}`, cancellable: true },
       async (progress, token) => {
         const controller = new AbortController();
@@ -107,7 +108,7 @@ export async function runDownload(services: Services, modelName: string, directo
   } catch (error) {
     if (isApiError(error) && error.kind === 'cancelled') {
       const resume = 'Resume';
-      void vscode.window.showInformationMessage(`Download of ${modelName} paused. The partial file is kept; resume any time.`, resume).then((c) => {
+      void showInformationMessage(`Download of ${modelName} paused. The partial file is kept; resume any time.`, resume).then((c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
       });
       return undefined;
@@ -121,7 +122,7 @@ export async function runDownload(services: Services, modelName: string, directo
 async function offerActions(file: string, bytes: number): Promise<void> {
   const reveal = 'Reveal';
   const copy = 'Copy Path';
-  const choice = await vscode.window.showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy);
+  const choice = await showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy);
   if (choice === reveal) {
     // revealFileInOS exists on desktop; in a remote or browser window, reveal in the Explorer instead.
     await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file)).then(undefined, () =>
@@ -161,7 +162,7 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
     }
     const resume = 'Resume';
     const discard = 'Discard';
-    const choice = await vscode.window.showInformationMessage(`The download of ${d.modelName} stopped at ${mb(size)}.`, resume, discard);
+    const choice = await showInformationMessage(`The download of ${d.modelName} stopped at ${mb(size)}.`, resume, discard);
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
     else if (choice === discard) {
       await fsp.rm(part, { force: true });

@@ -33,6 +33,7 @@ import { checkFinetuneFiles, type CheckedFile, type FileProblem } from './finetu
 import { expandSelection, explorerSelection, pickSources } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
 import { SourceFileAccess } from './sourceFileAccess';
+import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
 
@@ -175,7 +176,7 @@ class FinetuneRun {
 
   private async checkFiles(access: SourceFileAccess, notes: FileProblem[]): Promise<CheckedFile[] | FinetuneOutcome> {
     const limits = this.services.session.settings().finetune;
-    const check = await vscode.window.withProgress(
+    const check = await withProgress(
       { location: vscode.ProgressLocation.Window, title: `Checking ${access.sources.length} files for finetuning` },
       () => checkFinetuneFiles(access.sources, limits, access.reader),
     );
@@ -193,7 +194,7 @@ class FinetuneRun {
     if (check.valid.length === 0) {
       const message = chosen === 1 ? 'This file cannot be used for finetuning.' : `None of the ${chosen} files can be used for finetuning.`;
       if (this.headless) this.say('error', `${message} ${problems.map((p) => p.message).join(' ')}`);
-      else await vscode.window.showErrorMessage(message, { modal: true, detail });
+      else await showErrorMessage(message, { modal: true, detail });
       return { status: 'invalid', problems: problems.map((p) => p.message) };
     }
     if (this.headless) {
@@ -208,7 +209,7 @@ class FinetuneRun {
       refused > 0
         ? `${refused} of the ${chosen} files cannot be used for finetuning.`
         : 'Not every file of the selection could be included.';
-    const choice = await vscode.window.showWarningMessage(headline, { modal: true, detail }, go);
+    const choice = await showWarningMessage(headline, { modal: true, detail }, go);
     if (choice !== go) {
       this.log.info('Finetune: cancelled after the file check.');
       return { status: 'cancelled' };
@@ -237,7 +238,7 @@ class FinetuneRun {
           this.say('error', message, [{ title: fix.title, run: () => this.runCommand(fix.command) }]);
           return outcome;
         }
-        const picked = await vscode.window.showErrorMessage(message, fix.title);
+        const picked = await showErrorMessage(message, fix.title);
         if (picked !== fix.title) return outcome;
         await vscode.commands.executeCommand(fix.command);
       }
@@ -301,7 +302,7 @@ class FinetuneRun {
     const paths = await access.localPaths(files);
     const title = `Uploading ${n} file${n === 1 ? '' : 's'} to create ${a.modelName}`;
     let lateCancel: Promise<unknown> | undefined;
-    const attempt = await vscode.window.withProgress<Attempt>(
+    const attempt = await withProgress<Attempt>(
       { location: vscode.ProgressLocation.Notification, cancellable: true, title },
       async (progress, token) => {
         const controller = new AbortController();
@@ -419,7 +420,7 @@ class FinetuneRun {
       this.say('error', text, actions.filter((x) => x.command).map((x) => ({ title: x.title, run: () => this.runCommand(x.command ?? '') })));
       return 'stop';
     }
-    const picked = await vscode.window.showErrorMessage(text, ...actions.map((x) => x.title));
+    const picked = await showErrorMessage(text, ...actions.map((x) => x.title));
     const action = actions.find((x) => x.title === picked);
     if (!action) return 'stop';
     if (action.command) await vscode.commands.executeCommand(action.command);
@@ -433,10 +434,10 @@ class FinetuneRun {
     const titles = actions.map((a) => a.title);
     const shown =
       level === 'info'
-        ? vscode.window.showInformationMessage(message, ...titles)
+        ? showInformationMessage(message, ...titles)
         : level === 'warning'
-          ? vscode.window.showWarningMessage(message, ...titles)
-          : vscode.window.showErrorMessage(message, ...titles);
+          ? showWarningMessage(message, ...titles)
+          : showErrorMessage(message, ...titles);
     void Promise.resolve(shown).then((picked) => actions.find((a) => a.title === picked)?.run());
   }
 

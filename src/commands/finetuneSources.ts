@@ -6,6 +6,7 @@ import { formatBytes } from './byteSize';
 import type { FileProblem } from './finetuneFiles';
 import { mapLimited } from './mapLimited';
 import { interact } from './quickInputStep';
+import { showInformationMessage } from '../util/notify';
 
 export interface ChosenSources {
   files: vscode.Uri[];
@@ -107,7 +108,7 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
   if (folders.length === 0) {
     const open = 'Open Folder';
     const choose = 'Choose Files…';
-    const picked = await vscode.window.showInformationMessage(
+    const picked = await showInformationMessage(
       'No folder is open. Open a folder with PDF or DOCX files, or choose the files to finetune on.',
       choose,
       open,
@@ -174,7 +175,7 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
   if (result.value === 'browse') return chooseWithDialog();
   if (result.value === 'none') {
     const choose = 'Choose Files…';
-    const picked = await vscode.window.showInformationMessage('No PDF or DOCX files in this workspace.', choose);
+    const picked = await showInformationMessage('No PDF or DOCX files in this workspace.', choose);
     return picked === choose ? chooseWithDialog() : undefined;
   }
   return result.value;

@@ -15,6 +15,8 @@ import {
   suggestModelName,
   type FinetuneAnswers,
 } from './finetuneAnswers';
+import { redact } from '../api/redact';
+import { untrustedText } from '../util/untrustedText';
 import { formatBytes } from './byteSize';
 import type { CheckedFile } from './finetuneFiles';
 import { interact, type StepResult } from './quickInputStep';
@@ -153,7 +155,7 @@ class Wizard {
         }
         qp.placeholder = 'Choose the base model to tune';
       } else {
-        qp.items = [{ label: '$(error) Cannot load the models', detail: failure, alwaysShow: true }, retryItem()];
+        qp.items = [{ label: '$(error) Cannot load the models', detail: failure === undefined ? undefined : untrustedText(redact(failure)), alwaysShow: true }, retryItem()];
         qp.placeholder = 'The model list could not be loaded';
       }
     };
@@ -264,10 +266,10 @@ class Wizard {
     type Item = vscode.QuickPickItem & { mode: string };
     const { defaults } = this.input;
     const items: Item[] = [{ label: DOCUMENTED_MODE, description: 'documented', mode: DOCUMENTED_MODE }];
-    if (defaults.mode !== DOCUMENTED_MODE) items.push({ label: defaults.mode, description: 'from settings', mode: defaults.mode });
+    if (defaults.mode !== DOCUMENTED_MODE) items.push({ label: untrustedText(defaults.mode), description: 'from settings', mode: defaults.mode });
     const previous = this.answers.mode;
     if (previous !== undefined && !items.some((i) => i.mode === previous)) {
-      items.push({ label: previous, description: 'entered before', mode: previous });
+      items.push({ label: untrustedText(previous), description: 'entered before', mode: previous });
     }
     items.push({ label: 'Other…', description: 'type a mode the service accepts', mode: OTHER, alwaysShow: true });
 
@@ -334,13 +336,13 @@ class Wizard {
     const items: Item[] = [
       { label: '$(rocket) Start Finetuning', description: `upload ${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(total)}`, start: true },
       { label: 'Answers — pick one to change it', kind: vscode.QuickPickItemKind.Separator },
-      { label: '$(layers) Base model', description: a.baseModel ?? '(not chosen)', edit: 'baseModel' },
-      { label: '$(tag) New model name', description: a.modelName ?? '(not chosen)', edit: 'modelName' },
+      { label: '$(layers) Base model', description: a.baseModel !== undefined ? untrustedText(a.baseModel) : '(not chosen)', edit: 'baseModel' },
+      { label: '$(tag) New model name', description: a.modelName !== undefined ? untrustedText(a.modelName) : '(not chosen)', edit: 'modelName' },
       { label: '$(list-ordered) Questions to generate', description: a.numQs !== undefined ? String(a.numQs) : '(not chosen)', edit: 'numQs' },
-      { label: '$(settings-gear) Mode', description: a.mode ?? '(not chosen)', edit: 'mode' },
-      { label: '$(note) Use case', description: a.useCase ? a.useCase : '(none)', edit: 'useCase' },
+      { label: '$(settings-gear) Mode', description: a.mode !== undefined ? untrustedText(a.mode) : '(not chosen)', edit: 'mode' },
+      { label: '$(note) Use case', description: a.useCase ? untrustedText(a.useCase) : '(none)', edit: 'useCase' },
       { label: `Files — ${files.length}, ${formatBytes(total)}`, kind: vscode.QuickPickItemKind.Separator },
-      ...files.map((f) => ({ label: `$(file) ${f.label}`, description: `${f.kind.toUpperCase()}, ${formatBytes(f.size)}` })),
+      ...files.map((f) => ({ label: `$(file) ${untrustedText(f.label)}`, description: `${f.kind.toUpperCase()}, ${formatBytes(f.size)}` })),
     ];
     const qp = vscode.window.createQuickPick<Item>();
     this.frame(qp, 'summary');
@@ -407,8 +409,8 @@ function modelItems(models: readonly ModelInfo[]): (vscode.QuickPickItem & { mod
     out.push({ label: heading, kind: vscode.QuickPickItemKind.Separator });
     for (const m of ofKind) {
       out.push({
-        label: m.name,
-        description: kind === 'custom' && m.baseModel ? `from ${m.baseModel}` : undefined,
+        label: untrustedText(m.name),
+        description: kind === 'custom' && m.baseModel ? untrustedText(`from ${m.baseModel}`) : undefined,
         model: m.name,
       });
     }

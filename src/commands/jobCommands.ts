@@ -7,6 +7,7 @@ import type { PollRound } from '../jobs/pollScheduler';
 import type { Services } from '../services';
 import { VIEW_JOBS } from '../services';
 import { isJobNode } from '../views/jobsTree';
+import { showWarningMessage, withProgress } from '../util/notify';
 
 export interface JobCommandDeps {
   poller: { pollNow(): Promise<PollRound | undefined> };
@@ -36,7 +37,7 @@ async function removeJob(services: Services, arg: unknown): Promise<boolean> {
 }
 
 async function confirmRemoveRunning(job: JobRecord): Promise<boolean> {
-  const pick = await vscode.window.showWarningMessage(
+  const pick = await showWarningMessage(
     `Remove "${jobTitle(job)}" from the list?`,
     {
       modal: true,
@@ -65,7 +66,7 @@ async function clearFinishedJobs(services: Services): Promise<number> {
 /** Re-reads the list (another window may have written) and polls every active job now. */
 async function refreshJobs(services: Services, deps: JobCommandDeps): Promise<PollRound | undefined> {
   services.jobs.refresh();
-  return vscode.window.withProgress({ location: { viewId: VIEW_JOBS } }, () => deps.poller.pollNow());
+  return withProgress({ location: { viewId: VIEW_JOBS } }, () => deps.poller.pollNow());
 }
 
 /**

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../api/types';
 import type { ModelsNode, ModelsTreeProvider } from '../views/modelsTree';
+import { untrustedText } from '../util/untrustedText';
 
 export function modelNameFromArgument(arg: unknown): string | undefined {
   if (typeof arg === 'string' && arg.trim()) return arg.trim();
@@ -27,9 +28,9 @@ export async function pickModel(models: ModelsTreeProvider, title: string, filte
     pick.busy = false;
     pick.placeholder = list.length ? 'Choose a model' : 'No matching models (see the Models view for errors)';
     pick.items = list.map((m) => ({
-      label: m.name,
+      label: untrustedText(m.name),
       name: m.name,
-      description: m.kind === 'custom' ? `custom${m.baseModel ? ` · from ${m.baseModel}` : ''}` : m.kind === 'base' ? 'base' : undefined,
+      description: m.kind === 'custom' ? untrustedText(`custom${m.baseModel ? ` · from ${m.baseModel}` : ''}`) : m.kind === 'base' ? 'base' : undefined,
     }));
     return await new Promise<string | undefined>((resolve) => {
       pick.onDidAccept(() => resolve(pick.selectedItems[0]?.name));

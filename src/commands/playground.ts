@@ -6,6 +6,7 @@ import { PlaygroundManager } from '../playground/playgroundManager';
 import { LIMITS } from '../playground/protocol';
 import type { Services } from '../services';
 import { modelNameFromArgument } from './modelArgument';
+import { showInformationMessage, showWarningMessage } from '../util/notify';
 
 export const OPEN_PLAYGROUND = 'hostedReasoning.openPlayground';
 export const ASK_ABOUT_SELECTION = 'hostedReasoning.askAboutSelection';
@@ -26,11 +27,11 @@ async function askAboutSelection(manager: PlaygroundManager) {
   const editor = vscode.window.activeTextEditor;
   const text = editor ? editor.selections.map((s) => editor.document.getText(s)).filter((t) => t.trim()).join('\n\n') : '';
   if (!text.trim()) {
-    void vscode.window.showInformationMessage('Select some text in an editor to ask about it in the playground.');
+    void showInformationMessage('Select some text in an editor to ask about it in the playground.');
     return undefined;
   }
   if (text.length > LIMITS.promptChars) {
-    void vscode.window.showWarningMessage(`The selection is too long for a prompt (over ${LIMITS.promptChars.toLocaleString('en-US')} characters).`);
+    void showWarningMessage(`The selection is too long for a prompt (over ${LIMITS.promptChars.toLocaleString('en-US')} characters).`);
     return undefined;
   }
   // Beside the editor, so the code and the answer are both in view.

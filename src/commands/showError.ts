@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { NotConfiguredError } from '../session';
 import type { Services } from '../services';
+import { showErrorMessage } from '../util/notify';
 
 interface Fix {
   title: string;
@@ -34,6 +35,6 @@ export async function showError(services: Services, what: string, error: unknown
     cmd('Show Log', 'hostedReasoning.showLog');
   }
   const text = message.startsWith(what) ? message : `${what}: ${message}`;
-  const choice = await vscode.window.showErrorMessage(text, ...fixes.map((f) => f.title));
+  const choice = await showErrorMessage(text, ...fixes.map((f) => f.title));
   await fixes.find((f) => f.title === choice)?.run();
 }

@@ -6,6 +6,7 @@ import type { Log } from '../log';
 import { evaluationSummary, oneLine } from './jobFormat';
 import { jobKey, type JobRecord } from './jobRecord';
 import type { JobFinished } from './pollScheduler';
+import { showErrorMessage, showInformationMessage, showWarningMessage } from '../util/notify';
 
 /** Arrives with the playground issue: offered only once some extension registers it. */
 export const PLAYGROUND_COMMAND = 'hostedReasoning.openPlayground';
@@ -48,14 +49,14 @@ export class JobNotifier implements vscode.Disposable {
     const actions = ['Evaluate'];
     if ((await vscode.commands.getCommands(true)).includes(PLAYGROUND_COMMAND)) actions.push('Try in Playground');
     actions.push('Download');
-    const pick = await vscode.window.showInformationMessage(`Model ${modelName} is ready.`, ...actions);
+    const pick = await showInformationMessage(`Model ${modelName} is ready.`, ...actions);
     if (pick === 'Evaluate') await vscode.commands.executeCommand('hostedReasoning.evaluate', { modelName });
     else if (pick === 'Try in Playground') await vscode.commands.executeCommand(PLAYGROUND_COMMAND, { modelName });
     else if (pick === 'Download') await vscode.commands.executeCommand('hostedReasoning.download', { modelName });
   }
 
   private async evaluationDone(job: JobRecord): Promise<void> {
-    const pick = await vscode.window.showInformationMessage(serverText(evaluationSummary(job)), 'Show in Jobs');
+    const pick = await showInformationMessage(serverText(evaluationSummary(job)), 'Show in Jobs');
     if (pick) await this.showJobs(job);
   }
 
@@ -63,14 +64,14 @@ export class JobNotifier implements vscode.Disposable {
     const what = job.kind === 'finetune'
       ? `Creating model ${job.modelName} failed`
       : `Evaluating ${job.modelName}${job.datasetName ? ` on ${job.datasetName}` : ''} failed`;
-    const pick = await vscode.window.showErrorMessage(`${what}: ${serverText(job.error ?? 'no reason given')}`, 'Show Log', 'Show Jobs');
+    const pick = await showErrorMessage(`${what}: ${serverText(job.error ?? 'no reason given')}`, 'Show Log', 'Show Jobs');
     if (pick === 'Show Log') this.log.show();
     else if (pick === 'Show Jobs') await this.showJobs(job);
   }
 
   private async cancelled(job: JobRecord): Promise<void> {
     const what = job.kind === 'finetune' ? `Creating model ${job.modelName}` : `Evaluating ${job.modelName}`;
-    const pick = await vscode.window.showWarningMessage(`${what} was cancelled on the service.`, 'Show Jobs');
+    const pick = await showWarningMessage(`${what} was cancelled on the service.`, 'Show Jobs');
     if (pick) await this.showJobs(job);
   }
 

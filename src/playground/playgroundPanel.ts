@@ -19,6 +19,7 @@ import {
 } from './protocol';
 import { runErrorInfo } from './runError';
 import { exportFileName, sessionMarkdown } from './sessionExport';
+import { showInformationMessage, showWarningMessage } from '../util/notify';
 
 /** Runs of one panel going at the same time (a comparison needs two). */
 const MAX_ACTIVE_RUNS = 4;
@@ -143,7 +144,7 @@ export class PlaygroundPanel implements vscode.Disposable {
         return this.openLink(message.url);
       case 'savePreset': {
         const result = await this.options.presets.save(message.preset);
-        if (!result.saved) void vscode.window.showWarningMessage(`Preset not saved: ${result.reason ?? 'unknown reason'}`);
+        if (!result.saved) void showWarningMessage(`Preset not saved: ${result.reason ?? 'unknown reason'}`);
         return;
       }
       case 'deletePreset':
@@ -224,7 +225,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     }
     // Only https leaves the editor: no http, mailto, file, command or vscode links from model output.
     if (parsed?.protocol !== 'https:') {
-      void vscode.window.showWarningMessage(`The playground opens only https links; this one was not opened: ${url.slice(0, 200)}`);
+      void showWarningMessage(`The playground opens only https links; this one was not opened: ${url.slice(0, 200)}`);
       return;
     }
     await vscode.env.openExternal(vscode.Uri.parse(parsed.href, true));
@@ -232,7 +233,7 @@ export class PlaygroundPanel implements vscode.Disposable {
 
   private async exportSession(runs: ExportedRun[]): Promise<void> {
     if (runs.length === 0) {
-      void vscode.window.showInformationMessage('There are no runs to export yet.');
+      void showInformationMessage('There are no runs to export yet.');
       return;
     }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -244,7 +245,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(sessionMarkdown(runs)));
-    const open = await vscode.window.showInformationMessage(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${target.fsPath}.`, 'Open');
+    const open = await showInformationMessage(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${target.fsPath}.`, 'Open');
     if (open) await vscode.window.showTextDocument(target);
   }
 

@@ -4,9 +4,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
-import { formatAccuracy, formatDuration, jobDescription, jobTitle, oneLine, elapsedMs } from '../jobs/jobFormat';
+import { formatAccuracy, formatDuration, jobDescription, jobTitle, elapsedMs } from '../jobs/jobFormat';
 import { isActive, jobKey, type JobRecord } from '../jobs/jobRecord';
 import type { Services } from '../services';
+import { untrustedText } from '../util/untrustedText';
 
 /** A row. Stable per job (the tree refreshes single rows by identity); its record is replaced on each render. */
 export class JobNode {
@@ -79,10 +80,10 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
 
   getTreeItem(node: JobNode): vscode.TreeItem {
     const job = node.job;
-    const title = jobTitle(job);
+    const title = shown(jobTitle(job));
     const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
-    item.description = redact(jobDescription(job, this.now()));
+    item.description = shown(jobDescription(job, this.now()));
     item.iconPath = iconFor(job);
     item.tooltip = tooltipFor(job, this.now());
     item.contextValue = ['job', job.kind, job.state, ...(job.unseenFailure ? ['unseen'] : [])].join(' ');
@@ -148,21 +149,13 @@ function iconFor(job: JobRecord): vscode.ThemeIcon {
 }
 
 /**
- * Every detail of a job. The service's words (state, message, error) and the user's (names) go in with appendText,
- * which escapes them: an error text cannot become a link, an image or a command. Not trusted, no HTML.
+ * Every detail of a job, as plain text: a string tooltip is never rendered as markdown, and the service's words
+ * (state, message, error) and the names in it go through untrustedText besides, so nothing in it is a link.
  */
-export function tooltipFor(job: JobRecord, now: number): vscode.MarkdownString {
-  const md = new vscode.MarkdownString('', false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  md.appendMarkdown('**');
-  md.appendText(jobTitle(job));
-  md.appendMarkdown('**\n\n');
+export function tooltipFor(job: JobRecord, now: number): string {
+  const lines = [shown(jobTitle(job)), ''];
   const row = (label: string, value: string | undefined) => {
-    if (value === undefined || value === '') return;
-    md.appendMarkdown(`${label}: `);
-    md.appendText(redact(oneLine(value, 500)));
-    md.appendMarkdown('  \n');
+    if (value !== undefined && value !== '') lines.push(`${label}: ${shown(value)}`);
   };
   row('Job id', job.id);
   row('Kind', job.kind === 'finetune' ? 'finetuning' : 'evaluation');
@@ -185,5 +178,10 @@ export function tooltipFor(job: JobRecord, now: number): vscode.MarkdownString {
   row('Started', new Date(job.createdAt).toLocaleString());
   if (job.finishedAt !== undefined) row('Finished', new Date(job.finishedAt).toLocaleString());
   row(isActive(job) ? 'Running for' : 'Took', formatDuration(elapsedMs(job, now)));
-  return md;
+  return lines.join('\n');
+}
+
+/** Text of a job (names, the service's words) as a row or a tooltip may show it. */
+function shown(text: string): string {
+  return untrustedText(redact(text));
 }

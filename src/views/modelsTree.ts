@@ -2,10 +2,12 @@
 // action that fixes it when the list cannot be had. Rendering is a pure function of (models, jobs, error).
 import * as vscode from 'vscode';
 import type { ApiError } from '../api/errors';
+import { redact } from '../api/redact';
 import type { ModelInfo } from '../api/types';
 import type { JobRecord } from '../jobs/jobRecord';
 import { NotConfiguredError } from '../session';
 import type { Services } from '../services';
+import { untrustedText } from '../util/untrustedText';
 import { formatAccuracy, latestEvaluations } from './evaluationText';
 
 export type ModelsNode = GroupNode | ModelNode | ErrorNode;
@@ -113,13 +115,14 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     if (node.type === 'error') {
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
       item.id = `error:${node.label}`;
-      item.description = node.detail;
-      item.tooltip = `${node.detail}\n\nClick: ${node.command.title}`;
+      const detail = untrustedText(redact(node.detail));
+      item.description = detail;
+      item.tooltip = `${detail}\n\nClick: ${node.command.title}`;
       item.iconPath = new vscode.ThemeIcon(node.icon, new vscode.ThemeColor('errorForeground'));
       item.command = node.command;
       item.contextValue = 'error';
       // Screen readers read the row as seen, then the detail; not the tooltip's "Click:" hint.
-      item.accessibilityInformation = { label: `${node.label}. ${node.detail}` };
+      item.accessibilityInformation = { label: `${node.label}. ${detail}` };
       return item;
     }
     return modelItem(node);
@@ -199,40 +202,34 @@ function errorRows(error: unknown): ModelsNode[] {
 
 function modelItem(node: ModelNode): vscode.TreeItem {
   const { model, kind, latest } = node;
-  const item = new vscode.TreeItem(model.name, vscode.TreeItemCollapsibleState.None);
+  const name = untrustedText(model.name);
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `model:${model.name}`;
   item.contextValue = `model ${kind}`;
   item.iconPath = new vscode.ThemeIcon(kind === 'custom' ? 'sparkle' : 'hubot');
   if (latest?.result) item.description = formatAccuracy(latest.result);
   // No tooltip here: resolveTreeItem builds it when the row is hovered (see modelTooltip).
   item.accessibilityInformation = {
-    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${model.name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
+    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
   };
   return item;
 }
 
-/** The model row's tooltip: name, kind, base model, date and the last evaluations. */
-export function modelTooltip(node: ModelNode): vscode.MarkdownString {
+/**
+ * The model row's tooltip as plain text (never rendered as markdown): name, kind, base model, date and the last
+ * evaluations. Every name and date in it comes from the service, so each goes through untrustedText too.
+ */
+export function modelTooltip(node: ModelNode): string {
   const { model, kind } = node;
-  const md = new vscode.MarkdownString();
-  md.appendMarkdown('**');
-  md.appendText(model.name);
-  md.appendMarkdown(`**  \n${kind === 'custom' ? 'Custom model' : kind === 'base' ? 'Base model' : 'Model'}`);
-  if (model.baseModel) {
-    md.appendMarkdown('  \nBase: ');
-    md.appendText(model.baseModel);
-  }
-  if (model.createdAt) {
-    md.appendMarkdown('  \nCreated: ');
-    md.appendText(model.createdAt);
-  }
+  const lines = [untrustedText(model.name), kind === 'custom' ? 'Custom model' : kind === 'base' ? 'Base model' : 'Model'];
+  if (model.baseModel) lines.push(`Base: ${untrustedText(model.baseModel)}`);
+  if (model.createdAt) lines.push(`Created: ${untrustedText(model.createdAt)}`);
   if (node.history.length) {
-    md.appendMarkdown('\n\n**Evaluations**');
+    lines.push('', 'Evaluations');
     for (const job of node.history.slice(0, 5)) {
       const r = job.result!;
-      md.appendMarkdown('  \n');
-      md.appendText(`${r.datasetName || job.datasetName}: ${formatAccuracy(r)}${r.judgeModel ? ` · judge ${r.judgeModel}` : ''}`);
+      lines.push(untrustedText(`${r.datasetName || job.datasetName}: ${formatAccuracy(r)}${r.judgeModel ? ` · judge ${r.judgeModel}` : ''}`));
     }
   }
-  return md;
+  return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import { redact } from '../api/redact';
 import { jobDescription, jobTitle } from '../jobs/jobFormat';
 import { isActive, type JobRecord } from '../jobs/jobRecord';
 import type { Services } from '../services';
+import { untrustedText } from '../util/untrustedText';
 
 export const STATUS_BAR_ID = 'hostedReasoning.jobs';
 
@@ -72,22 +73,16 @@ export class JobsStatusBar implements vscode.Disposable {
     return this.visible;
   }
 
-  private tooltip(jobs: JobRecord[]): vscode.MarkdownString {
-    const md = new vscode.MarkdownString('', false);
-    md.isTrusted = false;
-    md.supportHtml = false;
-    md.appendMarkdown('**Hosted Reasoning jobs**\n\n');
+  /** Plain text (never rendered as markdown); names and the service's error text go through untrustedText. */
+  private tooltip(jobs: JobRecord[]): string {
     const now = this.now();
-    for (const job of jobs.slice(0, 10)) {
-      // Names and the service's error text are escaped: they cannot become markup.
-      md.appendMarkdown('- ');
-      md.appendText(`${jobTitle(job)}: ${redact(jobDescription(job, now))}`);
-      md.appendMarkdown('\n');
-    }
-    if (jobs.length > 10) md.appendMarkdown(`- … and ${jobs.length - 10} more\n`);
-    md.appendMarkdown('\nClick to show the Jobs view.');
-    return md;
+    const lines = ['Hosted Reasoning jobs', ''];
+    for (const job of jobs.slice(0, 10)) lines.push(`• ${untrustedText(redact(`${jobTitle(job)}: ${jobDescription(job, now)}`))}`);
+    if (jobs.length > 10) lines.push(`• … and ${jobs.length - 10} more`);
+    lines.push('', 'Click to show the Jobs view.');
+    return lines.join('\n');
   }
+
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();

@@ -1,0 +1,49 @@
+// Text the extension did not write itself (the service's answers and errors, model and job names, file names, the
+// workspace) is made inert here before it reaches a VS Code surface. Those surfaces are not plain text:
+// - notifications (and progress notifications) turn `[label](command:…|file:…|https:…)` into links that run a
+//   command or open a file when clicked; the extension's own commands are among the targets;
+// - quick picks, tree labels and the status bar turn `$(name)` into icons;
+// - hovers given a MarkdownString render markdown, where `<command:x>` is an autolink and `<tag>` is HTML.
+// One function handles every surface, so a new call site cannot pick a weaker variant. Nothing is decoded here
+// (no entities, no percent-encoding): an encoded bracket stays an inert character.
+// The text stays readable: only the few characters that build a link or an icon are changed, with a visible space.
+// Bare URLs stay as they are: notifications do not linkify them, and the extension shows untrusted text in
+// hovers as plain strings only (never as a MarkdownString), where nothing is linkified.
+
+/** Bidi controls, zero-width characters and other invisible format characters: they can make text read otherwise. */
+const FORMAT = /[\p{Cf}]/gu;
+/** Control characters and line/paragraph separators: a notification or a row is one line. */
+const BREAKS = /[\p{Cc}\p{Zl}\p{Zp}\s]+/gu;
+const BREAKS_KEEP_NEWLINES = /[^\S\n]*[\p{Cc}\p{Zl}\p{Zp}][^\S\n]*|[^\S\n]+/gu;
+
+export interface UntrustedTextOptions {
+  /** Longest result in characters (an ellipsis marks a cut). Default 500. */
+  maxChars?: number;
+  /** Keep line breaks (a modal dialog's detail); other surfaces get one line. */
+  multiline?: boolean;
+}
+
+/** `text` with every link, autolink, HTML tag and icon syntax broken, invisible characters removed, bounded. */
+export function untrustedText(text: string, { maxChars = 500, multiline = false }: UntrustedTextOptions = {}): string {
+  let out = text.replace(/\r\n?/g, '\n').replace(FORMAT, '');
+  out = multiline
+    ? out.replace(BREAKS_KEEP_NEWLINES, (m) => (m.includes('\n') ? '\n' : ' ')).replace(/\n{3,}/g, '\n\n')
+    : out.replace(BREAKS, ' ');
+  out = out
+    .trim()
+    // `[label](target)`, `[label][ref]`, `[ref]: target`: every markdown link form needs `]` right before these.
+    .replace(/\]([([:])/g, '] $1')
+    // `<command:x>` (an autolink) and `<img …>` (HTML): `<` right before a letter, `/`, `!` or `?` opens both.
+    .replace(/<(?=[\p{L}/!?])/gu, '< ')
+    // `$(icon)`.
+    .replace(/\$\(/g, '$ (');
+  return cut(out, maxChars);
+}
+
+function cut(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = Math.max(0, maxChars - 1);
+  // Never leave half of a surrogate pair.
+  if (end > 0 && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
+  return `${text.slice(0, end)}…`;
+}

@@ -1,0 +1,106 @@
+// Text from the service or a file, once through untrustedText, holds no link, autolink, HTML tag or icon on any
+// surface VS Code renders it on. Each payload is checked the way each surface reads text:
+// - notifications: VS Code's own link grammar (src/vs/base/common/linkedText.ts, copied below);
+// - hovers and anything else that renders markdown: markdown-it with HTML on (CommonMark, as VS Code's renderer);
+// - quick picks, tree labels, the status bar: the `$(icon)` syntax.
+import * as assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
+import { untrustedText } from '../../src/util/untrustedText';
+
+/** VS Code 1.100's notification link grammar (linkedText.ts): `[label](https://…|command:…|file:…)`. */
+const VSCODE_NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+const markdown = new MarkdownIt({ html: true, linkify: false });
+// markdown-it refuses file: and javascript: targets by itself; a hover renderer may not, so accept every target here.
+markdown.validateLink = () => true;
+
+const PAYLOADS = [
+  '[a](command:hostedReasoning.configureBaseUrl?%5B%22https%3A%2F%2Fevil%22%5D)',
+  '[a](command:x)',
+  '[a](file:///etc/passwd)',
+  '[a](https://evil.example/phish "title")',
+  "[a](command:x 'title')",
+  '[a]( command:x )',
+  '[a](<command:x>)',
+  '![i](https://tracker.example/pixel.png)',
+  '<command:x>',
+  '<file:///etc/passwd>',
+  '<https://evil.example>',
+  '[a][ref]\n\n[ref]: command:x',
+  '[ref]: command:x\n\n[ref]',
+  '[a]\n(command:x)',
+  '&#91;a&#93;(command:x)',
+  '&lbrack;a&rbrack;&lpar;command:x&rpar;',
+  '%5Ba%5D(command:x)',
+  '\\[a\\](command:x)',
+  '[[a]](command:x)',
+  '[a\u200b](command:x)',
+  '[a]\u200b(command:x)',
+  '<img src=x onerror="alert(1)">',
+  '<a href="command:x">a</a>',
+  '<!-- c --><script>alert(1)</script>',
+  '$(loading~spin) $(key)',
+];
+
+function assertInert(text: string, context: string): void {
+  assert.equal(text.match(VSCODE_NOTIFICATION_LINK), null, `a notification would show a link (${context}): ${text}`);
+  const html = markdown.render(text);
+  assert.ok(!/<a\b|<img\b|<script\b|<!--/i.test(html), `markdown renders a link, image or HTML (${context}): ${html}`);
+  assert.ok(!text.includes('$('), `an icon would be rendered (${context}): ${text}`);
+  assert.ok(!/\p{Cf}/u.test(text), `an invisible format character is left (${context})`);
+}
+
+describe('untrustedText', () => {
+  for (const payload of PAYLOADS) {
+    it(`makes ${JSON.stringify(payload)} inert on every surface, alone and inside a message`, () => {
+      for (const multiline of [false, true]) {
+        assertInert(untrustedText(payload, { multiline }), `alone, multiline ${multiline}`);
+        assertInert(untrustedText(`The service said: ${payload} (status 402)`, { multiline }), `in a message, multiline ${multiline}`);
+        assertInert(untrustedText(`${payload}${payload}`, { multiline }), `twice, multiline ${multiline}`);
+      }
+    });
+  }
+
+  it('the payloads are live without it (the checks above can fail)', () => {
+    const live = PAYLOADS.filter((p) => {
+      try {
+        assertInert(p, 'raw');
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    // Encoded forms, and a link split by a line break, are inert to begin with (they check that nothing decodes or
+    // joins them into a live one); every other payload is a real link, autolink, tag or icon.
+    assert.deepEqual(
+      PAYLOADS.filter((p) => !live.includes(p)),
+      ['[a]\n(command:x)', '&#91;a&#93;(command:x)', '&lbrack;a&rbrack;&lpar;command:x&rpar;', '%5Ba%5D(command:x)'],
+    );
+  });
+
+  it('leaves ordinary text as it was', () => {
+    for (const text of [
+      'Model llama-3-8b-ft is ready.',
+      'header.x-api-key: invalid key',
+      'Evaluating m on demo-qa failed: dataset "x" not found (404)',
+      'a < b and c > d; 5 $ to pay; [draft] notes (see page 2)',
+      'https://status.example.com/incidents/42',
+      'Schön: 日本語 — ok',
+    ]) {
+      assert.equal(untrustedText(text), text);
+    }
+  });
+
+  it('removes bidi controls and zero-width characters, and puts a message on one line', () => {
+    assert.equal(untrustedText('model\u202Efdp.exe'), 'modelfdp.exe');
+    assert.equal(untrustedText('a\u200b\u2066b\u2069'), 'ab');
+    assert.equal(untrustedText('line one\r\nline two\u2028three\u0007four\tfive'), 'line one line two three four five');
+    assert.equal(untrustedText('one\n\n\n\ntwo\r\nthree\u0000four', { multiline: true }), 'one\n\ntwo\nthree four');
+  });
+
+  it('bounds the length without splitting a character', () => {
+    assert.equal(untrustedText('x'.repeat(20), { maxChars: 10 }), `${'x'.repeat(9)}…`);
+    const cut = untrustedText(`${'x'.repeat(8)}😀😀`, { maxChars: 10 });
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut), `a lone surrogate is left: ${JSON.stringify(cut)}`);
+    assert.equal(untrustedText('short', { maxChars: 10 }), 'short');
+  });
+});
