@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerApiKeyCommands } from './commands/apiKey';
 import { offerPendingDownloads, registerDownloadCommand } from './commands/download';
-import { registerEvaluateCommand } from './commands/evaluate';
-import { registerFinetuneCommand } from './commands/finetune';
+import { registerEvaluateCommand, startEvaluation } from './commands/evaluate';
+import { finetuneWithoutWizard, registerFinetuneCommand, type FinetuneOutcome, type FinetuneProgrammaticArgs } from './commands/finetune';
 import { registerJobCommands } from './commands/jobCommands';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';
@@ -17,6 +17,7 @@ import type { PlaygroundManager } from './playground/playgroundManager';
 import { Log } from './log';
 import { Session } from './session';
 import type { Services } from './services';
+import { showConnection } from './views/connectionDescription';
 import { JobsView, type JobNode } from './views/jobsTree';
 import { ModelsTreeProvider } from './views/modelsTree';
 import { JobsStatusBar } from './views/statusBar';
@@ -25,12 +26,16 @@ export interface ExtensionApi {
   /** For the in-editor tests: the live services and views. Not a public API. */
   services: Services;
   models: ModelsTreeProvider;
+  modelsView: vscode.TreeView<unknown>;
   poller: JobPoller;
   jobsView: JobsView;
   statusBar: JobsStatusBar;
   playground: PlaygroundManager;
   /** Offers to resume downloads a reload interrupted (the entry module calls it a moment after startup). */
   offerPendingDownloads(): Promise<void>;
+  /** For the in-editor tests: what the commands do once the user has answered their questions (never a command). */
+  evaluate(modelName: string, datasetName: string): Promise<string | undefined>;
+  finetune(args: FinetuneProgrammaticArgs): Promise<FinetuneOutcome>;
 }
 
 /** What the entry module registered at activation, handed over to the main module. */
@@ -83,6 +88,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     );
     const playground = registerPlayground(services);
     context.subscriptions.push(...owned);
+    context.subscriptions.push(showConnection(session, shell.modelsView));
     shell.connectModels(models as vscode.TreeDataProvider<unknown>);
     shell.connectJobs(jobsView as vscode.TreeDataProvider<unknown>);
 
@@ -91,10 +97,13 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     return {
       services,
       models,
+      modelsView: shell.modelsView,
       poller,
       jobsView,
       statusBar,
       playground,
+      evaluate: (modelName, datasetName) => startEvaluation(services, modelName, datasetName),
+      finetune: (args) => finetuneWithoutWizard(services, args),
       offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),
     };
   } catch (error) {

@@ -2,9 +2,11 @@
 // The client module (and axios with it) is loaded on first use, not at activation.
 import * as vscode from 'vscode';
 import type { ServiceClient } from './api/client';
+import { RequestError } from './api/errors';
+import { redact } from './api/redact';
 import { normaliseBaseUrl } from './api/urlPolicy';
 import { readSettings, onDidChangeSettings, type Settings } from './config';
-import { ApiKeyStore, keyIdentity, type KeySource } from './auth/apiKeyStore';
+import { ApiKeyStore, keyIdentity, originOf, type KeySource } from './auth/apiKeyStore';
 import type { Log } from './log';
 
 /** `<normalised base URL>#<key identity>`: separates persisted jobs per service and per key, without the key. */
@@ -52,16 +54,25 @@ export class Session implements vscode.Disposable {
 
   /** Updates the `hostedReasoning.hasBaseUrl` / `hasApiKey` context keys the welcome views use. */
   async updateContext(): Promise<void> {
-    const key = await this.keys.get();
-    await vscode.commands.executeCommand('setContext', 'hostedReasoning.hasBaseUrl', !!this.settings().baseUrl);
+    const { baseUrl, key } = await this.current();
+    await vscode.commands.executeCommand('setContext', 'hostedReasoning.hasBaseUrl', !!baseUrl);
     await vscode.commands.executeCommand('setContext', 'hostedReasoning.hasApiKey', !!key);
   }
 
-  /** The scope without building a client (undefined when not configured). */
+  /**
+   * The configured service and the key bound to its origin (see ApiKeyStore): what the views say they talk to.
+   * `origin` is undefined when there is no URL or it is unusable; `key` when none is set for that origin.
+   */
+  async current(): Promise<{ baseUrl?: string; origin?: string; key?: { key: string; source: KeySource } }> {
+    const baseUrl = this.settings().baseUrl;
+    const origin = baseUrl ? originOf(baseUrl) : undefined;
+    const key = origin ? await this.keys.get(origin) : undefined;
+    return { baseUrl, origin, key };
+  }
+
   /** The scope without building a client or loading its module (undefined when not configured or the URL is unusable). */
   async scope(): Promise<string | undefined> {
-    const baseUrl = this.settings().baseUrl;
-    const key = await this.keys.get();
+    const { baseUrl, key } = await this.current();
     if (!baseUrl || !key) return undefined;
     const normalised = normaliseBaseUrl(baseUrl);
     return 'url' in normalised ? scopeOf(normalised.url.href, key.key) : undefined;
@@ -71,7 +82,10 @@ export class Session implements vscode.Disposable {
   async connect(): Promise<Connection> {
     const settings = this.settings();
     if (!settings.baseUrl) throw new NotConfiguredError('baseUrl');
-    const key = await this.keys.get();
+    // An unusable URL is said as the client would say it, and no key is read for it.
+    const normalised = normaliseBaseUrl(settings.baseUrl);
+    if ('problem' in normalised) throw new RequestError(redact(normalised.problem));
+    const key = await this.keys.get(normalised.url.origin);
     if (!key) throw new NotConfiguredError('apiKey');
     const fingerprint = `${settings.baseUrl}\n${keyIdentity(key.key)}\n${settings.requestTimeoutMs}`;
     this.announced ??= fingerprint;
@@ -96,9 +110,8 @@ export class Session implements vscode.Disposable {
 
   /** Current (base URL, key identity, timeout): what a connection depends on. */
   private async fingerprint(): Promise<string> {
-    const settings = this.settings();
-    const key = await this.keys.get();
-    return `${settings.baseUrl ?? ''}\n${key ? keyIdentity(key.key) : ''}\n${settings.requestTimeoutMs}`;
+    const { baseUrl, key } = await this.current();
+    return `${baseUrl ?? ''}\n${key ? keyIdentity(key.key) : ''}\n${this.settings().requestTimeoutMs}`;
   }
 
   // One key change reaches us several times (our own store event, SecretStorage's event in every window) and

@@ -1,9 +1,12 @@
 // Set / clear the API key and configure the service URL. A key is checked by listing models before it is
-// stored; a refused key is never stored. Both commands accept a programmatic argument (tests, automation).
+// stored, for the origin it was checked against; a refused key is never stored. Neither command takes anything
+// from its arguments: a link in a notification or a hover can pass any argument, and a URL or a key passed that
+// way would move the service (and the key with it) without the user typing it. Both come from an input box.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { baseUrlProblem } from '../api/urlPolicy';
 import { SECTION } from '../config';
+import { originOf } from '../auth/apiKeyStore';
 import type { Services } from '../services';
 import { showError } from './showError';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
@@ -11,30 +14,42 @@ import { showErrorMessage, showInformationMessage, showWarningMessage, withProgr
 // Views refresh through Session.onDidChange when the stored key really changes.
 export function registerApiKeyCommands(services: Services): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('hostedReasoning.setApiKey', (key?: unknown) => setApiKey(services, typeof key === 'string' ? key : undefined)),
+    vscode.commands.registerCommand('hostedReasoning.setApiKey', () => setApiKey(services)),
     vscode.commands.registerCommand('hostedReasoning.clearApiKey', () => clearApiKey(services)),
-    vscode.commands.registerCommand('hostedReasoning.configureBaseUrl', (url?: unknown) => configureBaseUrl(services, typeof url === 'string' ? url : undefined)),
+    vscode.commands.registerCommand('hostedReasoning.configureBaseUrl', () => configureBaseUrl(services)),
   ];
 }
 
 /** Returns true when a key was checked and stored. */
-async function setApiKey(services: Services, given: string | undefined): Promise<boolean> {
+async function setApiKey(services: Services): Promise<boolean> {
   let baseUrl = services.session.settings().baseUrl;
   if (!baseUrl) {
-    if (!(await configureBaseUrl(services, undefined))) return false;
+    if (!(await configureBaseUrl(services))) return false;
     baseUrl = services.session.settings().baseUrl;
     if (!baseUrl) return false;
   }
+  const origin = originOf(baseUrl);
+  if (!origin) {
+    await showErrorMessage(validateBaseUrl(baseUrl) ?? 'The service URL cannot be used.', 'Configure Service URL').then((c) =>
+      c ? configureBaseUrl(services) : undefined,
+    );
+    return false;
+  }
+  const host = new URL(origin).host;
+  // A key an earlier version kept for no particular service is filled in (hidden): Enter binds it to this service.
+  const legacy = await services.session.keys.legacy();
   const key = (
-    given ??
-    (await vscode.window.showInputBox({
+    await vscode.window.showInputBox({
       title: 'Hosted Reasoning: API Key',
-      prompt: `The key is checked against ${new URL(baseUrl).host} and kept in VS Code's secret storage.`,
+      prompt: legacy
+        ? `The key saved by an earlier version is filled in: press Enter to check it against ${host} and keep it for that service only.`
+        : `The key is checked against ${host} and kept in VS Code's secret storage for that service only.`,
       placeHolder: 'Paste your API key',
+      value: legacy,
       password: true,
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : 'The key cannot be empty.'),
-    }))
+    })
   )?.trim();
   if (!key) return false;
 
@@ -72,16 +87,21 @@ async function setApiKey(services: Services, given: string | undefined): Promise
       return false;
     }
   }
-  await services.session.keys.set(key);
-  services.log.info(`API key stored${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
+  await services.session.keys.set(origin, key);
+  if (legacy) await services.session.keys.dropLegacy();
+  services.log.info(`API key stored for ${origin}${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
   if (checked.ok) void showInformationMessage(`API key saved. ${checked.count} models available.`);
   return true;
 }
 
 async function clearApiKey(services: Services): Promise<void> {
-  const had = await services.session.keys.get();
-  await services.session.keys.clear();
-  services.log.info('API key cleared.');
+  const { origin, key: had } = await services.session.current();
+  if (!origin) {
+    void showInformationMessage('No service URL is configured, so no key is in use.');
+    return;
+  }
+  await services.session.keys.clear(origin);
+  services.log.info(`API key for ${origin} cleared.`);
   if (had?.source === 'environment') {
     void showInformationMessage('Stored key cleared. The HOSTED_REASONING_API_KEY environment variable still provides one.');
   } else {
@@ -90,17 +110,16 @@ async function clearApiKey(services: Services): Promise<void> {
 }
 
 /** Returns true when a URL was stored. */
-async function configureBaseUrl(services: Services, given: string | undefined): Promise<boolean> {
+async function configureBaseUrl(services: Services): Promise<boolean> {
   const current = vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl') ?? '';
   const url = (
-    given ??
-    (await vscode.window.showInputBox({
+    await vscode.window.showInputBox({
       title: 'Hosted Reasoning: Service URL',
-      prompt: 'Base URL of the hosted reasoning service (https; http only for localhost).',
+      prompt: 'Base URL of the hosted reasoning service (https; http only for localhost). A key is kept per service.',
       value: current || 'https://',
       ignoreFocusOut: true,
       validateInput: validateBaseUrl,
-    }))
+    })
   )?.trim();
   if (!url) return false;
   const problem = validateBaseUrl(url);

@@ -22,21 +22,16 @@ interface PendingDownload {
   scope: string;
 }
 
-export interface DownloadArgs {
-  modelName?: string;
-  /** Programmatic destination (tests, automation): skips the dialog. */
-  directory?: string;
-  fileName?: string;
-}
-
+/**
+ * The argument names the model only (a row, `{ modelName }` or a name). Where the bytes go is never taken from it:
+ * a link can pass any argument, and a folder and file name from one would let the service's bytes replace any file.
+ * The folder comes from the user's own setting (which a workspace cannot set) or a save dialog.
+ */
 export function registerDownloadCommand(services: Services, models: ModelsTreeProvider): vscode.Disposable {
   return vscode.commands.registerCommand('hostedReasoning.download', async (arg?: unknown) => {
     const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Download which model?', (m) => m.kind !== 'base'));
     if (!modelName) return undefined;
-    const given = arg as DownloadArgs | undefined;
-    const target = given?.directory
-      ? { directory: given.directory, fileName: given.fileName }
-      : await chooseDestination(services, modelName);
+    const target = await chooseDestination(services, modelName);
     if (!target) return undefined;
     return runDownload(services, modelName, target.directory, target.fileName);
   });

@@ -10,24 +10,22 @@ import { showError } from './showError';
 const RECENT_DATASETS = 'hostedReasoning.recentDatasets';
 const MAX_RECENT = 10;
 
-export interface EvaluateArgs {
-  modelName?: string;
-  datasetName?: string;
-}
-
+/**
+ * The argument names the model only (a row, `{ modelName }` or a name); the dataset is always the user's choice:
+ * a link can pass any argument, and one that names the dataset too would start a paid job with no question asked.
+ */
 export function registerEvaluateCommand(services: Services, models: ModelsTreeProvider): vscode.Disposable {
   return vscode.commands.registerCommand('hostedReasoning.evaluate', async (arg?: unknown) => {
     const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Evaluate which model?'));
     if (!modelName) return undefined;
-    const given = (arg as EvaluateArgs | undefined)?.datasetName;
-    const datasetName = typeof given === 'string' && given.trim() ? given.trim() : await pickDataset(services);
+    const datasetName = await pickDataset(services);
     if (!datasetName) return undefined;
     return startEvaluation(services, modelName, datasetName);
   });
 }
 
 /** Returns the job id, or undefined when it could not be started (the user was told why). */
-async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
+export async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
   try {
     const { client, scope } = await services.session.connect();
     const job = await client.startEvaluation(modelName, datasetName);

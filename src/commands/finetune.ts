@@ -4,8 +4,12 @@
 // lost on a recoverable failure: Retry re-runs the upload with the same answers, "Edit Answers…" reopens the
 // wizard filled in.
 //
-// Programmatic use (in-editor tests, e2e, other extensions' automation):
-//   vscode.commands.executeCommand('hostedReasoning.finetune', undefined, { files: ['/abs/a.pdf'], answers })
+// The command takes from its arguments only what the Explorer passes (the clicked resource and the selection),
+// and only resources inside a workspace folder; the wizard and its summary still ask. A link can pass any
+// argument, so file paths and answers that would skip the wizard are never read from them.
+//
+// Programmatic use (the in-editor tests, through the ExtensionApi, never through the command):
+//   finetuneWithoutWizard(services, { files: ['/abs/a.pdf'], answers })
 // skips the file choice, the confirmation and the wizard; files are absolute paths; answers are checked with the
 // wizard's rules. It never waits on a dialog: messages are still shown but not awaited, and the promise resolves
 // with a FinetuneOutcome (the job record on success) that the caller can assert on.
@@ -42,7 +46,7 @@ const SET_API_KEY = 'hostedReasoning.setApiKey';
 const CONFIGURE_BASE_URL = 'hostedReasoning.configureBaseUrl';
 const SHOW_LOG = 'hostedReasoning.showLog';
 
-/** The command's second argument when called programmatically (see the header comment). */
+/** What finetuneWithoutWizard takes (see the header comment). */
 export interface FinetuneProgrammaticArgs {
   /** Absolute paths of PDF/DOCX files. */
   files: string[];
@@ -60,8 +64,13 @@ export type FinetuneOutcome =
 
 export function registerFinetuneCommand(services: Services): vscode.Disposable {
   return vscode.commands.registerCommand(FINETUNE_COMMAND, (first?: unknown, second?: unknown) =>
-    new FinetuneRun(services, isProgrammatic(second)).run(first, second),
+    new FinetuneRun(services, false).run(first, isProgrammatic(second) ? undefined : second),
   );
+}
+
+/** Files and answers given by code (the in-editor tests), without the file choice, the wizard or a dialog. */
+export function finetuneWithoutWizard(services: Services, args: FinetuneProgrammaticArgs): Promise<FinetuneOutcome> {
+  return new FinetuneRun(services, true).run(undefined, args);
 }
 
 export function isProgrammatic(v: unknown): v is FinetuneProgrammaticArgs {
@@ -120,7 +129,16 @@ class FinetuneRun {
     } else {
       const selection = explorerSelection(first, second);
       if (selection) {
-        ({ files: uris, notes } = await expandSelection(selection));
+        const inside = selection.filter((uri) => vscode.workspace.getWorkspaceFolder(uri) !== undefined);
+        if (inside.length < selection.length) {
+          const outside = selection.length - inside.length;
+          this.log.warn(`Finetune: ${outside} resource(s) outside the workspace folders were left out of the selection.`);
+          if (inside.length === 0) {
+            this.say('warning', 'Only files in this workspace can be used for finetuning: right-click them in the Explorer, or choose them from the list.');
+            return { status: 'invalid', problems: ['The selection is outside the workspace folders.'] };
+          }
+        }
+        ({ files: uris, notes } = await expandSelection(inside));
       } else {
         const picked = await pickSources();
         if (!picked) return { status: 'cancelled' };

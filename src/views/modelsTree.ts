@@ -6,7 +6,8 @@ import { redact } from '../api/redact';
 import type { ModelInfo } from '../api/types';
 import type { JobRecord } from '../jobs/jobRecord';
 import { NotConfiguredError } from '../session';
-import type { Services } from '../services';
+import { VIEW_MODELS, type Services } from '../services';
+import { withProgress } from '../util/notify';
 import { untrustedText } from '../util/untrustedText';
 import { formatAccuracy, latestEvaluations } from './evaluationText';
 
@@ -51,7 +52,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   constructor(private readonly services: Services) {
     this.disposables.push(
       this.changed,
-      services.session.onDidChange(() => this.refresh()),
+      // Another service or key: the old list is not theirs, so it goes at once, before the new one is asked for.
+      services.session.onDidChange(() => void this.refresh()),
       // A finished evaluation changes a description; a finished finetune adds a model (the poller asks for a refresh).
       services.jobs.onDidChange(() => this.changed.fire(undefined)),
     );
@@ -62,11 +64,15 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     return this.state.status === 'loaded' ? this.state.models : undefined;
   }
 
-  /** Drops the cached list and loads it again. Resolves when the new list (or its error) is in. */
+  /**
+   * Drops the cached list (the view shows no rows until the new list is in) and loads it again. Resolves when the
+   * new list (or its error) is in.
+   */
   async refresh(): Promise<void> {
     this.state = { status: 'idle' };
+    const loading = this.load();
     this.changed.fire(undefined);
-    await this.load();
+    await loading;
   }
 
   /** Loads once; concurrent callers share the request. */
@@ -92,14 +98,17 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       this.changed.fire(undefined);
     })();
     this.state = { status: 'loading', promise };
+    // The view's own progress bar while it has no rows to show.
+    void withProgress({ location: { viewId: VIEW_MODELS } }, () => promise);
     return promise;
   }
 
   async getChildren(node?: ModelsNode): Promise<ModelsNode[]> {
     if (node) return node.type === 'group' ? node.models : [];
+    // While a list loads the view has no rows (a refresh's load fires a change when it ends): rows of the previous
+    // service or key never stay on screen while the new one is asked.
+    if (this.state.status === 'loading') return [];
     await this.load();
-    // A refresh that started meanwhile replaced the load we waited for: wait for the newest one.
-    while (this.state.status === 'loading') await this.state.promise;
     return buildRoots(this.state, (scope) => this.services.jobs.list(scope));
   }
 

@@ -97,6 +97,13 @@ export async function applyFaults(
     case 'status': {
       const status = terminal.status ?? 503;
       const headers: Record<string, string> = terminal.retryAfter !== undefined ? { 'Retry-After': terminal.retryAfter } : {};
+      if (terminal.body !== undefined) {
+        // A status with the caller's own body (a hostile detail, an odd shape).
+        const body = Buffer.from(terminal.body);
+        res.writeHead(status, { ...headers, 'Content-Type': terminal.contentType ?? 'application/json', 'Content-Length': String(body.length) });
+        res.end(body);
+        return false;
+      }
       sendJson(res, status, { detail: `Emulated fault: HTTP ${status}` }, headers);
       return false;
     }

@@ -1,7 +1,7 @@
 // The API key decides what the Models view lists; a refused key is never stored and says so.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { modelsView, recordingMessages, waitFor } from './helpers';
+import { answeringInputBoxes, modelsView, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -54,7 +54,7 @@ describe('API key', () => {
     await rig.clearKey();
     await new Promise((r) => setTimeout(r, 300)); // let the clear's own refresh land before counting
     rig.emu.clearReceived();
-    assert.equal(await vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey', 'demo-key'), true);
+    assert.equal(await answeringInputBoxes(['demo-key'], async () => vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey')), true);
     await viewFor('demo-key');
     await new Promise((r) => setTimeout(r, 300)); // late duplicate refreshes would arrive here
     const lists = rig.emu.received.filter((r) => r.origin === 'api' && r.path.startsWith('/cr/get_allowed_models'));
@@ -64,14 +64,14 @@ describe('API key', () => {
 
   it('does not store a refused key, says why without echoing it, and leaves the welcome view', async () => {
     await rig.clearKey();
-    assert.equal(await rig.api.services.session.keys.get(), undefined, 'a key is already stored (or comes from HOSTED_REASONING_API_KEY)');
+    assert.equal((await rig.api.services.session.current()).key, undefined, 'a key is already stored (or comes from HOSTED_REASONING_API_KEY)');
     const { stored, shown } = await recordingMessages(async (shown) => ({
-      stored: await vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey', 'wrong-key'),
+      stored: await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey')),
       shown,
     }));
 
     assert.equal(stored, false, 'the command reported the refused key as stored');
-    assert.equal(await rig.api.services.session.keys.get(), undefined, 'the refused key is in the store');
+    assert.equal((await rig.api.services.session.current()).key, undefined, 'the refused key is in the store');
     const errors = shown.filter((m) => m.severity === 'error');
     assert.equal(errors.length, 1, `expected one error message, got ${JSON.stringify(shown)}`);
     const [error] = errors;

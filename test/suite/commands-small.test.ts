@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { modelNode, modelsView, recordingMessages, waitFor } from './helpers';
+import { answeringInputBoxes, modelNode, modelsView, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -80,7 +80,7 @@ describe('small commands', () => {
       await vscode.commands.executeCommand('hostedReasoning.clearApiKey');
       return shown;
     });
-    assert.equal(await rig.api.services.session.keys.get(), undefined, 'the key is still stored');
+    assert.equal((await rig.api.services.session.current()).key, undefined, 'the key is still stored');
     assert.deepEqual(shown, [{ severity: 'information', text: 'API key cleared.', actions: [], modal: false }]);
     // No rows: VS Code shows the "Set API Key" welcome content instead.
     await waitFor('the Models view to be empty', async () => ((await rig.api.models.getChildren()).length === 0 ? true : undefined), {
@@ -88,23 +88,45 @@ describe('small commands', () => {
     });
   });
 
-  it('configureBaseUrl stores a loopback URL given as argument and refuses plain http elsewhere', async () => {
+  /** Runs configureBaseUrl as a user who types `url` into its input box; what the input box's own check says. */
+  async function configureBaseUrl(url: string): Promise<{ stored: unknown; inputProblem: string | undefined }> {
+    return answeringInputBoxes([url], async (asked) => {
+      const stored = await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl');
+      const validate = asked[0]?.validateInput;
+      const inputProblem = validate ? await validate(url) : undefined;
+      return { stored, inputProblem: typeof inputProblem === 'string' ? inputProblem : undefined };
+    });
+  }
+
+  it('configureBaseUrl stores a loopback URL typed in its input box and refuses plain http elsewhere', async () => {
     const port = new URL(rig.emu.url).port;
     await recordingMessages(async (shown) => {
-      assert.equal(await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl', `http://127.0.0.1:${port}/api/`), true);
+      assert.deepEqual(await configureBaseUrl(`http://127.0.0.1:${port}/api/`), { stored: true, inputProblem: undefined });
       assert.equal(baseUrlSetting(), `http://127.0.0.1:${port}/api`, 'the URL was not stored (without its trailing slash)');
       assert.deepEqual(shown, []);
 
-      assert.equal(await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl', 'http://example.com'), false);
+      const refused = await configureBaseUrl('http://example.com');
+      assert.deepEqual(refused, { stored: false, inputProblem: 'Use https: plain http is accepted only for localhost.' });
       assert.equal(baseUrlSetting(), `http://127.0.0.1:${port}/api`, 'the refused URL changed the setting');
-      assert.deepEqual(shown, [
-        { severity: 'error', text: 'Use https: plain http is accepted only for localhost.', actions: [], modal: false },
-      ]);
 
-      assert.equal(await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl', 'https://api.example.com/'), true);
+      assert.deepEqual(await configureBaseUrl('https://api.example.com/'), { stored: true, inputProblem: undefined });
       assert.equal(baseUrlSetting(), 'https://api.example.com');
-      assert.equal(shown.length, 1, `more messages: ${JSON.stringify(shown)}`);
     });
+  });
+
+  it('configureBaseUrl and setApiKey take nothing from their arguments (a link can pass any)', async () => {
+    const before = baseUrlSetting();
+    const { origin } = await rig.api.services.session.current();
+    assert.ok(origin);
+    await recordingMessages(async () => {
+      // A user who presses Escape: the URL and the key given as arguments must not be used instead.
+      await answeringInputBoxes([undefined, undefined], async () => {
+        assert.equal(await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl', 'https://evil.example'), false);
+        assert.equal(await vscode.commands.executeCommand('hostedReasoning.setApiKey', 'attacker-key'), false);
+      });
+    });
+    assert.equal(baseUrlSetting(), before, 'the URL from the argument was stored');
+    assert.equal((await rig.api.services.session.keys.get(origin))?.key === 'attacker-key', false, 'the key from the argument was stored');
   });
 
   // The service client refuses these (parseBaseUrl in src/api/http.ts): the command must not store what it cannot use.
@@ -115,7 +137,9 @@ describe('small commands', () => {
     it(`configureBaseUrl refuses ${why}, as the service client would`, async () => {
       const before = baseUrlSetting();
       const shown = await recordingMessages(async (shown) => {
-        assert.equal(await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl', url), false, `${url} was accepted`);
+        const { stored, inputProblem } = await configureBaseUrl(url);
+        assert.equal(stored, false, `${url} was accepted`);
+        assert.ok(inputProblem, `the input box let ${url} through`);
         return shown;
       });
       assert.equal(baseUrlSetting(), before, `${url} was stored`);
@@ -148,7 +172,7 @@ describe('small commands', () => {
         await listedModel(MODEL);
         await vscode.commands.executeCommand('hostedReasoning.copyModelName', await modelNode(rig.api, MODEL));
         await vscode.commands.executeCommand('hostedReasoning.refreshJobs');
-        await vscode.commands.executeCommand('hostedReasoning.setApiKey', 'wrong-key');
+        await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand('hostedReasoning.setApiKey'));
       });
       log.info(marker);
 

@@ -16,6 +16,7 @@ describe('download', () => {
   afterEach(async () => {
     if (directory) await fsp.rm(directory, { recursive: true, force: true });
     directory = undefined;
+    await rig.setSetting('downloadFolder', '');
     await rig.clearKey();
   });
 
@@ -28,7 +29,8 @@ describe('download', () => {
     directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'hr-suite-download-'));
     const since = rig.emu.received.length;
 
-    const result = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.download', { modelName: MODEL, directory });
+    await rig.setSetting('downloadFolder', directory);
+    const result = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.download', { modelName: MODEL });
 
     assert.ok(result, 'the download command returned no path');
     assert.equal(path.dirname(result), directory, `saved outside the requested folder: ${result}`);
@@ -48,5 +50,53 @@ describe('download', () => {
     assert.deepEqual(leaked.map((r) => r.path), [], 'x-api-key was sent to the storage origin');
     const api = requests.filter((r) => r.origin === 'api' && r.path.startsWith('/cr/finetune_model/download'));
     assert.ok(api.length > 0 && api.every((r) => r.headers['x-api-key'] === 'demo-key'), 'the API download call did not carry the key');
+  });
+});
+
+describe('download destination', () => {
+  let directory: string | undefined;
+  afterEach(async () => {
+    if (directory) await fsp.rm(directory, { recursive: true, force: true });
+    directory = undefined;
+    await rig.setSetting('downloadFolder', '');
+    await rig.clearKey();
+  });
+
+  it('takes no folder or file name from the command arguments, and never replaces a file without a save dialog', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    if (!rig.emu.artifactPath(MODEL, 'demo-key')) await rig.emu.addCustomModel('demo-key', MODEL);
+    directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'hr-suite-download-'));
+    const victim = path.join(directory, 'victim.txt');
+    await fsp.writeFile(victim, 'precious');
+
+    // With no folder set, a save dialog must ask; a user who cancels it gets nothing written anywhere.
+    const window = vscode.window as unknown as { showSaveDialog: unknown };
+    const original = window.showSaveDialog;
+    let dialogs = 0;
+    window.showSaveDialog = () => {
+      dialogs++;
+      return Promise.resolve(undefined);
+    };
+    try {
+      const result = await vscode.commands.executeCommand('hostedReasoning.download', { modelName: MODEL, directory, fileName: 'victim.txt' });
+      assert.equal(result, undefined);
+    } finally {
+      window.showSaveDialog = original;
+    }
+    assert.equal(dialogs, 1, 'no save dialog asked where to write');
+    assert.equal(await fsp.readFile(victim, 'utf8'), 'precious', 'the file named in the arguments was replaced');
+    assert.deepEqual(await fsp.readdir(directory), ['victim.txt'], 'something was written into the folder named in the arguments');
+
+    // The folder setting: a file already there keeps its bytes (the download takes another name).
+    await rig.setSetting('downloadFolder', directory);
+    const first = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.download', { modelName: MODEL });
+    assert.ok(first);
+    const firstBytes = await fsp.readFile(first);
+    await fsp.writeFile(first, 'mine');
+    const second = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.download', { modelName: MODEL });
+    assert.ok(second && second !== first, `the second download went to ${second}`);
+    assert.equal(await fsp.readFile(first, 'utf8'), 'mine', 'an existing file was replaced without a save dialog');
+    assert.ok((await fsp.readFile(second)).equals(firstBytes));
   });
 });

@@ -1,7 +1,6 @@
 // An evaluation started from the command ends as the model's description in the Models view and as a completed job
 // (with the judge model) in the job store, the poller carrying it from "queued" to "completed".
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { modelNode, waitFor } from './helpers';
@@ -25,7 +24,7 @@ describe('evaluation', () => {
     const total = dataset.total;
     const expected = `${((correct / total) * 100).toFixed(1)}% (${correct}/${total})`;
 
-    const jobId = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.evaluate', { modelName: MODEL, datasetName: DATASET });
+    const jobId = await rig.api.evaluate(MODEL, DATASET);
     assert.ok(jobId, 'the evaluate command returned no job id');
 
     const node = await waitFor(

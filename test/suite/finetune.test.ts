@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FinetuneAnswers, FinetuneOutcome } from '../../src/commands/finetune';
+import type { FinetuneAnswers } from '../../src/commands/finetune';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { modelsView, waitFor } from './helpers';
 import { useRig } from './rig';
@@ -42,7 +42,7 @@ describe('finetune', () => {
     };
 
     const since = rig.emu.received.length;
-    const outcome = await vscode.commands.executeCommand<FinetuneOutcome>('hostedReasoning.finetune', undefined, { files: [pdf, docx], answers });
+    const outcome = await rig.api.finetune({ files: [pdf, docx], answers });
     assert.ok(outcome, 'the finetune command returned nothing');
     assert.equal(outcome.status, 'started', `outcome: ${JSON.stringify(outcome)}`);
     assert.ok(outcome.status === 'started');

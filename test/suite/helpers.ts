@@ -88,6 +88,28 @@ export async function recordingMessages<T>(
   }
 }
 
+/**
+ * Runs `body` while vscode.window.showInputBox answers as a user who types each of `answers` in turn (undefined:
+ * presses Escape); the boxes asked for (their title and prompt) are recorded. The commands take a key or a URL only
+ * from an input box, never from their arguments, so this is how a test gives them one.
+ */
+export async function answeringInputBoxes<T>(answers: (string | undefined)[], body: (asked: vscode.InputBoxOptions[]) => Promise<T>): Promise<T> {
+  const window = vscode.window as unknown as { showInputBox: unknown };
+  const original = window.showInputBox;
+  const asked: vscode.InputBoxOptions[] = [];
+  const queue = [...answers];
+  window.showInputBox = (options: vscode.InputBoxOptions = {}) => {
+    asked.push(options);
+    if (queue.length === 0) throw new Error(`an unexpected input box: ${options.title ?? options.prompt ?? ''}`);
+    return Promise.resolve(queue.shift());
+  };
+  try {
+    return await body(asked);
+  } finally {
+    window.showInputBox = original;
+  }
+}
+
 /** The Models view's rows as the view asks for them: roots, then each group's models. */
 export async function modelsView(api: ExtensionApi): Promise<{ roots: ModelsNode[]; groups: GroupNode[]; models: ModelNode[] }> {
   const roots = await api.models.getChildren();

@@ -45,7 +45,7 @@ describe('jobs across a restart', () => {
     rig.emu.configure({ evaluationDurationMs: SLOW_EVALUATION_MS });
     await rig.useKey('demo-key');
     const old = rig.api;
-    const jobId = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.evaluate', { modelName: MODEL, datasetName: DATASET });
+    const jobId = await rig.api.evaluate(MODEL, DATASET);
     assert.ok(jobId, 'the evaluate command returned no job id');
 
     // The first instance follows the job...

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FinetuneAnswers, FinetuneOutcome } from '../../src/commands/finetune';
+import type { FinetuneAnswers } from '../../src/commands/finetune';
 import type { JobNode } from '../../src/views/jobsTree';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
@@ -59,7 +59,7 @@ async function rowIn(jobId: string, state: string, timeoutMs = 10_000): Promise<
 
 /** Starts an evaluation the way a script does; the command returns the job id. */
 async function evaluate(datasetName: string, started: string[]): Promise<string> {
-  const jobId = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.evaluate', { modelName: MODEL, datasetName });
+  const jobId = await rig.api.evaluate(MODEL, datasetName);
   assert.ok(jobId, `the evaluate command returned no job id (${MODEL} on ${datasetName})`);
   started.push(jobId);
   return jobId;
@@ -198,7 +198,7 @@ describe('jobs view and status bar', () => {
       const answers: FinetuneAnswers = { baseModel, modelName: `suite-jobs-${Date.now().toString(36)}`, numQs: 3, mode: 'pretraining', useCase: '' };
 
       await recordingMessages(async (shown) => {
-        const outcome = await vscode.commands.executeCommand<FinetuneOutcome>('hostedReasoning.finetune', undefined, { files: [pdf], answers });
+        const outcome = await rig.api.finetune({ files: [pdf], answers });
         assert.equal(outcome?.status, 'started', `outcome: ${JSON.stringify(outcome)}`);
         assert.ok(outcome.status === 'started');
         started.push(outcome.job.id);

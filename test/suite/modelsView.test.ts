@@ -16,16 +16,24 @@ describe('models view', () => {
     await rig.clearKey();
   });
 
-  it('answers with the newest list when a refresh starts while another is loading', async () => {
+  it('never shows the previous list while a refresh loads, and asks the view to read the newest list once it is in', async () => {
     await rig.useKey('demo-key');
-    await rig.api.models.refresh();
+    // The key change reloads the view in the background: wait for that list first.
+    await waitFor('the list of the new key', async () => ((await rig.api.models.getChildren()).length > 0 ? true : undefined));
     const first = rig.api.models.refresh();
-    const children = rig.api.models.getChildren();
-    const second = rig.api.models.refresh();
-    const roots = await children;
-    await Promise.all([first, second]);
-    assert.ok(roots.length > 0, 'getChildren answered with an empty list while the newer load ran');
-    assert.ok(roots.every((n) => n.type === 'group'));
+    const during = await rig.api.models.getChildren();
+    let changes = 0;
+    const listening = rig.api.models.onDidChangeTreeData(() => changes++);
+    try {
+      const second = rig.api.models.refresh();
+      await Promise.all([first, second]);
+    } finally {
+      listening.dispose();
+    }
+    assert.deepEqual(during, [], 'the rows of the previous list were shown while the new one loaded');
+    assert.ok(changes > 0, 'the view was not told that the new list is in');
+    const roots = await rig.api.models.getChildren();
+    assert.ok(roots.length > 0 && roots.every((n) => n.type === 'group'), `after the refresh: ${roots.map((n) => n.type).join(', ')}`);
   });
 
   it('shows Retry and Configure Service URL rows when the service is unreachable', async function () {
@@ -33,6 +41,9 @@ describe('models view', () => {
     this.timeout(40_000);
     await rig.useKey('demo-key');
     await rig.setSetting('baseUrl', CLOSED_PORT_URL);
+    // A key is kept per service: the closed port's service gets one of its own (nothing can check it there).
+    const origin = new URL(CLOSED_PORT_URL).origin;
+    await rig.api.services.session.keys.set(origin, 'demo-key');
     await vscode.commands.executeCommand('hostedReasoning.refreshModels');
 
     let roots: Awaited<ReturnType<typeof rig.api.models.getChildren>> = [];
@@ -59,5 +70,6 @@ describe('models view', () => {
     }
     // The Jobs view's "Cannot reach the service" welcome follows this context key; it cannot be read back, so the
     // rows above are the observable part.
+    await rig.api.services.session.keys.clear(origin);
   });
 });

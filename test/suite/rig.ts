@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/extension';
 import type { ExtensionApi } from '../../src/main';
 import { startEmulator, type Emulator } from '../service/emulator';
+import { answeringInputBoxes } from './helpers';
 
 export const EXTENSION_ID = 'hosted-reasoning.hosted-reasoning';
 const SECTION = 'hostedReasoning';
@@ -60,12 +61,13 @@ const rig: Rig = {
     assert.deepEqual(vscode.workspace.getConfiguration(SECTION).get(key), value, `setting ${SECTION}.${key}`);
   },
   async useKey(key) {
-    const stored = await vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey', key);
+    const stored = await answeringInputBoxes([key], async () => vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey'));
     assert.equal(stored, true, `the key ${key} was not accepted`);
-    assert.equal((await started().api.services.session.keys.get())?.key, key);
+    assert.equal((await started().api.services.session.current()).key?.key, key);
   },
   async clearKey() {
-    await started().api.services.session.keys.clear();
+    const { origin } = await started().api.services.session.current();
+    if (origin) await started().api.services.session.keys.clear(origin);
   },
 };
 
