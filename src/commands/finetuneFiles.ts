@@ -3,7 +3,7 @@
 // uploading. Pure logic (no VS Code): bytes come from an injected reader, node fs by default.
 import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { formatBytes } from './byteSize';
+import { formatOverLimit } from './byteSize';
 import { mapLimited } from './mapLimited';
 import { readZipEntryNames, ZipFormatError } from './zipEntries';
 
@@ -176,7 +176,8 @@ async function checkOne(file: SourceFile, limits: FileLimits, reader: ByteReader
   if (!st.isFile) return problem('notFile', `${label} is not a file.`);
   if (st.size === 0) return problem('empty', `${label} is empty.`);
   if (st.size > limits.maxFileBytes) {
-    return problem('tooLarge', `${label} is too large (${formatBytes(st.size)}; the limit is ${formatBytes(limits.maxFileBytes)}).`);
+    const shown = formatOverLimit(st.size, limits.maxFileBytes);
+    return problem('tooLarge', `${label} is ${shown.size}; the limit is ${shown.limit}.`);
   }
 
   try {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSy
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { formatBytes, formatTransfer } from '../../src/commands/byteSize';
+import { formatBytes, formatOverLimit, formatTransfer } from '../../src/commands/byteSize';
 import { checkFinetuneFiles, nodeByteReader, sniff, type ByteReader, type FileLimits } from '../../src/commands/finetuneFiles';
 import { readZipEntryNames, ZipFormatError } from '../../src/commands/zipEntries';
 import { writeDocx, writePdf } from '../service/fixtures';
@@ -182,8 +182,16 @@ describe('finetune file checks', function () {
     const check = await checkFinetuneFiles([at('exact.pdf'), at('big.pdf')], { maxFileBytes: size, maxFiles: 10 });
     assert.deepEqual(check.valid.map((f) => f.label), ['exact.pdf']);
     assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [
-      ['tooLarge', `big.pdf is too large (${formatBytes(size + 1)}; the limit is ${formatBytes(size)}).`],
+      ['tooLarge', `big.pdf is ${formatOverLimit(size + 1, size).size}; the limit is ${formatOverLimit(size + 1, size).limit}.`],
     ]);
+  });
+
+  it('says a file one byte over 512 MB is 512.1 MB, in the unit of the limit', async () => {
+    // Sparse: 512 MB on paper, nothing on disk; the size check refuses it before reading a byte.
+    writeFileSync(at('report.pdf'), '');
+    truncateSync(at('report.pdf'), 512 * 1024 * 1024 + 1);
+    const check = await checkFinetuneFiles([at('report.pdf')], LIMITS);
+    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [['tooLarge', 'report.pdf is 512.1 MB; the limit is 512 MB.']]);
   });
 
   it('refuses other extensions, missing files and folders, each by name', async () => {
@@ -296,5 +304,14 @@ describe('sniffing and byte sizes', () => {
     assert.equal(formatBytes(512 * 1024 * 1024), '512 MB');
     assert.equal(formatBytes(1536), '1.5 KB');
     assert.equal(formatTransfer(12.3 * 1024 * 1024, 45.6 * 1024 * 1024), '12.3 of 45.6 MB');
+  });
+
+  it('formats a size over a limit so the two never read as equal, both in the unit of the limit', () => {
+    const MB = 1024 * 1024;
+    assert.deepEqual(formatOverLimit(512 * MB + 1, 512 * MB), { size: '512.1 MB', limit: '512 MB' });
+    assert.deepEqual(formatOverLimit(513 * MB, 512 * MB), { size: '513 MB', limit: '512 MB' });
+    assert.deepEqual(formatOverLimit(3 * 1024 * MB, 512 * MB), { size: '3072 MB', limit: '512 MB' });
+    assert.deepEqual(formatOverLimit(1.1 * MB + 1, 1.1 * MB), { size: '1.2 MB', limit: '1.1 MB' });
+    assert.deepEqual(formatOverLimit(1025, 1024), { size: '1.1 KB', limit: '1 KB' });
   });
 });
