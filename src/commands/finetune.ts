@@ -127,7 +127,8 @@ class FinetuneRun {
       }
     }
     if (uris.length === 0) {
-      const message = notes.length > 0 ? notes[0].message : 'No PDF or DOCX files were found in the selection.';
+      // Every note: when all the documents found were links, each skipped one is named.
+      const message = notes.length > 0 ? notes.map((n) => n.message).join(' ') : 'No PDF or DOCX files were found in the selection.';
       this.say('warning', message);
       return { status: 'invalid', problems: [message] };
     }
@@ -203,7 +204,8 @@ class FinetuneRun {
     }
     const n = check.valid.length;
     const go = `Continue with ${n} valid file${n === 1 ? '' : 's'}`;
-    const refused = problems.filter((p) => p.code !== 'incomplete').length;
+    // Notes (a skipped link, a folder not searched to the end) were never among the chosen files.
+    const refused = check.problems.length;
     const headline =
       refused > 0
         ? `${refused} of the ${chosen} files cannot be used for finetuning.`

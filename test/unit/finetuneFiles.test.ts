@@ -2,7 +2,8 @@
 // ZIPs that are not DOCX, empty, oversized, missing and duplicated files, the count limit. Every refusal must name
 // the file, and every problem must be reported at once.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSync, statSync, symlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -204,6 +205,31 @@ describe('finetune file checks', function () {
       'gone.pdf cannot be read (it no longer exists).',
       'folder.pdf is not a file.',
     ]);
+  });
+
+  it('refuses a symbolic link to a real PDF outside, naming the link, and reads none of its target', async function () {
+    if (process.platform === 'win32') this.skip(); // links need privileges there
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'hr-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'private.pdf'), readFileSync(at('guide.pdf')));
+      symlinkSync(path.join(outside, 'private.pdf'), at('linked.pdf'));
+      const reader = countingReader();
+      const check = await checkFinetuneFiles([{ id: at('linked.pdf'), label: 'docs/linked.pdf' }], LIMITS, reader);
+      assert.deepEqual(check.valid, []);
+      assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [
+        ['symlink', 'docs/linked.pdf is a symbolic link, which is not followed; choose the file it points to instead.'],
+      ]);
+      assert.equal(reader.bytes, 0);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a FIFO named .pdf as not a regular file, without opening it (which would wait for a writer)', async function () {
+    if (process.platform === 'win32') this.skip();
+    execFileSync('mkfifo', [at('pipe.pdf')]);
+    const check = await checkFinetuneFiles([at('pipe.pdf')], LIMITS);
+    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [['notFile', 'pipe.pdf is not a regular file (it is a named pipe).']]);
   });
 
   it('removes duplicates, including another spelling of the same path', async () => {
