@@ -15,6 +15,7 @@ import {
   ApiError,
   AuthError,
   ContractError,
+  FileChangedError,
   NetworkError,
   RateLimitError,
   RequestError,
@@ -324,7 +325,8 @@ class FinetuneRun {
         });
         try {
           const started = await connection.client.startFinetune(
-            { files: paths, numQs: a.numQs, mode: a.mode, modelName: a.modelName, modelType: a.baseModel, useCase: a.useCase },
+            // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
+            { files: paths.map((p, i) => ({ path: p, size: files[i].size, label: files[i].label })), numQs: a.numQs, mode: a.mode, modelName: a.modelName, modelType: a.baseModel, useCase: a.useCase },
             {
               signal: controller.signal,
               onProgress: ({ sent, total: bodyTotal }) => {
@@ -397,6 +399,9 @@ class FinetuneRun {
     if (error instanceof AuthError) {
       text = message.startsWith('The service refused the API key') ? message : `The service refused the API key. ${message}`;
       actions = [{ title: 'Set API Key', recovery: 'retry', command: SET_API_KEY }];
+    } else if (error instanceof FileChangedError) {
+      // Its message says it all; Retry would send the same stale sizes, so starting again (a new check) is the way.
+      actions = [];
     } else if (error instanceof RequestError) {
       // The service's own words (a refused file, a taken name, a bad field): fix the answers or the files, retry.
       actions = [edit, retry];
