@@ -326,7 +326,14 @@ class FinetuneRun {
         try {
           const started = await connection.client.startFinetune(
             // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
-            { files: paths.map((p, i) => ({ path: p, size: files[i].size, label: files[i].label })), numQs: a.numQs, mode: a.mode, modelName: a.modelName, modelType: a.baseModel, useCase: a.useCase },
+            {
+              files: paths.map((p, i) => ({ path: p, size: files[i].size, label: files[i].label })),
+              numQs: a.numQs,
+              mode: a.mode,
+              modelName: a.modelName,
+              modelType: a.baseModel,
+              useCase: a.useCase,
+            },
             {
               signal: controller.signal,
               onProgress: ({ sent, total: bodyTotal }) => {
