@@ -1,10 +1,10 @@
 // The service client: one method per endpoint of spec/hosted-service-api.md. It speaks HTTP through
 // http.ts and reads every answer through decode.ts, so callers only ever see typed results and ApiErrors.
 
-import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import type { Readable } from 'node:stream';
 import FormData from 'form-data';
-import { RequestError } from './errors';
+import { FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
 import {
   decodeEvaluationStatus,
@@ -15,6 +15,7 @@ import {
 } from './decode';
 import { decodeStream } from './stream';
 import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
+import { openUploadSource } from './uploadSource';
 import type {
   EvaluationStatus,
   FinetuneStatus,
@@ -34,9 +35,18 @@ export const PATHS = {
   download: '/cr/finetune_model/download',
 } as const;
 
+/** A source file as the checks saw it: the upload sends exactly `size` bytes or fails with FileChangedError. */
+export interface UploadFile {
+  /** Absolute path. */
+  path: string;
+  size: number;
+  /** How the user knows the file, for messages; the base name when absent. */
+  label?: string;
+}
+
 export interface FinetuneRequest {
-  /** Absolute paths of the source files (PDF, DOCX). */
-  files: string[];
+  /** The source files (PDF, DOCX): absolute paths, or paths with the size that was checked. */
+  files: (string | UploadFile)[];
   numQs: number;
   mode: string;
   modelName: string;
@@ -105,14 +115,22 @@ export class ServiceClient {
   ): Promise<StartedJob> {
     if (req.files.length === 0) throw new RequestError('Choose at least one file to finetune on.');
     const form = new FormData();
-    const streams: NodeJS.ReadableStream[] = [];
-    for (const file of req.files) {
-      const stat = await fsp.stat(file).catch(() => undefined);
-      if (!stat?.isFile()) throw new RequestError(`Cannot read ${path.basename(file)}: it no longer exists or is not a file.`);
-      // 1 MiB reads: a quarter of the read calls and buffers of 256 KiB reads, for 1 MiB more memory at most.
-      const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
-      streams.push(stream);
-      form.append('files', stream, { filename: path.basename(file), contentType: contentTypeOf(file), knownLength: stat.size });
+    const streams: Readable[] = [];
+    // The first file found changed: its stream's error breaks the request, which then reads as a network failure.
+    let changed: FileChangedError | undefined;
+    try {
+      for (const f of req.files) {
+        const file: Partial<UploadFile> & { path: string } = typeof f === 'string' ? { path: f } : f;
+        const { stream, size } = await openUploadSource(file.path, file.label ?? path.basename(file.path), file.size);
+        streams.push(stream);
+        stream.once('error', (e) => {
+          if (e instanceof FileChangedError) changed ??= e;
+        });
+        form.append('files', stream, { filename: path.basename(file.path), contentType: contentTypeOf(file.path), knownLength: size });
+      }
+    } catch (e) {
+      for (const s of streams) s.destroy();
+      throw e;
     }
     form.append('numQs', String(req.numQs));
     form.append('mode', req.mode);
@@ -129,9 +147,11 @@ export class ServiceClient {
         { signal: opts.signal, onProgress: (sent) => opts.onProgress?.({ sent: Math.min(sent, total), total }) },
       );
       return decodeStartedJob(raw);
+    } catch (e) {
+      throw changed ?? e;
     } finally {
       // A cancelled or failed upload must not leave file handles open.
-      for (const s of streams) (s as unknown as { destroy(): void }).destroy();
+      for (const s of streams) s.destroy();
     }
   }
 

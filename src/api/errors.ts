@@ -120,6 +120,28 @@ export class IntegrityError extends ApiError {
   }
 }
 
+const FILE_CHANGED = Symbol.for('hostedReasoning.fileChanged');
+
+/**
+ * A source file whose size or content changed between its check and the end of its upload. The upload was cut before
+ * its last byte, so the service created nothing; the user starts again (the file is checked anew). An integrity
+ * failure like a download's, with its own brand so `instanceof FileChangedError` does not match other IntegrityErrors.
+ */
+export class FileChangedError extends IntegrityError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return super[Symbol.hasInstance](value) && (value as Record<symbol, unknown>)[FILE_CHANGED] === true;
+  }
+
+  constructor(
+    /** The file as the user knows it. */
+    readonly file: string,
+    options?: ApiErrorOptions,
+  ) {
+    super(`${file} changed during upload; nothing was created, start again.`, options);
+    Object.defineProperty(this, FILE_CHANGED, { value: true, enumerable: false });
+  }
+}
+
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }

@@ -16,6 +16,24 @@ export function formatTransfer(done: number, total: number): string {
   return `${scaled(done, u)} of ${scaled(total, u)} ${UNITS[u]}`;
 }
 
+/**
+ * A size refused for being over a limit, and the limit, in the limit's unit: "512.1 MB" against "512 MB". The size is
+ * rounded up and the limit down, so a file one byte over never reads as equal to (or under) the limit.
+ */
+export function formatOverLimit(size: number, limit: number): { size: string; limit: string } {
+  const u = unitFor(limit);
+  const unit = UNITS[u];
+  const per = 1024 ** u;
+  // The epsilon keeps a limit like 1.1 MB (1153433.6 bytes in floating point) from reading as 1.09.
+  const up = Math.ceil((size / per) * 10 - 1e-9) / 10;
+  const down = Math.floor((limit / per) * 100 + 1e-9) / 100;
+  return { size: `${decimal(up)} ${unit}`, limit: `${decimal(down)} ${unit}` };
+}
+
+function decimal(v: number): string {
+  return String(Number(v.toFixed(2)));
+}
+
 function unitFor(bytes: number): number {
   let u = 0;
   let v = Math.max(0, bytes);

@@ -19,6 +19,7 @@ import {
   ApiError,
   AuthError,
   ContractError,
+  FileChangedError,
   NetworkError,
   RateLimitError,
   RequestError,
@@ -146,7 +147,8 @@ class FinetuneRun {
       }
     }
     if (uris.length === 0) {
-      const message = notes.length > 0 ? notes[0].message : 'No PDF or DOCX files were found in the selection.';
+      // Every note: when all the documents found were links, each skipped one is named.
+      const message = notes.length > 0 ? notes.map((n) => n.message).join(' ') : 'No PDF or DOCX files were found in the selection.';
       this.say('warning', message);
       return { status: 'invalid', problems: [message] };
     }
@@ -222,7 +224,8 @@ class FinetuneRun {
     }
     const n = check.valid.length;
     const go = `Continue with ${n} valid file${n === 1 ? '' : 's'}`;
-    const refused = problems.filter((p) => p.code !== 'incomplete').length;
+    // Notes (a skipped link, a folder not searched to the end) were never among the chosen files.
+    const refused = check.problems.length;
     const headline =
       refused > 0
         ? `${refused} of the ${chosen} files cannot be used for finetuning.`
@@ -341,7 +344,15 @@ class FinetuneRun {
         });
         try {
           const started = await connection.client.startFinetune(
-            { files: paths, numQs: a.numQs, mode: a.mode, modelName: a.modelName, modelType: a.baseModel, useCase: a.useCase },
+            // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
+            {
+              files: paths.map((p, i) => ({ path: p, size: files[i].size, label: files[i].label })),
+              numQs: a.numQs,
+              mode: a.mode,
+              modelName: a.modelName,
+              modelType: a.baseModel,
+              useCase: a.useCase,
+            },
             {
               signal: controller.signal,
               onProgress: ({ sent, total: bodyTotal }) => {
@@ -414,6 +425,9 @@ class FinetuneRun {
     if (error instanceof AuthError) {
       text = message.startsWith('The service refused the API key') ? message : `The service refused the API key. ${message}`;
       actions = [{ title: 'Set API Key', recovery: 'retry', command: SET_API_KEY }];
+    } else if (error instanceof FileChangedError) {
+      // Its message says it all; Retry would send the same stale sizes, so starting again (a new check) is the way.
+      actions = [];
     } else if (error instanceof RequestError) {
       // The service's own words (a refused file, a taken name, a bad field): fix the answers or the files, retry.
       actions = [edit, retry];

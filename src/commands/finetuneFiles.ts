@@ -1,9 +1,10 @@
 // Which of the chosen source files can be uploaded for finetuning, and why the others cannot. Checked before the
 // upload so a renamed .txt or an oversized file is refused in a second, with its name, instead of after minutes of
 // uploading. Pure logic (no VS Code): bytes come from an injected reader, node fs by default.
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import * as path from 'node:path';
-import { formatBytes } from './byteSize';
+import { formatOverLimit } from './byteSize';
 import { mapLimited } from './mapLimited';
 import { readZipEntryNames, ZipFormatError } from './zipEntries';
 
@@ -30,6 +31,7 @@ export type ProblemCode =
   | 'tooLarge'
   | 'tooMany'
   | 'notFile'
+  | 'symlink' // a link is not followed: it could send a file from anywhere under an innocent name
   | 'unreadable'
   | 'incomplete'; // a folder was not searched to the end
 
@@ -56,7 +58,12 @@ export interface FileLimits {
 
 export interface FileStat {
   size: number;
+  /** A regular file: not a folder, a pipe, a socket or a device. */
   isFile: boolean;
+  /** The path itself is a symbolic link (the stat must not follow it). */
+  isSymbolicLink?: boolean;
+  /** What a non-regular file is, in words fit for "(it is …)", when known. */
+  special?: string;
 }
 
 /** Where the bytes come from: node fs for local files; the command injects a workspace.fs reader for virtual ones. */
@@ -66,13 +73,20 @@ export interface ByteReader {
   read(id: string, position: number, length: number): Promise<Buffer>;
 }
 
+/**
+ * Opening never follows a link (the path was checked with lstat) and never blocks: a FIFO named .pdf would otherwise
+ * wait for a writer forever. Windows has neither flag; it has no FIFOs in the file system either.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
 export const nodeByteReader: ByteReader = {
   async stat(id) {
-    const s = await stat(id);
-    return { size: s.size, isFile: s.isFile() };
+    const s = await lstat(id);
+    const special = s.isFIFO() ? 'a named pipe' : s.isSocket() ? 'a socket' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : undefined;
+    return { size: s.size, isFile: s.isFile(), isSymbolicLink: s.isSymbolicLink(), special };
   },
   async read(id, position, length) {
-    const fh = await open(id, 'r');
+    const fh = await open(id, OPEN_FLAGS);
     try {
       const buf = Buffer.alloc(length);
       const { bytesRead } = await fh.read(buf, 0, length, position);
@@ -173,10 +187,13 @@ async function checkOne(file: SourceFile, limits: FileLimits, reader: ByteReader
   } catch (e) {
     return problem('unreadable', `${label} cannot be read (${reason(e)}).`);
   }
+  if (st.isSymbolicLink) return problem('symlink', symlinkMessage(label));
+  if (st.special) return problem('notFile', `${label} is not a regular file (it is ${st.special}).`);
   if (!st.isFile) return problem('notFile', `${label} is not a file.`);
   if (st.size === 0) return problem('empty', `${label} is empty.`);
   if (st.size > limits.maxFileBytes) {
-    return problem('tooLarge', `${label} is too large (${formatBytes(st.size)}; the limit is ${formatBytes(limits.maxFileBytes)}).`);
+    const shown = formatOverLimit(st.size, limits.maxFileBytes);
+    return problem('tooLarge', `${label} is ${shown.size}; the limit is ${shown.limit}.`);
   }
 
   try {
@@ -205,6 +222,11 @@ async function checkOne(file: SourceFile, limits: FileLimits, reader: ByteReader
   } catch (e) {
     return problem('unreadable', `${label} cannot be read (${reason(e)}).`);
   }
+}
+
+/** Shared with the folder search, which skips links in the same words. */
+export function symlinkMessage(label: string, target: 'file' | 'folder' = 'file'): string {
+  return `${label} is a symbolic link, which is not followed; choose the ${target} it points to instead.`;
 }
 
 const DOCX_MAIN_PART = 'word/document.xml';

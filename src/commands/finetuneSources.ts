@@ -3,27 +3,29 @@
 // dialog. Everything goes through vscode.workspace.fs / findFiles so remote and virtual workspaces work too.
 import * as vscode from 'vscode';
 import { formatBytes } from './byteSize';
-import type { FileProblem } from './finetuneFiles';
+import { symlinkMessage, type FileProblem } from './finetuneFiles';
+import { walkFolder, type DirectoryLister } from './folderWalk';
 import { mapLimited } from './mapLimited';
 import { interact } from './quickInputStep';
 import { showInformationMessage } from '../util/notify';
 
 export interface ChosenSources {
   files: vscode.Uri[];
-  /** Things the user should know about the choice itself (a folder not searched to the end). */
+  /** Things the user should know about the choice itself (a folder not searched to the end, a link skipped). */
   notes: FileProblem[];
 }
 
 /** A folder search stops after this many directory entries: a home folder or a monorepo must not hang the command. */
 export const MAX_WALK_ENTRIES = 20_000;
-const MAX_WALK_DEPTH = 32;
-/** Folders never searched: dependencies and version control hold no one's source documents. */
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
-const DOCUMENT_NAME = /\.(pdf|docx)$/i;
 const FIND_GLOB = '**/*.{pdf,docx,PDF,DOCX}';
 const FIND_EXCLUDE = '**/node_modules/**';
 const FIND_MAX = 5000;
 const STAT_CONCURRENCY = 32;
+
+const workspaceLister: DirectoryLister<vscode.Uri> = {
+  readDirectory: (folder) => Promise.resolve(vscode.workspace.fs.readDirectory(folder)),
+  join: (folder, name) => vscode.Uri.joinPath(folder, name),
+};
 
 /** The URIs the Explorer passed: `(clicked, selected)`; `selected` holds the whole multi-selection when present. */
 export function explorerSelection(clicked: unknown, selected: unknown): vscode.Uri[] | undefined {
@@ -51,9 +53,19 @@ export async function expandSelection(uris: readonly vscode.Uri[]): Promise<Chos
       continue;
     }
     if (type & vscode.FileType.Directory) {
-      const complete = await walk(uri, files, budget, 0);
-      if (!complete) {
-        const label = vscode.workspace.asRelativePath(uri);
+      const label = vscode.workspace.asRelativePath(uri);
+      if (type & vscode.FileType.SymbolicLink) {
+        // Its documents would go up under in-workspace names from wherever it points, as a linked file would.
+        notes.push({ code: 'symlink', label, message: symlinkMessage(label, 'folder') });
+        continue;
+      }
+      const found = await walkFolder(uri, workspaceLister, budget);
+      files.push(...found.files);
+      for (const link of found.skippedLinks) {
+        const linkLabel = labelOf(link);
+        notes.push({ code: 'symlink', label: linkLabel, message: symlinkMessage(linkLabel) });
+      }
+      if (!found.complete) {
         notes.push({
           code: 'incomplete',
           label,
@@ -65,31 +77,6 @@ export async function expandSelection(uris: readonly vscode.Uri[]): Promise<Chos
     }
   }
   return { files: sortByLabel(files), notes };
-}
-
-/** Collects documents under `folder`; false when the entry budget or depth ran out before the end. */
-async function walk(folder: vscode.Uri, out: vscode.Uri[], budget: { entries: number }, depth: number): Promise<boolean> {
-  if (depth > MAX_WALK_DEPTH) return false;
-  let entries: [string, vscode.FileType][];
-  try {
-    entries = await vscode.workspace.fs.readDirectory(folder);
-  } catch {
-    return true; // an unreadable subfolder is skipped, like a file manager's search does
-  }
-  let complete = true;
-  for (const [name, type] of entries.sort(([a], [b]) => a.localeCompare(b))) {
-    if (--budget.entries < 0) return false;
-    const child = vscode.Uri.joinPath(folder, name);
-    if (type & vscode.FileType.Directory) {
-      // Symlinked folders are not followed: a link to a parent would loop until the budget ran out.
-      if (type & vscode.FileType.SymbolicLink || SKIPPED_FOLDERS.has(name)) continue;
-      complete = (await walk(child, out, budget, depth + 1)) && complete;
-      if (budget.entries < 0) return false;
-    } else if (type & vscode.FileType.File && DOCUMENT_NAME.test(name)) {
-      out.push(child);
-    }
-  }
-  return complete;
 }
 
 type FileItem = vscode.QuickPickItem & { uri: vscode.Uri };

@@ -33,7 +33,8 @@ export class SourceFileAccess {
       const uri = this.virtual.get(id);
       if (!uri) return nodeByteReader.stat(id);
       const s = await vscode.workspace.fs.stat(uri);
-      return { size: s.size, isFile: (s.type & vscode.FileType.File) !== 0 };
+      // A remote file system reports a link as the type of its target plus this flag.
+      return { size: s.size, isFile: (s.type & vscode.FileType.File) !== 0, isSymbolicLink: (s.type & vscode.FileType.SymbolicLink) !== 0 };
     },
     read: async (id, position, length) => {
       const uri = this.virtual.get(id);

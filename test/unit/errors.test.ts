@@ -32,6 +32,14 @@ describe('API errors across bundle copies', () => {
     assert.ok(errors.isCancellation(new other.CancelledError()));
   });
 
+  it('FileChangedError is recognised across copies, and is not every IntegrityError', () => {
+    const changed = new other.FileChangedError('docs/report.pdf');
+    assert.ok(changed instanceof errors.FileChangedError);
+    assert.ok(changed instanceof errors.IntegrityError);
+    assert.equal(changed.message, 'docs/report.pdf changed during upload; nothing was created, start again.');
+    assert.ok(!(new other.IntegrityError('length mismatch') instanceof errors.FileChangedError));
+  });
+
   it('plain errors and look-alikes are not API errors', () => {
     assert.ok(!(new Error('x') instanceof errors.ApiError));
     assert.ok(!errors.isApiError({ kind: 'auth', message: 'forged' }));

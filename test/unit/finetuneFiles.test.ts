@@ -2,11 +2,12 @@
 // ZIPs that are not DOCX, empty, oversized, missing and duplicated files, the count limit. Every refusal must name
 // the file, and every problem must be reported at once.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSync, statSync, symlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { formatBytes, formatTransfer } from '../../src/commands/byteSize';
+import { formatBytes, formatOverLimit, formatTransfer } from '../../src/commands/byteSize';
 import { checkFinetuneFiles, nodeByteReader, sniff, type ByteReader, type FileLimits } from '../../src/commands/finetuneFiles';
 import { readZipEntryNames, ZipFormatError } from '../../src/commands/zipEntries';
 import { writeDocx, writePdf } from '../service/fixtures';
@@ -182,8 +183,16 @@ describe('finetune file checks', function () {
     const check = await checkFinetuneFiles([at('exact.pdf'), at('big.pdf')], { maxFileBytes: size, maxFiles: 10 });
     assert.deepEqual(check.valid.map((f) => f.label), ['exact.pdf']);
     assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [
-      ['tooLarge', `big.pdf is too large (${formatBytes(size + 1)}; the limit is ${formatBytes(size)}).`],
+      ['tooLarge', `big.pdf is ${formatOverLimit(size + 1, size).size}; the limit is ${formatOverLimit(size + 1, size).limit}.`],
     ]);
+  });
+
+  it('says a file one byte over 512 MB is 512.1 MB, in the unit of the limit', async () => {
+    // Sparse: 512 MB on paper, nothing on disk; the size check refuses it before reading a byte.
+    writeFileSync(at('report.pdf'), '');
+    truncateSync(at('report.pdf'), 512 * 1024 * 1024 + 1);
+    const check = await checkFinetuneFiles([at('report.pdf')], LIMITS);
+    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [['tooLarge', 'report.pdf is 512.1 MB; the limit is 512 MB.']]);
   });
 
   it('refuses other extensions, missing files and folders, each by name', async () => {
@@ -196,6 +205,31 @@ describe('finetune file checks', function () {
       'gone.pdf cannot be read (it no longer exists).',
       'folder.pdf is not a file.',
     ]);
+  });
+
+  it('refuses a symbolic link to a real PDF outside, naming the link, and reads none of its target', async function () {
+    if (process.platform === 'win32') this.skip(); // links need privileges there
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'hr-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'private.pdf'), readFileSync(at('guide.pdf')));
+      symlinkSync(path.join(outside, 'private.pdf'), at('linked.pdf'));
+      const reader = countingReader();
+      const check = await checkFinetuneFiles([{ id: at('linked.pdf'), label: 'docs/linked.pdf' }], LIMITS, reader);
+      assert.deepEqual(check.valid, []);
+      assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [
+        ['symlink', 'docs/linked.pdf is a symbolic link, which is not followed; choose the file it points to instead.'],
+      ]);
+      assert.equal(reader.bytes, 0);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a FIFO named .pdf as not a regular file, without opening it (which would wait for a writer)', async function () {
+    if (process.platform === 'win32') this.skip();
+    execFileSync('mkfifo', [at('pipe.pdf')]);
+    const check = await checkFinetuneFiles([at('pipe.pdf')], LIMITS);
+    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [['notFile', 'pipe.pdf is not a regular file (it is a named pipe).']]);
   });
 
   it('removes duplicates, including another spelling of the same path', async () => {
@@ -296,5 +330,14 @@ describe('sniffing and byte sizes', () => {
     assert.equal(formatBytes(512 * 1024 * 1024), '512 MB');
     assert.equal(formatBytes(1536), '1.5 KB');
     assert.equal(formatTransfer(12.3 * 1024 * 1024, 45.6 * 1024 * 1024), '12.3 of 45.6 MB');
+  });
+
+  it('formats a size over a limit so the two never read as equal, both in the unit of the limit', () => {
+    const MB = 1024 * 1024;
+    assert.deepEqual(formatOverLimit(512 * MB + 1, 512 * MB), { size: '512.1 MB', limit: '512 MB' });
+    assert.deepEqual(formatOverLimit(513 * MB, 512 * MB), { size: '513 MB', limit: '512 MB' });
+    assert.deepEqual(formatOverLimit(3 * 1024 * MB, 512 * MB), { size: '3072 MB', limit: '512 MB' });
+    assert.deepEqual(formatOverLimit(1.1 * MB + 1, 1.1 * MB), { size: '1.2 MB', limit: '1.1 MB' });
+    assert.deepEqual(formatOverLimit(1025, 1024), { size: '1.1 KB', limit: '1 KB' });
   });
 });

@@ -1,0 +1,98 @@
+// One source file of a finetune upload, read as exactly the bytes that were checked. The multipart body announces each
+// file's length up front, so a file that grew would overrun it (the server reads the surplus as a broken next part
+// and the request dies as a network error) and one that shrank would leave the body short (the server waits, and the
+// upload ends at the idle timeout). Here the read is bounded to the size, a short read fails at once, and after the
+// last byte the file is checked again before the stream ends: a change fails the stream with FileChangedError while
+// the multipart body still lacks its end, so the service never sees a complete upload and creates nothing.
+import { constants, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { FileChangedError, RequestError } from './errors';
+
+/** 1 MiB reads: a quarter of the read calls and buffers of 256 KiB reads, for 1 MiB more memory at most. */
+const CHUNK_BYTES = 1024 * 1024;
+/**
+ * Never follow a link (a path checked as a regular file may have been swapped for one since) and never block: a FIFO
+ * would wait for a writer forever. Windows has neither flag, nor FIFOs in the file system.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+export interface OpenedSource {
+  stream: Readable;
+  size: number;
+}
+
+/**
+ * Opens `file` for the upload. `expectedSize`, when given, is the size the checks saw: a file of another size now has
+ * changed since, and is refused before a byte is sent. `label` names the file in every message.
+ */
+export async function openUploadSource(file: string, label: string, expectedSize?: number): Promise<OpenedSource> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ELOOP') throw new RequestError(`Cannot upload ${label}: it is a symbolic link, which is not followed.`);
+    throw new RequestError(`Cannot read ${label}: it no longer exists or is not a file.`);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new RequestError(`Cannot read ${label}: it is not a regular file.`);
+    if (expectedSize !== undefined && st.size !== expectedSize) throw new FileChangedError(label);
+    return { stream: new BoundedFileStream(handle, st, label), size: st.size };
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+class BoundedFileStream extends Readable {
+  private position = 0;
+  private readonly size: number;
+
+  constructor(
+    private readonly handle: FileHandle,
+    /** The file as opened: its size bounds the read, and its size and mtime are compared at the end. */
+    private readonly opened: Stats,
+    private readonly label: string,
+  ) {
+    super({ highWaterMark: CHUNK_BYTES });
+    this.size = opened.size;
+  }
+
+  override _read(): void {
+    this.next().then(
+      (chunk) => this.push(chunk),
+      (e: unknown) => this.destroy(e instanceof Error ? e : new Error(String(e))),
+    );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.handle.close().then(
+      () => callback(error),
+      () => callback(error),
+    );
+  }
+
+  /** The next chunk, or null after the last byte once the file is known unchanged. */
+  private async next(): Promise<Buffer | null> {
+    const remaining = this.size - this.position;
+    if (remaining === 0) {
+      await this.verifyUnchanged();
+      return null;
+    }
+    const length = Math.min(CHUNK_BYTES, remaining);
+    const buf = Buffer.allocUnsafe(length);
+    const { bytesRead } = await this.handle.read(buf, 0, length, this.position);
+    if (bytesRead === 0) throw new FileChangedError(this.label); // shrank: the body would fall short of its length
+    this.position += bytesRead;
+    return bytesRead === length ? buf : buf.subarray(0, bytesRead);
+  }
+
+  private async verifyUnchanged(): Promise<void> {
+    // A byte past the end means it grew; the stat catches a shrink after the bytes were read, or a rewrite in place.
+    const { bytesRead } = await this.handle.read(Buffer.alloc(1), 0, 1, this.size);
+    const now = await this.handle.stat();
+    if (bytesRead > 0 || now.size !== this.size || now.mtimeMs !== this.opened.mtimeMs) throw new FileChangedError(this.label);
+  }
+}

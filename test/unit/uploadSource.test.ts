@@ -1,0 +1,116 @@
+// Finetune upload sources through the real client against the emulator: a file that grows or shrinks while it is
+// uploaded, or changed after its check, fails at once with FileChangedError and the service sees no complete upload
+// (so no job); links and FIFOs are refused before a byte is sent. The changes are made from the progress callback,
+// whose first call is the first part's multipart header: no byte of the file has been read at that point.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, promises as fsp, truncateSync } from 'node:fs';
+import * as path from 'node:path';
+import { FileChangedError, IntegrityError, RequestError } from '../../src/api/errors';
+import { openUploadSource } from '../../src/api/uploadSource';
+import { writePdf } from '../service/fixtures';
+import type { RecordedRequest } from '../service/types';
+import { clientFor, tempDir, until, useEmulator } from './helpers';
+
+const START = '/cr/generate_questions';
+const PARAGRAPHS = ['The warranty lasts two years.', 'Returns are accepted within 30 days.'];
+
+describe('finetune upload sources', function () {
+  this.timeout(20_000);
+  const ctx = useEmulator();
+  const tmp = tempDir('hr-upload-source-');
+  let n = 0;
+
+  const starts = (): RecordedRequest[] => ctx.emu.received.filter((r) => r.origin === 'api' && r.path.split('?')[0] === START);
+  const request = async (files: Parameters<ReturnType<typeof clientFor>['startFinetune']>[0]['files']) => {
+    const client = clientFor(ctx.emu);
+    const [base] = await client.listModels();
+    return { client, req: { files, numQs: 5, mode: 'pretraining', modelName: `src-${++n}-${process.pid}`, modelType: base.name, useCase: '' } };
+  };
+  /** Runs `change` once, on the first progress report: after the files were opened, before any was read. */
+  const onFirstProgress = (change: () => void) => {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      change();
+    };
+  };
+
+  beforeEach(() => ctx.emu.clearReceived());
+
+  it('a file that grows during the upload fails with FileChangedError, and the service created nothing', async () => {
+    const pdf = path.join(tmp.dir, 'report.pdf');
+    await writePdf(pdf, PARAGRAPHS);
+    const { client, req } = await request([pdf]);
+    const error = await client
+      .startFinetune(req, { onProgress: onFirstProgress(() => appendFileSync(pdf, 'appended')) })
+      .then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof FileChangedError, String(error));
+    assert.equal(error.message, 'report.pdf changed during upload; nothing was created, start again.');
+    // The body was cut before its end: the service saw an aborted request and answered nothing.
+    const [seen] = await until(async () => (starts()[0]?.aborted ? starts() : undefined));
+    assert.equal(seen.status, undefined);
+    // The same model name is still free: a job created by the cut upload would hold it.
+    assert.ok((await client.startFinetune(req)).jobId);
+  });
+
+  it('a file that shrinks during the upload fails at once with FileChangedError (not the idle timeout)', async () => {
+    const pdf = path.join(tmp.dir, 'report.pdf');
+    await writePdf(pdf, PARAGRAPHS);
+    const half = (await fsp.stat(pdf)).size >> 1;
+    // An idle timeout far above the test's own: without the fix this test times out instead of seeing the error.
+    const client = clientFor(ctx.emu, undefined, { timeouts: { requestMs: 5_000, streamIdleMs: 2_000, connectMs: 5_000, uploadIdleMs: 600_000 } });
+    const { req } = await request([{ path: pdf, size: (await fsp.stat(pdf)).size, label: 'docs/report.pdf' }]);
+    const error = await client
+      .startFinetune(req, { onProgress: onFirstProgress(() => truncateSync(pdf, half)) })
+      .then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof FileChangedError, String(error));
+    assert.equal(error.message, 'docs/report.pdf changed during upload; nothing was created, start again.');
+    const [seen] = await until(async () => (starts()[0]?.aborted ? starts() : undefined));
+    assert.equal(seen.status, undefined);
+  });
+
+  it('a file whose size differs from the checked one is refused before anything is sent', async () => {
+    const pdf = path.join(tmp.dir, 'report.pdf');
+    await writePdf(pdf, PARAGRAPHS);
+    const checked = (await fsp.stat(pdf)).size;
+    await fsp.appendFile(pdf, 'edited after the check');
+    const { client, req } = await request([{ path: pdf, size: checked, label: 'report.pdf' }]);
+    await assert.rejects(client.startFinetune(req), (e: unknown) => e instanceof FileChangedError && /^report\.pdf changed/.test(e.message));
+    assert.deepEqual(starts(), []);
+  });
+
+  it('an unchanged file of the checked size uploads as before', async () => {
+    const pdf = path.join(tmp.dir, 'report.pdf');
+    await writePdf(pdf, PARAGRAPHS);
+    const { client, req } = await request([{ path: pdf, size: (await fsp.stat(pdf)).size, label: 'report.pdf' }]);
+    assert.ok((await client.startFinetune(req)).jobId);
+  });
+
+  it('a symbolic link and a FIFO are refused before anything is sent', async function () {
+    if (process.platform === 'win32') this.skip();
+    const real = path.join(tmp.dir, 'real.pdf');
+    await writePdf(real, PARAGRAPHS);
+    await fsp.symlink(real, path.join(tmp.dir, 'linked.pdf'));
+    execFileSync('mkfifo', [path.join(tmp.dir, 'pipe.pdf')]);
+    for (const [name, words] of [['linked.pdf', /linked\.pdf: it is a symbolic link/], ['pipe.pdf', /pipe\.pdf: it is not a regular file/]] as const) {
+      const { client, req } = await request([path.join(tmp.dir, name)]);
+      await assert.rejects(client.startFinetune(req), (e: unknown) => e instanceof RequestError && words.test(e.message));
+    }
+    assert.deepEqual(starts(), []);
+  });
+
+  it('reads exactly the opened size, and an IntegrityError is not taken for a FileChangedError', async () => {
+    const file = path.join(tmp.dir, 'data.pdf');
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 5, 7);
+    await fsp.writeFile(file, bytes);
+    const { stream, size } = await openUploadSource(file, 'data.pdf', bytes.length);
+    let read = 0;
+    for await (const chunk of stream) read += (chunk as Buffer).length;
+    assert.equal(size, bytes.length);
+    assert.equal(read, bytes.length);
+    assert.ok(!(new IntegrityError('length mismatch') instanceof FileChangedError));
+    assert.ok(new FileChangedError('x.pdf') instanceof IntegrityError);
+  });
+});
