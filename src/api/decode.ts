@@ -52,6 +52,8 @@
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
+import { tryParseJson } from './safeJson';
+import { isUsableJobId, MAX_JOB_ID_LENGTH } from './types';
 import type {
   DownloadTarget,
   EvaluationResult,
@@ -85,14 +87,26 @@ function contract(what: string, body: unknown): ContractError {
   });
 }
 
-/** Parses JSON text; a body that is not JSON is returned as the string it is. */
+/**
+ * Parses JSON text; a body that is not JSON is returned as the string it is. JSON nested too deep to walk safely is a
+ * ContractError (safeJson.ts).
+ */
 export function parseBody(text: string): Json {
   const t = text.trim();
   if (t === '') return '';
+  const parsed = tryParseJson(t);
+  return parsed ? parsed.value : text;
+}
+
+/**
+ * An error answer's body, for its message only: the status already says what went wrong, so a body too deep to read
+ * says nothing (undefined) rather than turning a 503 into another kind of failure.
+ */
+export function parseErrorBody(text: string): Json {
   try {
-    return JSON.parse(t);
+    return parseBody(text);
   } catch {
-    return text;
+    return undefined;
   }
 }
 
@@ -256,12 +270,8 @@ function singleTextField(t: string): string | undefined {
   if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return value;
   // Escapes (or a quote that may end the string early, as in `{"token":"a","token":"b"}`): valid only if the
   // whole quoted part is one JSON string.
-  try {
-    const parsed: unknown = JSON.parse(t.slice(k + 2, n - 1));
-    return typeof parsed === 'string' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = tryParseJson(t.slice(k + 2, n - 1));
+  return typeof parsed?.value === 'string' ? parsed.value : undefined;
 }
 
 /**
@@ -279,12 +289,12 @@ export function readStreamPayload(data: string, jsonOnly = false): StreamPayload
   }
   let v: unknown;
   if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) {
-    try {
-      v = JSON.parse(t);
-    } catch {
+    const parsed = tryParseJson(t, 'event');
+    if (!parsed) {
       if (jsonOnly) throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
       return { kind: 'text', text: data };
     }
+    v = parsed.value;
   } else {
     if (jsonOnly) {
       if (t === '') return { kind: 'ignore' };
@@ -316,16 +326,24 @@ export function decodeStartedJob(body: Json): StartedJob {
   }
   if (isObj(body)) {
     const id = firstString(body, JOB_ID_FIELDS);
-    if (id) return { jobId: id, raw: body };
+    if (id) return started(id, body);
     for (const w of ['job', 'data', 'result']) {
       const inner = body[w];
       if (isObj(inner)) {
         const innerId = firstString(inner, JOB_ID_FIELDS);
-        if (innerId) return { jobId: innerId, raw: body };
+        if (innerId) return started(innerId, body);
       }
     }
   }
   throw contract('no job id in the answer', body);
+}
+
+// An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
+function started(id: string, body: Obj): StartedJob {
+  if (!isUsableJobId(id)) {
+    throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
+  }
+  return { jobId: id, raw: body };
 }
 
 // ---------------------------------------------------------------------------------------- 4.4 / 4.6 poll
