@@ -243,7 +243,7 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
         try {
           c.check(value);
         } catch (e) {
-          throw new Error(`${where}: accepted as an ill-typed value (${String(e)})`);
+          throw new Error(`${where}: accepted as an ill-typed value (${String(e)})`, { cause: e });
         }
       }
       assert.ok(seen.refused > 0 && seen.accepted > 0, `some bodies are refused, some accepted (${JSON.stringify(seen)})`);
