@@ -44,11 +44,16 @@
 //      (http.ts). Messages from `detail` (string or FastAPI list of `{loc, msg}`), `error` (string or
 //      `{message}`), `message`, `error_description`, `title`, `msg`, an S3-like XML `<Message>`; an HTML page
 //      says nothing; otherwise a short text excerpt.
-//  §8 limits: 429 + Retry-After (seconds, HTTP date, `retry-after-ms`) honoured up to a cap (http.ts); file
+//  §8 limits: Retry-After (seconds, HTTP date, `retry-after-ms`) on 429, 503 or any retried status honoured
+//      exactly, without jitter, up to a cap (http.ts; above it the caller, e.g. the poller, waits); file
 //      size/count and numQs bounds are client settings checked before upload, the server's refusal shown;
 //      prompt length: not checked; signed-URL lifetime: the announced expiry when given, renewal ahead of it,
 //      and a 401/403/410 from the storage origin renews the URL (download.ts).
 //  §9 versioning: no version is sent; unknown extra fields are ignored everywhere.
+//  All bodies: JSON is parsed by safeJson.ts only; nesting deeper than MAX_JSON_DEPTH (64) is a ContractError (an
+//      error body that deep just says nothing, its status still decides the error). A job id (§4.3/§4.5) longer
+//      than 256 characters or holding control characters is a ContractError: it would be stored, shown and sent
+//      back in every poll.
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
