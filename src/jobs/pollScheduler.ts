@@ -32,10 +32,10 @@
 import { isCancellation, type ApiErrorKind } from '../api/errors';
 import type { EvaluationStatus, FinetuneStatus } from '../api/types';
 import { isTerminal } from '../api/types';
+import { waitText } from '../api/waitText';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import type { PollLease } from './pollLease';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
-import { waitText } from '../api/waitText';
 import { changes, evaluationPatch, finetunePatch, gonePatch, unreadablePatch, visibleSignature, type JobPatch } from './statusPatch';
 
 /** The two status calls of the service client (ServiceClient satisfies this). */
@@ -447,8 +447,10 @@ export class PollScheduler {
     if (!target || this.disposed) return result;
     this.reconcile(target.scope);
     const now = this.clock.monotonic();
-    if (force && this.retryAfterUntil > now) {
-      this.log('info', `Jobs not refreshed: the service asked to wait ${waitText(this.retryAfterUntil - now)} more.`);
+    // A 429 says "not now" even without Retry-After; any status with Retry-After says until when.
+    const askedToWaitUntil = Math.max(this.retryAfterUntil, this.health === 'rateLimited' ? this.serviceBackoffUntil : 0);
+    if (force && askedToWaitUntil > now) {
+      this.log('info', `Jobs not refreshed: the service asked to wait ${waitText(askedToWaitUntil - now)} more.`);
       return result;
     }
     const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now)).sort(oldestAnswerFirst);
