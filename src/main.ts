@@ -57,7 +57,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     const log = new Log();
     const keys = new ApiKeyStore(context.secrets);
     const session = new Session(keys, log);
-    const jobs = new JobStore(context.globalState);
+    const jobs = new JobStore(context.globalState, (message) => log.warn(message));
     owned.push(log, keys, session, jobs);
     const services: Services = { context, log, session, jobs };
     const models = new ModelsTreeProvider(services);

@@ -44,14 +44,21 @@
 //      (http.ts). Messages from `detail` (string or FastAPI list of `{loc, msg}`), `error` (string or
 //      `{message}`), `message`, `error_description`, `title`, `msg`, an S3-like XML `<Message>`; an HTML page
 //      says nothing; otherwise a short text excerpt.
-//  §8 limits: 429 + Retry-After (seconds, HTTP date, `retry-after-ms`) honoured up to a cap (http.ts); file
+//  §8 limits: Retry-After (seconds, HTTP date, `retry-after-ms`) on 429, 503 or any retried status honoured
+//      exactly, without jitter, up to a cap (http.ts; above it the caller, e.g. the poller, waits); file
 //      size/count and numQs bounds are client settings checked before upload, the server's refusal shown;
 //      prompt length: not checked; signed-URL lifetime: the announced expiry when given, renewal ahead of it,
 //      and a 401/403/410 from the storage origin renews the URL (download.ts).
 //  §9 versioning: no version is sent; unknown extra fields are ignored everywhere.
+//  All bodies: JSON is parsed by safeJson.ts only; nesting deeper than MAX_JSON_DEPTH (64) is a ContractError (an
+//      error body that deep just says nothing, its status still decides the error). A job id (§4.3/§4.5) longer
+//      than 256 characters or holding control characters is a ContractError: it would be stored, shown and sent
+//      back in every poll.
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
+import { tryParseJson } from './safeJson';
+import { isUsableJobId, MAX_JOB_ID_LENGTH } from './types';
 import type {
   DownloadTarget,
   EvaluationResult,
@@ -85,14 +92,26 @@ function contract(what: string, body: unknown): ContractError {
   });
 }
 
-/** Parses JSON text; a body that is not JSON is returned as the string it is. */
+/**
+ * Parses JSON text; a body that is not JSON is returned as the string it is. JSON nested too deep to walk safely is a
+ * ContractError (safeJson.ts).
+ */
 export function parseBody(text: string): Json {
   const t = text.trim();
   if (t === '') return '';
+  const parsed = tryParseJson(t);
+  return parsed ? parsed.value : text;
+}
+
+/**
+ * An error answer's body, for its message only: the status already says what went wrong, so a body too deep to read
+ * says nothing (undefined) rather than turning a 503 into another kind of failure.
+ */
+export function parseErrorBody(text: string): Json {
   try {
-    return JSON.parse(t);
+    return parseBody(text);
   } catch {
-    return text;
+    return undefined;
   }
 }
 
@@ -256,12 +275,8 @@ function singleTextField(t: string): string | undefined {
   if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return value;
   // Escapes (or a quote that may end the string early, as in `{"token":"a","token":"b"}`): valid only if the
   // whole quoted part is one JSON string.
-  try {
-    const parsed: unknown = JSON.parse(t.slice(k + 2, n - 1));
-    return typeof parsed === 'string' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = tryParseJson(t.slice(k + 2, n - 1));
+  return typeof parsed?.value === 'string' ? parsed.value : undefined;
 }
 
 /**
@@ -279,12 +294,12 @@ export function readStreamPayload(data: string, jsonOnly = false): StreamPayload
   }
   let v: unknown;
   if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) {
-    try {
-      v = JSON.parse(t);
-    } catch {
+    const parsed = tryParseJson(t, 'event');
+    if (!parsed) {
       if (jsonOnly) throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
       return { kind: 'text', text: data };
     }
+    v = parsed.value;
   } else {
     if (jsonOnly) {
       if (t === '') return { kind: 'ignore' };
@@ -316,16 +331,24 @@ export function decodeStartedJob(body: Json): StartedJob {
   }
   if (isObj(body)) {
     const id = firstString(body, JOB_ID_FIELDS);
-    if (id) return { jobId: id, raw: body };
+    if (id) return started(id, body);
     for (const w of ['job', 'data', 'result']) {
       const inner = body[w];
       if (isObj(inner)) {
         const innerId = firstString(inner, JOB_ID_FIELDS);
-        if (innerId) return { jobId: innerId, raw: body };
+        if (innerId) return started(innerId, body);
       }
     }
   }
   throw contract('no job id in the answer', body);
+}
+
+// An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
+function started(id: string, body: Obj): StartedJob {
+  if (!isUsableJobId(id)) {
+    throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
+  }
+  return { jobId: id, raw: body };
 }
 
 // ---------------------------------------------------------------------------------------- 4.4 / 4.6 poll

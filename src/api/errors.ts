@@ -37,6 +37,8 @@ export class ApiError extends Error {
 
   readonly status?: number;
   readonly detail?: string;
+  /** How long the server asked to wait (Retry-After), on any status that carried it. */
+  readonly retryAfterMs?: number;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -47,6 +49,7 @@ export class ApiError extends Error {
     this.name = new.target.name;
     this.status = options.status;
     this.detail = options.detail;
+    this.retryAfterMs = options.retryAfterMs;
     Object.defineProperty(this, BRAND, { value: true, enumerable: false });
     // Keep the cause off enumerable fields: axios errors carry request headers (the key).
     if (options.cause !== undefined) {
@@ -64,10 +67,8 @@ export class AuthError extends ApiError {
 
 export class RateLimitError extends ApiError {
   static override readonly brandKind = 'rateLimit' as const;
-  readonly retryAfterMs?: number;
   constructor(message: string, options: ApiErrorOptions = {}) {
     super('rateLimit', message, options);
-    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

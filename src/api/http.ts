@@ -21,9 +21,10 @@ import {
   TimeoutError,
   isCancellation,
 } from './errors';
-import { decodeErrorMessage, parseBody } from './decode';
+import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
 import { normaliseBaseUrl } from './urlPolicy';
+import { waitText } from './waitText';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, message: string) => void;
@@ -100,15 +101,19 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Longer waits are read as this long: callers cap far below it, and the number stays finite (no "Infinity s"). */
+const MAX_RETRY_AFTER_HEADER_MS = 24 * 3600_000;
+
 /** Retry-After as seconds or an HTTP date; `retry-after-ms` first when present. */
 export function parseRetryAfter(headers: Record<string, unknown>, now = Date.now()): number | undefined {
+  const bounded = (ms: number) => Math.min(Math.max(0, Math.ceil(ms)), MAX_RETRY_AFTER_HEADER_MS);
   const ms = headers['retry-after-ms'];
-  if (typeof ms === 'string' && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
+  if (typeof ms === 'string' && /^\d+(\.\d+)?$/.test(ms.trim())) return bounded(Number(ms));
   const ra = headers['retry-after'];
   if (typeof ra !== 'string' || !ra.trim()) return undefined;
-  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.ceil(Number(ra) * 1000);
+  if (/^\d+(\.\d+)?$/.test(ra.trim())) return bounded(Number(ra) * 1000);
   const date = Date.parse(ra);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : bounded(date - now);
 }
 
 /** Normalises a configured base URL; throws a RequestError the user can act on when it is not usable. */
@@ -201,7 +206,7 @@ export class HttpClient {
       const isRedirect = res.status >= 300 && res.status < 400;
       if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
         const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');
-        throw this.statusError(what, res.status, res.headers, parseBody(text));
+        throw this.statusError(what, res.status, res.headers, parseErrorBody(text));
       }
       return res;
     });
@@ -273,10 +278,10 @@ export class HttpClient {
   }
 
   private judge(what: string, res: AxiosResponse<string>): unknown {
-    const body = parseBody(typeof res.data === 'string' ? res.data : String(res.data ?? ''));
-    if (res.status >= 200 && res.status < 300) return body;
+    const text = typeof res.data === 'string' ? res.data : String(res.data ?? '');
+    if (res.status >= 200 && res.status < 300) return parseBody(text);
     // Headers are read only for an error (Retry-After): copying them on every answer is a cost per poll.
-    throw this.statusError(what, res.status, flatHeaders(res.headers), body);
+    throw this.statusError(what, res.status, flatHeaders(res.headers), parseErrorBody(text));
   }
 
   /** Maps a non-2xx answer to the error class the user acts on. */
@@ -287,13 +292,14 @@ export class HttpClient {
     if (status === 401 || status === 403) {
       return new AuthError(`The service refused the API key (${status})${server}. Set a valid key.`, { status, detail });
     }
+    // Any status may carry Retry-After (a 503 during maintenance does): it is kept on the error whatever the class.
+    const retryAfterMs = parseRetryAfter(headers);
+    const wait = retryAfterMs !== undefined ? ` Try again in ${waitText(retryAfterMs)}.` : '';
     if (status === 429) {
-      const retryAfterMs = parseRetryAfter(headers);
-      const wait = retryAfterMs !== undefined ? ` Try again in ${secs(retryAfterMs)}.` : '';
       return new RateLimitError(`${what}: too many requests (429)${server}.${wait}`, { status, detail, retryAfterMs });
     }
-    if (status === 408) return new TimeoutError(`${what}: the service timed out (408)${server}.`, { status, detail });
-    if (status >= 500) return new ServerError(`${what}: the service failed (${status})${server}.`, { status, detail });
+    if (status === 408) return new TimeoutError(`${what}: the service timed out (408)${server}.${wait}`, { status, detail, retryAfterMs });
+    if (status >= 500) return new ServerError(`${what}: the service failed (${status})${server}.${wait}`, { status, detail, retryAfterMs });
     if (status >= 300 && status < 400) {
       return new ContractError(`${what}: unexpected redirect (${status}).`, { status, detail });
     }
@@ -334,7 +340,7 @@ export class HttpClient {
         const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
         const delay = this.retryDelay(err, n, idempotent);
         if (delay === undefined) throw err;
-        this.log('warn', `${what}: ${err.message} Retrying in ${secs(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
+        this.log('warn', `${what}: ${err.message} Retrying in ${waitText(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
         await this.sleepFn(delay, signal);
       }
     }
@@ -349,13 +355,11 @@ export class HttpClient {
       (idempotent && (err.kind === 'network' || err.kind === 'timeout' || (err.status !== undefined && RETRYABLE_STATUS.has(err.status)))) ||
       refused; // nothing reached the server: safe even for a POST
     if (!retryable) return undefined;
+    // The server's own word wins, on whatever status carried it: no jitter added, and a wait above the cap is not
+    // slept through here but handed to the caller (the poller waits it out between rounds).
+    if (err.retryAfterMs !== undefined) return err.retryAfterMs > this.retry.maxRetryAfterMs ? undefined : err.retryAfterMs;
     const backoff = Math.min(this.retry.baseDelayMs * 2 ** n, this.retry.maxDelayMs);
-    const jittered = backoff / 2 + this.random() * (backoff / 2);
-    if (err instanceof RateLimitError && err.retryAfterMs !== undefined) {
-      if (err.retryAfterMs > this.retry.maxRetryAfterMs) return undefined;
-      return Math.max(err.retryAfterMs, jittered);
-    }
-    return jittered;
+    return backoff / 2 + this.random() * (backoff / 2);
   }
 }
 

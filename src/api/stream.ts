@@ -16,6 +16,7 @@
 //    the error is thrown by the next push()/end() call, and is readable at once from `error`.
 
 import { decodeInferenceResult, errorText, parseBody, readStreamPayload, type StreamPayload } from './decode';
+import { tryParseJson } from './safeJson';
 import { ContractError, ServerError } from './errors';
 import { excerpt, redact } from './redact';
 import { TokenLane } from './streamLane';
@@ -562,10 +563,9 @@ class SniffingDecoder implements IncrementalDecoder {
 
 function isJsonText(bytes: Uint8Array): boolean {
   try {
-    JSON.parse(new TextDecoder().decode(bytes));
-    return true;
+    return tryParseJson(new TextDecoder().decode(bytes)) !== undefined;
   } catch {
-    return false;
+    return true; // JSON nested too deep: it is JSON, and reading it later refuses it with a ContractError
   }
 }
 

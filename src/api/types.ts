@@ -82,3 +82,12 @@ export interface DownloadTarget {
 export function isTerminal(state: JobState): boolean {
   return state === 'completed' || state === 'failed' || state === 'cancelled';
 }
+
+/** Longer ids are refused: an id is stored, shown and sent back in every poll, so a megabyte id would cost each time. */
+export const MAX_JOB_ID_LENGTH = 256;
+
+/** A job id the extension can store, show and send back: non-empty, not overlong, no control characters. */
+export function isUsableJobId(id: unknown): id is string {
+  // eslint-disable-next-line no-control-regex
+  return typeof id === 'string' && id.trim() !== '' && id.length <= MAX_JOB_ID_LENGTH && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(id);
+}

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { JOBS_KEY_PREFIX } from '../storageKeys';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
+import { StoredJobsReader } from './storedJobs';
 
 /** The part of vscode.Memento the store needs (globalState in the extension, a Map in unit tests). */
 export interface JobMemento {
@@ -18,10 +19,19 @@ export class JobStore implements vscode.Disposable {
   /** Fires with the job that changed, or undefined when the list changed as a whole. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly memento: JobMemento) {}
+  private readonly reader: StoredJobsReader;
 
+  /** `log` hears about stored records that were ignored or repaired (counts and reasons, no values). */
+  constructor(
+    private readonly memento: JobMemento,
+    log: (message: string) => void = () => undefined,
+  ) {
+    this.reader = new StoredJobsReader(log);
+  }
+
+  /** The scope's jobs, newest first; what globalState holds is checked first (storedJobs.ts). */
   list(scope: string): JobRecord[] {
-    return [...(this.memento.get<JobRecord[]>(JOBS_KEY_PREFIX + scope) ?? [])].sort((a, b) => b.createdAt - a.createdAt);
+    return this.reader.read(this.memento.get<unknown>(JOBS_KEY_PREFIX + scope), scope).sort((a, b) => b.createdAt - a.createdAt);
   }
 
   active(scope: string): JobRecord[] {

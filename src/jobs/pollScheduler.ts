@@ -14,8 +14,10 @@
 //    start a few ms apart, so their next due times drift apart, and without this each job would soon get a round, a
 //    timer and a list scan of its own.
 //  - Network, timeout, 5xx and 429 are the service's trouble, not the job's: the round stops, and the next one waits
-//    min(interval * 2^n, maxBackoff) with jitter, or longer when the service said Retry-After.
-//  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off.
+//    what the service said in Retry-After (any status, capped, no jitter), else min(interval * 2^n, maxBackoff) with
+//    jitter. Due times and backoff are on the monotonic clock: a wall clock stepped back must not hold polling.
+//  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off. UNREADABLE_LIMIT
+//    unreadable answers in a row mark it failed with the reason: the same answer would be unreadable for ever.
 //  - 404 on a status means the service forgot the job: it is marked failed, since asking again would never end.
 //  - 401/403: polling pauses until the key changes (reconnect()); asking again with the same key cannot help.
 //  - A job another window holds the lease for is not polled here; the lease is checked every interval so this window
@@ -30,10 +32,11 @@
 import { isCancellation, type ApiErrorKind } from '../api/errors';
 import type { EvaluationStatus, FinetuneStatus } from '../api/types';
 import { isTerminal } from '../api/types';
+import { waitText } from '../api/waitText';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import type { PollLease } from './pollLease';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
-import { changes, evaluationPatch, finetunePatch, gonePatch, visibleSignature, type JobPatch } from './statusPatch';
+import { changes, evaluationPatch, finetunePatch, gonePatch, unreadablePatch, visibleSignature, type JobPatch } from './statusPatch';
 
 /** The two status calls of the service client (ServiceClient satisfies this). */
 export interface StatusSource {
@@ -57,13 +60,20 @@ export interface PollJobs {
 export type TimerHandle = unknown;
 
 export interface PollClock {
+  /** Wall time, for what is stored and shared with other windows (finishedAt). */
   now(): number;
+  /**
+   * Time that only moves forward, for due times, backoff and the request budget: a wall clock stepped back an hour
+   * (NTP, a resumed laptop, a user fixing the date) would otherwise hold every poll for that hour.
+   */
+  monotonic(): number;
   setTimer(fn: () => void, ms: number): TimerHandle;
   clearTimer(handle: TimerHandle): void;
 }
 
 export const systemClock: PollClock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimer: (fn, ms) => setTimeout(fn, ms),
   clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
@@ -93,7 +103,7 @@ export interface PollRound {
   heldElsewhere: number;
   /** The error that stopped the round early, if any. */
   stoppedBy?: Error;
-  /** When the next round is due (undefined: no timer, idle or paused). */
+  /** When the next round is due, on the monotonic clock (undefined: no timer, idle or paused). */
   nextAt?: number;
 }
 
@@ -130,6 +140,8 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 10 * 60_000;
  * any interval (1 s at least), large next to the few ms by which the requests of one round start apart.
  */
 export const ROUND_GATHER_MS = 250;
+/** Unreadable answers in a row after which a job is marked failed instead of polled again. */
+export const UNREADABLE_LIMIT = 3;
 
 /** The wait after `failures` consecutive failures: doubling from the interval, capped, with jitter, never below the interval. */
 export function backoffDelay(failures: number, intervalMs: number, random: number, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
@@ -148,8 +160,10 @@ interface Tracked {
   answeredAt: number | undefined;
   /** When this window started following it: among jobs never answered, the newest (just submitted) goes first. */
   since: number;
-  /** Consecutive job-specific failures (unreadable answers). */
+  /** Consecutive job-specific failures (unreadable answers, refused requests). */
   failures: number;
+  /** Consecutive answers that could not be read (ContractError); at UNREADABLE_LIMIT the job is marked failed. */
+  unreadable: number;
   inFlight: boolean;
   /** Another window held the lease at the last check. */
   heldElsewhere: boolean;
@@ -186,6 +200,8 @@ export class PollScheduler {
   private authPaused = false;
   private serviceFailures = 0;
   private serviceBackoffUntil = 0;
+  /** Until when the service itself asked us to wait (Retry-After): even Refresh waits for it. */
+  private retryAfterUntil = 0;
   private health: PollHealth = 'ok';
   private leaseTrouble = false;
 
@@ -233,6 +249,7 @@ export class PollScheduler {
     this.authPaused = false;
     this.serviceFailures = 0;
     this.serviceBackoffUntil = 0;
+    this.retryAfterUntil = 0;
     const target = await this.ensureTarget();
     if (this.disposed) return;
     if (!target || target.scope !== before) {
@@ -240,7 +257,7 @@ export class PollScheduler {
       this.tracked.clear();
     } else {
       // A shorter interval applies now, not after the longer one that was scheduled.
-      const latest = this.clock.now() + this.options.intervalMs();
+      const latest = this.clock.monotonic() + this.options.intervalMs();
       for (const t of this.tracked.values()) t.dueAt = Math.min(t.dueAt, latest);
     }
     this.setHealth(target ? 'ok' : 'notConfigured');
@@ -326,7 +343,7 @@ export class PollScheduler {
   /** Brings `tracked` in line with the stored active jobs; reports ends and changes other windows wrote. */
   private reconcile(scope: string): void {
     const active = this.options.jobs.active(scope);
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     const seen = new Set<string>();
     let external = false;
     for (const job of active) {
@@ -337,7 +354,7 @@ export class PollScheduler {
       const signature = visibleSignature(job);
       if (!t) {
         this.tracked.set(key, {
-          key, kind: job.kind, id: job.id, dueAt: now, answeredAt: undefined, since: now, failures: 0, inFlight: false,
+          key, kind: job.kind, id: job.id, dueAt: now, answeredAt: undefined, since: now, failures: 0, unreadable: 0, inFlight: false,
           heldElsewhere: false, signature, last: job,
         });
       } else if (t.signature !== signature) {
@@ -366,8 +383,8 @@ export class PollScheduler {
     this.clearTimer();
     if (this.disposed || this.authPaused || !this.target || this.round || this.tracked.size === 0) return;
     const next = Math.max(this.nextRoundAt(), this.serviceBackoffUntil);
-    const delay = Math.max(0, next - this.clock.now());
-    this.timerAt = this.clock.now() + delay;
+    const delay = Math.max(0, next - this.clock.monotonic());
+    this.timerAt = this.clock.monotonic() + delay;
     this.timer = this.clock.setTimer(() => {
       this.timer = undefined;
       this.timerAt = undefined;
@@ -390,7 +407,7 @@ export class PollScheduler {
       let due = 0;
       for (const t of this.tracked.values()) if (t.dueAt <= at && !t.heldElsewhere) due++;
       const need = Math.max(1, Math.min(due, REQUEST_BUDGET));
-      const roomAt = this.sent.roomAt(Math.max(at, this.clock.now()), interval, REQUEST_BUDGET, need);
+      const roomAt = this.sent.roomAt(Math.max(at, this.clock.monotonic()), interval, REQUEST_BUDGET, need);
       if (roomAt <= at) return at;
       at = roomAt;
     }
@@ -429,9 +446,11 @@ export class PollScheduler {
     const target = await this.ensureTarget();
     if (!target || this.disposed) return result;
     this.reconcile(target.scope);
-    const now = this.clock.now();
-    if (force && this.health === 'rateLimited' && this.serviceBackoffUntil > now) {
-      this.log('info', `Jobs not refreshed: the service asked to wait ${Math.ceil((this.serviceBackoffUntil - now) / 1000)}s more.`);
+    const now = this.clock.monotonic();
+    // A 429 says "not now" even without Retry-After; any status with Retry-After says until when.
+    const askedToWaitUntil = Math.max(this.retryAfterUntil, this.health === 'rateLimited' ? this.serviceBackoffUntil : 0);
+    if (force && askedToWaitUntil > now) {
+      this.log('info', `Jobs not refreshed: the service asked to wait ${waitText(askedToWaitUntil - now)} more.`);
       return result;
     }
     const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now)).sort(oldestAnswerFirst);
@@ -455,7 +474,7 @@ export class PollScheduler {
     const leaseId = `${target.scope}\n${t.key}`;
     if (!(await this.tryLease(leaseId, this.leaseMs))) {
       t.heldElsewhere = true;
-      t.dueAt = this.clock.now() + this.options.intervalMs();
+      t.dueAt = this.clock.monotonic() + this.options.intervalMs();
       round.heldElsewhere++;
       return false;
     }
@@ -468,7 +487,7 @@ export class PollScheduler {
       this.retire(target.scope, t);
       return false;
     }
-    const startedAt = this.clock.now();
+    const startedAt = this.clock.monotonic();
     t.inFlight = true;
     round.requests++;
     this.sent.record(startedAt);
@@ -489,6 +508,7 @@ export class PollScheduler {
       round.answered++;
       this.succeeded();
       t.failures = 0;
+      t.unreadable = 0;
       t.dueAt = startedAt + this.options.intervalMs();
       t.answeredAt = startedAt;
       const current = this.options.jobs.get(target.scope, t.key);
@@ -527,14 +547,18 @@ export class PollScheduler {
     if (kind === 'rateLimit' || kind === 'network' || kind === 'timeout' || kind === 'server') {
       round.stoppedBy ??= e as Error;
       this.serviceFailures++;
-      let delay = backoffDelay(this.serviceFailures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
-      if (kind === 'rateLimit' && retryAfterMs !== undefined) {
-        delay = Math.max(delay, Math.min(retryAfterMs, this.maxRetryAfterMs));
-      }
-      this.serviceBackoffUntil = Math.max(this.serviceBackoffUntil, this.clock.now() + delay);
-      const wait = Math.round((this.serviceBackoffUntil - this.clock.now()) / 1000);
+      const now = this.clock.monotonic();
+      // What the server said (on a 503 as on a 429), capped, without jitter; our own backoff only when it said nothing.
+      const delay = retryAfterMs !== undefined
+        ? Math.max(this.options.intervalMs(), Math.min(retryAfterMs, this.maxRetryAfterMs))
+        : backoffDelay(this.serviceFailures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
+      if (retryAfterMs !== undefined) this.retryAfterUntil = Math.max(this.retryAfterUntil, now + delay);
+      this.serviceBackoffUntil = Math.max(this.serviceBackoffUntil, now + delay);
       // The first failure of an outage is worth a warning; the rest of it only repeats that.
-      this.log(this.serviceFailures === 1 ? 'warn' : 'debug', `Polling ${what}: ${messageOf(e)} Next attempt in ${wait}s.`);
+      this.log(
+        this.serviceFailures === 1 ? 'warn' : 'debug',
+        `Polling ${what}: ${messageOf(e)} Next attempt in ${waitText(this.serviceBackoffUntil - now)}.`,
+      );
       this.setHealth(kind === 'rateLimit' ? 'rateLimited' : 'unreachable');
       // Keep the leases through a long wait, so another window does not start polling into the same outage.
       for (const other of this.tracked.values()) {
@@ -544,14 +568,25 @@ export class PollScheduler {
     }
     // The job's own trouble (an answer we cannot read, a refused request): only this job backs off.
     t.failures++;
-    t.dueAt = this.clock.now() + backoffDelay(t.failures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
-    this.log(t.failures === 1 ? 'warn' : 'debug', `Polling ${what}: ${describe(e)} Retrying in ${Math.round((t.dueAt - this.clock.now()) / 1000)}s.`);
+    t.unreadable = kind === 'contract' ? t.unreadable + 1 : 0;
+    if (t.unreadable >= UNREADABLE_LIMIT) {
+      // The same unreadable answer again and again will not become readable: without this the job shows "running"
+      // and is polled for ever.
+      const current = this.options.jobs.get(target.scope, t.key);
+      this.log('warn', `Polling ${what}: ${describe(e)} Unreadable ${t.unreadable} times in a row: marked failed.`);
+      if (current) await this.write(target, t, current, unreadablePatch(current, messageOf(e), this.clock.now()));
+      return;
+    }
+    const now = this.clock.monotonic();
+    t.dueAt = now + backoffDelay(t.failures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
+    this.log(t.failures === 1 ? 'warn' : 'debug', `Polling ${what}: ${describe(e)} Retrying in ${waitText(t.dueAt - now)}.`);
   }
 
   private succeeded(): void {
     if (this.serviceFailures > 0) this.log('info', `Job polling recovered after ${this.serviceFailures} failed attempt(s).`);
     this.serviceFailures = 0;
     this.serviceBackoffUntil = 0;
+    this.retryAfterUntil = 0;
     this.setHealth('ok');
   }
 

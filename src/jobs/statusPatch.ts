@@ -25,6 +25,11 @@ export function evaluationPatch(current: JobRecord, status: EvaluationStatus, no
   return finish(current, patch, now);
 }
 
+/** The patch for a job whose status answers could not be read several times in a row (`reason`: the last error). */
+export function unreadablePatch(current: JobRecord, reason: string, now: number): JobPatch {
+  return withEnd(current, { state: 'failed', error: `The service's answer could not be read: ${reason}` }, now);
+}
+
 /** The patch for a job whose status endpoint answered 404. */
 export function gonePatch(current: JobRecord, now: number): JobPatch {
   return withEnd(current, { state: 'failed', error: GONE_ERROR }, now);

@@ -96,9 +96,9 @@ export async function applyFaults(
   switch (terminal.kind) {
     case 'status': {
       const status = terminal.status ?? 503;
-      const headers: Record<string, string> = terminal.retryAfter !== undefined ? { 'Retry-After': terminal.retryAfter } : {};
+      const headers: Record<string, string> = terminal.retryAfter !== undefined ? { 'Retry-After': retryAfterHeader(terminal.retryAfter) } : {};
       if (terminal.body !== undefined) {
-        // A status with the caller's own body (a hostile detail, an odd shape).
+        // A chosen error body (a hostile detail, deepJson()): sent as is, whatever it holds.
         const body = Buffer.from(terminal.body);
         res.writeHead(status, { ...headers, 'Content-Type': terminal.contentType ?? 'application/json', 'Content-Length': String(body.length) });
         res.end(body);
@@ -121,6 +121,20 @@ export async function applyFaults(
       });
       return true;
   }
+}
+
+/** Retry-After as the server writes it: seconds as given, a Date as an HTTP date (second resolution, as RFC 9110 says). */
+export function retryAfterHeader(value: string | number | Date): string {
+  if (value instanceof Date) return value.toUTCString();
+  return String(value);
+}
+
+/**
+ * JSON text nested `depth` levels deep: `[[[…]]]`, or `{"a":{"a":…}}` with `object`. Built by repetition, never by
+ * JSON.stringify (which itself dies of recursion long before 100,000 levels).
+ */
+export function deepJson(depth: number, shape: 'array' | 'object' = 'array'): string {
+  return shape === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 type Callback = (err?: Error | null) => void;

@@ -96,8 +96,10 @@ export interface FaultRule {
   kind: FaultKind;
   ms?: number;
   status?: number;
-  retryAfter?: string;
+  /** Retry-After of a 'status' fault: seconds (number or text) or a Date, sent as an HTTP date. */
+  retryAfter?: string | number | Date;
   afterBytes?: number;
+  /** The body of a 'body' fault, or of a 'status' fault instead of the default `{detail}`. */
   body?: string | Buffer;
   contentType?: string;
 }

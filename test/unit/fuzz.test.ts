@@ -1,7 +1,9 @@
 // Malformed and randomly mutated response bodies produce typed errors, never a crash or an untyped throw.
 import { strict as assert } from 'node:assert';
-import { ApiError } from '../../src/api/errors';
+import { ApiError, ContractError } from '../../src/api/errors';
 import type { ServiceClient } from '../../src/api/client';
+import { isUsableJobId, type JobState } from '../../src/api/types';
+import { deepJson } from '../service/faults';
 import { baseRequest, clientFor, collect, tempDir, useEmulator, KEY } from './helpers';
 
 /** Small deterministic PRNG (mulberry32) so a failure can be replayed from its seed. */
@@ -103,5 +105,148 @@ describe('client: malformed and mutated bodies', function () {
     const b = Buffer.from(text);
     for (let i = 0; i < 2; i++) b[Math.floor(r() * b.length)] = Math.floor(r() * 256);
     return r() < 0.5 ? b.toString('latin1') : b.subarray(0, Math.floor(r() * b.length)).toString('utf8');
+  }
+});
+
+// Deep and wide bodies: a body the client accepts yields a value of the promised type; one it refuses yields a
+// ContractError (the answer could not be read), never a RangeError, a TypeError or another kind of failure.
+const STATES = new Set<JobState>(['queued', 'running', 'completed', 'failed', 'cancelled', 'unknown']);
+const DEPTHS = [2, 16, 63, 64, 65, 66, 128, 1_000, 10_000, 100_000];
+
+/** Throws unless `v` is what the call promises. */
+type Check = (v: unknown) => void;
+
+const optText = (v: unknown, what: string) => assert.ok(v === undefined || typeof v === 'string', `${what}: ${typeof v}`);
+const fraction = (v: unknown, what: string) => assert.ok(typeof v === 'number' && Number.isFinite(v), `${what}: ${String(v)}`);
+
+const checks: Record<string, Check> = {
+  models: (v) => {
+    assert.ok(Array.isArray(v));
+    for (const m of v as { name: unknown; kind: unknown }[]) {
+      assert.ok(typeof m.name === 'string' && m.name !== '', 'a model has a name');
+      assert.ok(['base', 'custom', 'unknown'].includes(m.kind as string));
+    }
+  },
+  infer: (v) => assert.equal(typeof (v as { text: unknown }).text, 'string'),
+  finetuneStatus: (v) => {
+    const s = v as { jobId: unknown; state: JobState; progress?: unknown; message?: unknown; error?: unknown };
+    assert.equal(s.jobId, 'j');
+    assert.ok(STATES.has(s.state));
+    assert.ok(s.progress === undefined || (typeof s.progress === 'number' && s.progress >= 0 && s.progress <= 100), String(s.progress));
+    optText(s.message, 'message');
+    optText(s.error, 'error');
+  },
+  started: (v) => assert.ok(isUsableJobId((v as { jobId: unknown }).jobId)),
+  evaluationStatus: (v) => {
+    const s = v as { state: JobState; error?: unknown; result?: { accuracy: unknown; datasetName: unknown } };
+    assert.ok(STATES.has(s.state));
+    optText(s.error, 'error');
+    if (s.state === 'completed') {
+      assert.ok(s.result, 'a completed evaluation has a result');
+      fraction(s.result.accuracy, 'accuracy');
+      assert.equal(typeof s.result.datasetName, 'string');
+    }
+  },
+  deltas: (v) => {
+    assert.ok(Array.isArray(v));
+    for (const d of v) assert.equal(typeof d, 'string');
+  },
+};
+
+/** Paths to every value of a JSON value, so one can be swapped for a deep or wide one. */
+function paths(v: unknown, at: (string | number)[] = []): (string | number)[][] {
+  const out: (string | number)[][] = [at];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...paths(x, [...at, i])));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...at, k]));
+  return out;
+}
+
+const MARK = '__SWAP_HERE__';
+
+/** `valid` with the value at a random path replaced by `text` (raw JSON), built without stringifying the big part. */
+function swapIn(valid: unknown, text: string, r: () => number): string {
+  const all = paths(valid);
+  const path = all[Math.floor(r() * all.length)]!;
+  if (path.length === 0) return text;
+  const copy = JSON.parse(JSON.stringify(valid)) as Record<string | number, unknown>;
+  let parent: Record<string | number, unknown> = copy;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  parent[path.at(-1)!] = MARK;
+  return JSON.stringify(copy).replace(`"${MARK}"`, text);
+}
+
+function deepBody(r: () => number): string {
+  const depth = DEPTHS[Math.floor(r() * DEPTHS.length)]!;
+  return deepJson(depth, r() < 0.5 ? 'array' : 'object');
+}
+
+function wideBody(r: () => number): string {
+  const n = 1_000 + Math.floor(r() * 50_000);
+  if (r() < 0.5) {
+    const item = JSON.stringify(ODD_VALUES[Math.floor(r() * ODD_VALUES.length)] ?? null);
+    return `[${new Array<string>(n).fill(item).join(',')}]`;
+  }
+  const members: string[] = [];
+  for (let i = 0; i < n; i++) members.push(`"k${i}":${i}`);
+  return `{${members.join(',')}}`;
+}
+
+describe('client: deep and wide bodies are accepted well-typed or refused as ContractError', function () {
+  this.timeout(60_000);
+  const ctx = useEmulator();
+  const result = { dataset_name: 'd', model_name: 'm', split: 'test', correct: 3, total: 4, accuracy: 0.75, judge_model: 'j' };
+  const cases: (Omit<Case, 'call'> & { call: (c: ServiceClient) => Promise<unknown>; check: Check })[] = [
+    { path: '/cr/get_allowed_models', valid: { models: [{ model_name: 'a', type: 'base' }, 'b'] }, call: (c) => c.listModels(), check: checks.models! },
+    { path: '/cr/provider_predict_platform_base_oss', valid: { response: 'hi', usage: { n: 1 } }, call: (c) => c.infer({ ...baseRequest, modelName: 'm', stream: false }), check: checks.infer! },
+    { path: '/cr/generate_questions_status', valid: { job_id: 'j', status: 'failed', progress: 40, message: 'x', error: { message: 'e' } }, call: (c) => c.getFinetuneStatus('j'), check: checks.finetuneStatus! },
+    { path: '/cr/finetune_model/evaluate_async', valid: { job_id: 'j', status: 'queued' }, call: (c) => c.startEvaluation('m', 'd'), check: checks.started! },
+    { path: '/cr/finetune_model/evaluate_status', valid: { status: 'completed', result }, call: (c) => c.getEvaluationStatus('j'), check: checks.evaluationStatus! },
+    {
+      path: '/cr/provider_predict_platform_base_oss',
+      valid: 'sse',
+      contentType: 'text/event-stream',
+      call: (c) => collect(c.inferStream({ ...baseRequest, modelName: 'm' })),
+      check: checks.deltas!,
+    },
+  ];
+  const sseEvents = [{ token: 'a' }, { choices: [{ delta: { content: 'b' } }] }, { error: { message: 'boom' } }];
+
+  for (const [i, c] of cases.entries()) {
+    it(`${c.path}${c.contentType ? ` (${c.contentType})` : ''}: 40 deep or wide bodies`, async () => {
+      const client = clientFor(ctx.emu, KEY, { retry: { retries: 0 } });
+      const seed = 2000 + i;
+      const r = rng(seed);
+      const seen = { accepted: 0, refused: 0 };
+      for (let n = 0; n < 40; n++) {
+        const inner = r() < 0.5 ? deepBody(r) : wideBody(r);
+        let body: string;
+        if (c.contentType === 'text/event-stream') {
+          const event = sseEvents[Math.floor(r() * sseEvents.length)]!;
+          body = `data: {"token":"x"}\n\n${r() < 0.3 ? 'event: error\n' : ''}data: ${swapIn(event, inner, r)}\n\ndata: [DONE]\n\n`;
+        } else {
+          body = swapIn(c.valid, inner, r);
+        }
+        ctx.emu.faults.clear();
+        ctx.emu.faults.add({ path: c.path, kind: 'body', body, contentType: c.contentType ?? 'application/json', times: 1 });
+        const where = `seed ${seed} #${n}, body ${body.slice(0, 120)}… (${body.length} chars)`;
+        let value: unknown;
+        try {
+          value = await c.call(client);
+        } catch (e) {
+          // A stream's own error event is the service's error (ServerError): the one refusal that is not ours.
+          const serverSaid = c.contentType === 'text/event-stream' && e instanceof ApiError && e.kind === 'server';
+          assert.ok(e instanceof ContractError || serverSaid, `${where}: refused with ${String(e)}`);
+          seen.refused++;
+          continue;
+        }
+        seen.accepted++;
+        try {
+          c.check(value);
+        } catch (e) {
+          throw new Error(`${where}: accepted as an ill-typed value (${String(e)})`, { cause: e });
+        }
+      }
+      assert.ok(seen.refused > 0 && seen.accepted > 0, `some bodies are refused, some accepted (${JSON.stringify(seen)})`);
+    });
   }
 });

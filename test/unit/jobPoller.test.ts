@@ -1,11 +1,13 @@
 // The poller core with fake time, a scripted service and real lease files in a temp folder.
 import { strict as assert } from 'node:assert';
 import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
+import { decodeEvaluationStatus } from '../../src/api/decode';
 import { FileLeases } from '../../src/jobs/pollLease';
 import {
   backoffDelay,
   PollScheduler,
   ROUND_GATHER_MS,
+  UNREADABLE_LIMIT,
   type JobFinished,
   type PollLogLevel,
   type PollSchedulerOptions,
@@ -317,6 +319,100 @@ describe('job poller core', () => {
     const n = source.calls.length;
     await advance(10 * 60_000);
     assert.equal(source.calls.length, n + 1, 'a day-long Retry-After is capped at ten minutes');
+  });
+
+  it('honours Retry-After on a 503 as on a 429, without jitter, and Refresh waits for it too', async () => {
+    jobs.add('finetune', 'j');
+    let down = true;
+    source.answer = () => (down ? new ServerError('the service failed (503)', { status: 503, retryAfterMs: 30_000 }) : { state: 'running' });
+    const p = poller('A', { random: () => 1 });
+    await p.sync();
+    await advance(0);
+    assert.equal(source.calls.length, 1);
+    await p.pollNow();
+    assert.equal(source.calls.length, 1, 'Refresh does not override what the service asked');
+    await advance(29_999);
+    assert.equal(source.calls.length, 1, 'waits the whole Retry-After');
+    await advance(1);
+    assert.equal(source.calls.length, 2, 'and not a moment longer (no jitter on the server\'s word)');
+    assert.ok(logs.some((l) => /Next attempt in 30 s\./.test(l.message)), logs.map((l) => l.message).join('\n'));
+    down = false;
+    await advance(30_000);
+    assert.equal(source.calls.length, 3);
+    await advance(INTERVAL);
+    assert.equal(source.calls.length, 4, 'back to the interval once answered');
+  });
+
+  it('keeps polling on time when the wall clock steps back an hour', async () => {
+    jobs.add('finetune', 'j');
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    await advance(INTERVAL);
+    assert.equal(source.calls.length, 2);
+    clock.stepWall(-3_600_000);
+    await advance(INTERVAL);
+    assert.equal(source.calls.length, 3, 'the next poll is one interval later, not an hour');
+    await advance(INTERVAL);
+    assert.equal(source.calls.length, 4);
+    clock.stepWall(+7_200_000);
+    await advance(INTERVAL - 1);
+    assert.equal(source.calls.length, 4, 'a step forward does not poll early either');
+    await advance(1);
+    assert.equal(source.calls.length, 5);
+  });
+
+  it('keeps a service backoff on time when the wall clock steps back', async () => {
+    jobs.add('finetune', 'j');
+    let down = true;
+    source.answer = () => (down ? new ServerError('the service failed (503)', { status: 503, retryAfterMs: 20_000 }) : { state: 'running' });
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    down = false;
+    clock.stepWall(-3_600_000);
+    await advance(20_000);
+    assert.equal(source.calls.length, 2);
+  });
+
+  it('marks a job failed after three unreadable answers in a row, with the reason, and stops polling it', async () => {
+    jobs.add('evaluation', 'e');
+    jobs.add('finetune', 'fine');
+    // A finished evaluation whose accuracy is text: the decoder refuses it every time.
+    const unreadable = { status: 'completed', result: { dataset_name: 'd', model_name: 'm', accuracy: '0.9' } };
+    source.answer = (id) => {
+      if (id !== 'e') return { state: 'running' };
+      try {
+        return decodeEvaluationStatus(id, unreadable);
+      } catch (e) {
+        return e as Error;
+      }
+    };
+    const p = poller();
+    await p.sync();
+    await advance(60 * INTERVAL);
+    assert.equal(source.callsFor('e').length, UNREADABLE_LIMIT);
+    const job = jobs.byId('e');
+    assert.equal(job.state, 'failed');
+    assert.match(job.error ?? '', /^The service's answer could not be read: .*completed without a readable result/);
+    assert.equal(job.unseenFailure, true);
+    assert.equal(finished.filter((f) => f.job.id === 'e').length, 1, 'the end is reported once');
+    await advance(600 * INTERVAL);
+    assert.equal(source.callsFor('e').length, UNREADABLE_LIMIT, 'never asked again');
+    assert.ok(source.callsFor('fine').length > 600, 'the other job is polled as usual');
+  });
+
+  it('does not fail a job whose unreadable answers are not in a row', async () => {
+    jobs.add('finetune', 'j');
+    const script: Answer[] = [];
+    for (let i = 0; i < 10; i++) script.push(new ContractError('unreadable'), new ContractError('unreadable'), { state: 'running' });
+    let n = 0;
+    source.answer = () => script[n++] ?? { state: 'running' };
+    const p = poller();
+    await p.sync();
+    await advance(600 * INTERVAL);
+    assert.ok(n >= script.length, `all ${script.length} answers were given (${n})`);
+    assert.equal(jobs.byId('j').state, 'running');
   });
 
   it('stops a round at the first service error instead of sending the rest', async () => {

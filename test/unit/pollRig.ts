@@ -13,7 +13,18 @@ export class FakeClock implements PollClock {
   /** Every delay ever asked for, in order. */
   readonly requested: number[] = [];
 
-  now = (): number => this.t;
+  /** Wall time minus monotonic time: moved only by stepWall, as NTP or a user changing the date moves it. */
+  private wallOffset = 0;
+
+  now = (): number => this.t + this.wallOffset;
+
+  /** Timers run on this one (as setTimeout does), whatever the wall clock does. */
+  monotonic = (): number => this.t;
+
+  /** Steps the wall clock (negative: back) without time passing. */
+  stepWall(ms: number): void {
+    this.wallOffset += ms;
+  }
 
   setTimer = (fn: () => void, ms: number): number => {
     const id = ++this.seq;
