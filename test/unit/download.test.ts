@@ -112,7 +112,7 @@ describe('download', function () {
       },
     });
     await assert.rejects(first, CancelledError);
-    const part = partFilePath(tmp.dir, MODEL);
+    const part = partFilePath(tmp.dir, MODEL, undefined, client.baseUrl);
     const kept = (await fsp.stat(part)).size;
     assert.ok(kept > 0, 'the part file was kept');
     const out = await client.download(MODEL, { directory: tmp.dir });

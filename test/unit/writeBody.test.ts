@@ -19,12 +19,19 @@ describe('writeBody', () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-writebody-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const options = (part: string, offset = 0) => ({ part, offset, what: 'Downloading', idleMs: 5_000, onProgress: () => undefined });
+  const options = async (part: string, offset = 0) => ({
+    part,
+    file: await fs.promises.open(part, offset > 0 ? 'r+' : 'w'),
+    offset,
+    what: 'Downloading',
+    idleMs: 5_000,
+    onProgress: () => undefined,
+  });
 
   it('appends the body to the part file and resolves with its new size', async () => {
     const part = path.join(dir, 'a.part');
     fs.writeFileSync(part, 'abc');
-    const size = await writeBody(source(Readable.from([Buffer.from('def'), Buffer.from('gh')])), options(part, 3));
+    const size = await writeBody(source(Readable.from([Buffer.from('def'), Buffer.from('gh')])), await options(part, 3));
     assert.equal(size, 8);
     assert.equal(fs.readFileSync(part, 'utf8'), 'abcdefgh');
   });
@@ -35,7 +42,7 @@ describe('writeBody', () => {
     body.on('error', () => undefined); // the error happened while nobody listened
     body.destroy(new Error('socket hang up'));
     await new Promise((r) => setImmediate(r));
-    await assert.rejects(writeBody(source(body), options(part)), (e: unknown) => e instanceof NetworkError && /socket hang up/.test(e.message));
+    await assert.rejects(writeBody(source(body), await options(part)), (e: unknown) => e instanceof NetworkError && /socket hang up/.test(e.message));
     assert.equal(fs.readFileSync(part).length, 0);
   });
 
@@ -44,7 +51,7 @@ describe('writeBody', () => {
     const body = new Readable({ read() {} });
     body.push(Buffer.from('first'));
     setTimeout(() => body.destroy(new Error('reset')), 20);
-    await assert.rejects(writeBody(source(body), options(part)), /mapped: Error: reset/);
+    await assert.rejects(writeBody(source(body), await options(part)), /mapped: Error: reset/);
     assert.equal(fs.readFileSync(part, 'utf8'), 'first');
   });
 });
