@@ -279,6 +279,15 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
     ...headerSums,
   ];
 
+  /** The artifact's size as an answer gives it, which must be the one the service announced. */
+  const sizeFromStorage = (size: number, res: Answer): number => {
+    const announced = source.target.size;
+    if (announced !== undefined && size !== announced) {
+      res.abort();
+      throw new IntegrityError(`The storage sends an artifact of ${size} bytes; the service announced ${announced}.`);
+    }
+    return size;
+  };
   const renew = async (why: string) => {
     if (renewals >= maxRenewals) throw new RequestError(`The download link was refused again after renewal (${why}).`);
     renewals++;
@@ -419,7 +428,7 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
           await backOff(() => new ContractError(`The artifact kept changing while it was downloaded (${maxResumes} times).`));
           continue;
         }
-        if (range.total !== undefined) total = range.total;
+        if (range.total !== undefined) total = sizeFromStorage(range.total, res);
         headerSums = [...headerSums, ...checksumsFromHeaders(res.headers, true)];
         if (offset === 0) {
           validator = now;
@@ -431,7 +440,7 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         running = undefined;
         headerSums = checksumsFromHeaders(res.headers, false);
         const len = Number(res.headers['content-length']);
-        if (res.headers['content-length'] !== undefined && Number.isSafeInteger(len) && len >= 0) total = len;
+        if (res.headers['content-length'] !== undefined && Number.isSafeInteger(len) && len >= 0) total = sizeFromStorage(len, res);
         validator = validatorOf(res.headers);
         // Written while the body flows (not awaited before it: see above); awaited before the next attempt.
         recordValidator = writeValidator(part, validator);
