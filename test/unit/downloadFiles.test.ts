@@ -96,6 +96,13 @@ describe('download: files on disk', function () {
       };
     }
 
+    it('a DiskError is told apart from other refused requests', () => {
+      assert.ok(!(new RequestError('refused') instanceof DiskError));
+      const disk = new DiskError('full', 'ENOSPC', 10, '/x.part');
+      assert.ok(disk instanceof DiskError && disk instanceof RequestError);
+      assert.equal(disk.kind, 'request');
+    });
+
     for (const code of ['ENOSPC', 'EROFS', 'EDQUOT', 'EACCES', 'EPERM']) {
       it(`${code}: fails at once with a DiskError saying how much the part file keeps, and keeps it`, async () => {
         const client = clientFor(ctx.emu);

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import { NetworkError, type ApiError } from '../../src/api/errors';
+import { IntegrityError, NetworkError, type ApiError } from '../../src/api/errors';
 import { writeBody } from '../../src/api/writeBody';
 
 function source(body: Readable) {
@@ -53,5 +53,20 @@ describe('writeBody', () => {
     setTimeout(() => body.destroy(new Error('reset')), 20);
     await assert.rejects(writeBody(source(body), await options(part)), /mapped: Error: reset/);
     assert.equal(fs.readFileSync(part, 'utf8'), 'first');
+  });
+
+  it('cuts the file to the offset first: bytes past it from an earlier attempt are not kept', async () => {
+    const part = path.join(dir, 'd.part');
+    fs.writeFileSync(part, 'abcSTALE');
+    const size = await writeBody(source(Readable.from([Buffer.from('de')])), await options(part, 3));
+    assert.equal(size, 5);
+    assert.equal(fs.readFileSync(part, 'utf8'), 'abcde');
+  });
+
+  it('fails with an IntegrityError before writing past the announced length', async () => {
+    const part = path.join(dir, 'e.part');
+    const body = Readable.from([Buffer.from('1234'), Buffer.from('5678')]);
+    await assert.rejects(writeBody(source(body), { ...(await options(part)), limit: 6 }), IntegrityError);
+    assert.equal(fs.readFileSync(part, 'utf8'), '1234');
   });
 });
