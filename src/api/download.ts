@@ -3,29 +3,56 @@
 // plain node:http(s) request that carries no default headers (storageRequest.ts): the storage origin never sees
 // X-API-Key.
 //
-// The bytes go to `<model>.gguf.part` in the target folder; an interrupted transfer resumes by Range; the
-// length (and the SHA-256 when announced) is checked; only then is the part file renamed, atomically, to a
-// name that does not overwrite an existing file unless asked. An expired or refused signed URL is renewed.
+// The bytes go to a part file in the target folder (partFile.ts: its name, its validator, no links followed); an
+// interrupted transfer resumes by Range with If-Range; the length and the strongest checksum announced (checksum.ts)
+// are checked; only then is the part file renamed, atomically, to a name that does not overwrite an existing file
+// unless asked and never replaces a link. An expired or refused signed URL is renewed.
+//
+// The bytes are the artifact's, not an encoding of them: every request asks for `identity`, nothing is decompressed
+// (a small compressed body can expand without bound), and an answer with another Content-Encoding is refused. A
+// range answer that does not fit where the part file ends is retried with backoff and counted like a resume.
+// A disk that refuses the bytes (full, read-only, quota, permission) stops the download at once with a DiskError:
+// retrying cannot help, and the part file keeps what it holds for a Resume once space is freed.
 
-import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
 import * as path from 'node:path';
 import {
   ApiError,
   CancelledError,
   ContractError,
+  DiskError,
   IntegrityError,
   RequestError,
   ServerError,
   isCancellation,
 } from './errors';
 import { decodeDownloadMetadata, parseBody } from './decode';
-import { HttpClient, readCapped, sleep, type StreamResponse } from './http';
+import { HttpClient, readCapped, type StreamResponse } from './http';
 import { storageGet, type StorageResponse } from './storageRequest';
 import { writeBody, type BodySource } from './writeBody';
 import { isLoopbackHost } from './urlPolicy';
-import { artifactFileName, fileNameFromContentDisposition, insideFolder, safeFileName } from './fileName';
+import { fileNameFromContentDisposition, finalFileName, insideFolder } from './fileName';
+import {
+  checksumsFromHeaders,
+  digestFilePrefix,
+  newDigest,
+  strongestAlgorithm,
+  type ChecksumAlgorithm,
+  type ExpectedChecksum,
+  type RunningDigest,
+} from './checksum';
+import {
+  ifRangeValue,
+  openPartFile,
+  partFilePath,
+  partFileSize,
+  readValidator,
+  removePartFile,
+  validatorChanged,
+  validatorOf,
+  writeValidator,
+} from './partFile';
 import { describeUrl } from './redact';
 import type { DownloadTarget } from './types';
 
@@ -54,23 +81,21 @@ export interface DownloadOptions {
 export interface DownloadOutcome {
   path: string;
   bytes: number;
-  /**
-   * The file's SHA-256, computed (and checked) only when the service announced one: hashing costs about as much CPU
-   * as the transfer itself, so a download that can only be checked by its length is not hashed.
-   */
+  /** The file's SHA-256, when that is the checksum it was verified by. */
   sha256?: string;
-  verified: 'sha256' | 'length';
+  /**
+   * What the file was checked against besides its length: the strongest checksum the service or the storage's
+   * headers announced (checksum.ts). Hashing costs about as much CPU as the transfer itself, so a download that can
+   * only be checked by its length is not hashed.
+   */
+  verified: ChecksumAlgorithm | 'length';
   /** Bytes found in the part file at the start (not fetched again). */
   resumedFrom: number;
   renewals: number;
   resumes: number;
 }
 
-/** The part file a download of this model writes to: deterministic, so a later session can resume it. */
-export function partFilePath(directory: string, modelName: string, fileName?: string): string {
-  const base = fileName ? safeFileName(fileName, artifactFileName(modelName)) : artifactFileName(modelName);
-  return insideFolder(directory, `${base}.part`);
-}
+export { partFilePath } from './partFile';
 
 const MAX_HOPS = 5;
 const MAX_METADATA_BYTES = 1024 * 1024;
@@ -142,9 +167,15 @@ async function resolveSource(http: HttpClient, modelName: string, signal: AbortS
   const url = http.url('/cr/finetune_model/download', { model_name: modelName });
   const res = await http.stream(
     'Requesting the download',
-    { method: 'GET', url },
+    // This answer may be the artifact itself: never decompressed (see the header).
+    { method: 'GET', url, headers: { 'Accept-Encoding': 'identity' }, decompress: false },
     { signal, idempotent: true, allowRedirect: true, accept: 'application/json, application/octet-stream' },
   );
+  const encoding = contentEncoding(res.headers);
+  if (encoding) {
+    res.abort();
+    throw new ContractError(`The service answered the download encoded (${encoding}) although asked for the bytes as they are.`);
+  }
   if (res.status >= 300 && res.status < 400) {
     res.abort();
     const location = res.headers['location'];
@@ -175,34 +206,48 @@ function parseContentRange(h: string | undefined): RangeInfo | undefined {
   return { start: Number(m[1]), total: m[3] === '*' ? undefined : Number(m[3]) };
 }
 
-async function fileSize(p: string): Promise<number> {
-  try {
-    return (await fsp.stat(p)).size;
-  } catch {
-    return 0;
-  }
+/** A Content-Encoding other than identity, or undefined. */
+function contentEncoding(headers: Record<string, string | undefined>): string | undefined {
+  const value = headers['content-encoding']?.trim().toLowerCase();
+  return value && value !== 'identity' ? value : undefined;
 }
 
-async function hashFilePrefix(p: string, length: number): Promise<Hash> {
-  const hash = createHash('sha256');
-  if (length === 0) return hash;
-  for await (const chunk of createReadStream(p, { end: length - 1, highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-  return hash;
-}
-
+/**
+ * The first name like `name` that is free, or with `overwrite` that holds a regular file: a link (or anything else)
+ * under a name is never replaced, whatever it points to.
+ */
 async function freeName(dir: string, name: string, overwrite: boolean): Promise<string> {
   const ext = path.extname(name);
   const stem = name.slice(0, name.length - ext.length);
   for (let i = 0; i < 1000; i++) {
     const candidate = insideFolder(dir, i === 0 ? name : `${stem} (${i})${ext}`);
-    if (overwrite) return candidate;
-    try {
-      await fsp.access(candidate);
-    } catch {
-      return candidate;
-    }
+    const stat = await fsp.lstat(candidate).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (!stat || (overwrite && stat.isFile())) return candidate;
   }
   throw new RequestError(`Too many files named like ${name} in ${dir}.`);
+}
+
+const DISK_CODES = new Set(['ENOSPC', 'EROFS', 'EDQUOT', 'EACCES', 'EPERM', 'EFBIG']);
+
+function diskCode(e: unknown): string | undefined {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && DISK_CODES.has(code) ? code : undefined;
+}
+
+const DISK_WORDS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the disk is read-only',
+  EFBIG: 'the file system does not allow a file this large',
+};
+
+async function toDiskError(code: string, part: string, cause: unknown): Promise<DiskError> {
+  const kept = await partFileSize(part).catch(() => 0);
+  const why = DISK_WORDS[code] ?? 'the file cannot be written (permission denied)';
+  return new DiskError(`Cannot write the download: ${why}. ${kept} bytes are kept in ${part}.`, code, kept, part, { cause });
 }
 
 export async function downloadArtifact(http: HttpClient, modelName: string, options: DownloadOptions): Promise<DownloadOutcome> {
@@ -210,19 +255,39 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
   const maxRenewals = options.maxRenewals ?? 2;
   const maxResumes = options.maxResumes ?? 5;
   await fsp.mkdir(directory, { recursive: true });
-  const part = partFilePath(directory, modelName, options.fileName);
-  const resumedFrom = await fileSize(part);
+  const part = partFilePath(directory, modelName, options.fileName, http.base.href);
+  const resumedFrom = await partFileSize(part);
+  // The version of the artifact the part file's bytes came from: a resume accepts only the rest of that version.
+  let validator = resumedFrom > 0 ? await readValidator(part) : undefined;
 
   let source = await resolveSource(http, modelName, signal);
   let renewals = 0;
   let resumes = 0;
   let offset = resumedFrom;
-  let hash: Hash | undefined;
+  /** A digest of the part file's first `offset` bytes, kept up as they arrive. */
+  let running: { algorithm: ChecksumAlgorithm; digest: RunningDigest } | undefined;
+  /** Checksums the storage's headers announced for the version being fetched. */
+  let headerSums: ExpectedChecksum[] = [];
   let total: number | undefined = source.target.size;
   let serverName = source.target.fileName;
   let hops = 0;
   let url = source.target.url;
+  let mismatchesFromStart = 0;
 
+  const expected = (): ExpectedChecksum[] => [
+    ...(source.target.sha256 ? [{ algorithm: 'sha256' as const, hex: source.target.sha256, source: 'the service' }] : []),
+    ...headerSums,
+  ];
+
+  /** The artifact's size as an answer gives it, which must be the one the service announced. */
+  const sizeFromStorage = (size: number, res: Answer): number => {
+    const announced = source.target.size;
+    if (announced !== undefined && size !== announced) {
+      res.abort();
+      throw new IntegrityError(`The storage sends an artifact of ${size} bytes; the service announced ${announced}.`);
+    }
+    return size;
+  };
   const renew = async (why: string) => {
     if (renewals >= maxRenewals) throw new RequestError(`The download link was refused again after renewal (${why}).`);
     renewals++;
@@ -230,6 +295,25 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
     source = await resolveSource(http, modelName, signal);
     url = source.target.url;
     hops = 0;
+  };
+  /** A failed attempt: counted against the resumes, then a wait that grows, so a broken server is not hammered. */
+  const backOff = async (failure: () => ApiError) => {
+    if (++resumes > maxResumes) throw failure();
+    await http.sleepFn(Math.min(500 * 2 ** resumes, 8_000), signal);
+  };
+  const startOver = async () => {
+    await removePartFile(part);
+    offset = 0;
+    running = undefined;
+    validator = undefined;
+  };
+  /** The answer's bytes do not start where the part file ends: its bytes cannot be used. */
+  const rangeMismatch = async (what: string) => {
+    if (offset === 0 && ++mismatchesFromStart >= 2) {
+      throw new ContractError(`The storage answered ${what} to a request for the whole file, twice.`);
+    }
+    await startOver();
+    await backOff(() => new ContractError(`The storage kept answering ${what} (${maxResumes} times).`));
   };
 
   try {
@@ -240,9 +324,19 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         await renew('expired');
         continue;
       }
-      // The part file's hash is rebuilt before asking for the rest, not between the answer and its body: a body left
-      // unread for the seconds a large prefix takes can be reset or cancelled before anything listens to it.
-      if (source.target.sha256 !== undefined && offset > 0) hash ??= await hashFilePrefix(part, offset);
+      // The part file's digest is rebuilt before asking for the rest, not between the answer and its body: a body left
+      // unread for the seconds a large prefix takes can be reset or cancelled before anything listens to it. (When
+      // only the answer's headers announce a checksum, the whole file is hashed at the end instead.)
+      const known = strongestAlgorithm(expected());
+      if (known !== undefined && offset > 0 && running?.algorithm !== known) {
+        running = { algorithm: known, digest: await digestFilePrefix(part, offset, known) };
+      }
+      const ifRange = offset > 0 ? ifRangeValue(validator) : undefined;
+      const want: Record<string, string> = {
+        'Accept-Encoding': 'identity',
+        ...(offset > 0 ? { Range: `bytes=${offset}-` } : {}),
+        ...(ifRange ? { 'If-Range': ifRange } : {}),
+      };
       let res: Answer;
       if (source.direct) {
         res = fromApi(http, source.direct);
@@ -256,7 +350,7 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         res = fromStorage(
           await storageGet(url, {
             what: WHAT,
-            headers: { Accept: 'application/octet-stream', ...(offset > 0 ? { Range: `bytes=${offset}-` } : {}) },
+            headers: { Accept: 'application/octet-stream', ...want },
             signal,
             connectMs: http.timeouts.connectMs,
             mapThrown: (e, s) => http.mapThrown(WHAT, e, s),
@@ -267,7 +361,7 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
           http,
           await http.stream(
             WHAT,
-            { method: 'GET', url: http.url('/cr/finetune_model/download', { model_name: modelName }), headers: offset > 0 ? { Range: `bytes=${offset}-` } : {} },
+            { method: 'GET', url: http.url('/cr/finetune_model/download', { model_name: modelName }), headers: want, decompress: false },
             { signal, idempotent: true, accept: 'application/octet-stream' },
           ),
         );
@@ -291,19 +385,16 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
         res.abort();
         const range = /\/(\d+)\s*$/.exec(res.headers['content-range'] ?? '');
         const announced = range ? Number(range[1]) : total;
-        if (announced !== undefined && offset === announced) {
+        if (offset > 0 && announced !== undefined && offset === announced) {
           total = announced;
           break; // the part file already holds everything
         }
-        await fsp.rm(part, { force: true });
-        offset = 0;
-        hash = undefined;
+        await rangeMismatch('416 (range not satisfiable)');
         continue;
       }
       if (status >= 500 || status === 429 || status === 408) {
         res.abort();
-        if (++resumes > maxResumes) throw new ServerError(`The download failed (${status}) ${maxResumes} times.`, { status });
-        await sleep(Math.min(500 * 2 ** resumes, 8_000), signal);
+        await backOff(() => new ServerError(`The download failed (${status}) ${maxResumes} times.`, { status }));
         continue;
       }
       if (status < 200 || status >= 300) {
@@ -314,78 +405,111 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
           .finally(() => clearTimeout(stall));
         throw http.statusError(WHAT, status, res.headers, parseBody(text));
       }
+      const encoding = contentEncoding(res.headers);
+      if (encoding) {
+        res.abort();
+        throw new ContractError(`The storage sent the artifact encoded (${encoding}) although asked for the bytes as they are.`);
+      }
 
       serverName ??= fileNameFromContentDisposition(res.headers['content-disposition']);
+      let recordValidator: Promise<void> | undefined;
       if (status === 206) {
         const range = parseContentRange(res.headers['content-range']);
         if (!range || range.start !== offset) {
-          // A range we did not ask for: start again from the beginning rather than splice wrong bytes.
           res.abort();
-          await fsp.rm(part, { force: true });
-          offset = 0;
-          hash = undefined;
+          await rangeMismatch(range ? `bytes from ${range.start} instead of ${offset}` : 'a 206 without a valid Content-Range');
           continue;
         }
-        if (range.total !== undefined) total = range.total;
-      } else {
-        // 200: the whole file (the server ignored or was not asked for a Range).
-        if (offset > 0) {
-          offset = 0;
-          hash = undefined;
+        const now = validatorOf(res.headers);
+        if (offset > 0 && validator && now && validatorChanged(validator, now)) {
+          // A server that ignored If-Range sent the rest of another version.
+          res.abort();
+          await startOver();
+          await backOff(() => new ContractError(`The artifact kept changing while it was downloaded (${maxResumes} times).`));
+          continue;
         }
+        if (range.total !== undefined) total = sizeFromStorage(range.total, res);
+        headerSums = [...headerSums, ...checksumsFromHeaders(res.headers, true)];
+        if (offset === 0) {
+          validator = now;
+          recordValidator = writeValidator(part, validator);
+        }
+      } else {
+        // 200: the whole file (not asked for a Range, Range ignored, or the artifact changed since the part file began).
+        offset = 0;
+        running = undefined;
+        headerSums = checksumsFromHeaders(res.headers, false);
         const len = Number(res.headers['content-length']);
-        if (Number.isSafeInteger(len) && len >= 0) total = len;
+        if (res.headers['content-length'] !== undefined && Number.isSafeInteger(len) && len >= 0) total = sizeFromStorage(len, res);
+        validator = validatorOf(res.headers);
+        // Written while the body flows (not awaited before it: see above); awaited before the next attempt.
+        recordValidator = writeValidator(part, validator);
       }
 
-      // From byte 0 here (a 200, or nothing on disk yet); a resumed prefix was hashed before the request.
-      if (source.target.sha256 !== undefined) hash ??= createHash('sha256');
+      const algorithm = strongestAlgorithm(expected());
+      if (algorithm !== undefined && offset === 0) running = { algorithm, digest: newDigest(algorithm) };
+      else if (running !== undefined && running.algorithm !== algorithm) running = undefined;
       try {
+        const file = await openPartFile(part, offset === 0);
         offset = await writeBody(res.source(), {
           part,
+          file,
           offset,
-          hash,
+          hash: running?.digest,
+          limit: total,
           what: WHAT,
           idleMs: http.timeouts.streamIdleMs,
           onProgress: (received) => options.onProgress?.({ received, total, resumedFrom }),
         });
       } catch (e) {
+        res.abort();
+        await recordValidator?.catch(() => undefined);
         if (isCancellation(e) || (e instanceof ApiError && e.kind === 'cancelled')) throw e;
+        if (diskCode(e) !== undefined || !(e instanceof ApiError)) throw e;
+        if (e instanceof IntegrityError || e instanceof ContractError || e instanceof RequestError) {
+          // More bytes than announced: what is on disk can only be wrong.
+          if (e instanceof IntegrityError) await removePartFile(part);
+          throw e;
+        }
         // A broken transfer: resume from what reached the disk.
-        offset = await fileSize(part);
-        hash = undefined;
+        offset = await partFileSize(part);
+        running = undefined;
         if (++resumes > maxResumes) throw e;
         continue;
       }
+      await recordValidator;
       if (total === undefined || offset >= total) break;
       // The body ended early without an error (a truncated answer): resume.
-      hash = undefined;
+      running = undefined;
       if (++resumes > maxResumes) {
         throw new IntegrityError(`The download kept ending early (${offset} of ${total} bytes).`);
       }
     }
 
-    const size = await fileSize(part);
+    const size = await partFileSize(part);
     if (total !== undefined && size !== total) {
       throw new IntegrityError(`The downloaded file has ${size} bytes; the service announced ${total}.`);
     }
+    const sums = expected();
+    const algorithm = strongestAlgorithm(sums);
     let digest: string | undefined;
-    if (source.target.sha256) {
-      digest = (hash ?? (await hashFilePrefix(part, size))).digest('hex');
-      if (digest !== source.target.sha256) {
-        await fsp.rm(part, { force: true });
-        throw new IntegrityError('The downloaded file does not match its announced SHA-256 checksum; it was removed.');
+    if (algorithm !== undefined) {
+      const d = running?.algorithm === algorithm && offset === size ? running.digest : await digestFilePrefix(part, size, algorithm);
+      digest = d.digest('hex');
+      const wrong = sums.find((c) => c.algorithm === algorithm && c.hex !== digest);
+      if (wrong) {
+        await removePartFile(part);
+        throw new IntegrityError(`The downloaded file does not match the ${algorithm} checksum announced by ${wrong.source}; it was removed.`);
       }
     }
-    const finalName = options.fileName
-      ? safeFileName(options.fileName, artifactFileName(modelName))
-      : safeFileName(serverName, artifactFileName(modelName));
-    const finalPath = await freeName(directory, finalName, options.overwrite ?? false);
+    const finalPath = await freeName(directory, finalFileName(options.fileName ?? serverName, modelName), options.overwrite ?? false);
     await fsp.rename(part, finalPath);
+    await writeValidator(part, undefined);
     return {
       path: finalPath,
       bytes: size,
-      sha256: digest,
-      verified: source.target.sha256 ? 'sha256' : 'length',
+      sha256: algorithm === 'sha256' ? digest : undefined,
+      verified: algorithm ?? 'length',
       resumedFrom,
       renewals,
       resumes,
@@ -393,9 +517,11 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
   } catch (e) {
     source.direct?.abort();
     const cancelled = e instanceof CancelledError || isCancellation(e);
-    if (cancelled && options.keepPartialOnCancel === false) await fsp.rm(part, { force: true });
+    if (cancelled && options.keepPartialOnCancel === false) await removePartFile(part);
     if (e instanceof ApiError) throw e;
     if (cancelled) throw new CancelledError();
+    const code = diskCode(e);
+    if (code !== undefined) throw await toDiskError(code, part, e);
     throw new RequestError(`Cannot write the download: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

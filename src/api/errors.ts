@@ -143,6 +143,32 @@ export class FileChangedError extends IntegrityError {
   }
 }
 
+// The disk refused the download's bytes (full, read-only, quota, permission). Not a kind of its own: the playground
+// and the error views switch on every kind, and to them this is a refused request. A second global brand lets
+// `instanceof DiskError` tell it apart across bundles, like ApiError's.
+const DISK_BRAND = Symbol.for('hostedReasoning.diskError');
+
+/** The download stopped because the disk refused a write: the part file keeps what it holds for a Resume. */
+export class DiskError extends RequestError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return ApiError[Symbol.hasInstance](value) && (value as Record<symbol, unknown>)[DISK_BRAND] === true;
+  }
+
+  constructor(
+    message: string,
+    /** The error code the OS gave (ENOSPC, EROFS, EDQUOT, EACCES, EPERM). */
+    readonly code: string,
+    /** Bytes kept in the part file. */
+    readonly keptBytes: number,
+    /** The part file a Resume continues. */
+    readonly partFile: string,
+    options?: ApiErrorOptions,
+  ) {
+    super(message, options);
+    Object.defineProperty(this, DISK_BRAND, { value: true, enumerable: false });
+  }
+}
+
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }

@@ -129,7 +129,8 @@ export class HttpClient {
   readonly retry: RetryPolicy;
   private readonly axios: AxiosInstance;
   private readonly log: Logger;
-  private readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The wait between attempts (the `sleep` test seam of the config); downloads back off with it too. */
+  readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
 
   constructor(config: HttpConfig) {

@@ -3,10 +3,11 @@
 // (an async iterator over a Readable reads all it holds at once, which concatenates the chunks into a new buffer;
 // with two iterators stacked that path cost about twice the bare pipe's CPU, test/bench/REPORT.md, figure 5).
 
-import type { Hash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, ftruncateSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { TimeoutError, type ApiError } from './errors';
+import type { RunningDigest } from './checksum';
+import { IntegrityError, TimeoutError, type ApiError } from './errors';
 import { secs } from './http';
 
 /** A response body with the means to end its transfer (see storageRequest.ts). */
@@ -17,10 +18,18 @@ export interface BodySource {
 }
 
 export interface WriteBodyOptions {
+  /** The part file, for messages. */
   part: string;
-  /** Bytes already in the part file: appended to when > 0, else the file is started afresh. */
+  /** The part file, opened (partFile.ts); writeBody closes it. */
+  file: FileHandle;
+  /** Where the body's first byte goes: the file is cut to this length first, so it never keeps stale bytes. */
   offset: number;
-  hash?: Hash;
+  hash?: RunningDigest;
+  /**
+   * The size the file must not exceed (the announced length): a body with more bytes fails with an IntegrityError
+   * before the first byte too many is written.
+   */
+  limit?: number;
   what: string;
   /** No byte received for this long while waiting for the network: the transfer is failed with a TimeoutError. */
   idleMs: number;
@@ -44,7 +53,16 @@ const PROGRESS_INTERVAL_MS = 100;
  */
 export function writeBody(source: BodySource, opts: WriteBodyOptions): Promise<number> {
   const { body } = source;
-  const out = createWriteStream(opts.part, { flags: opts.offset > 0 ? 'a' : 'w', highWaterMark: WRITE_BUFFER_BYTES });
+  try {
+    // Synchronous, so the body's listeners are attached in this same turn (see the destroyed-body check below).
+    ftruncateSync(opts.file.fd, opts.offset);
+  } catch (e) {
+    return opts.file.close().then(
+      () => Promise.reject(e),
+      () => Promise.reject(e),
+    );
+  }
+  const out = createWriteStream(opts.part, { fd: opts.file, start: opts.offset, highWaterMark: WRITE_BUFFER_BYTES });
   let written = opts.offset;
   let lastReport = 0;
   let failure: unknown;
@@ -54,6 +72,10 @@ export function writeBody(source: BodySource, opts: WriteBodyOptions): Promise<n
   let idle: NodeJS.Timeout | undefined = setTimeout(onIdle, opts.idleMs);
 
   const onData = (chunk: Buffer) => {
+    if (opts.limit !== undefined && written + chunk.length > opts.limit) {
+      finish(new IntegrityError(`${opts.what}: the server sent more than the ${opts.limit} bytes it announced.`));
+      return;
+    }
     opts.hash?.update(chunk);
     written += chunk.length;
     if (out.write(chunk)) {

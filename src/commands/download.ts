@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { DiskError, isApiError } from '../api/errors';
 import type { Services } from '../services';
 import { PENDING_DOWNLOADS_KEY } from '../storageKeys';
 import type { ModelsTreeProvider } from '../views/modelsTree';
@@ -108,6 +108,17 @@ export async function runDownload(services: Services, modelName: string, directo
       });
       return undefined;
     }
+    if (error instanceof DiskError) {
+      // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
+      const resume = 'Resume';
+      services.log.warn(error.message);
+      void vscode.window
+        .showErrorMessage(`Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`, resume)
+        .then((c) => {
+          if (c === resume) void runDownload(services, modelName, directory, fileName);
+        });
+      return undefined;
+    }
     if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
     await showError(services, `Could not download ${modelName}`, error, () => runDownload(services, modelName, directory, fileName));
     return undefined;
@@ -146,10 +157,13 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
   const list = services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? [];
   if (!list.length) return;
   const scope = await services.session.scope();
+  if (!scope) return;
+  // The part file's name depends on the service (its base URL), so two services' downloads of one name never mix.
+  const { client } = await services.session.connect();
   const { partFilePath } = await import('../api/index.js');
   for (const d of list) {
     if (d.scope !== scope) continue;
-    const part = partFilePath(d.directory, d.modelName, d.fileName);
+    const part = partFilePath(d.directory, d.modelName, d.fileName, client.baseUrl);
     const size = await fsp.stat(part).then((s) => s.size, () => 0);
     if (!size) {
       await setPending(services, d, false);

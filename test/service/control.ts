@@ -4,7 +4,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonObject, sendDetail, sendJson } from './http-util';
 import { MODEL_LIST_SHAPES } from './keys';
-import type { Emulator, EmulatorOptions, FaultKind, FaultRule, KeyConfig } from './types';
+import type { Emulator, EmulatorOptions, FaultKind, FaultRule, KeyConfig, StorageChecksum } from './types';
+import { STORAGE_CHECKSUMS } from './types';
 
 const FAULT_KINDS: FaultKind[] = ['latency', 'status', 'reset', 'stall', 'truncate', 'body'];
 
@@ -75,6 +76,12 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
           throw new BadInput("downloadMode must be 'redirect' or 'metadata'");
         }
         patch.downloadMode = v;
+        break;
+      case 'storageChecksum':
+        if (!STORAGE_CHECKSUMS.includes(v as StorageChecksum)) {
+          throw new BadInput(`storageChecksum must be one of ${STORAGE_CHECKSUMS.join(', ')}`);
+        }
+        patch.storageChecksum = v as StorageChecksum;
         break;
       case 'redirectStatus':
         if (![301, 302, 303, 307, 308].includes(v as number)) {
@@ -156,6 +163,16 @@ export function parseFaultRule(o: Record<string, unknown>): FaultRule {
   if (afterBytes !== undefined) rule.afterBytes = afterBytes;
   const contentType = str(o.contentType, 'contentType');
   if (contentType !== undefined) rule.contentType = contentType;
+  if (o.headers !== undefined) {
+    if (o.headers === null || typeof o.headers !== 'object' || Array.isArray(o.headers)) {
+      throw new BadInput("'headers' must be an object of strings");
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(o.headers)) {
+      headers[name] = str(value, `headers.${name}`) ?? '';
+    }
+    rule.headers = headers;
+  }
   const body = str(o.body, 'body');
   const bodyBase64 = str(o.bodyBase64, 'bodyBase64');
   if (bodyBase64 !== undefined) rule.body = Buffer.from(bodyBase64, 'base64');

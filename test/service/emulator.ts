@@ -33,6 +33,7 @@ export type {
   RecordedRequest,
   RedirectStatus,
   ResolvedOptions,
+  StorageChecksum,
 } from './types';
 export { FaultTable } from './faults';
 export { DEFAULT_KEYS, MODEL_LIST_SHAPES } from './keys';
@@ -51,6 +52,7 @@ const DEFAULTS = {
   downloadMode: 'redirect',
   redirectStatus: 302,
   signedUrlTtlMs: 60_000,
+  storageChecksum: 'none',
   streamChunkBytes: 0,
   streamTokenChars: 0,
   recordTokenWrites: false,

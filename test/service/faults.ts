@@ -1,5 +1,6 @@
 // Scriptable failures. Rules are matched per request (origin, method, path without query) and spent after `times`
-// uses. 'latency' and 'status' act before the route handler; 'reset', 'truncate' and 'stall' act on the response
+// uses. 'latency', 'status' and 'body' (any status and headers: a hostile 206, an encoded artifact) act before the
+// route handler; 'reset', 'truncate' and 'stall' act on the response
 // body by wrapping res.write/res.end, so they work for every handler (JSON, streams, piped file downloads) alike.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -109,7 +110,11 @@ export async function applyFaults(
     }
     case 'body': {
       const body = terminal.body === undefined ? Buffer.alloc(0) : Buffer.from(terminal.body);
-      res.writeHead(200, { 'Content-Type': terminal.contentType ?? 'application/json', 'Content-Length': String(body.length) });
+      res.writeHead(terminal.status ?? 200, {
+        'Content-Type': terminal.contentType ?? 'application/json',
+        'Content-Length': String(body.length),
+        ...terminal.headers,
+      });
       res.end(body);
       return false;
     }

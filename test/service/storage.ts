@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { checksumHeaders } from './checksums';
 import type { CustomModel, State } from './types';
 
 /**
@@ -66,6 +67,21 @@ function findModel(state: State, owner: string, segment: string): CustomModel | 
 }
 
 type ParsedRange = { kind: 'none' } | { kind: 'range'; start: number; end: number } | { kind: 'unsatisfiable' };
+
+/**
+ * RFC 9110 13.1.5: a Range is honoured only when If-Range (if sent) names the current version: an ETag compared
+ * strongly, or the exact Last-Modified date. Otherwise the whole representation is sent (200).
+ */
+export function rangeStillValid(ifRange: string | undefined, etag: string, lastModified: string): boolean {
+  if (ifRange === undefined) {
+    return true;
+  }
+  const v = ifRange.trim();
+  if (v.startsWith('"') || v.startsWith('W/')) {
+    return v === etag;
+  }
+  return v === lastModified;
+}
 
 /** Single byte ranges only (`bytes=N-`, `bytes=N-M`, `bytes=-N`); anything else is ignored (full 200), as RFC 9110 allows. */
 export function parseRange(header: string | undefined, size: number): ParsedRange {
@@ -136,15 +152,20 @@ export async function handleStorage(state: State, req: IncomingMessage, res: Ser
     xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.', method);
     return;
   }
+  const etag = `"${model.artifact.sha256.slice(0, 32)}"`;
+  const lastModified = new Date(model.createdAt).toUTCString();
   const headers: Record<string, string> = {
     'Content-Type': 'application/octet-stream',
     'Content-Disposition': `attachment; filename="${model.artifact.filename}"`,
-    ETag: `"${model.artifact.sha256.slice(0, 32)}"`,
-    'Last-Modified': new Date(model.createdAt).toUTCString(),
+    ETag: etag,
+    'Last-Modified': lastModified,
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'private, max-age=0',
   };
-  const range = parseRange(typeof req.headers.range === 'string' ? req.headers.range : undefined, size);
+  const ifRange = typeof req.headers['if-range'] === 'string' ? req.headers['if-range'] : undefined;
+  const rangeHeader = typeof req.headers.range === 'string' && rangeStillValid(ifRange, etag, lastModified) ? req.headers.range : undefined;
+  const range = parseRange(rangeHeader, size);
+  Object.assign(headers, await checksumHeaders(state.options.storageChecksum, model.artifact.path, range.kind === 'range'));
   if (range.kind === 'unsatisfiable') {
     res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Type': 'application/xml' });
     res.end(method === 'HEAD' ? undefined : '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidRange</Code><Message>The requested range is not satisfiable</Message></Error>');

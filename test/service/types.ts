@@ -33,6 +33,32 @@ export interface DatasetConfig {
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
+/** Which checksum header the storage origin sends with an artifact, the way a real store does (checksums.ts). */
+export type StorageChecksum =
+  | 'none'
+  | 'x-checksum-sha256' // hex
+  | 'x-checksum-sha256-base64'
+  | 'x-amz-checksum-sha256' // S3 with checksum mode
+  | 'repr-digest' // RFC 9530 sha-256
+  | 'digest' // RFC 3230 SHA-256
+  | 'digest-md5' // RFC 3230 MD5
+  | 'x-goog-hash' // GCS: crc32c and md5
+  | 'x-goog-hash-crc32c' // GCS composite object: crc32c only
+  | 'content-md5';
+
+export const STORAGE_CHECKSUMS: readonly StorageChecksum[] = [
+  'none',
+  'x-checksum-sha256',
+  'x-checksum-sha256-base64',
+  'x-amz-checksum-sha256',
+  'repr-digest',
+  'digest',
+  'digest-md5',
+  'x-goog-hash',
+  'x-goog-hash-crc32c',
+  'content-md5',
+];
+
 export interface EmulatorOptions {
   host?: string;
   port?: number;
@@ -51,6 +77,8 @@ export interface EmulatorOptions {
   downloadMode?: 'redirect' | 'metadata';
   redirectStatus?: RedirectStatus;
   signedUrlTtlMs?: number;
+  /** The checksum header the storage origin sends with artifacts (default 'none'). */
+  storageChecksum?: StorageChecksum;
   responseText?: string;
   dataDir?: string;
   /**
@@ -95,6 +123,7 @@ export interface FaultRule {
   times?: number;
   kind: FaultKind;
   ms?: number;
+  /** 'status': the status sent (default 503); 'body': the status of the answer (default 200). */
   status?: number;
   /** Retry-After of a 'status' fault: seconds (number or text) or a Date, sent as an HTTP date. */
   retryAfter?: string | number | Date;
@@ -102,6 +131,11 @@ export interface FaultRule {
   /** The body of a 'body' fault, or of a 'status' fault instead of the default `{detail}`. */
   body?: string | Buffer;
   contentType?: string;
+  /**
+   * 'body': more headers of the answer, e.g. a wrong or missing Content-Range with status 206, a Content-Encoding, a
+   * checksum header.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface ArtifactInfo {

@@ -112,7 +112,7 @@ describe('download', function () {
       },
     });
     await assert.rejects(first, CancelledError);
-    const part = partFilePath(tmp.dir, MODEL);
+    const part = partFilePath(tmp.dir, MODEL, undefined, client.baseUrl);
     const kept = (await fsp.stat(part)).size;
     assert.ok(kept > 0, 'the part file was kept');
     const out = await client.download(MODEL, { directory: tmp.dir });
@@ -163,11 +163,12 @@ describe('download: hostile servers', function () {
   let answer: (res: http.ServerResponse) => void = () => undefined;
   const storageHeaders: http.IncomingHttpHeaders[] = [];
   let disposition = '';
+  let chunked = false;
 
   before(async () => {
     storage = http.createServer((req, res) => {
       storageHeaders.push(req.headers);
-      res.writeHead(200, { 'Content-Length': body.length, 'Content-Disposition': disposition });
+      res.writeHead(200, { ...(chunked ? {} : { 'Content-Length': body.length }), 'Content-Disposition': disposition });
       res.end(body);
     });
     api = http.createServer((_req, res) => answer(res));
@@ -201,6 +202,23 @@ describe('download: hostile servers', function () {
     disposition = 'attachment; filename="m.gguf"';
     answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: 'f'.repeat(64) }));
     await assert.rejects(client().download('m', { directory: tmp.dir }), IntegrityError);
+    assert.deepEqual(readdirSync(tmp.dir), []);
+  });
+
+  it('a body longer than the announced size is cut off at that size, an IntegrityError, and no part file is left', async () => {
+    chunked = true;
+    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, size: 1000 }));
+    try {
+      await assert.rejects(client().download('m', { directory: tmp.dir }), (e: unknown) => e instanceof IntegrityError && /more than/.test(e.message));
+    } finally {
+      chunked = false;
+    }
+    assert.deepEqual(readdirSync(tmp.dir), []);
+  });
+
+  it('storage announcing another size than the service is an IntegrityError before anything is written', async () => {
+    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, size: 1000 }));
+    await assert.rejects(client().download('m', { directory: tmp.dir }), (e: unknown) => e instanceof IntegrityError && /announced 1000/.test(e.message));
     assert.deepEqual(readdirSync(tmp.dir), []);
   });
 

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import { NetworkError, type ApiError } from '../../src/api/errors';
+import { IntegrityError, NetworkError, type ApiError } from '../../src/api/errors';
 import { writeBody } from '../../src/api/writeBody';
 
 function source(body: Readable) {
@@ -19,12 +19,19 @@ describe('writeBody', () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-writebody-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const options = (part: string, offset = 0) => ({ part, offset, what: 'Downloading', idleMs: 5_000, onProgress: () => undefined });
+  const options = async (part: string, offset = 0) => ({
+    part,
+    file: await fs.promises.open(part, offset > 0 ? 'r+' : 'w'),
+    offset,
+    what: 'Downloading',
+    idleMs: 5_000,
+    onProgress: () => undefined,
+  });
 
   it('appends the body to the part file and resolves with its new size', async () => {
     const part = path.join(dir, 'a.part');
     fs.writeFileSync(part, 'abc');
-    const size = await writeBody(source(Readable.from([Buffer.from('def'), Buffer.from('gh')])), options(part, 3));
+    const size = await writeBody(source(Readable.from([Buffer.from('def'), Buffer.from('gh')])), await options(part, 3));
     assert.equal(size, 8);
     assert.equal(fs.readFileSync(part, 'utf8'), 'abcdefgh');
   });
@@ -35,7 +42,7 @@ describe('writeBody', () => {
     body.on('error', () => undefined); // the error happened while nobody listened
     body.destroy(new Error('socket hang up'));
     await new Promise((r) => setImmediate(r));
-    await assert.rejects(writeBody(source(body), options(part)), (e: unknown) => e instanceof NetworkError && /socket hang up/.test(e.message));
+    await assert.rejects(writeBody(source(body), await options(part)), (e: unknown) => e instanceof NetworkError && /socket hang up/.test(e.message));
     assert.equal(fs.readFileSync(part).length, 0);
   });
 
@@ -44,7 +51,22 @@ describe('writeBody', () => {
     const body = new Readable({ read() {} });
     body.push(Buffer.from('first'));
     setTimeout(() => body.destroy(new Error('reset')), 20);
-    await assert.rejects(writeBody(source(body), options(part)), /mapped: Error: reset/);
+    await assert.rejects(writeBody(source(body), await options(part)), /mapped: Error: reset/);
     assert.equal(fs.readFileSync(part, 'utf8'), 'first');
+  });
+
+  it('cuts the file to the offset first: bytes past it from an earlier attempt are not kept', async () => {
+    const part = path.join(dir, 'd.part');
+    fs.writeFileSync(part, 'abcSTALE');
+    const size = await writeBody(source(Readable.from([Buffer.from('de')])), await options(part, 3));
+    assert.equal(size, 5);
+    assert.equal(fs.readFileSync(part, 'utf8'), 'abcde');
+  });
+
+  it('fails with an IntegrityError before writing past the announced length', async () => {
+    const part = path.join(dir, 'e.part');
+    const body = Readable.from([Buffer.from('1234'), Buffer.from('5678')]);
+    await assert.rejects(writeBody(source(body), { ...(await options(part)), limit: 6 }), IntegrityError);
+    assert.equal(fs.readFileSync(part, 'utf8'), '1234');
   });
 });
