@@ -3,4 +3,5 @@
 // src/api beyond the small shared modules (errors, redact, types, urlPolicy) is exported here.
 export { ServiceClient } from './client';
 export { partFilePath } from './download';
+export { removePartFile } from './partFile';
 export { artifactFileName } from './fileName';

@@ -11,7 +11,7 @@ import { PENDING_DOWNLOADS_KEY } from '../storageKeys';
 import type { ModelsTreeProvider } from '../views/modelsTree';
 import { modelNameFromArgument, pickModel } from './modelArgument';
 import { showError } from './showError';
-import { showInformationMessage, withProgress } from '../util/notify';
+import { showErrorMessage, showInformationMessage, withProgress } from '../util/notify';
 
 
 /** A download that has not finished: enough to resume it after a reload. */
@@ -112,11 +112,11 @@ export async function runDownload(services: Services, modelName: string, directo
       // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
       const resume = 'Resume';
       services.log.warn(error.message);
-      void vscode.window
-        .showErrorMessage(`Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`, resume)
-        .then((c) => {
+      void showErrorMessage(`Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`, resume).then(
+        (c) => {
           if (c === resume) void runDownload(services, modelName, directory, fileName);
-        });
+        },
+      );
       return undefined;
     }
     if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
@@ -160,7 +160,7 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
   if (!scope) return;
   // The part file's name depends on the service (its base URL), so two services' downloads of one name never mix.
   const { client } = await services.session.connect();
-  const { partFilePath } = await import('../api/index.js');
+  const { partFilePath, removePartFile } = await import('../api/index.js');
   for (const d of list) {
     if (d.scope !== scope) continue;
     const part = partFilePath(d.directory, d.modelName, d.fileName, client.baseUrl);
@@ -174,7 +174,7 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
     const choice = await showInformationMessage(`The download of ${d.modelName} stopped at ${mb(size)}.`, resume, discard);
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
     else if (choice === discard) {
-      await fsp.rm(part, { force: true });
+      await removePartFile(part);
       await setPending(services, d, false);
     }
   }
