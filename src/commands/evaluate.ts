@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { VIEW_JOBS } from '../services';
 import type { ModelsTreeProvider } from '../views/modelsTree';
 import { modelNameFromArgument, pickModel } from './modelArgument';
+import { untrustedText } from '../util/untrustedText';
 import { showError } from './showError';
 
 const RECENT_DATASETS = 'hostedReasoning.recentDatasets';
@@ -35,7 +36,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
     await rememberDataset(services, datasetName);
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
-    vscode.window.setStatusBarMessage(`$(beaker) Evaluating ${modelName} on ${datasetName}…`, 5000);
+    vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(`Evaluating ${modelName} on ${datasetName}…`)}`, 5000);
     return job.jobId;
   } catch (error) {
     await showError(services, `Could not start the evaluation of ${modelName}`, error, () => startEvaluation(services, modelName, datasetName));

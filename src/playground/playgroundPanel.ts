@@ -20,6 +20,7 @@ import {
 import { runErrorInfo } from './runError';
 import { exportFileName, sessionMarkdown } from './sessionExport';
 import { showInformationMessage, showWarningMessage } from '../util/notify';
+import { untrustedText } from '../util/untrustedText';
 
 /** Runs of one panel going at the same time (a comparison needs two). */
 const MAX_ACTIVE_RUNS = 4;
@@ -181,7 +182,7 @@ export class PlaygroundPanel implements vscode.Disposable {
       run.refuse(`At most ${MAX_ACTIVE_RUNS} runs can go at once in one playground; stop one first.`);
       return;
     }
-    this.panel.title = `Playground · ${settings.modelName}`;
+    this.panel.title = `Playground · ${untrustedText(settings.modelName, { maxChars: 80 })}`;
     this.services.log.info(`Playground: run ${runId} on ${settings.modelName} (${settings.stream ? 'streamed' : 'not streamed'}).`);
     await run.execute(async () => (await this.services.session.connect()).client);
     const end = run.end;
