@@ -403,11 +403,14 @@ export class PollScheduler {
     let at = first;
     for (const t of this.tracked.values()) if (t.dueAt <= first + ROUND_GATHER_MS) at = Math.max(at, t.dueAt);
     const interval = this.options.intervalMs();
+    // Read once: a monotonic clock moves on between two reads, so a clock read in the loop below would never let
+    // `roomAt <= at` hold once the first job is overdue (it hung the extension host).
+    const now = this.clock.monotonic();
     for (;;) {
       let due = 0;
       for (const t of this.tracked.values()) if (t.dueAt <= at && !t.heldElsewhere) due++;
       const need = Math.max(1, Math.min(due, REQUEST_BUDGET));
-      const roomAt = this.sent.roomAt(Math.max(at, this.clock.monotonic()), interval, REQUEST_BUDGET, need);
+      const roomAt = this.sent.roomAt(Math.max(at, now), interval, REQUEST_BUDGET, need);
       if (roomAt <= at) return at;
       at = roomAt;
     }

@@ -362,6 +362,19 @@ describe('job poller core', () => {
     assert.equal(source.calls.length, 5);
   });
 
+  it('schedules an overdue job with a clock that moves on between two reads, as performance.now() does', async () => {
+    clock.creep = true;
+    jobs.add('finetune', 'j');
+    const p = poller();
+    await p.sync();
+    await advance(0);
+    await advance(INTERVAL);
+    // The job is due while the round that asks it is planned: the plan must settle although the clock moved on.
+    clock.pass(INTERVAL * 3);
+    await advance(INTERVAL);
+    assert.ok(source.calls.length >= 3, `polled ${source.calls.length} times`);
+  });
+
   it('keeps a service backoff on time when the wall clock steps back', async () => {
     jobs.add('finetune', 'j');
     let down = true;

@@ -18,8 +18,21 @@ export class FakeClock implements PollClock {
 
   now = (): number => this.t + this.wallOffset;
 
-  /** Timers run on this one (as setTimeout does), whatever the wall clock does. */
-  monotonic = (): number => this.t;
+  /**
+   * Timers run on this one (as setTimeout does), whatever the wall clock does. With `creep`, each read moves it on a
+   * microsecond, as performance.now() does between two reads; a code path that reads it in a loop then never settles,
+   * so reads are counted and a runaway fails fast instead of hanging the test.
+   */
+  monotonic = (): number => {
+    if (!this.creep) return this.t;
+    if (++this.readsSinceAdvance > 10_000) throw new Error('runaway clock reads: more than 10,000 without time passing');
+    this.t += 0.001;
+    return this.t;
+  };
+
+  /** Whether each monotonic read moves time on (see monotonic). */
+  creep = false;
+  private readsSinceAdvance = 0;
 
   /** Steps the wall clock (negative: back) without time passing. */
   stepWall(ms: number): void {
@@ -62,9 +75,11 @@ export class FakeClock implements PollClock {
       this.t = Math.max(this.t, at);
       const due = [...this.timers].filter(([, timer]) => timer.at === at);
       for (const [id] of due) this.timers.delete(id);
+      this.readsSinceAdvance = 0;
       for (const [, timer] of due) timer.fn();
     }
-    this.t = end;
+    this.t = Math.max(this.t, end);
+    this.readsSinceAdvance = 0;
     await settle();
   }
 }
