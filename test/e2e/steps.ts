@@ -71,6 +71,8 @@ export function storySteps(env: StoryEnvironment): Step[] {
 
       await wb.notification(/API key saved\. \d+ models available\./).waitFor();
       for (const model of DEFAULT_KEYS[key]?.models ?? []) await wb.waitForRow(MODELS, `Base model ${model}`);
+      // The view names the service it talks to and where the key came from.
+      await wb.pane(MODELS).locator('.pane-header').getByText(`${new URL(emu.url).host} · key stored`).waitFor();
       const checked = emu.received.filter((r) => r.path.startsWith('/cr/get_allowed_models') && r.headers['x-api-key'] === key);
       assert.ok(checked.some((r) => r.status === 200), 'the key was checked against the service');
     },

@@ -38,7 +38,9 @@ export class Workbench {
 
   /** A view's section in the side bar (header and body), by the view's name. */
   pane(viewName: string): Locator {
-    return this.page.locator('.pane').filter({ has: this.page.locator(`.pane-header[aria-label="${viewName} Section"]`) });
+    // By the header's title: its aria-label also carries the view's description (the Models view names its service).
+    const title = this.page.locator('h3.title', { hasText: new RegExp(`^${viewName}$`) });
+    return this.page.locator('.pane').filter({ has: this.page.locator('.pane-header').filter({ has: title }) });
   }
 
   /** A view's tree ('Models', 'Jobs', 'Files Explorer'). */
