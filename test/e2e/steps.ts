@@ -216,6 +216,15 @@ export function storySteps(env: StoryEnvironment): Step[] {
       await page.keyboard.type(url);
       await page.keyboard.press('Enter');
       await wb.showContainer('Hosted Reasoning');
+      // A key is kept per service: the new one has none yet, and the view says so.
+      await wb.pane(MODELS).locator('.pane-header').getByText(`${new URL(url).host} · no key`).waitFor();
+      await wb.pane(MODELS).getByText('Connect with an API key to see the models it allows.').waitFor();
+      await wb.runCommand('Hosted Reasoning: Set API Key…');
+      await wb.quickInputTitled('Hosted Reasoning: API Key');
+      await page.keyboard.type(key);
+      await page.keyboard.press('Enter');
+      // Nothing answers there, so the key cannot be checked: the person decides.
+      await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Store Anyway' }).click();
       // By their text: these rows' accessible label is their tooltip (the error, then "Click: Retry").
       await wb.waitForRow(MODELS, 'Cannot reach the service — retry', 30_000, 'text');
       await wb.waitForRow(MODELS, 'Check the service URL', undefined, 'text');
