@@ -1,14 +1,13 @@
 // The one poller for all active jobs of the current scope: PollScheduler (the tested core) wired to VS Code — the
-// session, the job store, the Log, window focus, lease files under globalStorage — with its news as vscode events.
+// session, the job store, the Log, window focus, notify-once markers under globalStorage — with its news as vscode events.
 //
 // Nothing happens at construction but listener registration: start() does the first read of the job list (after
 // a reload polling resumes from there), and with no active job there is no timer and no request.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { FileLeases, type PollLease } from './pollLease';
+import { markerFiles } from './notifyOnce';
 import {
-  DEFAULT_LEASE_MS,
   PollScheduler,
   type JobFinished,
   type PollClock,
@@ -19,8 +18,6 @@ import {
 export type { JobFinished, PollHealth, PollRound } from './pollScheduler';
 
 export interface JobPollerOptions {
-  /** Test seam: leases (defaults to files in `<globalStorage>/poll-leases`). */
-  lease?: PollLease;
   /** Test seam: time and timers. */
   clock?: PollClock;
 }
@@ -31,7 +28,7 @@ export class JobPoller implements vscode.Disposable {
   readonly onDidPoll = this.polled.event;
   private readonly finished = new vscode.EventEmitter<JobFinished>();
   /**
-   * A job ended. `notify` is true in exactly one window (the one that observed the end and won the "notified"
+   * A job ended. `notify` is true in exactly one window (the one that observed the end and won the notify-once
    * marker); every window that followed the job gets the event, so each can refresh its Models view.
    */
   readonly onDidFinishJob = this.finished.event;
@@ -40,12 +37,13 @@ export class JobPoller implements vscode.Disposable {
   readonly onDidChangeHealth = this.healthChanged.event;
 
   private readonly scheduler: PollScheduler;
-  private readonly leases: PollLease;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(services: Pick<Services, 'context' | 'log' | 'session' | 'jobs'>, options: JobPollerOptions = {}) {
     const { context, log, session, jobs } = services;
-    this.leases = options.lease ?? new FileLeases(path.join(context.globalStorageUri.fsPath, 'poll-leases'));
+    // The name older versions gave the folder (they kept poll leases there too): a window still running one of them
+    // writes the same markers, so the two still announce an end once.
+    const claimNotice = markerFiles(path.join(context.globalStorageUri.fsPath, 'poll-leases'));
     this.scheduler = new PollScheduler({
       // The scope comes without the client: with no active job, activation never loads the client bundle. The
       // client is built on the first status request.
@@ -61,11 +59,9 @@ export class JobPoller implements vscode.Disposable {
         };
       },
       jobs,
-      lease: this.leases,
+      claimNotice,
       intervalMs: () => session.settings().pollIntervalMs,
       clock: options.clock,
-      // A lease must outlast one status request with its retries (see PollScheduler): at least four request timeouts.
-      leaseMs: Math.max(DEFAULT_LEASE_MS, 4 * session.settings().requestTimeoutMs),
       log: (level, message) => log[level](message),
       onDidPoll: (round) => this.polled.fire(round),
       onDidFinishJob: (e) => this.finished.fire(e),
@@ -117,8 +113,6 @@ export class JobPoller implements vscode.Disposable {
 
   dispose(): void {
     this.scheduler.dispose();
-    // Closing windows hand their jobs over at once instead of after the lease expires.
-    if (this.leases instanceof FileLeases) this.leases.releaseAllSync();
     for (const d of this.disposables) d.dispose();
   }
 }

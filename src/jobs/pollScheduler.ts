@@ -1,5 +1,5 @@
-// The poller's core: which active job to ask about when, backoff, leases, and what to write. No vscode: the clock, the
-// timers, the service, the job list and the leases are handed in, so plain mocha drives it with fake time.
+// The poller's core: which active job to ask about when, backoff, and what to write. No vscode: the clock, the timers,
+// the service, the job list and the notify-once marker are handed in, so plain mocha drives it with fake time.
 //
 // Rules (the why of each):
 //  - One timer for all jobs, and none at all when no job is active: an idle extension costs nothing.
@@ -20,13 +20,12 @@
 //    unreadable answers in a row mark it failed with the reason: the same answer would be unreadable for ever.
 //  - 404 on a status means the service forgot the job: it is marked failed, since asking again would never end.
 //  - 401/403: polling pauses until the key changes (reconnect()); asking again with the same key cannot help.
-//  - A job another window holds the lease for is not polled here; the lease is checked every interval so this window
-//    takes over when that one closes. Its records still change (the other window writes them): `onExternalChange`
-//    tells the caller so views can catch up.
-//  - A job that ended or was removed keeps its lease until it expires (retire, not release): other windows read
-//    globalState a moment later, and must neither poll it again nor write their stale copy of it back.
-//  - Lease files that cannot be used (folder not writable) do not stop polling: a duplicate GET is harmless, a job
-//    that is never followed is not. The stored record is re-read after the lease check for the same reason.
+//  - Each window polls the jobs it sees: two windows may both ask about a job (a duplicate GET is harmless), and one
+//    may write a record over the other's for a moment (the next poll heals it). Its records also change when another
+//    window writes them: `onExternalChange` tells the caller so views can catch up.
+//  - Only the end is told once across windows: the window whose notify-once marker claim succeeds (notifyOnce.ts). A
+//    marker that cannot be written (folder not writable) lets this window tell it: twice beats never.
+//  - The stored record is re-read just before each request: another window may have ended the job meanwhile.
 //  - Errors are told apart by their `kind` and `status` fields, not instanceof: in-editor tests load these sources
 //    beside the bundled extension, whose client throws its own copies of the error classes.
 import { isCancellation, type ApiErrorKind } from '../api/errors';
@@ -34,7 +33,7 @@ import type { EvaluationStatus, FinetuneStatus } from '../api/types';
 import { isTerminal } from '../api/types';
 import { waitText } from '../api/waitText';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
-import type { PollLease } from './pollLease';
+import type { ClaimNotice } from './notifyOnce';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
 import { changes, evaluationPatch, finetunePatch, gonePatch, unreadablePatch, visibleSignature, type JobPatch } from './statusPatch';
 
@@ -90,7 +89,7 @@ export interface JobFinished {
   previous?: JobRecord;
   /** This window observed the end with its own request (rather than reading another window's write). */
   observedHere: boolean;
-  /** This window won the job's "notified" marker: it, and no other window, tells the user. */
+  /** This window won the job's notify-once marker: it, and no other window, tells the user. */
   notify: boolean;
 }
 
@@ -99,8 +98,6 @@ export interface PollRound {
   requests: number;
   /** Jobs that answered. */
   answered: number;
-  /** Jobs skipped because another window holds their lease. */
-  heldElsewhere: number;
   /** The error that stopped the round early, if any. */
   stoppedBy?: Error;
   /** When the next round is due, on the monotonic clock (undefined: no timer, idle or paused). */
@@ -111,7 +108,8 @@ export interface PollSchedulerOptions {
   /** The service and scope to poll; throws when not configured (polling then idles until reconnect()). */
   connect(): Promise<PollTarget>;
   jobs: PollJobs;
-  lease: PollLease;
+  /** Decides which window tells the user a job ended (notifyOnce.ts). */
+  claimNotice: ClaimNotice;
   /** Read at each scheduling, so a settings change applies to the next poll. */
   intervalMs(): number;
   clock?: PollClock;
@@ -120,8 +118,6 @@ export interface PollSchedulerOptions {
   log?: (level: PollLogLevel, message: string) => void;
   /** Requests in flight at once within a round. */
   concurrency?: number;
-  /** How long a lease is held past the start of a poll; must cover one status request with all its retries. */
-  leaseMs?: number;
   maxBackoffMs?: number;
   /** Retry-After beyond this is not waited for in full (a wrong header must not stop polling for a day). */
   maxRetryAfterMs?: number;
@@ -132,7 +128,6 @@ export interface PollSchedulerOptions {
   onExternalChange?(): void;
 }
 
-export const DEFAULT_LEASE_MS = 4 * 60_000;
 export const DEFAULT_MAX_BACKOFF_MS = 60_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 10 * 60_000;
 /**
@@ -165,8 +160,6 @@ interface Tracked {
   /** Consecutive answers that could not be read (ContractError); at UNREADABLE_LIMIT the job is marked failed. */
   unreadable: number;
   inFlight: boolean;
-  /** Another window held the lease at the last check. */
-  heldElsewhere: boolean;
   /** What the record showed when we last read or wrote it: a difference means someone else wrote. */
   signature: string;
   last: JobRecord;
@@ -176,7 +169,6 @@ export class PollScheduler {
   private readonly clock: PollClock;
   private readonly random: () => number;
   private readonly concurrency: number;
-  private readonly leaseMs: number;
   private readonly maxBackoffMs: number;
   private readonly maxRetryAfterMs: number;
 
@@ -192,8 +184,6 @@ export class PollScheduler {
   private round: Promise<void> | undefined;
   private syncing: Promise<void> | undefined;
   private resync = false;
-  /** Lease releases and renewals nobody waits for; settled() does. */
-  private readonly background = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
   private disposed = false;
 
@@ -203,13 +193,12 @@ export class PollScheduler {
   /** Until when the service itself asked us to wait (Retry-After): even Refresh waits for it. */
   private retryAfterUntil = 0;
   private health: PollHealth = 'ok';
-  private leaseTrouble = false;
+  private markerTrouble = false;
 
   constructor(private readonly options: PollSchedulerOptions) {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.concurrency = Math.max(1, options.concurrency ?? 6);
-    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   }
@@ -239,7 +228,7 @@ export class PollScheduler {
 
   /**
    * The key or settings changed: connect again, lift an auth pause and the backoff, keep following the same jobs when
-   * the scope is unchanged (their leases stay held), drop them otherwise.
+   * the scope is unchanged, drop them otherwise.
    */
   async reconnect(): Promise<void> {
     if (this.disposed) return;
@@ -253,7 +242,6 @@ export class PollScheduler {
     const target = await this.ensureTarget();
     if (this.disposed) return;
     if (!target || target.scope !== before) {
-      for (const t of this.tracked.values()) this.inBackground(this.safeRelease(before, t));
       this.tracked.clear();
     } else {
       // A shorter interval applies now, not after the longer one that was scheduled.
@@ -266,7 +254,7 @@ export class PollScheduler {
 
   /**
    * Polls every active job now (the user asked): ignores the regular interval and error backoff, but still waits for
-   * a round in flight, still honours a Retry-After and still skips jobs another window holds.
+   * a round in flight and still honours a Retry-After.
    */
   async pollNow(): Promise<PollRound | undefined> {
     if (this.disposed) return undefined;
@@ -277,22 +265,15 @@ export class PollScheduler {
 
   /** Resolves when no sync or round is in flight (tests and in-editor tests wait on this). */
   async settled(): Promise<void> {
-    while (this.syncing || this.round || this.background.size) {
+    while (this.syncing || this.round) {
       await this.syncing;
       await this.round;
-      await Promise.all([...this.background]);
     }
   }
 
   /** Keys of the jobs being followed (active in the current scope). */
   followed(): string[] {
     return [...this.tracked.keys()];
-  }
-
-  /** Some followed job is polled by another window: this window learns of its progress only by re-reading. */
-  hasJobsHeldElsewhere(): boolean {
-    for (const t of this.tracked.values()) if (t.heldElsewhere) return true;
-    return false;
   }
 
   get hasTimer(): boolean {
@@ -311,7 +292,7 @@ export class PollScheduler {
     return this.authPaused;
   }
 
-  /** Stops everything: the timer, requests in flight (aborted). The caller releases the leases (JobPoller does). */
+  /** Stops everything: the timer, requests in flight (aborted). */
   dispose(): void {
     this.disposed = true;
     this.clearTimer();
@@ -355,7 +336,7 @@ export class PollScheduler {
       if (!t) {
         this.tracked.set(key, {
           key, kind: job.kind, id: job.id, dueAt: now, answeredAt: undefined, since: now, failures: 0, unreadable: 0, inFlight: false,
-          heldElsewhere: false, signature, last: job,
+          signature, last: job,
         });
       } else if (t.signature !== signature) {
         external = true;
@@ -367,7 +348,6 @@ export class PollScheduler {
       if (seen.has(key)) continue;
       // No longer active: removed by the user, or ended by another window's poll (ours untrack before writing).
       this.tracked.delete(key);
-      this.retire(scope, t);
       const stored = this.options.jobs.get(scope, key);
       if (stored && isTerminal(stored.state)) {
         external = true;
@@ -408,7 +388,7 @@ export class PollScheduler {
     const now = this.clock.monotonic();
     for (;;) {
       let due = 0;
-      for (const t of this.tracked.values()) if (t.dueAt <= at && !t.heldElsewhere) due++;
+      for (const t of this.tracked.values()) if (t.dueAt <= at) due++;
       const need = Math.max(1, Math.min(due, REQUEST_BUDGET));
       const roomAt = this.sent.roomAt(Math.max(at, now), interval, REQUEST_BUDGET, need);
       if (roomAt <= at) return at;
@@ -430,7 +410,7 @@ export class PollScheduler {
     const done = this.roundBody(force)
       .catch((e: unknown): PollRound => {
         this.log('error', `Job polling: ${describe(e)}`);
-        return { requests: 0, answered: 0, heldElsewhere: 0 };
+        return { requests: 0, answered: 0 };
       })
       .then((result) => {
         this.round = undefined;
@@ -445,7 +425,7 @@ export class PollScheduler {
   }
 
   private async roundBody(force: boolean): Promise<PollRound> {
-    const result: PollRound = { requests: 0, answered: 0, heldElsewhere: 0 };
+    const result: PollRound = { requests: 0, answered: 0 };
     const target = await this.ensureTarget();
     if (!target || this.disposed) return result;
     this.reconcile(target.scope);
@@ -457,8 +437,8 @@ export class PollScheduler {
       return result;
     }
     const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now)).sort(oldestAnswerFirst);
-    // Requests this round may still send: a slot is taken before the lease check and given back when no request
-    // follows (held elsewhere, ended meanwhile), so concurrent workers never overrun the budget.
+    // Requests this round may still send: a slot is taken before the job is re-read and given back when no request
+    // follows (ended meanwhile), so concurrent workers never overrun the budget.
     let room = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
     const worker = async () => {
       while (room > 0) {
@@ -472,22 +452,13 @@ export class PollScheduler {
     return result;
   }
 
-  /** Asks about one job, if this window holds its lease and it is still active; returns whether a request was sent. */
+  /** Asks about one job if it is still active; returns whether a request was sent. */
   private async pollOne(target: PollTarget, t: Tracked, round: PollRound): Promise<boolean> {
-    const leaseId = `${target.scope}\n${t.key}`;
-    if (!(await this.tryLease(leaseId, this.leaseMs))) {
-      t.heldElsewhere = true;
-      t.dueAt = this.clock.monotonic() + this.options.intervalMs();
-      round.heldElsewhere++;
-      return false;
-    }
-    t.heldElsewhere = false;
-    // Removed, or ended by the window that held the lease before, while we waited for it: read again now we hold it.
+    // Removed, or ended by another window, while this round's earlier requests were out.
     if (this.tracked.get(t.key) !== t || this.disposed) return false;
     const stored = this.options.jobs.get(target.scope, t.key);
     if (!stored || !isActive(stored)) {
-      this.tracked.delete(t.key);
-      this.retire(target.scope, t);
+      this.reconcile(target.scope); // untracks it, and reports an end another window wrote
       return false;
     }
     const startedAt = this.clock.monotonic();
@@ -563,10 +534,6 @@ export class PollScheduler {
         `Polling ${what}: ${messageOf(e)} Next attempt in ${waitText(this.serviceBackoffUntil - now)}.`,
       );
       this.setHealth(kind === 'rateLimit' ? 'rateLimited' : 'unreachable');
-      // Keep the leases through a long wait, so another window does not start polling into the same outage.
-      for (const other of this.tracked.values()) {
-        if (!other.heldElsewhere) this.inBackground(this.tryLease(`${target.scope}\n${other.key}`, delay + this.leaseMs));
-      }
       return;
     }
     // The job's own trouble (an answer we cannot read, a refused request): only this job backs off.
@@ -593,7 +560,7 @@ export class PollScheduler {
     this.setHealth('ok');
   }
 
-  /** Writes what changed; on an end, retires the lease and reports the end (notifying if this window wins the marker). */
+  /** Writes what changed; on an end, reports it (notifying if this window wins the marker). */
   private async write(target: PollTarget, t: Tracked, current: JobRecord, patch: JobPatch): Promise<void> {
     const ended = patch.state !== undefined && isTerminal(patch.state);
     if (!ended) {
@@ -614,56 +581,18 @@ export class PollScheduler {
     } finally {
       this.ending.delete(t.key);
     }
-    this.retire(target.scope, t);
     if (!updated) return; // removed meanwhile
-    const leaseId = `${target.scope}\n${t.key}`;
     let notify = true;
     try {
-      notify = await this.options.lease.claimNotice(leaseId);
+      notify = await this.options.claimNotice(`${target.scope}\n${t.key}`);
     } catch (e) {
-      this.leaseFailed(e);
+      if (!this.markerTrouble) {
+        this.markerTrouble = true;
+        this.log('warn', `Job end markers unavailable (${messageOf(e)}): other windows may announce the same end.`);
+      }
     }
     this.log('info', `${t.kind} job ${t.id} ended: ${updated.state}${updated.error ? ` (${updated.error})` : ''}.`);
     this.options.onDidFinishJob?.({ job: updated, previous: current, observedHere: true, notify });
-  }
-
-  // ------------------------------------------------------------------------------------------------ leases
-
-  private async tryLease(id: string, holdMs: number): Promise<boolean> {
-    try {
-      return await this.options.lease.acquire(id, holdMs);
-    } catch (e) {
-      this.leaseFailed(e);
-      return true;
-    }
-  }
-
-  private async safeRelease(scope: string | undefined, t: Tracked): Promise<void> {
-    if (scope === undefined) return;
-    try {
-      await this.options.lease.release(`${scope}\n${t.key}`);
-    } catch (e) {
-      this.leaseFailed(e);
-    }
-  }
-
-  private inBackground(p: Promise<unknown>): void {
-    const tracked = p.finally(() => this.background.delete(tracked));
-    this.background.add(tracked);
-  }
-
-  private retire(scope: string, t: Tracked): void {
-    try {
-      this.options.lease.retire(`${scope}\n${t.key}`);
-    } catch (e) {
-      this.leaseFailed(e);
-    }
-  }
-
-  private leaseFailed(e: unknown): void {
-    if (this.leaseTrouble) return;
-    this.leaseTrouble = true;
-    this.log('warn', `Job leases unavailable (${messageOf(e)}): other windows may poll the same jobs.`);
   }
 
   // ------------------------------------------------------------------------------------------------ misc

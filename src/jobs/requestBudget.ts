@@ -3,8 +3,8 @@
 // span of that length, also across rounds and across a manual refresh.
 
 /**
- * Status requests allowed per poll interval, all jobs of one window together (each window polls the jobs it holds
- * the leases of). The service publishes no rate limits (spec §8); 20 per interval is 4 requests a second at the
+ * Status requests allowed per poll interval, all jobs of one window together (each window polls the jobs it sees).
+ * The service publishes no rate limits (spec §8); 20 per interval is 4 requests a second at the
  * default 5 s. With more active jobs than this they take turns, the one whose last answer is oldest first, so each is
  * asked every ceil(jobs / 20) intervals (100 jobs: every 25 s): someone following that many jobs does not need each
  * one checked every 5 s, and the service and the editor are spared the other 80 %. Up to 20 jobs nothing changes.

@@ -1,17 +1,13 @@
 // One "window" of the extension for the polling figure: the real PollScheduler (src/jobs) with a real clock, the real
-// ServiceClient and FileLeases, and an in-memory job list, in a process of its own so process.cpuUsage() is the
+// ServiceClient, and an in-memory job list, in a process of its own so process.cpuUsage() is the
 // poller's alone. node pollWorker.js '<PollJob JSON>'; prints one JSON line (PollResult).
-import { mkdtempSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import http from 'node:http';
 import { ServiceClient } from '../../src/api/client';
 import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/decode';
 import type { EvaluationStatus, FinetuneStatus } from '../../src/api/types';
 import { isActive, jobKey, type JobRecord } from '../../src/jobs/jobRecord';
-import { FileLeases } from '../../src/jobs/pollLease';
-import { DEFAULT_LEASE_MS, PollScheduler, systemClock, type PollClock, type PollJobs, type StatusSource } from '../../src/jobs/pollScheduler';
+import { PollScheduler, systemClock, type PollClock, type PollJobs, type StatusSource } from '../../src/jobs/pollScheduler';
 
 export interface PollJob {
   baseUrl: string;
@@ -103,7 +99,6 @@ async function main(): Promise<void> {
   }
   let timersArmed = 0;
   const clock: PollClock = { ...systemClock, setTimer: (fn, ms) => (timersArmed++, systemClock.setTimer(fn, ms)) };
-  const leaseDir = mkdtempSync(path.join(os.tmpdir(), 'hr-bench-leases-'));
   let rounds = 0;
   let requests = 0;
   // Send times per job, from a thin wrapper around the source.
@@ -123,10 +118,9 @@ async function main(): Promise<void> {
       ? new PollScheduler({
           connect: async () => ({ scope: SCOPE, source }),
           jobs,
-          lease: new FileLeases(leaseDir),
+          claimNotice: async () => true, // the jobs stay queued: no end to announce
           intervalMs: () => job.intervalMs,
           clock,
-          leaseMs: DEFAULT_LEASE_MS, // JobPoller: max(4 min, 4 request timeouts of 30 s)
           onDidPoll: (r) => {
             rounds++;
             requests += r.requests;
@@ -145,7 +139,6 @@ async function main(): Promise<void> {
   const wallMs = performance.now() - t0;
   const hasTimerAtEnd = scheduler?.hasTimer ?? false;
   scheduler?.dispose();
-  rmSync(leaseDir, { recursive: true, force: true });
   let minSendGapMs: number | undefined;
   for (const times of sent.values()) {
     for (let i = 1; i < times.length; i++) minSendGapMs = Math.min(minSendGapMs ?? Infinity, times[i] - times[i - 1]);

@@ -1,8 +1,8 @@
-// The poller core with fake time, a scripted service and real lease files in a temp folder.
+// The poller core with fake time, a scripted service and real notify-once markers in a temp folder.
 import { strict as assert } from 'node:assert';
 import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
 import { decodeEvaluationStatus } from '../../src/api/decode';
-import { FileLeases } from '../../src/jobs/pollLease';
+import { markerFiles } from '../../src/jobs/notifyOnce';
 import {
   backoffDelay,
   PollScheduler,
@@ -25,7 +25,6 @@ describe('job poller core', () => {
   let jobs: FakeJobs;
   let source: FakeSource;
   let pollers: PollScheduler[];
-  let leases: FileLeases[];
   let finished: (JobFinished & { by: string })[];
   let logs: { level: PollLogLevel; message: string; by: string }[];
   let connects: number;
@@ -35,7 +34,6 @@ describe('job poller core', () => {
     jobs = new FakeJobs(clock);
     source = new FakeSource(clock);
     pollers = [];
-    leases = [];
     finished = [];
     logs = [];
     connects = 0;
@@ -46,19 +44,16 @@ describe('job poller core', () => {
   });
 
   function poller(by = 'A', options: Partial<PollSchedulerOptions> = {}): PollScheduler {
-    const lease = new FileLeases(tmp.dir, `owner-${by}`, clock.now);
-    leases.push(lease);
     const p = new PollScheduler({
       connect: async () => {
         connects++;
         return { scope: SCOPE, source: source.as(by) };
       },
       jobs,
-      lease,
+      claimNotice: markerFiles(tmp.dir),
       intervalMs: () => INTERVAL,
       clock,
       random: () => 0.5,
-      leaseMs: 60_000,
       log: (level, message) => logs.push({ level, message, by }),
       onDidFinishJob: (e) => finished.push({ ...e, by }),
       ...options,
@@ -583,11 +578,10 @@ describe('job poller core', () => {
     await advance(5 * INTERVAL);
     assert.equal(source.calls.length, 1);
     assert.equal(clock.pending, 0);
-    assert.deepEqual(leases[0]!.held(), [], 'the old scope\'s leases are given back');
   });
 
   describe('two windows', () => {
-    it('never poll the same job in one interval, and only one of them notifies', async () => {
+    it('each poll every job they see once per interval, and only one of them tells each end', async () => {
       for (let i = 0; i < 20; i++) jobs.add(i % 2 ? 'finetune' : 'evaluation', `j${i}`);
       const script: Record<string, Answer> = {};
       answerFor(script);
@@ -597,10 +591,11 @@ describe('job poller core', () => {
       await advance(0);
       for (let i = 0; i < 5; i++) await advance(INTERVAL);
       for (let i = 0; i < 20; i++) {
-        const calls = source.callsFor(`j${i}`);
-        assert.equal(calls.length, 6, `j${i} polled once per interval: ${calls.length}`);
-        assert.equal(new Set(calls.map((c) => c.by)).size, 1, `j${i} polled by one window only`);
-        for (let k = 1; k < calls.length; k++) assert.ok(calls[k]!.at - calls[k - 1]!.at >= INTERVAL);
+        for (const by of ['A', 'B']) {
+          const calls = source.callsFor(`j${i}`).filter((c) => c.by === by);
+          assert.equal(calls.length, 6, `j${i} polled by ${by} once per interval: ${calls.length}`);
+          for (let k = 1; k < calls.length; k++) assert.ok(calls[k]!.at - calls[k - 1]!.at >= INTERVAL);
+        }
       }
       for (let i = 0; i < 20; i++) script[`j${i}`] = { state: 'completed', result: { datasetName: 'squad', modelName: 'm', correct: 1, total: 2, accuracy: 0.5 } };
       await advance(INTERVAL);
@@ -611,111 +606,70 @@ describe('job poller core', () => {
       assert.equal(new Set(notified.map((f) => f.job.id)).size, 20);
       assert.ok(notified.every((f) => f.observedHere));
       assert.equal(clock.pending, 0);
-      assert.equal(source.calls.length, 20 * 7);
-      assert.ok(new Set(source.calls.map((c) => c.by)).size === 2, 'both windows won some leases');
+    });
+
+    it('both asking about a job as it ends tell the user once', async () => {
+      jobs.add('finetune', 'j', { state: 'running' });
+      source.answer = () => ({ state: 'completed' });
+      const a = poller('A');
+      const b = poller('B');
+      await Promise.all([a.sync(), b.sync()]);
+      await advance(0);
+      assert.deepEqual(source.calls.map((c) => c.by).sort(), ['A', 'B'], 'both saw it running and asked');
+      assert.equal(finished.filter((f) => f.observedHere).length, 2, 'both saw the end');
+      assert.equal(finished.filter((f) => f.notify).length, 1, 'one tells the user');
+      assert.equal(jobs.byId('j').state, 'completed');
     });
 
     // In VS Code each window has its own copy of globalState, updated a moment after another window writes.
-    it('do not poll a job the other window ended or removed before the news reaches them', async () => {
-      const jobsB = new FakeJobs(clock);
-      for (const id of ['ends', 'removed']) {
-        jobs.add('finetune', id, { state: 'running' });
-        jobsB.add('finetune', id, { state: 'running' });
-      }
-      answerFor({ ends: { state: 'running' } });
-      const a = poller('A');
-      await a.sync();
-      await advance(0);
-      const b = poller('B', { jobs: jobsB });
-      await b.sync();
-      await advance(0);
-      answerFor({ ends: { state: 'completed' } });
-      jobs.records.delete('finetune:removed');
-      await a.sync();
-      await advance(INTERVAL);
-      assert.equal(jobs.byId('ends').state, 'completed');
-      await advance(5 * INTERVAL);
-      assert.deepEqual(source.calls.filter((c) => c.by === 'B'), [], 'B still sees both as running, but leaves them');
-      jobsB.records.set('finetune:ends', jobs.byId('ends'));
-      jobsB.records.delete('finetune:removed');
-      await b.sync();
-      assert.equal(clock.pending, 0);
-      assert.equal(finished.filter((f) => f.notify).length, 1);
-    });
-
-    it('announce an end once even when both saw it (a window whose leases fail polls anyway)', async () => {
+    it('announce an end once when one window\'s copy of the list is behind', async () => {
       jobs.add('finetune', 'j', { state: 'running' });
       const jobsB = new FakeJobs(clock); // B's copy of globalState has not received A's write yet
       jobsB.add('finetune', 'j', { state: 'running' });
-      const shared = new FileLeases(tmp.dir, 'owner-B', clock.now);
-      const broken = {
-        acquire: async () => {
+      source.answer = () => ({ state: 'completed' });
+      const a = poller('A');
+      await a.sync();
+      await advance(0);
+      assert.equal(jobs.byId('j').state, 'completed');
+      const b = poller('B', { jobs: jobsB });
+      await b.sync();
+      await advance(0);
+      assert.equal(source.calls.length, 2, 'B still saw it running and asked');
+      assert.equal(finished.filter((f) => f.observedHere).length, 2);
+      assert.equal(finished.filter((f) => f.notify).length, 1, 'but only A tells the user');
+      assert.equal(finished.find((f) => f.notify)?.by, 'A');
+    });
+
+    it('tell the user when the end marker cannot be written, warning once', async () => {
+      jobs.add('finetune', 'j1', { state: 'running' });
+      jobs.add('finetune', 'j2', { state: 'running' });
+      source.answer = () => ({ state: 'completed' });
+      const p = poller('A', {
+        claimNotice: async () => {
           throw new Error('EACCES: permission denied');
         },
-        release: async () => undefined,
-        retire: () => undefined,
-        claimNotice: (id: string) => shared.claimNotice(id),
-      };
-      source.answer = () => ({ state: 'completed' });
-      const a = poller('A');
-      const b = poller('B', { lease: broken, jobs: jobsB });
-      await Promise.all([a.sync(), b.sync()]);
+      });
+      await p.sync();
       await advance(0);
-      assert.equal(source.calls.length, 2, 'both polled: B could not check the lease');
-      assert.equal(finished.filter((f) => f.observedHere).length, 2);
-      assert.equal(finished.filter((f) => f.notify).length, 1, 'but only one tells the user');
-      assert.equal(logs.filter((l) => l.by === 'B' && /leases unavailable/.test(l.message)).length, 1);
+      assert.equal(finished.filter((f) => f.notify).length, 2, 'twice across windows beats never');
+      assert.equal(logs.filter((l) => /markers unavailable/.test(l.message)).length, 1);
     });
 
-    it('re-read the job after the lease check, so a job that just ended is not asked about again', async () => {
-      jobs.add('finetune', 'j', { state: 'running' });
-      const noLeases = {
-        acquire: async () => {
-          throw new Error('EROFS: read-only file system');
-        },
-        release: async () => undefined,
-        retire: () => undefined,
-        claimNotice: async () => true,
+    it('re-read a job just before asking, so one the other window ended meanwhile is not asked about', async () => {
+      jobs.add('finetune', 'x', { state: 'running' });
+      jobs.add('finetune', 'y', { state: 'running' });
+      source.answer = (id) => {
+        // While this window waits for x, the other window writes y's end.
+        if (id === 'x') jobs.records.set('finetune:y', { ...jobs.byId('y'), state: 'completed' });
+        return { state: 'running' };
       };
-      source.answer = () => ({ state: 'completed' });
-      const a = poller('A');
-      const b = poller('B', { lease: noLeases });
-      await Promise.all([a.sync(), b.sync()]);
+      const p = poller('A', { concurrency: 1 });
+      await p.sync();
       await advance(0);
-      assert.equal(source.calls.length, 1, 'B saw the end in the list it reads before asking');
-      assert.equal(finished.filter((f) => f.notify).length, 1);
-    });
-
-    it('hand the jobs over when a window closes', async () => {
-      for (let i = 0; i < 4; i++) jobs.add('finetune', `j${i}`);
-      const a = poller('A');
-      await a.sync();
-      await advance(0);
-      const b = poller('B');
-      await b.sync();
-      await advance(2 * INTERVAL);
-      assert.ok(source.calls.every((c) => c.by === 'A'));
-      assert.equal(b.hasJobsHeldElsewhere(), true);
-      assert.equal(b.hasTimer, true, 'B keeps checking so it can take over');
-      a.dispose();
-      leases[0]!.releaseAllSync();
+      assert.deepEqual(source.calls.map((c) => c.id), ['x']);
       await advance(INTERVAL);
-      const after = source.calls.filter((c) => c.by === 'B').map((c) => c.id);
-      assert.deepEqual(after.sort(), ['j0', 'j1', 'j2', 'j3']);
-    });
-
-    it('take over from a window that crashed only when its lease expires', async () => {
-      jobs.add('finetune', 'j');
-      const a = poller('A');
-      await a.sync();
-      await advance(0);
-      a.dispose(); // crashed: leases not released
-      const b = poller('B');
-      await b.sync();
-      await advance(30_000);
-      assert.equal(source.calls.filter((c) => c.by === 'B').length, 0, 'the lease (60 s) is still live');
-      await advance(31_000);
-      assert.ok(source.calls.filter((c) => c.by === 'B').length >= 1);
+      assert.deepEqual(source.callsFor('y'), [], 'never asked: it ended before its turn');
+      assert.deepEqual(finished.map((f) => [f.job.id, f.observedHere, f.notify]), [['y', false, false]]);
     });
 
     it('tell the caller when the other window changed a job, and when it ended one', async () => {
@@ -726,7 +680,8 @@ describe('job poller core', () => {
       await a.sync();
       await advance(0);
       let external = 0;
-      const b = poller('B', { onExternalChange: () => external++ });
+      // B polls far less often, so it hears of A's writes before it asks again.
+      const b = poller('B', { onExternalChange: () => external++, intervalMs: () => 100 * INTERVAL });
       await b.sync();
       await advance(0);
       script.j = { state: 'running', progress: 20 };
@@ -741,6 +696,7 @@ describe('job poller core', () => {
       assert.equal(inB[0]!.notify, false);
       assert.equal(inB[0]!.observedHere, false);
       assert.equal(finished.filter((f) => f.notify).length, 1);
+      assert.equal(source.callsFor('j').filter((c) => c.by === 'B').length, 1, 'B asked only once, at its start');
     });
   });
 });

@@ -141,7 +141,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       '',
       `Method: ${cases.length} processes at once (\`pollWorker.ts\`), each measuring its own \`process.cpuUsage()\` over the`,
       `same ${windowMs / 1000} s window: the real \`PollScheduler\` from src/jobs with the real clock, the real \`ServiceClient\``,
-      `(warmed by one call first), real \`FileLeases\` in a temp folder and an in-memory job list (JobStore's globalState`,
+      `(warmed by one call first) and an in-memory job list (JobStore's globalState`,
       `writes are not included: a queued job's status does not change, so nothing is written), interval ${intervalMs / 1000} s`,
       `(${options.quick ? 'shortened for a quick run' : 'the default `pollIntervalSeconds`'}). The jobs are real finetune jobs of the emulator (own process), kept queued.`,
       `The reference is the same process without a scheduler. The emulator counts every status request per job. A`,
