@@ -9,19 +9,15 @@ async function writeJson(file: string, value: object): Promise<void> {
 }
 
 /**
- * Writes `<userDataDir>/User/settings.json`, where both desktop VS Code and the server build read user settings.
- * With `remote` (the server build), the URL also goes into `<userDataDir>/Machine/settings.json`: a browser window is
- * a remote window, and there the Settings UI lists a machine-overridable setting such as the base URL only under
- * its Remote tab, which shows the machine value (checked by hand: the User tab lists it not at all).
+ * Writes `<userDataDir>/User/settings.json`, where both desktop VS Code and the server build read user settings. The
+ * base URL is an application setting (a workspace cannot set it), so the user settings are its only place, in a
+ * browser (remote) window too.
  */
-export async function writeDemoSettings(userDataDir: string, emulatorUrl: string, remote: boolean): Promise<void> {
+export async function writeDemoSettings(userDataDir: string, emulatorUrl: string): Promise<void> {
   await writeJson(path.join(userDataDir, 'User', 'settings.json'), {
     'hostedReasoning.baseUrl': emulatorUrl,
     // The demo workspace sits inside this repository: do not offer to open the parent repository on every start.
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
   });
-  if (remote) {
-    await writeJson(path.join(userDataDir, 'Machine', 'settings.json'), { 'hostedReasoning.baseUrl': emulatorUrl });
-  }
 }

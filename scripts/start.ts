@@ -200,7 +200,7 @@ async function startServerEditor(options: StartOptions, emulatorUrl: string): Pr
   // remembered from an earlier start would only show up as "no longer known to the service".
   fs.rmSync(serverDataDir, { recursive: true, force: true });
   const userDataDir = path.join(serverDataDir, 'data');
-  await writeDemoSettings(userDataDir, emulatorUrl, true);
+  await writeDemoSettings(userDataDir, emulatorUrl);
   const tokenFile = path.join(serverDataDir, 'connection-token');
   const token = randomBytes(24).toString('hex');
   fs.writeFileSync(tokenFile, token, { mode: 0o600 });
@@ -259,7 +259,7 @@ async function startServerEditor(options: StartOptions, emulatorUrl: string): Pr
 async function startDesktopEditor(codePath: string, emulatorUrl: string): Promise<RunningEditor> {
   // A fresh profile for the same reason as the server's; it also keeps the person's own VS Code profile untouched.
   fs.rmSync(desktopDataDir, { recursive: true, force: true });
-  await writeDemoSettings(desktopDataDir, emulatorUrl, false);
+  await writeDemoSettings(desktopDataDir, emulatorUrl);
   say(`Opening desktop VS Code (${codePath}) with its own demo profile ...`);
   const desktop = launchDesktopCode({
     codePath,
