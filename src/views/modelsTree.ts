@@ -1,7 +1,7 @@
 // The Models view: base and custom models apart, each with its latest evaluation; an error row with the
 // action that fixes it when the list cannot be had. Rendering is a pure function of (models, jobs, error).
 import * as vscode from 'vscode';
-import type { ApiError } from '../api/errors';
+import { NetworkError, TimeoutError, type ApiError } from '../api/errors';
 import { redact } from '../api/redact';
 import { COMMANDS } from '../contributions';
 import type { ModelInfo } from '../api/types';
@@ -154,8 +154,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
 }
 
 export function isUnreachable(error: unknown): boolean {
-  const kind = (error as ApiError | undefined)?.kind;
-  return kind === 'network' || kind === 'timeout';
+  return error instanceof NetworkError || error instanceof TimeoutError;
 }
 
 /** Pure: the root rows for a load state. */
