@@ -1,7 +1,6 @@
-// Four bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the
-// extension it loads on first use, the service client that loads on first use in turn, and the playground page
-// (browser, IIFE). The page's
-// codicon font and stylesheet are copied from @vscode/codicons next to it, so the page loads them from the
+// Three bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the
+// extension it loads on first use (the service client and axios included), and the playground page (browser, IIFE).
+// The page's codicon font and stylesheet are copied from @vscode/codicons next to it, so the page loads them from the
 // extension's own files (its policy allows nothing else).
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -10,19 +9,6 @@ import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
-
-// The service client (axios, form-data, mime types: most of the bytes) is its own bundle, dist/api.js, loaded by
-// `import('./api/index.js')` on first use. Activation then compiles only the extension's own code.
-const API_ENTRY = path.resolve('src/api/index.ts');
-const apiAsSeparateBundle = {
-  name: 'api-as-separate-bundle',
-  setup(build) {
-    build.onResolve({ filter: /\/api\/index(\.js)?$/ }, (args) => {
-      const target = path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-      return target === API_ENTRY ? { path: './api.js', external: true } : undefined;
-    });
-  },
-};
 
 // `import * as vscode from 'vscode'` in each of ~30 files becomes `__toESM(require('vscode'))`, and each of those
 // copies every property of the API object as a getter: measured at ~7 ms of activation in the extension host
@@ -50,20 +36,8 @@ const mainAsSeparateBundle = {
   },
 };
 
-const api = {
-  entryPoints: ['src/api/index.ts'],
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  outfile: 'dist/api.js',
-  sourcemap: !production,
-  minify: production,
-  logLevel: 'info',
-};
-
 const main = {
-  plugins: [apiAsSeparateBundle, vscodeOnce],
+  plugins: [vscodeOnce],
   // `import()` becomes `require()`: the extension host's own module loader, one module cache, no ESM detour.
   supported: { 'dynamic-import': false },
   entryPoints: ['src/main.ts'],
@@ -78,7 +52,7 @@ const main = {
   logLevel: 'info',
 };
 
-const extension = { ...main, plugins: [mainAsSeparateBundle, apiAsSeparateBundle, vscodeOnce], entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' };
+const extension = { ...main, plugins: [mainAsSeparateBundle, vscodeOnce], entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' };
 
 const webview = {
   entryPoints: ['src/webview/playground.ts'],
@@ -101,8 +75,8 @@ async function copyCodicons() {
 
 await copyCodicons();
 if (watch) {
-  const contexts = await Promise.all([esbuild.context(extension), esbuild.context(main), esbuild.context(api), esbuild.context(webview)]);
+  const contexts = await Promise.all([esbuild.context(extension), esbuild.context(main), esbuild.context(webview)]);
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
-  await Promise.all([esbuild.build(extension), esbuild.build(main), esbuild.build(api), esbuild.build(webview)]);
+  await Promise.all([esbuild.build(extension), esbuild.build(main), esbuild.build(webview)]);
 }

@@ -1,22 +1,28 @@
-// The ids the extension contributes in package.json, for the entry module that registers them before the rest of
-// the extension is loaded (test/unit/contributions.test.ts keeps this list and package.json in step).
-export const COMMAND_IDS = [
-  'hostedReasoning.setApiKey',
-  'hostedReasoning.clearApiKey',
-  'hostedReasoning.configureBaseUrl',
-  'hostedReasoning.refreshModels',
-  'hostedReasoning.refreshJobs',
-  'hostedReasoning.finetune',
-  'hostedReasoning.evaluate',
-  'hostedReasoning.download',
-  'hostedReasoning.copyModelName',
-  'hostedReasoning.removeJob',
-  'hostedReasoning.clearFinishedJobs',
-  'hostedReasoning.showJobs',
-  'hostedReasoning.showLog',
-  'hostedReasoning.openPlayground',
-  'hostedReasoning.askAboutSelection',
-] as const;
+// The commands package.json contributes, one table for every place that names one: the entry module registers each
+// id once, main's start() returns a handler for each, and views, notifications and tests refer to them through it
+// (test/unit/contributions.test.ts keeps the table, package.json's commands and its menus in step).
+export const COMMANDS = {
+  setApiKey: 'hostedReasoning.setApiKey',
+  clearApiKey: 'hostedReasoning.clearApiKey',
+  configureBaseUrl: 'hostedReasoning.configureBaseUrl',
+  refreshModels: 'hostedReasoning.refreshModels',
+  refreshJobs: 'hostedReasoning.refreshJobs',
+  finetune: 'hostedReasoning.finetune',
+  evaluate: 'hostedReasoning.evaluate',
+  download: 'hostedReasoning.download',
+  copyModelName: 'hostedReasoning.copyModelName',
+  removeJob: 'hostedReasoning.removeJob',
+  clearFinishedJobs: 'hostedReasoning.clearFinishedJobs',
+  showJobs: 'hostedReasoning.showJobs',
+  showLog: 'hostedReasoning.showLog',
+  openPlayground: 'hostedReasoning.openPlayground',
+  askAboutSelection: 'hostedReasoning.askAboutSelection',
+} as const;
+
+export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+
+/** What the main module runs for each command; the entry module's registration forwards its arguments as given. */
+export type CommandHandlers = Record<CommandId, (...args: unknown[]) => unknown>;
 
 /** The playground panel's view type: createWebviewPanel, the serializer and `onWebviewPanel:` activation all use it. */
 export const PLAYGROUND_VIEW_TYPE = 'hostedReasoning.playground';

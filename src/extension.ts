@@ -4,7 +4,7 @@
 // loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its rows, a panel to
 // restore, a job still running or a download a reload interrupted.
 import * as vscode from 'vscode';
-import { COMMAND_IDS, PLAYGROUND_VIEW_TYPE } from './contributions';
+import { COMMANDS, PLAYGROUND_VIEW_TYPE } from './contributions';
 import { DeferredTree } from './deferredTree';
 import { isActive, type JobRecord } from './jobs/jobRecord';
 import type { ExtensionApi, Shell } from './main';
@@ -31,25 +31,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
         return m.start(context, shell);
       })
       .catch((error: unknown) => {
-        loading = undefined; // the stand-ins are still there (start() releases them once all is built): the next use tries again
+        loading = undefined; // start() disposed what it had built: the next use tries again
         throw error;
       }));
 
   const models = new DeferredTree<unknown>(main);
   const jobs = new DeferredTree<unknown>(main);
-  // Stand-ins until the main module registers the real commands (it releases these first), then re-dispatched to them.
-  const stubs = COMMAND_IDS.map((id) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      await main();
-      return vscode.commands.executeCommand(id, ...args);
-    }),
-  );
   const shell: Shell = {
     modelsView: vscode.window.createTreeView(VIEW_MODELS, { treeDataProvider: models, showCollapseAll: false }),
     jobsView: vscode.window.createTreeView(VIEW_JOBS, { treeDataProvider: jobs }),
     connectModels: (provider) => models.connect(provider),
     connectJobs: (provider) => jobs.connect(provider),
-    releaseCommands: () => stubs.splice(0).forEach((d) => d.dispose()),
   };
   context.subscriptions.push(
     { dispose: () => (disposed = true) },
@@ -57,7 +49,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     jobs,
     shell.modelsView,
     shell.jobsView,
-    { dispose: () => shell.releaseCommands() },
+    // Registered once, for good: each forwards its arguments, as given, to the handler the main module made for it.
+    ...Object.values(COMMANDS).map((id) => vscode.commands.registerCommand(id, async (...args: unknown[]) => (await main()).commands[id](...args))),
     vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => (await main()).playground.deserializeWebviewPanel(panel, state),
     }),

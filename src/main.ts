@@ -1,19 +1,20 @@
 // Composition root, loaded by the entry module (extension.ts) on first use: builds the services, connects the views
-// the entry registered and registers the real commands, nothing else. No network, no axios here (the client module
-// loads on first use).
+// the entry registered and returns the handlers of the commands the entry registered, nothing else. No network here:
+// the first request waits for the first command or view that needs one.
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './auth/apiKeyStore';
-import { registerApiKeyCommands } from './commands/apiKey';
-import { offerPendingDownloads, registerDownloadCommand } from './commands/download';
-import { registerEvaluateCommand, startEvaluation } from './commands/evaluate';
-import { finetuneWithoutWizard, registerFinetuneCommand, type FinetuneOutcome, type FinetuneProgrammaticArgs } from './commands/finetune';
-import { registerJobCommands } from './commands/jobCommands';
+import { apiKeyCommands } from './commands/apiKey';
+import { downloadCommand, offerPendingDownloads } from './commands/download';
+import { evaluateCommand, startEvaluation } from './commands/evaluate';
+import { finetuneCommand, finetuneWithoutWizard, type FinetuneOutcome, type FinetuneProgrammaticArgs } from './commands/finetune';
+import { jobCommands } from './commands/jobCommands';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';
-import { registerModelCommands } from './commands/modelCommands';
-import { registerPlayground } from './commands/playground';
+import { modelCommands } from './commands/modelCommands';
+import { playgroundCommands } from './commands/playground';
+import type { CommandHandlers } from './contributions';
 import { JobStore } from './jobs/jobStore';
-import type { PlaygroundManager } from './playground/playgroundManager';
+import { PlaygroundManager } from './playground/playgroundManager';
 import { Log } from './log';
 import { Session } from './session';
 import type { Services } from './services';
@@ -31,6 +32,8 @@ export interface ExtensionApi {
   jobsView: JobsView;
   statusBar: JobsStatusBar;
   playground: PlaygroundManager;
+  /** What each command the entry module registered runs. */
+  commands: CommandHandlers;
   /** Offers to resume downloads a reload interrupted (the entry module calls it a moment after startup). */
   offerPendingDownloads(): Promise<void>;
   /** For the in-editor tests: what the commands do once the user has answered their questions (never a command). */
@@ -44,14 +47,11 @@ export interface Shell {
   jobsView: vscode.TreeView<unknown>;
   connectModels(provider: vscode.TreeDataProvider<unknown>): void;
   connectJobs(provider: vscode.TreeDataProvider<unknown>): void;
-  /** Disposes the stand-in commands so the real ones can be registered under the same ids. */
-  releaseCommands(): void;
 }
 
 export function start(context: vscode.ExtensionContext, shell: Shell): ExtensionApi {
   // Everything made here is owned by this list until the end: if anything throws, it is all disposed and the entry
-  // module's stand-in commands stay in place (they are released only once every object exists), so a later use can
-  // try again instead of meeting "command not found".
+  // module loads nothing, so the next use of a command or view tries again.
   const owned: vscode.Disposable[] = [];
   try {
     const log = new Log();
@@ -65,28 +65,29 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     const notifier = new JobNotifier(poller, log);
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
     const statusBar = new JobsStatusBar(services);
+    const playground = new PlaygroundManager(services);
     owned.push(
       models,
       poller,
       notifier,
       jobsView,
       statusBar,
+      playground,
       // A finished finetune adds a model: every window that followed it refreshes its list.
       poller.onDidFinishJob((e) => {
         if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
       }),
     );
 
-    shell.releaseCommands();
-    owned.push(
-      ...registerApiKeyCommands(services),
-      ...registerModelCommands(services, models),
-      registerEvaluateCommand(services, models),
-      registerDownloadCommand(services, models),
-      registerFinetuneCommand(services),
-      ...registerJobCommands(services, { poller, view: jobsView }),
-    );
-    const playground = registerPlayground(services);
+    const commands: CommandHandlers = {
+      ...apiKeyCommands(services),
+      ...modelCommands(services, models),
+      ...evaluateCommand(services, models),
+      ...downloadCommand(services, models),
+      ...finetuneCommand(services),
+      ...jobCommands(services, { poller, view: jobsView }),
+      ...playgroundCommands(playground),
+    };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));
     shell.connectModels(models as vscode.TreeDataProvider<unknown>);
@@ -102,6 +103,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
       jobsView,
       statusBar,
       playground,
+      commands,
       evaluate: (modelName, datasetName) => startEvaluation(services, modelName, datasetName),
       finetune: (args) => finetuneWithoutWizard(services, args),
       offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),

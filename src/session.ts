@@ -1,7 +1,7 @@
 // The connection to the service: settings + key -> a ServiceClient, rebuilt when either changes.
 // The client module (and axios with it) is loaded on first use, not at activation.
 import * as vscode from 'vscode';
-import type { ServiceClient } from './api/client';
+import { ServiceClient } from './api/client';
 import { RequestError } from './api/errors';
 import { redact } from './api/redact';
 import { normaliseBaseUrl } from './api/urlPolicy';
@@ -98,7 +98,6 @@ export class Session implements vscode.Disposable {
 
   /** A client for a key that is not stored yet (used to check a key before storing it). */
   async createClient(baseUrl: string, apiKey: string, requestTimeoutMs = this.settings().requestTimeoutMs): Promise<ServiceClient> {
-    const { ServiceClient } = await import('./api/index.js');
     return new ServiceClient({
       baseUrl,
       apiKey,

@@ -1,10 +1,7 @@
 // Secrets that must never reach a log line, an error message or a notification: the API key and the
 // query part of signed URLs (a signed URL is a credential of its own).
 
-// One registry per process, not per bundle copy of this file (the extension and dist/api.js each carry one).
-const REGISTRY = Symbol.for('hostedReasoning.secrets');
-const globalStore = globalThis as unknown as Record<symbol, Set<string> | undefined>;
-const secrets = (globalStore[REGISTRY] ??= new Set<string>());
+const secrets = new Set<string>();
 
 /**
  * Registers a value (the API key) to be masked wherever `redact` runs, in every form a server may echo it: as is,
@@ -30,7 +27,6 @@ const URL_CREDENTIALS = /\b(https?:\/\/)[^\s"'<>/@]+@/gi;
 export function redact(text: string): string {
   let out = text;
   // Longest first: a short form inside a longer one (unpadded base64) must not leave the longer one's rest behind.
-  // Sorted per call, not cached: the registry is shared with the other bundle, which adds to it too.
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('[REDACTED]');
   out = out.replace(URL_CREDENTIALS, '$1[REDACTED]@');
   out = out.replace(URL_WITH_QUERY, '$1?[REDACTED]');

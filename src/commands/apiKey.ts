@@ -6,18 +6,19 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { baseUrlProblem } from '../api/urlPolicy';
 import { SECTION } from '../config';
+import { COMMANDS } from '../contributions';
 import { originOf } from '../auth/apiKeyStore';
 import type { Services } from '../services';
 import { showError } from './showError';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
 // Views refresh through Session.onDidChange when the stored key really changes.
-export function registerApiKeyCommands(services: Services): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('hostedReasoning.setApiKey', () => setApiKey(services)),
-    vscode.commands.registerCommand('hostedReasoning.clearApiKey', () => clearApiKey(services)),
-    vscode.commands.registerCommand('hostedReasoning.configureBaseUrl', () => configureBaseUrl(services)),
-  ];
+export function apiKeyCommands(services: Services) {
+  return {
+    [COMMANDS.setApiKey]: () => setApiKey(services),
+    [COMMANDS.clearApiKey]: () => clearApiKey(services),
+    [COMMANDS.configureBaseUrl]: () => configureBaseUrl(services),
+  };
 }
 
 /** Returns true when a key was checked and stored. */

@@ -6,6 +6,10 @@ import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { DiskError, isApiError } from '../api/errors';
+import { artifactFileName } from '../api/fileName';
+import { partFilePath } from '../api/download';
+import { removePartFile } from '../api/partFile';
+import { COMMANDS } from '../contributions';
 import type { Services } from '../services';
 import { PENDING_DOWNLOADS_KEY } from '../storageKeys';
 import type { ModelsTreeProvider } from '../views/modelsTree';
@@ -27,20 +31,21 @@ interface PendingDownload {
  * a link can pass any argument, and a folder and file name from one would let the service's bytes replace any file.
  * The folder comes from the user's own setting (which a workspace cannot set) or a save dialog.
  */
-export function registerDownloadCommand(services: Services, models: ModelsTreeProvider): vscode.Disposable {
-  return vscode.commands.registerCommand('hostedReasoning.download', async (arg?: unknown) => {
-    const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Download which model?', (m) => m.kind !== 'base'));
-    if (!modelName) return undefined;
-    const target = await chooseDestination(services, modelName);
-    if (!target) return undefined;
-    return runDownload(services, modelName, target.directory, target.fileName);
-  });
+export function downloadCommand(services: Services, models: ModelsTreeProvider) {
+  return {
+    [COMMANDS.download]: async (arg?: unknown) => {
+      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Download which model?', (m) => m.kind !== 'base'));
+      if (!modelName) return undefined;
+      const target = await chooseDestination(services, modelName);
+      if (!target) return undefined;
+      return runDownload(services, modelName, target.directory, target.fileName);
+    },
+  };
 }
 
 async function chooseDestination(services: Services, modelName: string): Promise<{ directory: string; fileName?: string } | undefined> {
   const folder = services.session.settings().downloadFolder;
   if (folder) return { directory: folder };
-  const { artifactFileName } = await import('../api/index.js');
   const lastDir = services.context.globalState.get<string>('hostedReasoning.lastDownloadFolder');
   const base = lastDir ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const uri = await vscode.window.showSaveDialog({
@@ -160,7 +165,6 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
   if (!scope) return;
   // The part file's name depends on the service (its base URL), so two services' downloads of one name never mix.
   const { client } = await services.session.connect();
-  const { partFilePath, removePartFile } = await import('../api/index.js');
   for (const d of list) {
     if (d.scope !== scope) continue;
     const part = partFilePath(d.directory, d.modelName, d.fileName, client.baseUrl);

@@ -1,6 +1,7 @@
 // Evaluate a model on a dataset (spec 4.5-4.6): pick the model and the dataset (recent ones remembered),
 // submit, and hand the job to the poller. The result arrives as a notification and in both views.
 import * as vscode from 'vscode';
+import { COMMANDS } from '../contributions';
 import type { Services } from '../services';
 import { VIEW_JOBS } from '../services';
 import type { ModelsTreeProvider } from '../views/modelsTree';
@@ -15,14 +16,16 @@ const MAX_RECENT = 10;
  * The argument names the model only (a row, `{ modelName }` or a name); the dataset is always the user's choice:
  * a link can pass any argument, and one that names the dataset too would start a paid job with no question asked.
  */
-export function registerEvaluateCommand(services: Services, models: ModelsTreeProvider): vscode.Disposable {
-  return vscode.commands.registerCommand('hostedReasoning.evaluate', async (arg?: unknown) => {
-    const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Evaluate which model?'));
-    if (!modelName) return undefined;
-    const datasetName = await pickDataset(services);
-    if (!datasetName) return undefined;
-    return startEvaluation(services, modelName, datasetName);
-  });
+export function evaluateCommand(services: Services, models: ModelsTreeProvider) {
+  return {
+    [COMMANDS.evaluate]: async (arg?: unknown) => {
+      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Evaluate which model?'));
+      if (!modelName) return undefined;
+      const datasetName = await pickDataset(services);
+      if (!datasetName) return undefined;
+      return startEvaluation(services, modelName, datasetName);
+    },
+  };
 }
 
 /** Returns the job id, or undefined when it could not be started (the user was told why). */

@@ -27,6 +27,7 @@ import {
   TimeoutError,
   isCancellation,
 } from '../api/errors';
+import { COMMANDS } from '../contributions';
 import type { JobRecord } from '../jobs/jobRecord';
 import { isActive } from '../jobs/jobRecord';
 import type { Services } from '../services';
@@ -41,11 +42,6 @@ import { SourceFileAccess } from './sourceFileAccess';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
-
-export const FINETUNE_COMMAND = 'hostedReasoning.finetune';
-const SET_API_KEY = 'hostedReasoning.setApiKey';
-const CONFIGURE_BASE_URL = 'hostedReasoning.configureBaseUrl';
-const SHOW_LOG = 'hostedReasoning.showLog';
 
 /** What finetuneWithoutWizard takes (see the header comment). */
 export interface FinetuneProgrammaticArgs {
@@ -63,10 +59,10 @@ export type FinetuneOutcome =
   /** `kind`: the ApiError kind, 'notConfigured', or 'unexpected'. */
   | { status: 'failed'; kind: string; message: string };
 
-export function registerFinetuneCommand(services: Services): vscode.Disposable {
-  return vscode.commands.registerCommand(FINETUNE_COMMAND, (first?: unknown, second?: unknown) =>
-    new FinetuneRun(services, false).run(first, isProgrammatic(second) ? undefined : second),
-  );
+export function finetuneCommand(services: Services) {
+  return {
+    [COMMANDS.finetune]: (first?: unknown, second?: unknown) => new FinetuneRun(services, false).run(first, isProgrammatic(second) ? undefined : second),
+  };
 }
 
 /** Files and answers given by code (the in-editor tests), without the file choice, the wizard or a dialog. */
@@ -107,7 +103,7 @@ class FinetuneRun {
       // A bug, not a service answer: say so plainly and keep the details in the log.
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`Finetune: unexpected failure: ${message}`, e);
-      this.say('error', `Creating the finetuned model failed: ${message}`, [{ title: 'Show Log', run: () => this.runCommand(SHOW_LOG) }]);
+      this.say('error', `Creating the finetuned model failed: ${message}`, [{ title: 'Show Log', run: () => this.runCommand(COMMANDS.showLog) }]);
       return { status: 'failed', kind: 'unexpected', message };
     }
   }
@@ -250,8 +246,8 @@ class FinetuneRun {
         // RequestError from connect() is an unusable base URL.
         const fix =
           e instanceof NotConfiguredError && e.missing === 'apiKey'
-            ? { title: 'Set API Key', command: SET_API_KEY }
-            : { title: 'Configure Service URL', command: CONFIGURE_BASE_URL };
+            ? { title: 'Set API Key', command: COMMANDS.setApiKey }
+            : { title: 'Configure Service URL', command: COMMANDS.configureBaseUrl };
         const message = e instanceof NotConfiguredError ? `${e.message} It is needed to create a finetuned model.` : e.message;
         this.log.warn(`Finetune: not connected: ${message}`);
         const outcome: FinetuneOutcome = { status: 'failed', kind: 'notConfigured', message };
@@ -424,7 +420,7 @@ class FinetuneRun {
     const outcomeUnknown = ' The files had been sent, so the service may have created the job anyway: check the Models view before retrying, or it may run twice.';
     if (error instanceof AuthError) {
       text = message.startsWith('The service refused the API key') ? message : `The service refused the API key. ${message}`;
-      actions = [{ title: 'Set API Key', recovery: 'retry', command: SET_API_KEY }];
+      actions = [{ title: 'Set API Key', recovery: 'retry', command: COMMANDS.setApiKey }];
     } else if (error instanceof FileChangedError) {
       // Its message says it all; Retry would send the same stale sizes, so starting again (a new check) is the way.
       actions = [];
@@ -437,15 +433,15 @@ class FinetuneRun {
     } else if (error instanceof ContractError) {
       // A 2xx whose job id we could not read: the job probably exists. A retry would likely duplicate it.
       text = `${message} The job may have been created; the service's answer is in the log.`;
-      actions = [{ title: 'Show Log', recovery: 'stop', command: SHOW_LOG }];
+      actions = [{ title: 'Show Log', recovery: 'stop', command: COMMANDS.showLog }];
     } else if (error instanceof NetworkError) {
       if (allSent) text = `${message}${outcomeUnknown}`;
-      actions = [retry, { title: 'Configure Service URL', recovery: 'retry', command: CONFIGURE_BASE_URL }];
+      actions = [retry, { title: 'Configure Service URL', recovery: 'retry', command: COMMANDS.configureBaseUrl }];
     } else if (error instanceof RateLimitError || error instanceof ServerError) {
       actions = [retry];
     } else if (!(error instanceof ApiError)) {
       text = `Creating the finetuned model failed: ${message}`;
-      actions = [{ title: 'Show Log', recovery: 'stop', command: SHOW_LOG }];
+      actions = [{ title: 'Show Log', recovery: 'stop', command: COMMANDS.showLog }];
     }
 
     if (this.headless) {

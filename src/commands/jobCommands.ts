@@ -1,6 +1,7 @@
 // Commands on the Jobs view: remove one job from the list, clear finished ones, refresh (poll now), show the view.
 // Removing only forgets a job here; nothing is cancelled on the service (the spec has no cancel endpoint).
 import * as vscode from 'vscode';
+import { COMMANDS } from '../contributions';
 import { isActive, jobKey, type JobRecord } from '../jobs/jobRecord';
 import { jobTitle } from '../jobs/jobFormat';
 import type { PollRound } from '../jobs/pollScheduler';
@@ -14,13 +15,13 @@ export interface JobCommandDeps {
   view: { reveal(key: string): Promise<boolean> };
 }
 
-export function registerJobCommands(services: Services, deps: JobCommandDeps): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('hostedReasoning.removeJob', (arg?: unknown) => removeJob(services, arg)),
-    vscode.commands.registerCommand('hostedReasoning.clearFinishedJobs', () => clearFinishedJobs(services)),
-    vscode.commands.registerCommand('hostedReasoning.refreshJobs', () => refreshJobs(services, deps)),
-    vscode.commands.registerCommand('hostedReasoning.showJobs', (arg?: unknown) => showJobs(services, deps, arg)),
-  ];
+export function jobCommands(services: Services, deps: JobCommandDeps) {
+  return {
+    [COMMANDS.removeJob]: (arg?: unknown) => removeJob(services, arg),
+    [COMMANDS.clearFinishedJobs]: () => clearFinishedJobs(services),
+    [COMMANDS.refreshJobs]: () => refreshJobs(services, deps),
+    [COMMANDS.showJobs]: (arg?: unknown) => showJobs(services, deps, arg),
+  };
 }
 
 /** A Jobs-view row, or `{ key }` (tests, other commands). Returns whether the job was removed. */

@@ -1,16 +1,17 @@
 // Small commands on the Models view: refresh, copy a model's name, show the log.
 import * as vscode from 'vscode';
+import { COMMANDS } from '../contributions';
 import type { Services } from '../services';
 import type { ModelsTreeProvider } from '../views/modelsTree';
 import { modelNameFromArgument } from './modelArgument';
 
-export function registerModelCommands(services: Services, models: ModelsTreeProvider): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('hostedReasoning.refreshModels', () => models.refresh()),
-    vscode.commands.registerCommand('hostedReasoning.copyModelName', async (arg?: unknown) => {
+export function modelCommands(services: Services, models: ModelsTreeProvider) {
+  return {
+    [COMMANDS.refreshModels]: () => models.refresh(),
+    [COMMANDS.copyModelName]: async (arg?: unknown) => {
       const name = modelNameFromArgument(arg);
       if (name) await vscode.env.clipboard.writeText(name);
-    }),
-    vscode.commands.registerCommand('hostedReasoning.showLog', () => services.log.show()),
-  ];
+    },
+    [COMMANDS.showLog]: () => services.log.show(),
+  };
 }

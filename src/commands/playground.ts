@@ -1,26 +1,19 @@
 // The playground's entry points: "Open Playground" (palette, a model's context menu, the "Try in Playground" of a
 // finished finetune) and "Ask About Selection" (the editor's selection becomes the prompt). The serializer that brings
-// panels back after a reload is registered by the entry module (extension.ts) and hands them to the manager made here.
+// panels back after a reload is registered by the entry module (extension.ts) and hands them to the same manager.
 import * as vscode from 'vscode';
-import { PlaygroundManager } from '../playground/playgroundManager';
+import { COMMANDS } from '../contributions';
+import type { PlaygroundManager } from '../playground/playgroundManager';
 import { LIMITS } from '../playground/protocol';
-import type { Services } from '../services';
 import { modelNameFromArgument } from './modelArgument';
 import { showInformationMessage, showWarningMessage } from '../util/notify';
 
-export const OPEN_PLAYGROUND = 'hostedReasoning.openPlayground';
-export const ASK_ABOUT_SELECTION = 'hostedReasoning.askAboutSelection';
-
-/** Registers the commands (owned by the extension's subscriptions); returns the panel manager. */
-export function registerPlayground(services: Services): PlaygroundManager {
-  const manager = new PlaygroundManager(services);
-  services.context.subscriptions.push(
-    manager,
+export function playgroundCommands(manager: PlaygroundManager) {
+  return {
     // Accepts a Models-view row, `{ modelName }` or a model name; returns the panel (for tests and other commands).
-    vscode.commands.registerCommand(OPEN_PLAYGROUND, (arg?: unknown) => manager.openPanel({ modelName: modelNameFromArgument(arg) })),
-    vscode.commands.registerCommand(ASK_ABOUT_SELECTION, () => askAboutSelection(manager)),
-  );
-  return manager;
+    [COMMANDS.openPlayground]: (arg?: unknown) => manager.openPanel({ modelName: modelNameFromArgument(arg) }),
+    [COMMANDS.askAboutSelection]: () => askAboutSelection(manager),
+  };
 }
 
 async function askAboutSelection(manager: PlaygroundManager) {

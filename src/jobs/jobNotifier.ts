@@ -2,16 +2,14 @@
 // offers the next step: evaluate, try or download a new model; see an evaluation in the list; read why one failed.
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
+import { COMMANDS } from '../contributions';
 import type { Log } from '../log';
 import { evaluationSummary, oneLine } from './jobFormat';
 import { jobKey, type JobRecord } from './jobRecord';
 import type { JobFinished } from './pollScheduler';
 import { showErrorMessage, showInformationMessage, showWarningMessage } from '../util/notify';
 
-/** Arrives with the playground issue: offered only once some extension registers it. */
-export const PLAYGROUND_COMMAND = 'hostedReasoning.openPlayground';
-
-/** What `hostedReasoning.showJobs` accepts to reveal one row. */
+/** What `COMMANDS.showJobs` accepts to reveal one row. */
 export interface ShowJobsArgs {
   key: string;
 }
@@ -46,13 +44,10 @@ export class JobNotifier implements vscode.Disposable {
 
   private async modelReady(job: JobRecord): Promise<void> {
     const modelName = job.modelName;
-    const actions = ['Evaluate'];
-    if ((await vscode.commands.getCommands(true)).includes(PLAYGROUND_COMMAND)) actions.push('Try in Playground');
-    actions.push('Download');
-    const pick = await showInformationMessage(`Model ${modelName} is ready.`, ...actions);
-    if (pick === 'Evaluate') await vscode.commands.executeCommand('hostedReasoning.evaluate', { modelName });
-    else if (pick === 'Try in Playground') await vscode.commands.executeCommand(PLAYGROUND_COMMAND, { modelName });
-    else if (pick === 'Download') await vscode.commands.executeCommand('hostedReasoning.download', { modelName });
+    const pick = await showInformationMessage(`Model ${modelName} is ready.`, 'Evaluate', 'Try in Playground', 'Download');
+    if (pick === 'Evaluate') await vscode.commands.executeCommand(COMMANDS.evaluate, { modelName });
+    else if (pick === 'Try in Playground') await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName });
+    else if (pick === 'Download') await vscode.commands.executeCommand(COMMANDS.download, { modelName });
   }
 
   private async evaluationDone(job: JobRecord): Promise<void> {
@@ -76,7 +71,7 @@ export class JobNotifier implements vscode.Disposable {
   }
 
   private async showJobs(job: JobRecord): Promise<void> {
-    await vscode.commands.executeCommand('hostedReasoning.showJobs', { key: jobKey(job) } satisfies ShowJobsArgs);
+    await vscode.commands.executeCommand(COMMANDS.showJobs, { key: jobKey(job) } satisfies ShowJobsArgs);
   }
 
   dispose(): void {

@@ -3,6 +3,7 @@
 // webview never sees the key and never reaches the network: the host runs the requests and posts their text back.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { COMMANDS, type CommandId } from '../contributions';
 import type { Services } from '../services';
 import { InferenceRun } from './inferenceRun';
 import { playgroundHtml } from './playgroundHtml';
@@ -27,10 +28,10 @@ const MAX_ACTIVE_RUNS = 4;
 /** Ended runs kept for re-sending to a re-created webview; older ones live only in the webview's own state. */
 const KEPT_ENDED_RUNS = 8;
 
-const FIX_COMMANDS: Record<ErrorFix, string> = {
-  setApiKey: 'hostedReasoning.setApiKey',
-  configureBaseUrl: 'hostedReasoning.configureBaseUrl',
-  showLog: 'hostedReasoning.showLog',
+const FIX_COMMANDS: Record<ErrorFix, CommandId> = {
+  setApiKey: COMMANDS.setApiKey,
+  configureBaseUrl: COMMANDS.configureBaseUrl,
+  showLog: COMMANDS.showLog,
 };
 
 export interface PlaygroundPanelOptions {

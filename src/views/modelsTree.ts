@@ -1,8 +1,9 @@
 // The Models view: base and custom models apart, each with its latest evaluation; an error row with the
 // action that fixes it when the list cannot be had. Rendering is a pure function of (models, jobs, error).
 import * as vscode from 'vscode';
-import type { ApiError } from '../api/errors';
+import { NetworkError, TimeoutError, type ApiError } from '../api/errors';
 import { redact } from '../api/redact';
+import { COMMANDS } from '../contributions';
 import type { ModelInfo } from '../api/types';
 import type { JobRecord } from '../jobs/jobRecord';
 import { NotConfiguredError } from '../session';
@@ -153,8 +154,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
 }
 
 export function isUnreachable(error: unknown): boolean {
-  const kind = (error as ApiError | undefined)?.kind;
-  return kind === 'network' || kind === 'timeout';
+  return error instanceof NetworkError || error instanceof TimeoutError;
 }
 
 /** Pure: the root rows for a load state. */
@@ -192,20 +192,20 @@ function errorRows(error: unknown): ModelsNode[] {
   });
   switch (kind) {
     case 'auth':
-      return [row('The service refused the API key — set a valid key', 'hostedReasoning.setApiKey', 'Set API Key', 'key')];
+      return [row('The service refused the API key — set a valid key', COMMANDS.setApiKey, 'Set API Key', 'key')];
     case 'network':
     case 'timeout':
       return [
-        row('Cannot reach the service — retry', 'hostedReasoning.refreshModels', 'Retry', 'debug-disconnect'),
-        row('Check the service URL', 'hostedReasoning.configureBaseUrl', 'Configure Service URL', 'gear'),
+        row('Cannot reach the service — retry', COMMANDS.refreshModels, 'Retry', 'debug-disconnect'),
+        row('Check the service URL', COMMANDS.configureBaseUrl, 'Configure Service URL', 'gear'),
       ];
     case 'rateLimit':
     case 'server':
-      return [row('The service failed — retry', 'hostedReasoning.refreshModels', 'Retry')];
+      return [row('The service failed — retry', COMMANDS.refreshModels, 'Retry')];
     case 'request':
-      return [row('The service URL or request is not valid', 'hostedReasoning.configureBaseUrl', 'Configure Service URL', 'gear')];
+      return [row('The service URL or request is not valid', COMMANDS.configureBaseUrl, 'Configure Service URL', 'gear')];
     default:
-      return [row('The service answered something unreadable — see the log', 'hostedReasoning.showLog', 'Show Log')];
+      return [row('The service answered something unreadable — see the log', COMMANDS.showLog, 'Show Log')];
   }
 }
 

@@ -3,6 +3,7 @@
 // function, render(), whenever the store or the session changes.
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
+import { COMMANDS } from '../contributions';
 import { jobDescription, jobTitle } from '../jobs/jobFormat';
 import { isActive, type JobRecord } from '../jobs/jobRecord';
 import type { Services } from '../services';
@@ -23,7 +24,7 @@ export class JobsStatusBar implements vscode.Disposable {
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'Hosted Reasoning Jobs';
-    this.item.command = 'hostedReasoning.showJobs';
+    this.item.command = COMMANDS.showJobs;
     this.disposables.push(
       this.item,
       services.jobs.onDidChange(() => void this.update()),

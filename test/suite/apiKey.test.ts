@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { answeringInputBoxes, modelsView, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
+import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 
@@ -54,7 +55,7 @@ describe('API key', () => {
     await rig.clearKey();
     await new Promise((r) => setTimeout(r, 300)); // let the clear's own refresh land before counting
     rig.emu.clearReceived();
-    assert.equal(await answeringInputBoxes(['demo-key'], async () => vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey')), true);
+    assert.equal(await answeringInputBoxes(['demo-key'], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey)), true);
     await viewFor('demo-key');
     await new Promise((r) => setTimeout(r, 300)); // late duplicate refreshes would arrive here
     const lists = rig.emu.received.filter((r) => r.origin === 'api' && r.path.startsWith('/cr/get_allowed_models'));
@@ -66,7 +67,7 @@ describe('API key', () => {
     await rig.clearKey();
     assert.equal((await rig.api.services.session.current()).key, undefined, 'a key is already stored (or comes from HOSTED_REASONING_API_KEY)');
     const { stored, shown } = await recordingMessages(async (shown) => ({
-      stored: await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey')),
+      stored: await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey)),
       shown,
     }));
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { answeringInputBoxes, modelNode, modelsView, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
+import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 const KEY = 'demo-key';
@@ -69,7 +70,7 @@ describe('small commands', () => {
     await rig.useKey(KEY);
     const node = await listedModel(MODEL);
     await vscode.env.clipboard.writeText('not the model name');
-    await vscode.commands.executeCommand('hostedReasoning.copyModelName', node);
+    await vscode.commands.executeCommand(COMMANDS.copyModelName, node);
     assert.equal(await vscode.env.clipboard.readText(), MODEL);
   });
 
@@ -77,7 +78,7 @@ describe('small commands', () => {
     await rig.useKey(KEY);
     await listedModel(MODEL);
     const shown = await recordingMessages(async (shown) => {
-      await vscode.commands.executeCommand('hostedReasoning.clearApiKey');
+      await vscode.commands.executeCommand(COMMANDS.clearApiKey);
       return shown;
     });
     assert.equal((await rig.api.services.session.current()).key, undefined, 'the key is still stored');
@@ -91,7 +92,7 @@ describe('small commands', () => {
   /** Runs configureBaseUrl as a user who types `url` into its input box; what the input box's own check says. */
   async function configureBaseUrl(url: string): Promise<{ stored: unknown; inputProblem: string | undefined }> {
     return answeringInputBoxes([url], async (asked) => {
-      const stored = await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl');
+      const stored = await vscode.commands.executeCommand(COMMANDS.configureBaseUrl);
       const validate = asked[0]?.validateInput;
       const inputProblem = validate ? await validate(url) : undefined;
       return { stored, inputProblem: typeof inputProblem === 'string' ? inputProblem : undefined };
@@ -121,8 +122,8 @@ describe('small commands', () => {
     await recordingMessages(async () => {
       // A user who presses Escape: the URL and the key given as arguments must not be used instead.
       await answeringInputBoxes([undefined, undefined], async () => {
-        assert.equal(await vscode.commands.executeCommand('hostedReasoning.configureBaseUrl', 'https://evil.example'), false);
-        assert.equal(await vscode.commands.executeCommand('hostedReasoning.setApiKey', 'attacker-key'), false);
+        assert.equal(await vscode.commands.executeCommand(COMMANDS.configureBaseUrl, 'https://evil.example'), false);
+        assert.equal(await vscode.commands.executeCommand(COMMANDS.setApiKey, 'attacker-key'), false);
       });
     });
     assert.equal(baseUrlSetting(), before, 'the URL from the argument was stored');
@@ -149,7 +150,7 @@ describe('small commands', () => {
 
   it('showLog runs without an error', async () => {
     await recordingMessages(async (shown) => {
-      await vscode.commands.executeCommand('hostedReasoning.showLog');
+      await vscode.commands.executeCommand(COMMANDS.showLog);
       assert.deepEqual(shown, []);
     });
   });
@@ -164,15 +165,15 @@ describe('small commands', () => {
       // A service answer the client cannot read is logged as an excerpt; this one carries the key.
       rig.emu.faults.add({ path: '/cr/get_allowed_models', kind: 'body', body: JSON.stringify({ unexpected: `models of ${KEY}`, echo: { 'x-api-key': KEY } }) });
       await recordingMessages(async () => {
-        await vscode.commands.executeCommand('hostedReasoning.refreshModels');
+        await vscode.commands.executeCommand(COMMANDS.refreshModels);
         await waitFor('the refresh to log the unreadable answer', () => (lines.some((l) => /models/i.test(l) && /fail|unexpected|could not|cannot/i.test(l)) ? true : undefined), {
           describe: () => lines.slice(-5),
         });
-        await vscode.commands.executeCommand('hostedReasoning.refreshModels');
+        await vscode.commands.executeCommand(COMMANDS.refreshModels);
         await listedModel(MODEL);
-        await vscode.commands.executeCommand('hostedReasoning.copyModelName', await modelNode(rig.api, MODEL));
-        await vscode.commands.executeCommand('hostedReasoning.refreshJobs');
-        await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand('hostedReasoning.setApiKey'));
+        await vscode.commands.executeCommand(COMMANDS.copyModelName, await modelNode(rig.api, MODEL));
+        await vscode.commands.executeCommand(COMMANDS.refreshJobs);
+        await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand(COMMANDS.setApiKey));
       });
       log.info(marker);
 

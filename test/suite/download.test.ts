@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { useRig } from './rig';
+import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 const MODEL = 'suite-model';
@@ -30,7 +31,7 @@ describe('download', () => {
     const since = rig.emu.received.length;
 
     await rig.setSetting('downloadFolder', directory);
-    const result = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.download', { modelName: MODEL });
+    const result = await vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL });
 
     assert.ok(result, 'the download command returned no path');
     assert.equal(path.dirname(result), directory, `saved outside the requested folder: ${result}`);
@@ -79,7 +80,7 @@ describe('download destination', () => {
       return Promise.resolve(undefined);
     };
     try {
-      const result = await vscode.commands.executeCommand('hostedReasoning.download', { modelName: MODEL, directory, fileName: 'victim.txt' });
+      const result = await vscode.commands.executeCommand(COMMANDS.download, { modelName: MODEL, directory, fileName: 'victim.txt' });
       assert.equal(result, undefined);
     } finally {
       window.showSaveDialog = original;
@@ -90,11 +91,11 @@ describe('download destination', () => {
 
     // The folder setting: a file already there keeps its bytes (the download takes another name).
     await rig.setSetting('downloadFolder', directory);
-    const first = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.download', { modelName: MODEL });
+    const first = await vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL });
     assert.ok(first);
     const firstBytes = await fsp.readFile(first);
     await fsp.writeFile(first, 'mine');
-    const second = await vscode.commands.executeCommand<string | undefined>('hostedReasoning.download', { modelName: MODEL });
+    const second = await vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL });
     assert.ok(second && second !== first, `the second download went to ${second}`);
     assert.equal(await fsp.readFile(first, 'utf8'), 'mine', 'an existing file was replaced without a save dialog');
     assert.ok((await fsp.readFile(second)).equals(firstBytes));

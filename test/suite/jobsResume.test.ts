@@ -8,6 +8,7 @@ import type { ExtensionExports } from '../../src/extension';
 import type { RecordedRequest } from '../service/emulator';
 import { modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
+import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-70b';
@@ -93,6 +94,6 @@ describe('jobs across a restart', () => {
     });
     assert.ok(node.latest?.result);
     const commands = await vscode.commands.getCommands(true);
-    assert.ok(commands.includes('hostedReasoning.evaluate'), 'the new instance did not register its commands');
+    assert.ok(commands.includes(COMMANDS.evaluate), 'the new instance did not register its commands');
   });
 });

@@ -13,6 +13,7 @@ import { scoreFor } from '../service/evaluation';
 import { writePdf } from '../service/fixtures';
 import { recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
+import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -127,7 +128,7 @@ describe('jobs view and status bar', () => {
         return s.isVisible && s.text.includes('1 job') ? s : undefined;
       }, { describe: statusBarState });
       assert.equal(bar.text, '$(sync~spin) 1 job');
-      assert.equal(bar.command, 'hostedReasoning.showJobs');
+      assert.equal(bar.command, COMMANDS.showJobs);
       assert.equal(bar.background, undefined, 'a warning background while nothing failed');
 
       const done = await rowIn(jobId, 'completed');
@@ -164,7 +165,7 @@ describe('jobs view and status bar', () => {
       }, { describe: statusBarState });
       assert.equal(bar.text, '$(warning) Job failed');
       assert.equal(bar.background, 'statusBarItem.warningBackground');
-      assert.equal(bar.command, 'hostedReasoning.showJobs');
+      assert.equal(bar.command, COMMANDS.showJobs);
 
       await settledAfter(jobId);
       assert.deepEqual(shown, [
@@ -178,7 +179,7 @@ describe('jobs view and status bar', () => {
       // Nobody looked yet: the warning stays.
       assert.deepEqual(statusBarState(), bar);
 
-      await vscode.commands.executeCommand('hostedReasoning.showJobs');
+      await vscode.commands.executeCommand(COMMANDS.showJobs);
       await waitFor('the status bar to hide after Show Jobs', () => (statusBarState().isVisible ? undefined : true), { describe: statusBarState });
       assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'the failure still counts as unseen');
     });
@@ -209,9 +210,8 @@ describe('jobs view and status bar', () => {
         await settledAfter(outcome.job.id);
 
         const ready = shown.filter((m) => m.text === `Model ${answers.modelName} is ready.`);
-        const playground = (await vscode.commands.getCommands(true)).includes('hostedReasoning.openPlayground');
         assert.deepEqual(ready, [
-          { severity: 'information', text: `Model ${answers.modelName} is ready.`, actions: ['Evaluate', ...(playground ? ['Try in Playground'] : []), 'Download'], modal: false },
+          { severity: 'information', text: `Model ${answers.modelName} is ready.`, actions: ['Evaluate', 'Try in Playground', 'Download'], modal: false },
         ]);
         // Besides it, only the "started" message of the command itself.
         const others = shown.filter((m) => !ready.includes(m));
@@ -254,13 +254,13 @@ describe('jobs view commands', () => {
     await waitFor('the poller to follow the running job', () => (rig.api.poller.followed().includes(running.node.key) ? true : undefined));
 
     await recordingMessages(async (shown) => {
-      assert.equal(await vscode.commands.executeCommand('hostedReasoning.removeJob', finished.node), true);
+      assert.equal(await vscode.commands.executeCommand(COMMANDS.removeJob, finished.node), true);
       assert.equal(await row(finished.node.job.id), undefined, 'the finished job is still listed');
       assert.equal(rig.api.services.jobs.get(await scope(), finished.node.key), undefined, 'the finished job is still stored');
       assert.deepEqual(shown, [], 'removing a finished job asked something');
 
       // Dismissing the question keeps the job.
-      assert.equal(await vscode.commands.executeCommand('hostedReasoning.removeJob', running.node), false);
+      assert.equal(await vscode.commands.executeCommand(COMMANDS.removeJob, running.node), false);
       assert.ok(await row(running.node.job.id), 'the running job was removed although the user dismissed the question');
       assert.deepEqual(shown, [
         { severity: 'warning', text: `Remove "Evaluate ${MODEL} on ${DATASET}" from the list?`, actions: ['Remove'], modal: true },
@@ -270,7 +270,7 @@ describe('jobs view commands', () => {
     const since = rig.emu.received.length;
     await recordingMessages(
       async (shown) => {
-        assert.equal(await vscode.commands.executeCommand('hostedReasoning.removeJob', running.node), true);
+        assert.equal(await vscode.commands.executeCommand(COMMANDS.removeJob, running.node), true);
         assert.equal(shown.length, 1, `expected one question, got ${JSON.stringify(shown)}`);
       },
       { answer: (m) => (m.modal ? 'Remove' : undefined) },
@@ -297,7 +297,7 @@ describe('jobs view commands', () => {
     const finished = await rowIn(await evaluate(MISSING_DATASET, started), 'failed');
     const running = await longEvaluation();
 
-    const cleared = await vscode.commands.executeCommand<number>('hostedReasoning.clearFinishedJobs');
+    const cleared = await vscode.commands.executeCommand<number>(COMMANDS.clearFinishedJobs);
     const left = (await rig.api.jobsView.getChildren()).map((n) => n.job);
     assert.equal(typeof cleared, 'number');
     assert.ok(cleared >= 1, `cleared ${cleared}`);
@@ -319,7 +319,7 @@ describe('jobs view commands', () => {
     await rig.api.poller.settled();
 
     const since = rig.emu.received.length;
-    const round = await vscode.commands.executeCommand<{ requests: number; answered: number } | undefined>('hostedReasoning.refreshJobs');
+    const round = await vscode.commands.executeCommand<{ requests: number; answered: number } | undefined>(COMMANDS.refreshJobs);
     assert.ok(round, 'refreshJobs returned no poll round');
     assert.ok(round.requests >= 1 && round.answered >= 1, `round: ${JSON.stringify(round)}`);
     assert.equal(statusRequests(since).length, 1, 'refreshJobs did not ask the service for the running job');

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ErrorNode } from '../../src/views/modelsTree';
 import { waitFor } from './helpers';
 import { useRig } from './rig';
+import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 
@@ -48,7 +49,7 @@ describe('models view', () => {
     // A key is kept per service: the closed port's service gets one of its own (nothing can check it there).
     const origin = new URL(CLOSED_PORT_URL).origin;
     await rig.api.services.session.keys.set(origin, 'demo-key');
-    await vscode.commands.executeCommand('hostedReasoning.refreshModels');
+    await vscode.commands.executeCommand(COMMANDS.refreshModels);
 
     let roots: Awaited<ReturnType<typeof rig.api.models.getChildren>> = [];
     const errors = await waitFor(
@@ -63,8 +64,8 @@ describe('models view', () => {
     assert.deepEqual(
       errors.map((e) => [e.command.command, e.command.title]),
       [
-        ['hostedReasoning.refreshModels', 'Retry'],
-        ['hostedReasoning.configureBaseUrl', 'Configure Service URL'],
+        [COMMANDS.refreshModels, 'Retry'],
+        [COMMANDS.configureBaseUrl, 'Configure Service URL'],
       ],
     );
     for (const node of errors) {

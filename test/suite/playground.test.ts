@@ -13,6 +13,7 @@ import { STREAM_ERROR_MARKER } from '../service/emulator';
 import { composeAnswer } from '../service/inference';
 import { waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
+import { COMMANDS, type CommandId } from '../../src/contributions';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -55,7 +56,7 @@ async function waitForEnd(posted: HostToWebview[], runId: string, timeoutMs = 15
 }
 
 /** Opens a panel through the command and waits for its page to say `ready` (its script ran under the policy). */
-async function openPanel(arg?: unknown, command = 'hostedReasoning.openPlayground'): Promise<PlaygroundPanel> {
+async function openPanel(arg?: unknown, command: CommandId = COMMANDS.openPlayground): Promise<PlaygroundPanel> {
   const before = new Set(rig.api.playground.panels);
   await vscode.commands.executeCommand(command, arg);
   const panel = rig.api.playground.panels.find((p) => !before.has(p));
@@ -349,7 +350,7 @@ describe('playground', function () {
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(1, 0, 1, document.lineAt(1).text.length);
     try {
-      const panel = await openPanel(undefined, 'hostedReasoning.askAboutSelection');
+      const panel = await openPanel(undefined, COMMANDS.askAboutSelection);
       assert.deepEqual(panel.prefill, { prompt: 'function twice(x: number) { return 2 * x; }' });
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

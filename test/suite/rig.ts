@@ -9,6 +9,7 @@ import type { ExtensionExports } from '../../src/extension';
 import type { ExtensionApi } from '../../src/main';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { answeringInputBoxes } from './helpers';
+import { COMMANDS } from '../../src/contributions';
 
 export const EXTENSION_ID = 'hosted-reasoning.hosted-reasoning';
 const SECTION = 'hostedReasoning';
@@ -61,7 +62,7 @@ const rig: Rig = {
     assert.deepEqual(vscode.workspace.getConfiguration(SECTION).get(key), value, `setting ${SECTION}.${key}`);
   },
   async useKey(key) {
-    const stored = await answeringInputBoxes([key], async () => vscode.commands.executeCommand<boolean>('hostedReasoning.setApiKey'));
+    const stored = await answeringInputBoxes([key], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey));
     assert.equal(stored, true, `the key ${key} was not accepted`);
     assert.equal((await started().api.services.session.current()).key?.key, key);
   },

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { modelNode, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
+import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 const KEY = 'demo-key';
@@ -112,7 +113,7 @@ describe('trust boundary', () => {
       return pick;
     };
     try {
-      const done = vscode.commands.executeCommand('hostedReasoning.download');
+      const done = vscode.commands.executeCommand(COMMANDS.download);
       const pick = await waitFor('the model picker to list the models', () => (picks[0] && picks[0].items.length > 0 ? picks[0] : undefined));
       const labels = pick.items.map((i) => i.label);
       assert.ok(labels.some((l) => l.startsWith('m-')), `the hostile model is not listed: ${JSON.stringify(labels)}`);
@@ -151,7 +152,7 @@ describe('trust boundary', () => {
       assert.equal(rig.api.services.session.settings().baseUrl, rig.emu.url, 'the workspace moved the service URL');
       assert.equal(rig.api.services.session.settings().downloadFolder, undefined, 'the workspace set the download folder');
       const since = rig.emu.received.length;
-      await vscode.commands.executeCommand('hostedReasoning.refreshModels');
+      await vscode.commands.executeCommand(COMMANDS.refreshModels);
       await waitFor('the models of the user’s service', () => modelNode(rig.api, MODEL));
       assert.ok(rig.emu.received.slice(since).some((r) => r.path === '/cr/get_allowed_models'), 'the user’s service was not asked');
       assert.deepEqual(hostile.received, [], 'the workspace’s listener was called');
@@ -178,8 +179,8 @@ describe('trust boundary', () => {
         rig.api.modelsView.description === `${new URL(other.url).host} · no key` ? true : undefined,
       );
       assert.deepEqual(await rig.api.models.getChildren(), [], 'rows of the previous service are still shown');
-      await vscode.commands.executeCommand('hostedReasoning.refreshModels');
-      await vscode.commands.executeCommand('hostedReasoning.refreshJobs');
+      await vscode.commands.executeCommand(COMMANDS.refreshModels);
+      await vscode.commands.executeCommand(COMMANDS.refreshJobs);
       assert.deepEqual(other.received.filter((h) => h['x-api-key'] !== undefined), [], 'the key went to a service it was not set for');
 
       // Back to the first service: its key is still there.

@@ -1,56 +1,44 @@
-// The extension bundle and the client bundle (dist/api.js) each carry a copy of errors.ts: `instanceof` and
-// isApiError must hold across copies, and only for the right kind.
+// One bundle holds every error class: callers tell them apart with plain `instanceof`, a subclass only for its own
+// errors, and nothing that merely looks like an ApiError passes for one.
 import { strict as assert } from 'node:assert';
 import * as errors from '../../src/api/errors';
 
-function freshCopy(): typeof errors {
-  const id = require.resolve('../../src/api/errors');
-  const cached = require.cache[id];
-  delete require.cache[id];
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second, independent module instance on purpose
-    return require('../../src/api/errors') as typeof errors;
-  } finally {
-    if (cached) require.cache[id] = cached;
-  }
-}
-
-describe('API errors across bundle copies', () => {
-  const other = freshCopy();
-
-  it('the copy is a different module', () => {
-    assert.notEqual(other.AuthError, errors.AuthError);
-  });
-
-  it('instanceof checks the brand and the kind, whichever copy made the error', () => {
-    const auth = new other.AuthError('refused');
+describe('API errors', () => {
+  it('instanceof tells the kinds apart', () => {
+    const auth = new errors.AuthError('refused');
     assert.ok(auth instanceof errors.ApiError);
     assert.ok(auth instanceof errors.AuthError);
     assert.ok(!(auth instanceof errors.ServerError));
     assert.ok(errors.isApiError(auth));
-    assert.ok(new errors.CancelledError() instanceof other.CancelledError);
-    assert.ok(errors.isCancellation(new other.CancelledError()));
+    assert.ok(errors.isCancellation(new errors.CancelledError()));
   });
 
-  it('FileChangedError is recognised across copies, and is not every IntegrityError', () => {
-    const changed = new other.FileChangedError('docs/report.pdf');
-    assert.ok(changed instanceof errors.FileChangedError);
+  it('FileChangedError is an IntegrityError, and not every IntegrityError is one', () => {
+    const changed = new errors.FileChangedError('docs/report.pdf');
     assert.ok(changed instanceof errors.IntegrityError);
+    assert.equal(changed.kind, 'integrity');
     assert.equal(changed.message, 'docs/report.pdf changed during upload; nothing was created, start again.');
-    assert.ok(!(new other.IntegrityError('length mismatch') instanceof errors.FileChangedError));
+    assert.ok(!(new errors.IntegrityError('length mismatch') instanceof errors.FileChangedError));
+  });
+
+  it('DiskError is a refused request, and not every RequestError is one', () => {
+    const disk = new errors.DiskError('disk full', 'ENOSPC', 10, '/tmp/m.gguf.part');
+    assert.ok(disk instanceof errors.RequestError);
+    assert.equal(disk.kind, 'request');
+    assert.ok(!(new errors.RequestError('bad input') instanceof errors.DiskError));
   });
 
   it('plain errors and look-alikes are not API errors', () => {
     assert.ok(!(new Error('x') instanceof errors.ApiError));
     assert.ok(!errors.isApiError({ kind: 'auth', message: 'forged' }));
-    assert.ok(!((null as unknown as object) instanceof errors.ApiError));
+    assert.ok(!errors.isApiError(null));
   });
 
   it('still an Error with its name and kind', () => {
-    const e = new other.RateLimitError('slow down', { retryAfterMs: 5 });
+    const e = new errors.RateLimitError('slow down', { retryAfterMs: 5 });
     assert.ok(e instanceof Error);
     assert.equal(e.name, 'RateLimitError');
     assert.equal(e.kind, 'rateLimit');
-    assert.equal((e as errors.RateLimitError).retryAfterMs, 5);
+    assert.equal(e.retryAfterMs, 5);
   });
 });

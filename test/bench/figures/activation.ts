@@ -173,9 +173,9 @@ function whyActivation(row: Row, bundleBytes: number, lazyBytes: number, b: Brea
   const design = [
     '',
     `**What activation loads.** Only the entry module, dist/extension.js (${kb(bundleBytes)}, src/extension.ts): it registers`,
-    "the contributed commands as stand-ins, the two views with providers that load the rest on their first request for rows, and",
-    "the playground's serializer. The rest of the extension" + (lazyBytes ? ` (${kb(lazyBytes)} in all, main.js and the service client api.js)` : '') + ' loads on first use:',
-    'a command (the stand-ins are replaced by the real commands, then the call is passed on), a view asking for its rows, a',
+    "each contributed command once, the two views with providers that load the rest on their first request for rows, and",
+    "the playground's serializer. The rest of the extension" + (lazyBytes ? ` (${kb(lazyBytes)} in all, main.js, the service client included)` : '') + ' loads on first use:',
+    'a command (its registration passes the call on to the handler the main module returns), a view asking for its rows, a',
     'playground panel to restore, a job still running or an interrupted download to offer. Its cost is the "first use" row.',
     'Found with this figure\'s CPU profile: esbuild turned `import * as vscode` in each of ~30 modules into a copy of every',
     'property of the API object (about 7 ms per activation); the build now re-exports `vscode` once (esbuild.mjs, `vscode-once`).',
