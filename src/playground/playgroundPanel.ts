@@ -9,7 +9,6 @@ import { playgroundHtml } from './playgroundHtml';
 import type { PresetStore } from './presets';
 import {
   webviewMessageProblem,
-  type ErrorFix,
   type ExportedRun,
   type HostToWebview,
   type ModelsMessage,
@@ -19,6 +18,7 @@ import {
 } from './protocol';
 import { runErrorInfo } from './runError';
 import { exportFileName, sessionMarkdown } from './sessionExport';
+import { FIXES } from '../util/classifyError';
 import { showInformationMessage, showWarningMessage } from '../util/notify';
 import { untrustedText } from '../util/untrustedText';
 
@@ -26,12 +26,6 @@ import { untrustedText } from '../util/untrustedText';
 const MAX_ACTIVE_RUNS = 4;
 /** Ended runs kept for re-sending to a re-created webview; older ones live only in the webview's own state. */
 const KEPT_ENDED_RUNS = 8;
-
-const FIX_COMMANDS: Record<ErrorFix, string> = {
-  setApiKey: 'hostedReasoning.setApiKey',
-  configureBaseUrl: 'hostedReasoning.configureBaseUrl',
-  showLog: 'hostedReasoning.showLog',
-};
 
 export interface PlaygroundPanelOptions {
   presets: PresetStore;
@@ -153,7 +147,7 @@ export class PlaygroundPanel implements vscode.Disposable {
       case 'export':
         return this.exportSession(message.runs);
       case 'fix':
-        await vscode.commands.executeCommand(FIX_COMMANDS[message.fix]);
+        await vscode.commands.executeCommand(FIXES[message.fix].command);
         return;
     }
   }
