@@ -1,16 +1,20 @@
 // One error class per thing a user does differently. Callers switch on `kind` (or instanceof);
 // messages are already redacted and fit to show; `detail` carries a redacted excerpt for the log.
 
-export type ApiErrorKind =
-  | 'auth' // 401/403 from the service: set or fix the API key
-  | 'rateLimit' // 429: wait `retryAfterMs`
-  | 'server' // 5xx or an error event in a stream: retry later or report
-  | 'network' // connection refused, DNS, reset: check the base URL / connectivity
-  | 'timeout' // no answer, or a stream that went idle, within the limit
-  | 'cancelled' // the user (or the caller) cancelled
-  | 'request' // other 4xx: the input was refused; the server's message says why
-  | 'contract' // the answer could not be read: report it
-  | 'integrity'; // a download did not match its announced length or checksum
+/** Every kind the client raises: the one list (the playground protocol and the error classifier derive theirs). */
+export const API_ERROR_KINDS = [
+  'auth', // 401/403 from the service: set or fix the API key
+  'rateLimit', // 429: wait `retryAfterMs`
+  'server', // 5xx or an error event in a stream: retry later or report
+  'network', // connection refused, DNS, reset: check the base URL / connectivity
+  'timeout', // no answer, or a stream that went idle, within the limit
+  'cancelled', // the user (or the caller) cancelled
+  'request', // other 4xx: the input was refused; the server's message says why
+  'contract', // the answer could not be read: report it
+  'integrity', // a download did not match its announced length or checksum
+] as const;
+
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 
 export interface ApiErrorOptions {
   status?: number;

@@ -15,19 +15,7 @@
 // with a FinetuneOutcome (the job record on success) that the caller can assert on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  ApiError,
-  AuthError,
-  ContractError,
-  FileChangedError,
-  NetworkError,
-  RateLimitError,
-  RequestError,
-  ServerError,
-  TimeoutError,
-  isCancellation,
-} from '../api/errors';
-import { COMMANDS } from '../contributions';
+import { RequestError, isCancellation } from '../api/errors';
 import type { JobRecord } from '../jobs/jobRecord';
 import { isActive } from '../jobs/jobRecord';
 import type { Services } from '../services';
@@ -39,6 +27,8 @@ import { checkFinetuneFiles, type CheckedFile, type FileProblem } from './finetu
 import { expandSelection, explorerSelection, pickSources } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
 import { SourceFileAccess } from './sourceFileAccess';
+import { COMMANDS } from '../contributions';
+import { classifyError, FIXES, type ErrorKind } from '../util/classifyError';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
@@ -56,8 +46,7 @@ export type FinetuneOutcome =
   | { status: 'cancelled' }
   /** Files or answers could not be used; each problem names what and why. */
   | { status: 'invalid'; problems: string[] }
-  /** `kind`: the ApiError kind, 'notConfigured', or 'unexpected'. */
-  | { status: 'failed'; kind: string; message: string };
+  | { status: 'failed'; kind: ErrorKind; message: string };
 
 export function finetuneCommand(services: Services) {
   return {
@@ -103,7 +92,7 @@ class FinetuneRun {
       // A bug, not a service answer: say so plainly and keep the details in the log.
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`Finetune: unexpected failure: ${message}`, e);
-      this.say('error', `Creating the finetuned model failed: ${message}`, [{ title: 'Show Log', run: () => this.runCommand(COMMANDS.showLog) }]);
+      this.say('error', `Creating the finetuned model failed: ${message}`, [{ title: 'Show Log', run: () => this.runCommand(FIXES.showLog.command) }]);
       return { status: 'failed', kind: 'unexpected', message };
     }
   }
@@ -244,10 +233,7 @@ class FinetuneRun {
       } catch (e) {
         if (!(e instanceof NotConfiguredError) && !(e instanceof RequestError)) throw e;
         // RequestError from connect() is an unusable base URL.
-        const fix =
-          e instanceof NotConfiguredError && e.missing === 'apiKey'
-            ? { title: 'Set API Key', command: COMMANDS.setApiKey }
-            : { title: 'Configure Service URL', command: COMMANDS.configureBaseUrl };
+        const fix = classifyError(e).fix ?? FIXES.configureBaseUrl;
         const message = e instanceof NotConfiguredError ? `${e.message} It is needed to create a finetuned model.` : e.message;
         this.log.warn(`Finetune: not connected: ${message}`);
         const outcome: FinetuneOutcome = { status: 'failed', kind: 'notConfigured', message };
@@ -411,37 +397,23 @@ class FinetuneRun {
 
   /** Tells the user what failed and what they can do; waits for their choice unless headless. */
   private async offerRecovery(error: unknown, allSent: boolean, a: FinetuneAnswers): Promise<Recovery> {
-    const message = error instanceof Error ? error.message : String(error);
-    this.log.error(`Finetune: upload to create ${a.modelName} failed: ${message}`, error);
+    const info = classifyError(error);
+    this.log.error(`Finetune: upload to create ${a.modelName} failed: ${info.message}`, error);
     const retry = { title: 'Retry', recovery: 'retry' as const };
-    const edit = { title: 'Edit Answers…', recovery: 'edit' as const };
-    let text = message;
-    let actions: { title: string; recovery: Recovery; command?: string }[] = [];
-    const outcomeUnknown = ' The files had been sent, so the service may have created the job anyway: check the Models view before retrying, or it may run twice.';
-    if (error instanceof AuthError) {
-      text = message.startsWith('The service refused the API key') ? message : `The service refused the API key. ${message}`;
-      actions = [{ title: 'Set API Key', recovery: 'retry', command: COMMANDS.setApiKey }];
-    } else if (error instanceof FileChangedError) {
-      // Its message says it all; Retry would send the same stale sizes, so starting again (a new check) is the way.
-      actions = [];
-    } else if (error instanceof RequestError) {
+    let text = info.kind === 'unexpected' ? `Creating the finetuned model failed: ${info.message}` : info.message;
+    // Setting a key or a URL is followed by a retry with the same answers; after the log there is nothing to retry.
+    let actions: { title: string; recovery: Recovery; command?: string }[] = [
+      ...(info.retryable ? [retry] : []),
+      ...(info.fix ? [{ title: info.fix.title, recovery: info.fix === FIXES.showLog ? ('stop' as const) : ('retry' as const), command: info.fix.command }] : []),
+    ];
+    if (info.kind === 'request') {
       // The service's own words (a refused file, a taken name, a bad field): fix the answers or the files, retry.
-      actions = [edit, retry];
-    } else if (error instanceof TimeoutError) {
-      text = `${message}${allSent ? outcomeUnknown : ''}`;
-      actions = [retry];
-    } else if (error instanceof ContractError) {
+      actions = [{ title: 'Edit Answers…', recovery: 'edit' }, retry];
+    } else if (info.kind === 'contract') {
       // A 2xx whose job id we could not read: the job probably exists. A retry would likely duplicate it.
-      text = `${message} The job may have been created; the service's answer is in the log.`;
-      actions = [{ title: 'Show Log', recovery: 'stop', command: COMMANDS.showLog }];
-    } else if (error instanceof NetworkError) {
-      if (allSent) text = `${message}${outcomeUnknown}`;
-      actions = [retry, { title: 'Configure Service URL', recovery: 'retry', command: COMMANDS.configureBaseUrl }];
-    } else if (error instanceof RateLimitError || error instanceof ServerError) {
-      actions = [retry];
-    } else if (!(error instanceof ApiError)) {
-      text = `Creating the finetuned model failed: ${message}`;
-      actions = [{ title: 'Show Log', recovery: 'stop', command: COMMANDS.showLog }];
+      text = `${text} The job may have been created; the service's answer is in the log.`;
+    } else if (allSent && (info.kind === 'timeout' || info.kind === 'network')) {
+      text = `${text} The files had been sent, so the service may have created the job anyway: check the Models view before retrying, or it may run twice.`;
     }
 
     if (this.headless) {
@@ -475,8 +447,8 @@ class FinetuneRun {
 }
 
 function failed(error: unknown): FinetuneOutcome {
-  const kind = error instanceof ApiError ? error.kind : error instanceof NotConfiguredError ? 'notConfigured' : 'unexpected';
-  return { status: 'failed', kind, message: error instanceof Error ? error.message : String(error) };
+  const { kind, message } = classifyError(error);
+  return { status: 'failed', kind, message };
 }
 
 /** The dialog's detail: one line per problem (capped), then the limits that apply when a limit was hit. */

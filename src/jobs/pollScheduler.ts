@@ -28,10 +28,11 @@
 //  - The stored record is re-read just before each request: another window may have ended the job meanwhile.
 //  - Errors are told apart by their `kind` and `status` fields, not instanceof: in-editor tests load these sources
 //    beside the bundled extension, whose client throws its own copies of the error classes.
-import { isCancellation, type ApiErrorKind } from '../api/errors';
+import { isCancellation } from '../api/errors';
 import type { EvaluationStatus, FinetuneStatus } from '../api/types';
 import { isTerminal } from '../api/types';
 import { waitText } from '../api/waitText';
+import { classifyError } from '../util/classifyError';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import type { ClaimNotice } from './notifyOnce';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
@@ -501,7 +502,8 @@ export class PollScheduler {
   private async failed(target: PollTarget, t: Tracked, e: unknown, round: PollRound): Promise<void> {
     const what = `${t.kind} job ${t.id}`;
     if (isCancellation(e) && this.disposed) return;
-    const { kind, status, retryAfterMs } = apiErrorFields(e);
+    const { kind, retryable } = classifyError(e);
+    const { status, retryAfterMs } = apiErrorFields(e);
     if (kind === 'request' && status === 404) {
       this.succeeded(); // the service answered: it is up
       const current = this.options.jobs.get(target.scope, t.key);
@@ -518,7 +520,7 @@ export class PollScheduler {
       }
       return;
     }
-    if (kind === 'rateLimit' || kind === 'network' || kind === 'timeout' || kind === 'server') {
+    if (retryable) {
       round.stoppedBy ??= e as Error;
       this.serviceFailures++;
       const now = this.clock.monotonic();
@@ -618,18 +620,17 @@ function oldestAnswerFirst(a: Tracked, b: Tracked): number {
 }
 
 function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return classifyError(e).message;
 }
 
 /**
  * The fields of an ApiError, read by shape rather than instanceof: a client built by another copy of the api module
  * (the bundle, while tests load the compiled sources) throws errors of other classes with the same fields.
  */
-function apiErrorFields(e: unknown): { kind?: ApiErrorKind; status?: number; retryAfterMs?: number; detail?: string } {
+function apiErrorFields(e: unknown): { status?: number; retryAfterMs?: number; detail?: string } {
   if (typeof e !== 'object' || e === null) return {};
   const o = e as Record<string, unknown>;
   return {
-    kind: typeof o.kind === 'string' ? (o.kind as ApiErrorKind) : undefined,
     status: typeof o.status === 'number' ? o.status : undefined,
     retryAfterMs: typeof o.retryAfterMs === 'number' ? o.retryAfterMs : undefined,
     detail: typeof o.detail === 'string' ? o.detail : undefined,

@@ -3,14 +3,12 @@
 // webview never sees the key and never reaches the network: the host runs the requests and posts their text back.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { COMMANDS, type CommandId } from '../contributions';
 import type { Services } from '../services';
 import { InferenceRun } from './inferenceRun';
 import { playgroundHtml } from './playgroundHtml';
 import type { PresetStore } from './presets';
 import {
   webviewMessageProblem,
-  type ErrorFix,
   type ExportedRun,
   type HostToWebview,
   type ModelsMessage,
@@ -20,6 +18,7 @@ import {
 } from './protocol';
 import { runErrorInfo } from './runError';
 import { exportFileName, sessionMarkdown } from './sessionExport';
+import { FIXES } from '../util/classifyError';
 import { showInformationMessage, showWarningMessage } from '../util/notify';
 import { untrustedText } from '../util/untrustedText';
 
@@ -27,12 +26,6 @@ import { untrustedText } from '../util/untrustedText';
 const MAX_ACTIVE_RUNS = 4;
 /** Ended runs kept for re-sending to a re-created webview; older ones live only in the webview's own state. */
 const KEPT_ENDED_RUNS = 8;
-
-const FIX_COMMANDS: Record<ErrorFix, CommandId> = {
-  setApiKey: COMMANDS.setApiKey,
-  configureBaseUrl: COMMANDS.configureBaseUrl,
-  showLog: COMMANDS.showLog,
-};
 
 export interface PlaygroundPanelOptions {
   presets: PresetStore;
@@ -154,7 +147,7 @@ export class PlaygroundPanel implements vscode.Disposable {
       case 'export':
         return this.exportSession(message.runs);
       case 'fix':
-        await vscode.commands.executeCommand(FIX_COMMANDS[message.fix]);
+        await vscode.commands.executeCommand(FIXES[message.fix].command);
         return;
     }
   }

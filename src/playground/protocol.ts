@@ -3,6 +3,8 @@
 // accepts one only after `isWebviewMessage` has checked every field (types, lengths, ranges, no unknown keys).
 // No `vscode` and no Node imports here: this module is bundled into the browser code too.
 
+import type { ErrorKind } from '../util/classifyError';
+
 export { PLAYGROUND_VIEW_TYPE } from '../contributions';
 
 /** Limits of the guard. They bound what the webview can make the host hold or send, not what the service accepts. */
@@ -63,19 +65,8 @@ export interface RunTiming {
 export type ErrorFix = 'setApiKey' | 'configureBaseUrl' | 'showLog';
 export const ERROR_FIXES: readonly ErrorFix[] = ['setApiKey', 'configureBaseUrl', 'showLog'];
 
-/** The service client's error kinds plus the two the panel adds. */
-export type RunErrorKind =
-  | 'auth'
-  | 'rateLimit'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'cancelled'
-  | 'request'
-  | 'contract'
-  | 'integrity'
-  | 'notConfigured'
-  | 'unknown';
+/** The service client's error kinds plus a missing URL or key and an unexpected failure (type-only: erased). */
+export type RunErrorKind = ErrorKind;
 
 export interface RunErrorInfo {
   /** Fit to show: the service's own words when it gave any. */

@@ -1,11 +1,5 @@
-// How evaluation results read everywhere (tree descriptions, tooltips, notifications): one place.
-import type { EvaluationResult } from '../api/types';
+// Which evaluations a model row shows (their accuracy reads as jobs/jobFormat.ts formats it everywhere).
 import type { JobRecord } from '../jobs/jobRecord';
-
-/** "84.0% (42/50)" */
-export function formatAccuracy(r: Pick<EvaluationResult, 'accuracy' | 'correct' | 'total'>): string {
-  return `${(r.accuracy * 100).toFixed(1)}% (${r.correct}/${r.total})`;
-}
 
 /** Completed evaluations with a result, per model name, newest first. */
 export function latestEvaluations(jobs: JobRecord[]): Map<string, JobRecord[]> {

@@ -1,16 +1,18 @@
 // The Models view: base and custom models apart, each with its latest evaluation; an error row with the
 // action that fixes it when the list cannot be had. Rendering is a pure function of (models, jobs, error).
 import * as vscode from 'vscode';
-import { NetworkError, TimeoutError, type ApiError } from '../api/errors';
+import { NetworkError, TimeoutError } from '../api/errors';
 import { redact } from '../api/redact';
 import { COMMANDS } from '../contributions';
 import type { ModelInfo } from '../api/types';
 import type { JobRecord } from '../jobs/jobRecord';
 import { NotConfiguredError } from '../session';
 import { VIEW_MODELS, type Services } from '../services';
+import { classifyError, FIXES } from '../util/classifyError';
 import { withProgress } from '../util/notify';
 import { untrustedText } from '../util/untrustedText';
-import { formatAccuracy, latestEvaluations } from './evaluationText';
+import { formatAccuracy } from '../jobs/jobFormat';
+import { latestEvaluations } from './evaluationText';
 
 export type ModelsNode = GroupNode | ModelNode | ErrorNode;
 
@@ -179,34 +181,25 @@ export function buildRoots(state: LoadState, jobsOf: (scope: string) => JobRecor
   ];
 }
 
+// Which rows (Retry when it may help, then the fix) follows classifyError; the words are the view's own.
 function errorRows(error: unknown): ModelsNode[] {
-  if (error instanceof NotConfiguredError) return []; // the welcome content says what to do
-  const message = error instanceof Error ? error.message : String(error);
-  const kind = (error as ApiError | undefined)?.kind;
-  const row = (label: string, command: string, title: string, icon = 'error'): ErrorNode => ({
-    type: 'error',
-    label,
-    detail: message,
-    command: { command, title },
-    icon,
-  });
-  switch (kind) {
-    case 'auth':
-      return [row('The service refused the API key — set a valid key', COMMANDS.setApiKey, 'Set API Key', 'key')];
-    case 'network':
-    case 'timeout':
-      return [
-        row('Cannot reach the service — retry', COMMANDS.refreshModels, 'Retry', 'debug-disconnect'),
-        row('Check the service URL', COMMANDS.configureBaseUrl, 'Configure Service URL', 'gear'),
-      ];
-    case 'rateLimit':
-    case 'server':
-      return [row('The service failed — retry', COMMANDS.refreshModels, 'Retry')];
-    case 'request':
-      return [row('The service URL or request is not valid', COMMANDS.configureBaseUrl, 'Configure Service URL', 'gear')];
-    default:
-      return [row('The service answered something unreadable — see the log', COMMANDS.showLog, 'Show Log')];
+  const info = classifyError(error);
+  if (info.kind === 'notConfigured') return []; // the welcome content says what to do
+  const unreachable = isUnreachable(error);
+  // Listing models sends nothing but the URL and the key: no answer, or a refused request, points at the URL. A view
+  // with nothing to click would leave the user stuck, so the log is the fallback.
+  const fix = unreachable || info.kind === 'request' ? FIXES.configureBaseUrl : (info.fix ?? (info.retryable ? undefined : FIXES.showLog));
+  const rows: ErrorNode[] = [];
+  const row = (label: string, command: string, title: string, icon: string) =>
+    rows.push({ type: 'error', label, detail: info.message, command: { command, title }, icon });
+  if (info.retryable) {
+    if (unreachable) row('Cannot reach the service — retry', COMMANDS.refreshModels, 'Retry', 'debug-disconnect');
+    else row('The service failed — retry', COMMANDS.refreshModels, 'Retry', 'error');
   }
+  if (fix === FIXES.setApiKey) row('The service refused the API key — set a valid key', fix.command, fix.title, 'key');
+  else if (fix === FIXES.configureBaseUrl) row(unreachable ? 'Check the service URL' : 'The service URL or request is not valid', fix.command, fix.title, 'gear');
+  else if (fix) row(info.retryable ? 'See the log for what the service said' : 'The service answered something unreadable — see the log', fix.command, fix.title, 'error');
+  return rows;
 }
 
 function modelItem(node: ModelNode): vscode.TreeItem {

@@ -171,7 +171,7 @@ export class OutputPane {
       text: entry.output,
       nextSeq: 0,
       ...(entry.timing ? { timing: entry.timing, ...(entry.timing.ttfbMs !== undefined ? { ttfbMs: entry.timing.ttfbMs } : {}) } : {}),
-      ...(entry.outcome === 'error' ? { error: { message: entry.error ?? 'The run failed.', kind: 'unknown', retryable: true } } : {}),
+      ...(entry.outcome === 'error' ? { error: { message: entry.error ?? 'The run failed.', kind: 'unexpected', retryable: true } } : {}),
     };
     this.following = false;
     this.paint();

@@ -1,8 +1,9 @@
 // The Models view when the service cannot be reached: error rows whose click is the fix.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { ErrorNode } from '../../src/views/modelsTree';
-import { waitFor } from './helpers';
+import { modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -13,6 +14,7 @@ const CLOSED_PORT_URL = 'http://127.0.0.1:9';
 
 describe('models view', () => {
   afterEach(async () => {
+    rig.emu.faults.clear();
     await rig.setSetting('baseUrl', rig.emu.url);
     await rig.clearKey();
   });
@@ -76,5 +78,51 @@ describe('models view', () => {
     // The Jobs view's "Cannot reach the service" welcome follows this context key; it cannot be read back, so the
     // rows above are the observable part.
     await rig.api.services.session.keys.clear(origin);
+  });
+
+  it('offers Retry and the log when the service keeps failing', async function () {
+    // The client retries a 5xx on a GET four times with backoff before giving up.
+    this.timeout(40_000);
+    await rig.useKey('demo-key');
+    rig.emu.faults.add({ path: '/cr/get_allowed_models', kind: 'status', status: 500, times: 100 });
+    await rig.api.models.refresh();
+    const roots = await rig.api.models.getChildren();
+    assert.deepEqual(
+      roots.map((n) => n.type === 'error' && [n.label, n.command.command]),
+      [
+        ['The service failed — retry', 'hostedReasoning.refreshModels'],
+        ['See the log for what the service said', 'hostedReasoning.showLog'],
+      ],
+    );
+  });
+
+  it('shows an accuracy without counts when the service gave none (a total of 0)', async () => {
+    await rig.useKey('demo-key');
+    const scope = await rig.api.services.session.scope();
+    assert.ok(scope);
+    const model = 'oss-reasoner-8b';
+    const now = Date.now();
+    const job: JobRecord = {
+      id: 'eval-total-0',
+      kind: 'evaluation',
+      scope,
+      state: 'completed',
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: now,
+      modelName: model,
+      datasetName: 'demo-qa',
+      result: { datasetName: 'demo-qa', modelName: model, correct: 0, total: 0, accuracy: 0.84 },
+    };
+    await rig.api.services.jobs.put(job);
+    try {
+      const node = await waitFor('the model row with the evaluation', async () => {
+        const n = await modelNode(rig.api, model);
+        return n?.latest?.id === job.id ? n : undefined;
+      });
+      assert.equal(rig.api.models.getTreeItem(node).description, '84.0%');
+    } finally {
+      await rig.api.services.jobs.remove(scope, [`evaluation:${job.id}`]);
+    }
   });
 });

@@ -69,7 +69,7 @@ describe('playground error mapping', () => {
       kind: 'request',
       retryable: false,
     });
-    assert.deepEqual(runErrorInfo(new ServerError('down')), { message: 'down', kind: 'server', retryable: true });
+    assert.deepEqual(runErrorInfo(new ServerError('down')), { message: 'down', kind: 'server', retryable: true, fix: 'showLog' });
     assert.deepEqual(runErrorInfo(new NetworkError('refused')), { message: 'refused', kind: 'network', retryable: true, fix: 'configureBaseUrl' });
     assert.deepEqual(runErrorInfo(new AuthError('bad key')), { message: 'bad key', kind: 'auth', retryable: false, fix: 'setApiKey' });
     assert.equal(runErrorInfo(new CancelledError()).kind, 'cancelled');
@@ -77,12 +77,12 @@ describe('playground error mapping', () => {
 
   it('reads the kind from a look-alike of another bundle, not by class', () => {
     assert.equal(runErrorInfo({ name: 'ServerError', kind: 'server', message: 'm' }).kind, 'server');
-    assert.equal(runErrorInfo({ kind: 'bogus', message: 'm' }).kind, 'unknown');
+    assert.equal(runErrorInfo({ kind: 'bogus', message: 'm' }).kind, 'unexpected');
   });
 
   it('wraps unexpected errors and bounds the message', () => {
     const info = runErrorInfo(new TypeError('x'.repeat(5000)));
-    assert.equal(info.kind, 'unknown');
+    assert.equal(info.kind, 'unexpected');
     assert.equal(info.fix, 'showLog');
     assert.ok(info.message.startsWith('Inference failed: '));
     assert.ok(info.message.length <= 2000);

@@ -1,0 +1,61 @@
+// The one answer to "what went wrong, and what can the user do about it": error notifications, the finetune recovery,
+// the playground, the Models view's error rows and the poller all read a failure through this. Errors are read by
+// shape (`kind`, `name`), not by class: the in-editor tests load the client from out/ while the extension runs it from
+// its bundle, and a session error is matched without importing the session. No `vscode` import: tested under mocha.
+import { API_ERROR_KINDS, FileChangedError, type ApiErrorKind } from '../api/errors';
+import { COMMANDS } from '../contributions';
+
+/** The client's kinds, plus a missing URL or key, plus anything else (a bug). */
+export type ErrorKind = ApiErrorKind | 'notConfigured' | 'unexpected';
+
+/** The commands a failure can offer besides Retry; `id` is the name the playground's webview knows each by. */
+export const FIXES = {
+  setApiKey: { id: 'setApiKey', title: 'Set API Key', command: COMMANDS.setApiKey },
+  configureBaseUrl: { id: 'configureBaseUrl', title: 'Configure Service URL', command: COMMANDS.configureBaseUrl },
+  showLog: { id: 'showLog', title: 'Show Log', command: COMMANDS.showLog },
+} as const;
+
+export type Fix = (typeof FIXES)[keyof typeof FIXES];
+
+export interface ErrorInfo {
+  kind: ErrorKind;
+  /** The same request may work later: the service's trouble (unreachable, slow, failing, busy), not the request's. */
+  retryable: boolean;
+  /** Fit to show, bounded: the service's own words when it gave any. */
+  message: string;
+  fix?: Fix;
+}
+
+const KINDS: ReadonlySet<string> = new Set(API_ERROR_KINDS);
+const RETRYABLE: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['network', 'timeout', 'server', 'rateLimit']);
+// A timeout has no fix of its own: it may be a stream that went idle, which no setting cures. A refused request has
+// none either: its message says what was refused (a DiskError too: the download offers its own Resume).
+const FIX_FOR: Partial<Record<ErrorKind, Fix>> = {
+  auth: FIXES.setApiKey,
+  network: FIXES.configureBaseUrl,
+  server: FIXES.showLog,
+  contract: FIXES.showLog,
+  integrity: FIXES.showLog,
+  unexpected: FIXES.showLog,
+};
+
+const MAX_MESSAGE_CHARS = 2_000;
+
+/** `context` ("Inference failed") leads the message of an unexpected error, whose own words rarely say what failed. */
+export function classifyError(error: unknown, context?: string): ErrorInfo {
+  const e = typeof error === 'object' && error !== null ? (error as { name?: unknown; kind?: unknown; message?: unknown; missing?: unknown }) : {};
+  const said = typeof e.message === 'string' && e.message.trim() ? e.message : String(error);
+  if (e.name === 'NotConfiguredError') {
+    return { kind: 'notConfigured', retryable: false, message: clip(said), fix: e.missing === 'baseUrl' ? FIXES.configureBaseUrl : FIXES.setApiKey };
+  }
+  const kind: ErrorKind = typeof e.kind === 'string' && KINDS.has(e.kind) ? (e.kind as ApiErrorKind) : 'unexpected';
+  const message = clip(kind === 'unexpected' && context ? `${context}: ${said}` : said);
+  // Its message says what to do: start again, so the file is checked anew (the same request would send stale sizes).
+  if (error instanceof FileChangedError) return { kind, retryable: false, message };
+  const fix = FIX_FOR[kind];
+  return { kind, retryable: RETRYABLE.has(kind), message, ...(fix ? { fix } : {}) };
+}
+
+function clip(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
+}
