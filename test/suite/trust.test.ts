@@ -128,6 +128,42 @@ describe('trust boundary', () => {
     }
   });
 
+  it('starts no evaluation and no finetuning from a dataset or files given as arguments: the person is asked', async function () {
+    this.timeout(30_000);
+    await rig.useKey(KEY);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(folder);
+    const pdf = path.join(folder, 'trust-arg.pdf');
+    await fsp.writeFile(pdf, '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+    const window = vscode.window as unknown as { createQuickPick: () => vscode.QuickPick<vscode.QuickPickItem> };
+    const original = window.createQuickPick;
+    const picks: vscode.QuickPick<vscode.QuickPickItem>[] = [];
+    window.createQuickPick = () => {
+      const pick = original.call(vscode.window);
+      picks.push(pick);
+      return pick;
+    };
+    const since = rig.emu.received.length;
+    try {
+      // A link can pass anything: the dataset and the files (with answers that would skip the wizard).
+      const evaluation = vscode.commands.executeCommand(COMMANDS.evaluate, { modelName: MODEL, datasetName: 'demo-qa' });
+      const datasetPick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
+      datasetPick.hide();
+      assert.equal(await evaluation, undefined);
+
+      const answers = { baseModel: MODEL, modelName: 'from-a-link', numQs: 5, mode: 'pretraining', useCase: '' };
+      const finetune = vscode.commands.executeCommand(COMMANDS.finetune, undefined, { files: [pdf], answers });
+      const filePick = await waitFor('the source file picker', () => picks.find((p) => /source files/i.test(p.title ?? '')));
+      filePick.hide();
+      await finetune;
+    } finally {
+      window.createQuickPick = original;
+      await fsp.rm(pdf, { force: true });
+    }
+    const started = rig.emu.received.slice(since).filter((r) => r.method === 'POST');
+    assert.deepEqual(started.map((r) => r.path), [], 'a job was started from the arguments alone');
+  });
+
   it('ignores a workspace’s service URL and download folder: the workspace’s listener receives nothing', async function () {
     this.timeout(30_000);
     const hostile = await listener();
