@@ -7,12 +7,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import * as vscode from 'vscode';
 import { OBSERVER_GLOBAL } from '../../src/playground/latencyObserver';
-
-export const EMULATOR_URL_ENV = 'HR_BENCH_EMULATOR_URL';
-export const EMULATOR_KEY_ENV = 'HR_BENCH_EMULATOR_KEY';
-export const BARE_COMMAND = 'hrBench.bareWebview';
-export const BARE_COMMAND_TITLE = 'HR Bench: Bare Webview';
-export const BARE_TITLE = 'Bare Webview';
+import { BARE_COMMAND, BARE_TITLE, EMULATOR_KEY_ENV, EMULATOR_URL_ENV } from './latencyShared';
 const ROUTE = '/cr/provider_predict_platform_base_oss';
 
 export function activate(context: vscode.ExtensionContext): void {

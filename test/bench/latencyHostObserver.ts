@@ -4,18 +4,7 @@
 // Buffered, not written per chunk: a file write in the posting path would add to the latency it measures.
 import * as fs from 'node:fs';
 import { OBSERVER_GLOBAL, type PlaygroundObserver } from '../../src/playground/latencyObserver';
-
-export const STAMPS_ENV = 'HR_BENCH_LATENCY_STAMPS';
-
-/** Epoch times (ms, performance.timeOrigin + performance.now()) in the extension host. */
-export interface HostStamp {
-  runId: string;
-  seq: number;
-  /** The chunk's first delta was read from the response. */
-  readAt: number;
-  /** The chunk was about to be handed to webview.postMessage. */
-  postedAt: number;
-}
+import { STAMPS_ENV, type HostStamp } from './latencyShared';
 
 const FLUSH_AFTER_MS = 250;
 

@@ -21,9 +21,8 @@ import { describeMissing, missingBrowser } from '../../runners/hostPrerequisites
 import { extensionBundlePath, installMarkerPath, repoRoot } from '../../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
-import { BARE_COMMAND, BARE_COMMAND_TITLE, BARE_TITLE, EMULATOR_KEY_ENV, EMULATOR_URL_ENV } from '../bareWebview';
 import type { FigureOptions } from '../figure';
-import { STAMPS_ENV, type HostStamp } from '../latencyHostObserver';
+import { BARE_COMMAND, BARE_COMMAND_TITLE, BARE_TITLE, EMULATOR_KEY_ENV, EMULATOR_URL_ENV, STAMPS_ENV, type HostStamp } from '../latencyShared';
 import { runsTable, type FigureResult } from '../report';
 import { fmt } from '../stats';
 
