@@ -23,7 +23,11 @@ export function activate(): void {
       stamps.push({ runId, seq, readAt: readAt.get(runId) ?? 0, postedAt: now() });
       readAt.delete(runId);
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => fs.writeFileSync(file, JSON.stringify(stamps)), FLUSH_AFTER_MS);
+      // Written aside and renamed: the figure reads the file meanwhile and must never see half of it.
+      timer = setTimeout(() => {
+        fs.writeFileSync(`${file}.tmp`, JSON.stringify(stamps));
+        fs.renameSync(`${file}.tmp`, file);
+      }, FLUSH_AFTER_MS);
     },
   };
   (globalThis as { [OBSERVER_GLOBAL]?: PlaygroundObserver })[OBSERVER_GLOBAL] = observer;
