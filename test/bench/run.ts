@@ -93,7 +93,8 @@ async function main(): Promise<void> {
   const report = [
     '# Benchmarks',
     '',
-    `Written by \`npm run bench\` (test/bench/run.ts)${quick ? ' with BENCH_QUICK=1 (small sizes: not the real figures)' : ''}.`,
+    `Written by \`npm run bench\` (test/bench/run.ts)${quick ? ' with BENCH_QUICK=1 (small sizes: not the real figures)' : ''}` +
+      `${only.length ? `, a partial run: BENCH_ONLY=${only.join(',')}` : ''}.`,
     'Every figure is the median of several runs, with its spread, and its ratio to a reference measured in the same',
     'run, interleaved (reference, subject, reference, subject...) so that drift hits both. Timings are never asserted',
     'in tests; this report is where they live. How each is measured and why it comes out as it does: PERFORMANCE.md.',
