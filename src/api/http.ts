@@ -217,7 +217,7 @@ export class HttpClient {
    * A multipart upload (never retried), with progress and an idle watchdog instead of a total deadline.
    * Progress counts the bytes as the form hands them to the request (what axios's onUploadProgress counts), read
    * from the form's own 'data' events: axios's progress option and a finite maxBodyLength each put one more
-   * stream in the body's path, which together doubled the CPU time per uploaded byte (test/bench/REPORT.md).
+   * stream in the body's path, which together doubled the CPU time per uploaded byte (test/bench/PERFORMANCE.md).
    */
   async upload(
     what: string,

@@ -1,7 +1,7 @@
 // Appending a download's response body to its part file, with the idle watchdog and progress. The body is read with
 // 'data' events and paused while the file stream is full: no promise per chunk and no re-copying of buffered chunks
 // (an async iterator over a Readable reads all it holds at once, which concatenates the chunks into a new buffer;
-// with two iterators stacked that path cost about twice the bare pipe's CPU, test/bench/REPORT.md, figure 5).
+// with two iterators stacked that path cost about twice the bare pipe's CPU, test/bench/PERFORMANCE.md, figure 5).
 
 import { createWriteStream, ftruncateSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -39,7 +39,7 @@ export interface WriteBodyOptions {
 /**
  * The file stream's buffer. Socket reads arrive in chunks of at most 64 KiB; while one write is in flight the stream
  * gathers the next ones into a single writev. The chunks are handed on, not copied into blocks: fresh blocks cost page
- * faults that outweighed the fewer writes (test/bench/REPORT.md, figure 5). Not larger: chunks held longer survive into
+ * faults that outweighed the fewer writes (test/bench/PERFORMANCE.md, figure 5). Not larger: chunks held longer survive into
  * V8's old generation, whose buffers are freed only by a full collection, and at 4 MiB the process's peak memory grew
  * past the 64 MiB goal in one run of five. The body is paused while the buffer is full, so memory stays bounded.
  */

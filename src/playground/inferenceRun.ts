@@ -4,6 +4,7 @@
 // No `vscode` import: tested under plain mocha with a fake client.
 import type { InferenceRequest } from '../api/types';
 import { DeltaBatcher, type DeltaBatcherOptions } from './deltaBatcher';
+import { playgroundObserver } from './latencyObserver';
 import type { DoneMessage, ErrorMessage, HostToWebview, RunSettings, RunSnapshot, RunTiming } from './protocol';
 import { runErrorInfo } from './runError';
 
@@ -18,8 +19,6 @@ export interface InferenceRunOptions {
   now?: () => number;
   /** A runaway answer is cut here rather than held in memory without bound. */
   maxOutputChars?: number;
-  /** Chunks carry `stamps` (the latency benchmark). */
-  stampChunks?: boolean;
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 5_000_000;
@@ -53,12 +52,11 @@ export class InferenceRun {
   private chars = 0;
   private nextSeq = 0;
   private ttfbMs: number | undefined;
-  /** With stampChunks: when the first delta of the chunk being batched was read. */
-  private batchReadAt = 0;
   private stopRequested = false;
   private ended: DoneMessage | ErrorMessage | undefined;
   private readonly now: () => number;
   private readonly maxOutputChars: number;
+  private readonly observer = playgroundObserver();
 
   constructor(
     readonly runId: string,
@@ -105,7 +103,7 @@ export class InferenceRun {
       if (this.chars + delta.length > this.maxOutputChars) throw new OutputTooLargeError(this.maxOutputChars);
       if (this.ttfbMs === undefined) this.ttfbMs = this.now() - started;
       this.chars += delta.length;
-      if (this.options.stampChunks && batcher.pending === 0) this.batchReadAt = epochNow();
+      this.observer?.deltaRead?.(this.runId);
       batcher.push(delta);
     };
     try {
@@ -149,13 +147,13 @@ export class InferenceRun {
     // Kept as sent (not as received), so a snapshot's text and nextSeq always agree.
     this.parts.push(text);
     const seq = this.nextSeq++;
+    this.observer?.chunkPosted?.(this.runId, seq);
     this.post({
       type: 'chunk',
       runId: this.runId,
       seq,
       text,
       ...(seq === 0 && this.ttfbMs !== undefined ? { ttfbMs: round(this.ttfbMs) } : {}),
-      ...(this.options.stampChunks ? { stamps: { readAt: this.batchReadAt, postedAt: epochNow() } } : {}),
     });
   }
 
@@ -172,10 +170,6 @@ export class InferenceRun {
     this.ended = message;
     this.post(message);
   }
-}
-
-function epochNow(): number {
-  return performance.timeOrigin + performance.now();
 }
 
 /** Tenths of a millisecond: finer is noise, coarser hides a fast first token. */

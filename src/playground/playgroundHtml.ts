@@ -10,8 +10,6 @@ export interface PlaygroundHtmlInput {
   scriptUri: string;
   styleUri: string;
   codiconsUri: string;
-  /** Sets `data-bench`: the webview then records render timestamps for the latency benchmark. */
-  bench: boolean;
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
@@ -36,7 +34,7 @@ export function playgroundHtml(input: PlaygroundHtmlInput): string {
 <link rel="stylesheet" href="${attr(input.styleUri)}">
 <title>Playground</title>
 </head>
-<body${input.bench ? ' data-bench="1"' : ''}>
+<body>
 <div id="app" data-testid="playground"></div>
 <script nonce="${attr(input.nonce)}" src="${attr(input.scriptUri)}"></script>
 </body>

@@ -6,9 +6,6 @@ import { PlaygroundPanel, webviewOptions } from './playgroundPanel';
 import { PresetStore } from './presets';
 import { PLAYGROUND_VIEW_TYPE, type Prefill } from './protocol';
 
-/** Set to 1 by the token-latency benchmark: pages then record a timestamp per rendered chunk. */
-export const BENCH_ENV = 'HR_PLAYGROUND_BENCH';
-
 export interface OpenOptions extends Prefill {
   /** Where the panel goes; the active editor group by default. */
   viewColumn?: vscode.ViewColumn;
@@ -54,7 +51,6 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
     const panel = new PlaygroundPanel(webviewPanel, this.services, {
       presets: this.presets,
       prefill,
-      bench: process.env[BENCH_ENV] === '1',
     });
     this.open.add(panel);
     const closed = panel.onDidDispose(() => {

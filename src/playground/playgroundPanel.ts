@@ -31,8 +31,6 @@ export interface PlaygroundPanelOptions {
   presets: PresetStore;
   /** What a new panel starts with; undefined for a panel restored after a reload (its webview state has it all). */
   prefill?: Prefill;
-  /** HR_PLAYGROUND_BENCH=1: the webview records render timestamps. */
-  bench: boolean;
 }
 
 /** The panel options: scripts on, forms and command links off, files only from the extension's own webview folders. */
@@ -169,7 +167,7 @@ export class PlaygroundPanel implements vscode.Disposable {
 
   private async startRun(runId: string, settings: RunSettings): Promise<void> {
     if (this.runs.has(runId)) return; // a repeated message: the run is already going or over
-    const run = new InferenceRun(runId, settings, (m) => this.post(m), { stampChunks: this.options.bench });
+    const run = new InferenceRun(runId, settings, (m) => this.post(m));
     this.runs.set(runId, run);
     this.prune();
     if (this.activeRuns.length > MAX_ACTIVE_RUNS) {
@@ -260,7 +258,6 @@ export class PlaygroundPanel implements vscode.Disposable {
       scriptUri: asset('dist', 'webview', 'playground.js'),
       styleUri: asset('media', 'playground.css'),
       codiconsUri: asset('dist', 'webview', 'codicon.css'),
-      bench: this.options.bench,
     });
   }
 

@@ -112,16 +112,6 @@ export interface ChunkMessage {
   text: string;
   /** On the first chunk only: time from sending the request to the first text. */
   ttfbMs?: number;
-  /** Only for the latency benchmark (HR_PLAYGROUND_BENCH=1). */
-  stamps?: ChunkStamps;
-}
-
-/** Epoch times (ms, `performance.timeOrigin + performance.now()`) in the extension host. */
-export interface ChunkStamps {
-  /** The chunk's first delta was read from the response. */
-  readAt: number;
-  /** The chunk was handed to `webview.postMessage`. */
-  postedAt: number;
 }
 
 /** The run ended without error; `stopped` when the user stopped it. */

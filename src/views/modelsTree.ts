@@ -143,7 +143,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   /**
    * VS Code asks for this when a row is hovered (or opened) and a property it needs is undefined: the model tooltips
    * are built here, for the one row hovered, instead of for every row in getTreeItem. With 10,000 models that was
-   * most of the time the view took to appear (test/bench/REPORT.md, figure 7).
+   * most of the time the view took to appear (test/bench/PERFORMANCE.md, figure 7).
    */
   resolveTreeItem(item: vscode.TreeItem, node: ModelsNode): vscode.TreeItem {
     if (node.type === 'model' && item.tooltip === undefined) item.tooltip = modelTooltip(node);

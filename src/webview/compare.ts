@@ -3,7 +3,7 @@
 import type { RunSettings } from '../playground/protocol';
 import { h, show } from './dom';
 import type { MarkdownRenderer } from './markdown';
-import { OutputPane, type PaneEvents, type BenchLog } from './output';
+import { OutputPane, type PaneEvents } from './output';
 import type { PaneId, PaneState } from './webviewState';
 
 export class OutputColumns {
@@ -11,9 +11,9 @@ export class OutputColumns {
   readonly a: OutputPane;
   readonly b: OutputPane;
 
-  constructor(renderer: MarkdownRenderer, events: PaneEvents, benchLog: BenchLog | undefined) {
-    this.a = new OutputPane('a', renderer, events, benchLog);
-    this.b = new OutputPane('b', renderer, events, benchLog);
+  constructor(renderer: MarkdownRenderer, events: PaneEvents) {
+    this.a = new OutputPane('a', renderer, events);
+    this.b = new OutputPane('b', renderer, events);
     this.element = h('div', { class: 'outputs' }, this.a.element, this.b.element);
     this.setComparing(false);
   }

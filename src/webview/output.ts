@@ -1,7 +1,8 @@
 // One output pane: a run's text rendered as markdown as it arrives (at most once per animation frame), its status
 // for screen readers, time to first token / total time / size, auto-scroll that yields to a person scrolling up,
 // code-block and whole-answer copy, link clicks handed to the host, and the error with Retry.
-import type { ChunkStamps, DoneMessage, ErrorFix, ErrorMessage, ExportedRun, RunSettings, RunSnapshot } from '../playground/protocol';
+import { playgroundObserver } from '../playground/latencyObserver';
+import type { DoneMessage, ErrorFix, ErrorMessage, ExportedRun, RunSettings, RunSnapshot } from '../playground/protocol';
 import { h, icon, show } from './dom';
 import { FIX_LABELS } from './knobs';
 import { IncrementalMarkdown, type MarkdownRenderer } from './markdown';
@@ -14,14 +15,6 @@ export interface PaneEvents {
   fix(fix: ErrorFix): void;
   /** The pane's state changed (save it soon). */
   changed(): void;
-}
-
-/** What the token-latency benchmark reads (only with data-bench); times are the page's performance.now(). */
-export interface BenchLog {
-  /** One entry per chunk as it arrives: the text length it brings the answer to. */
-  chunks: { runId: string; seq: number; receivedAt: number; chars: number; stamps?: ChunkStamps }[];
-  /** One entry per rendered frame: when the new text was in the DOM and laid out, and how long rendering took. */
-  frames: { runId: string; renderedAt: number; renderMs: number; chars: number }[];
 }
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts rarely land on 0). */
@@ -57,7 +50,6 @@ export class OutputPane {
     readonly id: PaneId,
     renderer: MarkdownRenderer,
     private readonly events: PaneEvents,
-    private readonly benchLog: BenchLog | undefined,
   ) {
     this.markdown = new IncrementalMarkdown(renderer);
     const tid = (name: string) => (id === 'a' ? name : `${name}-${id}`);
@@ -120,7 +112,7 @@ export class OutputPane {
   }
 
   /** Appends a chunk of this pane's run; returns false when chunks went missing (the page should resynchronise). */
-  chunk(seq: number, text: string, ttfbMs: number | undefined, stamps?: ChunkStamps): boolean {
+  chunk(seq: number, text: string, ttfbMs: number | undefined): boolean {
     if (seq < this.state.nextSeq) return true; // already have it (re-sent after the page was re-created)
     if (seq > this.state.nextSeq) return false;
     this.state.text += text;
@@ -128,7 +120,7 @@ export class OutputPane {
     if (ttfbMs !== undefined) this.state.ttfbMs = ttfbMs;
     // The status line changes once per run here, not per chunk: it is a live region a screen reader reads out.
     if (seq === 0) this.paintStatus();
-    if (this.benchLog && this.state.runId) this.benchLog.chunks.push({ runId: this.state.runId, seq, receivedAt: performance.now(), chars: this.state.text.length, ...(stamps ? { stamps } : {}) });
+    if (this.state.runId) playgroundObserver()?.chunkArrived?.(this.state.runId, seq, this.state.text.length);
     this.scheduleRender();
     return true;
   }
@@ -233,7 +225,8 @@ export class OutputPane {
   }
 
   private render(): void {
-    const started = this.benchLog ? performance.now() : 0;
+    const observer = playgroundObserver();
+    const started = observer ? performance.now() : 0;
     // At most once per frame, and only the open tail: finished blocks keep their nodes, so a frame's cost (markdown,
     // HTML parsing, layout) follows the last block, not the whole answer. The result is the same as rendering the
     // whole text (IncrementalMarkdown).
@@ -248,12 +241,9 @@ export class OutputPane {
     if (this.following) this.body.scrollTop = this.body.scrollHeight;
     this.body.dataset.following = String(this.following);
     this.paintMetrics();
-    if (this.benchLog && this.state.runId) {
-      // Following the end (the benchmark's case), reading scrollHeight above laid the new text out: it is on screen
-      // with the next paint.
-      const renderedAt = performance.now();
-      this.benchLog.frames.push({ runId: this.state.runId, renderedAt, renderMs: renderedAt - started, chars: this.state.text.length });
-    }
+    // Following the end (the benchmark's case), reading scrollHeight above laid the new text out: it is on screen
+    // with the next paint.
+    if (this.state.runId) observer?.frameRendered?.(this.state.runId, this.state.text.length, started);
     this.events.changed();
   }
 

@@ -7,13 +7,9 @@ import { h } from './dom';
 import { RunForm } from './form';
 import { HistoryList } from './history';
 import { createMarkdownRenderer } from './markdown';
-import type { BenchLog, OutputPane } from './output';
+import type { OutputPane } from './output';
 import { initialState, StateSaver, type PlaygroundState } from './webviewState';
 import { post } from './vscodeApi';
-
-/** Arrival and rendering timestamps for the latency benchmark, only when the host set data-bench (HR_PLAYGROUND_BENCH=1). */
-const benchLog: BenchLog | undefined = document.body.dataset.bench === '1' ? { chunks: [], frames: [] } : undefined;
-if (benchLog) (window as unknown as { __hrBench: BenchLog }).__hrBench = benchLog;
 
 const { state: startState } = initialState();
 const renderer = createMarkdownRenderer();
@@ -57,7 +53,6 @@ const outputs = new OutputColumns(
     fix: (fix) => post({ type: 'fix', fix }),
     changed,
   },
-  benchLog,
 );
 
 const history = new HistoryList({
@@ -161,7 +156,7 @@ function onMessage(message: HostToWebview): void {
       return;
     case 'chunk': {
       const pane = outputs.paneFor(message.runId);
-      if (pane?.isRunning && !pane.chunk(message.seq, message.text, message.ttfbMs, message.stamps)) resync();
+      if (pane?.isRunning && !pane.chunk(message.seq, message.text, message.ttfbMs)) resync();
       return;
     }
     case 'done':

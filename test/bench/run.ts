@@ -1,5 +1,5 @@
-// `npm run bench`: runs every figure of issue 6 in a fresh process each, then writes test/bench/REPORT.md (machine,
-// date, load, one table, a section per figure) and prints it. Not part of `npm test`; it takes several minutes.
+// `npm run bench`: runs every figure in a fresh process each, then writes test/bench/REPORT.md (machine, date, load,
+// one table, a section of per-run tables per figure) and prints it. Method and explanations: PERFORMANCE.md. Not part of `npm test`; it takes several minutes.
 //   BENCH_ONLY=stream,upload  run some figures only (the report then goes to test-output/bench/REPORT.md)
 //   BENCH_QUICK=1             small sizes and few runs, to debug the harness (report in test-output/ too)
 import { spawn } from 'node:child_process';
@@ -93,10 +93,11 @@ async function main(): Promise<void> {
   const report = [
     '# Benchmarks',
     '',
-    `Written by \`npm run bench\` (test/bench/run.ts)${quick ? ' with BENCH_QUICK=1 (small sizes: not the real figures)' : ''}.`,
+    `Written by \`npm run bench\` (test/bench/run.ts)${quick ? ' with BENCH_QUICK=1 (small sizes: not the real figures)' : ''}` +
+      `${only.length ? `, a partial run: BENCH_ONLY=${only.join(',')}` : ''}.`,
     'Every figure is the median of several runs, with its spread, and its ratio to a reference measured in the same',
     'run, interleaved (reference, subject, reference, subject...) so that drift hits both. Timings are never asserted',
-    'in tests; this report is where they live.',
+    'in tests; this report is where they live. How each is measured and why it comes out as it does: PERFORMANCE.md.',
     '',
     `- Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; ${m.os}; Node ${m.node}`,
     `- Date: ${m.date}`,

@@ -3,6 +3,7 @@
 // words on errors, and a snapshot that always agrees with what was sent.
 import { strict as assert } from 'node:assert';
 import { InferenceRun, inferenceRequest, type InferenceClient } from '../../src/playground/inferenceRun';
+import { OBSERVER_GLOBAL, type PlaygroundObserver } from '../../src/playground/latencyObserver';
 import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/playground/protocol';
 import { composeAnswer } from '../service/inference';
 import { STREAM_ERROR_MARKER } from '../service/emulator';
@@ -221,5 +222,33 @@ describe('playground run (emulator)', function () {
     await run.execute(async () => fake);
     assert.equal(sent.join(''), deltas.join(''));
     assert.ok(sent.length < deltas.length, `batched into ${sent.length} chunks`);
+  });
+
+  it('tells the benchmark\'s observer of each delta read and each chunk just before its post, and the messages carry nothing of it', async () => {
+    const events: string[] = [];
+    const observer: PlaygroundObserver = {
+      deltaRead: (runId) => events.push(`read ${runId}`),
+      chunkPosted: (runId, seq) => events.push(`posting ${runId} ${seq}`),
+    };
+    const post = (m: HostToWebview) => {
+      events.push(m.type === 'chunk' ? `posted ${m.runId} ${m.seq}` : m.type);
+      if (m.type === 'chunk') assert.deepEqual(Object.keys(m).filter((k) => !['type', 'runId', 'seq', 'text', 'ttfbMs'].includes(k)), []);
+    };
+    const fake: InferenceClient = {
+      async *inferStream() {
+        yield 'ab';
+        yield '';
+        yield 'cd';
+      },
+      infer: async () => ({ text: '' }),
+    };
+    const global = globalThis as { [OBSERVER_GLOBAL]?: PlaygroundObserver };
+    global[OBSERVER_GLOBAL] = observer;
+    try {
+      await new InferenceRun('r13', settings, post, { batcher: { maxChars: 1 } }).execute(async () => fake);
+    } finally {
+      delete global[OBSERVER_GLOBAL];
+    }
+    assert.deepEqual(events, ['read r13', 'posting r13 0', 'posted r13 0', 'read r13', 'posting r13 1', 'posted r13 1', 'done']);
   });
 });

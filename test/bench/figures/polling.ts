@@ -12,7 +12,6 @@ import type { PollJob, PollResult } from '../pollWorker';
 import { runNodeJson } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt } from '../stats';
-import { ROUND_GATHER_MS } from '../../../src/jobs/pollScheduler';
 import { REQUEST_BUDGET } from '../../../src/jobs/requestBudget';
 
 const KEY = 'demo-key';
@@ -20,39 +19,6 @@ const STATUS = '/cr/generate_questions_status';
 
 /** Timer and clock slack allowed when judging "once per interval" (per job and for all jobs together), ms. */
 const TOLERANCE_MS = 5;
-
-/** How the 100-job case meets its goals or why not, with this run's numbers. */
-function whyPolling(client: PollResult & { mostForOneJob: number }, bare: PollResult, jobs: number, intervalMs: number, windowMs: number): string[] {
-  const pct = (r: PollResult) => (100 * r.cpuMs) / r.wallMs;
-  const perMs = (r: PollResult) => (r.requests ? r.cpuMs / r.requests : NaN);
-  const s = intervalMs / 1000;
-  const turns = Math.ceil(jobs / REQUEST_BUDGET);
-  const perSecond = Math.min(jobs, REQUEST_BUDGET) / s;
-  const lines = [
-    '',
-    `**The 100-job case.** ${jobs} jobs at one request each per ${s} s would be ${jobs / s} requests a second. The poller sends at`,
-    `most ${REQUEST_BUDGET} status requests per interval, all jobs together (\`REQUEST_BUDGET\` in src/jobs/requestBudget.ts: the`,
-    'service publishes no rate limits, and someone following that many jobs does not need each checked every few',
-    `seconds), asking the job whose last answer is oldest first, so each of the ${jobs} is asked every ${turns} intervals`,
-    `(${turns * s} s): ${perSecond} requests a second, ${REQUEST_BUDGET * Math.floor(windowMs / intervalMs)} in the ${windowMs / 1000} s window. This run sent ${client.requests}, at most`,
-    `${client.maxPerInterval} within any ${s} s, each job at most ${client.mostForOneJob} times; ${fmt(perMs(client), 2)} ms of CPU per request (${fmt(perMs(bare), 2)} ms with`,
-    `the bare \`node:http\` source). Rounds: ${client.rounds} for ${client.requests} requests (${fmt(client.requests / Math.max(1, client.rounds), 1)} a round): a round waits up to`,
-    `${ROUND_GATHER_MS} ms for jobs that come due just after the first (\`ROUND_GATHER_MS\`), so the requests of one round, which`,
-    'start a few ms apart, do not drift into a round, a timer and a list scan each. What a request costs beyond the',
-    `bare GET (${fmt(perMs(client) - perMs(bare), 2)} ms) is mostly axios (its per-request config merge and adapter, in a CPU profile of`,
-    '`pollWorker.ts`); the client\'s own retry, timeout and decode layer is a small part of it.',
-  ];
-  if (pct(client) < 1) return lines;
-  return [
-    ...lines,
-    '',
-    `**Why the CPU goal is missed.** Under 1 % of a core at ${perSecond} requests a second leaves ${fmt(10 / perSecond, 2)} ms of CPU per`,
-    `request, scheduling included; this run measured ${fmt(perMs(client), 2)} ms (${fmt(pct(client), 2)} % of a core) with the real client`,
-    `and ${fmt(perMs(bare), 2)} ms with a bare \`node:http\` GET (${fmt(pct(bare), 2)} %): an HTTP request over loopback costs this much on`,
-    'this machine under its current load (system time is a good part of it: on loopback much of the kernel\'s TCP work',
-    'for the receiving end runs in the sender\'s calls).',
-  ];
-}
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
   const windowMs = options.quick ? 12_000 : 120_000;
@@ -139,24 +105,10 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const section = [
       '## 6. Polling',
       '',
-      `Method: ${cases.length} processes at once (\`pollWorker.ts\`), each measuring its own \`process.cpuUsage()\` over the`,
-      `same ${windowMs / 1000} s window: the real \`PollScheduler\` from src/jobs with the real clock, the real \`ServiceClient\``,
-      `(warmed by one call first) and an in-memory job list (JobStore's globalState`,
-      `writes are not included: a queued job's status does not change, so nothing is written), interval ${intervalMs / 1000} s`,
-      `(${options.quick ? 'shortened for a quick run' : 'the default `pollIntervalSeconds`'}). The jobs are real finetune jobs of the emulator (own process), kept queued.`,
-      `The reference is the same process without a scheduler. The emulator counts every status request per job. A`,
-      `window of ${windowMs / 1000} s holds ${maxPerJob} due times per job at most; "min gap" is the shortest time between two`,
-      `requests for the same job, as sent (a wrapper around the status source; judged, ${TOLERANCE_MS} ms tolerance) and as the emulator`,
-      `received them (informative: arrival adds the loaded machine's scheduling jitter). "Most in one interval" is the most`,
-      `requests of all jobs together sent within any ${intervalMs / 1000} s (less the same tolerance), judged against the request budget`,
-      `of ${REQUEST_BUDGET}. The last row is context, not judged: the same scheduler whose status source is a bare \`node:http\` GET +`,
-      'decode (no axios, no retry layer).',
-      '',
       runsTable(
         ['Case', 'requests (poller)', 'requests (emulator)', 'most for one job', 'most in one interval (sent)', 'min gap sent (s)', 'min gap received (s)', 'rounds', 'timers armed', 'timeouts alive', 'timer at end', 'user CPU (ms)', 'system CPU (ms)', 'CPU (% of a core)', 'CPU ms / request'],
         table,
       ),
-      ...whyPolling({ ...results[3], mostForOneJob: serverSide(cases[3].job.jobIds).most }, results[4], cases[3].job.jobIds.length, intervalMs, windowMs),
     ].join('\n');
     return { rows, section };
   } finally {

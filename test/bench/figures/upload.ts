@@ -17,24 +17,6 @@ const ROUTE = '/cr/generate_questions';
 const TIME_GOAL = 1.2;
 const MEMORY_GOAL = 64 * MiB;
 
-type Summary = ReturnType<typeof summarize>;
-
-/** When the time goal is missed: what this run's numbers say about why. */
-function whyUpload(ratio: number, client: Summary, curl: Summary, clientCpu: Summary, curlCpu: Summary): string[] {
-  if (ratio <= TIME_GOAL) return [];
-  return [
-    '',
-    `**Why the goal is missed in this run.** The client's own time was ${fmt(client.min / 1000, 2)}–${fmt(client.max / 1000, 2)} s and curl's`,
-    `${fmt(curl.min / 1000, 2)}–${fmt(curl.max / 1000, 2)} s: the pair ratios spread as shown above, median ${fmt(ratio)}×.`,
-    `The client uses ${fmt(clientCpu.median / 1000, 2)} s of CPU per upload (median, user + system) against curl's ${fmt(curlCpu.median / 1000, 2)} s: on two`,
-    'cores, where the emulator\'s multipart parsing and disk writes take about one, that extra CPU competes with the',
-    'rest of the machine\'s load, so the client loses more time to it than curl does. The remaining CPU is Node\'s file',
-    'reads and socket writes through form-data; nothing of ours sits in the body\'s path. The read size is the one lever',
-    'left, and 1 MiB is the best measured (this harness, 2026-11-21: 64 KiB and 256 KiB reads cost about 1.9× and 1.3× its',
-    'CPU; 4 MiB cost no less and grew the peak memory by 10 MiB more).',
-  ];
-}
-
 export async function run(options: FigureOptions): Promise<FigureResult> {
   const fileCount = 5;
   const fileBytes = options.quick ? 10e6 : 100e6;
@@ -115,22 +97,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const section = [
       '## 4. Upload',
       '',
-      `Method: ${fileCount} valid PDFs of ${fmt(fileBytes / 1e6, 0)} MB each (\`writeLargePdf\`, in a temp folder) sent to`,
-      `\`POST ${ROUTE}\` of the emulator (own process; jobs stay queued, their uploads are deleted after each run).`,
-      `Subject: \`ServiceClient.startFinetune\` in a fresh Node process (\`transferWorker.ts\`): after a warm-up call`,
-      `and a GC, RSS is read and the peak (VmHWM) is reset through \`/proc/self/clear_refs\`; the time is the call alone.`,
-      `Reference: \`curl -F files=@... -F numQs=... -H 'X-API-Key: ...' -H 'Expect:'\` (no 100-continue round trip),`,
-      `time from \`-w %{time_total}\`. ${runs} interleaved pairs after one warm-up pair. Memory growth = peak − baseline;`,
-      'the goal is judged on the largest run.',
-      '',
       runsTable(['Run', 'curl (s)', 'client (s)', 'ratio', 'CPU user + system (s): curl', 'client', 'client RSS before', 'peak growth (VmHWM)', 'peak growth (polled)'], perRun),
       '',
-      '**Changed in the product for this figure** (a9fe923): upload progress is counted from the form\'s own `data` events',
-      'and the request carries `maxBodyLength: -1`, so axios no longer puts its progress transform and its size-checking',
-      'transform in the body\'s path; files are read in 1 MiB instead of 256 KiB chunks. The client\'s CPU time for 300 MB',
-      'went from about 0.6 s to about 0.2 s (curl: 0.1 s); before, this harness measured 2.3× curl for 50 MB. The server',
-      '(busboy, then the disk) sets the pace for both, so on a busy 2-core machine the ratio swings with the load.',
-      ...whyUpload(q.median, t, c, summarize(memory.map((m) => m.cpuUserMs + m.cpuSystemMs)), summarize(curlCpuMs)),
     ].join('\n');
     return { rows, section };
   } finally {
