@@ -55,7 +55,7 @@ const main = {
 const extension = { ...main, plugins: [mainAsSeparateBundle, vscodeOnce], entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' };
 
 const webview = {
-  entryPoints: ['src/webview/playground.ts'],
+  entryPoints: ['src/webviews/playground/page/playground.ts'],
   bundle: true,
   platform: 'browser',
   target: 'es2022',

@@ -45,7 +45,7 @@ export default tseslint.config(
     // Notifications and progress notifications render `[x](command:…)` links: every message goes through
     // src/util/notify.ts, which makes text from the service, files and the workspace inert first.
     files: ['src/**/*.ts'],
-    ignores: ['src/webview/**'],
+    ignores: ['src/webviews/playground/page/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -58,7 +58,7 @@ export default tseslint.config(
   },
   {
     // Browser code of the playground: no VS Code API, no Node, no network libraries. The host does all I/O.
-    files: ['src/webview/**/*.ts'],
+    files: ['src/webviews/playground/page/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -2,26 +2,26 @@
 // the entry registered and returns the handlers of the commands the entry registered, nothing else. No network here:
 // the first request waits for the first command or view that needs one.
 import * as vscode from 'vscode';
-import { ApiKeyStore } from './auth/apiKeyStore';
-import { apiKeyCommands } from './commands/apiKey';
-import { downloadCommand, offerPendingDownloads } from './commands/download';
-import { evaluateCommand, startEvaluation } from './commands/evaluate';
-import { finetuneCommand, finetuneWithoutWizard, type FinetuneOutcome, type FinetuneProgrammaticArgs } from './commands/finetune';
-import { jobCommands } from './commands/jobCommands';
+import { ApiKeyStore } from './connection/apiKeyStore';
+import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
+import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
+import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
+import { finetuneCommand, finetuneWithoutWizard, type FinetuneOutcome, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
+import { jobCommands } from './jobs/jobCommands';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';
-import { modelCommands } from './commands/modelCommands';
-import { playgroundCommands } from './commands/playground';
+import { modelCommands } from './features/models/modelCommands';
+import { playgroundCommands } from './webviews/playground/host/playgroundCommands';
 import type { CommandHandlers } from './contributions';
 import { JobStore } from './jobs/jobStore';
-import { PlaygroundManager } from './playground/playgroundManager';
+import { PlaygroundManager } from './webviews/playground/host/playgroundManager';
 import { Log } from './log';
-import { Session } from './session';
+import { Session } from './connection/session';
 import type { Services } from './services';
-import { showConnection } from './views/connectionDescription';
-import { JobsView, type JobNode } from './views/jobsTree';
-import { ModelsTreeProvider } from './views/modelsTree';
-import { JobsStatusBar } from './views/statusBar';
+import { showConnection } from './features/apiKey/connectionDescription';
+import { JobsView, type JobNode } from './jobs/jobsTree';
+import { ModelsTreeProvider } from './features/models/modelsTree';
+import { JobsStatusBar } from './jobs/statusBar';
 
 export interface ExtensionApi {
   /** For the in-editor tests: the live services and views. Not a public API. */

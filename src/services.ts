@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import type { JobStore } from './jobs/jobStore';
 import type { Log } from './log';
-import type { Session } from './session';
+import type { Session } from './connection/session';
 
 export interface Services {
   context: vscode.ExtensionContext;

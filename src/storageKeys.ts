@@ -2,5 +2,5 @@
 // extension must load at startup).
 /** Job records, one list per scope: `<prefix><scope>` (see JobStore). */
 export const JOBS_KEY_PREFIX = 'hostedReasoning.jobs:';
-/** Downloads a reload interrupted, offered for resumption (see commands/download.ts). */
+/** Downloads a reload interrupted, offered for resumption (see features/download/downloadCommand.ts). */
 export const PENDING_DOWNLOADS_KEY = 'hostedReasoning.pendingDownloads';

@@ -30,7 +30,7 @@ export interface StoryEnvironment {
 const MODELS = 'Models';
 const FINETUNE_TIMEOUT_MS = 60_000;
 
-/** "84.0% (42/50)", as src/views/evaluationText.ts writes it. */
+/** "84.0% (42/50)", as src/features/models/evaluationText.ts writes it. */
 function accuracyText(correct: number, total: number): string {
   return `${((correct / total) * 100).toFixed(1)}% (${correct}/${total})`;
 }

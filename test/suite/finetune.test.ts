@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FinetuneAnswers } from '../../src/commands/finetune';
+import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { modelsView, waitFor } from './helpers';
 import { useRig } from './rig';

@@ -2,7 +2,7 @@
 // messages the extension shows, reading the Models view as the user sees it.
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/main';
-import type { GroupNode, ModelNode, ModelsNode } from '../../src/views/modelsTree';
+import type { GroupNode, ModelNode, ModelsNode } from '../../src/features/models/modelsTree';
 
 /**
  * Polls `probe` until it returns something other than undefined, or fails at the deadline saying what it waited

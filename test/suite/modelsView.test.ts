@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JobRecord } from '../../src/jobs/jobRecord';
-import type { ErrorNode } from '../../src/views/modelsTree';
+import type { ErrorNode } from '../../src/features/models/modelsTree';
 import { modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';

@@ -8,7 +8,7 @@ import {
   parseNumQs,
   suggestModelName,
   type FinetuneAnswers,
-} from '../../src/commands/finetuneAnswers';
+} from '../../src/features/finetune/finetuneAnswers';
 
 const GOOD: FinetuneAnswers = { baseModel: 'base-7b', modelName: 'handbook-v1', numQs: 50, mode: 'pretraining', useCase: '' };
 

@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSy
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { formatBytes, formatOverLimit, formatTransfer } from '../../src/commands/byteSize';
-import { checkFinetuneFiles, nodeByteReader, sniff, type ByteReader, type FileLimits } from '../../src/commands/finetuneFiles';
-import { readZipEntryNames, ZipFormatError } from '../../src/commands/zipEntries';
+import { formatBytes, formatOverLimit, formatTransfer } from '../../src/util/byteSize';
+import { checkFinetuneFiles, nodeByteReader, sniff, type ByteReader, type FileLimits } from '../../src/features/finetune/finetuneFiles';
+import { readZipEntryNames, ZipFormatError } from '../../src/features/finetune/zipEntries';
 import { writeDocx, writePdf } from '../service/fixtures';
 
 const LIMITS: FileLimits = { maxFileBytes: 512 * 1024 * 1024, maxFiles: 100 };

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { readdir, stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_SYMBOLIC_LINK, walkFolder, type DirectoryLister } from '../../src/commands/folderWalk';
+import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_SYMBOLIC_LINK, walkFolder, type DirectoryLister } from '../../src/features/finetune/folderWalk';
 
 /** Lists a folder the way VS Code's disk provider does: a link gets its target's type plus the link bit. */
 const diskLister: DirectoryLister<string> = {

@@ -1,11 +1,11 @@
 // The playground's smaller pieces: the page's security policy, the form's checks, error mapping and the session
 // export.
 import { strict as assert } from 'node:assert';
-import { contentSecurityPolicy, playgroundHtml } from '../../src/playground/playgroundHtml';
-import type { ExportedRun } from '../../src/playground/protocol';
-import { runErrorInfo } from '../../src/playground/runError';
-import { exportFileName, fenced, sessionMarkdown } from '../../src/playground/sessionExport';
-import { budgetProblem, DEFAULT_KNOBS, knobProblems, promptProblems, temperatureProblem, toRunSettings } from '../../src/webview/formValidation';
+import { contentSecurityPolicy, playgroundHtml } from '../../src/webviews/playground/host/playgroundHtml';
+import type { ExportedRun } from '../../src/webviews/playground/protocol';
+import { runErrorInfo } from '../../src/webviews/playground/host/runError';
+import { exportFileName, fenced, sessionMarkdown } from '../../src/webviews/playground/host/sessionExport';
+import { budgetProblem, DEFAULT_KNOBS, knobProblems, promptProblems, temperatureProblem, toRunSettings } from '../../src/webviews/playground/page/formValidation';
 import { AuthError, CancelledError, NetworkError, RequestError, ServerError } from '../../src/api/errors';
 
 describe('playground page', () => {

@@ -1,7 +1,7 @@
 // The playground's webview -> host guard: every message type accepted in its valid form, and refused when a field is
 // missing, extra, of the wrong type, out of range or too large. The host acts only on what passes.
 import { strict as assert } from 'node:assert';
-import { isHostMessage, isPreset, isWebviewMessage, LIMITS, webviewMessageProblem, type RunSettings, type WebviewToHost } from '../../src/playground/protocol';
+import { isHostMessage, isPreset, isWebviewMessage, LIMITS, webviewMessageProblem, type RunSettings, type WebviewToHost } from '../../src/webviews/playground/protocol';
 
 const settings: RunSettings = {
   modelName: 'oss-reasoner-8b',

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { decodeModelList } from '../../../src/api/decode';
 import type { ModelInfo } from '../../../src/api/types';
 import type { JobRecord } from '../../../src/jobs/jobRecord';
-import type * as ModelsTreeModule from '../../../src/views/modelsTree';
+import type * as ModelsTreeModule from '../../../src/features/models/modelsTree';
 import type { FigureOptions } from '../figure';
 import { runsTable, type FigureResult } from '../report';
 import { runNodeJson } from '../proc';

@@ -1,0 +1,96 @@
+// The API key lives in SecretStorage only, one per service origin: a key is stored for the origin it was checked
+// against and is read back only for that origin, so a service URL that changes (by the user, or by anything else)
+// never receives a key that was set for another service. The environment variable is the fallback for headless
+// use; it belongs to HOSTED_REASONING_BASE_URL's origin when that is set too.
+// SecretStorage.onDidChange fires in every window, so all windows agree on the keys.
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { registerSecret } from '../api/redact';
+import { normaliseBaseUrl } from '../api/urlPolicy';
+import { ENV_BASE_URL } from './config';
+
+/** Where keys were kept before they were bound to an origin; read only to offer it again, then removed. */
+export const LEGACY_SECRET_KEY = 'hostedReasoning.apiKey';
+const SECRET_PREFIX = 'hostedReasoning.apiKey@';
+export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
+
+export type KeySource = 'secretStorage' | 'environment';
+
+/** A stable, non-reversible identity of a key: separates persisted jobs per key without storing the key. */
+export function keyIdentity(key: string): string {
+  return createHash('sha256').update(`hosted-reasoning:${key}`).digest('hex').slice(0, 16);
+}
+
+/** The origin (`https://host:port`) a base URL's key is bound to, or undefined for an unusable URL. */
+export function originOf(baseUrl: string): string | undefined {
+  const normalised = normaliseBaseUrl(baseUrl);
+  return 'url' in normalised ? normalised.url.origin : undefined;
+}
+
+export class ApiKeyStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.subscription = secrets.onDidChange((e) => {
+      if (e.key.startsWith(SECRET_PREFIX)) this.changed.fire();
+    });
+  }
+
+  /** The key for `origin`: the one stored for it, else the environment's when it belongs to that origin. */
+  async get(origin: string): Promise<{ key: string; source: KeySource } | undefined> {
+    const stored = (await this.read(SECRET_PREFIX + origin))?.trim();
+    if (stored) {
+      registerSecret(stored);
+      return { key: stored, source: 'secretStorage' };
+    }
+    const fromEnv = this.env[ENV_API_KEY]?.trim();
+    const envUrl = this.env[ENV_BASE_URL]?.trim();
+    if (fromEnv && (!envUrl || originOf(envUrl) === origin)) {
+      registerSecret(fromEnv);
+      return { key: fromEnv, source: 'environment' };
+    }
+    return undefined;
+  }
+
+  async set(origin: string, key: string): Promise<void> {
+    registerSecret(key);
+    await this.secrets.store(SECRET_PREFIX + origin, key.trim());
+    this.changed.fire();
+  }
+
+  async clear(origin: string): Promise<void> {
+    // The old value stays registered for redaction: it may still sit in earlier error texts.
+    await this.secrets.delete(SECRET_PREFIX + origin);
+    this.changed.fire();
+  }
+
+  /** A key an earlier version stored for no particular service: offered (never sent) until the user stores one. */
+  async legacy(): Promise<string | undefined> {
+    const key = (await this.read(LEGACY_SECRET_KEY))?.trim() || undefined;
+    if (key) registerSecret(key);
+    return key;
+  }
+
+  async dropLegacy(): Promise<void> {
+    await this.secrets.delete(LEGACY_SECRET_KEY).then(undefined, () => undefined);
+  }
+
+  private async read(name: string): Promise<string | undefined> {
+    try {
+      return await this.secrets.get(name);
+    } catch {
+      // No keyring (e.g. Linux without a secret service): fall through to the environment, ask again later.
+      return undefined;
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,144 @@
+// Set / clear the API key and configure the service URL. A key is checked by listing models before it is
+// stored, for the origin it was checked against; a refused key is never stored. Neither command takes anything
+// from its arguments: a link in a notification or a hover can pass any argument, and a URL or a key passed that
+// way would move the service (and the key with it) without the user typing it. Both come from an input box.
+import * as vscode from 'vscode';
+import { isApiError } from '../../api/errors';
+import { baseUrlProblem } from '../../api/urlPolicy';
+import { SECTION } from '../../connection/config';
+import { COMMANDS } from '../../contributions';
+import { originOf } from '../../connection/apiKeyStore';
+import type { Services } from '../../services';
+import { showError } from '../../util/showError';
+import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
+
+// Views refresh through Session.onDidChange when the stored key really changes.
+export function apiKeyCommands(services: Services) {
+  return {
+    [COMMANDS.setApiKey]: () => setApiKey(services),
+    [COMMANDS.clearApiKey]: () => clearApiKey(services),
+    [COMMANDS.configureBaseUrl]: () => configureBaseUrl(services),
+  };
+}
+
+/** Returns true when a key was checked and stored. */
+async function setApiKey(services: Services): Promise<boolean> {
+  let baseUrl = services.session.settings().baseUrl;
+  if (!baseUrl) {
+    if (!(await configureBaseUrl(services))) return false;
+    baseUrl = services.session.settings().baseUrl;
+    if (!baseUrl) return false;
+  }
+  const origin = originOf(baseUrl);
+  if (!origin) {
+    await showErrorMessage(validateBaseUrl(baseUrl) ?? 'The service URL cannot be used.', 'Configure Service URL').then((c) =>
+      c ? configureBaseUrl(services) : undefined,
+    );
+    return false;
+  }
+  const host = new URL(origin).host;
+  // A key an earlier version kept for no particular service is filled in (hidden): Enter binds it to this service.
+  const legacy = await services.session.keys.legacy();
+  const key = (
+    await vscode.window.showInputBox({
+      title: 'Hosted Reasoning: API Key',
+      prompt: legacy
+        ? `The key saved by an earlier version is filled in: press Enter to check it against ${host} and keep it for that service only.`
+        : `The key is checked against ${host} and kept in VS Code's secret storage for that service only.`,
+      placeHolder: 'Paste your API key',
+      value: legacy,
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'The key cannot be empty.'),
+    })
+  )?.trim();
+  if (!key) return false;
+
+  const checked = await withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Checking the API key…', cancellable: true },
+    async (_p, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        const client = await services.session.createClient(baseUrl, key);
+        const models = await client.listModels({ signal: controller.signal });
+        return { ok: true as const, count: models.length };
+      } catch (error) {
+        return { ok: false as const, error };
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+
+  if (!checked.ok) {
+    const error = checked.error;
+    if (isApiError(error) && error.kind === 'cancelled') return false;
+    if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
+      // The key may be fine; the service is not reachable. Let the user decide, never silently.
+      const store = 'Store Anyway';
+      const choice = await showWarningMessage(
+        `Could not reach the service to check the key: ${error.message}`,
+        { modal: true, detail: 'Store the key without checking it? You can clear it later with "Hosted Reasoning: Clear API Key".' },
+        store,
+      );
+      if (choice !== store) return false;
+    } else {
+      await showError(services, 'The key was not stored', error);
+      return false;
+    }
+  }
+  await services.session.keys.set(origin, key);
+  if (legacy) await services.session.keys.dropLegacy();
+  services.log.info(`API key stored for ${origin}${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
+  if (checked.ok) void showInformationMessage(`API key saved. ${checked.count} models available.`);
+  return true;
+}
+
+async function clearApiKey(services: Services): Promise<void> {
+  const { origin, key: had } = await services.session.current();
+  if (!origin) {
+    void showInformationMessage('No service URL is configured, so no key is in use.');
+    return;
+  }
+  await services.session.keys.clear(origin);
+  services.log.info(`API key for ${origin} cleared.`);
+  if (had?.source === 'environment') {
+    void showInformationMessage('Stored key cleared. The HOSTED_REASONING_API_KEY environment variable still provides one.');
+  } else {
+    void showInformationMessage('API key cleared.');
+  }
+}
+
+/** Returns true when a URL was stored. */
+async function configureBaseUrl(services: Services): Promise<boolean> {
+  const current = vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl') ?? '';
+  const url = (
+    await vscode.window.showInputBox({
+      title: 'Hosted Reasoning: Service URL',
+      prompt: 'Base URL of the hosted reasoning service (https; http only for localhost). A key is kept per service.',
+      value: current || 'https://',
+      ignoreFocusOut: true,
+      validateInput: validateBaseUrl,
+    })
+  )?.trim();
+  if (!url) return false;
+  const problem = validateBaseUrl(url);
+  if (problem) {
+    void showErrorMessage(problem);
+    return false;
+  }
+  await vscode.workspace.getConfiguration(SECTION).update('baseUrl', url.replace(/\/+$/, ''), vscode.ConfigurationTarget.Global);
+  services.log.info(`Service URL set to ${url}.`);
+  return true;
+}
+
+export function validateBaseUrl(value: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    return 'Enter a full URL, e.g. https://api.example.com';
+  }
+  return baseUrlProblem(u);
+}

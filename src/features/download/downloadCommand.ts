@@ -1,0 +1,185 @@
+// Download a custom model's artifact (spec 4.7): destination from the setting or a save dialog, progress
+// with cancel, resume after a cancel or a reload (the .part file stays and is continued by Range), verified,
+// then "Reveal" and "Copy Path".
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promises as fsp } from 'node:fs';
+import * as vscode from 'vscode';
+import { DiskError, isApiError } from '../../api/errors';
+import { artifactFileName } from '../../api/fileName';
+import { partFilePath } from '../../api/download';
+import { removePartFile } from '../../api/partFile';
+import { COMMANDS } from '../../contributions';
+import type { Services } from '../../services';
+import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
+import type { ModelsTreeProvider } from '../models/modelsTree';
+import { modelNameFromArgument, pickModel } from '../models/modelArgument';
+import { showError } from '../../util/showError';
+import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
+
+
+/** A download that has not finished: enough to resume it after a reload. */
+interface PendingDownload {
+  modelName: string;
+  directory: string;
+  fileName?: string;
+  scope: string;
+}
+
+/**
+ * The argument names the model only (a row, `{ modelName }` or a name). Where the bytes go is never taken from it:
+ * a link can pass any argument, and a folder and file name from one would let the service's bytes replace any file.
+ * The folder comes from the user's own setting (which a workspace cannot set) or a save dialog.
+ */
+export function downloadCommand(services: Services, models: ModelsTreeProvider) {
+  return {
+    [COMMANDS.download]: async (arg?: unknown) => {
+      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Download which model?', (m) => m.kind !== 'base'));
+      if (!modelName) return undefined;
+      const target = await chooseDestination(services, modelName);
+      if (!target) return undefined;
+      return runDownload(services, modelName, target.directory, target.fileName);
+    },
+  };
+}
+
+async function chooseDestination(services: Services, modelName: string): Promise<{ directory: string; fileName?: string } | undefined> {
+  const folder = services.session.settings().downloadFolder;
+  if (folder) return { directory: folder };
+  const lastDir = services.context.globalState.get<string>('hostedReasoning.lastDownloadFolder');
+  const base = lastDir ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  const uri = await vscode.window.showSaveDialog({
+    title: `Save the artifact of ${modelName}`,
+    defaultUri: vscode.Uri.file(path.join(base, artifactFileName(modelName))),
+    filters: { 'GGUF model': ['gguf'], 'All files': ['*'] },
+    saveLabel: 'Download',
+  });
+  if (!uri) return undefined;
+  await services.context.globalState.update('hostedReasoning.lastDownloadFolder', path.dirname(uri.fsPath));
+  return { directory: path.dirname(uri.fsPath), fileName: path.basename(uri.fsPath) };
+}
+
+/** Returns the final path, or undefined when it did not finish (the user was told why). */
+export async function runDownload(services: Services, modelName: string, directory: string, fileName?: string): Promise<string | undefined> {
+  let connection;
+  try {
+    connection = await services.session.connect();
+  } catch (error) {
+    await showError(services, `Could not download ${modelName}`, error);
+    return undefined;
+  }
+  const { client, scope } = connection;
+  const pending: PendingDownload = { modelName, directory, fileName, scope };
+  await setPending(services, pending, true);
+  try {
+    const outcome = await withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Downloading ${modelName}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        let reported = 0;
+        const started = Date.now();
+        try {
+          return await client.download(modelName, {
+            directory,
+            fileName,
+            // A save dialog already asked about replacing the file.
+            overwrite: fileName !== undefined,
+            signal: controller.signal,
+            onProgress: (p) => {
+              const pct = p.total ? (p.received / p.total) * 100 : undefined;
+              const rate = (p.received - p.resumedFrom) / Math.max(0.001, (Date.now() - started) / 1000);
+              progress.report({
+                increment: pct !== undefined ? Math.max(0, pct - reported) : undefined,
+                message: `${mb(p.received)}${p.total ? ` of ${mb(p.total)}` : ''} · ${mb(rate)}/s${p.resumedFrom ? ' (resumed)' : ''}`,
+              });
+              if (pct !== undefined) reported = pct;
+            },
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    await setPending(services, pending, false);
+    services.log.info(`Downloaded ${modelName} to ${outcome.path} (${outcome.bytes} bytes, ${outcome.verified} verified, resumed from ${outcome.resumedFrom}).`);
+    void offerActions(outcome.path, outcome.bytes);
+    return outcome.path;
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'cancelled') {
+      const resume = 'Resume';
+      void showInformationMessage(`Download of ${modelName} paused. The partial file is kept; resume any time.`, resume).then((c) => {
+        if (c === resume) void runDownload(services, modelName, directory, fileName);
+      });
+      return undefined;
+    }
+    if (error instanceof DiskError) {
+      // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
+      const resume = 'Resume';
+      services.log.warn(error.message);
+      void showErrorMessage(`Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`, resume).then(
+        (c) => {
+          if (c === resume) void runDownload(services, modelName, directory, fileName);
+        },
+      );
+      return undefined;
+    }
+    if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
+    await showError(services, `Could not download ${modelName}`, error, () => runDownload(services, modelName, directory, fileName));
+    return undefined;
+  }
+}
+
+async function offerActions(file: string, bytes: number): Promise<void> {
+  const reveal = 'Reveal';
+  const copy = 'Copy Path';
+  const choice = await showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy);
+  if (choice === reveal) {
+    // revealFileInOS exists on desktop; in a remote or browser window, reveal in the Explorer instead.
+    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file)).then(undefined, () =>
+      vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file)),
+    );
+  } else if (choice === copy) {
+    await vscode.env.clipboard.writeText(file);
+  }
+}
+
+function mb(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+}
+
+async function setPending(services: Services, d: PendingDownload, present: boolean): Promise<void> {
+  const same = (x: PendingDownload) => x.modelName === d.modelName && x.directory === d.directory && x.fileName === d.fileName && x.scope === d.scope;
+  const list = (services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? []).filter((x) => !same(x));
+  await services.context.globalState.update(PENDING_DOWNLOADS_KEY, present ? [...list, d] : list);
+}
+
+/**
+ * After a reload: offers to resume downloads that did not finish and still have their part file.
+ * Runs after activation, off the activation path.
+ */
+export async function offerPendingDownloads(services: Services): Promise<void> {
+  const list = services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? [];
+  if (!list.length) return;
+  const scope = await services.session.scope();
+  if (!scope) return;
+  // The part file's name depends on the service (its base URL), so two services' downloads of one name never mix.
+  const { client } = await services.session.connect();
+  for (const d of list) {
+    if (d.scope !== scope) continue;
+    const part = partFilePath(d.directory, d.modelName, d.fileName, client.baseUrl);
+    const size = await fsp.stat(part).then((s) => s.size, () => 0);
+    if (!size) {
+      await setPending(services, d, false);
+      continue;
+    }
+    const resume = 'Resume';
+    const discard = 'Discard';
+    const choice = await showInformationMessage(`The download of ${d.modelName} stopped at ${mb(size)}.`, resume, discard);
+    if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
+    else if (choice === discard) {
+      await removePartFile(part);
+      await setPending(services, d, false);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+// Evaluate a model on a dataset (spec 4.5-4.6): pick the model and the dataset (recent ones remembered),
+// submit, and hand the job to the poller. The result arrives as a notification and in both views.
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../contributions';
+import type { Services } from '../../services';
+import { VIEW_JOBS } from '../../services';
+import type { ModelsTreeProvider } from '../models/modelsTree';
+import { modelNameFromArgument, pickModel } from '../models/modelArgument';
+import { untrustedText } from '../../util/untrustedText';
+import { showError } from '../../util/showError';
+
+const RECENT_DATASETS = 'hostedReasoning.recentDatasets';
+const MAX_RECENT = 10;
+
+/**
+ * The argument names the model only (a row, `{ modelName }` or a name); the dataset is always the user's choice:
+ * a link can pass any argument, and one that names the dataset too would start a paid job with no question asked.
+ */
+export function evaluateCommand(services: Services, models: ModelsTreeProvider) {
+  return {
+    [COMMANDS.evaluate]: async (arg?: unknown) => {
+      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Evaluate which model?'));
+      if (!modelName) return undefined;
+      const datasetName = await pickDataset(services);
+      if (!datasetName) return undefined;
+      return startEvaluation(services, modelName, datasetName);
+    },
+  };
+}
+
+/** Returns the job id, or undefined when it could not be started (the user was told why). */
+export async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
+  try {
+    const { client, scope } = await services.session.connect();
+    const job = await client.startEvaluation(modelName, datasetName);
+    const now = Date.now();
+    // Written before anything is reported, so a reload cannot lose the job.
+    await services.jobs.put({ id: job.jobId, kind: 'evaluation', scope, state: 'queued', createdAt: now, updatedAt: now, modelName, datasetName });
+    await rememberDataset(services, datasetName);
+    services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
+    void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
+    vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(`Evaluating ${modelName} on ${datasetName}…`)}`, 5000);
+    return job.jobId;
+  } catch (error) {
+    await showError(services, `Could not start the evaluation of ${modelName}`, error, () => startEvaluation(services, modelName, datasetName));
+    return undefined;
+  }
+}
+
+async function pickDataset(services: Services): Promise<string | undefined> {
+  const recent = services.context.globalState.get<string[]>(RECENT_DATASETS) ?? [];
+  const pick = vscode.window.createQuickPick();
+  pick.title = 'Evaluate on which dataset?';
+  pick.placeholder = recent.length ? 'Type a dataset id or choose a recent one' : 'Type a dataset id (e.g. demo-qa)';
+  pick.ignoreFocusOut = true;
+  const recentItems = recent.map((d) => ({ label: d, description: 'recent' }));
+  pick.items = recentItems;
+  try {
+    const update = pick.onDidChangeValue((value) => {
+      const v = value.trim();
+      pick.items = v && !recent.includes(v) ? [{ label: v, description: 'dataset id' }, ...recentItems] : recentItems;
+    });
+    pick.show();
+    const chosen = await new Promise<string | undefined>((resolve) => {
+      pick.onDidAccept(() => resolve((pick.selectedItems[0]?.label ?? pick.value).trim() || undefined));
+      pick.onDidHide(() => resolve(undefined));
+    });
+    update.dispose();
+    return chosen;
+  } finally {
+    pick.dispose();
+  }
+}
+
+async function rememberDataset(services: Services, name: string): Promise<void> {
+  const recent = services.context.globalState.get<string[]>(RECENT_DATASETS) ?? [];
+  await services.context.globalState.update(RECENT_DATASETS, [name, ...recent.filter((d) => d !== name)].slice(0, MAX_RECENT));
+}

@@ -1,0 +1,470 @@
+// "Create Finetuned Model…" (hostedReasoning.finetune): files -> checks -> wizard -> upload with progress -> job
+// record -> Jobs view. The job record is written the moment the service answers with an id, before anything is
+// shown, so a reload or a crash right after cannot forget a job the user is paying for. Nothing the user typed is
+// lost on a recoverable failure: Retry re-runs the upload with the same answers, "Edit Answers…" reopens the
+// wizard filled in.
+//
+// The command takes from its arguments only what the Explorer passes (the clicked resource and the selection),
+// and only resources inside a workspace folder; the wizard and its summary still ask. A link can pass any
+// argument, so file paths and answers that would skip the wizard are never read from them.
+//
+// Programmatic use (the in-editor tests, through the ExtensionApi, never through the command):
+//   finetuneWithoutWizard(services, { files: ['/abs/a.pdf'], answers })
+// skips the file choice, the confirmation and the wizard; files are absolute paths; answers are checked with the
+// wizard's rules. It never waits on a dialog: messages are still shown but not awaited, and the promise resolves
+// with a FinetuneOutcome (the job record on success) that the caller can assert on.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { RequestError, isCancellation } from '../../api/errors';
+import type { JobRecord } from '../../jobs/jobRecord';
+import { isActive } from '../../jobs/jobRecord';
+import type { Services } from '../../services';
+import { VIEW_JOBS } from '../../services';
+import { NotConfiguredError, type Connection } from '../../connection/session';
+import { formatBytes, formatTransfer } from '../../util/byteSize';
+import { answersProblems, isFinetuneAnswers, type FinetuneAnswers } from './finetuneAnswers';
+import { checkFinetuneFiles, type CheckedFile, type FileProblem } from './finetuneFiles';
+import { expandSelection, explorerSelection, pickSources } from './finetuneSources';
+import { runFinetuneWizard } from './finetuneWizard';
+import { SourceFileAccess } from './sourceFileAccess';
+import { COMMANDS } from '../../contributions';
+import { classifyError, FIXES, type ErrorKind } from '../../util/classifyError';
+import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
+
+export type { FinetuneAnswers } from './finetuneAnswers';
+
+/** What finetuneWithoutWizard takes (see the header comment). */
+export interface FinetuneProgrammaticArgs {
+  /** Absolute paths of PDF/DOCX files. */
+  files: string[];
+  answers: FinetuneAnswers;
+}
+
+/** What the command resolved with: tests assert on it; the UI has already said it to the user. */
+export type FinetuneOutcome =
+  | { status: 'started'; job: JobRecord }
+  | { status: 'cancelled' }
+  /** Files or answers could not be used; each problem names what and why. */
+  | { status: 'invalid'; problems: string[] }
+  | { status: 'failed'; kind: ErrorKind; message: string };
+
+export function finetuneCommand(services: Services) {
+  return {
+    [COMMANDS.finetune]: (first?: unknown, second?: unknown) => new FinetuneRun(services, false).run(first, isProgrammatic(second) ? undefined : second),
+  };
+}
+
+/** Files and answers given by code (the in-editor tests), without the file choice, the wizard or a dialog. */
+export function finetuneWithoutWizard(services: Services, args: FinetuneProgrammaticArgs): Promise<FinetuneOutcome> {
+  return new FinetuneRun(services, true).run(undefined, args);
+}
+
+export function isProgrammatic(v: unknown): v is FinetuneProgrammaticArgs {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return Array.isArray(o.files) && o.files.every((f) => typeof f === 'string') && isFinetuneAnswers(o.answers);
+}
+
+/** Most problem lines shown in a dialog; the rest go to the log, which the dialog points to. */
+const MAX_LISTED = 25;
+/** Progress is reported at most this often: thousands of tiny updates would flood the notification. */
+const PROGRESS_EVERY_MS = 200;
+
+/** `allSent`: the failure came after the last byte went out, so the service may have created the job anyway. */
+type Attempt = { ok: JobRecord } | { cancelled: true } | { error: unknown; allSent: boolean };
+type Recovery = 'retry' | 'edit' | 'stop';
+
+class FinetuneRun {
+  constructor(
+    private readonly services: Services,
+    /** Programmatic: never wait on a dialog, never open the wizard. */
+    private readonly headless: boolean,
+  ) {}
+
+  private get log() {
+    return this.services.log;
+  }
+
+  async run(first: unknown, second: unknown): Promise<FinetuneOutcome> {
+    try {
+      return await this.runUnguarded(first, second);
+    } catch (e) {
+      // A bug, not a service answer: say so plainly and keep the details in the log.
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.error(`Finetune: unexpected failure: ${message}`, e);
+      this.say('error', `Creating the finetuned model failed: ${message}`, [{ title: 'Show Log', run: () => this.runCommand(FIXES.showLog.command) }]);
+      return { status: 'failed', kind: 'unexpected', message };
+    }
+  }
+
+  private async runUnguarded(first: unknown, second: unknown): Promise<FinetuneOutcome> {
+    // 1. Which files.
+    let uris: vscode.Uri[];
+    let notes: FileProblem[] = [];
+    let answers: FinetuneAnswers | undefined;
+    if (isProgrammatic(second)) {
+      // A relative path would silently resolve against the extension host's working directory, not the workspace.
+      const relative = second.files.filter((f) => !path.isAbsolute(f));
+      if (relative.length > 0) {
+        const problems = relative.map((f) => `${f} is not an absolute path.`);
+        this.say('error', `Cannot create the model: ${problems.join(' ')}`);
+        return { status: 'invalid', problems };
+      }
+      uris = second.files.map((f) => vscode.Uri.file(f));
+      answers = second.answers;
+    } else {
+      const selection = explorerSelection(first, second);
+      if (selection) {
+        const inside = selection.filter((uri) => vscode.workspace.getWorkspaceFolder(uri) !== undefined);
+        if (inside.length < selection.length) {
+          const outside = selection.length - inside.length;
+          this.log.warn(`Finetune: ${outside} resource(s) outside the workspace folders were left out of the selection.`);
+          if (inside.length === 0) {
+            this.say('warning', 'Only files in this workspace can be used for finetuning: right-click them in the Explorer, or choose them from the list.');
+            return { status: 'invalid', problems: ['The selection is outside the workspace folders.'] };
+          }
+        }
+        ({ files: uris, notes } = await expandSelection(inside));
+      } else {
+        const picked = await pickSources();
+        if (!picked) return { status: 'cancelled' };
+        uris = picked;
+      }
+    }
+    if (uris.length === 0) {
+      // Every note: when all the documents found were links, each skipped one is named.
+      const message = notes.length > 0 ? notes.map((n) => n.message).join(' ') : 'No PDF or DOCX files were found in the selection.';
+      this.say('warning', message);
+      return { status: 'invalid', problems: [message] };
+    }
+
+    const access = new SourceFileAccess(uris);
+    try {
+      // 2. Are they usable.
+      const files = await this.checkFiles(access, notes);
+      if (!Array.isArray(files)) return files;
+
+      // 3. A connection (the wizard needs the live model list).
+      const connection = await this.connect();
+      if ('status' in connection) return connection;
+
+      // 4. The answers.
+      const pendingNames = this.pendingModelNames(connection.scope);
+      if (answers) {
+        const problems = answersProblems(answers, pendingNames);
+        if (problems.length > 0) {
+          this.log.warn(`Finetune: programmatic answers refused: ${problems.join(' ')}`);
+          this.say('error', `Cannot create the model: ${problems.join(' ')}`);
+          return { status: 'invalid', problems };
+        }
+      } else {
+        answers = await runFinetuneWizard({
+          files,
+          defaults: this.services.session.settings().finetune,
+          loadModels: () => this.loadModels(),
+          pendingNames,
+        });
+        if (!answers) {
+          this.log.info('Finetune: wizard cancelled.');
+          return { status: 'cancelled' };
+        }
+      }
+
+      // 5. Upload, with recovery that keeps the answers.
+      return await this.uploadUntilDone(files, answers, access);
+    } finally {
+      await access.cleanup();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ checks
+
+  private async checkFiles(access: SourceFileAccess, notes: FileProblem[]): Promise<CheckedFile[] | FinetuneOutcome> {
+    const limits = this.services.session.settings().finetune;
+    const check = await withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Checking ${access.sources.length} files for finetuning` },
+      () => checkFinetuneFiles(access.sources, limits, access.reader),
+    );
+    const problems = [...notes, ...check.problems];
+    const chosen = access.sources.length - check.duplicates;
+    this.log.info(
+      `Finetune: ${chosen} file(s) chosen, ${check.valid.length} usable, ${check.problems.length} refused` +
+        (check.duplicates > 0 ? `, ${check.duplicates} duplicate(s) removed` : '') +
+        '.',
+    );
+    for (const p of problems) this.log.info(`Finetune: ${p.message}`);
+    if (problems.length === 0) return check.valid;
+
+    const detail = problemList(problems, limits.maxFileBytes, limits.maxFiles);
+    if (check.valid.length === 0) {
+      const message = chosen === 1 ? 'This file cannot be used for finetuning.' : `None of the ${chosen} files can be used for finetuning.`;
+      if (this.headless) this.say('error', `${message} ${problems.map((p) => p.message).join(' ')}`);
+      else await showErrorMessage(message, { modal: true, detail });
+      return { status: 'invalid', problems: problems.map((p) => p.message) };
+    }
+    if (this.headless) {
+      // A script asked for exactly these files: using only some of them silently would be a different job.
+      this.say('error', `Cannot create the model: ${problems.map((p) => p.message).join(' ')}`);
+      return { status: 'invalid', problems: problems.map((p) => p.message) };
+    }
+    const n = check.valid.length;
+    const go = `Continue with ${n} valid file${n === 1 ? '' : 's'}`;
+    // Notes (a skipped link, a folder not searched to the end) were never among the chosen files.
+    const refused = check.problems.length;
+    const headline =
+      refused > 0
+        ? `${refused} of the ${chosen} files cannot be used for finetuning.`
+        : 'Not every file of the selection could be included.';
+    const choice = await showWarningMessage(headline, { modal: true, detail }, go);
+    if (choice !== go) {
+      this.log.info('Finetune: cancelled after the file check.');
+      return { status: 'cancelled' };
+    }
+    return check.valid;
+  }
+
+  // ------------------------------------------------------------------------------------------------ connection
+
+  /** The session's connection, offering the fix (and retrying once after it) when something is not configured. */
+  private async connect(): Promise<Connection | FinetuneOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.services.session.connect();
+      } catch (e) {
+        if (!(e instanceof NotConfiguredError) && !(e instanceof RequestError)) throw e;
+        // RequestError from connect() is an unusable base URL.
+        const fix = classifyError(e).fix ?? FIXES.configureBaseUrl;
+        const message = e instanceof NotConfiguredError ? `${e.message} It is needed to create a finetuned model.` : e.message;
+        this.log.warn(`Finetune: not connected: ${message}`);
+        const outcome: FinetuneOutcome = { status: 'failed', kind: 'notConfigured', message };
+        if (this.headless || attempt > 0) {
+          this.say('error', message, [{ title: fix.title, run: () => this.runCommand(fix.command) }]);
+          return outcome;
+        }
+        const picked = await showErrorMessage(message, fix.title);
+        if (picked !== fix.title) return outcome;
+        await vscode.commands.executeCommand(fix.command);
+      }
+    }
+  }
+
+  private async loadModels() {
+    const { client } = await this.services.session.connect();
+    const models = await client.listModels();
+    this.log.debug(`Finetune: ${models.length} model(s) listed for the wizard.`);
+    return models;
+  }
+
+  /** Models that jobs of this scope are creating or have created: the new model may not take these names. */
+  private pendingModelNames(scope: string): string[] {
+    return this.services.jobs
+      .list(scope)
+      .filter((j) => j.kind === 'finetune' && (isActive(j) || j.state === 'completed'))
+      .map((j) => j.modelName);
+  }
+
+  // ------------------------------------------------------------------------------------------------ upload
+
+  private async uploadUntilDone(files: CheckedFile[], first: FinetuneAnswers, access: SourceFileAccess): Promise<FinetuneOutcome> {
+    let answers = first;
+    for (;;) {
+      const connection = await this.connect();
+      if ('status' in connection) return connection;
+      const attempt = await this.upload(connection, files, answers, access);
+      if ('ok' in attempt) return this.started(attempt.ok, files);
+      if ('cancelled' in attempt) {
+        this.log.info('Finetune: upload cancelled by the user; no job was created.');
+        this.say('info', 'Upload cancelled; no job was created.');
+        return { status: 'cancelled' };
+      }
+      const recovery = await this.offerRecovery(attempt.error, attempt.allSent, answers);
+      if (recovery === 'stop') return failed(attempt.error);
+      if (recovery === 'edit') {
+        const edited = await runFinetuneWizard({
+          files,
+          defaults: this.services.session.settings().finetune,
+          loadModels: () => this.loadModels(),
+          pendingNames: this.pendingModelNames(connection.scope),
+          initial: answers,
+          startAt: 'summary',
+        });
+        if (!edited) return failed(attempt.error);
+        answers = edited;
+      }
+      this.log.info('Finetune: retrying the upload with the same files.');
+    }
+  }
+
+  private async upload(connection: Connection, files: CheckedFile[], a: FinetuneAnswers, access: SourceFileAccess): Promise<Attempt> {
+    const total = files.reduce((s, f) => s + f.size, 0);
+    const n = files.length;
+    this.log.info(
+      `Finetune: uploading ${n} file(s) (${formatBytes(total)}) to create ${a.modelName} from ${a.baseModel} ` +
+        `(numQs ${a.numQs}, mode ${a.mode}, use case ${a.useCase ? `${a.useCase.length} chars` : 'empty'}).`,
+    );
+    const paths = await access.localPaths(files);
+    const title = `Uploading ${n} file${n === 1 ? '' : 's'} to create ${a.modelName}`;
+    let lateCancel: Promise<unknown> | undefined;
+    const attempt = await withProgress<Attempt>(
+      { location: vscode.ProgressLocation.Notification, cancellable: true, title },
+      async (progress, token) => {
+        const controller = new AbortController();
+        let allSent = false;
+        let reported = 0;
+        let lastReport = 0;
+        const waiting = new Deferred();
+        const onCancel = token.onCancellationRequested(() => {
+          if (!allSent) {
+            controller.abort();
+            return;
+          }
+          // Every byte is out: the service may be creating the job right now. Aborting would lose its id and
+          // leave a paid job nobody polls, so wait for the answer and record it.
+          this.log.info('Finetune: cancel requested after the upload finished; waiting for the job id so it is not lost.');
+          lateCancel = waiting.promise;
+          vscode.window.setStatusBarMessage('$(sync~spin) Upload finished; waiting for the service to confirm the finetuning job…', waiting.promise);
+        });
+        try {
+          const started = await connection.client.startFinetune(
+            // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
+            {
+              files: paths.map((p, i) => ({ path: p, size: files[i].size, label: files[i].label })),
+              numQs: a.numQs,
+              mode: a.mode,
+              modelName: a.modelName,
+              modelType: a.baseModel,
+              useCase: a.useCase,
+            },
+            {
+              signal: controller.signal,
+              onProgress: ({ sent, total: bodyTotal }) => {
+                const now = Date.now();
+                const percent = bodyTotal > 0 ? Math.floor((sent / bodyTotal) * 100) : 0;
+                if (sent >= bodyTotal) allSent = true;
+                if (!allSent && now - lastReport < PROGRESS_EVERY_MS) return;
+                lastReport = now;
+                progress.report({
+                  increment: Math.max(0, percent - reported),
+                  message: allSent ? 'Uploaded; waiting for the service to accept the job…' : `${percent}% — ${formatTransfer(sent, bodyTotal)}`,
+                });
+                reported = Math.max(reported, percent);
+              },
+            },
+          );
+          // Written first, before any other UI: see the header comment.
+          const now = Date.now();
+          const job: JobRecord = {
+            id: started.jobId,
+            kind: 'finetune',
+            scope: connection.scope,
+            state: 'queued',
+            createdAt: now,
+            updatedAt: now,
+            modelName: a.modelName,
+            baseModel: a.baseModel,
+            files: files.map((f) => f.label),
+          };
+          await this.services.jobs.put(job);
+          return { ok: job };
+        } catch (e) {
+          if (isCancellation(e) && token.isCancellationRequested && !allSent) return { cancelled: true };
+          return { error: e, allSent };
+        } finally {
+          onCancel.dispose();
+          waiting.resolve();
+        }
+      },
+    );
+    if (lateCancel && 'ok' in attempt) {
+      this.say('info', `The upload had already finished when you cancelled, so the service created the job for ${a.modelName}. It is in the Jobs view.`);
+    }
+    return attempt;
+  }
+
+  private async started(job: JobRecord, files: CheckedFile[]): Promise<FinetuneOutcome> {
+    this.log.info(`Finetune: job ${job.id} started: creating ${job.modelName} from ${job.baseModel ?? '?'} with ${files.length} file(s).`);
+    try {
+      await vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
+    } catch (e) {
+      // The job is stored and will show; a view that cannot be revealed (e.g. hidden container) is not a failure.
+      this.log.debug(`Finetune: could not reveal the Jobs view: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.say('info', `Finetuning started: ${job.modelName} is being created from ${files.length} file${files.length === 1 ? '' : 's'}. You will be notified when it is ready.`);
+    return { status: 'started', job };
+  }
+
+  // ------------------------------------------------------------------------------------------------ failures
+
+  /** Tells the user what failed and what they can do; waits for their choice unless headless. */
+  private async offerRecovery(error: unknown, allSent: boolean, a: FinetuneAnswers): Promise<Recovery> {
+    const info = classifyError(error);
+    this.log.error(`Finetune: upload to create ${a.modelName} failed: ${info.message}`, error);
+    const retry = { title: 'Retry', recovery: 'retry' as const };
+    let text = info.kind === 'unexpected' ? `Creating the finetuned model failed: ${info.message}` : info.message;
+    // Setting a key or a URL is followed by a retry with the same answers; after the log there is nothing to retry.
+    let actions: { title: string; recovery: Recovery; command?: string }[] = [
+      ...(info.retryable ? [retry] : []),
+      ...(info.fix ? [{ title: info.fix.title, recovery: info.fix === FIXES.showLog ? ('stop' as const) : ('retry' as const), command: info.fix.command }] : []),
+    ];
+    if (info.kind === 'request') {
+      // The service's own words (a refused file, a taken name, a bad field): fix the answers or the files, retry.
+      actions = [{ title: 'Edit Answers…', recovery: 'edit' }, retry];
+    } else if (info.kind === 'contract') {
+      // A 2xx whose job id we could not read: the job probably exists. A retry would likely duplicate it.
+      text = `${text} The job may have been created; the service's answer is in the log.`;
+    } else if (allSent && (info.kind === 'timeout' || info.kind === 'network')) {
+      text = `${text} The files had been sent, so the service may have created the job anyway: check the Models view before retrying, or it may run twice.`;
+    }
+
+    if (this.headless) {
+      this.say('error', text, actions.filter((x) => x.command).map((x) => ({ title: x.title, run: () => this.runCommand(x.command ?? '') })));
+      return 'stop';
+    }
+    const picked = await showErrorMessage(text, ...actions.map((x) => x.title));
+    const action = actions.find((x) => x.title === picked);
+    if (!action) return 'stop';
+    if (action.command) await vscode.commands.executeCommand(action.command);
+    return action.recovery;
+  }
+
+  // ------------------------------------------------------------------------------------------------ helpers
+
+  /** Shows a message without waiting for it; an action, if any, runs when clicked. */
+  private say(level: 'info' | 'warning' | 'error', message: string, actions: { title: string; run: () => unknown }[] = []): void {
+    const titles = actions.map((a) => a.title);
+    const shown =
+      level === 'info'
+        ? showInformationMessage(message, ...titles)
+        : level === 'warning'
+          ? showWarningMessage(message, ...titles)
+          : showErrorMessage(message, ...titles);
+    void Promise.resolve(shown).then((picked) => actions.find((a) => a.title === picked)?.run());
+  }
+
+  private runCommand(command: string): Thenable<unknown> {
+    return vscode.commands.executeCommand(command);
+  }
+}
+
+function failed(error: unknown): FinetuneOutcome {
+  const { kind, message } = classifyError(error);
+  return { status: 'failed', kind, message };
+}
+
+/** The dialog's detail: one line per problem (capped), then the limits that apply when a limit was hit. */
+function problemList(problems: readonly FileProblem[], maxFileBytes: number, maxFiles: number): string {
+  const lines = problems.slice(0, MAX_LISTED).map((p) => `• ${p.message}`);
+  if (problems.length > MAX_LISTED) lines.push(`…and ${problems.length - MAX_LISTED} more (all are listed in the log: Hosted Reasoning: Show Log).`);
+  if (problems.some((p) => p.code === 'tooLarge')) {
+    lines.push('', `Files up to ${formatBytes(maxFileBytes)} are accepted (setting hostedReasoning.finetune.maxFileSizeMB).`);
+  }
+  if (problems.some((p) => p.code === 'tooMany')) {
+    lines.push('', `At most ${maxFiles} files go into one job (setting hostedReasoning.finetune.maxFiles).`);
+  }
+  return lines.join('\n');
+}
+
+class Deferred {
+  resolve!: () => void;
+  readonly promise = new Promise<void>((r) => (this.resolve = r));
+}

@@ -1,0 +1,42 @@
+// Commands on a model accept a Models-view row, `{ modelName }` (notifications, tests, other commands),
+// a plain string, or nothing (then a QuickPick over the live list).
+import * as vscode from 'vscode';
+import type { ModelInfo } from '../../api/types';
+import type { ModelsNode, ModelsTreeProvider } from './modelsTree';
+import { untrustedText } from '../../util/untrustedText';
+
+export function modelNameFromArgument(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg.trim()) return arg.trim();
+  if (arg && typeof arg === 'object') {
+    const node = arg as Partial<ModelsNode> & { modelName?: unknown };
+    if (node.type === 'model' && node.model) return node.model.name;
+    if (typeof node.modelName === 'string' && node.modelName.trim()) return node.modelName.trim();
+  }
+  return undefined;
+}
+
+/** Asks for a model among the live list (optionally filtered); undefined when the user cancels. */
+export async function pickModel(models: ModelsTreeProvider, title: string, filter: (m: ModelInfo) => boolean = () => true): Promise<string | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { name: string }>();
+  pick.title = title;
+  pick.placeholder = 'Loading models…';
+  pick.busy = true;
+  pick.show();
+  try {
+    await models.load();
+    const list = (models.models ?? []).filter(filter);
+    pick.busy = false;
+    pick.placeholder = list.length ? 'Choose a model' : 'No matching models (see the Models view for errors)';
+    pick.items = list.map((m) => ({
+      label: untrustedText(m.name),
+      name: m.name,
+      description: m.kind === 'custom' ? untrustedText(`custom${m.baseModel ? ` · from ${m.baseModel}` : ''}`) : m.kind === 'base' ? 'base' : undefined,
+    }));
+    return await new Promise<string | undefined>((resolve) => {
+      pick.onDidAccept(() => resolve(pick.selectedItems[0]?.name));
+      pick.onDidHide(() => resolve(undefined));
+    });
+  } finally {
+    pick.dispose();
+  }
+}

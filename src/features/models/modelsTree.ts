@@ -1,0 +1,237 @@
+// The Models view: base and custom models apart, each with its latest evaluation; an error row with the
+// action that fixes it when the list cannot be had. Rendering is a pure function of (models, jobs, error).
+import * as vscode from 'vscode';
+import { NetworkError, TimeoutError } from '../../api/errors';
+import { redact } from '../../api/redact';
+import { COMMANDS } from '../../contributions';
+import type { ModelInfo } from '../../api/types';
+import type { JobRecord } from '../../jobs/jobRecord';
+import { NotConfiguredError } from '../../connection/session';
+import { VIEW_MODELS, type Services } from '../../services';
+import { classifyError, FIXES } from '../../util/classifyError';
+import { withProgress } from '../../util/notify';
+import { untrustedText } from '../../util/untrustedText';
+import { formatAccuracy } from '../../jobs/jobFormat';
+import { latestEvaluations } from './evaluationText';
+
+export type ModelsNode = GroupNode | ModelNode | ErrorNode;
+
+export interface GroupNode {
+  type: 'group';
+  kind: 'base' | 'custom' | 'all';
+  models: ModelNode[];
+}
+
+export interface ModelNode {
+  type: 'model';
+  model: ModelInfo;
+  /** base/custom as shown: from the answer, or from our own finetune jobs when the answer does not say. */
+  kind: 'base' | 'custom' | 'unknown';
+  latest?: JobRecord;
+  history: JobRecord[];
+}
+
+export interface ErrorNode {
+  type: 'error';
+  label: string;
+  detail: string;
+  command: vscode.Command;
+  icon: string;
+}
+
+type LoadState =
+  | { status: 'idle' }
+  | { status: 'loading'; promise: Promise<void> }
+  | { status: 'loaded'; models: ModelInfo[]; scope: string }
+  | { status: 'failed'; error: unknown };
+
+export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ModelsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private state: LoadState = { status: 'idle' };
+  private readonly disposables: vscode.Disposable[] = [];
+  private generation = 0;
+
+  constructor(private readonly services: Services) {
+    this.disposables.push(
+      this.changed,
+      // Another service or key: the old list is not theirs, so it goes at once, before the new one is asked for.
+      services.session.onDidChange(() => void this.refresh()),
+      // A finished evaluation changes a description; a finished finetune adds a model (the poller asks for a refresh).
+      services.jobs.onDidChange(() => this.changed.fire(undefined)),
+    );
+  }
+
+  /** The models last loaded (for pickers), or undefined when not loaded. */
+  get models(): ModelInfo[] | undefined {
+    return this.state.status === 'loaded' ? this.state.models : undefined;
+  }
+
+  /**
+   * Drops the cached list (the view shows no rows until the new list is in) and loads it again. Resolves when the
+   * new list (or its error) is in.
+   */
+  async refresh(): Promise<void> {
+    this.state = { status: 'idle' };
+    const loading = this.load();
+    this.changed.fire(undefined);
+    await loading;
+  }
+
+  /** Loads once; concurrent callers share the request. */
+  load(): Promise<void> {
+    if (this.state.status === 'loading') return this.state.promise;
+    if (this.state.status === 'loaded' || this.state.status === 'failed') return Promise.resolve();
+    const generation = ++this.generation;
+    const promise = (async () => {
+      let next: LoadState;
+      try {
+        const { client, scope } = await this.services.session.connect();
+        next = { status: 'loaded', models: await client.listModels(), scope };
+      } catch (error) {
+        next = { status: 'failed', error };
+        if (!(error instanceof NotConfiguredError)) {
+          this.services.log.error(`Listing models failed: ${error instanceof Error ? error.message : String(error)}`, error);
+        }
+      }
+      if (generation !== this.generation) return; // a newer refresh won
+      this.state = next;
+      const unreachable = next.status === 'failed' && isUnreachable(next.error);
+      void vscode.commands.executeCommand('setContext', 'hostedReasoning.serviceUnreachable', unreachable);
+      this.changed.fire(undefined);
+    })();
+    this.state = { status: 'loading', promise };
+    // The view's own progress bar while it has no rows to show.
+    void withProgress({ location: { viewId: VIEW_MODELS } }, () => promise);
+    return promise;
+  }
+
+  async getChildren(node?: ModelsNode): Promise<ModelsNode[]> {
+    if (node) return node.type === 'group' ? node.models : [];
+    // While a list loads the view has no rows (a refresh's load fires a change when it ends): rows of the previous
+    // service or key never stay on screen while the new one is asked.
+    if (this.state.status === 'loading') return [];
+    await this.load();
+    return buildRoots(this.state, (scope) => this.services.jobs.list(scope));
+  }
+
+  getTreeItem(node: ModelsNode): vscode.TreeItem {
+    if (node.type === 'group') {
+      const label = node.kind === 'base' ? 'Base models' : node.kind === 'custom' ? 'Custom models' : 'Models';
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${node.kind}`;
+      item.description = String(node.models.length);
+      item.contextValue = `group ${node.kind}`;
+      return item;
+    }
+    if (node.type === 'error') {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+      item.id = `error:${node.label}`;
+      const detail = untrustedText(redact(node.detail));
+      item.description = detail;
+      item.tooltip = `${detail}\n\nClick: ${node.command.title}`;
+      item.iconPath = new vscode.ThemeIcon(node.icon, new vscode.ThemeColor('errorForeground'));
+      item.command = node.command;
+      item.contextValue = 'error';
+      // Screen readers read the row as seen, then the detail; not the tooltip's "Click:" hint.
+      item.accessibilityInformation = { label: `${node.label}. ${detail}` };
+      return item;
+    }
+    return modelItem(node);
+  }
+
+  /**
+   * VS Code asks for this when a row is hovered (or opened) and a property it needs is undefined: the model tooltips
+   * are built here, for the one row hovered, instead of for every row in getTreeItem. With 10,000 models that was
+   * most of the time the view took to appear (test/bench/PERFORMANCE.md, figure 7).
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: ModelsNode): vscode.TreeItem {
+    if (node.type === 'model' && item.tooltip === undefined) item.tooltip = modelTooltip(node);
+    return item;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function isUnreachable(error: unknown): boolean {
+  return error instanceof NetworkError || error instanceof TimeoutError;
+}
+
+/** Pure: the root rows for a load state. */
+export function buildRoots(state: LoadState, jobsOf: (scope: string) => JobRecord[]): ModelsNode[] {
+  if (state.status === 'failed') return errorRows(state.error);
+  if (state.status !== 'loaded') return [];
+  const jobs = jobsOf(state.scope);
+  const evaluations = latestEvaluations(jobs);
+  const ours = new Set(jobs.filter((j) => j.kind === 'finetune').map((j) => j.modelName));
+  const nodes: ModelNode[] = state.models.map((model) => {
+    const history = evaluations.get(model.name) ?? [];
+    const kind = model.kind !== 'unknown' ? model.kind : ours.has(model.name) ? 'custom' : 'unknown';
+    return { type: 'model', model, kind, latest: history[0], history };
+  });
+  const byName = (a: ModelNode, b: ModelNode) => a.model.name.localeCompare(b.model.name);
+  const custom = nodes.filter((n) => n.kind === 'custom').sort(byName);
+  const base = nodes.filter((n) => n.kind !== 'custom').sort(byName);
+  if (custom.length === 0) return base.length ? [{ type: 'group', kind: base.some((n) => n.kind === 'base') ? 'base' : 'all', models: base }] : [];
+  return [
+    { type: 'group', kind: 'base', models: base },
+    { type: 'group', kind: 'custom', models: custom },
+  ];
+}
+
+// Which rows (Retry when it may help, then the fix) follows classifyError; the words are the view's own.
+function errorRows(error: unknown): ModelsNode[] {
+  const info = classifyError(error);
+  if (info.kind === 'notConfigured') return []; // the welcome content says what to do
+  const unreachable = isUnreachable(error);
+  // Listing models sends nothing but the URL and the key: no answer, or a refused request, points at the URL. A view
+  // with nothing to click would leave the user stuck, so the log is the fallback.
+  const fix = unreachable || info.kind === 'request' ? FIXES.configureBaseUrl : (info.fix ?? (info.retryable ? undefined : FIXES.showLog));
+  const rows: ErrorNode[] = [];
+  const row = (label: string, command: string, title: string, icon: string) =>
+    rows.push({ type: 'error', label, detail: info.message, command: { command, title }, icon });
+  if (info.retryable) {
+    if (unreachable) row('Cannot reach the service — retry', COMMANDS.refreshModels, 'Retry', 'debug-disconnect');
+    else row('The service failed — retry', COMMANDS.refreshModels, 'Retry', 'error');
+  }
+  if (fix === FIXES.setApiKey) row('The service refused the API key — set a valid key', fix.command, fix.title, 'key');
+  else if (fix === FIXES.configureBaseUrl) row(unreachable ? 'Check the service URL' : 'The service URL or request is not valid', fix.command, fix.title, 'gear');
+  else if (fix) row(info.retryable ? 'See the log for what the service said' : 'The service answered something unreadable — see the log', fix.command, fix.title, 'error');
+  return rows;
+}
+
+function modelItem(node: ModelNode): vscode.TreeItem {
+  const { model, kind, latest } = node;
+  const name = untrustedText(model.name);
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+  item.id = `model:${model.name}`;
+  item.contextValue = `model ${kind}`;
+  item.iconPath = new vscode.ThemeIcon(kind === 'custom' ? 'sparkle' : 'hubot');
+  if (latest?.result) item.description = formatAccuracy(latest.result);
+  // No tooltip here: resolveTreeItem builds it when the row is hovered (see modelTooltip).
+  item.accessibilityInformation = {
+    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
+  };
+  return item;
+}
+
+/**
+ * The model row's tooltip as plain text (never rendered as markdown): name, kind, base model, date and the last
+ * evaluations. Every name and date in it comes from the service, so each goes through untrustedText too.
+ */
+export function modelTooltip(node: ModelNode): string {
+  const { model, kind } = node;
+  const lines = [untrustedText(model.name), kind === 'custom' ? 'Custom model' : kind === 'base' ? 'Base model' : 'Model'];
+  if (model.baseModel) lines.push(`Base: ${untrustedText(model.baseModel)}`);
+  if (model.createdAt) lines.push(`Created: ${untrustedText(model.createdAt)}`);
+  if (node.history.length) {
+    lines.push('', 'Evaluations');
+    for (const job of node.history.slice(0, 5)) {
+      const r = job.result!;
+      lines.push(untrustedText(`${r.datasetName || job.datasetName}: ${formatAccuracy(r)}${r.judgeModel ? ` · judge ${r.judgeModel}` : ''}`));
+    }
+  }
+  return lines.join('\n');
+}

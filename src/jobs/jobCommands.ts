@@ -1,0 +1,91 @@
+// Commands on the Jobs view: remove one job from the list, clear finished ones, refresh (poll now), show the view.
+// Removing only forgets a job here; nothing is cancelled on the service (the spec has no cancel endpoint).
+import * as vscode from 'vscode';
+import { COMMANDS } from '../contributions';
+import { isActive, jobKey, type JobRecord } from './jobRecord';
+import { jobTitle } from './jobFormat';
+import type { PollRound } from './pollScheduler';
+import type { Services } from '../services';
+import { VIEW_JOBS } from '../services';
+import { isJobNode } from './jobsTree';
+import { showWarningMessage, withProgress } from '../util/notify';
+
+export interface JobCommandDeps {
+  poller: { pollNow(): Promise<PollRound | undefined> };
+  view: { reveal(key: string): Promise<boolean> };
+}
+
+export function jobCommands(services: Services, deps: JobCommandDeps) {
+  return {
+    [COMMANDS.removeJob]: (arg?: unknown) => removeJob(services, arg),
+    [COMMANDS.clearFinishedJobs]: () => clearFinishedJobs(services),
+    [COMMANDS.refreshJobs]: () => refreshJobs(services, deps),
+    [COMMANDS.showJobs]: (arg?: unknown) => showJobs(services, deps, arg),
+  };
+}
+
+/** A Jobs-view row, or `{ key }` (tests, other commands). Returns whether the job was removed. */
+async function removeJob(services: Services, arg: unknown): Promise<boolean> {
+  const scope = await services.session.scope();
+  if (!scope) return false;
+  const key = keyOf(arg);
+  const job = key ? services.jobs.get(scope, key) : undefined;
+  if (!job) return false;
+  if (isActive(job) && !(await confirmRemoveRunning(job))) return false;
+  await services.jobs.remove(scope, [key!]);
+  services.log.info(`Removed ${job.kind} job ${job.id} (${job.state}) from the list.`);
+  return true;
+}
+
+async function confirmRemoveRunning(job: JobRecord): Promise<boolean> {
+  const pick = await showWarningMessage(
+    `Remove "${jobTitle(job)}" from the list?`,
+    {
+      modal: true,
+      detail:
+        'The job is still running. Removing it does not cancel it on the service: it only stops following it here, ' +
+        'so you will not be told when it ends.',
+    },
+    'Remove',
+  );
+  return pick === 'Remove';
+}
+
+/** Returns how many jobs were cleared. */
+async function clearFinishedJobs(services: Services): Promise<number> {
+  const scope = await services.session.scope();
+  if (!scope) return 0;
+  const finished = services.jobs.list(scope).filter((j) => !isActive(j));
+  if (finished.length === 0) {
+    void vscode.window.setStatusBarMessage('No finished jobs to clear.', 3000);
+    return 0;
+  }
+  await services.jobs.remove(scope, finished.map(jobKey));
+  return finished.length;
+}
+
+/** Re-reads the list (another window may have written) and polls every active job now. */
+async function refreshJobs(services: Services, deps: JobCommandDeps): Promise<PollRound | undefined> {
+  services.jobs.refresh();
+  return withProgress({ location: { viewId: VIEW_JOBS } }, () => deps.poller.pollNow());
+}
+
+/**
+ * Focuses the Jobs view and counts every failure as seen (the status bar stops warning). With `{ key }` reveals that
+ * row; without, the newest unseen failure, which is most likely why the user came.
+ */
+async function showJobs(services: Services, deps: JobCommandDeps, arg: unknown): Promise<void> {
+  await vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
+  const scope = await services.session.scope();
+  if (!scope) return;
+  const unseen = services.jobs.list(scope).filter((j) => j.unseenFailure);
+  const key = keyOf(arg) ?? (unseen[0] ? jobKey(unseen[0]) : undefined);
+  for (const job of unseen) await services.jobs.update(scope, jobKey(job), { unseenFailure: false });
+  if (key) await deps.view.reveal(key);
+}
+
+function keyOf(arg: unknown): string | undefined {
+  if (isJobNode(arg)) return arg.key;
+  if (arg && typeof arg === 'object' && typeof (arg as { key?: unknown }).key === 'string') return (arg as { key: string }).key;
+  return undefined;
+}

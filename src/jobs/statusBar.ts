@@ -1,0 +1,95 @@
+// The jobs status bar item: "$(sync~spin) 2 jobs" while jobs run, "$(warning) Job failed" on a warning background
+// until the user has looked (ran Show Jobs or clicked the row), hidden otherwise. Rendered from the job list by one
+// function, render(), whenever the store or the session changes.
+import * as vscode from 'vscode';
+import { redact } from '../api/redact';
+import { COMMANDS } from '../contributions';
+import { jobDescription, jobTitle } from './jobFormat';
+import { isActive, type JobRecord } from './jobRecord';
+import type { Services } from '../services';
+import { untrustedText } from '../util/untrustedText';
+
+export const STATUS_BAR_ID = 'hostedReasoning.jobs';
+
+export class JobsStatusBar implements vscode.Disposable {
+  readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Renders are async (the scope); only the latest one may write, so a slow old one cannot undo a newer one. */
+  private generation = 0;
+  private visible = false;
+
+  constructor(
+    private readonly services: Pick<Services, 'session' | 'jobs'>,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
+    this.item.name = 'Hosted Reasoning Jobs';
+    this.item.command = COMMANDS.showJobs;
+    this.disposables.push(
+      this.item,
+      services.jobs.onDidChange(() => void this.update()),
+      services.session.onDidChange(() => void this.update()),
+    );
+    // Jobs running before a reload show at once; the scope is read asynchronously, activation does not wait.
+    void this.update();
+  }
+
+  /** Reads the current scope's jobs and renders them. */
+  async update(): Promise<void> {
+    const generation = ++this.generation;
+    const scope = await this.services.session.scope();
+    if (generation !== this.generation) return;
+    this.render(scope ? this.services.jobs.list(scope) : []);
+  }
+
+  /** The whole item from the job list: text, tooltip, colours, visibility. */
+  render(jobs: JobRecord[]): void {
+    const active = jobs.filter(isActive);
+    const failed = jobs.filter((j) => j.state === 'failed' && j.unseenFailure);
+    if (active.length === 0 && failed.length === 0) {
+      this.item.hide();
+      this.visible = false;
+      return;
+    }
+    const text: string[] = [];
+    const label: string[] = [];
+    if (failed.length > 0) {
+      text.push(failed.length === 1 ? '$(warning) Job failed' : `$(warning) ${failed.length} jobs failed`);
+      label.push(failed.length === 1 ? 'A job failed' : `${failed.length} jobs failed`);
+    }
+    if (active.length > 0) {
+      text.push(`$(sync~spin) ${plural(active.length, 'job')}`);
+      label.push(`${plural(active.length, 'job')} running`);
+    }
+    this.item.text = text.join('  ');
+    this.item.backgroundColor = failed.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.accessibilityInformation = { label: `Hosted Reasoning: ${label.join(', ')}. Show jobs.`, role: 'button' };
+    this.item.tooltip = this.tooltip([...failed, ...active]);
+    this.item.show();
+    this.visible = true;
+  }
+
+  /** Whether the item is shown (StatusBarItem cannot say; in-editor tests ask). */
+  get isVisible(): boolean {
+    return this.visible;
+  }
+
+  /** Plain text (never rendered as markdown); names and the service's error text go through untrustedText. */
+  private tooltip(jobs: JobRecord[]): string {
+    const now = this.now();
+    const lines = ['Hosted Reasoning jobs', ''];
+    for (const job of jobs.slice(0, 10)) lines.push(`• ${untrustedText(redact(`${jobTitle(job)}: ${jobDescription(job, now)}`))}`);
+    if (jobs.length > 10) lines.push(`• … and ${jobs.length - 10} more`);
+    lines.push('', 'Click to show the Jobs view.');
+    return lines.join('\n');
+  }
+
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,70 @@
+// All playground panels of this window: opens new ones, brings panels back after a window reload (the serializer),
+// and owns what they share (the presets). Constructing it is cheap: no panel, page or bundle until one is opened.
+import * as vscode from 'vscode';
+import type { Services } from '../../../services';
+import { PlaygroundPanel, webviewOptions } from './playgroundPanel';
+import { PresetStore } from './presets';
+import { PLAYGROUND_VIEW_TYPE, type Prefill } from '../protocol';
+
+export interface OpenOptions extends Prefill {
+  /** Where the panel goes; the active editor group by default. */
+  viewColumn?: vscode.ViewColumn;
+}
+
+export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanelSerializer {
+  private readonly open = new Set<PlaygroundPanel>();
+  private readonly opened = new vscode.EventEmitter<PlaygroundPanel>();
+  readonly presets: PresetStore;
+  /** Fires for every panel, new or restored. */
+  readonly onDidOpenPanel = this.opened.event;
+
+  constructor(private readonly services: Services) {
+    this.presets = new PresetStore(services.context.globalState);
+  }
+
+  /** The open panels, oldest first. */
+  get panels(): readonly PlaygroundPanel[] {
+    return [...this.open];
+  }
+
+  /** Opens a new panel (several may be open: each is its own session). */
+  openPanel(options: OpenOptions = {}): PlaygroundPanel {
+    const prefill: Prefill = {
+      ...(options.modelName ? { modelName: options.modelName } : {}),
+      ...(options.prompt ? { prompt: options.prompt } : {}),
+    };
+    const panel = vscode.window.createWebviewPanel(
+      PLAYGROUND_VIEW_TYPE,
+      prefill.modelName ? `Playground · ${prefill.modelName}` : 'Playground',
+      { viewColumn: options.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: false },
+      webviewOptions(this.services.context.extensionUri),
+    );
+    return this.adopt(panel, prefill);
+  }
+
+  /** The serializer: VS Code hands back a panel that was open before the reload; its webview restores its own state. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, _state: unknown): Promise<void> {
+    this.adopt(panel, undefined);
+  }
+
+  private adopt(webviewPanel: vscode.WebviewPanel, prefill: Prefill | undefined): PlaygroundPanel {
+    const panel = new PlaygroundPanel(webviewPanel, this.services, {
+      presets: this.presets,
+      prefill,
+    });
+    this.open.add(panel);
+    const closed = panel.onDidDispose(() => {
+      this.open.delete(panel);
+      closed.dispose();
+    });
+    this.opened.fire(panel);
+    return panel;
+  }
+
+  dispose(): void {
+    for (const panel of [...this.open]) panel.dispose();
+    this.open.clear();
+    this.opened.dispose();
+    this.presets.dispose();
+  }
+}

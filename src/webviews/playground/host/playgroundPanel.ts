@@ -1,0 +1,275 @@
+// One playground panel on the extension side: the locked-down page, the ready handshake, and the only door between
+// the webview and everything else. Every message from the webview passes the protocol guard or is dropped; the
+// webview never sees the key and never reaches the network: the host runs the requests and posts their text back.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Services } from '../../../services';
+import { InferenceRun } from './inferenceRun';
+import { playgroundHtml } from './playgroundHtml';
+import type { PresetStore } from './presets';
+import {
+  webviewMessageProblem,
+  type ExportedRun,
+  type HostToWebview,
+  type ModelsMessage,
+  type Prefill,
+  type RunSettings,
+  type WebviewToHost,
+} from '../protocol';
+import { runErrorInfo } from './runError';
+import { exportFileName, sessionMarkdown } from './sessionExport';
+import { FIXES } from '../../../util/classifyError';
+import { showInformationMessage, showWarningMessage } from '../../../util/notify';
+import { untrustedText } from '../../../util/untrustedText';
+
+/** Runs of one panel going at the same time (a comparison needs two). */
+const MAX_ACTIVE_RUNS = 4;
+/** Ended runs kept for re-sending to a re-created webview; older ones live only in the webview's own state. */
+const KEPT_ENDED_RUNS = 8;
+
+export interface PlaygroundPanelOptions {
+  presets: PresetStore;
+  /** What a new panel starts with; undefined for a panel restored after a reload (its webview state has it all). */
+  prefill?: Prefill;
+}
+
+/** The panel options: scripts on, forms and command links off, files only from the extension's own webview folders. */
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    enableForms: false,
+    enableCommandUris: false,
+    // The webview keeps its state with setState/getState; holding a hidden page in memory is not needed.
+    retainContextWhenHidden: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+export class PlaygroundPanel implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly runs = new Map<string, InferenceRun>();
+  private readonly posted = new vscode.EventEmitter<HostToWebview>();
+  private readonly disposedEmitter = new vscode.EventEmitter<void>();
+  private readyOnce!: () => void;
+  private everReady = false;
+  private models: ModelsMessage | undefined;
+  private modelsLoad: AbortController | undefined;
+  private disposed = false;
+  private copiedNote: vscode.Disposable | undefined;
+
+  /**
+   * Test-only: every message posted to the webview. The in-editor tests record the panel's side of the protocol
+   * here, with `handleMessage` standing in for the webview.
+   */
+  readonly onDidPostMessage = this.posted.event;
+  readonly onDidDispose = this.disposedEmitter.event;
+  /** Resolves when the webview's script ran and said `ready` the first time (the page loaded under its policy). */
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly services: Services,
+    private readonly options: PlaygroundPanelOptions,
+  ) {
+    this.ready = new Promise((resolve) => (this.readyOnce = resolve));
+    const extensionUri = services.context.extensionUri;
+    // Set again for a restored panel: its saved options may name the folders of an older install of the extension.
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity-bar.svg');
+    panel.webview.html = this.html(extensionUri);
+    this.disposables.push(
+      this.posted,
+      this.disposedEmitter,
+      panel.webview.onDidReceiveMessage((m: unknown) => this.handleMessage(m)),
+      panel.onDidDispose(() => this.dispose()),
+      options.presets.onDidChange((presets) => this.post({ type: 'presets', presets })),
+      // A new key or service URL changes which models exist.
+      services.session.onDidChange(() => {
+        if (this.everReady) void this.loadModels();
+      }),
+    );
+  }
+
+  /** What a new panel was opened with (undefined for a restored one). */
+  get prefill(): Prefill | undefined {
+    return this.options.prefill;
+  }
+
+  /** Runs still going. */
+  get activeRuns(): string[] {
+    return [...this.runs.values()].filter((r) => r.isRunning).map((r) => r.runId);
+  }
+
+  /**
+   * Handles one message as it arrives from the webview; returns whether it was valid (and so acted on). Public so the
+   * in-editor tests can drive the panel exactly as the webview does, through the same guard.
+   */
+  handleMessage(raw: unknown): boolean {
+    if (this.disposed) return false;
+    const problem = webviewMessageProblem(raw);
+    if (problem) {
+      // The reason only: the message itself may be large or hold the user's text.
+      this.services.log.warn(`Playground: dropped an invalid message from the webview (${problem}).`);
+      return false;
+    }
+    const message = raw as WebviewToHost;
+    this.dispatch(message).catch((e: unknown) => this.services.log.error(`Playground: handling "${message.type}" failed: ${String(e)}`));
+    return true;
+  }
+
+  private async dispatch(message: WebviewToHost): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        return this.onReady();
+      case 'run':
+        return this.startRun(message.runId, message.settings);
+      case 'stop':
+        this.runs.get(message.runId)?.stop();
+        return;
+      case 'refreshModels':
+        return this.loadModels();
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        this.copiedNote?.dispose();
+        this.copiedNote = vscode.window.setStatusBarMessage('$(copy) Copied to the clipboard', 2000);
+        return;
+      case 'openLink':
+        return this.openLink(message.url);
+      case 'savePreset': {
+        const result = await this.options.presets.save(message.preset);
+        if (!result.saved) void showWarningMessage(`Preset not saved: ${result.reason ?? 'unknown reason'}`);
+        return;
+      }
+      case 'deletePreset':
+        return this.options.presets.delete(message.name);
+      case 'export':
+        return this.exportSession(message.runs);
+      case 'fix':
+        await vscode.commands.executeCommand(FIXES[message.fix].command);
+        return;
+    }
+  }
+
+  private onReady(): void {
+    // Each `ready` is a fresh page (first load, or re-created after being hidden): it gets everything it needs again.
+    const first = !this.everReady;
+    this.everReady = true;
+    this.post({
+      type: 'init',
+      presets: this.options.presets.list(),
+      ...(first && this.options.prefill ? { prefill: this.options.prefill } : {}),
+      runs: [...this.runs.values()].map((r) => r.snapshot()),
+    });
+    if (this.models && !this.models.loading) this.post(this.models);
+    else if (!this.modelsLoad) void this.loadModels();
+    this.readyOnce();
+  }
+
+  private async startRun(runId: string, settings: RunSettings): Promise<void> {
+    if (this.runs.has(runId)) return; // a repeated message: the run is already going or over
+    const run = new InferenceRun(runId, settings, (m) => this.post(m));
+    this.runs.set(runId, run);
+    this.prune();
+    if (this.activeRuns.length > MAX_ACTIVE_RUNS) {
+      run.refuse(`At most ${MAX_ACTIVE_RUNS} runs can go at once in one playground; stop one first.`);
+      return;
+    }
+    this.panel.title = `Playground · ${untrustedText(settings.modelName, { maxChars: 80 })}`;
+    this.services.log.info(`Playground: run ${runId} on ${settings.modelName} (${settings.stream ? 'streamed' : 'not streamed'}).`);
+    await run.execute(async () => (await this.services.session.connect()).client);
+    const end = run.end;
+    if (end?.type === 'error') this.services.log.warn(`Playground: run ${runId} failed (${end.error.kind}): ${end.error.message}`);
+    this.prune();
+  }
+
+  /** Keeps every running run and the most recent ended ones. */
+  private prune(): void {
+    const ended = [...this.runs.values()].filter((r) => !r.isRunning);
+    for (const run of ended.slice(0, Math.max(0, ended.length - KEPT_ENDED_RUNS))) this.runs.delete(run.runId);
+  }
+
+  private async loadModels(): Promise<void> {
+    this.modelsLoad?.abort();
+    const load = new AbortController();
+    this.modelsLoad = load;
+    const previous = this.models?.models ?? [];
+    this.post({ type: 'models', loading: true, models: previous });
+    let message: ModelsMessage;
+    try {
+      const { client } = await this.services.session.connect();
+      const list = await client.listModels({ signal: load.signal });
+      message = { type: 'models', loading: false, models: list.map((m) => ({ name: m.name, kind: m.kind })) };
+    } catch (error) {
+      if (load.signal.aborted) return; // replaced by a newer load, or the panel closed
+      message = { type: 'models', loading: false, models: [], error: runErrorInfo(error) };
+    } finally {
+      if (this.modelsLoad === load) this.modelsLoad = undefined;
+    }
+    this.models = message;
+    this.post(message);
+  }
+
+  private async openLink(url: string): Promise<void> {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    // Only https leaves the editor: no http, mailto, file, command or vscode links from model output.
+    if (parsed?.protocol !== 'https:') {
+      void showWarningMessage(`The playground opens only https links; this one was not opened: ${url.slice(0, 200)}`);
+      return;
+    }
+    await vscode.env.openExternal(vscode.Uri.parse(parsed.href, true));
+  }
+
+  private async exportSession(runs: ExportedRun[]): Promise<void> {
+    if (runs.length === 0) {
+      void showInformationMessage('There are no runs to export yet.');
+      return;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: 'Export Playground Session',
+      saveLabel: 'Export',
+      filters: { Markdown: ['md'] },
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, exportFileName()) } : {}),
+    });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(sessionMarkdown(runs)));
+    const open = await showInformationMessage(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${target.fsPath}.`, 'Open');
+    if (open) await vscode.window.showTextDocument(target);
+  }
+
+  private post(message: HostToWebview): void {
+    // Nothing goes out before the page said `ready`; its `init` then carries everything that happened before.
+    if (!this.everReady || this.disposed) return;
+    void this.panel.webview.postMessage(message);
+    this.posted.fire(message);
+  }
+
+  private html(extensionUri: vscode.Uri): string {
+    const webview = this.panel.webview;
+    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
+    return playgroundHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64'),
+      scriptUri: asset('dist', 'webview', 'playground.js'),
+      styleUri: asset('media', 'playground.css'),
+      codiconsUri: asset('dist', 'webview', 'codicon.css'),
+    });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    // Closing the panel ends its requests: nobody is left to read them.
+    for (const run of this.runs.values()) run.stop();
+    this.modelsLoad?.abort();
+    this.copiedNote?.dispose();
+    this.disposedEmitter.fire();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}

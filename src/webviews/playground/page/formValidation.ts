@@ -1,0 +1,87 @@
+// The form's checks, explained in words a person can act on. The spec shows no ranges: temperature 0..2 is the
+// common convention and what the form asks for; budgets must be positive whole numbers. The service may still refuse
+// a value, and then its own message is shown. No DOM use: tested under plain mocha.
+import { LIMITS, type RunSettings } from '../protocol';
+
+export const TEMPERATURE_MIN = 0;
+export const TEMPERATURE_MAX = 2;
+
+/** One settings column as the form holds it: numbers as typed, so a half-typed value is kept, not lost. */
+export interface Knobs {
+  modelName: string;
+  temperature: string;
+  useRag: boolean;
+  sequentialBudget: string;
+  parallelBudget: string;
+  stream: boolean;
+}
+
+export interface PromptFields {
+  prompt: string;
+  /** Used only when `customQuery` is on; otherwise the query part is the prompt. */
+  queryOnly: string;
+  customQuery: boolean;
+}
+
+export type KnobField = 'modelName' | 'temperature' | 'sequentialBudget' | 'parallelBudget';
+export type KnobErrors = Partial<Record<KnobField, string>>;
+export type PromptErrors = Partial<Record<'prompt' | 'queryOnly', string>>;
+
+export const DEFAULT_KNOBS: Knobs = {
+  modelName: '',
+  temperature: '0.7',
+  useRag: false,
+  sequentialBudget: '8',
+  parallelBudget: '1',
+  stream: true,
+};
+
+export function temperatureProblem(text: string): string | undefined {
+  const t = text.trim();
+  const value = Number(t);
+  if (t === '' || !Number.isFinite(value)) return `Temperature must be a number from ${TEMPERATURE_MIN} to ${TEMPERATURE_MAX}.`;
+  if (value < TEMPERATURE_MIN || value > TEMPERATURE_MAX) return `Temperature must be between ${TEMPERATURE_MIN} and ${TEMPERATURE_MAX}; ${t} is outside.`;
+  return undefined;
+}
+
+export function budgetProblem(label: string, text: string): string | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t) || Number(t) < 1) return `${label} must be a whole number of at least 1.`;
+  if (Number(t) > LIMITS.budgetMax) return `${label} must be at most ${LIMITS.budgetMax.toLocaleString('en-US')}.`;
+  return undefined;
+}
+
+export function knobProblems(k: Knobs): KnobErrors {
+  const errors: KnobErrors = {};
+  if (!k.modelName.trim()) errors.modelName = 'Choose a model.';
+  const t = temperatureProblem(k.temperature);
+  if (t) errors.temperature = t;
+  const s = budgetProblem('Sequential budget', k.sequentialBudget);
+  if (s) errors.sequentialBudget = s;
+  const p = budgetProblem('Parallel budget', k.parallelBudget);
+  if (p) errors.parallelBudget = p;
+  return errors;
+}
+
+export function promptProblems(p: PromptFields): PromptErrors {
+  const errors: PromptErrors = {};
+  if (!p.prompt.trim()) errors.prompt = 'Enter a prompt.';
+  else if (p.prompt.length > LIMITS.promptChars) errors.prompt = `The prompt is longer than ${LIMITS.promptChars.toLocaleString('en-US')} characters.`;
+  if (p.customQuery && p.queryOnly.length > LIMITS.promptChars) errors.queryOnly = 'The query part is too long.';
+  return errors;
+}
+
+/** The request settings, or undefined while anything is invalid. */
+export function toRunSettings(k: Knobs, p: PromptFields): RunSettings | undefined {
+  if (Object.keys(knobProblems(k)).length > 0 || Object.keys(promptProblems(p)).length > 0) return undefined;
+  return {
+    modelName: k.modelName.trim(),
+    prompt: p.prompt,
+    ...(p.customQuery ? { queryOnly: p.queryOnly } : {}),
+    temperature: Number(k.temperature.trim()),
+    useRag: k.useRag,
+    sequentialBudget: Number(k.sequentialBudget.trim()),
+    parallelBudget: Number(k.parallelBudget.trim()),
+    stream: k.stream,
+  };
+}

@@ -1,0 +1,93 @@
+// The panel's past runs (kept in the page's state): show one again, re-run it, copy its answer, or export the whole
+// session as a markdown file (the host asks where and writes it).
+import type { ExportedRun } from '../protocol';
+import { h, icon, show } from './dom';
+import { formatMs } from './output';
+import { HISTORY_LIMIT, HISTORY_OUTPUT_CHARS } from './webviewState';
+
+export interface HistoryEvents {
+  show(entry: ExportedRun): void;
+  rerun(entry: ExportedRun): void;
+  copy(text: string): void;
+  export(entries: ExportedRun[]): void;
+  changed(): void;
+}
+
+export class HistoryList {
+  readonly element: HTMLElement;
+  private entries: ExportedRun[] = [];
+  private readonly list: HTMLUListElement;
+  private readonly empty: HTMLElement;
+  private readonly exportButton: HTMLButtonElement;
+  private readonly clearButton: HTMLButtonElement;
+
+  constructor(private readonly events: HistoryEvents) {
+    const headingId = 'history-heading';
+    this.list = h('ul', { role: 'list', class: 'history-list', 'aria-labelledby': headingId, 'data-testid': 'history' });
+    this.empty = h('p', { class: 'hint' }, 'Runs of this panel appear here.');
+    this.exportButton = h('button', { type: 'button', 'data-testid': 'export-session' }, icon('export'), ' Export session…');
+    this.clearButton = h('button', { type: 'button', class: 'secondary', 'data-testid': 'clear-history' }, icon('clear-all'), ' Clear');
+    this.element = h(
+      'section',
+      { class: 'history', 'aria-labelledby': headingId },
+      h('header', { class: 'inline' }, h('h2', { id: headingId }, 'History'), this.exportButton, this.clearButton),
+      this.empty,
+      this.list,
+    );
+    this.exportButton.addEventListener('click', () => events.export([...this.entries].reverse()));
+    this.clearButton.addEventListener('click', () => {
+      this.entries = [];
+      this.paint();
+      events.changed();
+    });
+  }
+
+  /** Newest first. */
+  get saved(): ExportedRun[] {
+    return this.entries;
+  }
+
+  restore(entries: ExportedRun[]): void {
+    this.entries = entries.slice(0, HISTORY_LIMIT);
+    this.paint();
+  }
+
+  add(entry: ExportedRun): void {
+    const output = entry.output.length > HISTORY_OUTPUT_CHARS ? `${entry.output.slice(0, HISTORY_OUTPUT_CHARS)}\n\n_(cut: the history keeps the first ${HISTORY_OUTPUT_CHARS.toLocaleString('en-US')} characters)_` : entry.output;
+    this.entries = [{ ...entry, output }, ...this.entries.filter((e) => e.runId !== entry.runId)].slice(0, HISTORY_LIMIT);
+    this.paint();
+    this.events.changed();
+  }
+
+  private paint(): void {
+    show(this.empty, this.entries.length === 0);
+    this.exportButton.disabled = this.entries.length === 0;
+    this.clearButton.disabled = this.entries.length === 0;
+    this.list.replaceChildren(...this.entries.map((entry) => this.item(entry)));
+  }
+
+  private item(entry: ExportedRun): HTMLLIElement {
+    const s = entry.settings;
+    const when = new Date(entry.startedAt).toLocaleTimeString();
+    const outcome = entry.outcome === 'done' ? '' : entry.outcome === 'stopped' ? ' · stopped' : ' · failed';
+    const timing = entry.timing ? ` · ${formatMs(entry.timing.totalMs)}` : '';
+    const prompt = s.prompt.replace(/\s+/g, ' ').trim();
+    const button = (label: string, iconName: string, testId: string, run: () => void) => {
+      const b = h('button', { type: 'button', class: 'icon-button', title: label, 'aria-label': `${label}: ${s.modelName}, ${when}`, 'data-testid': testId }, icon(iconName));
+      b.addEventListener('click', run);
+      return b;
+    };
+    return h(
+      'li',
+      { role: 'listitem', class: `history-item ${entry.outcome}` },
+      h('div', { class: 'history-text' }, h('span', { class: 'history-title' }, `${s.modelName} · ${when}${outcome}${timing}`), h('span', { class: 'history-prompt', title: prompt.slice(0, 500) }, prompt.slice(0, 140))),
+      h(
+        'div',
+        { class: 'history-actions' },
+        button('Show', 'eye', 'history-show', () => this.events.show(entry)),
+        button('Re-run', 'debug-rerun', 'history-rerun', () => this.events.rerun(entry)),
+        button('Copy answer', 'copy', 'history-copy', () => this.events.copy(entry.output)),
+      ),
+    );
+  }
+}

@@ -1,0 +1,169 @@
+// One column of run settings: model (from the host's live list), temperature, RAG, budgets, streaming. Each control
+// has a label and an inline message that says what is wrong with its value.
+import type { ErrorFix, ModelEntry, ModelsMessage } from '../protocol';
+import { h, icon, show, uid } from './dom';
+import { knobProblems, type KnobErrors, type KnobField, type Knobs } from './formValidation';
+
+export interface KnobsEvents {
+  changed(): void;
+  refreshModels(): void;
+}
+
+interface Field {
+  input: HTMLInputElement | HTMLSelectElement;
+  message: HTMLElement;
+}
+
+export class KnobsGroup {
+  readonly element: HTMLFieldSetElement;
+  private readonly model: HTMLSelectElement;
+  private readonly refresh: HTMLButtonElement;
+  private readonly modelNote: HTMLElement;
+  private readonly temperature: HTMLInputElement;
+  private readonly sequential: HTMLInputElement;
+  private readonly parallel: HTMLInputElement;
+  private readonly rag: HTMLInputElement;
+  private readonly stream: HTMLInputElement;
+  private readonly fields: Record<KnobField, Field>;
+  private models: ModelEntry[] = [];
+  private modelsLoading = true;
+
+  /** `suffix` keeps test ids apart when two groups are shown (compare). */
+  constructor(
+    legend: string,
+    suffix: string,
+    events: KnobsEvents,
+  ) {
+    const tid = (name: string) => (suffix ? `${name}-${suffix}` : name);
+    const message = (id: string) => h('div', { id, class: 'field-message', role: 'status' });
+
+    const modelId = uid('model');
+    this.model = h('select', { id: modelId, 'data-testid': tid('model-select'), 'aria-describedby': `${modelId}-msg` });
+    this.refresh = h('button', { type: 'button', class: 'icon-button', title: 'Refresh the model list', 'aria-label': 'Refresh the model list', 'data-testid': tid('refresh-models') }, icon('refresh'));
+    // The list's own status (loading, could not list) is apart from the field's problem (none chosen).
+    this.modelNote = h('div', { class: 'field-note', 'aria-live': 'polite' });
+
+    const textInput = (id: string, testId: string, inputmode: string) =>
+      h('input', { id, type: 'text', inputmode, autocomplete: 'off', spellcheck: 'false', 'data-testid': tid(testId), 'aria-describedby': `${id}-msg` });
+    const tempId = uid('temperature');
+    const seqId = uid('sequential');
+    const parId = uid('parallel');
+    this.temperature = textInput(tempId, 'temperature', 'decimal');
+    this.sequential = textInput(seqId, 'sequential-budget', 'numeric');
+    this.parallel = textInput(parId, 'parallel-budget', 'numeric');
+    const ragId = uid('rag');
+    const streamId = uid('stream');
+    this.rag = h('input', { id: ragId, type: 'checkbox', 'data-testid': tid('use-rag') });
+    this.stream = h('input', { id: streamId, type: 'checkbox', 'data-testid': tid('stream') });
+
+    this.fields = {
+      modelName: { input: this.model, message: message(`${modelId}-msg`) },
+      temperature: { input: this.temperature, message: message(`${tempId}-msg`) },
+      sequentialBudget: { input: this.sequential, message: message(`${seqId}-msg`) },
+      parallelBudget: { input: this.parallel, message: message(`${parId}-msg`) },
+    };
+
+    this.element = h(
+      'fieldset',
+      { class: 'knobs' },
+      h('legend', {}, legend),
+      h('div', { class: 'row' }, h('label', { for: modelId }, 'Model'), h('div', { class: 'inline' }, this.model, this.refresh)),
+      this.modelNote,
+      this.fields.modelName.message,
+      h('div', { class: 'row' }, h('label', { for: tempId }, 'Temperature (0–2)'), this.temperature),
+      this.fields.temperature.message,
+      h('div', { class: 'row' }, h('label', { for: seqId }, 'Sequential budget'), this.sequential),
+      this.fields.sequentialBudget.message,
+      h('div', { class: 'row' }, h('label', { for: parId }, 'Parallel budget'), this.parallel),
+      this.fields.parallelBudget.message,
+      h('div', { class: 'row checks' }, h('span', { class: 'check' }, this.rag, h('label', { for: ragId }, 'Retrieval (RAG)')), h('span', { class: 'check' }, this.stream, h('label', { for: streamId }, 'Stream'))),
+    );
+
+    for (const input of [this.temperature, this.sequential, this.parallel]) input.addEventListener('input', () => events.changed());
+    for (const input of [this.model, this.rag, this.stream]) input.addEventListener('change', () => events.changed());
+    this.refresh.addEventListener('click', () => events.refreshModels());
+  }
+
+  get values(): Knobs {
+    return {
+      modelName: this.model.value,
+      temperature: this.temperature.value,
+      useRag: this.rag.checked,
+      sequentialBudget: this.sequential.value,
+      parallelBudget: this.parallel.value,
+      stream: this.stream.checked,
+    };
+  }
+
+  set values(k: Knobs) {
+    this.fillModels(k.modelName);
+    this.temperature.value = k.temperature;
+    this.rag.checked = k.useRag;
+    this.sequential.value = k.sequentialBudget;
+    this.parallel.value = k.parallelBudget;
+    this.stream.checked = k.stream;
+  }
+
+  setModels(message: ModelsMessage, onFix: (fix: ErrorFix) => void): void {
+    this.models = message.models;
+    this.modelsLoading = message.loading;
+    // Nothing chosen yet: the first model is as good a start as any, and saves a click.
+    const first = message.models[0];
+    this.fillModels(this.model.value || (message.loading || !first ? '' : first.name));
+    this.refresh.disabled = message.loading;
+    this.modelNote.replaceChildren();
+    this.modelNote.classList.remove('error');
+    if (message.loading) {
+      this.modelNote.append('Loading models…');
+    } else if (message.error) {
+      const error = message.error;
+      this.modelNote.classList.add('error');
+      this.modelNote.append(`Could not list the models: ${error.message} `);
+      const fix = error.fix;
+      if (fix) {
+        const fixButton = h('button', { type: 'button', class: 'link-button' }, FIX_LABELS[fix]);
+        fixButton.addEventListener('click', () => onFix(fix));
+        this.modelNote.append(fixButton);
+      }
+    }
+  }
+
+  /** Shows each field's problem; returns them. A missing model is not an error while the list is loading. */
+  validate(): KnobErrors {
+    const errors = knobProblems(this.values);
+    for (const [name, field] of Object.entries(this.fields) as [KnobField, Field][]) {
+      // "Choose a model" would only repeat "Loading models…".
+      const problem = name === 'modelName' && this.modelsLoading ? undefined : errors[name];
+      field.input.setAttribute('aria-invalid', problem ? 'true' : 'false');
+      field.message.textContent = problem ?? '';
+      field.message.classList.toggle('error', !!problem);
+      show(field.message, !!problem);
+    }
+    return errors;
+  }
+
+  focusFirstInvalid(): void {
+    for (const field of Object.values(this.fields)) {
+      if (field.input.getAttribute('aria-invalid') === 'true') {
+        field.input.focus();
+        return;
+      }
+    }
+  }
+
+  /** The list, plus the chosen model when the list lacks it (not loaded yet, or a name from elsewhere). */
+  private fillModels(selected: string): void {
+    const names = this.models.map((m) => m.name);
+    const options: HTMLOptionElement[] = [h('option', { value: '' }, this.modelsLoading && names.length === 0 ? 'Loading models…' : 'Choose a model')];
+    if (selected && !names.includes(selected)) options.push(h('option', { value: selected }, selected));
+    for (const m of this.models) options.push(h('option', { value: m.name }, m.kind === 'unknown' ? m.name : `${m.name} (${m.kind})`));
+    this.model.replaceChildren(...options);
+    this.model.value = selected;
+  }
+}
+
+export const FIX_LABELS: Record<ErrorFix, string> = {
+  setApiKey: 'Set API Key',
+  configureBaseUrl: 'Configure Service URL',
+  showLog: 'Show Log',
+};

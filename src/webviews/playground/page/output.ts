@@ -1,0 +1,274 @@
+// One output pane: a run's text rendered as markdown as it arrives (at most once per animation frame), its status
+// for screen readers, time to first token / total time / size, auto-scroll that yields to a person scrolling up,
+// code-block and whole-answer copy, link clicks handed to the host, and the error with Retry.
+import { playgroundObserver } from '../latencyObserver';
+import type { DoneMessage, ErrorFix, ErrorMessage, ExportedRun, RunSettings, RunSnapshot } from '../protocol';
+import { h, icon, show } from './dom';
+import { FIX_LABELS } from './knobs';
+import { IncrementalMarkdown, type MarkdownRenderer } from './markdown';
+import { emptyPane, type PaneId, type PaneState } from './webviewState';
+
+export interface PaneEvents {
+  retry(pane: OutputPane): void;
+  copy(text: string): void;
+  openLink(url: string): void;
+  fix(fix: ErrorFix): void;
+  /** The pane's state changed (save it soon). */
+  changed(): void;
+}
+
+/** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts rarely land on 0). */
+const BOTTOM_SLACK_PX = 24;
+
+const STATUS_TEXT: Record<PaneState['status'], string> = {
+  idle: 'Ready.',
+  running: 'Streaming…',
+  done: 'Done.',
+  stopped: 'Stopped.',
+  error: 'Failed.',
+};
+
+export class OutputPane {
+  readonly element: HTMLElement;
+  private state: PaneState = emptyPane();
+  private readonly title: HTMLElement;
+  private readonly summary: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly ttft: HTMLElement;
+  private readonly total: HTMLElement;
+  private readonly size: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly errorBox: HTMLElement;
+  private readonly copyAll: HTMLButtonElement;
+  private following = true;
+  private frame: number | undefined;
+  private readonly markdown: IncrementalMarkdown;
+  /** The body's first this many child nodes are finished blocks: rendered once, kept as they are. */
+  private finishedNodes = 0;
+
+  constructor(
+    readonly id: PaneId,
+    renderer: MarkdownRenderer,
+    private readonly events: PaneEvents,
+  ) {
+    this.markdown = new IncrementalMarkdown(renderer);
+    const tid = (name: string) => (id === 'a' ? name : `${name}-${id}`);
+    this.title = h('h2', { class: 'pane-title' });
+    this.summary = h('span', { class: 'pane-summary' });
+    this.copyAll = h('button', { type: 'button', class: 'icon-button', title: 'Copy the answer (markdown)', 'aria-label': 'Copy the answer', 'data-testid': tid('copy-output') }, icon('copy'));
+    this.status = h('span', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': tid('status') });
+    this.ttft = h('span', { class: 'metric', title: 'Time to first token', 'data-testid': tid('ttft') });
+    this.total = h('span', { class: 'metric', title: 'Total time', 'data-testid': tid('total') });
+    this.size = h('span', { class: 'metric', title: 'Output size', 'data-testid': tid('size') });
+    this.body = h('div', { class: 'markdown-body', tabindex: '0', role: 'region', 'aria-label': 'Answer', 'data-testid': tid('output') });
+    this.errorBox = h('div', { class: 'error-box', role: 'alert', 'data-testid': tid('error'), hidden: true });
+    this.element = h(
+      'section',
+      { class: 'pane', 'aria-label': id === 'a' ? 'Output' : 'Output B', 'data-pane': id },
+      h('header', { class: 'pane-header' }, this.title, this.summary, this.copyAll),
+      h('div', { class: 'pane-status' }, this.status, this.ttft, this.total, this.size),
+      this.errorBox,
+      this.body,
+    );
+
+    this.body.addEventListener('scroll', () => {
+      this.following = this.body.scrollTop + this.body.clientHeight >= this.body.scrollHeight - BOTTOM_SLACK_PX;
+      this.body.dataset.following = String(this.following);
+    });
+    this.body.addEventListener('click', (e) => this.onBodyClick(e));
+    // Middle-click would open a link in a new browser context: never from here.
+    this.body.addEventListener('auxclick', (e) => {
+      if (e.target instanceof Element && e.target.closest('a')) e.preventDefault();
+    });
+    this.copyAll.addEventListener('click', () => this.events.copy(this.state.text));
+    this.paint();
+  }
+
+  get runId(): string | undefined {
+    return this.state.runId;
+  }
+
+  get isRunning(): boolean {
+    return this.state.status === 'running';
+  }
+
+  get settings(): RunSettings | undefined {
+    return this.state.settings;
+  }
+
+  get saved(): PaneState {
+    return this.state;
+  }
+
+  restore(state: PaneState): void {
+    this.state = { ...state };
+    this.paint();
+  }
+
+  start(runId: string, settings: RunSettings): void {
+    this.state = { status: 'running', runId, settings, startedAt: Date.now(), text: '', nextSeq: 0 };
+    this.following = true;
+    this.paint();
+  }
+
+  /** Appends a chunk of this pane's run; returns false when chunks went missing (the page should resynchronise). */
+  chunk(seq: number, text: string, ttfbMs: number | undefined): boolean {
+    if (seq < this.state.nextSeq) return true; // already have it (re-sent after the page was re-created)
+    if (seq > this.state.nextSeq) return false;
+    this.state.text += text;
+    this.state.nextSeq = seq + 1;
+    if (ttfbMs !== undefined) this.state.ttfbMs = ttfbMs;
+    // The status line changes once per run here, not per chunk: it is a live region a screen reader reads out.
+    if (seq === 0) this.paintStatus();
+    if (this.state.runId) playgroundObserver()?.chunkArrived?.(this.state.runId, seq, this.state.text.length);
+    this.scheduleRender();
+    return true;
+  }
+
+  end(message: DoneMessage | ErrorMessage): void {
+    if (message.type === 'done') {
+      this.state.status = message.stopped ? 'stopped' : 'done';
+      delete this.state.error;
+    } else {
+      this.state.status = 'error';
+      this.state.error = message.error;
+    }
+    this.state.timing = message.timing;
+    this.paint();
+  }
+
+  /** The host's account of this pane's run, after the page was re-created. */
+  reconcile(snapshot: RunSnapshot | undefined): void {
+    if (this.state.status !== 'running') return;
+    if (!snapshot) {
+      // The host no longer knows the run: the window reloaded while it was going.
+      this.state.status = 'error';
+      this.state.error = { message: 'The run was interrupted (the window reloaded). Retry to run it again.', kind: 'cancelled', retryable: true };
+      this.paint();
+      return;
+    }
+    this.state.text = snapshot.text;
+    this.state.nextSeq = snapshot.nextSeq;
+    if (snapshot.end) this.end(snapshot.end);
+    else this.paint();
+  }
+
+  /** Shows a past run from the history. */
+  showEntry(entry: ExportedRun): void {
+    this.state = {
+      status: entry.outcome,
+      runId: entry.runId,
+      settings: entry.settings,
+      startedAt: entry.startedAt,
+      text: entry.output,
+      nextSeq: 0,
+      ...(entry.timing ? { timing: entry.timing, ...(entry.timing.ttfbMs !== undefined ? { ttfbMs: entry.timing.ttfbMs } : {}) } : {}),
+      ...(entry.outcome === 'error' ? { error: { message: entry.error ?? 'The run failed.', kind: 'unexpected', retryable: true } } : {}),
+    };
+    this.following = false;
+    this.paint();
+    this.body.scrollTop = 0;
+  }
+
+  clear(): void {
+    this.state = emptyPane();
+    this.paint();
+  }
+
+  /** Everything except the text, which renders on the next frame. */
+  private paint(): void {
+    const s = this.state;
+    const settings = s.settings;
+    this.title.textContent = settings ? settings.modelName : this.id === 'a' ? 'Output' : 'Output B';
+    this.summary.textContent = settings
+      ? `temperature ${settings.temperature} · RAG ${settings.useRag ? 'on' : 'off'} · budgets ${settings.sequentialBudget}×${settings.parallelBudget} · ${settings.stream ? 'streamed' : 'not streamed'}`
+      : '';
+    this.paintStatus();
+    this.copyAll.disabled = s.text.length === 0;
+    this.paintMetrics();
+    this.errorBox.replaceChildren();
+    show(this.errorBox, s.status === 'error' && !!s.error);
+    if (s.status === 'error' && s.error) {
+      const retry = h('button', { type: 'button', 'data-testid': this.id === 'a' ? 'retry' : `retry-${this.id}` }, icon('refresh'), ' Retry');
+      retry.addEventListener('click', () => this.events.retry(this));
+      this.errorBox.append(h('span', { class: 'error-text' }, s.error.message), retry);
+      const fix = s.error.fix;
+      if (fix) {
+        const fixButton = h('button', { type: 'button', class: 'secondary' }, FIX_LABELS[fix]);
+        fixButton.addEventListener('click', () => this.events.fix(fix));
+        this.errorBox.append(fixButton);
+      }
+    }
+    this.scheduleRender();
+    this.events.changed();
+  }
+
+  private paintStatus(): void {
+    const s = this.state;
+    this.status.textContent = s.status === 'running' && s.nextSeq === 0 ? 'Waiting for the first token…' : STATUS_TEXT[s.status];
+    this.element.dataset.status = s.status;
+  }
+
+  private paintMetrics(): void {
+    const s = this.state;
+    const ttfb = s.timing?.ttfbMs ?? s.ttfbMs;
+    this.ttft.textContent = ttfb !== undefined ? `first token ${formatMs(ttfb)}` : '';
+    this.total.textContent = s.timing ? `total ${formatMs(s.timing.totalMs)}` : '';
+    this.size.textContent = s.text.length ? `${s.text.length.toLocaleString('en-US')} chars` : '';
+  }
+
+  private scheduleRender(): void {
+    this.frame ??= requestAnimationFrame(() => {
+      this.frame = undefined;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    const observer = playgroundObserver();
+    const started = observer ? performance.now() : 0;
+    // At most once per frame, and only the open tail: finished blocks keep their nodes, so a frame's cost (markdown,
+    // HTML parsing, layout) follows the last block, not the whole answer. The result is the same as rendering the
+    // whole text (IncrementalMarkdown).
+    const update = this.markdown.update(this.state.text);
+    if (update.reset) this.finishedNodes = 0;
+    while (this.body.childNodes.length > this.finishedNodes) this.body.lastChild?.remove();
+    if (update.finished) {
+      this.body.insertAdjacentHTML('beforeend', update.finished);
+      this.finishedNodes = this.body.childNodes.length;
+    }
+    this.body.insertAdjacentHTML('beforeend', update.tail);
+    if (this.following) this.body.scrollTop = this.body.scrollHeight;
+    this.body.dataset.following = String(this.following);
+    this.paintMetrics();
+    // Following the end (the benchmark's case), reading scrollHeight above laid the new text out: it is on screen
+    // with the next paint.
+    if (this.state.runId) observer?.frameRendered?.(this.state.runId, this.state.text.length, started);
+    this.events.changed();
+  }
+
+  private onBodyClick(e: MouseEvent): void {
+    if (!(e.target instanceof Element)) return;
+    const link = e.target.closest('a');
+    if (link) {
+      // The page never navigates: the host decides whether a link opens (https only).
+      e.preventDefault();
+      const href = link.getAttribute('href');
+      if (href) this.events.openLink(href);
+      return;
+    }
+    const copy = e.target.closest('button.copy-code');
+    if (copy) {
+      const code = copy.parentElement?.querySelector('pre > code');
+      if (code?.textContent != null) {
+        this.events.copy(code.textContent);
+        copy.classList.add('copied');
+        setTimeout(() => copy.classList.remove('copied'), 1200);
+      }
+    }
+  }
+}
+
+export function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}

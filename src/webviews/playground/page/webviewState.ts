@@ -1,0 +1,84 @@
+// What the page keeps through VS Code's setState/getState: the form, the two output panes and the history. The page is
+// discarded while hidden (the panel does not retain it) and after a window reload, so this is the panel's memory.
+// Saving is throttled: a streaming run changes the state many times a second.
+import type { ExportedRun, RunErrorInfo, RunSettings, RunTiming } from '../protocol';
+import { DEFAULT_KNOBS, type Knobs, type PromptFields } from './formValidation';
+import { loadState, saveState } from './vscodeApi';
+
+export type PaneId = 'a' | 'b';
+export type PaneStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
+
+export interface PaneState {
+  status: PaneStatus;
+  runId?: string;
+  settings?: RunSettings;
+  startedAt?: number;
+  text: string;
+  /** The seq of the next chunk this pane expects. */
+  nextSeq: number;
+  ttfbMs?: number;
+  timing?: RunTiming;
+  error?: RunErrorInfo;
+}
+
+export interface FormState {
+  prompt: PromptFields;
+  a: Knobs;
+  b: Knobs;
+  compare: boolean;
+}
+
+export interface PlaygroundState {
+  version: 1;
+  form: FormState;
+  panes: Record<PaneId, PaneState>;
+  history: ExportedRun[];
+}
+
+export const HISTORY_LIMIT = 50;
+/** Per history entry, in the saved state (the live pane keeps the whole text). */
+export const HISTORY_OUTPUT_CHARS = 200_000;
+const SAVE_INTERVAL_MS = 300;
+
+export function emptyPane(): PaneState {
+  return { status: 'idle', text: '', nextSeq: 0 };
+}
+
+export function freshState(): PlaygroundState {
+  return {
+    version: 1,
+    form: { prompt: { prompt: '', queryOnly: '', customQuery: false }, a: { ...DEFAULT_KNOBS }, b: { ...DEFAULT_KNOBS }, compare: false },
+    panes: { a: emptyPane(), b: emptyPane() },
+    history: [],
+  };
+}
+
+/** The saved state when it is this version's, else a fresh one (`restored` tells the two apart). */
+export function initialState(): { state: PlaygroundState; restored: boolean } {
+  const saved = loadState();
+  if (isState(saved)) return { state: saved, restored: true };
+  return { state: freshState(), restored: false };
+}
+
+function isState(x: unknown): x is PlaygroundState {
+  if (typeof x !== 'object' || x === null) return false;
+  const s = x as Partial<PlaygroundState>;
+  return s.version === 1 && typeof s.form === 'object' && typeof s.panes === 'object' && Array.isArray(s.history);
+}
+
+export class StateSaver {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly current: () => PlaygroundState) {}
+
+  /** Saves soon (coalescing bursts). */
+  schedule(): void {
+    this.timer ??= setTimeout(() => this.saveNow(), SAVE_INTERVAL_MS);
+  }
+
+  saveNow(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    saveState(this.current());
+  }
+}

@@ -1,0 +1,332 @@
+// The playground's message protocol: the one set of types both sides import (the extension host and the webview
+// bundle), so a message shape cannot drift between them. Webview -> host messages are untrusted input: the host
+// accepts one only after `isWebviewMessage` has checked every field (types, lengths, ranges, no unknown keys).
+// No `vscode` and no Node imports here: this module is bundled into the browser code too.
+
+import type { ErrorKind } from '../../util/classifyError';
+
+export { PLAYGROUND_VIEW_TYPE } from '../../contributions';
+
+/** Limits of the guard. They bound what the webview can make the host hold or send, not what the service accepts. */
+export const LIMITS = {
+  runIdPattern: /^[A-Za-z0-9_-]{1,64}$/,
+  modelNameChars: 256,
+  /** Larger than any prompt a person types or selects; the service has the final word on its own limit. */
+  promptChars: 1_000_000,
+  /** The form checks 0..2; the guard only rejects nonsense, so the service can still explain its own range. */
+  temperatureAbs: 1_000,
+  budgetMax: 1_000_000,
+  copyChars: 5_000_000,
+  urlChars: 8_192,
+  presetNameChars: 60,
+  presets: 50,
+  exportRuns: 200,
+  exportOutputChars: 5_000_000,
+  errorChars: 10_000,
+} as const;
+
+/** What one run sends to the service (spec 4.2), as the form holds it. */
+export interface RunSettings {
+  modelName: string;
+  prompt: string;
+  /** The query part; absent means "the same as the prompt", the spec's documented usage. */
+  queryOnly?: string;
+  temperature: number;
+  useRag: boolean;
+  sequentialBudget: number;
+  parallelBudget: number;
+  stream: boolean;
+}
+
+/** A preset keeps the knobs, not the prompt: the same settings are reused on other prompts. */
+export interface PresetSettings {
+  modelName?: string;
+  temperature: number;
+  useRag: boolean;
+  sequentialBudget: number;
+  parallelBudget: number;
+  stream: boolean;
+}
+
+export interface Preset {
+  name: string;
+  settings: PresetSettings;
+}
+
+export interface RunTiming {
+  /** Time to the first text; absent when none arrived. */
+  ttfbMs?: number;
+  totalMs: number;
+  /** Characters of output (UTF-16 code units, as JavaScript counts). */
+  chars: number;
+}
+
+/** Commands an error can offer; the host maps each to a fixed command id (the webview never names a command). */
+export type ErrorFix = 'setApiKey' | 'configureBaseUrl' | 'showLog';
+export const ERROR_FIXES: readonly ErrorFix[] = ['setApiKey', 'configureBaseUrl', 'showLog'];
+
+/** The service client's error kinds plus a missing URL or key and an unexpected failure (type-only: erased). */
+export type RunErrorKind = ErrorKind;
+
+export interface RunErrorInfo {
+  /** Fit to show: the service's own words when it gave any. */
+  message: string;
+  kind: RunErrorKind;
+  /** Trying the same request again may work (network, timeout, server, rate limit). */
+  retryable: boolean;
+  fix?: ErrorFix;
+}
+
+export type RunOutcome = 'done' | 'stopped' | 'error';
+
+/** A finished run as the webview's history holds it; sent back for "export session". */
+export interface ExportedRun {
+  runId: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  settings: RunSettings;
+  output: string;
+  outcome: RunOutcome;
+  error?: string;
+  timing?: RunTiming;
+}
+
+export interface ModelEntry {
+  name: string;
+  kind: 'base' | 'custom' | 'unknown';
+}
+
+/** What a new panel starts with (a model from the Models view, a prompt from the editor selection). */
+export interface Prefill {
+  modelName?: string;
+  prompt?: string;
+}
+
+// ---- host -> webview -------------------------------------------------------------------------------------------
+
+/** A piece of a run's output. Chunks of one run share its runId and arrive with seq 0, 1, 2, ... */
+export interface ChunkMessage {
+  type: 'chunk';
+  runId: string;
+  seq: number;
+  text: string;
+  /** On the first chunk only: time from sending the request to the first text. */
+  ttfbMs?: number;
+}
+
+/** The run ended without error; `stopped` when the user stopped it. */
+export interface DoneMessage {
+  type: 'done';
+  runId: string;
+  stopped: boolean;
+  timing: RunTiming;
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  runId: string;
+  error: RunErrorInfo;
+  timing: RunTiming;
+}
+
+/** The host's view of a run, sent again after the webview was re-created (it is discarded while hidden). */
+export interface RunSnapshot {
+  runId: string;
+  text: string;
+  /** Chunks posted so far: the next live chunk has this seq. */
+  nextSeq: number;
+  end?: DoneMessage | ErrorMessage;
+}
+
+export interface InitMessage {
+  type: 'init';
+  presets: Preset[];
+  /** Only on a new panel's first `ready`: a restored panel keeps what its own state says. */
+  prefill?: Prefill;
+  /** Runs the host still knows of; a run the webview thinks is running but is not here was cut off (reload). */
+  runs: RunSnapshot[];
+}
+
+export interface ModelsMessage {
+  type: 'models';
+  loading: boolean;
+  models: ModelEntry[];
+  error?: RunErrorInfo;
+}
+
+export interface PresetsMessage {
+  type: 'presets';
+  presets: Preset[];
+}
+
+export type HostToWebview = InitMessage | ModelsMessage | PresetsMessage | ChunkMessage | DoneMessage | ErrorMessage;
+
+// ---- webview -> host -------------------------------------------------------------------------------------------
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'run'; runId: string; settings: RunSettings }
+  | { type: 'stop'; runId: string }
+  | { type: 'refreshModels' }
+  | { type: 'copy'; text: string }
+  | { type: 'openLink'; url: string }
+  | { type: 'savePreset'; preset: Preset }
+  | { type: 'deletePreset'; name: string }
+  | { type: 'export'; runs: ExportedRun[] }
+  | { type: 'fix'; fix: ErrorFix };
+
+export type WebviewMessageType = WebviewToHost['type'];
+
+// ---- guards ----------------------------------------------------------------------------------------------------
+
+type Fields = Record<string, unknown>;
+/** Returns why a value is invalid, or undefined when it is fine. */
+type Check = (value: unknown) => string | undefined;
+
+function isRecord(x: unknown): x is Fields {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Exactly these keys: a missing required one or any unknown one is refused (it would be a protocol drift). */
+function shape(required: Record<string, Check>, optional: Record<string, Check> = {}): Check {
+  return (value) => {
+    if (!isRecord(value)) return 'not an object';
+    // Own keys only: `in` would also see Object.prototype, so "__proto__" or "toString" would pass as known.
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) return `unknown field "${key}"`;
+    }
+    for (const [key, check] of Object.entries(required)) {
+      if (!Object.hasOwn(value, key)) return `missing field "${key}"`;
+      const why = check(value[key]);
+      if (why) return `${key}: ${why}`;
+    }
+    for (const [key, check] of Object.entries(optional)) {
+      if (value[key] === undefined) continue;
+      const why = check(value[key]);
+      if (why) return `${key}: ${why}`;
+    }
+    return undefined;
+  };
+}
+
+function str(min: number, max: number, pattern?: RegExp): Check {
+  return (v) => {
+    if (typeof v !== 'string') return 'not a string';
+    if (v.length < min) return `shorter than ${min}`;
+    if (v.length > max) return `longer than ${max}`;
+    if (pattern && !pattern.test(v)) return 'malformed';
+    return undefined;
+  };
+}
+
+function nonBlank(max: number): Check {
+  const base = str(1, max);
+  return (v) => base(v) ?? ((v as string).trim() ? undefined : 'blank');
+}
+
+function num(min: number, max: number, integer = false): Check {
+  return (v) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return 'not a finite number';
+    if (integer && !Number.isInteger(v)) return 'not an integer';
+    if (v < min || v > max) return `outside ${min}..${max}`;
+    return undefined;
+  };
+}
+
+const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'not a boolean');
+const literal = <T extends string>(...values: readonly T[]): Check => (v) =>
+  typeof v === 'string' && (values as readonly string[]).includes(v) ? undefined : 'not an allowed value';
+const arrayOf = (max: number, item: Check): Check => (v) => {
+  if (!Array.isArray(v)) return 'not an array';
+  if (v.length > max) return `more than ${max} items`;
+  for (let i = 0; i < v.length; i++) {
+    const why = item(v[i]);
+    if (why) return `[${i}] ${why}`;
+  }
+  return undefined;
+};
+
+const runId = str(1, 64, LIMITS.runIdPattern);
+const modelName = nonBlank(LIMITS.modelNameChars);
+const temperature = num(-LIMITS.temperatureAbs, LIMITS.temperatureAbs);
+const budget = num(1, LIMITS.budgetMax, true);
+
+const settingsCheck = shape(
+  {
+    modelName,
+    prompt: nonBlank(LIMITS.promptChars),
+    temperature,
+    useRag: bool,
+    sequentialBudget: budget,
+    parallelBudget: budget,
+    stream: bool,
+  },
+  { queryOnly: str(0, LIMITS.promptChars) },
+);
+
+const presetCheck = shape({
+  name: nonBlank(LIMITS.presetNameChars),
+  settings: shape(
+    { temperature, useRag: bool, sequentialBudget: budget, parallelBudget: budget, stream: bool },
+    { modelName },
+  ),
+});
+
+const timingCheck = shape(
+  { totalMs: num(0, Number.MAX_SAFE_INTEGER), chars: num(0, Number.MAX_SAFE_INTEGER, true) },
+  { ttfbMs: num(0, Number.MAX_SAFE_INTEGER) },
+);
+
+const exportedRunCheck = shape(
+  {
+    runId,
+    startedAt: num(0, 8.64e15),
+    settings: settingsCheck,
+    output: str(0, LIMITS.exportOutputChars),
+    outcome: literal<RunOutcome>('done', 'stopped', 'error'),
+  },
+  { error: str(0, LIMITS.errorChars), timing: timingCheck },
+);
+
+const typeIs = (...names: WebviewMessageType[]): Check => literal(...names);
+
+const MESSAGE_CHECKS: { [K in WebviewMessageType]: Check } = {
+  ready: shape({ type: typeIs('ready') }),
+  run: shape({ type: typeIs('run'), runId, settings: settingsCheck }),
+  stop: shape({ type: typeIs('stop'), runId }),
+  refreshModels: shape({ type: typeIs('refreshModels') }),
+  copy: shape({ type: typeIs('copy'), text: str(0, LIMITS.copyChars) }),
+  openLink: shape({ type: typeIs('openLink'), url: str(1, LIMITS.urlChars) }),
+  savePreset: shape({ type: typeIs('savePreset'), preset: presetCheck }),
+  deletePreset: shape({ type: typeIs('deletePreset'), name: nonBlank(LIMITS.presetNameChars) }),
+  export: shape({ type: typeIs('export'), runs: arrayOf(LIMITS.exportRuns, exportedRunCheck) }),
+  fix: shape({ type: typeIs('fix'), fix: literal(...ERROR_FIXES) }),
+};
+
+/** Why `x` is not a valid webview -> host message (for the log), or undefined when it is valid. */
+export function webviewMessageProblem(x: unknown): string | undefined {
+  if (!isRecord(x)) return 'not an object';
+  const t = x.type;
+  if (typeof t !== 'string' || !Object.hasOwn(MESSAGE_CHECKS, t)) return 'unknown message type';
+  const why = MESSAGE_CHECKS[t as WebviewMessageType](x);
+  return why ? `${t}: ${why}` : undefined;
+}
+
+export function isWebviewMessage(x: unknown): x is WebviewToHost {
+  return webviewMessageProblem(x) === undefined;
+}
+
+/** Checks a preset read back from storage (globalState is shared with older versions of this extension). */
+export function isPreset(x: unknown): x is Preset {
+  return presetCheck(x) === undefined;
+}
+
+const HOST_TYPES: readonly HostToWebview['type'][] = ['init', 'models', 'presets', 'chunk', 'done', 'error'];
+
+/**
+ * The webview's cheap check of what it receives: only the extension can post into its own webview, so this guards
+ * against stray messages (a devtools console, a future protocol change), not an attacker.
+ */
+export function isHostMessage(x: unknown): x is HostToWebview {
+  return isRecord(x) && typeof x.type === 'string' && (HOST_TYPES as readonly string[]).includes(x.type);
+}
