@@ -29,7 +29,7 @@ export class ApiError extends Error {
   /** The kind a subclass stands for; undefined for ApiError itself (any kind). */
   static readonly brandKind: ApiErrorKind | undefined = undefined;
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[BRAND] !== true) return false;
     const kind = (this as { brandKind?: ApiErrorKind }).brandKind;
     return kind === undefined || (value as { kind?: unknown }).kind === kind;

@@ -137,6 +137,7 @@ describe('download: files on disk', function () {
       });
       await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }), ContractError);
       const [request] = ctx.emu.received.filter((r) => r.origin === 'storage');
+      assert.ok(request);
       assert.equal(request.headers['accept-encoding'], 'identity');
       assert.deepEqual(readdirSync(tmp.dir), []);
     });
@@ -153,6 +154,7 @@ describe('download: files on disk', function () {
       });
       await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }), ContractError);
       const [request] = ctx.emu.received.filter((r) => r.origin === 'api');
+      assert.ok(request);
       assert.equal(request.headers['accept-encoding'], 'identity');
       assert.deepEqual(readdirSync(tmp.dir), []);
     });

@@ -69,8 +69,8 @@ describe('emulator: faults', function () {
     assert.ok(!result.complete);
     assert.ok(result.body.length <= 10);
     await waitFor(() => em.received[0]?.status !== undefined, 1000, 'recorded close');
-    assert.equal(em.received[0].fault, 'reset');
-    assert.notEqual(em.received[0].aborted, true, 'cut by the emulator, not aborted by the client');
+    assert.equal(em.received[0]?.fault, 'reset');
+    assert.notEqual(em.received[0]?.aborted, true, 'cut by the emulator, not aborted by the client');
     // fetch sees it too
     em.faults.add({ path: MODELS, kind: 'reset', afterBytes: 0 });
     await assert.rejects(async () => {
@@ -139,7 +139,7 @@ describe('emulator: faults', function () {
     controller.abort();
     await assert.rejects(first);
     await waitFor(() => em.received[0]?.aborted === true, 2000, 'aborted flag');
-    assert.equal(em.received[0].fault, 'stall');
+    assert.equal(em.received[0]?.fault, 'stall');
   });
 
   it('body answers 200 with exactly the given raw body (malformed responses)', async () => {

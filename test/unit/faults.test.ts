@@ -25,7 +25,9 @@ describe('client: injected faults', function () {
   let model = '';
 
   before(async () => {
-    model = (await clientFor(ctx.emu).listModels())[0].name;
+    const [first] = await clientFor(ctx.emu).listModels();
+    assert.ok(first);
+    model = first.name;
   });
   beforeEach(() => {
     ctx.emu.faults.clear();
@@ -38,7 +40,7 @@ describe('client: injected faults', function () {
     const client = clientFor(ctx.emu);
     assert.ok((await client.listModels()).length > 0);
     assert.equal(hits(MODELS), 2);
-    assert.ok(client.delays[0] >= 2000, `waited ${client.delays[0]} ms`);
+    assert.ok((client.delays[0] ?? 0) >= 2000, `waited ${client.delays[0]} ms`);
   });
 
   it('a 5xx burst on a GET is retried with growing delays', async () => {
@@ -47,7 +49,7 @@ describe('client: injected faults', function () {
     assert.ok((await client.listModels()).length > 0);
     assert.equal(hits(MODELS), 4);
     assert.equal(client.delays.length, 3);
-    assert.ok(client.delays[2] > client.delays[0] / 2);
+    assert.ok(client.delays[2]! > client.delays[0]! / 2);
   });
 
   it('a 5xx that never ends becomes a ServerError after the retries', async () => {

@@ -78,7 +78,7 @@ function answerText(words: number, shape: Shape): { text: string; ends: number[]
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
 interface RunResult {
@@ -149,34 +149,34 @@ async function oneRun(emu: Emulator, pg: PlaygroundPage, words: number, shape: S
   let c = 0;
   let firstOf = -1;
   for (let i = 0; i < count; i++) {
-    while (f < frames.length && frames[f].chars < ends[i]) f++;
-    while (c < chunks.length && chunks[c].chars < ends[i]) c++;
+    while (f < frames.length && frames[f]!.chars < ends[i]!) f++;
+    while (c < chunks.length && chunks[c]!.chars < ends[i]!) c++;
     if (f === frames.length || c === chunks.length) {
       lost++;
       continue;
     }
-    latencies.push(origin + frames[f].renderedAt - writes[i]);
-    const stamps = chunks[c].stamps;
+    latencies.push(origin + frames[f]!.renderedAt - writes[i]!);
+    const stamps = chunks[c]!.stamps;
     if (!stamps) throw new Error('the chunks carry no host stamps: HR_PLAYGROUND_BENCH=1 did not reach the extension host');
     if (c !== firstOf) {
       firstOf = c;
-      toHost.push(stamps.readAt - writes[i]);
+      toHost.push(stamps.readAt - writes[i]!);
     }
-    toPost.push(stamps.postedAt - writes[i]);
-    ipc.push(origin + chunks[c].receivedAt - stamps.postedAt);
-    page.push(frames[f].renderedAt - chunks[c].receivedAt);
+    toPost.push(stamps.postedAt - writes[i]!);
+    ipc.push(origin + chunks[c]!.receivedAt - stamps.postedAt);
+    page.push(frames[f]!.renderedAt - chunks[c]!.receivedAt);
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     tokens: count,
     lost,
-    rate: (count - 1) / ((writes[count - 1] - writes[0]) / 1000),
+    rate: (count - 1) / ((writes[count - 1]! - writes[0]!) / 1000),
     chunks: chunks.length,
     frames: frames.length,
     p50: percentile(sorted, 50),
     p90: percentile(sorted, 90),
     p99: percentile(sorted, 99),
-    max: sorted[sorted.length - 1],
+    max: sorted[sorted.length - 1] ?? NaN,
     toHost,
     toPost,
     ipc,
@@ -215,7 +215,7 @@ interface Dist {
 
 function dist(values: number[]): Dist {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
 interface ShapeSummary extends Dist {
@@ -252,11 +252,11 @@ function summarizeShape(shape: Shape, results: RunResult[]): ShapeSummary {
     tokensPerRun: results[0]?.tokens ?? 0,
     tokens: results.reduce((n, r) => n + r.tokens, 0),
     lost: results.reduce((n, r) => n + r.lost, 0),
-    rate: rates[Math.floor(rates.length / 2)],
-    rateLow: rates[0],
-    rateHigh: rates[rates.length - 1],
-    p99Low: p99s[0],
-    p99High: p99s[p99s.length - 1],
+    rate: rates[Math.floor(rates.length / 2)] ?? NaN,
+    rateLow: rates[0] ?? NaN,
+    rateHigh: rates[rates.length - 1] ?? NaN,
+    p99Low: p99s[0] ?? NaN,
+    p99High: p99s[p99s.length - 1] ?? NaN,
     toHost: dist(all((r) => r.toHost)),
     toPost: dist(all((r) => r.toPost)),
     ipc: dist(all((r) => r.ipc)),
@@ -286,7 +286,8 @@ function why(m: ShapeSummary): string {
 }
 
 function section(summaries: ShapeSummary[], words: number, load: number[]): string {
-  const [answer] = summaries;
+  const [answer, paragraph] = summaries;
+  if (!answer || !paragraph) throw new Error('one summary per shape');
   const lines = [
     '## 3. Token latency in the playground',
     '',
@@ -309,8 +310,8 @@ function section(summaries: ShapeSummary[], words: number, load: number[]): stri
     `(${WARM_UP_WORDS} words) precedes the measured runs; each row pools all of its runs' tokens.`,
     '',
     `Send rate (measured, first to last write): answer-shaped median ${fmt(answer.rate, 0)} tokens/s ` +
-      `(${fmt(answer.rateLow, 0)}–${fmt(answer.rateHigh, 0)}), one paragraph median ${fmt(summaries[1].rate, 0)} tokens/s ` +
-      `(${fmt(summaries[1].rateLow, 0)}–${fmt(summaries[1].rateHigh, 0)}); goal ${fmt(ASKED_RATE, 0)} tokens/s.`,
+      `(${fmt(answer.rateLow, 0)}–${fmt(answer.rateHigh, 0)}), one paragraph median ${fmt(paragraph.rate, 0)} tokens/s ` +
+      `(${fmt(paragraph.rateLow, 0)}–${fmt(paragraph.rateHigh, 0)}); goal ${fmt(ASKED_RATE, 0)} tokens/s.`,
     '',
     'Latency from the emulator\'s write to the frame showing the token (ms), and where it goes:',
     '',
@@ -420,7 +421,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     }
     for (const shape of SHAPES) await oneRun(emu, pg, WARM_UP_WORDS, shape); // first render, markdown code paths, JIT
     // The shapes take turns, so a change in the machine's load touches both alike.
-    load.push(os.loadavg()[0]);
+    load.push(os.loadavg()[0]!);
     for (let r = 0; r < runs; r++) {
       for (const shape of SHAPES) {
         const res = await oneRun(emu, pg, words, shape);
@@ -432,7 +433,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
             `render ${q(res.renderMs, 50)}/${q(res.renderMs, 99)}`,
         );
         results[shape].push(res);
-        load.push(os.loadavg()[0]);
+        load.push(os.loadavg()[0]!);
       }
     }
     const profileDir = process.env.BENCH_LATENCY_PROFILE;

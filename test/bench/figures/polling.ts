@@ -94,17 +94,17 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         const times = byJob.get(id) ?? [];
         total += times.length;
         most = Math.max(most, times.length);
-        for (let i = 1; i < times.length; i++) minGap = Math.min(minGap, times[i] - times[i - 1]);
+        for (let i = 1; i < times.length; i++) minGap = Math.min(minGap, times[i]! - times[i - 1]!);
       }
       return { total, most, minGap };
     };
     const maxPerJob = Math.floor(windowMs / intervalMs) + 1;
-    const idle = results[0];
+    const idle = results[0]!;
     const pct = (r: PollResult) => (100 * r.cpuMs) / r.wallMs;
     const table: (string | number)[][] = [];
     const rows: Row[] = [];
     cases.forEach((c, i) => {
-      const r = results[i];
+      const r = results[i]!;
       const s = serverSide(c.job.jobIds);
       table.push([
         c.label, r.requests, s.total, s.most, r.maxPerInterval, r.minSendGapMs !== undefined ? fmt(r.minSendGapMs / 1000, 3) : '—',
@@ -156,7 +156,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         ['Case', 'requests (poller)', 'requests (emulator)', 'most for one job', 'most in one interval (sent)', 'min gap sent (s)', 'min gap received (s)', 'rounds', 'timers armed', 'timeouts alive', 'timer at end', 'user CPU (ms)', 'system CPU (ms)', 'CPU (% of a core)', 'CPU ms / request'],
         table,
       ),
-      ...whyPolling({ ...results[3], mostForOneJob: serverSide(cases[3].job.jobIds).most }, results[4], cases[3].job.jobIds.length, intervalMs, windowMs),
+      ...whyPolling({ ...results[3]!, mostForOneJob: serverSide(cases[3]!.job.jobIds).most }, results[4]!, cases[3]!.job.jobIds.length, intervalMs, windowMs),
     ].join('\n');
     return { rows, section };
   } finally {
