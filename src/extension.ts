@@ -49,7 +49,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     jobsView: vscode.window.createTreeView(VIEW_JOBS, { treeDataProvider: jobs }),
     connectModels: (provider) => models.connect(provider),
     connectJobs: (provider) => jobs.connect(provider),
-    releaseCommands: () => stubs.splice(0).forEach((d) => d.dispose()),
+    releaseCommands: () => {
+      for (const d of stubs.splice(0)) d.dispose();
+    },
   };
   context.subscriptions.push(
     { dispose: () => (disposed = true) },

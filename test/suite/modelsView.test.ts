@@ -1,7 +1,6 @@
 // The Models view when the service cannot be reached: error rows whose click is the fix.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ErrorNode } from '../../src/views/modelsTree';
 import { waitFor } from './helpers';
 import { useRig } from './rig';
 
@@ -55,7 +54,7 @@ describe('models view', () => {
       'error rows in the Models view',
       async () => {
         roots = await rig.api.models.getChildren();
-        return roots.length > 0 && roots.every((n) => n.type === 'error') ? (roots as ErrorNode[]) : undefined;
+        return roots.length > 0 && roots.every((n) => n.type === 'error') ? (roots) : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 200, describe: () => roots },
     );

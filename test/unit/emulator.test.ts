@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join, resolve, sep } from 'node:path';
-import { MODEL_LIST_SHAPES, readGgufHeader, startEmulator, STREAM_ERROR_MARKER, type Emulator, type ModelListShape } from '../service/emulator';
+import { MODEL_LIST_SHAPES, readGgufHeader, startEmulator, STREAM_ERROR_MARKER, type Emulator } from '../service/emulator';
 import { BASE, getJson, headers, KEY, postJson, readChunks, sha256File, sleep, waitFor } from './emulator-helpers';
 
 const PREDICT = '/cr/provider_predict_platform_base_oss';
@@ -85,7 +85,7 @@ describe('emulator: auth, models, inference', function () {
     for (const shape of MODEL_LIST_SHAPES) {
       it(`shape ${shape}`, async () => {
         const key = `shape-key-${shape}`;
-        em.setKey(key, { models: ['m-one', 'm-two'], modelListShape: shape as ModelListShape });
+        em.setKey(key, { models: ['m-one', 'm-two'], modelListShape: shape });
         await em.addCustomModel(key, `c-${shape}`, { artifactBytes: 2048 });
         const { status, body } = await getJson<unknown>(`${em.url}/cr/get_allowed_models`, key);
         assert.equal(status, 200);
@@ -361,7 +361,7 @@ describe('emulator: auth, models, inference', function () {
       assert.deepEqual(again.result, result);
       await em.addCustomModel(KEY, 'eval-custom', { artifactBytes: 1024 });
       const custom = await evaluate({ dataset_name: 'demo-qa', model_name: 'eval-custom' });
-      assert.ok((custom.result as { accuracy: number }).accuracy > (result.accuracy as number), 'a finetuned model scores higher');
+      assert.ok((custom.result as { accuracy: number }).accuracy > result.accuracy, 'a finetuned model scores higher');
     });
 
     it('an unknown dataset is accepted, then fails with error "Dataset \'x\' not found"', async () => {

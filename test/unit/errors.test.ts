@@ -51,6 +51,6 @@ describe('API errors across bundle copies', () => {
     assert.ok(e instanceof Error);
     assert.equal(e.name, 'RateLimitError');
     assert.equal(e.kind, 'rateLimit');
-    assert.equal((e as errors.RateLimitError).retryAfterMs, 5);
+    assert.equal((e).retryAfterMs, 5);
   });
 });

@@ -319,7 +319,8 @@ describe('job poller core', () => {
 
     source.answer = () => new RateLimitError('too many requests', { status: 429, retryAfterMs: 86_400_000 });
     await advance(45_000);
-    const n = source.calls.length;
+    // Typed again: the assertions above narrowed calls.length to a literal across the awaits.
+    const n: number = source.calls.length;
     await advance(10 * 60_000);
     assert.equal(source.calls.length, n + 1, 'a day-long Retry-After is capped at ten minutes');
   });
