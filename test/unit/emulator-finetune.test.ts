@@ -236,8 +236,7 @@ describe('emulator: finetune jobs with real documents', function () {
       });
     });
     await waitFor(() => em.received.some((r) => r.path === START && r.aborted === true), 2000, 'aborted upload recorded');
-    await sleep(100);
-    assert.deepEqual(await readdir(join(dataDir, 'uploads')).catch(() => []), []);
+    await waitForNoUploads();
     const retry = await start([['handbook.pdf', 'handbook.pdf']], fields('aborted-model'));
     assert.equal(retry.status, 200, 'no job was created for the aborted upload');
     await poll(String(retry.body.job_id));
