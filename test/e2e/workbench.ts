@@ -36,9 +36,13 @@ export class Workbench {
     await this.page.mouse.move(RESTING_POINT.x, RESTING_POINT.y);
   }
 
-  /** A view's section in the side bar (header and body), by the view's name. */
+  /**
+   * A view's section in the side bar (header and body), by the view's name. The header is labelled "<name> Section",
+   * or "<name> - <description> Section" while the view has a description (the Models view names its service).
+   */
   pane(viewName: string): Locator {
-    return this.page.locator('.pane').filter({ has: this.page.locator(`.pane-header[aria-label="${viewName} Section"]`) });
+    const header = `.pane-header[aria-label="${viewName} Section"], .pane-header[aria-label^="${viewName} - "][aria-label$=" Section"]`;
+    return this.page.locator('.pane').filter({ has: this.page.locator(header) });
   }
 
   /** A view's tree ('Models', 'Jobs', 'Files Explorer'). */
