@@ -5,7 +5,11 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', '*.vsix'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    // Each file is checked with the tsconfig of its runtime (src/, src/webview/, or the root one for tests and scripts).
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  },
   {
     files: ['**/*.ts'],
     rules: {
@@ -13,6 +17,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       eqeqeq: ['error', 'smart'],
       curly: ['error', 'multi-line'],
+      // An async function without await is how fakes and interface implementations return a promise (a throw becomes a
+      // rejection, as callers expect).
+      '@typescript-eslint/require-await': 'off',
+      // Passing on what was caught (unknown) is not making a non-Error: only new rejection values must be Errors.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
   },
   {
@@ -77,6 +86,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

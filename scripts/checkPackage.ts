@@ -95,7 +95,9 @@ async function main(): Promise<number> {
     say(`extensions dir now holds: ${installed.join(', ')}`);
 
     emulator = await startEmulator();
-    const models = emulator.options.keys[DEMO_KEY].models;
+    const demo = emulator.options.keys[DEMO_KEY];
+    if (!demo) throw new CheckError(`the emulator has no ${DEMO_KEY}`);
+    const models = demo.models;
     const env: NodeJS.ProcessEnv = {};
     for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('VSCODE_')) env[key] = value;
     env.HOSTED_REASONING_BASE_URL = emulator.url;

@@ -46,7 +46,7 @@ function processesNaming(marker: string): number[] {
   const pids: number[] = [];
   for (const line of listing.split('\n')) {
     const match = /^\s*(\d+)\s+(.*)$/.exec(line);
-    if (match && match[2].includes(marker) && Number(match[1]) !== process.pid) pids.push(Number(match[1]));
+    if (match && match[2]!.includes(marker) && Number(match[1]) !== process.pid) pids.push(Number(match[1]));
   }
   return pids;
 }

@@ -42,7 +42,7 @@ export function parseStartArgs(argv: readonly string[]): StartOptions {
   let editor: EditorChoice = 'auto';
   let help = false;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     // `--port=8080` and `--port 8080` both work.
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = equals < 0 ? arg : arg.slice(0, equals);

@@ -90,8 +90,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));
-    shell.connectModels(models as vscode.TreeDataProvider<unknown>);
-    shell.connectJobs(jobsView as vscode.TreeDataProvider<unknown>);
+    shell.connectModels(models);
+    shell.connectJobs(jobsView);
 
     void poller.start();
     void session.updateContext();

@@ -18,7 +18,7 @@ export class Crc32c {
 
   update(data: Uint8Array): this {
     let c = this.crc;
-    for (let i = 0; i < data.length; i++) c = TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+    for (let i = 0; i < data.length; i++) c = TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
     this.crc = c;
     return this;
   }

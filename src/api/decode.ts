@@ -153,11 +153,11 @@ function modelFrom(entry: unknown, forced?: ModelKind): ModelInfo | undefined {
 }
 
 function findModelArray(body: Json): unknown[] | undefined {
-  if (Array.isArray(body)) return body;
+  if (Array.isArray(body)) return body as unknown[];
   if (!isObj(body)) return undefined;
   for (const w of LIST_WRAPPERS) {
     const v = body[w];
-    if (Array.isArray(v)) return v;
+    if (Array.isArray(v)) return v as unknown[];
     if (isObj(v)) {
       const inner = findModelArray(v);
       if (inner) return inner;
@@ -218,7 +218,7 @@ export function findText(v: unknown, depth = 0): string | undefined {
   }
   if (!isObj(v)) return undefined;
   if (Array.isArray(v.choices) && v.choices.length > 0) {
-    const c = v.choices[0];
+    const c: unknown = v.choices[0];
     if (isObj(c)) {
       const t = findText(c.delta, depth + 1) ?? findText(c.message, depth + 1) ?? findText(c.text, depth + 1);
       if (t !== undefined) return t;

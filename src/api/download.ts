@@ -145,7 +145,7 @@ function fromApi(http: HttpClient, res: StreamResponse): Answer {
         mapError: (e) => (e instanceof ApiError ? e : http.mapThrown(WHAT, e, new AbortController().signal)),
       };
     },
-    abort: res.abort,
+    abort: () => res.abort(),
   };
 }
 

@@ -15,7 +15,7 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
 const EXTENSION_LIKE = /^\.[a-z][a-z0-9]{0,9}$/i;
 
 function isWindowsReserved(name: string): boolean {
-  return WINDOWS_RESERVED.test(name.split('.')[0].replace(/\s+$/, ''));
+  return WINDOWS_RESERVED.test(name.split('.')[0]!.replace(/\s+$/, ''));
 }
 
 /** The safe form of `name`, or '' when nothing usable is left. */

@@ -315,7 +315,8 @@ export class HttpClient {
       return reason instanceof ApiError ? reason : new CancelledError();
     }
     if (isCancellation(e)) return new CancelledError();
-    const code = typeof e === 'object' && e !== null ? String((e as { code?: unknown }).code ?? '') : '';
+    const rawCode = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+    const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : '';
     const message = e instanceof Error ? e.message : String(e);
     if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' && /timeout/i.test(message)) {
       return new TimeoutError(`${what}: the service did not answer in time.`, { detail: redact(message) });

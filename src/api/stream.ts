@@ -64,7 +64,7 @@ const NDJSON_TYPES = new Set([
 
 export function framingFromContentType(contentType: string | undefined): Framing | undefined {
   if (!contentType) return undefined;
-  const type = contentType.split(';', 1)[0].trim().toLowerCase();
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
   if (type === 'text/event-stream') return 'sse';
   if (NDJSON_TYPES.has(type)) return 'ndjson';
   if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return 'json';
@@ -89,7 +89,7 @@ class Sniffer {
 
   feed(chunk: Uint8Array): LineFraming | undefined {
     for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i];
+      const b = chunk[i]!;
       const at = this.offset++;
       if (at < 3 && this.bom === at && b === BOM[at]) {
         this.bom++;
@@ -305,7 +305,7 @@ export class StreamDecoder implements IncrementalDecoder {
     this.partial = last !== LF && last !== CR;
     // One code unit per byte, unless a character begun in the previous bytes ends here (its bytes were not counted).
     this.ascii = text.length === bytes.length && !this.highLast;
-    this.highLast = last >= 0x80;
+    this.highLast = last !== undefined && last >= 0x80;
     this.scan(text);
   }
 
@@ -485,7 +485,7 @@ export class StreamDecoder implements IncrementalDecoder {
 // ------------------------------------------------------------------------------ sniffing / JSON decoders
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
+  if (chunks.length === 1) return chunks[0]!;
   const all = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) {
@@ -649,7 +649,7 @@ class JsonBodyDecoder implements IncrementalDecoder {
     const n = chunk.byteLength;
     while (i < n && this.phase !== JsonPhase.Doc) {
       if (this.phase === JsonPhase.Lead || this.phase === JsonPhase.Gap) {
-        while (i < n && isSpace(chunk[i])) i++;
+        while (i < n && isSpace(chunk[i]!)) i++;
         if (i === n) break;
         if (this.phase === JsonPhase.Lead) {
           this.line1Start = base + i;
@@ -709,9 +709,8 @@ export async function* decodeStream(
 ): AsyncGenerator<string, void, undefined> {
   const decoder = createDecoder(options);
   const coalesce = options.coalesce === true;
-  let encoder: TextEncoder | undefined;
   for await (const raw of source) {
-    const chunk = typeof raw === 'string' ? (encoder ??= new TextEncoder()).encode(raw) : raw;
+    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
     const deltas = decoder.push(chunk);
     if (coalesce && deltas.length > 1) yield deltas.join('');
     else for (const d of deltas) yield d;

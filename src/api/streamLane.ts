@@ -105,7 +105,7 @@ export class TokenLane {
       j = i;
       let c = 0;
       const limit = Math.min(n, i + LONGEST_STRING);
-      while (j < limit && PLAIN[(c = chunk[j])] === 1) {
+      while (j < limit && PLAIN[(c = chunk[j]!)] === 1) {
         buf[o++] = c;
         j++;
       }
@@ -155,7 +155,7 @@ export class TokenLane {
     if (chunk[i] !== OPEN || chunk[i + 1] !== QUOTE) return STOP;
     let j = i + 2;
     const last = Math.min(n, j + LONGEST_FIELD);
-    while (j < last && chunk[j] !== QUOTE && chunk[j] !== BACKSLASH && chunk[j] > SPACE && chunk[j] < 0x7f) j++;
+    while (j < last && chunk[j] !== QUOTE && chunk[j] !== BACKSLASH && chunk[j]! > SPACE && chunk[j]! < 0x7f) j++;
     if (j + 2 >= n || chunk[j] !== QUOTE || chunk[j + 1] !== COLON || chunk[j + 2] !== QUOTE) return STOP;
     if (!isTextField(Buffer.from(chunk.buffer, chunk.byteOffset + i + 2, j - i - 2).toString('latin1'))) return STOP;
     this.learn(chunk.subarray(i, j + 3));
@@ -176,7 +176,7 @@ export class TokenLane {
   private readString(c: Uint8Array, i: number, n: number, o: number): number {
     const buf = this.buf;
     while (i < n) {
-      const b = c[i];
+      const b = c[i]!;
       if (PLAIN[b] === 1) {
         buf[o++] = b;
         i++;
@@ -189,8 +189,8 @@ export class TokenLane {
       if (b < SPACE) return STOP; // a raw control character: not JSON
       if (b === BACKSLASH) {
         if (i + 1 >= n) return STOP;
-        const e = c[i + 1];
-        const simple = ESCAPES[e];
+        const e = c[i + 1]!;
+        const simple = ESCAPES[e]!;
         if (simple !== 0) {
           buf[o++] = simple;
           i += 2;
@@ -211,7 +211,7 @@ export class TokenLane {
       }
       const len = utf8Length(c, i, n);
       if (len === STOP) return STOP;
-      for (let j = 0; j < len; j++) buf[o++] = c[i + j];
+      for (let j = 0; j < len; j++) buf[o++] = c[i + j]!;
       i += len;
     }
     return STOP;
@@ -242,10 +242,10 @@ function hexDigit(b: number): number {
 /** The value of 4 hex digits at `i`, or STOP. */
 function hex4(c: Uint8Array, i: number, n: number): number {
   if (i + 4 > n) return STOP;
-  const a = hexDigit(c[i]);
-  const b = hexDigit(c[i + 1]);
-  const d = hexDigit(c[i + 2]);
-  const e = hexDigit(c[i + 3]);
+  const a = hexDigit(c[i]!);
+  const b = hexDigit(c[i + 1]!);
+  const d = hexDigit(c[i + 2]!);
+  const e = hexDigit(c[i + 3]!);
   if (a === STOP || b === STOP || d === STOP || e === STOP) return STOP;
   return (a << 12) | (b << 8) | (d << 4) | e;
 }
@@ -274,7 +274,7 @@ function putUtf8(buf: Buffer, o: number, cp: number): number {
  * the WHATWG decoder's ranges (no overlongs, no surrogates, nothing above U+10FFFF).
  */
 function utf8Length(c: Uint8Array, i: number, n: number): number {
-  const b = c[i];
+  const b = c[i]!;
   let len: number;
   let lo = 0x80;
   let hi = 0xbf;
@@ -289,10 +289,10 @@ function utf8Length(c: Uint8Array, i: number, n: number): number {
     else if (b === 0xf4) hi = 0x8f;
   } else return STOP;
   if (i + len > n) return STOP;
-  const b1 = c[i + 1];
+  const b1 = c[i + 1]!;
   if (b1 < lo || b1 > hi) return STOP;
   for (let j = 2; j < len; j++) {
-    const x = c[i + j];
+    const x = c[i + j]!;
     if (x < 0x80 || x > 0xbf) return STOP;
   }
   return len;

@@ -180,7 +180,7 @@ export class PollScheduler {
   private readonly sent = new SendWindow();
   /** Jobs whose end is being written: still "active" in storage for a moment, and must not be picked up again. */
   private readonly ending = new Set<string>();
-  private timer: TimerHandle | undefined;
+  private timer?: TimerHandle;
   private timerAt: number | undefined;
   private round: Promise<void> | undefined;
   private syncing: Promise<void> | undefined;
@@ -490,8 +490,8 @@ export class PollScheduler {
       if (!current) return true;
       const now = this.clock.now();
       const patch = t.kind === 'finetune'
-        ? finetunePatch(current, status as FinetuneStatus, now)
-        : evaluationPatch(current, status as EvaluationStatus, now);
+        ? finetunePatch(current, status, now)
+        : evaluationPatch(current, status, now);
       await this.write(target, t, current, patch);
       return true;
     }

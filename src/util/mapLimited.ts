@@ -6,7 +6,7 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]);
+      out[i] = await fn(items[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));

@@ -34,17 +34,17 @@ function show<T extends Item>(fn: Show, message: string, rest: Rest<T>): Thenabl
 
 export function showErrorMessage<T extends Item>(message: string, ...rest: Rest<T>): Thenable<T | undefined> {
   // eslint-disable-next-line no-restricted-syntax -- the one sanctioned call site
-  return show(vscode.window.showErrorMessage as Show, message, rest);
+  return show(vscode.window.showErrorMessage, message, rest);
 }
 
 export function showWarningMessage<T extends Item>(message: string, ...rest: Rest<T>): Thenable<T | undefined> {
   // eslint-disable-next-line no-restricted-syntax -- the one sanctioned call site
-  return show(vscode.window.showWarningMessage as Show, message, rest);
+  return show(vscode.window.showWarningMessage, message, rest);
 }
 
 export function showInformationMessage<T extends Item>(message: string, ...rest: Rest<T>): Thenable<T | undefined> {
   // eslint-disable-next-line no-restricted-syntax -- the one sanctioned call site
-  return show(vscode.window.showInformationMessage as Show, message, rest);
+  return show(vscode.window.showInformationMessage, message, rest);
 }
 
 /** vscode.window.withProgress with the title and every reported message made inert (a notification renders links). */

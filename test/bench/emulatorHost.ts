@@ -2,7 +2,7 @@
 // its heap. Forked by EmulatorProcess (emulatorProcess.ts); driven over the IPC channel.
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEmulator, type Emulator, type EmulatorOptions, type FaultRule, type KeyConfig } from '../service/emulator';
+import { startEmulator, type Emulator, type FaultRule } from '../service/emulator';
 import type { HostCall, HostReply } from './emulatorProcess';
 
 let em: Emulator | undefined;
@@ -15,20 +15,20 @@ function need(): Emulator {
 async function handle(call: HostCall): Promise<unknown> {
   switch (call.op) {
     case 'start':
-      em = await startEmulator(call.options as EmulatorOptions);
+      em = await startEmulator(call.options);
       return { url: em.url, storageUrl: em.storageUrl, dataDir: em.options.dataDir };
     case 'configure':
-      need().configure(call.patch as Partial<EmulatorOptions>);
+      need().configure(call.patch);
       return true;
     case 'setKey':
-      need().setKey(call.key, call.config as KeyConfig);
+      need().setKey(call.key, call.config);
       return true;
     case 'addCustomModel':
       await need().addCustomModel(call.key, call.modelName, { artifactBytes: call.artifactBytes });
       return need().artifactInfo(call.modelName, call.key);
     case 'addFault': {
       const { pathRegex, ...rest } = call.rule;
-      need().faults.add({ ...(rest as Omit<FaultRule, 'path'>), path: pathRegex ? new RegExp(pathRegex) : String(rest.path) } as FaultRule);
+      need().faults.add({ ...(rest as Omit<FaultRule, 'path'>), path: pathRegex ? new RegExp(pathRegex) : String(rest.path) });
       return true;
     }
     case 'received':

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   scheduler?.dispose();
   let minSendGapMs: number | undefined;
   for (const times of sent.values()) {
-    for (let i = 1; i < times.length; i++) minSendGapMs = Math.min(minSendGapMs ?? Infinity, times[i] - times[i - 1]);
+    for (let i = 1; i < times.length; i++) minSendGapMs = Math.min(minSendGapMs ?? Infinity, times[i]! - times[i - 1]!);
   }
   // Spans of one interval less the tolerance: the scheduler counts in whole ms of Date.now(), these times are
   // performance.now() fractions, and a timer may fire a little off.

@@ -16,7 +16,7 @@ function quantile(sorted: number[], q: number): number {
   const at = (sorted.length - 1) * q;
   const lo = Math.floor(at);
   const hi = Math.ceil(at);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
 }
 
 export function summarize(values: number[]): Summary {

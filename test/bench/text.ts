@@ -25,7 +25,7 @@ export function modelText(chars: number, seed = 1): string {
   let sentence = 0;
   while (length < chars) {
     const r = next();
-    let word = r % 40 === 0 ? SPECIAL[(r >>> 8) % SPECIAL.length] : WORDS[(r >>> 8) % WORDS.length];
+    let word = r % 40 === 0 ? SPECIAL[(r >>> 8) % SPECIAL.length]! : WORDS[(r >>> 8) % WORDS.length]!;
     if (sentence === 0) word = word.charAt(0).toUpperCase() + word.slice(1);
     sentence++;
     let piece = (parts.length ? ' ' : '') + word;

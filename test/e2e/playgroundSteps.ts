@@ -73,7 +73,7 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
           return sizes.length >= GROWTH_STEPS ? true : undefined;
         }, 20_000, 40);
         note(`output sizes while streaming: ${sizes.join(' → ')} characters`);
-        assert.ok(sizes[sizes.length - 1] > sizes[0], 'the answer grew');
+        assert.ok(sizes.length > 1 && sizes[sizes.length - 1]! > sizes[0]!, 'the answer grew');
         assert.equal(await pg.status.innerText(), 'Streaming…', 'the status says the answer is streaming');
         assert.match(await pg.ttft.innerText(), /^first token \S+/, 'the time to the first token is shown');
         await shot('streaming');

@@ -9,9 +9,9 @@ import type { Page } from 'playwright-core';
 export interface StepContext {
   readonly page: Page;
   /** Saves `NN-<id>-<detail>.png` now (a state inside the step worth looking at); returns its path. */
-  shot(detail: string): Promise<string>;
+  shot: (detail: string) => Promise<string>;
   /** A line in the run's output under the step's number. */
-  note(line: string): void;
+  note: (line: string) => void;
 }
 
 export interface Step {

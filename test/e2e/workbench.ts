@@ -36,7 +36,10 @@ export class Workbench {
     await this.page.mouse.move(RESTING_POINT.x, RESTING_POINT.y);
   }
 
-  /** A view's section in the side bar (header and body), by the view's name. */
+  /**
+   * A view's section in the side bar (header and body), by the view's name. The header is labelled "<name> Section",
+   * or "<name> - <description> Section" while the view has a description (the Models view names its service).
+   */
   pane(viewName: string): Locator {
     // By the header's title: its aria-label also carries the view's description (the Models view names its service).
     const title = this.page.locator('h3.title', { hasText: new RegExp(`^${viewName}$`) });

@@ -26,7 +26,7 @@ export function safeBaseName(modelName: string): string {
   if (name === '') {
     name = 'model';
   }
-  if (WINDOWS_RESERVED.test(name.split('.')[0])) {
+  if (WINDOWS_RESERVED.test(name.split('.')[0]!)) {
     name = `${name}_`;
   }
   return name;

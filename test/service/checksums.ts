@@ -22,7 +22,7 @@ const CRC32C_TABLE = (() => {
 export function crc32c(data: Uint8Array, crc = 0): number {
   let c = ~crc >>> 0;
   for (const byte of data) {
-    c = (CRC32C_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8)) >>> 0;
+    c = (CRC32C_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8)) >>> 0;
   }
   return ~c >>> 0;
 }

@@ -39,7 +39,7 @@ export function parseKeyConfig(v: unknown): KeyConfig {
   if (!Array.isArray(o.models) || !o.models.every((m) => typeof m === 'string')) {
     throw new BadInput("key config needs 'models': string[]");
   }
-  const config: KeyConfig = { models: o.models as string[] };
+  const config: KeyConfig = { models: o.models };
   const shape = str(o.modelListShape, 'modelListShape');
   if (shape !== undefined) {
     if (!(MODEL_LIST_SHAPES as readonly string[]).includes(shape)) {

@@ -254,7 +254,7 @@ async function extractLargeDocx(path: string): Promise<Extraction> {
     source.on('error', reject);
   });
   const xml = Buffer.concat(chunks).toString('utf8');
-  const paragraphs = xml.split(/<\/w:p>/).map((p) => [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decodeXmlText(m[1])).join(''));
+  const paragraphs = xml.split(/<\/w:p>/).map((p) => [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decodeXmlText(m[1]!)).join(''));
   return { text: paragraphs.filter((p) => p.trim() !== '').join('\n').trim(), partial };
 }
 

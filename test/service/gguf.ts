@@ -257,7 +257,7 @@ export async function readGgufHeader(path: string, maxHeaderBytes = 4 * 1024 * 1
     return s;
   };
   const readValue = (type: number): MetaValue => {
-    switch (type) {
+    switch (type as GgufType) {
       case GgufType.UINT8: need(1); return buf.readUInt8(pos++);
       case GgufType.INT8: need(1); return buf.readInt8(pos++);
       case GgufType.UINT16: need(2); pos += 2; return buf.readUInt16LE(pos - 2);

@@ -111,9 +111,9 @@ export function validateInference(body: Record<string, unknown>): { ok: true; va
 export function composeAnswer(request: InferenceRequest): string {
   const digest = createHash('sha256').update(`${request.modelName}\n${request.prompt}`).digest();
   const topics = ['caching', 'retries', 'parsing', 'tokenization', 'scheduling', 'indexing', 'sampling', 'batching'];
-  const topic = topics[digest[0] % topics.length];
+  const topic = topics[digest[0]! % topics.length]!;
   const n = digest.readUInt16BE(1) % 1000;
-  const confidence = (0.5 + (digest[3] % 50) / 100).toFixed(2);
+  const confidence = (0.5 + (digest[3]! % 50) / 100).toFixed(2);
   const echo = request.prompt.replace(/\s+/g, ' ').trim().slice(0, 60);
   const lines = [
     `### Answer from ${request.modelName}`,
@@ -130,7 +130,7 @@ export function composeAnswer(request: InferenceRequest): string {
     `- Confidence: ${confidence}`,
   ];
   if (request.useRag) {
-    lines.push('', `Sources: [1] handbook.pdf (p. ${(digest[4] % 40) + 1}), [2] notes.docx`);
+    lines.push('', `Sources: [1] handbook.pdf (p. ${(digest[4]! % 40) + 1}), [2] notes.docx`);
   }
   return lines.join('\n');
 }
@@ -240,7 +240,7 @@ async function writeFrame(res: ServerResponse, frame: string, gapMs = 0): Promis
   const bytes = Buffer.from(frame, 'utf8');
   let split = -1;
   for (let i = 1; i < bytes.length; i++) {
-    if ((bytes[i] & 0xc0) === 0x80) {
+    if ((bytes[i]! & 0xc0) === 0x80) {
       split = i;
       break;
     }
@@ -284,7 +284,7 @@ export function framedStream(framing: Framing, tokens: string[]): string {
     if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0) {
       parts.push(': keep-alive\n\n');
     }
-    parts.push(frameToken(framing, tokens[i]));
+    parts.push(frameToken(framing, tokens[i]!));
   }
   if (framing === 'sse') {
     parts.push('data: [DONE]\n\n');
@@ -386,7 +386,7 @@ async function streamAnswer(state: State, res: ServerResponse, framing: Framing,
       if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0) {
         frames.push(': keep-alive\n\n');
       }
-      frames.push(frameToken(framing, tokens[i]));
+      frames.push(frameToken(framing, tokens[i]!));
       i++;
     } while (interval > 0 && i < limit && schedule.waitFor(i, now) <= 0);
     if (state.options.recordTokenWrites) {

@@ -141,7 +141,7 @@ export async function handleStorage(state: State, req: IncomingMessage, res: Ser
     xmlError(res, 403, 'AccessDenied', 'Request has expired', method);
     return;
   }
-  const model = findModel(state, owner, m[1]);
+  const model = findModel(state, owner, m[1]!);
   let size: number;
   try {
     if (!model) {

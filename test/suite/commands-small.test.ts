@@ -93,8 +93,8 @@ describe('small commands', () => {
   async function configureBaseUrl(url: string): Promise<{ stored: unknown; inputProblem: string | undefined }> {
     return answeringInputBoxes([url], async (asked) => {
       const stored = await vscode.commands.executeCommand(COMMANDS.configureBaseUrl);
-      const validate = asked[0]?.validateInput;
-      const inputProblem = validate ? await validate(url) : undefined;
+      const options = asked[0];
+      const inputProblem = options?.validateInput ? await options.validateInput(url) : undefined;
       return { stored, inputProblem: typeof inputProblem === 'string' ? inputProblem : undefined };
     });
   }

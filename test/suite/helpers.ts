@@ -25,7 +25,7 @@ export async function waitFor<T>(
     }
     if (Date.now() > deadline) {
       const seen = describe ? `; last seen: ${safeJson(await describe())}` : '';
-      const why = lastError ? `; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}` : '';
+      const why = lastError ? `; last error: ${lastError instanceof Error ? lastError.message : safeJson(lastError)}` : '';
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen}${why}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

@@ -2,7 +2,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JobRecord } from '../../src/jobs/jobRecord';
-import type { ErrorNode } from '../../src/features/models/modelsTree';
 import { modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
@@ -58,7 +57,7 @@ describe('models view', () => {
       'error rows in the Models view',
       async () => {
         roots = await rig.api.models.getChildren();
-        return roots.length > 0 && roots.every((n) => n.type === 'error') ? (roots as ErrorNode[]) : undefined;
+        return roots.length > 0 && roots.every((n) => n.type === 'error') ? (roots) : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 200, describe: () => roots },
     );

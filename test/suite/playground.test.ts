@@ -40,7 +40,12 @@ function answer(s: RunSettings): string {
 function record(panel: PlaygroundPanel): { posted: HostToWebview[]; dispose(): void } {
   const posted: HostToWebview[] = [];
   const subscription = panel.onDidPostMessage((m) => posted.push(m));
-  return { posted, dispose: () => subscription.dispose() };
+  return {
+    posted,
+    dispose: () => {
+      subscription.dispose();
+    },
+  };
 }
 
 function chunks(posted: HostToWebview[], runId: string): ChunkMessage[] {

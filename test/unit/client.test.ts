@@ -35,6 +35,7 @@ describe('client against the emulator: happy paths', function () {
 
   it('4.2 non-streamed inference returns the text and the raw body', async () => {
     const [model] = await clientFor(ctx.emu).listModels();
+    assert.ok(model);
     const res = await clientFor(ctx.emu).infer({ ...baseRequest, modelName: model.name, stream: false });
     assert.ok(res.text.length > 20);
     assert.equal(typeof res.raw, 'object');
@@ -57,6 +58,7 @@ describe('client against the emulator: happy paths', function () {
     ctx.emu.configure({ tokenIntervalMs: 20 });
     try {
       const [model] = await client.listModels();
+      assert.ok(model);
       ctx.emu.clearReceived();
       let n = 0;
       for await (const _ of client.inferStream({ ...baseRequest, modelName: model.name })) {
@@ -73,6 +75,7 @@ describe('client against the emulator: happy paths', function () {
     ctx.emu.configure({ tokenIntervalMs: 20 });
     try {
       const [model] = await client.listModels();
+      assert.ok(model);
       const controller = new AbortController();
       const got: string[] = [];
       await assert.rejects(async () => {
@@ -94,6 +97,7 @@ describe('client against the emulator: happy paths', function () {
     await writePdf(pdf, ['The warranty lasts two years.', 'Returns are accepted within 30 days.']);
     await writeDocx(docx, ['Support is open on weekdays.']);
     const [base] = await client.listModels();
+    assert.ok(base);
     const progress: number[] = [];
     const modelName = `ft-${Date.now()}`;
     const job = await client.startFinetune(
@@ -120,6 +124,7 @@ describe('client against the emulator: happy paths', function () {
     const fake = path.join(tmp.dir, 'report.pdf');
     await fsp.writeFile(fake, 'just text, not a PDF');
     const [base] = await client.listModels();
+    assert.ok(base);
     await assert.rejects(
       client.startFinetune({ files: [fake], numQs: 5, mode: 'pretraining', modelName: 'nope', modelType: base.name, useCase: '' }),
       (e: unknown) => e instanceof RequestError && /report\.pdf/.test(e.message),
@@ -129,6 +134,7 @@ describe('client against the emulator: happy paths', function () {
   it('4.5-4.6 an evaluation completes with accuracy, correct/total and judge; an unknown dataset fails', async () => {
     const client = clientFor(ctx.emu);
     const [model] = await client.listModels();
+    assert.ok(model);
     const job = await client.startEvaluation(model.name, 'demo-qa');
     const done = await until(async () => {
       const s = await client.getEvaluationStatus(job.jobId);

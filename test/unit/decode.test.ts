@@ -39,7 +39,7 @@ describe('decode: model list shapes (4.1)', () => {
   it('skips nameless entries, keeps the first of duplicates, keeps the raw record', () => {
     const models = decodeModelList({ models: [{ foo: 1 }, { name: 'a', type: 'base' }, { name: 'a', type: 'custom' }] });
     assert.equal(models.length, 1);
-    assert.deepEqual(models[0].raw, { name: 'a', type: 'base' });
+    assert.deepEqual(models[0]?.raw, { name: 'a', type: 'base' });
   });
 
   it('an empty list is an empty list, not an error', () => {

@@ -65,7 +65,7 @@ describe('download: checksums in headers', function () {
     ['Digest', `MD5=${zeros(16)}`],
     ['x-goog-hash', `crc32c=${zeros(4)}`],
     ['Content-MD5', zeros(16)],
-  ]) {
+  ] as const) {
     it(`a wrong ${name} is an IntegrityError and keeps nothing, neither the final name nor the part file`, async () => {
       const bytes = await artifact();
       ctx.emu.faults.add({ origin: 'storage', path: ARTIFACT, kind: 'body', body: bytes, contentType: 'application/octet-stream', headers: { [name]: value } });

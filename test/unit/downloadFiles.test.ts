@@ -72,8 +72,9 @@ describe('download: files on disk', function () {
       const probe = await fsp.open(path.join(outside, 'probe'), 'w');
       const proto = Object.getPrototypeOf(probe) as FileHandle;
       await probe.close();
-      const write = proto.write;
-      const writev = proto.writev;
+      // The originals, called back below with the patched handle as `this`.
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      const { write, writev } = proto;
       let seen = 0;
       const fail = (n: number) => {
         seen += n;
@@ -137,6 +138,7 @@ describe('download: files on disk', function () {
       });
       await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }), ContractError);
       const [request] = ctx.emu.received.filter((r) => r.origin === 'storage');
+      assert.ok(request);
       assert.equal(request.headers['accept-encoding'], 'identity');
       assert.deepEqual(readdirSync(tmp.dir), []);
     });
@@ -153,6 +155,7 @@ describe('download: files on disk', function () {
       });
       await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }), ContractError);
       const [request] = ctx.emu.received.filter((r) => r.origin === 'api');
+      assert.ok(request);
       assert.equal(request.headers['accept-encoding'], 'identity');
       assert.deepEqual(readdirSync(tmp.dir), []);
     });

@@ -8,7 +8,7 @@ import { KEY, clientFor, tempDir, useEmulator } from './helpers';
 
 /** Windows' own rule, written out independently: the part before the first dot, trailing spaces dropped. */
 function windowsDevice(name: string): boolean {
-  const stem = name.split('.')[0].replace(/ +$/, '').toUpperCase();
+  const stem = name.split('.')[0]!.replace(/ +$/, '').toUpperCase();
   return ['CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$'].includes(stem) || /^(COM|LPT)[0-9¹²³]$/.test(stem);
 }
 

@@ -59,7 +59,7 @@ describe('download: range answers and part files', function () {
     const client = clientFor(ctx.emu);
     await assert.rejects(client.download(MODEL, { directory: tmp.dir }), ContractError);
     assert.equal(storage().length, 2);
-    assert.equal(storage()[0].headers.range, undefined);
+    assert.equal(storage()[0]!.headers.range, undefined);
     assert.deepEqual(client.delays, [1000]);
   });
 
@@ -104,6 +104,7 @@ describe('download: range answers and part files', function () {
     const out = await clientFor(ctx.emu).download(model, { directory: tmp.dir });
     assert.ok((await fsp.readFile(out.path)).equals(now), 'the new artifact, byte for byte');
     const [resume] = storage();
+    assert.ok(resume);
     assert.equal(resume.headers['if-range'], `"${firstTag}"`, 'the resume named the version its prefix came from');
     assert.match(String(resume.headers.range), /^bytes=\d+-$/);
     assert.equal(resume.status, 200);
@@ -116,7 +117,9 @@ describe('download: range answers and part files', function () {
     const out = await clientFor(ctx.emu).download('team-b/llama', { directory: tmp.dir });
     assert.equal(out.resumedFrom, 0);
     assert.ok((await fsp.readFile(out.path)).equals(await artifactOf('team-b/llama')));
-    assert.equal(storage()[0].headers.range, undefined);
+    const [first] = storage();
+    assert.ok(first);
+    assert.equal(first.headers.range, undefined);
   });
 
   it('the part file is named for the service and the model, not only the file name they reduce to', () => {

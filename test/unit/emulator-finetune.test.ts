@@ -100,7 +100,8 @@ describe('emulator: finetune jobs with real documents', function () {
     assert.equal(body.status, 'queued');
     assert.match(String(body.job_id), /^[0-9a-f-]{36}$/);
     const views = await poll(String(body.job_id));
-    const last = views[views.length - 1];
+    const last = views.at(-1);
+    assert.ok(last);
     assert.equal(last.status, 'completed', JSON.stringify(last));
     assert.equal(last.progress, 100);
     assert.equal(last.model_name, 'support-v1');
@@ -110,7 +111,7 @@ describe('emulator: finetune jobs with real documents', function () {
     assert.deepEqual(seen, order.filter((s) => seen.includes(s)), 'statuses in order');
     assert.ok(seen.includes('generating') && seen.includes('training'));
     for (let i = 1; i < views.length; i++) {
-      assert.ok(views[i].progress >= views[i - 1].progress, 'progress never goes back');
+      assert.ok(views[i]!.progress >= views[i - 1]!.progress, 'progress never goes back');
     }
     const generating = views.find((v) => v.status === 'generating');
     assert.match(generating?.message ?? '', /^Generated \d+\/40 questions$/);
@@ -159,7 +160,7 @@ describe('emulator: finetune jobs with real documents', function () {
     assert.match(String(txt.body.detail), /'plain\.txt'/);
     const none = await start([], fields('bad-4'));
     assert.equal(none.status, 422);
-    assert.deepEqual((none.body.detail as { loc: string[] }[])[0].loc, ['body', 'files']);
+    assert.deepEqual((none.body.detail as { loc: string[] }[])[0]?.loc, ['body', 'files']);
   });
 
   it('validates the form fields (FastAPI 422 list)', async () => {
@@ -169,7 +170,7 @@ describe('emulator: finetune jobs with real documents', function () {
     assert.deepEqual(locs, ['mode', 'modelName', 'modelType', 'numQs']);
     const notInt = await start([['handbook.pdf', 'handbook.pdf']], { ...fields('ok-name'), numQs: 'ten' });
     assert.equal(notInt.status, 422);
-    assert.equal((notInt.body.detail as { type: string }[])[0].type, 'int_parsing');
+    assert.equal((notInt.body.detail as { type: string }[])[0]?.type, 'int_parsing');
     const qa = await start([['handbook.pdf', 'handbook.pdf']], { ...fields('qa-mode'), mode: 'qa', numQs: '1000' });
     assert.equal(qa.status, 200);
     const json = await fetch(`${em.url}${START}`, { method: 'POST', headers: headers(KEY, { 'Content-Type': 'application/json' }), body: '{}' });
@@ -181,7 +182,8 @@ describe('emulator: finetune jobs with real documents', function () {
   it('a PDF without text fails the job with "<file>: <reason>"', async () => {
     const { body } = await start([['handbook.pdf', 'good.pdf'], ['scan.pdf', 'scan.pdf']], fields('scan-model'));
     const views = await poll(String(body.job_id));
-    const last = views[views.length - 1];
+    const last = views.at(-1);
+    assert.ok(last);
     assert.equal(last.status, 'failed');
     assert.match(last.error ?? '', /^scan\.pdf: no extractable text/);
     const models = await getJson<{ models: { model_name: string }[] }>(`${em.url}/cr/get_allowed_models`);
@@ -194,7 +196,8 @@ describe('emulator: finetune jobs with real documents', function () {
   it('a PDF that does not parse fails the job naming the file', async () => {
     const { body } = await start([['broken.pdf', 'broken.pdf']], fields('broken-model'));
     const views = await poll(String(body.job_id));
-    const last = views[views.length - 1];
+    const last = views.at(-1);
+    assert.ok(last);
     assert.equal(last.status, 'failed');
     assert.match(last.error ?? '', /^broken\.pdf: .+/);
   });
@@ -233,8 +236,7 @@ describe('emulator: finetune jobs with real documents', function () {
       });
     });
     await waitFor(() => em.received.some((r) => r.path === START && r.aborted === true), 2000, 'aborted upload recorded');
-    await sleep(100);
-    assert.deepEqual(await readdir(join(dataDir, 'uploads')).catch(() => []), []);
+    await waitForNoUploads();
     const retry = await start([['handbook.pdf', 'handbook.pdf']], fields('aborted-model'));
     assert.equal(retry.status, 200, 'no job was created for the aborted upload');
     await poll(String(retry.body.job_id));
@@ -250,6 +252,6 @@ describe('emulator: finetune jobs with real documents', function () {
     const { status, body } = await start([['big.pdf', 'big.pdf']], fields('large-model'));
     assert.equal(status, 200);
     const views = await poll(String(body.job_id));
-    assert.equal(views[views.length - 1].status, 'completed', JSON.stringify(views[views.length - 1]));
+    assert.equal(views.at(-1)?.status, 'completed', JSON.stringify(views.at(-1)));
   });
 });

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join, resolve, sep } from 'node:path';
-import { MODEL_LIST_SHAPES, readGgufHeader, startEmulator, STREAM_ERROR_MARKER, type Emulator, type ModelListShape } from '../service/emulator';
+import { MODEL_LIST_SHAPES, readGgufHeader, startEmulator, STREAM_ERROR_MARKER, type Emulator } from '../service/emulator';
 import { BASE, getJson, headers, KEY, postJson, readChunks, sha256File, sleep, waitFor } from './emulator-helpers';
 
 const PREDICT = '/cr/provider_predict_platform_base_oss';
@@ -85,7 +85,7 @@ describe('emulator: auth, models, inference', function () {
     for (const shape of MODEL_LIST_SHAPES) {
       it(`shape ${shape}`, async () => {
         const key = `shape-key-${shape}`;
-        em.setKey(key, { models: ['m-one', 'm-two'], modelListShape: shape as ModelListShape });
+        em.setKey(key, { models: ['m-one', 'm-two'], modelListShape: shape });
         await em.addCustomModel(key, `c-${shape}`, { artifactBytes: 2048 });
         const { status, body } = await getJson<unknown>(`${em.url}/cr/get_allowed_models`, key);
         assert.equal(status, 200);
@@ -99,16 +99,20 @@ describe('emulator: auth, models, inference', function () {
         if (shape.startsWith('wrapped-')) {
           const prop = shape.slice('wrapped-'.length);
           assert.ok(body && typeof body === 'object' && !Array.isArray(body));
-          list = (body as Record<string, Record<string, unknown>[]>)[prop];
+          const wrapped = (body as Record<string, Record<string, unknown>[] | undefined>)[prop];
+          assert.ok(Array.isArray(wrapped), `no ${prop} list`);
+          list = wrapped;
           field = prop === 'data' ? 'id' : 'model_name';
         } else {
           assert.ok(Array.isArray(body));
           list = body as Record<string, unknown>[];
-          field = nameField[shape];
+          const named = nameField[shape];
+          assert.ok(named, `no name field for ${shape}`);
+          field = named;
         }
         assert.deepEqual(list.map((m) => m[field]), names);
         assert.deepEqual(list.map((m) => m.type), ['base', 'base', 'custom']);
-        assert.equal(list[2].base_model, 'm-one');
+        assert.equal(list[2]?.base_model, 'm-one');
       });
     }
   });
@@ -150,7 +154,7 @@ describe('emulator: auth, models, inference', function () {
       }
       const badJson = await fetch(`${em.url}${PREDICT}`, { method: 'POST', headers: headers(KEY, { 'Content-Type': 'application/json' }), body: '{"prompt": ' });
       assert.equal(badJson.status, 422);
-      assert.equal(((await badJson.json()) as { detail: { type: string }[] }).detail[0].type, 'json_invalid');
+      assert.equal(((await badJson.json()) as { detail: { type: string }[] }).detail[0]?.type, 'json_invalid');
     });
 
     it('answers 404 for a model the key may not use', async () => {
@@ -310,7 +314,7 @@ describe('emulator: auth, models, inference', function () {
         await waitFor(() => em.received[0]?.aborted === true, 2000, 'aborted flag');
         await waitFor(() => em.activeConnections() <= baseline, 2000, 'connection to close');
         assert.equal(em.received.length, 1);
-        assert.equal(em.received[0].path, PREDICT);
+        assert.equal(em.received[0]?.path, PREDICT);
       } finally {
         em.configure({ tokenIntervalMs: 2 });
       }
@@ -357,7 +361,7 @@ describe('emulator: auth, models, inference', function () {
       assert.deepEqual(again.result, result);
       await em.addCustomModel(KEY, 'eval-custom', { artifactBytes: 1024 });
       const custom = await evaluate({ dataset_name: 'demo-qa', model_name: 'eval-custom' });
-      assert.ok((custom.result as { accuracy: number }).accuracy > (result.accuracy as number), 'a finetuned model scores higher');
+      assert.ok((custom.result as { accuracy: number }).accuracy > result.accuracy, 'a finetuned model scores higher');
     });
 
     it('an unknown dataset is accepted, then fails with error "Dataset \'x\' not found"', async () => {
@@ -375,7 +379,7 @@ describe('emulator: auth, models, inference', function () {
     it('422 for missing fields, 404 for an unknown model or a job of another key', async () => {
       const missing = await postJson<{ detail: { loc: string[] }[] }>(`${em.url}/cr/finetune_model/evaluate_async`, { model_name: BASE });
       assert.equal(missing.status, 422);
-      assert.deepEqual(missing.body.detail[0].loc, ['body', 'dataset_name']);
+      assert.deepEqual(missing.body.detail[0]?.loc, ['body', 'dataset_name']);
       const unknown = await postJson(`${em.url}/cr/finetune_model/evaluate_async`, { dataset_name: 'demo-qa', model_name: 'ghost' });
       assert.equal(unknown.status, 404);
       const submit = await postJson<{ job_id: string }>(`${em.url}/cr/finetune_model/evaluate_async`, { dataset_name: 'demo-qa', model_name: BASE });
@@ -429,7 +433,7 @@ describe('emulator: downloads and the signed-URL origin', function () {
     assert.equal(createHash('sha256').update(body).digest('hex'), await sha256File(path));
     const storageRequests = em.received.filter((r) => r.origin === 'storage');
     assert.equal(storageRequests.length, 1);
-    assert.equal(storageRequests[0].headers['x-api-key'], undefined);
+    assert.equal(storageRequests[0]!.headers['x-api-key'], undefined);
   });
 
   it('a fetch that follows the redirect with the key leaks it to storage: the recorder shows it (what clients must avoid)', async () => {
@@ -578,7 +582,8 @@ describe('emulator: downloads and the signed-URL origin', function () {
     for (const t of header.tensors) {
       assert.equal(t.offset % 32n, 0n);
     }
-    const last = header.tensors[header.tensors.length - 1];
+    const last = header.tensors.at(-1);
+    assert.ok(last);
     const lastBytes = Number(last.dims.reduce((a, b) => a * b, 1n)) * 4;
     assert.ok(header.dataOffset + Number(last.offset) + lastBytes <= info.size);
     assert.equal(await sha256File(info.path), info.sha256);

@@ -11,6 +11,8 @@ import {
   TimeoutError,
 } from '../../src/api/errors';
 import { ServiceClient } from '../../src/api/client';
+import { sleep } from '../../src/api/http';
+import { deferred } from './pollRig';
 import { KEY, baseRequest, clientFor, collect, useEmulator } from './helpers';
 
 const MODELS = '/cr/get_allowed_models';
@@ -23,7 +25,9 @@ describe('client: injected faults', function () {
   let model = '';
 
   before(async () => {
-    model = (await clientFor(ctx.emu).listModels())[0].name;
+    const [first] = await clientFor(ctx.emu).listModels();
+    assert.ok(first);
+    model = first.name;
   });
   beforeEach(() => {
     ctx.emu.faults.clear();
@@ -36,7 +40,7 @@ describe('client: injected faults', function () {
     const client = clientFor(ctx.emu);
     assert.ok((await client.listModels()).length > 0);
     assert.equal(hits(MODELS), 2);
-    assert.ok(client.delays[0] >= 2000, `waited ${client.delays[0]} ms`);
+    assert.ok((client.delays[0] ?? 0) >= 2000, `waited ${client.delays[0]} ms`);
   });
 
   it('a 5xx burst on a GET is retried with growing delays', async () => {
@@ -45,7 +49,7 @@ describe('client: injected faults', function () {
     assert.ok((await client.listModels()).length > 0);
     assert.equal(hits(MODELS), 4);
     assert.equal(client.delays.length, 3);
-    assert.ok(client.delays[2] > client.delays[0] / 2);
+    assert.ok(client.delays[2]! > client.delays[0]! / 2);
   });
 
   it('a 5xx that never ends becomes a ServerError after the retries', async () => {
@@ -104,11 +108,23 @@ describe('client: injected faults', function () {
   it('cancelling during the sleep between retries stops at once', async () => {
     ctx.emu.faults.add({ path: MODELS, kind: 'status', status: 503, times: 10 });
     const controller = new AbortController();
-    const client = new ServiceClient({ baseUrl: ctx.emu.url, apiKey: KEY, retry: { baseDelayMs: 30_000, maxDelayMs: 30_000 } });
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 200);
-    await assert.rejects(client.listModels({ signal: controller.signal }), CancelledError);
-    assert.ok(Date.now() - started < 5_000, 'did not wait out the backoff');
+    // The real sleep, with a backoff longer than mocha's timeout: the test ends only if the abort cuts it short.
+    const sleeping = deferred<void>();
+    const client = new ServiceClient({
+      baseUrl: ctx.emu.url,
+      apiKey: KEY,
+      retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      sleep: (ms, signal) => {
+        sleeping.resolve();
+        return sleep(ms, signal);
+      },
+    });
+    ctx.emu.clearReceived();
+    const listing = client.listModels({ signal: controller.signal });
+    await sleeping.promise;
+    controller.abort();
+    await assert.rejects(listing, CancelledError);
+    assert.equal(ctx.emu.received.filter((r) => r.path === MODELS).length, 1, 'no retry after the cancel');
   });
 
   it('a malformed 200 body is a ContractError with an excerpt, never a crash', async () => {

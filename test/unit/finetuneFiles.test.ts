@@ -148,7 +148,7 @@ describe('finetune file checks', function () {
     truncateSync(at('cut.docx'), Math.floor(docx.length / 2));
     const check = await checkFinetuneFiles([at('cut.docx')], LIMITS);
     assert.equal(check.problems.length, 1);
-    assert.match(check.problems[0].message, /^cut\.docx is not a DOCX file \(its ZIP structure is damaged: /);
+    assert.match(check.problems[0]?.message ?? '', /^cut\.docx is not a DOCX file \(its ZIP structure is damaged: /);
   });
 
   it('tells a DOCX named .pdf and a PDF named .docx apart, with the rename that fixes them', async () => {

@@ -246,19 +246,22 @@ describe('job poller core', () => {
   it('never has two requests for the same job in flight, even when asked to poll now', async () => {
     jobs.add('finetune', 'slow');
     const gate = deferred<Answer>();
-    source.answer = () => gate.promise;
+    const asked = deferred<void>();
+    source.answer = () => {
+      asked.resolve();
+      return gate.promise;
+    };
     const p = poller();
     await p.sync();
     clock.advance(0, async () => undefined).catch(() => undefined); // fire the first round, do not wait for it
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setTimeout(r, 20));
+    await asked.promise;
     assert.equal(source.calls.length, 1);
     const now = p.pollNow();
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setImmediate(r));
     assert.equal(source.calls.length, 1, 'pollNow waits for the request in flight');
-    assert.equal(source.maxInFlight, 1);
     gate.resolve({ state: 'running', progress: 10 });
-    await now;
+    const round = await now;
+    assert.equal(round?.requests, 1, 'then asks again itself');
     assert.equal(source.calls.length, 2);
     assert.equal(source.maxInFlight, 1);
   });
@@ -311,7 +314,8 @@ describe('job poller core', () => {
 
     source.answer = () => new RateLimitError('too many requests', { status: 429, retryAfterMs: 86_400_000 });
     await advance(45_000);
-    const n = source.calls.length;
+    // Typed again: the assertions above narrowed calls.length to a literal across the awaits.
+    const n: number = source.calls.length;
     await advance(10 * 60_000);
     assert.equal(source.calls.length, n + 1, 'a day-long Retry-After is capped at ten minutes');
   });

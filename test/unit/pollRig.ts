@@ -148,8 +148,8 @@ export class FakeSource {
   /** The StatusSource one window sees (`by` names the window in `calls`). */
   as(by: string): StatusSource {
     return {
-      getFinetuneStatus: (id) => this.ask(by, 'finetune', id) as Promise<FinetuneStatus>,
-      getEvaluationStatus: (id) => this.ask(by, 'evaluation', id) as Promise<EvaluationStatus>,
+      getFinetuneStatus: (id) => this.ask(by, 'finetune', id),
+      getEvaluationStatus: (id) => this.ask(by, 'evaluation', id),
     };
   }
 

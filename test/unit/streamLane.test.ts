@@ -221,7 +221,7 @@ describe('stream lane: same results as the general path', () => {
       const kinds = framing === 'sse' ? sseEvents : ndjsonLines;
       const parts: (string | number[])[] = [];
       for (let e = 0; e < 12; e++) {
-        parts.push(kinds[rnd(kinds.length)](texts[rnd(texts.length)]));
+        parts.push(kinds[rnd(kinds.length)]!(texts[rnd(texts.length)]!));
         if (rnd(20) === 0) parts.push([0xe4]); // a stray byte: invalid UTF-8 somewhere
       }
       const body = bytes(...parts);

@@ -25,6 +25,7 @@ describe('finetune upload sources', function () {
   const request = async (files: Parameters<ReturnType<typeof clientFor>['startFinetune']>[0]['files']) => {
     const client = clientFor(ctx.emu);
     const [base] = await client.listModels();
+    assert.ok(base);
     return { client, req: { files, numQs: 5, mode: 'pretraining', modelName: `src-${++n}-${process.pid}`, modelType: base.name, useCase: '' } };
   };
   /** Runs `change` once, on the first progress report: after the files were opened, before any was read. */
@@ -50,6 +51,7 @@ describe('finetune upload sources', function () {
     assert.equal(error.message, 'report.pdf changed during upload; nothing was created, start again.');
     // The body was cut before its end: the service saw an aborted request and answered nothing.
     const [seen] = await until(async () => (starts()[0]?.aborted ? starts() : undefined));
+    assert.ok(seen);
     assert.equal(seen.status, undefined);
     // The same model name is still free: a job created by the cut upload would hold it.
     assert.ok((await client.startFinetune(req)).jobId);
@@ -68,6 +70,7 @@ describe('finetune upload sources', function () {
     assert.ok(error instanceof FileChangedError, String(error));
     assert.equal(error.message, 'docs/report.pdf changed during upload; nothing was created, start again.');
     const [seen] = await until(async () => (starts()[0]?.aborted ? starts() : undefined));
+    assert.ok(seen);
     assert.equal(seen.status, undefined);
   });
 

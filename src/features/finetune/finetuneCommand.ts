@@ -328,7 +328,8 @@ class FinetuneRun {
           const started = await connection.client.startFinetune(
             // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
             {
-              files: paths.map((p, i) => ({ path: p, size: files[i].size, label: files[i].label })),
+              // localPaths answers one path per file, in order.
+              files: files.map((f, i) => ({ path: paths[i]!, size: f.size, label: f.label })),
               numQs: a.numQs,
               mode: a.mode,
               modelName: a.modelName,

@@ -261,7 +261,7 @@ function asText(head: Buffer): string | undefined {
 /** Drops an incomplete UTF-8 sequence at the end: the head is cut at a byte count, not a character. */
 function trimPartialUtf8(buf: Buffer): Buffer {
   for (let back = 1; back <= Math.min(3, buf.length); back++) {
-    const b = buf[buf.length - back];
+    const b = buf[buf.length - back]!;
     if ((b & 0xc0) === 0x80) continue; // continuation byte: look further back for the lead
     const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
     return need > back ? buf.subarray(0, buf.length - back) : buf;

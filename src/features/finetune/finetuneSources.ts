@@ -30,7 +30,7 @@ const workspaceLister: DirectoryLister<vscode.Uri> = {
 /** The URIs the Explorer passed: `(clicked, selected)`; `selected` holds the whole multi-selection when present. */
 export function explorerSelection(clicked: unknown, selected: unknown): vscode.Uri[] | undefined {
   if (Array.isArray(selected) && selected.length > 0 && selected.every((u) => u instanceof vscode.Uri)) {
-    return selected as vscode.Uri[];
+    return selected;
   }
   if (clicked instanceof vscode.Uri) return [clicked];
   return undefined;

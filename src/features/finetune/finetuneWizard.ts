@@ -64,7 +64,7 @@ class Wizard {
     // Set when a step was opened from the summary: accepting it (or Back) returns there instead of walking the steps.
     let editingFromSummary = false;
     for (;;) {
-      const step = STEPS[index];
+      const step = STEPS[index] ?? 'summary';
       const result = await this.show(step, index > 0 || editingFromSummary);
       if (result.action === 'cancel') return undefined;
       if (result.action === 'goto') {
@@ -349,7 +349,7 @@ class Wizard {
     qp.placeholder = 'Start finetuning, or pick an answer to change it';
     qp.matchOnDescription = true;
     qp.items = items;
-    qp.activeItems = [items[0]];
+    qp.activeItems = [items[0]!];
     return interact<FinetuneAnswers | Goto>(qp, { back: true }, (finish) => [
       qp.onDidAccept(() => {
         const [picked] = qp.selectedItems;

@@ -34,7 +34,7 @@ function stageProduction(staging: string): { vsix: string } {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   delete pkg.scripts?.['vscode:prepublish']; // done by hand below, in the staging folder instead of the repository's dist/
   fs.writeFileSync(path.join(staging, 'package.json'), JSON.stringify(pkg, null, 2));
-  for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'esbuild.mjs', 'tsconfig.json']) {
+  for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'esbuild.mjs', 'tsconfig.json', 'tsconfig.base.json']) {
     if (fs.existsSync(path.join(repoRoot, file))) fs.copyFileSync(path.join(repoRoot, file), path.join(staging, file));
   }
   fs.cpSync(path.join(repoRoot, 'media'), path.join(staging, 'media'), { recursive: true });
@@ -177,9 +177,9 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     fs.mkdirSync(staging);
     const { vsix } = stageProduction(staging);
     const empty = path.join(tmp, EMPTY_ID);
-    emptyExtension(empty, EMPTY_ID.split('.')[1]);
+    emptyExtension(empty, EMPTY_ID.split('.')[1]!);
     const primer = path.join(tmp, PRIMER_ID);
-    emptyExtension(primer, PRIMER_ID.split('.')[1]);
+    emptyExtension(primer, PRIMER_ID.split('.')[1]!);
     const bundle = path.join(staging, 'dist', 'extension.js');
     const others = fs.readdirSync(path.join(staging, 'dist')).filter((f) => f.endsWith('.js') && f !== 'extension.js').map((f) => path.join(staging, 'dist', f));
     const webviewDir = path.join(staging, 'dist', 'webview');
@@ -207,7 +207,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       const d = summarize(counted.map((l) => (l.ms[SUBJECT_ID] as number) - (l.ms[EMPTY_ID] as number)));
       const q = summarize(counted.map((l) => (l.ms[SUBJECT_ID] as number) / (l.ms[EMPTY_ID] as number)));
       rows.push({
-        figure: `1. Activation in the VS Code ${counted[0].vscodeVersion} extension host (${counted.length} fresh hosts)`,
+        figure: `1. Activation in the VS Code ${counted[0]!.vscodeVersion} extension host (${counted.length} fresh hosts)`,
         subject: `${fmt(s.median)} ms`,
         reference: `${fmt(e.median)} ms empty extension`,
         ratio: fmt(q.median),

@@ -57,7 +57,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         // fixed order the runs in the same places stood out (the one right after curl, always the client, was slower in
         // system time), so each takes each place in turn.
         const kinds: (BareWriter | 'client')[] = ['client', ...WRITERS];
-        const order = i < 0 ? ['client' as const] : kinds.map((_, k) => kinds[(k + i) % kinds.length]);
+        const order = i < 0 ? ['client' as const] : kinds.map((_, k) => kinds[(k + i) % kinds.length]!);
         let clientMs = NaN;
         for (const kind of order) {
           const r = await runNodeJson<TransferResult>('transferWorker.js', kind === 'client' ? job : ({ ...job, kind: 'bareDownload', writer: kind } satisfies TransferJob));
@@ -72,13 +72,13 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       },
       1,
       (i, ref, subject) => {
-        const m = memory[i];
+        const m = memory[i]!;
         const cpu = (u: number, s: number) => `${fmt(u / 1000)} + ${fmt(s / 1000)}`;
         perRun.push([
           i + 1, fmt(ref / 1000), fmt(subject / 1000), fmt(subject / ref),
-          ...WRITERS.map((w) => fmt(bare[w][i].ms / 1000)),
-          cpu(curlCpu[i].user, curlCpu[i].system), cpu(m.cpuUserMs, m.cpuSystemMs),
-          ...WRITERS.map((w) => cpu(bare[w][i].cpuUserMs, bare[w][i].cpuSystemMs)),
+          ...WRITERS.map((w) => fmt(bare[w][i]!.ms / 1000)),
+          cpu(curlCpu[i]!.user, curlCpu[i]!.system), cpu(m.cpuUserMs, m.cpuSystemMs),
+          ...WRITERS.map((w) => cpu(bare[w][i]!.cpuUserMs, bare[w][i]!.cpuSystemMs)),
           mib(m.baselineRss), m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—', mib(m.polledPeakRss - m.baselineRss),
         ]);
       },
@@ -107,7 +107,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     /** One process's transfer: wall time, ratio to curl, CPU and costs per GiB (medians over the runs). */
     const profile = (rs: TransferResult[]) => ({
       ms: med(rs.map((r) => r.ms)),
-      vsCurl: med(rs.map((r, i) => r.ms / paired.ref[i])),
+      vsCurl: med(rs.map((r, i) => r.ms / paired.ref[i]!)),
       user: med(rs.map((r) => r.cpuUserMs)) / gibs,
       system: med(rs.map((r) => r.cpuSystemMs)) / gibs,
       faults: med(rs.map((r) => r.minorFaults)) / gibs,
@@ -116,7 +116,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const client = profile(memory);
     const refs = Object.fromEntries(WRITERS.map((w) => [w, profile(bare[w])])) as Record<BareWriter, ReturnType<typeof profile>>;
     const best = WRITERS.reduce((a, b) => (refs[b].ms < refs[a].ms ? b : a));
-    const vsBest = summarize(paired.subject.map((sub, i) => sub / bare[best][i].ms));
+    const vsBest = summarize(paired.subject.map((sub, i) => sub / bare[best][i]!.ms));
     const curlUser = med(curlCpu.map((x) => x.user)) / gibs;
     const curlSys = med(curlCpu.map((x) => x.system)) / gibs;
     const perGiB = (p: { user: number; system: number }) => `${fmt(p.user / 1000, 2)} + ${fmt(p.system / 1000, 2)} s`;

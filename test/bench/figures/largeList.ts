@@ -42,7 +42,7 @@ function jobsFor(models: ModelInfo[], evaluations: number, finetunes: number): J
   const jobs: JobRecord[] = [];
   const now = 1.7e12;
   for (let i = 0; i < evaluations; i++) {
-    const m = models[Math.floor(r() * models.length)];
+    const m = models[Math.floor(r() * models.length)]!;
     const total = 50;
     const correct = Math.floor(r() * total);
     jobs.push({
@@ -52,7 +52,7 @@ function jobsFor(models: ModelInfo[], evaluations: number, finetunes: number): J
     });
   }
   for (let i = 0; i < finetunes; i++) {
-    const m = models[Math.floor(r() * models.length)];
+    const m = models[Math.floor(r() * models.length)]!;
     jobs.push({ id: `ft-${i}`, kind: 'finetune', scope: SCOPE, state: i % 3 ? 'completed' : 'running', createdAt: now + i, updatedAt: now + i, modelName: m.name, baseModel: 'oss-reasoner-8b' });
   }
   return jobs;
@@ -128,6 +128,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   const check = new ModelsTreeProvider(services as unknown as Services);
   const [group] = await check.getChildren();
   const [row] = await check.getChildren(group);
+  if (!row) throw new Error('the view showed no rows');
   const hovered = check.resolveTreeItem(check.getTreeItem(row), row);
   if (row.type !== 'model' || !(hovered.tooltip instanceof MarkdownString) || !hovered.tooltip.value.includes(row.model.name.replace(/-/g, '\\-'))) {
     throw new Error('resolveTreeItem gave no tooltip with the model name');
@@ -165,7 +166,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     '',
     runsTable(['Measure', 'ms'], [['decoding the 10,000-model answer once (JSON.parse + decodeModelList, cold; not in the rows)', fmt(decodeMs)]]),
     '',
-    runsTable(['Pair', 'reference (ms)', 'subject (ms)', 'ratio'], paired.ref.map((ref, i) => [i + 1, fmt(ref), fmt(paired.subject[i]), fmt(paired.ratios[i])])),
+    runsTable(['Pair', 'reference (ms)', 'subject (ms)', 'ratio'], paired.ref.map((ref, i) => [i + 1, fmt(ref), fmt(paired.subject[i]!), fmt(paired.ratios[i]!)])),
   ].join('\n');
   return { rows, section };
 }

@@ -130,7 +130,7 @@ function answerText(words: number, shape: Shape): { text: string; ends: number[]
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
 interface RunResult {
@@ -170,15 +170,16 @@ async function oneRun(emu: Emulator, pg: PlaygroundPage, stampsFile: string, wor
   // "Done." is painted before the frame that renders the last text: wait for that frame (if it never comes, the
   // tokens it would show count as lost).
   await eventually('the last frame', async () => (await content.evaluate(([length, logKey]) => {
-    const frames = (window as unknown as Record<string, PageLog>)[logKey].frames;
+    const frames = (window as unknown as Record<string, PageLog>)[logKey]?.frames ?? [];
     return frames[frames.length - 1]?.chars === length;
   }, [text.length, PAGE_LOG] as const)) || undefined, 10_000, 50).catch(() => undefined);
   emu.configure({ recordTokenWrites: false });
   const writes = [...emu.tokenWrites];
   const { log, origin } = await content.evaluate((logKey) => ({
-    log: (window as unknown as Record<string, PageLog>)[logKey],
+    log: (window as unknown as Record<string, PageLog | undefined>)[logKey],
     origin: performance.timeOrigin,
   }), PAGE_LOG);
+  if (!log) throw new Error('the page kept no log of the run');
   const clockCheck = await checkClock(content);
   const runId = log.chunks[log.chunks.length - 1]?.runId;
   const chunks = log.chunks.filter((e) => e.runId === runId);
@@ -204,35 +205,38 @@ async function oneRun(emu: Emulator, pg: PlaygroundPage, stampsFile: string, wor
   let c = 0;
   let firstOf = -1;
   for (let i = 0; i < count; i++) {
-    while (f < frames.length && frames[f].chars < ends[i]) f++;
-    while (c < chunks.length && chunks[c].chars < ends[i]) c++;
+    while (f < frames.length && frames[f]!.chars < ends[i]!) f++;
+    while (c < chunks.length && chunks[c]!.chars < ends[i]!) c++;
     if (f === frames.length || c === chunks.length) {
       lost++;
       continue;
     }
-    latencies.push(origin + frames[f].renderedAt - writes[i]);
-    page.push(frames[f].renderedAt - chunks[c].receivedAt);
+    const frame = frames[f]!;
+    const chunk = chunks[c]!;
+    const written = writes[i]!;
+    latencies.push(origin + frame.renderedAt - written);
+    page.push(frame.renderedAt - chunk.receivedAt);
     if (subject === 'bare') continue;
-    const stamps = hostBySeq.get(chunks[c].seq);
-    if (!stamps) throw new Error(`no host stamp for chunk ${chunks[c].seq}`);
+    const stamps = hostBySeq.get(chunk.seq);
+    if (!stamps) throw new Error(`no host stamp for chunk ${chunk.seq}`);
     if (c !== firstOf) {
       firstOf = c;
-      toHost.push(stamps.readAt - writes[i]);
+      toHost.push(stamps.readAt - writes[i]!);
     }
-    toPost.push(stamps.postedAt - writes[i]);
-    ipc.push(origin + chunks[c].receivedAt - stamps.postedAt);
+    toPost.push(stamps.postedAt - written);
+    ipc.push(origin + chunk.receivedAt - stamps.postedAt);
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     tokens: count,
     lost,
-    rate: (count - 1) / ((writes[count - 1] - writes[0]) / 1000),
+    rate: (count - 1) / ((writes[count - 1]! - writes[0]!) / 1000),
     chunks: chunks.length,
     frames: frames.length,
     p50: percentile(sorted, 50),
     p90: percentile(sorted, 90),
     p99: percentile(sorted, 99),
-    max: sorted[sorted.length - 1],
+    max: sorted[sorted.length - 1] ?? NaN,
     toHost,
     toPost,
     ipc,
@@ -272,7 +276,7 @@ interface Dist {
 function dist(values: number[]): Dist {
   if (values.length === 0) return { p50: NaN, p90: NaN, p99: NaN, max: NaN };
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
 interface ShapeSummary extends Dist {
@@ -309,11 +313,11 @@ function summarizeShape(shape: Shape, results: RunResult[]): ShapeSummary {
     tokensPerRun: results[0]?.tokens ?? 0,
     tokens: results.reduce((n, r) => n + r.tokens, 0),
     lost: results.reduce((n, r) => n + r.lost, 0),
-    rate: rates[Math.floor(rates.length / 2)],
-    rateLow: rates[0],
-    rateHigh: rates[rates.length - 1],
-    p99Low: p99s[0],
-    p99High: p99s[p99s.length - 1],
+    rate: rates[Math.floor(rates.length / 2)] ?? NaN,
+    rateLow: rates[0] ?? NaN,
+    rateHigh: rates[rates.length - 1] ?? NaN,
+    p99Low: p99s[0] ?? NaN,
+    p99High: p99s[p99s.length - 1] ?? NaN,
     toHost: dist(all((r) => r.toHost)),
     toPost: dist(all((r) => r.toPost)),
     ipc: dist(all((r) => r.ipc)),
@@ -449,7 +453,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     await bareRuns(WARM_UP_WORDS);
     // The shapes take turns, and the playground and the bare webview take turns, so a change in the machine's load
     // touches all alike.
-    load.push(os.loadavg()[0]);
+    load.push(os.loadavg()[0]!);
     for (let r = 0; r < runs; r++) {
       await bareRuns(words);
       for (const shape of SHAPES) {
@@ -462,7 +466,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
             `render ${q(res.renderMs, 50)}/${q(res.renderMs, 99)}`,
         );
         results[shape].push(res);
-        load.push(os.loadavg()[0]);
+        load.push(os.loadavg()[0]!);
       }
     }
     const profileDir = process.env.BENCH_LATENCY_PROFILE;
@@ -487,15 +491,19 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
 
   const summaries = SHAPES.map((shape) => summarizeShape(shape, results[shape]));
   const bareSummaries = SHAPES.map((shape) => summarizeShape(shape, bare[shape]));
-  const rows = summaries.map((m, i) => ({
+  const rows = summaries.map((m, i) => {
+    const bareOf = bareSummaries[i];
+    if (!bareOf) throw new Error(`no bare-webview run for ${m.shape}`);
+    return {
     figure: `3. Token latency in the playground, ${SHAPE_TITLES[m.shape]} (${m.runs} runs × ${m.tokensPerRun.toLocaleString('en-US')} tokens; ` +
       `asked ${fmt(ASKED_RATE, 0)} tokens/s, sent ${fmt(m.rate, 0)}/s; headless Chromium)`,
     subject: `p99 ${fmt(m.p99)} ms, ${m.lost} of ${m.tokens.toLocaleString('en-US')} tokens lost`,
-    reference: `p99 ${fmt(bareSummaries[i].p99)} ms bare webview, ${bareSummaries[i].lost} lost`,
-    ratio: `${m.p99 >= bareSummaries[i].p99 ? '+' : ''}${fmt(m.p99 - bareSummaries[i].p99)} ms`,
-    spread: `p50 ${fmt(m.p50)} ms (bare ${fmt(bareSummaries[i].p50)}), max ${fmt(m.max)} ms (bare ${fmt(bareSummaries[i].max)}); per-run p99 ${fmt(m.p99Low)}–${fmt(m.p99High)} ms (bare ${fmt(bareSummaries[i].p99Low)}–${fmt(bareSummaries[i].p99High)})`,
+    reference: `p99 ${fmt(bareOf.p99)} ms bare webview, ${bareOf.lost} lost`,
+    ratio: `${m.p99 >= bareOf.p99 ? '+' : ''}${fmt(m.p99 - bareOf.p99)} ms`,
+    spread: `p50 ${fmt(m.p50)} ms (bare ${fmt(bareOf.p50)}), max ${fmt(m.max)} ms (bare ${fmt(bareOf.max)}); per-run p99 ${fmt(m.p99Low)}–${fmt(m.p99High)} ms (bare ${fmt(bareOf.p99Low)}–${fmt(bareOf.p99High)})`,
     goal: `p99 ≤ bare webview's + ${GOAL_OVER_BARE_MS} ms, no token lost`,
-    met: m.lost === 0 && m.p99 <= bareSummaries[i].p99 + GOAL_OVER_BARE_MS,
-  }));
+    met: m.lost === 0 && m.p99 <= bareOf.p99 + GOAL_OVER_BARE_MS,
+  };
+  });
   return { rows, section: section(summaries, bareSummaries, load) };
 }

@@ -60,17 +60,17 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         const times = byJob.get(id) ?? [];
         total += times.length;
         most = Math.max(most, times.length);
-        for (let i = 1; i < times.length; i++) minGap = Math.min(minGap, times[i] - times[i - 1]);
+        for (let i = 1; i < times.length; i++) minGap = Math.min(minGap, times[i]! - times[i - 1]!);
       }
       return { total, most, minGap };
     };
     const maxPerJob = Math.floor(windowMs / intervalMs) + 1;
-    const idle = results[0];
+    const idle = results[0]!;
     const pct = (r: PollResult) => (100 * r.cpuMs) / r.wallMs;
     const table: (string | number)[][] = [];
     const rows: Row[] = [];
     cases.forEach((c, i) => {
-      const r = results[i];
+      const r = results[i]!;
       const s = serverSide(c.job.jobIds);
       table.push([
         c.label, r.requests, s.total, s.most, r.maxPerInterval, r.minSendGapMs !== undefined ? fmt(r.minSendGapMs / 1000, 3) : '—',

@@ -158,7 +158,7 @@ async function peers(label: string, tokenChars: number, block: string, reps: num
     let i = 0;
     const readable = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (i < chunks.length) controller.enqueue(chunks[i++]);
+        if (i < chunks.length) controller.enqueue(chunks[i++]!);
         else controller.close();
       },
     });

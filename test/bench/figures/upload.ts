@@ -66,8 +66,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       },
       1,
       (i, ref, subject) => {
-        const m = memory[i];
-        perRun.push([i + 1, fmt(ref / 1000, 2), fmt(subject / 1000, 2), fmt(subject / ref), curlCpu[i], `${fmt(m.cpuUserMs / 1000)} + ${fmt(m.cpuSystemMs / 1000)}`, mib(m.baselineRss), m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—', mib(m.polledPeakRss - m.baselineRss)]);
+        const m = memory[i]!;
+        perRun.push([i + 1, fmt(ref / 1000, 2), fmt(subject / 1000, 2), fmt(subject / ref), curlCpu[i]!, `${fmt(m.cpuUserMs / 1000)} + ${fmt(m.cpuSystemMs / 1000)}`, mib(m.baselineRss), m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—', mib(m.polledPeakRss - m.baselineRss)]);
       },
     );
     const t = summarize(paired.subject);
