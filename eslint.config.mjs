@@ -7,7 +7,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    // Each file is checked with the tsconfig of its runtime (src/, src/webview/, or the root one for tests and scripts).
+    // Each file is checked with the tsconfig of its runtime (src/, src/webviews/playground/page/, or the root one for
+    // tests and scripts).
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
   },
   {
@@ -17,6 +18,9 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       eqeqeq: ['error', 'smart'],
       curly: ['error', 'multi-line'],
+      // Prettier (run by `npm run lint` too) keeps code within 140 columns; this holds comments to the same width. It
+      // cannot break a string, so strings are left to it.
+      'max-len': ['error', { code: 140, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
       // An async function without await is how fakes and interface implementations return a promise (a throw becomes a
       // rejection, as callers expect).
       '@typescript-eslint/require-await': 'off',
@@ -59,7 +63,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'MemberExpression[property.name=/^(show(Error|Warning|Information)Message|withProgress)$/][object.property.name="window"]',
+          selector:
+            'MemberExpression[property.name=/^(show(Error|Warning|Information)Message|withProgress)$/][object.property.name="window"]',
           message: 'Use showErrorMessage / showWarningMessage / showInformationMessage / withProgress from src/util/notify.ts.',
         },
       ],
@@ -77,7 +82,10 @@ export default tseslint.config(
             { name: 'axios', message: 'The webview never talks to the network.' },
           ],
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'child_process', 'crypto'], message: 'No Node modules in the webview bundle.' },
+            {
+              group: ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'child_process', 'crypto'],
+              message: 'No Node modules in the webview bundle.',
+            },
             { group: ['**/api/*', '!**/api/types'], message: 'Only the API types may be shared with the webview.' },
           ],
         },
@@ -87,6 +95,9 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
+    },
   },
 );

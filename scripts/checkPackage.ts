@@ -85,7 +85,10 @@ async function main(): Promise<number> {
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     })());
   // Playwright leaves signals to us (workbenchBrowser): Ctrl+C must still end the server's process group.
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => void cleanUp().finally(() => process.exit(code)));
   }
   try {

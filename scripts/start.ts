@@ -86,7 +86,11 @@ class Interrupted extends Error {
 
 /** Rejects with Interrupted on the first SIGINT/SIGTERM/SIGHUP; later ones only say that stopping is under way. */
 const interrupted = new Promise<never>((_resolve, reject) => {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     process.on(signal, () => {
       if (stopping) {
         say(`${signal}: still stopping, please wait`);

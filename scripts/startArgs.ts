@@ -55,13 +55,24 @@ export function parseStartArgs(argv: readonly string[]): StartOptions {
         host = h;
         break;
       }
-      case '--port': port = portNumber(flag, value()); break;
-      case '--emulator-port': emulatorPort = portNumber(flag, value()); break;
-      case '--server': editor = 'server'; break;
-      case '--desktop': editor = 'desktop'; break;
+      case '--port':
+        port = portNumber(flag, value());
+        break;
+      case '--emulator-port':
+        emulatorPort = portNumber(flag, value());
+        break;
+      case '--server':
+        editor = 'server';
+        break;
+      case '--desktop':
+        editor = 'desktop';
+        break;
       case '-h':
-      case '--help': help = true; break;
-      default: throw new Error(`unknown option '${arg}'\n\n${USAGE}`);
+      case '--help':
+        help = true;
+        break;
+      default:
+        throw new Error(`unknown option '${arg}'\n\n${USAGE}`);
     }
   }
   return { host, port, emulatorPort, editor, help };

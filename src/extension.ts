@@ -50,7 +50,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     shell.modelsView,
     shell.jobsView,
     // Registered once, for good: each forwards its arguments, as given, to the handler the main module made for it.
-    ...Object.values(COMMANDS).map((id) => vscode.commands.registerCommand(id, async (...args: unknown[]) => (await main()).commands[id](...args))),
+    ...Object.values(COMMANDS).map((id) =>
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => (await main()).commands[id](...args)),
+    ),
     vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => (await main()).playground.deserializeWebviewPanel(panel, state),
     }),
@@ -78,7 +80,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     context.subscriptions.push(focus);
   }
   if (context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY)?.length) {
-    timers.push(setTimeout(() => void main().then((api) => api.offerPendingDownloads()).catch(report('offer to resume a download')), PENDING_DOWNLOAD_DELAY_MS));
+    timers.push(
+      setTimeout(
+        () =>
+          void main()
+            .then((api) => api.offerPendingDownloads())
+            .catch(report('offer to resume a download')),
+        PENDING_DOWNLOAD_DELAY_MS,
+      ),
+    );
   }
   return { main };
 }

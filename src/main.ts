@@ -6,7 +6,12 @@ import { ApiKeyStore } from './connection/apiKeyStore';
 import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
-import { finetuneCommand, finetuneWithoutWizard, type FinetuneOutcome, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
+import {
+  finetuneCommand,
+  finetuneWithoutWizard,
+  type FinetuneOutcome,
+  type FinetuneProgrammaticArgs,
+} from './features/finetune/finetuneCommand';
 import { jobCommands } from './jobs/jobCommands';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';

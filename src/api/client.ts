@@ -6,24 +6,11 @@ import type { Readable } from 'node:stream';
 import FormData from 'form-data';
 import { FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
-import {
-  decodeEvaluationStatus,
-  decodeFinetuneStatus,
-  decodeInferenceResult,
-  decodeModelList,
-  decodeStartedJob,
-} from './decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus, decodeInferenceResult, decodeModelList, decodeStartedJob } from './decode';
 import { decodeStream } from './stream';
 import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
 import { openUploadSource } from './uploadSource';
-import type {
-  EvaluationStatus,
-  FinetuneStatus,
-  InferenceRequest,
-  InferenceResult,
-  ModelInfo,
-  StartedJob,
-} from './types';
+import type { EvaluationStatus, FinetuneStatus, InferenceRequest, InferenceResult, ModelInfo, StartedJob } from './types';
 
 export const PATHS = {
   models: '/cr/get_allowed_models',
@@ -109,10 +96,7 @@ export class ServiceClient {
   }
 
   /** 4.3: multipart, one `files` part per file, streamed from disk. Never retried: a duplicate job costs money. */
-  async startFinetune(
-    req: FinetuneRequest,
-    opts: CallOptions & { onProgress?: (p: UploadProgress) => void } = {},
-  ): Promise<StartedJob> {
+  async startFinetune(req: FinetuneRequest, opts: CallOptions & { onProgress?: (p: UploadProgress) => void } = {}): Promise<StartedJob> {
     if (req.files.length === 0) throw new RequestError('Choose at least one file to finetune on.');
     const form = new FormData();
     const streams: Readable[] = [];
@@ -203,4 +187,3 @@ function contentTypeOf(file: string): string {
   if (ext === '.docx') return 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   return 'application/octet-stream';
 }
-

@@ -240,11 +240,7 @@ export function decodeInferenceResult(body: Json): string {
   return text;
 }
 
-export type StreamPayload =
-  | { kind: 'text'; text: string }
-  | { kind: 'done' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ignore' };
+export type StreamPayload = { kind: 'text'; text: string } | { kind: 'done' } | { kind: 'error'; message: string } | { kind: 'ignore' };
 
 const TEXT_FIELD_SET: ReadonlySet<string> = new Set(TEXT_FIELDS);
 
@@ -356,9 +352,28 @@ function started(id: string, body: Obj): StartedJob {
 const STATE_WORDS: Record<Exclude<JobState, 'unknown'>, readonly string[]> = {
   queued: ['queued', 'pending', 'waiting', 'submitted', 'created', 'accepted', 'scheduled', 'new', 'enqueued'],
   running: [
-    'running', 'processing', 'in_progress', 'started', 'starting', 'training', 'generating', 'extracting',
-    'uploading', 'uploaded', 'preparing', 'validating', 'tuning', 'finetuning', 'fine_tuning', 'evaluating',
-    'active', 'working', 'building', 'generating_questions', 'exporting', 'saving',
+    'running',
+    'processing',
+    'in_progress',
+    'started',
+    'starting',
+    'training',
+    'generating',
+    'extracting',
+    'uploading',
+    'uploaded',
+    'preparing',
+    'validating',
+    'tuning',
+    'finetuning',
+    'fine_tuning',
+    'evaluating',
+    'active',
+    'working',
+    'building',
+    'generating_questions',
+    'exporting',
+    'saving',
   ],
   completed: ['completed', 'complete', 'succeeded', 'success', 'successful', 'done', 'finished', 'ready', 'ok'],
   failed: ['failed', 'failure', 'error', 'errored', 'crashed', 'rejected', 'timeout', 'timed_out', 'expired'],
@@ -372,7 +387,10 @@ for (const [state, words] of Object.entries(STATE_WORDS) as [JobState, readonly 
 
 /** The one mapping rule: lower-case, fold spaces and dashes to `_`, look up; an unknown word is 'unknown'. */
 export function normaliseState(word: string): JobState {
-  const w = word.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const w = word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return WORD_TO_STATE.get(w) ?? 'unknown';
 }
 

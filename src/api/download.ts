@@ -17,16 +17,7 @@
 import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
 import * as path from 'node:path';
-import {
-  ApiError,
-  CancelledError,
-  ContractError,
-  DiskError,
-  IntegrityError,
-  RequestError,
-  ServerError,
-  isCancellation,
-} from './errors';
+import { ApiError, CancelledError, ContractError, DiskError, IntegrityError, RequestError, ServerError, isCancellation } from './errors';
 import { decodeDownloadMetadata, parseBody } from './decode';
 import { HttpClient, readCapped, type StreamResponse } from './http';
 import { storageGet, type StorageResponse } from './storageRequest';
@@ -499,7 +490,9 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
       const wrong = sums.find((c) => c.algorithm === algorithm && c.hex !== digest);
       if (wrong) {
         await removePartFile(part);
-        throw new IntegrityError(`The downloaded file does not match the ${algorithm} checksum announced by ${wrong.source}; it was removed.`);
+        throw new IntegrityError(
+          `The downloaded file does not match the ${algorithm} checksum announced by ${wrong.source}; it was removed.`,
+        );
       }
     }
     const finalPath = await freeName(directory, finalFileName(options.fileName ?? serverName, modelName), options.overwrite ?? false);

@@ -69,8 +69,17 @@ const MAX_JSON_BYTES = 32 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
-  'ERR_NETWORK', 'ECONNABORTED_BY_PEER', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'UND_ERR_SOCKET',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ERR_NETWORK',
+  'ECONNABORTED_BY_PEER',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+  'UND_ERR_SOCKET',
 ]);
 
 export interface CallOptions {
@@ -318,7 +327,7 @@ export class HttpClient {
     const rawCode = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
     const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : '';
     const message = e instanceof Error ? e.message : String(e);
-    if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' && /timeout/i.test(message)) {
+    if (code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(message))) {
       return new TimeoutError(`${what}: the service did not answer in time.`, { detail: redact(message) });
     }
     if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(message)) {
@@ -333,7 +342,12 @@ export class HttpClient {
     return new NetworkError(`${what}: the request failed (${redact(message)}).`, { detail: redact(message), cause: e });
   }
 
-  private async withRetry<T>(what: string, idempotent: boolean, signal: AbortSignal | undefined, attempt: (s?: AbortSignal) => Promise<T>): Promise<T> {
+  private async withRetry<T>(
+    what: string,
+    idempotent: boolean,
+    signal: AbortSignal | undefined,
+    attempt: (s?: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     for (let n = 0; ; n++) {
       if (signal?.aborted) throw new CancelledError();
       try {
@@ -354,7 +368,8 @@ export class HttpClient {
     const refused = err.kind === 'network' && /ECONNREFUSED/.test(err.message);
     const retryable =
       err.kind === 'rateLimit' ||
-      (idempotent && (err.kind === 'network' || err.kind === 'timeout' || (err.status !== undefined && RETRYABLE_STATUS.has(err.status)))) ||
+      (idempotent &&
+        (err.kind === 'network' || err.kind === 'timeout' || (err.status !== undefined && RETRYABLE_STATUS.has(err.status)))) ||
       refused; // nothing reached the server: safe even for a POST
     if (!retryable) return undefined;
     // The server's own word wins, on whatever status carried it: no jitter added, and a wait above the cap is not

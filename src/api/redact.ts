@@ -11,7 +11,13 @@ const secrets = new Set<string>();
 export function registerSecret(value: string | undefined): void {
   if (!value || value.length < 4) return;
   const bytes = Buffer.from(value, 'utf8');
-  for (const form of [value, encodeURIComponent(value), bytes.toString('base64'), bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url')]) {
+  for (const form of [
+    value,
+    encodeURIComponent(value),
+    bytes.toString('base64'),
+    bytes.toString('base64').replace(/=+$/, ''),
+    bytes.toString('base64url'),
+  ]) {
     if (form.length >= 4) secrets.add(form);
   }
 }

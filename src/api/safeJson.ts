@@ -18,7 +18,9 @@ export function nestingExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
   for (let i = 0, n = text.length; i < n; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      if (c === 0x5c) {
+        i++;
+      } // a backslash escapes the next character, a quote included
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -560,7 +560,6 @@ class SniffingDecoder implements IncrementalDecoder {
   }
 }
 
-
 function isJsonText(bytes: Uint8Array): boolean {
   try {
     return tryParseJson(new TextDecoder().decode(bytes)) !== undefined;

@@ -88,6 +88,7 @@ export const MAX_JOB_ID_LENGTH = 256;
 
 /** A job id the extension can store, show and send back: non-empty, not overlong, no control characters. */
 export function isUsableJobId(id: unknown): id is string {
-  // eslint-disable-next-line no-control-regex
-  return typeof id === 'string' && id.trim() !== '' && id.length <= MAX_JOB_ID_LENGTH && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(id);
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+  return typeof id === 'string' && id.trim() !== '' && id.length <= MAX_JOB_ID_LENGTH && !control.test(id);
 }

@@ -124,7 +124,8 @@ export function writeBody(source: BodySource, opts: WriteBodyOptions): Promise<n
       failure ??= e; // also when the body had already ended: the bytes did not all reach the disk
       finish(e);
     });
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on what the body, the disk or onProgress failed with
+    // Passes on what the body, the disk or onProgress failed with.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     out.once('close', () => (failure === undefined ? resolve(written) : reject(failure)));
     // A body destroyed before we listened (reset while unread) emits nothing more: fail now rather than wait forever.
     if (body.destroyed) {

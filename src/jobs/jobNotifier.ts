@@ -56,9 +56,10 @@ export class JobNotifier implements vscode.Disposable {
   }
 
   private async failed(job: JobRecord): Promise<void> {
-    const what = job.kind === 'finetune'
-      ? `Creating model ${job.modelName} failed`
-      : `Evaluating ${job.modelName}${job.datasetName ? ` on ${job.datasetName}` : ''} failed`;
+    const what =
+      job.kind === 'finetune'
+        ? `Creating model ${job.modelName} failed`
+        : `Evaluating ${job.modelName}${job.datasetName ? ` on ${job.datasetName}` : ''} failed`;
     const pick = await showErrorMessage(`${what}: ${serverText(job.error ?? 'no reason given')}`, 'Show Log', 'Show Jobs');
     if (pick === 'Show Log') this.log.show();
     else if (pick === 'Show Jobs') await this.showJobs(job);

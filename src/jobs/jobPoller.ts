@@ -7,13 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { markerFiles } from './notifyOnce';
-import {
-  PollScheduler,
-  type JobFinished,
-  type PollClock,
-  type PollHealth,
-  type PollRound,
-} from './pollScheduler';
+import { PollScheduler, type JobFinished, type PollClock, type PollHealth, type PollRound } from './pollScheduler';
 
 export type { JobFinished, PollHealth, PollRound } from './pollScheduler';
 

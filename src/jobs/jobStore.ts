@@ -59,7 +59,10 @@ export class JobStore implements vscode.Disposable {
 
   async remove(scope: string, keys: string[]): Promise<void> {
     const drop = new Set(keys);
-    await this.write(scope, this.list(scope).filter((j) => !drop.has(jobKey(j))));
+    await this.write(
+      scope,
+      this.list(scope).filter((j) => !drop.has(jobKey(j))),
+    );
     this.changed.fire(undefined);
   }
 

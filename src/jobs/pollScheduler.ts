@@ -336,8 +336,17 @@ export class PollScheduler {
       const signature = visibleSignature(job);
       if (!t) {
         this.tracked.set(key, {
-          key, kind: job.kind, id: job.id, dueAt: now, answeredAt: undefined, since: now, failures: 0, unreadable: 0, inFlight: false,
-          signature, last: job,
+          key,
+          kind: job.kind,
+          id: job.id,
+          dueAt: now,
+          answeredAt: undefined,
+          since: now,
+          failures: 0,
+          unreadable: 0,
+          inFlight: false,
+          signature,
+          last: job,
         });
       } else if (t.signature !== signature) {
         external = true;
@@ -470,9 +479,8 @@ export class PollScheduler {
     let failure: unknown;
     try {
       const opts = { signal: this.abort.signal };
-      status = t.kind === 'finetune'
-        ? await target.source.getFinetuneStatus(t.id, opts)
-        : await target.source.getEvaluationStatus(t.id, opts);
+      status =
+        t.kind === 'finetune' ? await target.source.getFinetuneStatus(t.id, opts) : await target.source.getEvaluationStatus(t.id, opts);
     } catch (e) {
       failure = e;
     } finally {
@@ -489,9 +497,7 @@ export class PollScheduler {
       const current = this.options.jobs.get(target.scope, t.key);
       if (!current) return true;
       const now = this.clock.now();
-      const patch = t.kind === 'finetune'
-        ? finetunePatch(current, status, now)
-        : evaluationPatch(current, status, now);
+      const patch = t.kind === 'finetune' ? finetunePatch(current, status, now) : evaluationPatch(current, status, now);
       await this.write(target, t, current, patch);
       return true;
     }
@@ -525,9 +531,10 @@ export class PollScheduler {
       this.serviceFailures++;
       const now = this.clock.monotonic();
       // What the server said (on a 503 as on a 429), capped, without jitter; our own backoff only when it said nothing.
-      const delay = retryAfterMs !== undefined
-        ? Math.max(this.options.intervalMs(), Math.min(retryAfterMs, this.maxRetryAfterMs))
-        : backoffDelay(this.serviceFailures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
+      const delay =
+        retryAfterMs !== undefined
+          ? Math.max(this.options.intervalMs(), Math.min(retryAfterMs, this.maxRetryAfterMs))
+          : backoffDelay(this.serviceFailures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
       if (retryAfterMs !== undefined) this.retryAfterUntil = Math.max(this.retryAfterUntil, now + delay);
       this.serviceBackoffUntil = Math.max(this.serviceBackoffUntil, now + delay);
       // The first failure of an outage is worth a warning; the rest of it only repeats that.

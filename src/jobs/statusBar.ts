@@ -84,7 +84,6 @@ export class JobsStatusBar implements vscode.Disposable {
     return lines.join('\n');
   }
 
-
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }

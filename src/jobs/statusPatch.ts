@@ -5,8 +5,7 @@ import { isTerminal } from '../api/types';
 import type { JobRecord } from './jobRecord';
 
 /** The error a job gets when its status endpoint answers 404: polling it again would never end. */
-export const GONE_ERROR =
-  'The service no longer knows this job (404). It may have expired or been removed on the service.';
+export const GONE_ERROR = 'The service no longer knows this job (404). It may have expired or been removed on the service.';
 
 export type JobPatch = Partial<
   Pick<JobRecord, 'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result' | 'finishedAt' | 'unseenFailure'>
@@ -56,5 +55,9 @@ export function visibleSignature(job: Pick<JobRecord, 'state' | 'rawState' | 'pr
 /** Whether applying `patch` to `current` would change anything worth writing. */
 export function changes(current: JobRecord, patch: JobPatch): boolean {
   const next = { ...current, ...patch };
-  return visibleSignature(next) !== visibleSignature(current) || next.finishedAt !== current.finishedAt || next.unseenFailure !== current.unseenFailure;
+  return (
+    visibleSignature(next) !== visibleSignature(current) ||
+    next.finishedAt !== current.finishedAt ||
+    next.unseenFailure !== current.unseenFailure
+  );
 }

@@ -136,8 +136,13 @@ function isEvaluationResult(v: unknown): v is EvaluationResult {
   const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
   const optText = (x: unknown) => x === undefined || isText(x);
   return (
-    isText(v.datasetName) && isText(v.modelName) && num(v.correct) && num(v.total) && num(v.accuracy) &&
-    optText(v.split) && optText(v.judgeModel)
+    isText(v.datasetName) &&
+    isText(v.modelName) &&
+    num(v.correct) &&
+    num(v.total) &&
+    num(v.accuracy) &&
+    optText(v.split) &&
+    optText(v.judgeModel)
   );
 }
 

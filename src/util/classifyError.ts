@@ -43,10 +43,16 @@ const MAX_MESSAGE_CHARS = 2_000;
 
 /** `context` ("Inference failed") leads the message of an unexpected error, whose own words rarely say what failed. */
 export function classifyError(error: unknown, context?: string): ErrorInfo {
-  const e = typeof error === 'object' && error !== null ? (error as { name?: unknown; kind?: unknown; message?: unknown; missing?: unknown }) : {};
+  const e =
+    typeof error === 'object' && error !== null ? (error as { name?: unknown; kind?: unknown; message?: unknown; missing?: unknown }) : {};
   const said = typeof e.message === 'string' && e.message.trim() ? e.message : String(error);
   if (e.name === 'NotConfiguredError') {
-    return { kind: 'notConfigured', retryable: false, message: clip(said), fix: e.missing === 'baseUrl' ? FIXES.configureBaseUrl : FIXES.setApiKey };
+    return {
+      kind: 'notConfigured',
+      retryable: false,
+      message: clip(said),
+      fix: e.missing === 'baseUrl' ? FIXES.configureBaseUrl : FIXES.setApiKey,
+    };
   }
   const kind: ErrorKind = typeof e.kind === 'string' && KINDS.has(e.kind) ? (e.kind as ApiErrorKind) : 'unexpected';
   const message = clip(kind === 'unexpected' && context ? `${context}: ${said}` : said);

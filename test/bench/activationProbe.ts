@@ -51,7 +51,12 @@ async function time(id: string, line: ProbeLine): Promise<void> {
 export async function run(): Promise<void> {
   const file = process.env[RESULT_ENV];
   if (!file) throw new Error(`${RESULT_ENV} is not set`);
-  const done = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length : 0;
+  const done = fs.existsSync(file)
+    ? fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length
+    : 0;
   const order = done % 2 === 0 ? ([SUBJECT_ID, EMPTY_ID] as const) : ([EMPTY_ID, SUBJECT_ID] as const);
   const line: ProbeLine = { run: done, first: order[0], ms: {}, alreadyActive: [], missing: [], known: [], vscodeVersion: vscode.version };
   line.known = vscode.extensions.all.filter((e) => !(e.packageJSON as { isBuiltin?: boolean }).isBuiltin).map((e) => e.id);

@@ -13,44 +13,69 @@ const ROUTE = '/cr/provider_predict_platform_base_oss';
 export function activate(context: vscode.ExtensionContext): void {
   let panel: vscode.WebviewPanel | undefined;
   let runs = 0;
-  context.subscriptions.push(vscode.commands.registerCommand(BARE_COMMAND, (modelName: unknown) => {
-    if (panel) {
-      panel.reveal();
-      return;
-    }
-    const p = vscode.window.createWebviewPanel('hrBenchBare', BARE_TITLE, vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true });
-    panel = p;
-    p.onDidDispose(() => (panel = undefined));
-    p.webview.onDidReceiveMessage((m: { type?: string }) => {
-      if (m.type === 'run') stream(p.webview, `bare-${++runs}`, typeof modelName === 'string' ? modelName : 'oss-reasoner-8b');
-    });
-    p.webview.html = page(randomBytes(18).toString('base64'));
-  }));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(BARE_COMMAND, (modelName: unknown) => {
+      if (panel) {
+        panel.reveal();
+        return;
+      }
+      const p = vscode.window.createWebviewPanel('hrBenchBare', BARE_TITLE, vscode.ViewColumn.Active, {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+      });
+      panel = p;
+      p.onDidDispose(() => (panel = undefined));
+      p.webview.onDidReceiveMessage((m: { type?: string }) => {
+        if (m.type === 'run') stream(p.webview, `bare-${++runs}`, typeof modelName === 'string' ? modelName : 'oss-reasoner-8b');
+      });
+      p.webview.html = page(randomBytes(18).toString('base64'));
+    }),
+  );
 }
 
 function stream(webview: vscode.Webview, runId: string, modelName: string): void {
   const post = (m: object) => void webview.postMessage({ runId, ...m });
   post({ type: 'start' });
-  const body = JSON.stringify({ prompt: 'bare', query_only: 'bare', model_name: modelName, stream: true, use_rag: false, sequential_budget: 1, parallel_budget: 1, temperature: 0.7 });
-  const req = http.request(`${process.env[EMULATOR_URL_ENV] ?? ''}${ROUTE}`, {
-    method: 'POST',
-    headers: { 'X-API-Key': process.env[EMULATOR_KEY_ENV] ?? '', 'Content-Type': 'application/json', Accept: 'text/event-stream', 'Content-Length': Buffer.byteLength(body) },
-  }, (res) => {
-    res.setEncoding('utf8');
-    let pending = '';
-    let seq = 0;
-    res.on('data', (c: string) => {
-      pending += c;
-      let at: number;
-      while ((at = pending.indexOf('\n\n')) !== -1) {
-        const event = pending.slice(0, at);
-        pending = pending.slice(at + 2);
-        if (event.startsWith('data: {')) post({ type: 'token', seq: seq++, text: (JSON.parse(event.slice(6)) as { token: string }).token });
-      }
-    });
-    res.on('end', () => post({ type: 'done' }));
-    res.on('error', (e) => post({ type: 'done', error: e.message }));
+  const body = JSON.stringify({
+    prompt: 'bare',
+    query_only: 'bare',
+    model_name: modelName,
+    stream: true,
+    use_rag: false,
+    sequential_budget: 1,
+    parallel_budget: 1,
+    temperature: 0.7,
   });
+  const req = http.request(
+    `${process.env[EMULATOR_URL_ENV] ?? ''}${ROUTE}`,
+    {
+      method: 'POST',
+      headers: {
+        'X-API-Key': process.env[EMULATOR_KEY_ENV] ?? '',
+        'Content-Type': 'application/json',
+        Accept: 'text/event-stream',
+        'Content-Length': Buffer.byteLength(body),
+      },
+    },
+    (res) => {
+      res.setEncoding('utf8');
+      let pending = '';
+      let seq = 0;
+      res.on('data', (c: string) => {
+        pending += c;
+        let at: number;
+        while ((at = pending.indexOf('\n\n')) !== -1) {
+          const event = pending.slice(0, at);
+          pending = pending.slice(at + 2);
+          if (event.startsWith('data: {')) {
+            post({ type: 'token', seq: seq++, text: (JSON.parse(event.slice(6)) as { token: string }).token });
+          }
+        }
+      });
+      res.on('end', () => post({ type: 'done' }));
+      res.on('error', (e) => post({ type: 'done', error: e.message }));
+    },
+  );
   req.on('error', (e) => post({ type: 'done', error: e.message }));
   req.end(body);
 }

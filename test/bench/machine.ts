@@ -34,5 +34,8 @@ export function machine(): Machine {
 
 /** 1, 5 and 15 minute load averages, as `uptime` prints them. */
 export function load(): string {
-  return os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 }

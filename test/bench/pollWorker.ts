@@ -153,7 +153,20 @@ async function main(): Promise<void> {
   }
   const states: Record<string, number> = {};
   for (const r of jobs.records.values()) states[r.state] = (states[r.state] ?? 0) + 1;
-  const result: PollResult = { cpuMs: (cpu.user + cpu.system) / 1000, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, wallMs, timersArmed, rounds, requests, minSendGapMs, maxPerInterval, extraTimeouts, hasTimerAtEnd, states };
+  const result: PollResult = {
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    wallMs,
+    timersArmed,
+    rounds,
+    requests,
+    minSendGapMs,
+    maxPerInterval,
+    extraTimeouts,
+    hasTimerAtEnd,
+    states,
+  };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

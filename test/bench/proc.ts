@@ -39,5 +39,10 @@ export async function curl(args: string[]): Promise<{ ms: number; fields: string
   const fields = (lines[0] ?? '').trim().split(/\s+/);
   const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec((lines[lines.length - 1] ?? '').trim());
   const secs = (min: string | undefined, s: string | undefined) => (Number(min) * 60 + Number(s)) * 1000;
-  return { ms: Number(fields[0]) * 1000, fields: fields.slice(1), cpuUserMs: m ? secs(m[1], m[2]) : NaN, cpuSystemMs: m ? secs(m[3], m[4]) : NaN };
+  return {
+    ms: Number(fields[0]) * 1000,
+    fields: fields.slice(1),
+    cpuUserMs: m ? secs(m[1], m[2]) : NaN,
+    cpuSystemMs: m ? secs(m[3], m[4]) : NaN,
+  };
 }

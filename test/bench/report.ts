@@ -24,7 +24,10 @@ export function yesNo(met: boolean | undefined): string {
 export function table(rows: Row[]): string {
   const head = '| Figure | Subject (median) | Reference (median) | Ratio | Spread | Goal | Met? |\n|---|---|---|---|---|---|---|';
   const esc = (s: string) => s.replace(/\|/g, '\\|');
-  return [head, ...rows.map((r) => `| ${[r.figure, r.subject, r.reference, r.ratio, r.spread, r.goal, yesNo(r.met)].map(esc).join(' | ')} |`)].join('\n');
+  return [
+    head,
+    ...rows.map((r) => `| ${[r.figure, r.subject, r.reference, r.ratio, r.spread, r.goal, yesNo(r.met)].map(esc).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** A small markdown table of per-run numbers. */

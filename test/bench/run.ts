@@ -1,5 +1,6 @@
 // `npm run bench`: runs every figure in a fresh process each, then writes test/bench/REPORT.md (machine, date, load,
-// one table, a section of per-run tables per figure) and prints it. Method and explanations: PERFORMANCE.md. Not part of `npm test`; it takes several minutes.
+// one table, a section of per-run tables per figure) and prints it. Method and explanations: PERFORMANCE.md. Not part of
+// `npm test`; it takes several minutes.
 //   BENCH_ONLY=stream,upload  run some figures only (the report then goes to test-output/bench/REPORT.md)
 //   BENCH_QUICK=1             small sizes and few runs, to debug the harness (report in test-output/ too)
 import { spawn } from 'node:child_process';
@@ -26,7 +27,6 @@ const FIGURES: Figure[] = [
   { name: 'latency', number: 3, title: 'Token latency in the playground' },
 ];
 
-
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
 interface Outcome {
@@ -43,7 +43,9 @@ function runFigure(figure: Figure): Promise<Outcome> {
   const loadBefore = load();
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'figure.js'), figure.name, out], { stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'figure.js'), figure.name, out], {
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
     let tail = '';
     child.stderr.on('data', (c: Buffer) => {
       process.stderr.write(c);
@@ -64,10 +66,15 @@ function uptimeLine(): string {
 }
 
 async function main(): Promise<void> {
-  const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const quick = process.env.BENCH_QUICK === '1';
   const figures = only.length ? FIGURES.filter((f) => only.includes(f.name)) : FIGURES;
-  if (only.length && figures.length !== only.length) throw new Error(`unknown figure in BENCH_ONLY; known: ${FIGURES.map((f) => f.name).join(', ')}`);
+  if (only.length && figures.length !== only.length) {
+    throw new Error(`unknown figure in BENCH_ONLY; known: ${FIGURES.map((f) => f.name).join(', ')}`);
+  }
   const m = machine();
   const before = uptimeLine();
   const outcomes: Outcome[] = [];
@@ -83,7 +90,17 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const o of byNumber) {
     if (o.result) rows.push(...o.result.rows);
-    else rows.push({ figure: `${o.figure.number}. ${o.figure.title}`, subject: 'failed', reference: '—', ratio: '—', spread: '—', goal: '—', met: undefined });
+    else {
+      rows.push({
+        figure: `${o.figure.number}. ${o.figure.title}`,
+        subject: 'failed',
+        reference: '—',
+        ratio: '—',
+        spread: '—',
+        goal: '—',
+        met: undefined,
+      });
+    }
   }
   const sections = byNumber.map((o) => {
     const timing = `_(ran ${o.seconds.toFixed(0)} s; load average ${o.loadBefore} before, ${o.loadAfter} after)_`;
@@ -103,7 +120,7 @@ async function main(): Promise<void> {
     `- Date: ${m.date}`,
     `- Load before: ${before}`,
     `- Load after: ${after}`,
-    '- The machine is shared: other engineers\' test suites (VS Code servers, headless Chromium, mocha) ran during the',
+    "- The machine is shared: other engineers' test suites (VS Code servers, headless Chromium, mocha) ran during the",
     '  measurement. Each section gives the load average around its figure. Ratios are steadier than absolute numbers.',
     '',
     table(rows),

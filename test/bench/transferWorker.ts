@@ -81,8 +81,15 @@ async function main(): Promise<void> {
   const r1 = process.resourceUsage();
   const polledPeakRss = sampler.stop();
   const result: TransferResult = {
-    ms, baselineRss, peakRss: canReset ? rssPeak() : undefined, polledPeakRss, cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000,
-    minorFaults: r1.minorPageFault - r0.minorPageFault, contextSwitches: r1.voluntaryContextSwitches - r0.voluntaryContextSwitches, detail,
+    ms,
+    baselineRss,
+    peakRss: canReset ? rssPeak() : undefined,
+    polledPeakRss,
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    minorFaults: r1.minorPageFault - r0.minorPageFault,
+    contextSwitches: r1.voluntaryContextSwitches - r0.voluntaryContextSwitches,
+    detail,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -118,7 +125,7 @@ class Coalescer extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    for (let at = 0; at < chunk.length; ) {
+    for (let at = 0; at < chunk.length;) {
       const n = Math.min(this.size - this.filled, chunk.length - at);
       chunk.copy(this.block, this.filled, at, at + n);
       this.filled += n;

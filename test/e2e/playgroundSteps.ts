@@ -67,11 +67,16 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
 
         // Sample what the person sees: the answer must grow in several visible steps, not appear at once.
         const sizes: number[] = [];
-        await eventually(`the answer to grow in ${GROWTH_STEPS} steps (seen: ${sizes.join(', ')})`, async () => {
-          const size = (await pg.output.innerText()).length;
-          if (size > 0 && size !== sizes[sizes.length - 1]) sizes.push(size);
-          return sizes.length >= GROWTH_STEPS ? true : undefined;
-        }, 20_000, 40);
+        await eventually(
+          `the answer to grow in ${GROWTH_STEPS} steps (seen: ${sizes.join(', ')})`,
+          async () => {
+            const size = (await pg.output.innerText()).length;
+            if (size > 0 && size !== sizes[sizes.length - 1]) sizes.push(size);
+            return sizes.length >= GROWTH_STEPS ? true : undefined;
+          },
+          20_000,
+          40,
+        );
         note(`output sizes while streaming: ${sizes.join(' → ')} characters`);
         assert.ok(sizes.length > 1 && sizes[sizes.length - 1]! > sizes[0]!, 'the answer grew');
         assert.equal(await pg.status.innerText(), 'Streaming…', 'the status says the answer is streaming');
@@ -83,10 +88,14 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         const stoppedAt = await pg.output.innerText();
         await sleep(AFTER_STOP_SETTLE_MS);
         assert.equal(await pg.output.innerText(), stoppedAt, 'no text arrives after Stop');
-        const request = await eventually('the emulator to record the stopped request', async () => {
-          const found = emu.received.slice(asked).find((r) => r.path.startsWith(INFERENCE_PATH));
-          return found?.aborted ? found : undefined;
-        }, 10_000);
+        const request = await eventually(
+          'the emulator to record the stopped request',
+          async () => {
+            const found = emu.received.slice(asked).find((r) => r.path.startsWith(INFERENCE_PATH));
+            return found?.aborted ? found : undefined;
+          },
+          10_000,
+        );
         note(`stopped at ${stoppedAt.length} characters; the service saw the request aborted (status ${request.status})`);
       } finally {
         emu.configure({ tokenIntervalMs });
@@ -132,7 +141,9 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
       // a request the policy blocks too, then fails it with "csp".)
       const requests = new Map<Request, string>();
       const onRequest = (request: Request): void => {
-        if (fromWebview(request) || !allowedUrl(request.url(), workbenchOrigin)) requests.set(request, `${request.method()} ${request.url()}`);
+        if (fromWebview(request) || !allowedUrl(request.url(), workbenchOrigin)) {
+          requests.set(request, `${request.method()} ${request.url()}`);
+        }
       };
       const onRequestFailed = (request: Request): void => {
         const seen = requests.get(request);
@@ -160,14 +171,20 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
 
       assert.equal((await pg.output.innerText()).trim(), HOSTILE_ANSWER, 'the answer is shown as text, character for character');
       const elements = await pg.output.evaluate((output) => ({
-        active: [...output.querySelectorAll('script, img, iframe, svg, object, embed, [onerror], [onload], [onclick]')].map((e) => e.outerHTML),
+        active: [...output.querySelectorAll('script, img, iframe, svg, object, embed, [onerror], [onload], [onclick]')].map(
+          (e) => e.outerHTML,
+        ),
         links: [...output.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
       }));
       assert.deepEqual(elements.active, [], 'no element of the answer became markup');
       const unsafeLinks = elements.links.filter((href) => !/^https?:\/\//i.test(href));
       assert.deepEqual(unsafeLinks, [], 'no link other than http(s)');
 
-      for (const [name, frame] of [['the workbench', page.mainFrame()], ['the webview host', host], ['the playground', content]] as const) {
+      for (const [name, frame] of [
+        ['the workbench', page.mainFrame()],
+        ['the webview host', host],
+        ['the playground', content],
+      ] as const) {
         const pwned = await frame.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
         assert.equal(pwned, undefined, `window.__pwned in ${name}`);
       }
@@ -179,7 +196,9 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
       const blocked = await blockedByPolicy('https://example.com/probe.png');
       assert.ok(blocked, 'the policy blocks an image from another origin');
 
-      note(`shown as text; links: ${elements.links.join(', ') || 'none'}; no dialog, no request, no policy violation; the policy blocks a probe image`);
+      note(
+        `shown as text; links: ${elements.links.join(', ') || 'none'}; no dialog, no request, no policy violation; the policy blocks a probe image`,
+      );
     },
   };
 

@@ -42,7 +42,10 @@ const EMULATOR_TIMINGS = { finetuneDurationMs: 4_000, evaluationDurationMs: 1_00
  * screenshots of the others are then missing, and the run says which ran.
  */
 function selectedSteps(steps: readonly Step[]): Step[] {
-  const wanted = (process.env.HR_E2E_STEPS ?? '').split(',').map((n) => Number(n.trim())).filter((n) => n > 0);
+  const wanted = (process.env.HR_E2E_STEPS ?? '')
+    .split(',')
+    .map((n) => Number(n.trim()))
+    .filter((n) => n > 0);
   if (wanted.length === 0) return [...steps];
   const ids = new Set<string>();
   const add = (step: Step): void => {
@@ -163,7 +166,11 @@ async function main(): Promise<number> {
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
       return survivors;
     })());
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     process.once(signal, () => {
       console.error(`[e2e] ${signal}: stopping the server, the browser and the emulator`);
       void cleanUp().finally(() => process.exit(code));
@@ -212,16 +219,18 @@ async function main(): Promise<number> {
 
     results = await runSteps(
       page,
-      selectedSteps(storySteps({
-        workbench,
-        emu,
-        key: DEMO_KEY,
-        downloadFolder,
-        sourcePdfs: ['product-handbook.pdf', 'release-notes.pdf'],
-        baseModel: 'oss-reasoner-8b',
-        modelName: 'lumen-e2e',
-        dataset: 'demo-qa',
-      })),
+      selectedSteps(
+        storySteps({
+          workbench,
+          emu,
+          key: DEMO_KEY,
+          downloadFolder,
+          sourcePdfs: ['product-handbook.pdf', 'release-notes.pdf'],
+          baseModel: 'oss-reasoner-8b',
+          modelName: 'lumen-e2e',
+          dataset: 'demo-qa',
+        }),
+      ),
       outputDir,
     );
   } catch (error) {
@@ -238,8 +247,7 @@ async function main(): Promise<number> {
   if (survivors.length > 0) {
     console.error(`[e2e] processes left behind after the cleanup:\n${survivors.map((p) => `  ${p}`).join('\n')}`);
   }
-  const passed =
-    setupError === undefined && survivors.length === 0 && results.length > 0 && results.every((r) => r.outcome === 'passed');
+  const passed = setupError === undefined && survivors.length === 0 && results.length > 0 && results.every((r) => r.outcome === 'passed');
   if (!passed) console.error(`[e2e] FAILED; server output and browser console: ${logPath}`);
   else console.log('[e2e] passed; no process left behind');
   return passed ? 0 : 1;

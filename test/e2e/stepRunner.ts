@@ -125,7 +125,12 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
       results.push({ number, step, outcome: 'passed', durationMs, screenshot: shot });
     } else {
       console.error(`[e2e] ✗ ${label} (${seconds}) FAILED`);
-      console.error(error.split('\n').map((line) => `        ${line}`).join('\n'));
+      console.error(
+        error
+          .split('\n')
+          .map((line) => `        ${line}`)
+          .join('\n'),
+      );
       console.error(`        screenshot: ${shot ?? '(could not be taken)'}`);
       results.push({ number, step, outcome: 'failed', durationMs, screenshot: shot, error });
     }

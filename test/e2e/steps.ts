@@ -72,9 +72,16 @@ export function storySteps(env: StoryEnvironment): Step[] {
       await wb.notification(/API key saved\. \d+ models available\./).waitFor();
       for (const model of DEFAULT_KEYS[key]?.models ?? []) await wb.waitForRow(MODELS, `Base model ${model}`);
       // The view names the service it talks to and where the key came from.
-      await wb.pane(MODELS).locator('.pane-header').getByText(`${new URL(emu.url).host} · key stored`).waitFor();
+      await wb
+        .pane(MODELS)
+        .locator('.pane-header')
+        .getByText(`${new URL(emu.url).host} · key stored`)
+        .waitFor();
       const checked = emu.received.filter((r) => r.path.startsWith('/cr/get_allowed_models') && r.headers['x-api-key'] === key);
-      assert.ok(checked.some((r) => r.status === 200), 'the key was checked against the service');
+      assert.ok(
+        checked.some((r) => r.status === 200),
+        'the key was checked against the service',
+      );
     },
   };
 
@@ -217,7 +224,11 @@ export function storySteps(env: StoryEnvironment): Step[] {
       await page.keyboard.press('Enter');
       await wb.showContainer('Hosted Reasoning');
       // A key is kept per service: the new one has none yet, and the view says so.
-      await wb.pane(MODELS).locator('.pane-header').getByText(`${new URL(url).host} · no key`).waitFor();
+      await wb
+        .pane(MODELS)
+        .locator('.pane-header')
+        .getByText(`${new URL(url).host} · no key`)
+        .waitFor();
       await wb.pane(MODELS).getByText('Connect with an API key to see the models it allows.').waitFor();
       await wb.runCommand('Hosted Reasoning: Set API Key…');
       await wb.quickInputTitled('Hosted Reasoning: API Key');

@@ -144,7 +144,9 @@ export class Workbench {
     await this.page.keyboard.press('F1');
     await this.quickInputBox.waitFor();
     await this.page.keyboard.insertText(title);
-    await this.quickPickItem(new RegExp(`^${escapeRegExp(title)}`)).first().click();
+    await this.quickPickItem(new RegExp(`^${escapeRegExp(title)}`))
+      .first()
+      .click();
   }
 
   // ---------------------------------------------------------------------------------------------- notifications
@@ -179,12 +181,7 @@ export function escapeRegExp(text: string): string {
 }
 
 /** Polls `probe` until it returns a value that is not undefined; fails with `what` and the last value seen. */
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-  intervalMs = 100,
-): Promise<T> {
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -37,9 +37,7 @@ function isExecutable(file: string): boolean {
 
 /** The browser that opens the workbench; needed for every run. */
 export function missingBrowser(): MissingPrerequisite[] {
-  return isExecutable(chromiumPath)
-    ? []
-    : [{ reason: `chromium (${chromiumPath}) to open the VS Code workbench`, aptPackage: 'chromium' }];
+  return isExecutable(chromiumPath) ? [] : [{ reason: `chromium (${chromiumPath}) to open the VS Code workbench`, aptPackage: 'chromium' }];
 }
 
 /** What installing the server needs on top of the browser: ripgrep and the build inputs of its native modules. */
@@ -58,7 +56,11 @@ export function missingInstallTools(): MissingPrerequisite[] {
       aptPackage: 'libkrb5-dev',
     });
   }
-  for (const [tool, aptPackage] of [['python3', 'python3'], ['make', 'make'], ['g++', 'g++']] as const) {
+  for (const [tool, aptPackage] of [
+    ['python3', 'python3'],
+    ['make', 'make'],
+    ['g++', 'g++'],
+  ] as const) {
     if (!findOnPath(tool)) missing.push({ reason: `${tool}: node-gyp builds native modules with it`, aptPackage });
   }
   return missing;

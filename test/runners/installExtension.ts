@@ -19,7 +19,10 @@ export function installVsix(vsix: string, extensionsDir: string, env: NodeJS.Pro
     [serverMainPath, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
     { encoding: 'utf8', env, timeout: 120_000 },
   );
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n').filter((line) => line.trim() !== '').join(' | ');
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .join(' | ');
   if (result.status !== 0 || !/successfully installed/i.test(output)) {
     throw new Error(`installing ${path.basename(vsix)} failed (exit ${result.status ?? result.signal}): ${output}`);
   }

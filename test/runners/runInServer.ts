@@ -12,14 +12,7 @@ import type { BrowserContext } from 'playwright-core';
 import { RESULT_FILE_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
 import { formatSuiteResult, suitePassed } from './suiteReport';
-import {
-  extensionBundlePath,
-  installMarkerPath,
-  repoRoot,
-  suiteIndexPath,
-  testOutputDir,
-  testWorkspacePath,
-} from './vscodeServerLayout';
+import { extensionBundlePath, installMarkerPath, repoRoot, suiteIndexPath, testOutputDir, testWorkspacePath } from './vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from './workbenchBrowser';
 
@@ -112,7 +105,11 @@ async function main(): Promise<number> {
       });
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     })());
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     process.once(signal, () => {
       console.error(`[vscode-test] ${signal}: stopping the server and the browser`);
       void cleanUp().finally(() => process.exit(code));

@@ -62,9 +62,7 @@ function install(): void {
   step(`Installing code-server@${CODE_SERVER_VERSION} without its install scripts`, () =>
     npm(installDir, ['install', `code-server@${CODE_SERVER_VERSION}`, '--ignore-scripts']),
   );
-  step('Installing the VS Code server dependencies', () =>
-    npm(vscodeDir, ['install', '--omit=dev', '--ignore-scripts']),
-  );
+  step('Installing the VS Code server dependencies', () => npm(vscodeDir, ['install', '--omit=dev', '--ignore-scripts']));
   step('Copying the system ripgrep into @vscode/ripgrep', () => {
     const rg = findOnPath('rg');
     if (!rg) throw new SetupError('rg disappeared from PATH');
@@ -74,18 +72,14 @@ function install(): void {
     fs.chmodSync(path.join(binDir, 'rg'), 0o755);
   });
   // node-pty's rebuild runs `npx node-gyp`, which would stop to ask before installing it.
-  step('Building native modules (npm rebuild)', () =>
-    npm(vscodeDir, ['rebuild'], { npm_config_yes: 'true', ...localNodeHeaders() }),
-  );
+  step('Building native modules (npm rebuild)', () => npm(vscodeDir, ['rebuild'], { npm_config_yes: 'true', ...localNodeHeaders() }));
   step('Linking node_modules.asar', () => {
     // The server resolves its modules through node_modules.asar, which only exists in packaged builds.
     const link = path.join(vscodeDir, 'node_modules.asar');
     fs.rmSync(link, { force: true });
     fs.symlinkSync('node_modules', link);
   });
-  step('Installing the built-in extensions dependencies', () =>
-    npm(path.join(vscodeDir, 'extensions'), ['install', '--omit=dev']),
-  );
+  step('Installing the built-in extensions dependencies', () => npm(path.join(vscodeDir, 'extensions'), ['install', '--omit=dev']));
 
   if (!fs.existsSync(serverMainPath)) throw new SetupError(`${serverMainPath} is missing after the install`);
   fs.writeFileSync(

@@ -69,14 +69,16 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 export function startVscodeServer(options: VscodeServerOptions): VscodeServer {
   const args = [
     serverMainPath,
-    '--host', options.host ?? '127.0.0.1',
-    '--port', String(options.port ?? 0),
-    ...(options.connectionTokenFile
-      ? ['--connection-token-file', options.connectionTokenFile]
-      : ['--without-connection-token']),
+    '--host',
+    options.host ?? '127.0.0.1',
+    '--port',
+    String(options.port ?? 0),
+    ...(options.connectionTokenFile ? ['--connection-token-file', options.connectionTokenFile] : ['--without-connection-token']),
     '--accept-server-license-terms',
-    '--user-data-dir', options.userDataDir,
-    '--extensions-dir', options.extensionsDir,
+    '--user-data-dir',
+    options.userDataDir,
+    '--extensions-dir',
+    options.extensionsDir,
     // As @vscode/test-electron does: no trust prompt, which would start the extension in restricted mode.
     '--disable-workspace-trust',
     // The extension host gets exactly the runner's environment, not one read from a login shell.

@@ -40,10 +40,19 @@ export function artifactFileName(modelName: string): string {
  * Writes the artifact and registers the model for the key. The on-disk name is derived from a hash plus the safe
  * base name, so neither the key nor a hostile model name can steer the path out of dataDir/artifacts.
  */
-export async function createCustomModel(state: State, key: string, modelName: string, baseModel: string, bytes: number): Promise<CustomModel> {
+export async function createCustomModel(
+  state: State,
+  key: string,
+  modelName: string,
+  baseModel: string,
+  bytes: number,
+): Promise<CustomModel> {
   const dir = join(state.options.dataDir, 'artifacts');
   await mkdir(dir, { recursive: true });
-  const tag = createHash('sha256').update(`${ownerId(state, key)}\n${modelName}`).digest('hex').slice(0, 16);
+  const tag = createHash('sha256')
+    .update(`${ownerId(state, key)}\n${modelName}`)
+    .digest('hex')
+    .slice(0, 16);
   const path = join(dir, `${tag}-${safeBaseName(modelName)}.gguf`);
   const { size, sha256 } = await writeGguf(path, { modelName, baseModel, totalBytes: bytes });
   const model: CustomModel = {

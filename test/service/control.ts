@@ -191,7 +191,13 @@ function faultToJson(rule: FaultRule, remaining: number): Record<string, unknown
 }
 
 /** Answers one /_emulator/... request. */
-export async function handleControl(emulator: Emulator, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+export async function handleControl(
+  emulator: Emulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: URLSearchParams,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const route = `${method} ${path}`;
   try {
@@ -229,7 +235,11 @@ export async function handleControl(emulator: Emulator, req: IncomingMessage, re
         return;
       }
       case 'GET /_emulator/faults':
-        sendJson(res, 200, emulator.faults.list().map((f) => faultToJson(f.rule, f.remaining)));
+        sendJson(
+          res,
+          200,
+          emulator.faults.list().map((f) => faultToJson(f.rule, f.remaining)),
+        );
         return;
       case 'DELETE /_emulator/faults':
         emulator.faults.clear();

@@ -177,7 +177,14 @@ async function extractPdf(path: string): Promise<Extraction> {
         () => transport.abort(),
       );
     };
-    task = lib.getDocument({ ...common, range: transport, length: size, disableAutoFetch: true, disableStream: true, rangeChunkSize: 256 * 1024 });
+    task = lib.getDocument({
+      ...common,
+      range: transport,
+      length: size,
+      disableAutoFetch: true,
+      disableStream: true,
+      rangeChunkSize: 256 * 1024,
+    });
   } else {
     const data = await readFile(path);
     task = lib.getDocument({ ...common, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
@@ -193,7 +200,14 @@ async function extractPdf(path: string): Promise<Extraction> {
       parts.push(line);
       page.cleanup();
     }
-    return { text: parts.join('\n').replace(/[ \t]+/g, ' ').trim(), partial: large && doc.numPages > pages, pages: doc.numPages };
+    return {
+      text: parts
+        .join('\n')
+        .replace(/[ \t]+/g, ' ')
+        .trim(),
+      partial: large && doc.numPages > pages,
+      pages: doc.numPages,
+    };
   } finally {
     await task.destroy().catch(() => undefined);
     await fh?.close().catch(() => undefined);
@@ -203,12 +217,18 @@ async function extractPdf(path: string): Promise<Extraction> {
 function decodeXmlText(s: string): string {
   return s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => {
     switch (e) {
-      case 'lt': return '<';
-      case 'gt': return '>';
-      case 'amp': return '&';
-      case 'quot': return '"';
-      case 'apos': return "'";
-      default: return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+      case 'lt':
+        return '<';
+      case 'gt':
+        return '>';
+      case 'amp':
+        return '&';
+      case 'quot':
+        return '"';
+      case 'apos':
+        return "'";
+      default:
+        return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
     }
   });
 }
@@ -254,8 +274,16 @@ async function extractLargeDocx(path: string): Promise<Extraction> {
     source.on('error', reject);
   });
   const xml = Buffer.concat(chunks).toString('utf8');
-  const paragraphs = xml.split(/<\/w:p>/).map((p) => [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decodeXmlText(m[1]!)).join(''));
-  return { text: paragraphs.filter((p) => p.trim() !== '').join('\n').trim(), partial };
+  const paragraphs = xml
+    .split(/<\/w:p>/)
+    .map((p) => [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decodeXmlText(m[1]!)).join(''));
+  return {
+    text: paragraphs
+      .filter((p) => p.trim() !== '')
+      .join('\n')
+      .trim(),
+    partial,
+  };
 }
 
 async function extractDocx(path: string): Promise<Extraction> {

@@ -68,7 +68,13 @@ export async function handleEvaluateAsync(state: State, key: string, req: Incomi
       return undefined;
     }
     if (v === '') {
-      issues.push({ type: 'string_too_short', loc: ['body', name], msg: 'String should have at least 1 character', input: v, ctx: { min_length: 1 } });
+      issues.push({
+        type: 'string_too_short',
+        loc: ['body', name],
+        msg: 'String should have at least 1 character',
+        input: v,
+        ctx: { min_length: 1 },
+      });
       return undefined;
     }
     return v;
@@ -83,7 +89,9 @@ export async function handleEvaluateAsync(state: State, key: string, req: Incomi
     sendDetail(res, 404, `Model '${modelName}' not found`);
     return;
   }
-  const dataset = Object.prototype.hasOwnProperty.call(state.options.datasets, datasetName) ? state.options.datasets[datasetName] : undefined;
+  const dataset = Object.prototype.hasOwnProperty.call(state.options.datasets, datasetName)
+    ? state.options.datasets[datasetName]
+    : undefined;
   const custom = customModelsOf(state, key).has(modelName);
   const job: EvaluationJob = {
     id: randomUUID(),

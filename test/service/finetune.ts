@@ -70,7 +70,10 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
   if (!/^multipart\/form-data/i.test(contentType)) {
     // FastAPI reads the form fields as missing when the body is not a form.
     req.resume();
-    sendValidation(res, ['files', 'numQs', 'modelName', 'modelType'].map((f) => ({ type: 'missing', loc: ['body', f], msg: 'Field required', input: null })));
+    sendValidation(
+      res,
+      ['files', 'numQs', 'modelName', 'modelType'].map((f) => ({ type: 'missing', loc: ['body', f], msg: 'Field required', input: null })),
+    );
     return;
   }
   const uploadDir = join(state.options.dataDir, 'uploads', randomUUID());
@@ -101,7 +104,7 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
   if (files.length === 0) {
     issues.push(
       upload.filesWithoutName > 0
-        ? { type: 'value_error', loc: ['body', 'files', 0], msg: 'Value error, Expected UploadFile, received: <class \'str\'>' }
+        ? { type: 'value_error', loc: ['body', 'files', 0], msg: "Value error, Expected UploadFile, received: <class 'str'>" }
         : { type: 'missing', loc: ['body', 'files'], msg: 'Field required', input: null },
     );
   }
@@ -109,32 +112,71 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
   let numQs = 0;
   if (numQsRaw !== undefined) {
     if (!/^\s*-?\d+\s*$/.test(numQsRaw)) {
-      issues.push({ type: 'int_parsing', loc: ['body', 'numQs'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: numQsRaw });
+      issues.push({
+        type: 'int_parsing',
+        loc: ['body', 'numQs'],
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: numQsRaw,
+      });
     } else {
       numQs = Number(numQsRaw);
       if (numQs < NUM_QS_MIN) {
-        issues.push({ type: 'greater_than_equal', loc: ['body', 'numQs'], msg: `Input should be greater than or equal to ${NUM_QS_MIN}`, input: numQsRaw, ctx: { ge: NUM_QS_MIN } });
+        issues.push({
+          type: 'greater_than_equal',
+          loc: ['body', 'numQs'],
+          msg: `Input should be greater than or equal to ${NUM_QS_MIN}`,
+          input: numQsRaw,
+          ctx: { ge: NUM_QS_MIN },
+        });
       } else if (numQs > NUM_QS_MAX) {
-        issues.push({ type: 'less_than_equal', loc: ['body', 'numQs'], msg: `Input should be less than or equal to ${NUM_QS_MAX}`, input: numQsRaw, ctx: { le: NUM_QS_MAX } });
+        issues.push({
+          type: 'less_than_equal',
+          loc: ['body', 'numQs'],
+          msg: `Input should be less than or equal to ${NUM_QS_MAX}`,
+          input: numQsRaw,
+          ctx: { le: NUM_QS_MAX },
+        });
       }
     }
   }
   const mode = fields.get('mode') ?? 'pretraining';
   if (!(MODES as readonly string[]).includes(mode)) {
-    issues.push({ type: 'literal_error', loc: ['body', 'mode'], msg: `Input should be ${MODES.map((m) => `'${m}'`).join(' or ')}`, input: mode, ctx: { expected: MODES.map((m) => `'${m}'`).join(' or ') } });
+    issues.push({
+      type: 'literal_error',
+      loc: ['body', 'mode'],
+      msg: `Input should be ${MODES.map((m) => `'${m}'`).join(' or ')}`,
+      input: mode,
+      ctx: { expected: MODES.map((m) => `'${m}'`).join(' or ') },
+    });
   }
   const modelName = required(fields, 'modelName', issues);
   if (modelName !== undefined && !MODEL_NAME_PATTERN.test(modelName)) {
-    issues.push({ type: 'string_pattern_mismatch', loc: ['body', 'modelName'], msg: `String should match pattern '${MODEL_NAME_PATTERN.source}'`, input: modelName, ctx: { pattern: MODEL_NAME_PATTERN.source } });
+    issues.push({
+      type: 'string_pattern_mismatch',
+      loc: ['body', 'modelName'],
+      msg: `String should match pattern '${MODEL_NAME_PATTERN.source}'`,
+      input: modelName,
+      ctx: { pattern: MODEL_NAME_PATTERN.source },
+    });
   }
   const modelType = required(fields, 'modelType', issues);
   if (modelType !== undefined && !isBaseModel(state, key, modelType)) {
     const allowed = keyConfig(state, key).models;
-    issues.push({ type: 'value_error', loc: ['body', 'modelType'], msg: `Value error, unknown base model '${modelType}'; this key can tune: ${allowed.join(', ')}`, input: modelType });
+    issues.push({
+      type: 'value_error',
+      loc: ['body', 'modelType'],
+      msg: `Value error, unknown base model '${modelType}'; this key can tune: ${allowed.join(', ')}`,
+      input: modelType,
+    });
   }
   const useCase = fields.get('use_case');
   if (useCase !== undefined && useCase.length > USE_CASE_MAX_CHARS) {
-    issues.push({ type: 'string_too_long', loc: ['body', 'use_case'], msg: `String should have at most ${USE_CASE_MAX_CHARS} characters`, ctx: { max_length: USE_CASE_MAX_CHARS } });
+    issues.push({
+      type: 'string_too_long',
+      loc: ['body', 'use_case'],
+      msg: `String should have at most ${USE_CASE_MAX_CHARS} characters`,
+      ctx: { max_length: USE_CASE_MAX_CHARS },
+    });
   }
   if (issues.length > 0 || modelName === undefined || modelType === undefined) {
     await reject(() => sendValidation(res, issues));
@@ -148,7 +190,9 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
     if (!kind) {
       const dot = file.originalName.lastIndexOf('.');
       const ext = dot < 0 ? '(none)' : file.originalName.slice(dot);
-      await reject(() => sendDetail(res, 415, `Unsupported file type '${ext}' for '${file.originalName}': only .pdf and .docx are accepted`));
+      await reject(() =>
+        sendDetail(res, 415, `Unsupported file type '${ext}' for '${file.originalName}': only .pdf and .docx are accepted`),
+      );
       return;
     }
     if (file.size === 0) {
@@ -309,7 +353,9 @@ function messageOf(job: FinetuneJob): string {
     case 'generating':
       return generated(fraction(job));
     case 'training':
-      return job.exporting ? `${generated(1)}; exporting GGUF artifact` : `${generated(1)}; training LoRA adapter on ${job.baseModel} (step ${Math.floor(fraction(job) * 100)}/100)`;
+      return job.exporting
+        ? `${generated(1)}; exporting GGUF artifact`
+        : `${generated(1)}; training LoRA adapter on ${job.baseModel} (step ${Math.floor(fraction(job) * 100)}/100)`;
     case 'completed':
       return `${generated(1)}; model '${job.modelName}' is ready`;
     case 'failed':
@@ -329,7 +375,12 @@ export function jobView(job: FinetuneJob): Record<string, unknown> {
     base_model: job.baseModel,
     mode: job.mode,
     num_questions: job.numQs,
-    questions_generated: job.status === 'completed' || job.status === 'training' ? job.numQs : job.status === 'generating' ? Math.floor(fraction(job) * job.numQs) : 0,
+    questions_generated:
+      job.status === 'completed' || job.status === 'training'
+        ? job.numQs
+        : job.status === 'generating'
+          ? Math.floor(fraction(job) * job.numQs)
+          : 0,
     files: job.files.map((f) => f.name),
     created_at: new Date(job.createdAt).toISOString(),
     updated_at: new Date(active ? Date.now() : job.updatedAt).toISOString(),

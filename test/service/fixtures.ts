@@ -119,8 +119,17 @@ export async function writeLargePdf(path: string, bytes: number, paragraphs: str
   objects.push(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`);
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   for (let i = 0; i < pageLines.length; i++) {
-    const content = ['BT', `/F1 ${FONT_SIZE} Tf`, `${LINE_HEIGHT} TL`, `${MARGIN} ${PAGE_HEIGHT - MARGIN} Td`, ...pageLines[i]!.map((l) => `(${pdfString(l.trim())}) Tj T*`), 'ET'].join('\n');
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`);
+    const content = [
+      'BT',
+      `/F1 ${FONT_SIZE} Tf`,
+      `${LINE_HEIGHT} TL`,
+      `${MARGIN} ${PAGE_HEIGHT - MARGIN} Td`,
+      ...pageLines[i]!.map((l) => `(${pdfString(l.trim())}) Tj T*`),
+      'ET',
+    ].join('\n');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`,
+    );
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
   }
   const header = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';

@@ -258,18 +258,45 @@ export async function readGgufHeader(path: string, maxHeaderBytes = 4 * 1024 * 1
   };
   const readValue = (type: number): MetaValue => {
     switch (type as GgufType) {
-      case GgufType.UINT8: need(1); return buf.readUInt8(pos++);
-      case GgufType.INT8: need(1); return buf.readInt8(pos++);
-      case GgufType.UINT16: need(2); pos += 2; return buf.readUInt16LE(pos - 2);
-      case GgufType.INT16: need(2); pos += 2; return buf.readInt16LE(pos - 2);
-      case GgufType.UINT32: return readU32();
-      case GgufType.INT32: need(4); pos += 4; return buf.readInt32LE(pos - 4);
-      case GgufType.FLOAT32: need(4); pos += 4; return buf.readFloatLE(pos - 4);
-      case GgufType.BOOL: need(1); return buf.readUInt8(pos++) !== 0;
-      case GgufType.STRING: return readString();
-      case GgufType.UINT64: return readU64();
-      case GgufType.INT64: need(8); pos += 8; return buf.readBigInt64LE(pos - 8);
-      case GgufType.FLOAT64: need(8); pos += 8; return buf.readDoubleLE(pos - 8);
+      case GgufType.UINT8:
+        need(1);
+        return buf.readUInt8(pos++);
+      case GgufType.INT8:
+        need(1);
+        return buf.readInt8(pos++);
+      case GgufType.UINT16:
+        need(2);
+        pos += 2;
+        return buf.readUInt16LE(pos - 2);
+      case GgufType.INT16:
+        need(2);
+        pos += 2;
+        return buf.readInt16LE(pos - 2);
+      case GgufType.UINT32:
+        return readU32();
+      case GgufType.INT32:
+        need(4);
+        pos += 4;
+        return buf.readInt32LE(pos - 4);
+      case GgufType.FLOAT32:
+        need(4);
+        pos += 4;
+        return buf.readFloatLE(pos - 4);
+      case GgufType.BOOL:
+        need(1);
+        return buf.readUInt8(pos++) !== 0;
+      case GgufType.STRING:
+        return readString();
+      case GgufType.UINT64:
+        return readU64();
+      case GgufType.INT64:
+        need(8);
+        pos += 8;
+        return buf.readBigInt64LE(pos - 8);
+      case GgufType.FLOAT64:
+        need(8);
+        pos += 8;
+        return buf.readDoubleLE(pos - 8);
       case GgufType.ARRAY: {
         const itemType = readU32();
         const count = Number(readU64());

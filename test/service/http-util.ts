@@ -96,7 +96,14 @@ export async function readJsonObject(req: IncomingMessage, res: ServerResponse, 
     return { ok: false };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    sendValidation(res, [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: parsed }]);
+    sendValidation(res, [
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: parsed,
+      },
+    ]);
     return { ok: false };
   }
   return { ok: true, value: parsed as Record<string, unknown> };

@@ -29,7 +29,9 @@ export interface InferenceRequest {
 const loc = (field: string): string[] => ['body', field];
 
 /** Pydantic-strict checks: wrong JSON types are 422s, not coerced. */
-export function validateInference(body: Record<string, unknown>): { ok: true; value: InferenceRequest } | { ok: false; issues: ValidationIssue[] } {
+export function validateInference(
+  body: Record<string, unknown>,
+): { ok: true; value: InferenceRequest } | { ok: false; issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const str = (field: string, required: boolean): string | undefined => {
     const v = body[field];
@@ -66,18 +68,41 @@ export function validateInference(body: Record<string, unknown>): { ok: true; va
       return dflt;
     }
     if (v < BUDGET_MIN) {
-      issues.push({ type: 'greater_than_equal', loc: loc(field), msg: `Input should be greater than or equal to ${BUDGET_MIN}`, input: v, ctx: { ge: BUDGET_MIN } });
+      issues.push({
+        type: 'greater_than_equal',
+        loc: loc(field),
+        msg: `Input should be greater than or equal to ${BUDGET_MIN}`,
+        input: v,
+        ctx: { ge: BUDGET_MIN },
+      });
     } else if (v > BUDGET_MAX) {
-      issues.push({ type: 'less_than_equal', loc: loc(field), msg: `Input should be less than or equal to ${BUDGET_MAX}`, input: v, ctx: { le: BUDGET_MAX } });
+      issues.push({
+        type: 'less_than_equal',
+        loc: loc(field),
+        msg: `Input should be less than or equal to ${BUDGET_MAX}`,
+        input: v,
+        ctx: { le: BUDGET_MAX },
+      });
     }
     return v;
   };
 
   const prompt = str('prompt', true);
   if (prompt !== undefined && prompt.trim() === '') {
-    issues.push({ type: 'string_too_short', loc: loc('prompt'), msg: 'String should have at least 1 character', input: prompt, ctx: { min_length: 1 } });
+    issues.push({
+      type: 'string_too_short',
+      loc: loc('prompt'),
+      msg: 'String should have at least 1 character',
+      input: prompt,
+      ctx: { min_length: 1 },
+    });
   } else if (prompt !== undefined && prompt.length > PROMPT_MAX_CHARS) {
-    issues.push({ type: 'string_too_long', loc: loc('prompt'), msg: `String should have at most ${PROMPT_MAX_CHARS} characters`, ctx: { max_length: PROMPT_MAX_CHARS } });
+    issues.push({
+      type: 'string_too_long',
+      loc: loc('prompt'),
+      msg: `String should have at most ${PROMPT_MAX_CHARS} characters`,
+      ctx: { max_length: PROMPT_MAX_CHARS },
+    });
   }
   const queryOnly = str('query_only', false);
   const modelName = str('model_name', true);
@@ -91,9 +116,21 @@ export function validateInference(body: Record<string, unknown>): { ok: true; va
     if (typeof t !== 'number' || !Number.isFinite(t)) {
       issues.push({ type: 'float_type', loc: loc('temperature'), msg: 'Input should be a valid number', input: t });
     } else if (t < 0) {
-      issues.push({ type: 'greater_than_equal', loc: loc('temperature'), msg: 'Input should be greater than or equal to 0', input: t, ctx: { ge: 0 } });
+      issues.push({
+        type: 'greater_than_equal',
+        loc: loc('temperature'),
+        msg: 'Input should be greater than or equal to 0',
+        input: t,
+        ctx: { ge: 0 },
+      });
     } else if (t > TEMPERATURE_MAX) {
-      issues.push({ type: 'less_than_equal', loc: loc('temperature'), msg: `Input should be less than or equal to ${TEMPERATURE_MAX}`, input: t, ctx: { le: TEMPERATURE_MAX } });
+      issues.push({
+        type: 'less_than_equal',
+        loc: loc('temperature'),
+        msg: `Input should be less than or equal to ${TEMPERATURE_MAX}`,
+        input: t,
+        ctx: { le: TEMPERATURE_MAX },
+      });
     } else {
       temperature = t;
     }
@@ -165,7 +202,7 @@ export function tokenize(text: string): string[] {
 export function sliceTokens(text: string, chars: number): string[] {
   const tokens: string[] = [];
   const size = Math.max(1, Math.floor(chars));
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(text.length, at + size);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) {
@@ -370,12 +407,13 @@ async function streamAnswer(state: State, res: ServerResponse, framing: Framing,
   }
   const limit = failMidStream ? Math.min(TOKENS_BEFORE_ERROR, tokens.length) : tokens.length;
   const schedule = new TokenSchedule(state);
-  for (let i = 0; i < limit; ) {
+  for (let i = 0; i < limit;) {
     const wait = schedule.waitFor(i, performance.now());
     const interval = schedule.intervalMs;
     // Interval 0: one token per turn of the event loop. Otherwise sleep until the next token is due (a timer may
     // fire late: then every token already due goes out in this tick's write).
-    const stillThere = interval > 0 && wait > 0 ? await sleepUnlessClosed(res, wait) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
+    const stillThere =
+      interval > 0 && wait > 0 ? await sleepUnlessClosed(res, wait) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
     if (!stillThere || !alive(res)) {
       return;
     }

@@ -17,17 +17,50 @@ function parseArgs(argv: string[]): EmulatorOptions {
     const flag = argv[i];
     const value = argv[i + 1];
     switch (flag) {
-      case '--port': options.port = number(flag, value); i++; break;
-      case '--storage-port': options.storagePort = number(flag, value); i++; break;
-      case '--host': options.host = value; i++; break;
-      case '--token-interval-ms': options.tokenIntervalMs = number(flag, value); i++; break;
-      case '--finetune-ms': options.finetuneDurationMs = number(flag, value); i++; break;
-      case '--evaluation-ms': options.evaluationDurationMs = number(flag, value); i++; break;
-      case '--artifact-bytes': options.artifactBytes = number(flag, value); i++; break;
-      case '--signed-url-ttl-ms': options.signedUrlTtlMs = number(flag, value); i++; break;
-      case '--data-dir': options.dataDir = value; i++; break;
-      case '--stream-chunk-bytes': options.streamChunkBytes = number(flag, value); i++; break;
-      case '--stream-token-chars': options.streamTokenChars = number(flag, value); i++; break;
+      case '--port':
+        options.port = number(flag, value);
+        i++;
+        break;
+      case '--storage-port':
+        options.storagePort = number(flag, value);
+        i++;
+        break;
+      case '--host':
+        options.host = value;
+        i++;
+        break;
+      case '--token-interval-ms':
+        options.tokenIntervalMs = number(flag, value);
+        i++;
+        break;
+      case '--finetune-ms':
+        options.finetuneDurationMs = number(flag, value);
+        i++;
+        break;
+      case '--evaluation-ms':
+        options.evaluationDurationMs = number(flag, value);
+        i++;
+        break;
+      case '--artifact-bytes':
+        options.artifactBytes = number(flag, value);
+        i++;
+        break;
+      case '--signed-url-ttl-ms':
+        options.signedUrlTtlMs = number(flag, value);
+        i++;
+        break;
+      case '--data-dir':
+        options.dataDir = value;
+        i++;
+        break;
+      case '--stream-chunk-bytes':
+        options.streamChunkBytes = number(flag, value);
+        i++;
+        break;
+      case '--stream-token-chars':
+        options.streamTokenChars = number(flag, value);
+        i++;
+        break;
       case '--download-mode':
         if (value !== 'redirect' && value !== 'metadata') {
           throw new Error('--download-mode must be redirect or metadata');
@@ -37,7 +70,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case '--help':
       case '-h':
-        console.log('usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D] [--stream-chunk-bytes B] [--stream-token-chars C]');
+        console.log(
+          'usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D] [--stream-chunk-bytes B] [--stream-token-chars C]',
+        );
         process.exit(0);
         break;
       default:
@@ -51,7 +86,9 @@ async function main(): Promise<void> {
   const emulator = await startEmulator(parseArgs(process.argv.slice(2)));
   console.log(`Emulator listening on ${emulator.url} (storage ${emulator.storageUrl})`);
   for (const [key, config] of Object.entries(emulator.options.keys)) {
-    console.log(`  key ${key}: models ${config.models.join(', ')}; list shape ${config.modelListShape ?? 'wrapped-models'}; framing ${config.framing ?? 'sse'}`);
+    console.log(
+      `  key ${key}: models ${config.models.join(', ')}; list shape ${config.modelListShape ?? 'wrapped-models'}; framing ${config.framing ?? 'sse'}`,
+    );
   }
   let stopping = false;
   const stop = (signal: string): void => {

@@ -168,7 +168,11 @@ export async function handleStorage(state: State, req: IncomingMessage, res: Ser
   Object.assign(headers, await checksumHeaders(state.options.storageChecksum, model.artifact.path, range.kind === 'range'));
   if (range.kind === 'unsatisfiable') {
     res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Type': 'application/xml' });
-    res.end(method === 'HEAD' ? undefined : '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidRange</Code><Message>The requested range is not satisfiable</Message></Error>');
+    res.end(
+      method === 'HEAD'
+        ? undefined
+        : '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidRange</Code><Message>The requested range is not satisfiable</Message></Error>',
+    );
     return;
   }
   const start = range.kind === 'range' ? range.start : 0;

@@ -65,7 +65,11 @@ describe('API key', () => {
 
   it('does not store a refused key, says why without echoing it, and leaves the welcome view', async () => {
     await rig.clearKey();
-    assert.equal((await rig.api.services.session.current()).key, undefined, 'a key is already stored (or comes from HOSTED_REASONING_API_KEY)');
+    assert.equal(
+      (await rig.api.services.session.current()).key,
+      undefined,
+      'a key is already stored (or comes from HOSTED_REASONING_API_KEY)',
+    );
     const { stored, shown } = await recordingMessages(async (shown) => ({
       stored: await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey)),
       shown,

@@ -144,7 +144,11 @@ describe('small commands', () => {
         return shown;
       });
       assert.equal(baseUrlSetting(), before, `${url} was stored`);
-      assert.deepEqual(shown.map((m) => m.severity), ['error'], `messages: ${JSON.stringify(shown)}`);
+      assert.deepEqual(
+        shown.map((m) => m.severity),
+        ['error'],
+        `messages: ${JSON.stringify(shown)}`,
+      );
     });
   }
 
@@ -163,12 +167,20 @@ describe('small commands', () => {
       await rig.useKey(KEY);
       await listedModel(MODEL);
       // A service answer the client cannot read is logged as an excerpt; this one carries the key.
-      rig.emu.faults.add({ path: '/cr/get_allowed_models', kind: 'body', body: JSON.stringify({ unexpected: `models of ${KEY}`, echo: { 'x-api-key': KEY } }) });
+      rig.emu.faults.add({
+        path: '/cr/get_allowed_models',
+        kind: 'body',
+        body: JSON.stringify({ unexpected: `models of ${KEY}`, echo: { 'x-api-key': KEY } }),
+      });
       await recordingMessages(async () => {
         await vscode.commands.executeCommand(COMMANDS.refreshModels);
-        await waitFor('the refresh to log the unreadable answer', () => (lines.some((l) => /models/i.test(l) && /fail|unexpected|could not|cannot/i.test(l)) ? true : undefined), {
-          describe: () => lines.slice(-5),
-        });
+        await waitFor(
+          'the refresh to log the unreadable answer',
+          () => (lines.some((l) => /models/i.test(l) && /fail|unexpected|could not|cannot/i.test(l)) ? true : undefined),
+          {
+            describe: () => lines.slice(-5),
+          },
+        );
         await vscode.commands.executeCommand(COMMANDS.refreshModels);
         await listedModel(MODEL);
         await vscode.commands.executeCommand(COMMANDS.copyModelName, await modelNode(rig.api, MODEL));
@@ -178,7 +190,10 @@ describe('small commands', () => {
       log.info(marker);
 
       assert.ok(lines.length > 3, `only ${lines.length} lines were logged: ${JSON.stringify(lines)}`);
-      assert.ok(lines.some((l) => l.includes('[REDACTED]')), `nothing was redacted, so the echo was not logged: ${JSON.stringify(lines)}`);
+      assert.ok(
+        lines.some((l) => l.includes('[REDACTED]')),
+        `nothing was redacted, so the echo was not logged: ${JSON.stringify(lines)}`,
+      );
       const leaks = lines.filter((l) => l.includes(KEY));
       assert.deepEqual(leaks, [], 'the key reached the log channel');
     });

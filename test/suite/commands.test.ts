@@ -44,8 +44,14 @@ describe('contributed commands', () => {
         referenced.push({ id: match[1] ?? '', where: `viewsWelcome[${welcome.view}]` });
       }
     }
-    assert.ok(referenced.some((r) => r.where.startsWith('viewsWelcome')), 'no welcome-view link found: the pattern is stale');
-    assert.ok(referenced.some((r) => r.where.startsWith('menus')), 'no menu entry found');
+    assert.ok(
+      referenced.some((r) => r.where.startsWith('viewsWelcome')),
+      'no welcome-view link found: the pattern is stale',
+    );
+    assert.ok(
+      referenced.some((r) => r.where.startsWith('menus')),
+      'no menu entry found',
+    );
     const dangling = referenced.filter((r) => !contributed.has(r.id)).map((r) => `${r.id} in ${r.where}`);
     assert.deepEqual(dangling, [], `referenced but not contributed: ${dangling.join('; ')}`);
   });

@@ -48,7 +48,11 @@ describe('download', () => {
     const storage = requests.filter((r) => r.origin === 'storage');
     assert.ok(storage.length > 0, 'the artifact did not come from the storage origin');
     const leaked = storage.filter((r) => Object.keys(r.headers).some((h) => h.toLowerCase() === 'x-api-key'));
-    assert.deepEqual(leaked.map((r) => r.path), [], 'x-api-key was sent to the storage origin');
+    assert.deepEqual(
+      leaked.map((r) => r.path),
+      [],
+      'x-api-key was sent to the storage origin',
+    );
     const api = requests.filter((r) => r.origin === 'api' && r.path.startsWith('/cr/finetune_model/download'));
     assert.ok(api.length > 0 && api.every((r) => r.headers['x-api-key'] === 'demo-key'), 'the API download call did not carry the key');
   });

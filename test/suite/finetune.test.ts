@@ -52,7 +52,9 @@ describe('finetune', () => {
     // Recorded before the command reported success, so a reload right now could not lose it.
     const stored = rig.api.services.jobs.list(outcome.job.scope).find((j) => j.kind === 'finetune' && j.id === outcome.job.id);
     assert.ok(stored, 'the job is not in the job store');
-    const upload = rig.emu.received.slice(since).filter((r) => r.origin === 'api' && r.method === 'POST' && r.path.startsWith('/cr/generate_questions'));
+    const upload = rig.emu.received
+      .slice(since)
+      .filter((r) => r.origin === 'api' && r.method === 'POST' && r.path.startsWith('/cr/generate_questions'));
     assert.equal(upload.length, 1, 'expected exactly one upload');
     assert.equal(upload[0]?.headers['x-api-key'], 'demo-key');
     assert.match(String(upload[0]?.headers['content-type']), /^multipart\/form-data/);

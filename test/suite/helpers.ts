@@ -93,7 +93,10 @@ export async function recordingMessages<T>(
  * presses Escape); the boxes asked for (their title and prompt) are recorded. The commands take a key or a URL only
  * from an input box, never from their arguments, so this is how a test gives them one.
  */
-export async function answeringInputBoxes<T>(answers: (string | undefined)[], body: (asked: vscode.InputBoxOptions[]) => Promise<T>): Promise<T> {
+export async function answeringInputBoxes<T>(
+  answers: (string | undefined)[],
+  body: (asked: vscode.InputBoxOptions[]) => Promise<T>,
+): Promise<T> {
   const window = vscode.window as unknown as { showInputBox: unknown };
   const original = window.showInputBox;
   const asked: vscode.InputBoxOptions[] = [];

@@ -7,8 +7,7 @@ import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { GREP_ENV, RESULT_FILE_ENV, type SuiteResult, type TestFailure } from './suiteResult';
 
-const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } =
-  Mocha.Runner.constants;
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
 
 /** Compiled test files next to this index, sorted so the order is the same on every machine. */
 function testFiles(): string[] {

@@ -18,7 +18,11 @@ const SLOW_EVALUATION_MS = 4_000;
 
 function statusRequestsFor(jobId: string, since = 0): RecordedRequest[] {
   return rig.emu.received.filter(
-    (r) => r.origin === 'api' && r.path.startsWith('/cr/finetune_model/evaluate_status') && r.path.includes(encodeURIComponent(jobId)) && r.time >= since,
+    (r) =>
+      r.origin === 'api' &&
+      r.path.startsWith('/cr/finetune_model/evaluate_status') &&
+      r.path.includes(encodeURIComponent(jobId)) &&
+      r.time >= since,
   );
 }
 
@@ -55,7 +59,10 @@ describe('jobs across a restart', () => {
     });
     const scope = await old.services.session.scope();
     assert.ok(scope);
-    assert.ok(['queued', 'running'].includes(old.services.jobs.list(scope).find((j) => j.id === jobId)?.state ?? ''), 'the job ended too early for this test');
+    assert.ok(
+      ['queued', 'running'].includes(old.services.jobs.list(scope).find((j) => j.id === jobId)?.state ?? ''),
+      'the job ended too early for this test',
+    );
 
     // ...and goes away. The persisted record survives in globalState.
     const context = old.services.context;
@@ -66,9 +73,13 @@ describe('jobs across a restart', () => {
     const bundle = createRequire(__filename)(bundlePath) as { activate(context: vscode.ExtensionContext): ExtensionExports };
     const exports = bundle.activate(context);
     // Nothing asks for the main module here (no view, no command): the running job alone must bring the poller back.
-    await waitFor(`a status request for ${jobId} from the new instance, unprompted`, () => (statusRequestsFor(jobId, restarted).length > 0 ? true : undefined), {
-      timeoutMs: 10_000,
-    });
+    await waitFor(
+      `a status request for ${jobId} from the new instance, unprompted`,
+      () => (statusRequestsFor(jobId, restarted).length > 0 ? true : undefined),
+      {
+        timeoutMs: 10_000,
+      },
+    );
     const api = await exports.main();
     rig.replaceApi(api);
     assert.notEqual(api, old);
@@ -82,7 +93,11 @@ describe('jobs across a restart', () => {
         if (j?.state === 'failed') throw new Error(`the job failed: ${j.error ?? '?'}`);
         return j?.state === 'completed' ? j : undefined;
       },
-      { timeoutMs: SLOW_EVALUATION_MS + 15_000, intervalMs: 100, describe: () => api.services.jobs.list(scope).find((x) => x.id === jobId) },
+      {
+        timeoutMs: SLOW_EVALUATION_MS + 15_000,
+        intervalMs: 100,
+        describe: () => api.services.jobs.list(scope).find((x) => x.id === jobId),
+      },
     );
     assert.ok(done.result, 'completed without a result');
     assert.ok(statusRequestsFor(jobId, restarted).length > 0, 'no status request reached the emulator after the restart');

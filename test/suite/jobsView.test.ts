@@ -68,7 +68,9 @@ async function evaluate(datasetName: string, started: string[]): Promise<string>
 
 /** Waits until the poller no longer follows the job and nothing is in flight: an ended job has been announced by then. */
 async function settledAfter(jobId: string): Promise<void> {
-  await waitFor(`the poller to stop following ${jobId}`, () => (rig.api.poller.followed().some((k) => k.endsWith(jobId)) ? undefined : true));
+  await waitFor(`the poller to stop following ${jobId}`, () =>
+    rig.api.poller.followed().some((k) => k.endsWith(jobId)) ? undefined : true,
+  );
   await rig.api.poller.settled();
   // A duplicate announcement would come from a late round or a re-read of the list: give it the time to show.
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -91,7 +93,11 @@ async function forget(jobIds: string[]): Promise<void> {
 async function assertQuietScope(): Promise<void> {
   const jobs = rig.api.services.jobs.list(await scope());
   const busy = jobs.filter((j) => j.state === 'queued' || j.state === 'running' || j.unseenFailure);
-  assert.deepEqual(busy.map((j) => `${j.kind} ${j.id} ${j.state}`), [], 'another test left running or unseen failed jobs');
+  assert.deepEqual(
+    busy.map((j) => `${j.kind} ${j.id} ${j.state}`),
+    [],
+    'another test left running or unseen failed jobs',
+  );
 }
 
 describe('jobs view and status bar', () => {
@@ -123,10 +129,14 @@ describe('jobs view and status bar', () => {
       assert.match(String(running.item.contextValue), /^job evaluation (queued|running)$/);
       assert.match(String(running.item.description), /^(queued|running)( \d+%)? · \d+s$/);
 
-      const bar = await waitFor('the status bar to show one running job', () => {
-        const s = statusBarState();
-        return s.isVisible && s.text.includes('1 job') ? s : undefined;
-      }, { describe: statusBarState });
+      const bar = await waitFor(
+        'the status bar to show one running job',
+        () => {
+          const s = statusBarState();
+          return s.isVisible && s.text.includes('1 job') ? s : undefined;
+        },
+        { describe: statusBarState },
+      );
       assert.equal(bar.text, '$(sync~spin) 1 job');
       assert.equal(bar.command, COMMANDS.showJobs);
       assert.equal(bar.background, undefined, 'a warning background while nothing failed');
@@ -140,9 +150,18 @@ describe('jobs view and status bar', () => {
       await settledAfter(jobId);
       const info = shown.filter((m) => m.severity === 'information');
       assert.deepEqual(info, [
-        { severity: 'information', text: `${MODEL} on ${DATASET}: ${score}, judged by ${JUDGE_MODEL}`, actions: ['Show in Jobs'], modal: false },
+        {
+          severity: 'information',
+          text: `${MODEL} on ${DATASET}: ${score}, judged by ${JUDGE_MODEL}`,
+          actions: ['Show in Jobs'],
+          modal: false,
+        },
       ]);
-      assert.deepEqual(shown.filter((m) => m.severity !== 'information'), [], 'an error or warning was shown');
+      assert.deepEqual(
+        shown.filter((m) => m.severity !== 'information'),
+        [],
+        'an error or warning was shown',
+      );
     });
   });
 
@@ -159,10 +178,14 @@ describe('jobs view and status bar', () => {
       assert.equal(iconId(failed.item), 'error');
       assert.equal(failed.item.contextValue, 'job evaluation failed unseen');
 
-      const bar = await waitFor('the status bar to warn about the failure', () => {
-        const s = statusBarState();
-        return s.isVisible && s.text.includes('failed') ? s : undefined;
-      }, { describe: statusBarState });
+      const bar = await waitFor(
+        'the status bar to warn about the failure',
+        () => {
+          const s = statusBarState();
+          return s.isVisible && s.text.includes('failed') ? s : undefined;
+        },
+        { describe: statusBarState },
+      );
       assert.equal(bar.text, '$(warning) Job failed');
       assert.equal(bar.background, 'statusBarItem.warningBackground');
       assert.equal(bar.command, COMMANDS.showJobs);
@@ -180,7 +203,9 @@ describe('jobs view and status bar', () => {
       assert.deepEqual(statusBarState(), bar);
 
       await vscode.commands.executeCommand(COMMANDS.showJobs);
-      await waitFor('the status bar to hide after Show Jobs', () => (statusBarState().isVisible ? undefined : true), { describe: statusBarState });
+      await waitFor('the status bar to hide after Show Jobs', () => (statusBarState().isVisible ? undefined : true), {
+        describe: statusBarState,
+      });
       assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'the failure still counts as unseen');
     });
   });
@@ -196,7 +221,13 @@ describe('jobs view and status bar', () => {
       await rig.useKey('demo-key');
       const baseModel = rig.emu.options.keys['demo-key']?.models[0];
       assert.ok(baseModel);
-      const answers: FinetuneAnswers = { baseModel, modelName: `suite-jobs-${Date.now().toString(36)}`, numQs: 3, mode: 'pretraining', useCase: '' };
+      const answers: FinetuneAnswers = {
+        baseModel,
+        modelName: `suite-jobs-${Date.now().toString(36)}`,
+        numQs: 3,
+        mode: 'pretraining',
+        useCase: '',
+      };
 
       await recordingMessages(async (shown) => {
         const outcome = await rig.api.finetune({ files: [pdf], answers });
@@ -211,11 +242,19 @@ describe('jobs view and status bar', () => {
 
         const ready = shown.filter((m) => m.text === `Model ${answers.modelName} is ready.`);
         assert.deepEqual(ready, [
-          { severity: 'information', text: `Model ${answers.modelName} is ready.`, actions: ['Evaluate', 'Try in Playground', 'Download'], modal: false },
+          {
+            severity: 'information',
+            text: `Model ${answers.modelName} is ready.`,
+            actions: ['Evaluate', 'Try in Playground', 'Download'],
+            modal: false,
+          },
         ]);
         // Besides it, only the "started" message of the command itself.
         const others = shown.filter((m) => !ready.includes(m));
-        assert.deepEqual(others.map((m) => [m.severity, m.text.replace(/:.*/, '')]), [['information', 'Finetuning started']]);
+        assert.deepEqual(
+          others.map((m) => [m.severity, m.text.replace(/:.*/, '')]),
+          [['information', 'Finetuning started']],
+        );
       });
     } finally {
       await fsp.rm(folder, { recursive: true, force: true });
@@ -276,13 +315,21 @@ describe('jobs view commands', () => {
       { answer: (m) => (m.modal ? 'Remove' : undefined) },
     );
     assert.equal(await row(running.node.job.id), undefined, 'the confirmed running job is still listed');
-    await waitFor('the poller to stop following the removed job', () => (rig.api.poller.followed().includes(running.node.key) ? undefined : true), {
-      describe: () => rig.api.poller.followed(),
-    });
+    await waitFor(
+      'the poller to stop following the removed job',
+      () => (rig.api.poller.followed().includes(running.node.key) ? undefined : true),
+      {
+        describe: () => rig.api.poller.followed(),
+      },
+    );
 
     // Nothing but polling reached the service, and the job still runs there.
     const sent = rig.emu.received.slice(since).filter((r) => r.origin === 'api' && !(r.method === 'GET' && r.path.includes('_status')));
-    assert.deepEqual(sent.map((r) => `${r.method} ${r.path}`), [], 'removing the job sent a request to the service');
+    assert.deepEqual(
+      sent.map((r) => `${r.method} ${r.path}`),
+      [],
+      'removing the job sent a request to the service',
+    );
     const response = await fetch(`${rig.emu.url}/cr/finetune_model/evaluate_status?job_id=${encodeURIComponent(running.node.job.id)}`, {
       headers: { 'x-api-key': 'demo-key' },
     });
@@ -302,8 +349,15 @@ describe('jobs view commands', () => {
     assert.equal(typeof cleared, 'number');
     assert.ok(cleared >= 1, `cleared ${cleared}`);
     assert.ok(!left.some((j) => j.id === finished.node.job.id), 'the failed job is still listed');
-    assert.deepEqual(left.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id), [], 'finished jobs are left');
-    assert.ok(left.some((j) => j.id === running.node.job.id), 'the running job was cleared');
+    assert.deepEqual(
+      left.filter((j) => j.state !== 'queued' && j.state !== 'running').map((j) => j.id),
+      [],
+      'finished jobs are left',
+    );
+    assert.ok(
+      left.some((j) => j.id === running.node.job.id),
+      'the running job was cleared',
+    );
     assert.ok(rig.api.poller.followed().includes(running.node.key), 'the poller stopped following the running job');
   });
 
@@ -314,7 +368,11 @@ describe('jobs view commands', () => {
     await rig.setSetting('pollIntervalSeconds', 300);
     const running = await longEvaluation();
     const statusRequests = (since: number) =>
-      rig.emu.received.slice(since).filter((r) => r.origin === 'api' && r.path.includes('evaluate_status') && r.path.includes(encodeURIComponent(running.node.job.id)));
+      rig.emu.received
+        .slice(since)
+        .filter(
+          (r) => r.origin === 'api' && r.path.includes('evaluate_status') && r.path.includes(encodeURIComponent(running.node.job.id)),
+        );
     await waitFor('the first poll of the new job', () => (statusRequests(0).length > 0 ? true : undefined));
     await rig.api.poller.settled();
 

@@ -39,7 +39,10 @@ describe('models view', () => {
       const r = await rig.api.models.getChildren();
       return r.length > 0 ? r : undefined;
     });
-    assert.ok(roots.every((n) => n.type === 'group'), `after the refresh: ${roots.map((n) => n.type).join(', ')}`);
+    assert.ok(
+      roots.every((n) => n.type === 'group'),
+      `after the refresh: ${roots.map((n) => n.type).join(', ')}`,
+    );
   });
 
   it('shows Retry and Configure Service URL rows when the service is unreachable', async function () {
@@ -57,7 +60,7 @@ describe('models view', () => {
       'error rows in the Models view',
       async () => {
         roots = await rig.api.models.getChildren();
-        return roots.length > 0 && roots.every((n) => n.type === 'error') ? (roots) : undefined;
+        return roots.length > 0 && roots.every((n) => n.type === 'error') ? roots : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 200, describe: () => roots },
     );
@@ -86,10 +89,14 @@ describe('models view', () => {
     rig.emu.faults.add({ path: '/cr/get_allowed_models', kind: 'status', status: 500, times: 100 });
     await rig.api.models.refresh();
     // (A late event of the key change may start one more load: the rows come once the newest answer is in.)
-    const roots = await waitFor('error rows', async () => {
-      const r = await rig.api.models.getChildren();
-      return r.length > 0 ? r : undefined;
-    }, { timeoutMs: 30_000 });
+    const roots = await waitFor(
+      'error rows',
+      async () => {
+        const r = await rig.api.models.getChildren();
+        return r.length > 0 ? r : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     rig.emu.faults.clear();
     assert.deepEqual(
       roots.map((n) => n.type === 'error' && [n.label, n.command.command]),

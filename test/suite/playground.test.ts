@@ -8,7 +8,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
-import type { ChunkMessage, DoneMessage, ErrorMessage, ExportedRun, HostToWebview, ModelsMessage, RunSettings } from '../../src/webviews/playground/protocol';
+import type {
+  ChunkMessage,
+  DoneMessage,
+  ErrorMessage,
+  ExportedRun,
+  HostToWebview,
+  ModelsMessage,
+  RunSettings,
+} from '../../src/webviews/playground/protocol';
 import { STREAM_ERROR_MARKER } from '../service/emulator';
 import { composeAnswer } from '../service/inference';
 import { waitFor } from './helpers';
@@ -57,7 +65,10 @@ function endOf(posted: HostToWebview[], runId: string): DoneMessage | ErrorMessa
 }
 
 async function waitForEnd(posted: HostToWebview[], runId: string, timeoutMs = 15_000): Promise<DoneMessage | ErrorMessage> {
-  return waitFor(`run ${runId} to end`, () => endOf(posted, runId), { timeoutMs, describe: () => posted.filter((m) => 'runId' in m && m.runId === runId).slice(-3) });
+  return waitFor(`run ${runId} to end`, () => endOf(posted, runId), {
+    timeoutMs,
+    describe: () => posted.filter((m) => 'runId' in m && m.runId === runId).slice(-3),
+  });
 }
 
 /** Opens a panel through the command and waits for its page to say `ready` (its script ran under the policy). */
@@ -66,11 +77,15 @@ async function openPanel(arg?: unknown, command: CommandId = COMMANDS.openPlaygr
   await vscode.commands.executeCommand(command, arg);
   const panel = rig.api.playground.panels.find((p) => !before.has(p));
   assert.ok(panel, `${command} opened no panel`);
-  await waitFor('the playground page to say ready', async () => {
-    let ready = false;
-    await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
-    return ready || undefined;
-  }, { timeoutMs: 20_000 });
+  await waitFor(
+    'the playground page to say ready',
+    async () => {
+      let ready = false;
+      await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
+      return ready || undefined;
+    },
+    { timeoutMs: 20_000 },
+  );
   return panel;
 }
 
@@ -110,14 +125,20 @@ describe('playground', function () {
       assert.deepEqual(roots, [path.join('dist', 'webview'), 'media']);
       assert.equal(panel.panel.options.retainContextWhenHidden, false);
       const html = panel.panel.webview.html;
-      assert.match(html, new RegExp(`default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]{16,}'; style-src ${escapeRegExp(panel.panel.webview.cspSource)};`));
+      assert.match(
+        html,
+        new RegExp(`default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]{16,}'; style-src ${escapeRegExp(panel.panel.webview.cspSource)};`),
+      );
       assert.doesNotMatch(html, /playground-models/);
 
       // The page asks again (as after being hidden): it gets the models of the key, never the key itself.
       send(panel, { type: 'ready' });
       const models = await waitFor('the model list', () => log.posted.find((m): m is ModelsMessage => m.type === 'models' && !m.loading));
       assert.deepEqual(models.models.map((m) => m.name).sort(), [MODEL, OTHER_MODEL].sort());
-      assert.ok(log.posted.some((m) => m.type === 'init'), 'no init after ready');
+      assert.ok(
+        log.posted.some((m) => m.type === 'init'),
+        'no init after ready',
+      );
       assert.doesNotMatch(JSON.stringify(log.posted), /playground-models/);
     } finally {
       log.dispose();
@@ -145,7 +166,11 @@ describe('playground', function () {
         const end = await waitForEnd(log.posted, `s-${framing}`);
         assert.equal(end.type, 'done', JSON.stringify(end));
         const got = chunks(log.posted, `s-${framing}`);
-        assert.deepEqual(got.map((c) => c.seq), got.map((_, i) => i), 'chunks in order, none missing');
+        assert.deepEqual(
+          got.map((c) => c.seq),
+          got.map((_, i) => i),
+          'chunks in order, none missing',
+        );
         assert.equal(got.map((c) => c.text).join(''), answer(SETTINGS));
         assert.equal(end.timing.chars, answer(SETTINGS).length);
         assert.ok(typeof end.timing.ttfbMs === 'number' && end.timing.ttfbMs <= end.timing.totalMs, JSON.stringify(end.timing));
@@ -165,7 +190,10 @@ describe('playground', function () {
       send(panel, { type: 'run', runId: 'plain', settings });
       const end = await waitForEnd(log.posted, 'plain');
       assert.equal(end.type, 'done');
-      assert.deepEqual(chunks(log.posted, 'plain').map((c) => c.text), [answer(settings)]);
+      assert.deepEqual(
+        chunks(log.posted, 'plain').map((c) => c.text),
+        [answer(settings)],
+      );
     } finally {
       log.dispose();
     }
@@ -190,10 +218,14 @@ describe('playground', function () {
       assert.equal(end.type === 'done' && end.stopped, true);
       assert.ok(tookMs < 1_000, `stop took ${tookMs} ms`);
       assert.ok(end.timing.chars < answer(SETTINGS).length);
-      const request = await waitFor('the emulator to record the inference request as aborted', () => inferenceRequests(since).find((r) => r.aborted), {
-        timeoutMs: 3_000,
-        describe: () => inferenceRequests(since),
-      });
+      const request = await waitFor(
+        'the emulator to record the inference request as aborted',
+        () => inferenceRequests(since).find((r) => r.aborted),
+        {
+          timeoutMs: 3_000,
+          describe: () => inferenceRequests(since),
+        },
+      );
       assert.equal(request.aborted, true);
       await waitFor(`open connections to drop below ${during}`, () => (rig.emu.activeConnections() < during ? true : undefined), {
         timeoutMs: 3_000,
@@ -215,7 +247,10 @@ describe('playground', function () {
     await waitFor('the first chunk', () => chunks(log.posted, 'orphan')[0]);
     log.dispose();
     panel.panel.dispose();
-    await waitFor('the request to be aborted', () => inferenceRequests(since).find((r) => r.aborted), { timeoutMs: 3_000, describe: () => inferenceRequests(since) });
+    await waitFor('the request to be aborted', () => inferenceRequests(since).find((r) => r.aborted), {
+      timeoutMs: 3_000,
+      describe: () => inferenceRequests(since),
+    });
     assert.equal(rig.api.playground.panels.includes(panel), false);
   });
 
@@ -283,8 +318,18 @@ describe('playground', function () {
       const [endA, endB] = await Promise.all([waitForEnd(log.posted, 'left'), waitForEnd(log.posted, 'right')]);
       assert.equal(endA.type, 'done');
       assert.equal(endB.type, 'done');
-      assert.equal(chunks(log.posted, 'left').map((c) => c.text).join(''), answer(a));
-      assert.equal(chunks(log.posted, 'right').map((c) => c.text).join(''), answer(b));
+      assert.equal(
+        chunks(log.posted, 'left')
+          .map((c) => c.text)
+          .join(''),
+        answer(a),
+      );
+      assert.equal(
+        chunks(log.posted, 'right')
+          .map((c) => c.text)
+          .join(''),
+        answer(b),
+      );
       assert.notEqual(answer(a), answer(b));
       // Overlap: the right run's first chunk came before the left run ended.
       const firstRight = log.posted.findIndex((m) => m.type === 'chunk' && m.runId === 'right');
@@ -313,7 +358,10 @@ describe('playground', function () {
       }
       await new Promise((r) => setTimeout(r, 200));
       // The model list may still arrive from the page's own `ready`; nothing may come from the refused messages.
-      assert.deepEqual(log.posted.filter((m) => m.type !== 'models'), []);
+      assert.deepEqual(
+        log.posted.filter((m) => m.type !== 'models'),
+        [],
+      );
       assert.deepEqual(inferenceRequests(since), []);
       assert.deepEqual(panel.activeRuns, []);
     } finally {
@@ -336,7 +384,13 @@ describe('playground', function () {
       const originalWarning = warnings.showWarningMessage;
       warnings.showWarningMessage = () => Promise.resolve(undefined);
       try {
-        for (const url of ['javascript:alert(1)', 'http://example.com/', 'command:workbench.action.terminal.new', 'file:///etc/passwd', 'https://example.com/docs?a=1']) {
+        for (const url of [
+          'javascript:alert(1)',
+          'http://example.com/',
+          'command:workbench.action.terminal.new',
+          'file:///etc/passwd',
+          'https://example.com/docs?a=1',
+        ]) {
           send(panel, { type: 'openLink', url });
         }
         await waitFor('the https link to open', () => (opened.length > 0 ? true : undefined), { timeoutMs: 3_000 });
@@ -351,7 +405,10 @@ describe('playground', function () {
   });
 
   it('Ask About Selection makes the editor selection the prompt', async () => {
-    const document = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'const a = 1;\nfunction twice(x: number) { return 2 * x; }\n' });
+    const document = await vscode.workspace.openTextDocument({
+      language: 'typescript',
+      content: 'const a = 1;\nfunction twice(x: number) { return 2 * x; }\n',
+    });
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(1, 0, 1, document.lineAt(1).text.length);
     try {
@@ -369,11 +426,15 @@ describe('playground', function () {
     assert.ok(panel, 'the manager did not adopt the restored panel');
     assert.equal(panel.prefill, undefined, 'a restored panel keeps its own state, not a prefill');
     assert.equal(webviewPanel.webview.options.enableScripts, true);
-    await waitFor('the restored page to say ready', async () => {
-      let ready = false;
-      await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
-      return ready || undefined;
-    }, { timeoutMs: 20_000 });
+    await waitFor(
+      'the restored page to say ready',
+      async () => {
+        let ready = false;
+        await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
+        return ready || undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
   });
 
   it('exports the session as markdown where the user chooses', async () => {
@@ -384,10 +445,19 @@ describe('playground', function () {
     window.showSaveDialog = () => Promise.resolve(vscode.Uri.file(target));
     window.showInformationMessage = () => Promise.resolve(undefined);
     try {
-      const run: ExportedRun = { runId: 'r1', startedAt: Date.now(), settings: SETTINGS, output: '**bold** answer', outcome: 'done', timing: { ttfbMs: 10, totalMs: 100, chars: 15 } };
+      const run: ExportedRun = {
+        runId: 'r1',
+        startedAt: Date.now(),
+        settings: SETTINGS,
+        output: '**bold** answer',
+        outcome: 'done',
+        timing: { ttfbMs: 10, totalMs: 100, chars: 15 },
+      };
       send(panel, { type: 'export', runs: [run] });
       // The file can exist before its bytes are written: wait for content, not for the name.
-      const text = await waitFor('the exported file', () => (fs.existsSync(target) && fs.readFileSync(target, 'utf8')) || undefined, { timeoutMs: 5_000 });
+      const text = await waitFor('the exported file', () => (fs.existsSync(target) && fs.readFileSync(target, 'utf8')) || undefined, {
+        timeoutMs: 5_000,
+      });
       assert.match(text, /^# Playground session/);
       assert.match(text, new RegExp(`## 1\\. ${MODEL}`));
       assert.match(text, /\*\*bold\*\* answer/);
@@ -403,14 +473,25 @@ describe('playground', function () {
     const log = record(panel);
     const name = `test preset ${Date.now()}`;
     try {
-      send(panel, { type: 'savePreset', preset: { name, settings: { modelName: MODEL, temperature: 0.1, useRag: true, sequentialBudget: 3, parallelBudget: 2, stream: false } } });
-      await waitFor('the presets to be posted', () => log.posted.find((m) => m.type === 'presets' && m.presets.some((p) => p.name === name)));
+      send(panel, {
+        type: 'savePreset',
+        preset: {
+          name,
+          settings: { modelName: MODEL, temperature: 0.1, useRag: true, sequentialBudget: 3, parallelBudget: 2, stream: false },
+        },
+      });
+      await waitFor('the presets to be posted', () =>
+        log.posted.find((m) => m.type === 'presets' && m.presets.some((p) => p.name === name)),
+      );
       assert.ok(rig.api.playground.presets.list().some((p) => p.name === name && p.settings.sequentialBudget === 3));
     } finally {
       log.dispose();
       await rig.api.playground.presets.delete(name);
     }
-    assert.equal(rig.api.playground.presets.list().some((p) => p.name === name), false);
+    assert.equal(
+      rig.api.playground.presets.list().some((p) => p.name === name),
+      false,
+    );
   });
 });
 

@@ -16,7 +16,8 @@ const MODEL = 'oss-reasoner-8b';
 
 /** VS Code 1.100's notification link grammar (src/vs/base/common/linkedText.ts). */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
-const LINKS = '[Fix it](command:hostedReasoning.configureBaseUrl?%5B%22https%3A%2F%2Fevil.example%22%5D) [x](file:///etc/passwd) <command:x> $(key)';
+const LINKS =
+  '[Fix it](command:hostedReasoning.configureBaseUrl?%5B%22https%3A%2F%2Fevil.example%22%5D) [x](file:///etc/passwd) <command:x> $(key)';
 
 function assertInert(text: unknown, where: string): void {
   assert.equal(typeof text, 'string', `${where} is not plain text: ${JSON.stringify(text)}`);
@@ -115,9 +116,14 @@ describe('trust boundary', () => {
     };
     try {
       const done = vscode.commands.executeCommand(COMMANDS.download);
-      const pick = await waitFor('the model picker to list the models', () => (picks[0] && picks[0].items.length > 0 ? picks[0] : undefined));
+      const pick = await waitFor('the model picker to list the models', () =>
+        picks[0] && picks[0].items.length > 0 ? picks[0] : undefined,
+      );
       const labels = pick.items.map((i) => i.label);
-      assert.ok(labels.some((l) => l.startsWith('m-')), `the hostile model is not listed: ${JSON.stringify(labels)}`);
+      assert.ok(
+        labels.some((l) => l.startsWith('m-')),
+        `the hostile model is not listed: ${JSON.stringify(labels)}`,
+      );
       for (const i of pick.items) {
         assertInert(i.label, 'a picker label');
         if (i.description !== undefined) assertInert(i.description, 'a picker description');
@@ -162,7 +168,11 @@ describe('trust boundary', () => {
       await fsp.rm(pdf, { force: true });
     }
     const started = rig.emu.received.slice(since).filter((r) => r.method === 'POST');
-    assert.deepEqual(started.map((r) => r.path), [], 'a job was started from the arguments alone');
+    assert.deepEqual(
+      started.map((r) => r.path),
+      [],
+      'a job was started from the arguments alone',
+    );
   });
 
   it('ignores a workspace’s service URL and download folder: the workspace’s listener receives nothing', async function () {
@@ -184,14 +194,19 @@ describe('trust boundary', () => {
         }),
       );
       const config = () => vscode.workspace.getConfiguration('hostedReasoning');
-      await waitFor('VS Code to read the workspace settings', () => (config().inspect('pollIntervalSeconds')?.workspaceValue === 7 ? true : undefined));
+      await waitFor('VS Code to read the workspace settings', () =>
+        config().inspect('pollIntervalSeconds')?.workspaceValue === 7 ? true : undefined,
+      );
 
       assert.equal(rig.api.services.session.settings().baseUrl, rig.emu.url, 'the workspace moved the service URL');
       assert.equal(rig.api.services.session.settings().downloadFolder, undefined, 'the workspace set the download folder');
       const since = rig.emu.received.length;
       await vscode.commands.executeCommand(COMMANDS.refreshModels);
       await waitFor('the models of the user’s service', () => modelNode(rig.api, MODEL));
-      assert.ok(rig.emu.received.slice(since).some((r) => r.path === '/cr/get_allowed_models'), 'the user’s service was not asked');
+      assert.ok(
+        rig.emu.received.slice(since).some((r) => r.path === '/cr/get_allowed_models'),
+        'the user’s service was not asked',
+      );
       assert.deepEqual(hostile.received, [], 'the workspace’s listener was called');
     } finally {
       await fsp.rm(settingsDir, { recursive: true, force: true });
@@ -205,9 +220,13 @@ describe('trust boundary', () => {
     try {
       await rig.useKey(KEY);
       const emuHost = new URL(rig.emu.url).host;
-      await waitFor('the Models view to name its service', () => (rig.api.modelsView.description === `${emuHost} · key stored` ? true : undefined), {
-        describe: () => rig.api.modelsView.description,
-      });
+      await waitFor(
+        'the Models view to name its service',
+        () => (rig.api.modelsView.description === `${emuHost} · key stored` ? true : undefined),
+        {
+          describe: () => rig.api.modelsView.description,
+        },
+      );
       await waitFor('the models of the first service', () => modelNode(rig.api, MODEL));
 
       // The user points the extension at another service: the key stays with the first one.
@@ -218,7 +237,11 @@ describe('trust boundary', () => {
       assert.deepEqual(await rig.api.models.getChildren(), [], 'rows of the previous service are still shown');
       await vscode.commands.executeCommand(COMMANDS.refreshModels);
       await vscode.commands.executeCommand(COMMANDS.refreshJobs);
-      assert.deepEqual(other.received.filter((h) => h['x-api-key'] !== undefined), [], 'the key went to a service it was not set for');
+      assert.deepEqual(
+        other.received.filter((h) => h['x-api-key'] !== undefined),
+        [],
+        'the key went to a service it was not set for',
+      );
 
       // Back to the first service: its key is still there.
       await rig.setSetting('baseUrl', rig.emu.url);

@@ -46,7 +46,10 @@ const CLASSES: Record<ApiErrorKind, new (message: string) => ApiError> = {
 
 function notConfigured(missing: 'baseUrl' | 'apiKey'): Error {
   // session.ts imports vscode; the classifier reads the error by its name and field, as this look-alike has them.
-  return Object.assign(new Error(missing === 'baseUrl' ? 'No service URL is configured.' : 'No API key is set.'), { name: 'NotConfiguredError', missing });
+  return Object.assign(new Error(missing === 'baseUrl' ? 'No service URL is configured.' : 'No API key is set.'), {
+    name: 'NotConfiguredError',
+    missing,
+  });
 }
 
 describe('classifyError', () => {
@@ -72,17 +75,32 @@ describe('classifyError', () => {
       message: 'No service URL is configured.',
       fix: FIXES.configureBaseUrl,
     });
-    assert.deepEqual(classifyError(notConfigured('apiKey')), { kind: 'notConfigured', retryable: false, message: 'No API key is set.', fix: FIXES.setApiKey });
+    assert.deepEqual(classifyError(notConfigured('apiKey')), {
+      kind: 'notConfigured',
+      retryable: false,
+      message: 'No API key is set.',
+      fix: FIXES.setApiKey,
+    });
   });
 
   it('a file changed during upload offers neither Retry nor the log: its message says to start again', () => {
     const info = classifyError(new FileChangedError('docs/report.pdf'));
-    assert.deepEqual(info, { kind: 'integrity', retryable: false, message: 'docs/report.pdf changed during upload; nothing was created, start again.' });
+    assert.deepEqual(info, {
+      kind: 'integrity',
+      retryable: false,
+      message: 'docs/report.pdf changed during upload; nothing was created, start again.',
+    });
   });
 
   it('a full disk is a refused request with no fix of its own (the download offers Resume)', () => {
-    const info = classifyError(new DiskError('Cannot write the download: the disk is full. 10 bytes are kept in m.part.', 'ENOSPC', 10, 'm.part'));
-    assert.deepEqual(info, { kind: 'request', retryable: false, message: 'Cannot write the download: the disk is full. 10 bytes are kept in m.part.' });
+    const info = classifyError(
+      new DiskError('Cannot write the download: the disk is full. 10 bytes are kept in m.part.', 'ENOSPC', 10, 'm.part'),
+    );
+    assert.deepEqual(info, {
+      kind: 'request',
+      retryable: false,
+      message: 'Cannot write the download: the disk is full. 10 bytes are kept in m.part.',
+    });
   });
 
   const unexpected: [string, unknown, string][] = [

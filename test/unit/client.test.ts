@@ -17,14 +17,23 @@ describe('client against the emulator: happy paths', function () {
     const a = await clientFor(ctx.emu, KEY).listModels();
     const b = await clientFor(ctx.emu, OTHER_KEY).listModels();
     assert.ok(a.length >= 2);
-    assert.ok(a.every((m) => m.kind === 'base'), JSON.stringify(a));
+    assert.ok(
+      a.every((m) => m.kind === 'base'),
+      JSON.stringify(a),
+    );
     assert.ok(b.length >= 1);
     assert.notDeepEqual(a.map((m) => m.name).sort(), b.map((m) => m.name).sort());
   });
 
   for (const shape of [
-    'strings', 'objects-name', 'objects-model_name', 'objects-id', 'objects-model',
-    'wrapped-models', 'wrapped-allowed_models', 'wrapped-data',
+    'strings',
+    'objects-name',
+    'objects-model_name',
+    'objects-id',
+    'objects-model',
+    'wrapped-models',
+    'wrapped-allowed_models',
+    'wrapped-data',
   ] as const) {
     it(`4.1 reads the model list shaped ${shape}`, async () => {
       ctx.emu.setKey('shape-key', { models: ['m-one', 'm-two'], modelListShape: shape });
@@ -159,7 +168,10 @@ describe('client against the emulator: happy paths', function () {
 
   it('5 a wrong key is an AuthError whose message never shows the key', async () => {
     const key = 'sk-wrong-key-0123456789';
-    await assert.rejects(clientFor(ctx.emu, key).listModels(), (e: unknown) => e instanceof AuthError && !e.message.includes(key) && !(e.detail ?? '').includes(key));
+    await assert.rejects(
+      clientFor(ctx.emu, key).listModels(),
+      (e: unknown) => e instanceof AuthError && !e.message.includes(key) && !(e.detail ?? '').includes(key),
+    );
   });
 
   it('an unreachable service is a NetworkError after the GET retries', async () => {

@@ -34,7 +34,10 @@ describe('the command table', () => {
   it('holds every command a menu names', () => {
     const named = Object.entries(manifest.contributes.menus).flatMap(([menu, items]) => items.map((i) => `${menu}: ${i.command}`));
     assert.ok(named.length > 0);
-    assert.deepEqual(named.filter((n) => !table.has(n.slice(n.indexOf(': ') + 2))), []);
+    assert.deepEqual(
+      named.filter((n) => !table.has(n.slice(n.indexOf(': ') + 2))),
+      [],
+    );
   });
 
   it('holds every command a welcome view or walkthrough links to (besides focusing a contributed view)', () => {
@@ -44,6 +47,9 @@ describe('the command table', () => {
       ...linkedCommands(JSON.stringify(manifest.contributes.walkthroughs)),
     ];
     assert.ok(linked.length > 0);
-    assert.deepEqual(linked.filter((id) => !table.has(id) && !views.has(id)), []);
+    assert.deepEqual(
+      linked.filter((id) => !table.has(id) && !views.has(id)),
+      [],
+    );
   });
 });

@@ -21,7 +21,13 @@ describe('decode: model list shapes (4.1)', () => {
 
   for (const field of ['name', 'model_name', 'id', 'model']) {
     it(`reads objects named by ${field}`, () => {
-      assert.deepEqual(names([{ [field]: 'x', type: 'base' }, { [field]: 'y', type: 'custom' }]), ['x:base', 'y:custom']);
+      assert.deepEqual(
+        names([
+          { [field]: 'x', type: 'base' },
+          { [field]: 'y', type: 'custom' },
+        ]),
+        ['x:base', 'y:custom'],
+      );
     });
   }
 
@@ -33,7 +39,13 @@ describe('decode: model list shapes (4.1)', () => {
 
   it('reads base_models / custom_models splits and booleans', () => {
     assert.deepEqual(names({ base_models: ['b'], custom_models: [{ name: 'c' }] }), ['b:base', 'c:custom']);
-    assert.deepEqual(names([{ name: 'p', is_custom: false }, { name: 'q', finetuned: true }]), ['p:base', 'q:custom']);
+    assert.deepEqual(
+      names([
+        { name: 'p', is_custom: false },
+        { name: 'q', finetuned: true },
+      ]),
+      ['p:base', 'q:custom'],
+    );
   });
 
   it('skips nameless entries, keeps the first of duplicates, keeps the raw record', () => {
@@ -48,7 +60,10 @@ describe('decode: model list shapes (4.1)', () => {
 
   it('refuses shapes it cannot read with a ContractError carrying an excerpt', () => {
     for (const body of [{ foo: 'bar' }, 42, null, 'hello', [{}, {}], { models: 'x' }]) {
-      assert.throws(() => decodeModelList(body), (e: unknown) => e instanceof ContractError && typeof e.detail === 'string');
+      assert.throws(
+        () => decodeModelList(body),
+        (e: unknown) => e instanceof ContractError && typeof e.detail === 'string',
+      );
     }
   });
 });
@@ -59,7 +74,15 @@ describe('decode: inference results and stream payloads (4.2)', () => {
     assert.equal(decodeInferenceResult({ text: 't' }), 't');
     assert.equal(decodeInferenceResult({ output: { text: 'o' } }), 'o');
     assert.equal(decodeInferenceResult({ choices: [{ message: { content: 'c' } }] }), 'c');
-    assert.equal(decodeInferenceResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }), 'ab');
+    assert.equal(
+      decodeInferenceResult({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+      'ab',
+    );
     assert.equal(decodeInferenceResult('plain'), 'plain');
     assert.equal(decodeInferenceResult({ data: { generated_text: 'g' } }), 'g');
   });
@@ -82,10 +105,29 @@ describe('decode: inference results and stream payloads (4.2)', () => {
 
   it('the `{"token":"..."}` fast path answers exactly what the general reader does', () => {
     const cases = [
-      '{"token":"a"}', '{"token":""}', '{"token":"a\\nb"}', '{"token":"\\"q\\""}', '{"token":"a","token":"b"}',
-      '{"token":"a\\"}', '{"token":"a\\\\"}', '{"token":"}', '{"token":"\u0001"}', '{"token":"\\x"}', '{"text":"x"}',
-      '{"delta":"d"}', '{"data":"x"}', '{"error":"x"}', '{"tok\\"en":"x"}', '{"token":"é🚀"}', '{"token":"\\ud83d\\ude80"}',
-      ' {"token":"a"} ', '{"token":"a"}x', '{"response":"r","done":true}', '{"token":1}', '{"token":"x\\u0041"}', '{"":"x"}',
+      '{"token":"a"}',
+      '{"token":""}',
+      '{"token":"a\\nb"}',
+      '{"token":"\\"q\\""}',
+      '{"token":"a","token":"b"}',
+      '{"token":"a\\"}',
+      '{"token":"a\\\\"}',
+      '{"token":"}',
+      '{"token":"\u0001"}',
+      '{"token":"\\x"}',
+      '{"text":"x"}',
+      '{"delta":"d"}',
+      '{"data":"x"}',
+      '{"error":"x"}',
+      '{"tok\\"en":"x"}',
+      '{"token":"é🚀"}',
+      '{"token":"\\ud83d\\ude80"}',
+      ' {"token":"a"} ',
+      '{"token":"a"}x',
+      '{"response":"r","done":true}',
+      '{"token":1}',
+      '{"token":"x\\u0041"}',
+      '{"":"x"}',
     ];
     for (const data of cases) {
       // `{ ` instead of `{` takes the general path for the same JSON value.
@@ -182,7 +224,10 @@ describe('decode: download metadata (4.7)', () => {
       sha256: 'a'.repeat(64),
       fileName: undefined,
     });
-    assert.equal(decodeDownloadMetadata({ signed_url: 'u', expires_at: '2030-01-01T00:00:00Z' }).expiresAt, Date.parse('2030-01-01T00:00:00Z'));
+    assert.equal(
+      decodeDownloadMetadata({ signed_url: 'u', expires_at: '2030-01-01T00:00:00Z' }).expiresAt,
+      Date.parse('2030-01-01T00:00:00Z'),
+    );
     assert.equal(decodeDownloadMetadata({ download_url: 'u', expires: 1_900_000_000 }).expiresAt, 1_900_000_000_000);
     assert.equal(decodeDownloadMetadata({ data: { url: 'u', checksum: `sha256:${'b'.repeat(64)}` } }).sha256, 'b'.repeat(64));
     assert.equal(decodeDownloadMetadata({ url: 'u', checksum: 'md5:abc' }).sha256, undefined);
@@ -197,7 +242,10 @@ describe('decode: error bodies (7)', () => {
     assert.equal(decodeErrorMessage({ detail: 'Invalid API key' }), 'Invalid API key');
     assert.equal(decodeErrorMessage({ detail: [{ loc: ['body', 'temperature'], msg: 'too high' }] }), 'temperature: too high');
     assert.equal(decodeErrorMessage({ error: { message: 'm' } }), 'm');
-    assert.equal(decodeErrorMessage('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>'), 'Request has expired');
+    assert.equal(
+      decodeErrorMessage('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>'),
+      'Request has expired',
+    );
     assert.equal(decodeErrorMessage('<html><body>502</body></html>'), undefined);
     assert.equal(decodeErrorMessage({}), undefined);
   });

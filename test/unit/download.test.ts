@@ -59,7 +59,10 @@ describe('download', function () {
     storageSawNoKey();
   });
 
-  for (const [kind, what] of [['truncate', 'a truncated transfer'], ['reset', 'a connection reset mid-transfer']] as const) {
+  for (const [kind, what] of [
+    ['truncate', 'a truncated transfer'],
+    ['reset', 'a connection reset mid-transfer'],
+  ] as const) {
     it(`${what} resumes by Range and ends byte-identical`, async () => {
       ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind, afterBytes: 1024 * 1024, times: 1 });
       const out = await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir });
@@ -172,7 +175,10 @@ describe('download: hostile servers', function () {
       res.end(body);
     });
     api = http.createServer((_req, res) => answer(res));
-    await Promise.all([new Promise<void>((r) => storage.listen(0, '127.0.0.1', r)), new Promise<void>((r) => api.listen(0, '127.0.0.1', r))]);
+    await Promise.all([
+      new Promise<void>((r) => storage.listen(0, '127.0.0.1', r)),
+      new Promise<void>((r) => api.listen(0, '127.0.0.1', r)),
+    ]);
     apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
     storageUrl = `http://127.0.0.1:${(storage.address() as AddressInfo).port}`;
   });
@@ -200,16 +206,23 @@ describe('download: hostile servers', function () {
 
   it('a checksum mismatch is an IntegrityError and leaves no file behind', async () => {
     disposition = 'attachment; filename="m.gguf"';
-    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: 'f'.repeat(64) }));
+    answer = (res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: 'f'.repeat(64) }));
     await assert.rejects(client().download('m', { directory: tmp.dir }), IntegrityError);
     assert.deepEqual(readdirSync(tmp.dir), []);
   });
 
   it('a body longer than the announced size is cut off at that size, an IntegrityError, and no part file is left', async () => {
     chunked = true;
-    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, size: 1000 }));
+    answer = (res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, size: 1000 }));
     try {
-      await assert.rejects(client().download('m', { directory: tmp.dir }), (e: unknown) => e instanceof IntegrityError && /more than/.test(e.message));
+      await assert.rejects(
+        client().download('m', { directory: tmp.dir }),
+        (e: unknown) => e instanceof IntegrityError && /more than/.test(e.message),
+      );
     } finally {
       chunked = false;
     }
@@ -217,14 +230,21 @@ describe('download: hostile servers', function () {
   });
 
   it('storage announcing another size than the service is an IntegrityError before anything is written', async () => {
-    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, size: 1000 }));
-    await assert.rejects(client().download('m', { directory: tmp.dir }), (e: unknown) => e instanceof IntegrityError && /announced 1000/.test(e.message));
+    answer = (res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, size: 1000 }));
+    await assert.rejects(
+      client().download('m', { directory: tmp.dir }),
+      (e: unknown) => e instanceof IntegrityError && /announced 1000/.test(e.message),
+    );
     assert.deepEqual(readdirSync(tmp.dir), []);
   });
 
   it('the right checksum verifies', async () => {
     const sha = createHash('sha256').update(body).digest('hex');
-    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: sha, size: body.length }));
+    answer = (res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ url: `${storageUrl}/a.bin`, sha256: sha, size: body.length }));
     const out = await client().download('m', { directory: tmp.dir });
     assert.equal(out.verified, 'sha256');
   });
@@ -240,6 +260,9 @@ describe('download: hostile servers', function () {
 
   it('a redirect to plain http on a public host is refused', async () => {
     answer = (res) => res.writeHead(302, { Location: 'http://example.com/a.gguf?sig=secret' }).end();
-    await assert.rejects(client().download('m', { directory: tmp.dir }), (e: unknown) => e instanceof ContractError && !e.message.includes('secret'));
+    await assert.rejects(
+      client().download('m', { directory: tmp.dir }),
+      (e: unknown) => e instanceof ContractError && !e.message.includes('secret'),
+    );
   });
 });

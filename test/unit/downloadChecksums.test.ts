@@ -52,7 +52,14 @@ describe('download: checksums in headers', function () {
     ctx.emu.configure({ downloadMode: 'metadata' });
     const bytes = await artifact();
     const wrong = 'cd'.repeat(32);
-    ctx.emu.faults.add({ origin: 'storage', path: ARTIFACT, kind: 'body', body: bytes, contentType: 'application/octet-stream', headers: { 'x-checksum-sha256': wrong } });
+    ctx.emu.faults.add({
+      origin: 'storage',
+      path: ARTIFACT,
+      kind: 'body',
+      body: bytes,
+      contentType: 'application/octet-stream',
+      headers: { 'x-checksum-sha256': wrong },
+    });
     await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }), IntegrityError);
     assert.deepEqual(readdirSync(tmp.dir), []);
   });
@@ -68,7 +75,14 @@ describe('download: checksums in headers', function () {
   ] as const) {
     it(`a wrong ${name} is an IntegrityError and keeps nothing, neither the final name nor the part file`, async () => {
       const bytes = await artifact();
-      ctx.emu.faults.add({ origin: 'storage', path: ARTIFACT, kind: 'body', body: bytes, contentType: 'application/octet-stream', headers: { [name]: value } });
+      ctx.emu.faults.add({
+        origin: 'storage',
+        path: ARTIFACT,
+        kind: 'body',
+        body: bytes,
+        contentType: 'application/octet-stream',
+        headers: { [name]: value },
+      });
       await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }), IntegrityError);
       assert.deepEqual(readdirSync(tmp.dir), []);
     });

@@ -37,7 +37,10 @@ describe('download: files on disk', function () {
       await fsp.writeFile(target, 'precious bytes');
       const part = partFilePath(tmp.dir, MODEL, undefined, client.baseUrl);
       await fsp.symlink(target, part);
-      await assert.rejects(client.download(MODEL, { directory: tmp.dir }), (e: unknown) => e instanceof RequestError && /not a regular file/.test(e.message));
+      await assert.rejects(
+        client.download(MODEL, { directory: tmp.dir }),
+        (e: unknown) => e instanceof RequestError && /not a regular file/.test(e.message),
+      );
       assert.equal(await fsp.readFile(target, 'utf8'), 'precious bytes');
       assert.ok((await fsp.lstat(part)).isSymbolicLink(), 'the link was not renamed to the final name');
       assert.deepEqual(readdirSync(tmp.dir), [path.basename(part)]);

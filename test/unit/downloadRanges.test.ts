@@ -46,7 +46,15 @@ describe('download: range answers and part files', function () {
 
   it('a 206 without Content-Range to a request without Range: one retry after a backoff, then a ContractError', async () => {
     const bytes = await artifactOf(MODEL);
-    ctx.emu.faults.add({ origin: 'storage', path: ARTIFACT, kind: 'body', status: 206, body: bytes, contentType: 'application/octet-stream', times: 1000 });
+    ctx.emu.faults.add({
+      origin: 'storage',
+      path: ARTIFACT,
+      kind: 'body',
+      status: 206,
+      body: bytes,
+      contentType: 'application/octet-stream',
+      times: 1000,
+    });
     const client = clientFor(ctx.emu);
     await assert.rejects(client.download(MODEL, { directory: tmp.dir }), ContractError);
     assert.equal(storage().length, 2);
@@ -88,7 +96,15 @@ describe('download: range answers and part files', function () {
 
   it('range mismatches count against the resume limit', async () => {
     await partial(MODEL);
-    ctx.emu.faults.add({ origin: 'storage', path: ARTIFACT, kind: 'body', status: 206, body: 'x', contentType: 'application/octet-stream', times: 1000 });
+    ctx.emu.faults.add({
+      origin: 'storage',
+      path: ARTIFACT,
+      kind: 'body',
+      status: 206,
+      body: 'x',
+      contentType: 'application/octet-stream',
+      times: 1000,
+    });
     const client = clientFor(ctx.emu);
     await assert.rejects(client.download(MODEL, { directory: tmp.dir, maxResumes: 0 }), ContractError);
     assert.equal(storage().length, 1);

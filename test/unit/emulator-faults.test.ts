@@ -29,7 +29,10 @@ describe('emulator: faults', function () {
     assert.ok(Date.now() - start >= 190);
     assert.deepEqual(em.faults.list(), [], 'spent after one use');
     await getJson(`${em.url}${MODELS}`);
-    assert.deepEqual(em.received.map((r) => r.fault), ['latency', undefined]);
+    assert.deepEqual(
+      em.received.map((r) => r.fault),
+      ['latency', undefined],
+    );
   });
 
   it('status answers e.g. 429 with Retry-After and a JSON detail, `times` times', async () => {

@@ -57,9 +57,19 @@ describe('emulator: finetune jobs with real documents', function () {
     return fd;
   }
 
-  const fields = (modelName: string): Record<string, string> => ({ numQs: '40', mode: 'pretraining', modelName, modelType: BASE, use_case: 'support bot' });
+  const fields = (modelName: string): Record<string, string> => ({
+    numQs: '40',
+    mode: 'pretraining',
+    modelName,
+    modelType: BASE,
+    use_case: 'support bot',
+  });
 
-  async function start(files: [string, string][], f: Record<string, string>, key = KEY): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function start(
+    files: [string, string][],
+    f: Record<string, string>,
+    key = KEY,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const res = await fetch(`${em.url}${START}`, { method: 'POST', headers: headers(key), body: await form(files, f) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
@@ -95,7 +105,13 @@ describe('emulator: finetune jobs with real documents', function () {
   });
 
   it('a job from a PDF and a DOCX walks queued -> extracting -> generating -> training -> completed', async () => {
-    const { status, body } = await start([['handbook.pdf', 'handbook.pdf'], ['notes.docx', 'notes.docx']], fields('support-v1'));
+    const { status, body } = await start(
+      [
+        ['handbook.pdf', 'handbook.pdf'],
+        ['notes.docx', 'notes.docx'],
+      ],
+      fields('support-v1'),
+    );
     assert.equal(status, 200);
     assert.equal(body.status, 'queued');
     assert.match(String(body.job_id), /^[0-9a-f-]{36}$/);
@@ -108,7 +124,11 @@ describe('emulator: finetune jobs with real documents', function () {
     assert.match(last.message, /Generated 40\/40 questions/);
     const order = ['queued', 'extracting', 'generating', 'training', 'completed'];
     const seen = views.map((v) => v.status).filter((s, i, a) => a[i - 1] !== s);
-    assert.deepEqual(seen, order.filter((s) => seen.includes(s)), 'statuses in order');
+    assert.deepEqual(
+      seen,
+      order.filter((s) => seen.includes(s)),
+      'statuses in order',
+    );
     assert.ok(seen.includes('generating') && seen.includes('training'));
     for (let i = 1; i < views.length; i++) {
       assert.ok(views[i]!.progress >= views[i - 1]!.progress, 'progress never goes back');
@@ -117,7 +137,9 @@ describe('emulator: finetune jobs with real documents', function () {
     assert.match(generating?.message ?? '', /^Generated \d+\/40 questions$/);
     assert.ok(Date.parse(last.updated_at) >= Date.parse(last.created_at));
 
-    const models = await getJson<{ models: { model_name: string; type: string; base_model?: string; created_at?: string }[] }>(`${em.url}/cr/get_allowed_models`);
+    const models = await getJson<{ models: { model_name: string; type: string; base_model?: string; created_at?: string }[] }>(
+      `${em.url}/cr/get_allowed_models`,
+    );
     const entry = models.body.models.find((m) => m.model_name === 'support-v1');
     assert.ok(entry);
     assert.deepEqual(entry, { model_name: 'support-v1', type: 'custom', base_model: BASE, created_at: entry.created_at });
@@ -173,14 +195,24 @@ describe('emulator: finetune jobs with real documents', function () {
     assert.equal((notInt.body.detail as { type: string }[])[0]?.type, 'int_parsing');
     const qa = await start([['handbook.pdf', 'handbook.pdf']], { ...fields('qa-mode'), mode: 'qa', numQs: '1000' });
     assert.equal(qa.status, 200);
-    const json = await fetch(`${em.url}${START}`, { method: 'POST', headers: headers(KEY, { 'Content-Type': 'application/json' }), body: '{}' });
+    const json = await fetch(`${em.url}${START}`, {
+      method: 'POST',
+      headers: headers(KEY, { 'Content-Type': 'application/json' }),
+      body: '{}',
+    });
     assert.equal(json.status, 422);
     await json.arrayBuffer();
     await poll(String(qa.body.job_id));
   });
 
   it('a PDF without text fails the job with "<file>: <reason>"', async () => {
-    const { body } = await start([['handbook.pdf', 'good.pdf'], ['scan.pdf', 'scan.pdf']], fields('scan-model'));
+    const { body } = await start(
+      [
+        ['handbook.pdf', 'good.pdf'],
+        ['scan.pdf', 'scan.pdf'],
+      ],
+      fields('scan-model'),
+    );
     const views = await poll(String(body.job_id));
     const last = views.at(-1);
     assert.ok(last);

@@ -15,8 +15,17 @@ export async function getJson<T = Record<string, unknown>>(url: string, key = KE
   return { status: res.status, body: (await res.json()) as T };
 }
 
-export async function postJson<T = Record<string, unknown>>(url: string, body: unknown, key = KEY, extra: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(url, { method: 'POST', headers: headers(key, { 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
+export async function postJson<T = Record<string, unknown>>(
+  url: string,
+  body: unknown,
+  key = KEY,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: headers(key, { 'Content-Type': 'application/json', ...extra }),
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as T };
 }
 
@@ -56,7 +65,9 @@ export async function waitFor(cond: () => boolean, timeoutMs = 5000, what = 'con
 }
 
 export async function sha256File(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 export interface RawResult {
@@ -70,7 +81,10 @@ export interface RawResult {
 }
 
 /** A raw node:http request on a fresh connection (agent: false), so connection-level faults are observable. */
-export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<RawResult> {
+export function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+): Promise<RawResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let result: RawResult | undefined;
@@ -85,7 +99,14 @@ export function rawRequest(url: string, opts: { method?: string; headers?: Recor
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => finish({ status: res.statusCode, headers: res.headers, complete: res.complete }));
       res.on('error', (error) => finish({ status: res.statusCode, headers: res.headers, error }));
-      res.on('close', () => finish({ status: res.statusCode, headers: res.headers, complete: res.complete, error: res.complete ? undefined : new Error('closed before end') }));
+      res.on('close', () =>
+        finish({
+          status: res.statusCode,
+          headers: res.headers,
+          complete: res.complete,
+          error: res.complete ? undefined : new Error('closed before end'),
+        }),
+      );
     });
     req.on('error', (error) => finish({ error }));
     if (opts.timeoutMs !== undefined) {

@@ -81,7 +81,12 @@ describe('emulator: auth, models, inference', function () {
       assert.deepEqual(body, ['oss-coder-14b']); // other-key uses the bare 'strings' shape
     });
 
-    const nameField: Record<string, string> = { 'objects-name': 'name', 'objects-model_name': 'model_name', 'objects-id': 'id', 'objects-model': 'model' };
+    const nameField: Record<string, string> = {
+      'objects-name': 'name',
+      'objects-model_name': 'model_name',
+      'objects-id': 'id',
+      'objects-model': 'model',
+    };
     for (const shape of MODEL_LIST_SHAPES) {
       it(`shape ${shape}`, async () => {
         const key = `shape-key-${shape}`;
@@ -110,18 +115,35 @@ describe('emulator: auth, models, inference', function () {
           assert.ok(named, `no name field for ${shape}`);
           field = named;
         }
-        assert.deepEqual(list.map((m) => m[field]), names);
-        assert.deepEqual(list.map((m) => m.type), ['base', 'base', 'custom']);
+        assert.deepEqual(
+          list.map((m) => m[field]),
+          names,
+        );
+        assert.deepEqual(
+          list.map((m) => m.type),
+          ['base', 'base', 'custom'],
+        );
         assert.equal(list[2]?.base_model, 'm-one');
       });
     }
   });
 
   describe(`POST ${PREDICT}`, () => {
-    const request = { prompt: 'Explain caching', query_only: 'Explain caching', model_name: BASE, use_rag: false, sequential_budget: 4, parallel_budget: 2, temperature: 0.3 };
+    const request = {
+      prompt: 'Explain caching',
+      query_only: 'Explain caching',
+      model_name: BASE,
+      use_rag: false,
+      sequential_budget: 4,
+      parallel_budget: 2,
+      temperature: 0.3,
+    };
 
     it('non-streamed: {response, model_name, usage}, deterministic per prompt and model', async () => {
-      const a = await postJson<{ response: string; model_name: string; usage: { prompt_tokens: number; completion_tokens: number } }>(`${em.url}${PREDICT}`, request);
+      const a = await postJson<{ response: string; model_name: string; usage: { prompt_tokens: number; completion_tokens: number } }>(
+        `${em.url}${PREDICT}`,
+        request,
+      );
       assert.equal(a.status, 200);
       assert.equal(a.body.model_name, BASE);
       assert.match(a.body.response, /```ts\n[\s\S]*```/);
@@ -138,21 +160,35 @@ describe('emulator: auth, models, inference', function () {
     });
 
     it('validates like FastAPI: 422 list of {loc, msg, type}', async () => {
-      const { status, body } = await postJson<{ detail: { loc: (string | number)[]; msg: string; type: string }[] }>(`${em.url}${PREDICT}`, {
-        prompt: '',
-        temperature: 2.5,
-        sequential_budget: 0,
-        parallel_budget: 65,
-        use_rag: 'yes',
-      });
+      const { status, body } = await postJson<{ detail: { loc: (string | number)[]; msg: string; type: string }[] }>(
+        `${em.url}${PREDICT}`,
+        {
+          prompt: '',
+          temperature: 2.5,
+          sequential_budget: 0,
+          parallel_budget: 65,
+          use_rag: 'yes',
+        },
+      );
       assert.equal(status, 422);
       const locs = body.detail.map((d) => d.loc.join('.')).sort();
-      assert.deepEqual(locs, ['body.model_name', 'body.parallel_budget', 'body.prompt', 'body.sequential_budget', 'body.temperature', 'body.use_rag']);
+      assert.deepEqual(locs, [
+        'body.model_name',
+        'body.parallel_budget',
+        'body.prompt',
+        'body.sequential_budget',
+        'body.temperature',
+        'body.use_rag',
+      ]);
       for (const d of body.detail) {
         assert.equal(typeof d.msg, 'string');
         assert.equal(typeof d.type, 'string');
       }
-      const badJson = await fetch(`${em.url}${PREDICT}`, { method: 'POST', headers: headers(KEY, { 'Content-Type': 'application/json' }), body: '{"prompt": ' });
+      const badJson = await fetch(`${em.url}${PREDICT}`, {
+        method: 'POST',
+        headers: headers(KEY, { 'Content-Type': 'application/json' }),
+        body: '{"prompt": ',
+      });
       assert.equal(badJson.status, 422);
       assert.equal(((await badJson.json()) as { detail: { type: string }[] }).detail[0]?.type, 'json_invalid');
     });
@@ -169,7 +205,11 @@ describe('emulator: auth, models, inference', function () {
       try {
         const plain = await postJson<{ response: string }>(`${em.url}${PREDICT}`, request);
         assert.equal(plain.body.response, hostile);
-        const res = await fetch(`${em.url}${PREDICT}`, { method: 'POST', headers: headers(KEY, { 'X-Emulator-Framing': 'text' }), body: JSON.stringify({ ...request, stream: true }) });
+        const res = await fetch(`${em.url}${PREDICT}`, {
+          method: 'POST',
+          headers: headers(KEY, { 'X-Emulator-Framing': 'text' }),
+          body: JSON.stringify({ ...request, stream: true }),
+        });
         assert.equal(await res.text(), hostile);
       } finally {
         em.configure({ responseText: undefined });
@@ -182,11 +222,18 @@ describe('emulator: auth, models, inference', function () {
       return (await postJson<{ response: string }>(`${em.url}${PREDICT}`, request)).body.response;
     }
 
-    async function stream(framing?: string, key = KEY, prompt = request.prompt): Promise<{ res: Response; text: string; chunks: number; elapsed: number }> {
+    async function stream(
+      framing?: string,
+      key = KEY,
+      prompt = request.prompt,
+    ): Promise<{ res: Response; text: string; chunks: number; elapsed: number }> {
       const start = Date.now();
       const res = await fetch(`${em.url}${PREDICT}`, {
         method: 'POST',
-        headers: headers(key, framing ? { 'X-Emulator-Framing': framing, 'Content-Type': 'application/json' } : { 'Content-Type': 'application/json' }),
+        headers: headers(
+          key,
+          framing ? { 'X-Emulator-Framing': framing, 'Content-Type': 'application/json' } : { 'Content-Type': 'application/json' },
+        ),
         body: JSON.stringify({ ...request, prompt, model_name: key === KEY ? BASE : 'oss-coder-14b', stream: true }),
       });
       const chunks = await readChunks(res);
@@ -214,9 +261,18 @@ describe('emulator: auth, models, inference', function () {
     it('NDJSON: {"token"} lines then {"done": true}', async () => {
       const { res, text, chunks } = await stream('ndjson');
       assert.equal(res.headers.get('content-type'), 'application/x-ndjson');
-      const lines = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { token?: string; done?: boolean });
+      const lines = text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { token?: string; done?: boolean });
       assert.deepEqual(lines[lines.length - 1], { done: true });
-      assert.equal(lines.slice(0, -1).map((l) => l.token).join(''), await expected());
+      assert.equal(
+        lines
+          .slice(0, -1)
+          .map((l) => l.token)
+          .join(''),
+        await expected(),
+      );
       assert.ok(chunks > 5);
     });
 
@@ -243,10 +299,16 @@ describe('emulator: auth, models, inference', function () {
         assert.equal((await stream('sse')).text, paced.text, 'the cached body is the same');
         em.configure({ streamTokenChars: 5 });
         const { text } = await stream('ndjson');
-        const tokens = text.split('\n').filter((l) => l.startsWith('{"token"')).map((l) => (JSON.parse(l) as { token: string }).token);
+        const tokens = text
+          .split('\n')
+          .filter((l) => l.startsWith('{"token"'))
+          .map((l) => (JSON.parse(l) as { token: string }).token);
         assert.equal(tokens.join(''), await expected());
         // Five characters each, except where a surrogate pair is kept whole, and the last one.
-        assert.ok(tokens.slice(0, -1).every((t) => t.length >= 4 && t.length <= 6), JSON.stringify(tokens.slice(0, 20)));
+        assert.ok(
+          tokens.slice(0, -1).every((t) => t.length >= 4 && t.length <= 6),
+          JSON.stringify(tokens.slice(0, 20)),
+        );
         assert.ok(tokens.filter((t) => t.length === 5).length > tokens.length * 0.9);
       } finally {
         em.configure({ tokenIntervalMs: 2, streamChunkBytes: 0, streamTokenChars: 0 });
@@ -262,10 +324,16 @@ describe('emulator: auth, models, inference', function () {
       em.tokenWrites.length = 0;
       try {
         const { text: body, elapsed } = await stream('ndjson');
-        const tokens = body.split('\n').filter((l) => l.startsWith('{"token"')).map((l) => (JSON.parse(l) as { token: string }).token);
+        const tokens = body
+          .split('\n')
+          .filter((l) => l.startsWith('{"token"'))
+          .map((l) => (JSON.parse(l) as { token: string }).token);
         assert.equal(tokens.join(''), text);
         assert.equal(em.tokenWrites.length, count, 'one write time per token');
-        assert.ok(em.tokenWrites.every((t, i) => i === 0 || t >= (em.tokenWrites[i - 1] as number)), 'write times in order');
+        assert.ok(
+          em.tokenWrites.every((t, i) => i === 0 || t >= (em.tokenWrites[i - 1] as number)),
+          'write times in order',
+        );
         const writes = new Set(em.tokenWrites).size;
         assert.ok(writes <= count * 0.75, `${count} tokens in ${writes} writes`);
         assert.ok(elapsed >= count * 0.5, `the schedule is never ahead: ${count} tokens in ${elapsed} ms`);
@@ -275,11 +343,19 @@ describe('emulator: auth, models, inference', function () {
     });
 
     it('multi-byte characters are split across chunks (clients must decode with state)', async () => {
-      const res = await fetch(`${em.url}${PREDICT}`, { method: 'POST', headers: headers(KEY, { 'X-Emulator-Framing': 'text' }), body: JSON.stringify({ ...request, stream: true }) });
+      const res = await fetch(`${em.url}${PREDICT}`, {
+        method: 'POST',
+        headers: headers(KEY, { 'X-Emulator-Framing': 'text' }),
+        body: JSON.stringify({ ...request, stream: true }),
+      });
       const chunks = await readChunks(res);
       const broken = chunks.some((c) => c.bytes.toString('utf8').includes('\ufffd'));
       assert.ok(broken, 'expected at least one chunk ending inside a UTF-8 sequence');
-      assert.ok(!Buffer.concat(chunks.map((c) => c.bytes)).toString('utf8').includes('\ufffd'));
+      assert.ok(
+        !Buffer.concat(chunks.map((c) => c.bytes))
+          .toString('utf8')
+          .includes('\ufffd'),
+      );
     });
 
     it(`${STREAM_ERROR_MARKER} ends SSE with an error event, NDJSON with an error line, text with a dead socket`, async () => {
@@ -302,13 +378,19 @@ describe('emulator: auth, models, inference', function () {
         const baseline = em.activeConnections();
         em.clearReceived();
         await new Promise<void>((resolveDone, reject) => {
-          const req = http.request(`${em.url}${PREDICT}`, { method: 'POST', agent: false, headers: headers(KEY, { 'Content-Type': 'application/json' }) }, (res) => {
-            res.once('data', () => {
-              req.destroy();
-              resolveDone();
-            });
-          });
-          req.on('error', (err) => (err.message.includes('abort') || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+          const req = http.request(
+            `${em.url}${PREDICT}`,
+            { method: 'POST', agent: false, headers: headers(KEY, { 'Content-Type': 'application/json' }) },
+            (res) => {
+              res.once('data', () => {
+                req.destroy();
+                resolveDone();
+              });
+            },
+          );
+          req.on('error', (err) =>
+            err.message.includes('abort') || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err),
+          );
           req.end(JSON.stringify({ ...request, stream: true }));
         });
         await waitFor(() => em.received[0]?.aborted === true, 2000, 'aborted flag');
@@ -382,7 +464,10 @@ describe('emulator: auth, models, inference', function () {
       assert.deepEqual(missing.body.detail[0]?.loc, ['body', 'dataset_name']);
       const unknown = await postJson(`${em.url}/cr/finetune_model/evaluate_async`, { dataset_name: 'demo-qa', model_name: 'ghost' });
       assert.equal(unknown.status, 404);
-      const submit = await postJson<{ job_id: string }>(`${em.url}/cr/finetune_model/evaluate_async`, { dataset_name: 'demo-qa', model_name: BASE });
+      const submit = await postJson<{ job_id: string }>(`${em.url}/cr/finetune_model/evaluate_async`, {
+        dataset_name: 'demo-qa',
+        model_name: BASE,
+      });
       const foreign = await getJson(`${em.url}/cr/finetune_model/evaluate_status?job_id=${submit.body.job_id}`, 'other-key');
       assert.equal(foreign.status, 404);
       const noId = await getJson(`${em.url}/cr/finetune_model/evaluate_status`);
@@ -403,7 +488,10 @@ describe('emulator: downloads and the signed-URL origin', function () {
   });
 
   async function location(model = MODEL): Promise<string> {
-    const res = await fetch(`${em.url}/cr/finetune_model/download?model_name=${encodeURIComponent(model)}`, { headers: headers(), redirect: 'manual' });
+    const res = await fetch(`${em.url}/cr/finetune_model/download?model_name=${encodeURIComponent(model)}`, {
+      headers: headers(),
+      redirect: 'manual',
+    });
     assert.equal(res.status, em.options.redirectStatus);
     const loc = res.headers.get('location');
     assert.ok(loc);
@@ -456,7 +544,9 @@ describe('emulator: downloads and the signed-URL origin', function () {
   it('metadata mode: {url, expires_at, size, sha256, filename}; redirect=true|false overrides per request', async () => {
     em.configure({ downloadMode: 'metadata' });
     try {
-      const { status, body } = await getJson<{ url: string; expires_at: string; size: number; sha256: string; filename: string }>(`${em.url}/cr/finetune_model/download?model_name=${MODEL}`);
+      const { status, body } = await getJson<{ url: string; expires_at: string; size: number; sha256: string; filename: string }>(
+        `${em.url}/cr/finetune_model/download?model_name=${MODEL}`,
+      );
       assert.equal(status, 200);
       const info = em.artifactInfo(MODEL);
       assert.ok(info);
@@ -467,7 +557,10 @@ describe('emulator: downloads and the signed-URL origin', function () {
       assert.ok(Date.parse(body.expires_at) <= Date.now() + em.options.signedUrlTtlMs + 1000);
       const file = await fetch(body.url);
       assert.equal(Buffer.from(await file.arrayBuffer()).length, info.size);
-      const forced = await fetch(`${em.url}/cr/finetune_model/download?model_name=${MODEL}&redirect=true`, { headers: headers(), redirect: 'manual' });
+      const forced = await fetch(`${em.url}/cr/finetune_model/download?model_name=${MODEL}&redirect=true`, {
+        headers: headers(),
+        redirect: 'manual',
+      });
       assert.equal(forced.status, 302);
     } finally {
       em.configure({ downloadMode: 'redirect' });
@@ -505,7 +598,10 @@ describe('emulator: downloads and the signed-URL origin', function () {
       const expired = await fetch(short);
       assert.equal(expired.status, 403);
       assert.match(expired.headers.get('content-type') ?? '', /xml/);
-      assert.equal(await expired.text(), '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+      assert.equal(
+        await expired.text(),
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+      );
     } finally {
       em.configure({ signedUrlTtlMs: 60_000 });
     }
@@ -549,7 +645,9 @@ describe('emulator: downloads and the signed-URL origin', function () {
       assert.ok(resolve(path).startsWith(resolve(em.options.dataDir, 'artifacts') + sep), path);
       const header = await readGgufHeader(path);
       assert.equal(header.metadata['general.name'], name);
-      const { body } = await getJson<{ url: string; filename: string }>(`${em.url}/cr/finetune_model/download?model_name=${encodeURIComponent(name)}&redirect=false`);
+      const { body } = await getJson<{ url: string; filename: string }>(
+        `${em.url}/cr/finetune_model/download?model_name=${encodeURIComponent(name)}&redirect=false`,
+      );
       assert.match(body.filename, /^[A-Za-z0-9][A-Za-z0-9._-]*\.gguf$/, body.filename);
       assert.doesNotMatch(body.filename, /^(CON|con)\./);
       const url = new URL(body.url);
@@ -561,7 +659,10 @@ describe('emulator: downloads and the signed-URL origin', function () {
     }
     const { body } = await getJson<{ models: { model_name: string }[] }>(`${em.url}/cr/get_allowed_models`);
     for (const name of names) {
-      assert.ok(body.models.some((m) => m.model_name === name), name);
+      assert.ok(
+        body.models.some((m) => m.model_name === name),
+        name,
+      );
     }
   });
 
@@ -599,8 +700,16 @@ describe('emulator: control API and CLI', function () {
     await em.close();
   });
 
-  async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> & unknown[] }> {
-    const res = await fetch(`${em.url}/_emulator/${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  async function control(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> & unknown[] }> {
+    const res = await fetch(`${em.url}/_emulator/${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & unknown[] };
   }
 
@@ -613,7 +722,11 @@ describe('emulator: control API and CLI', function () {
     assert.equal((await control('POST', 'configure', { port: 1 })).status, 400, 'fixed options are refused');
     assert.equal((await control('POST', 'configure', { downloadMode: 'ftp' })).status, 400);
 
-    assert.equal((await control('POST', 'keys', { key: 'ctl-key', config: { models: ['x-base'], modelListShape: 'objects-id', framing: 'text' } })).status, 200);
+    assert.equal(
+      (await control('POST', 'keys', { key: 'ctl-key', config: { models: ['x-base'], modelListShape: 'objects-id', framing: 'text' } }))
+        .status,
+      200,
+    );
     const models = await getJson<{ id: string }[]>(`${em.url}/cr/get_allowed_models`, 'ctl-key');
     assert.deepEqual(models.body, [{ id: 'x-base', type: 'base' }]);
 
@@ -635,7 +748,10 @@ describe('emulator: control API and CLI', function () {
     const received = await control('GET', 'received');
     assert.ok(Array.isArray(received.body));
     const paths = (received.body as { path: string; origin: string }[]).map((r) => r.path);
-    assert.ok(paths.every((p) => p.startsWith('/cr/')), 'control requests are not recorded');
+    assert.ok(
+      paths.every((p) => p.startsWith('/cr/')),
+      'control requests are not recorded',
+    );
     assert.equal(paths.length, 3);
     await control('DELETE', 'received');
     assert.equal(em.received.length, 0);
@@ -645,7 +761,9 @@ describe('emulator: control API and CLI', function () {
   it('CLI prints its URLs and stops cleanly on SIGTERM', async function () {
     this.timeout(10_000);
     const script = join(__dirname, '..', 'service', 'main.js');
-    const child = spawn(process.execPath, [script, '--port', '0', '--token-interval-ms', '1', '--download-mode', 'metadata'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, '--port', '0', '--token-interval-ms', '1', '--download-mode', 'metadata'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -1,6 +1,6 @@
 // The entry module (src/extension.ts) is what every window loads at activation: it must reach nothing heavy (its
-// commands are the table's, checked against package.json in contributions.test.ts). (Its cost is measured in test/bench, figure 1; this checks the
-// shape that keeps it small.)
+// commands are the table's, checked against package.json in contributions.test.ts). Its cost is measured in test/bench,
+// figure 1; this checks the shape that keeps it small.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,9 +35,13 @@ describe('the entry module', () => {
   });
 
   it('reaches only the small modules that register the contributions', () => {
-    assert.deepEqual(
-      [...reachable(path.join(srcRoot, 'extension.ts'))].sort(),
-      ['contributions.ts', 'deferredTree.ts', 'extension.ts', 'jobs/jobRecord.ts', 'services.ts', 'storageKeys.ts'],
-    );
+    assert.deepEqual([...reachable(path.join(srcRoot, 'extension.ts'))].sort(), [
+      'contributions.ts',
+      'deferredTree.ts',
+      'extension.ts',
+      'jobs/jobRecord.ts',
+      'services.ts',
+      'storageKeys.ts',
+    ]);
   });
 });

@@ -135,7 +135,10 @@ describe('client: injected faults', function () {
   it('401/403 are AuthErrors, 404/422 RequestErrors with the server message', async () => {
     ctx.emu.faults.add({ path: MODELS, kind: 'status', status: 401, times: 1 });
     await assert.rejects(clientFor(ctx.emu).listModels(), AuthError);
-    await assert.rejects(clientFor(ctx.emu).startEvaluation('no-such-model', 'demo-qa'), (e: unknown) => e instanceof RequestError && e.status === 404);
+    await assert.rejects(
+      clientFor(ctx.emu).startEvaluation('no-such-model', 'demo-qa'),
+      (e: unknown) => e instanceof RequestError && e.status === 404,
+    );
     await assert.rejects(
       clientFor(ctx.emu).infer({ ...baseRequest, modelName: model, stream: false, temperature: 99 }),
       (e: unknown) => e instanceof RequestError && /temperature/i.test(e.message),

@@ -54,7 +54,10 @@ describe('finetune answers', () => {
   it('lists every problem of a programmatic answer set, and narrows unknown values by shape', () => {
     assert.deepEqual(answersProblems(GOOD), []);
     const problems = answersProblems({ baseModel: '', modelName: 'bad name', numQs: 0, mode: '', useCase: '' }, []);
-    assert.deepEqual(problems.map((p) => p.split(':')[0]), ['baseModel', 'modelName', 'numQs', 'mode']);
+    assert.deepEqual(
+      problems.map((p) => p.split(':')[0]),
+      ['baseModel', 'modelName', 'numQs', 'mode'],
+    );
     assert.ok(isFinetuneAnswers(GOOD));
     assert.ok(!isFinetuneAnswers({ ...GOOD, numQs: '50' }));
     assert.ok(!isFinetuneAnswers(null));

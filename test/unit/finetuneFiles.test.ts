@@ -83,7 +83,13 @@ describe('finetune file checks', function () {
     await writeDocx(at('policy.docx'), PARAGRAPHS);
     writeFileSync(at('notes.pdf'), 'Meeting notes\nNothing PDF about this.\n');
     writeFileSync(at('empty.pdf'), '');
-    writeFileSync(at('archive.docx'), storedZip([{ name: 'readme.txt', data: Buffer.from('hello') }, { name: 'word/other.xml', data: Buffer.from('<x/>') }]));
+    writeFileSync(
+      at('archive.docx'),
+      storedZip([
+        { name: 'readme.txt', data: Buffer.from('hello') },
+        { name: 'word/other.xml', data: Buffer.from('<x/>') },
+      ]),
+    );
   });
   after(function () {
     rmSync(dir, { recursive: true, force: true });
@@ -106,18 +112,27 @@ describe('finetune file checks', function () {
     await writeDocx(at('UPPER.DOCX'), PARAGRAPHS);
     const check = await checkFinetuneFiles([at('UPPER.PDF'), at('UPPER.DOCX')], LIMITS);
     assert.deepEqual(check.problems, []);
-    assert.deepEqual(check.valid.map((f) => f.kind), ['pdf', 'docx']);
+    assert.deepEqual(
+      check.valid.map((f) => f.kind),
+      ['pdf', 'docx'],
+    );
   });
 
   it('refuses a renamed .txt, naming it and saying it looks like text', async () => {
     writeFileSync(at('notes.docx'), 'Meeting notes, UTF-8: café, 東京\n');
     const check = await checkFinetuneFiles([at('notes.pdf'), at('notes.docx')], LIMITS);
     assert.deepEqual(check.valid, []);
-    assert.deepEqual(check.problems.map((p) => p.message), [
-      'notes.pdf is not a PDF file (it looks like text).',
-      'notes.docx is not a DOCX file (it looks like text).',
-    ]);
-    assert.deepEqual(check.problems.map((p) => [p.code, p.label]), [['wrongContent', 'notes.pdf'], ['wrongContent', 'notes.docx']]);
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      ['notes.pdf is not a PDF file (it looks like text).', 'notes.docx is not a DOCX file (it looks like text).'],
+    );
+    assert.deepEqual(
+      check.problems.map((p) => [p.code, p.label]),
+      [
+        ['wrongContent', 'notes.pdf'],
+        ['wrongContent', 'notes.docx'],
+      ],
+    );
   });
 
   it('tolerates a few junk bytes before %PDF- within the first 1024 bytes, but not later', async () => {
@@ -125,18 +140,33 @@ describe('finetune file checks', function () {
     writeFileSync(at('bom.pdf'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('junk\r\n'), pdf]));
     writeFileSync(at('late.pdf'), Buffer.concat([Buffer.alloc(1100, 0x20), pdf]));
     const check = await checkFinetuneFiles([at('bom.pdf'), at('late.pdf')], LIMITS);
-    assert.deepEqual(check.valid.map((f) => f.label), ['bom.pdf']);
-    assert.deepEqual(check.problems.map((p) => p.message), ['late.pdf is not a PDF file (it looks like text).']);
+    assert.deepEqual(
+      check.valid.map((f) => f.label),
+      ['bom.pdf'],
+    );
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      ['late.pdf is not a PDF file (it looks like text).'],
+    );
   });
 
   it('refuses a ZIP that is not a DOCX, and says what is missing', async () => {
     const check = await checkFinetuneFiles([at('archive.docx')], LIMITS);
     assert.deepEqual(check.valid, []);
-    assert.deepEqual(check.problems.map((p) => p.message), ['archive.docx is not a DOCX file (it is a ZIP archive without word/document.xml).']);
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      ['archive.docx is not a DOCX file (it is a ZIP archive without word/document.xml).'],
+    );
   });
 
   it('accepts a minimal ZIP that has word/document.xml, even behind an archive comment', async () => {
-    writeFileSync(at('minimal.docx'), storedZip([{ name: 'word/document.xml', data: Buffer.from('<w:document/>') }], `comment with a fake end record: PK\x05\x06${'\0'.repeat(30)}`));
+    writeFileSync(
+      at('minimal.docx'),
+      storedZip(
+        [{ name: 'word/document.xml', data: Buffer.from('<w:document/>') }],
+        `comment with a fake end record: PK\x05\x06${'\0'.repeat(30)}`,
+      ),
+    );
     const check = await checkFinetuneFiles([at('minimal.docx')], LIMITS);
     assert.deepEqual(check.problems, []);
     assert.equal(check.valid[0]?.kind, 'docx');
@@ -155,25 +185,34 @@ describe('finetune file checks', function () {
     writeFileSync(at('really-docx.pdf'), readFileSync(at('policy.docx')));
     writeFileSync(at('really-pdf.docx'), readFileSync(at('guide.pdf')));
     const check = await checkFinetuneFiles([at('really-docx.pdf'), at('really-pdf.docx')], LIMITS);
-    assert.deepEqual(check.problems.map((p) => p.message), [
-      'really-docx.pdf is not a PDF file (it looks like a DOCX document; rename it to .docx).',
-      'really-pdf.docx is not a DOCX file (it looks like a PDF document; rename it to .pdf).',
-    ]);
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      [
+        'really-docx.pdf is not a PDF file (it looks like a DOCX document; rename it to .docx).',
+        'really-pdf.docx is not a DOCX file (it looks like a PDF document; rename it to .pdf).',
+      ],
+    );
   });
 
   it('names other kinds it recognises (an image, an old .doc)', async () => {
     writeFileSync(at('photo.pdf'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]));
     writeFileSync(at('old.docx'), Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]));
     const check = await checkFinetuneFiles([at('photo.pdf'), at('old.docx')], LIMITS);
-    assert.deepEqual(check.problems.map((p) => p.message), [
-      'photo.pdf is not a PDF file (it looks like a PNG image).',
-      'old.docx is not a DOCX file (it looks like an older Office document (.doc); save it as .docx).',
-    ]);
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      [
+        'photo.pdf is not a PDF file (it looks like a PNG image).',
+        'old.docx is not a DOCX file (it looks like an older Office document (.doc); save it as .docx).',
+      ],
+    );
   });
 
   it('refuses an empty file', async () => {
     const check = await checkFinetuneFiles([at('empty.pdf')], LIMITS);
-    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [['empty', 'empty.pdf is empty.']]);
+    assert.deepEqual(
+      check.problems.map((p) => [p.code, p.message]),
+      [['empty', 'empty.pdf is empty.']],
+    );
   });
 
   it('refuses a file above maxFileBytes, with both sizes, and accepts one exactly at the limit', async () => {
@@ -181,10 +220,14 @@ describe('finetune file checks', function () {
     writeFileSync(at('exact.pdf'), readFileSync(at('guide.pdf')));
     writeFileSync(at('big.pdf'), Buffer.concat([readFileSync(at('guide.pdf')), Buffer.alloc(1)]));
     const check = await checkFinetuneFiles([at('exact.pdf'), at('big.pdf')], { maxFileBytes: size, maxFiles: 10 });
-    assert.deepEqual(check.valid.map((f) => f.label), ['exact.pdf']);
-    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [
-      ['tooLarge', `big.pdf is ${formatOverLimit(size + 1, size).size}; the limit is ${formatOverLimit(size + 1, size).limit}.`],
-    ]);
+    assert.deepEqual(
+      check.valid.map((f) => f.label),
+      ['exact.pdf'],
+    );
+    assert.deepEqual(
+      check.problems.map((p) => [p.code, p.message]),
+      [['tooLarge', `big.pdf is ${formatOverLimit(size + 1, size).size}; the limit is ${formatOverLimit(size + 1, size).limit}.`]],
+    );
   });
 
   it('says a file one byte over 512 MB is 512.1 MB, in the unit of the limit', async () => {
@@ -192,7 +235,10 @@ describe('finetune file checks', function () {
     writeFileSync(at('report.pdf'), '');
     truncateSync(at('report.pdf'), 512 * 1024 * 1024 + 1);
     const check = await checkFinetuneFiles([at('report.pdf')], LIMITS);
-    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [['tooLarge', 'report.pdf is 512.1 MB; the limit is 512 MB.']]);
+    assert.deepEqual(
+      check.problems.map((p) => [p.code, p.message]),
+      [['tooLarge', 'report.pdf is 512.1 MB; the limit is 512 MB.']],
+    );
   });
 
   it('refuses other extensions, missing files and folders, each by name', async () => {
@@ -200,11 +246,10 @@ describe('finetune file checks', function () {
     mkdirSync(at('folder.pdf'), { recursive: true });
     const check = await checkFinetuneFiles([at('notes.txt'), at('gone.pdf'), at('folder.pdf')], LIMITS);
     assert.deepEqual(check.valid, []);
-    assert.deepEqual(check.problems.map((p) => p.message), [
-      'notes.txt is not a PDF or DOCX file.',
-      'gone.pdf cannot be read (it no longer exists).',
-      'folder.pdf is not a file.',
-    ]);
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      ['notes.txt is not a PDF or DOCX file.', 'gone.pdf cannot be read (it no longer exists).', 'folder.pdf is not a file.'],
+    );
   });
 
   it('refuses a symbolic link to a real PDF outside, naming the link, and reads none of its target', async function () {
@@ -216,9 +261,10 @@ describe('finetune file checks', function () {
       const reader = countingReader();
       const check = await checkFinetuneFiles([{ id: at('linked.pdf'), label: 'docs/linked.pdf' }], LIMITS, reader);
       assert.deepEqual(check.valid, []);
-      assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [
-        ['symlink', 'docs/linked.pdf is a symbolic link, which is not followed; choose the file it points to instead.'],
-      ]);
+      assert.deepEqual(
+        check.problems.map((p) => [p.code, p.message]),
+        [['symlink', 'docs/linked.pdf is a symbolic link, which is not followed; choose the file it points to instead.']],
+      );
       assert.equal(reader.bytes, 0);
     } finally {
       rmSync(outside, { recursive: true, force: true });
@@ -229,26 +275,41 @@ describe('finetune file checks', function () {
     if (process.platform === 'win32') this.skip();
     execFileSync('mkfifo', [at('pipe.pdf')]);
     const check = await checkFinetuneFiles([at('pipe.pdf')], LIMITS);
-    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [['notFile', 'pipe.pdf is not a regular file (it is a named pipe).']]);
+    assert.deepEqual(
+      check.problems.map((p) => [p.code, p.message]),
+      [['notFile', 'pipe.pdf is not a regular file (it is a named pipe).']],
+    );
   });
 
   it('removes duplicates, including another spelling of the same path', async () => {
     // Not path.join: it would normalise the spelling away before the code under test sees it.
     const spelled = [dir, 'sub', '..', '.', 'guide.pdf'].join(path.sep);
     const check = await checkFinetuneFiles([at('guide.pdf'), at('policy.docx'), at('guide.pdf'), spelled], LIMITS);
-    assert.deepEqual(check.valid.map((f) => f.label), ['guide.pdf', 'policy.docx']);
+    assert.deepEqual(
+      check.valid.map((f) => f.label),
+      ['guide.pdf', 'policy.docx'],
+    );
     assert.equal(check.duplicates, 2);
     assert.deepEqual(check.problems, []);
   });
 
   it('keeps at most maxFiles valid files and names each one left out', async () => {
     for (const n of ['a', 'b', 'c', 'd']) writeFileSync(at(`${n}.pdf`), readFileSync(at('guide.pdf')));
-    const check = await checkFinetuneFiles(['a', 'b', 'c', 'd'].map((n) => at(`${n}.pdf`)), { ...LIMITS, maxFiles: 2 });
-    assert.deepEqual(check.valid.map((f) => f.label), ['a.pdf', 'b.pdf']);
-    assert.deepEqual(check.problems.map((p) => [p.code, p.message]), [
-      ['tooMany', 'c.pdf is left out: at most 2 files can be used in one job.'],
-      ['tooMany', 'd.pdf is left out: at most 2 files can be used in one job.'],
-    ]);
+    const check = await checkFinetuneFiles(
+      ['a', 'b', 'c', 'd'].map((n) => at(`${n}.pdf`)),
+      { ...LIMITS, maxFiles: 2 },
+    );
+    assert.deepEqual(
+      check.valid.map((f) => f.label),
+      ['a.pdf', 'b.pdf'],
+    );
+    assert.deepEqual(
+      check.problems.map((p) => [p.code, p.message]),
+      [
+        ['tooMany', 'c.pdf is left out: at most 2 files can be used in one job.'],
+        ['tooMany', 'd.pdf is left out: at most 2 files can be used in one job.'],
+      ],
+    );
   });
 
   it('reports every problem of a mixed selection at once, in the order chosen, and keeps the good files', async () => {
@@ -256,13 +317,22 @@ describe('finetune file checks', function () {
       [at('notes.pdf'), at('guide.pdf'), at('empty.pdf'), at('archive.docx'), at('policy.docx'), at('gone.pdf')],
       LIMITS,
     );
-    assert.deepEqual(check.valid.map((f) => f.label), ['guide.pdf', 'policy.docx']);
-    assert.deepEqual(check.problems.map((p) => p.label), ['notes.pdf', 'empty.pdf', 'archive.docx', 'gone.pdf']);
+    assert.deepEqual(
+      check.valid.map((f) => f.label),
+      ['guide.pdf', 'policy.docx'],
+    );
+    assert.deepEqual(
+      check.problems.map((p) => p.label),
+      ['notes.pdf', 'empty.pdf', 'archive.docx', 'gone.pdf'],
+    );
   });
 
   it('names files by the label given (a workspace-relative path), not the path it reads', async () => {
     const check = await checkFinetuneFiles([{ id: at('notes.pdf'), label: 'docs/meetings/notes.pdf' }], LIMITS);
-    assert.deepEqual(check.problems.map((p) => p.message), ['docs/meetings/notes.pdf is not a PDF file (it looks like text).']);
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      ['docs/meetings/notes.pdf is not a PDF file (it looks like text).'],
+    );
   });
 
   it('reads through an injected reader (as for a virtual workspace)', async () => {
@@ -279,20 +349,33 @@ describe('finetune file checks', function () {
       read: async (id, position, length) => (files.get(id) ?? Buffer.alloc(0)).subarray(position, position + length),
     };
     const check = await checkFinetuneFiles(
-      [{ id: 'mem:/a.pdf', label: 'a.pdf' }, { id: 'mem:/b.docx', label: 'b.docx' }, { id: 'mem:/c.pdf', label: 'c.pdf' }],
+      [
+        { id: 'mem:/a.pdf', label: 'a.pdf' },
+        { id: 'mem:/b.docx', label: 'b.docx' },
+        { id: 'mem:/c.pdf', label: 'c.pdf' },
+      ],
       LIMITS,
       reader,
     );
-    assert.deepEqual(check.valid.map((f) => f.id), ['mem:/a.pdf']);
-    assert.deepEqual(check.problems.map((p) => p.message), [
-      'b.docx is not a DOCX file (it looks like text).',
-      'c.pdf cannot be read (it no longer exists).',
-    ]);
+    assert.deepEqual(
+      check.valid.map((f) => f.id),
+      ['mem:/a.pdf'],
+    );
+    assert.deepEqual(
+      check.problems.map((p) => p.message),
+      ['b.docx is not a DOCX file (it looks like text).', 'c.pdf cannot be read (it no longer exists).'],
+    );
   });
 
   it('checks a large DOCX by its head and central directory only, not by reading it whole', async () => {
     const filler = Buffer.alloc(4 * 1024 * 1024, 0x41);
-    writeFileSync(at('large.docx'), storedZip([{ name: 'word/media/big.bin', data: filler }, { name: 'word/document.xml', data: Buffer.from('<w:document/>') }]));
+    writeFileSync(
+      at('large.docx'),
+      storedZip([
+        { name: 'word/media/big.bin', data: filler },
+        { name: 'word/document.xml', data: Buffer.from('<w:document/>') },
+      ]),
+    );
     const reader = countingReader();
     const check = await checkFinetuneFiles([at('large.docx')], LIMITS, reader);
     assert.deepEqual(check.problems, []);
@@ -304,7 +387,10 @@ describe('ZIP central directory reader', () => {
   const readerOf = (buf: Buffer) => async (position: number, length: number) => buf.subarray(position, position + length);
 
   it('lists entry names in order', async () => {
-    const zip = storedZip([{ name: '[Content_Types].xml', data: Buffer.from('x') }, { name: 'word/document.xml', data: Buffer.from('y') }]);
+    const zip = storedZip([
+      { name: '[Content_Types].xml', data: Buffer.from('x') },
+      { name: 'word/document.xml', data: Buffer.from('y') },
+    ]);
     assert.deepEqual(await readZipEntryNames(zip.length, readerOf(zip)), ['[Content_Types].xml', 'word/document.xml']);
   });
 

@@ -13,7 +13,8 @@ const diskLister: DirectoryLister<string> = {
   async readDirectory(folder) {
     const out: [string, number][] = [];
     for (const d of await readdir(folder, { withFileTypes: true })) {
-      const typeOf = (s: { isFile(): boolean; isDirectory(): boolean }) => (s.isFile() ? ENTRY_FILE : s.isDirectory() ? ENTRY_DIRECTORY : 0);
+      const typeOf = (s: { isFile(): boolean; isDirectory(): boolean }) =>
+        s.isFile() ? ENTRY_FILE : s.isDirectory() ? ENTRY_DIRECTORY : 0;
       if (d.isSymbolicLink()) {
         const target = await stat(path.join(folder, d.name)).catch(() => undefined);
         out.push([d.name, (target ? typeOf(target) : 0) | ENTRY_SYMBOLIC_LINK]);

@@ -65,11 +65,23 @@ describe('client: malformed and mutated bodies', function () {
   const result = { dataset_name: 'd', model_name: 'm', split: 'test', correct: 3, total: 4, accuracy: 0.75, judge_model: 'j' };
   const cases: Case[] = [
     { path: '/cr/get_allowed_models', valid: { models: [{ model_name: 'a', type: 'base' }, 'b'] }, call: (c) => c.listModels() },
-    { path: '/cr/provider_predict_platform_base_oss', valid: { response: 'hi', usage: { n: 1 } }, call: (c) => c.infer({ ...baseRequest, modelName: 'm', stream: false }) },
-    { path: '/cr/generate_questions_status', valid: { job_id: 'j', status: 'training', progress: 40, message: 'x' }, call: (c) => c.getFinetuneStatus('j') },
+    {
+      path: '/cr/provider_predict_platform_base_oss',
+      valid: { response: 'hi', usage: { n: 1 } },
+      call: (c) => c.infer({ ...baseRequest, modelName: 'm', stream: false }),
+    },
+    {
+      path: '/cr/generate_questions_status',
+      valid: { job_id: 'j', status: 'training', progress: 40, message: 'x' },
+      call: (c) => c.getFinetuneStatus('j'),
+    },
     { path: '/cr/finetune_model/evaluate_async', valid: { job_id: 'j', status: 'queued' }, call: (c) => c.startEvaluation('m', 'd') },
     { path: '/cr/finetune_model/evaluate_status', valid: { status: 'completed', result }, call: (c) => c.getEvaluationStatus('j') },
-    { path: '/cr/finetune_model/download', valid: { url: 'http://127.0.0.1:9/a.gguf', size: 3 }, call: (c) => c.download('m', { directory: tmp.dir, maxResumes: 0 }) },
+    {
+      path: '/cr/finetune_model/download',
+      valid: { url: 'http://127.0.0.1:9/a.gguf', size: 3 },
+      call: (c) => c.download('m', { directory: tmp.dir, maxResumes: 0 }),
+    },
     {
       path: '/cr/provider_predict_platform_base_oss',
       valid: 'data: {"token":"a"}\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\n',
@@ -196,11 +208,36 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
   const ctx = useEmulator();
   const result = { dataset_name: 'd', model_name: 'm', split: 'test', correct: 3, total: 4, accuracy: 0.75, judge_model: 'j' };
   const cases: (Omit<Case, 'call'> & { call: (c: ServiceClient) => Promise<unknown>; check: Check })[] = [
-    { path: '/cr/get_allowed_models', valid: { models: [{ model_name: 'a', type: 'base' }, 'b'] }, call: (c) => c.listModels(), check: checks.models! },
-    { path: '/cr/provider_predict_platform_base_oss', valid: { response: 'hi', usage: { n: 1 } }, call: (c) => c.infer({ ...baseRequest, modelName: 'm', stream: false }), check: checks.infer! },
-    { path: '/cr/generate_questions_status', valid: { job_id: 'j', status: 'failed', progress: 40, message: 'x', error: { message: 'e' } }, call: (c) => c.getFinetuneStatus('j'), check: checks.finetuneStatus! },
-    { path: '/cr/finetune_model/evaluate_async', valid: { job_id: 'j', status: 'queued' }, call: (c) => c.startEvaluation('m', 'd'), check: checks.started! },
-    { path: '/cr/finetune_model/evaluate_status', valid: { status: 'completed', result }, call: (c) => c.getEvaluationStatus('j'), check: checks.evaluationStatus! },
+    {
+      path: '/cr/get_allowed_models',
+      valid: { models: [{ model_name: 'a', type: 'base' }, 'b'] },
+      call: (c) => c.listModels(),
+      check: checks.models!,
+    },
+    {
+      path: '/cr/provider_predict_platform_base_oss',
+      valid: { response: 'hi', usage: { n: 1 } },
+      call: (c) => c.infer({ ...baseRequest, modelName: 'm', stream: false }),
+      check: checks.infer!,
+    },
+    {
+      path: '/cr/generate_questions_status',
+      valid: { job_id: 'j', status: 'failed', progress: 40, message: 'x', error: { message: 'e' } },
+      call: (c) => c.getFinetuneStatus('j'),
+      check: checks.finetuneStatus!,
+    },
+    {
+      path: '/cr/finetune_model/evaluate_async',
+      valid: { job_id: 'j', status: 'queued' },
+      call: (c) => c.startEvaluation('m', 'd'),
+      check: checks.started!,
+    },
+    {
+      path: '/cr/finetune_model/evaluate_status',
+      valid: { status: 'completed', result },
+      call: (c) => c.getEvaluationStatus('j'),
+      check: checks.evaluationStatus!,
+    },
     {
       path: '/cr/provider_predict_platform_base_oss',
       valid: 'sse',

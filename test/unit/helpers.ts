@@ -13,7 +13,13 @@ export const OTHER_KEY = 'other-key';
 export function useEmulator(options: EmulatorOptions = {}): { readonly emu: Emulator } {
   const holder = {} as { emu: Emulator };
   before(async () => {
-    holder.emu = await startEmulator({ tokenIntervalMs: 1, finetuneDurationMs: 400, evaluationDurationMs: 200, artifactBytes: 256 * 1024, ...options });
+    holder.emu = await startEmulator({
+      tokenIntervalMs: 1,
+      finetuneDurationMs: 400,
+      evaluationDurationMs: 200,
+      artifactBytes: 256 * 1024,
+      ...options,
+    });
   });
   after(async () => {
     await holder.emu?.close();

@@ -167,7 +167,10 @@ describe('job poller core', () => {
     const intervals = 12;
     for (let k = 0; k < intervals; k++) await advance(INTERVAL);
     assert.ok(rounds.length <= intervals, `${rounds.length} rounds in ${intervals} intervals`);
-    assert.ok(rounds.every((r) => r === REQUEST_BUDGET), `rounds of ${rounds.join(', ')}`);
+    assert.ok(
+      rounds.every((r) => r === REQUEST_BUDGET),
+      `rounds of ${rounds.join(', ')}`,
+    );
     const times = source.calls.map((c) => c.at);
     for (const at of times) assert.ok(times.filter((t) => t > at - INTERVAL && t <= at).length <= REQUEST_BUDGET);
     for (let i = 0; i < 100; i++) {
@@ -193,8 +196,14 @@ describe('job poller core', () => {
     assert.equal(second.length, REQUEST_BUDGET);
     // Never answered: the 20 left over and the new one, for 20 requests; the new one is among them (without its
     // priority it would be the one left out, being the last in the list).
-    assert.ok(second.some((c) => c.id === 'new'), 'the new job is asked first');
-    assert.ok(second.every((c) => source.callsFor(c.id).length === 1), 'then the jobs never answered');
+    assert.ok(
+      second.some((c) => c.id === 'new'),
+      'the new job is asked first',
+    );
+    assert.ok(
+      second.every((c) => source.callsFor(c.id).length === 1),
+      'then the jobs never answered',
+    );
     await advance(INTERVAL);
     const asked = new Set(source.calls.map((c) => c.id));
     assert.equal(asked.size, 2 * REQUEST_BUDGET + 1, 'every job within ceil(n / budget) intervals');
@@ -289,7 +298,10 @@ describe('job poller core', () => {
     }
     assert.ok(gaps[2]! > gaps[0]!, 'grows');
     assert.ok(Math.max(...gaps) <= 60_000, 'capped at a minute');
-    assert.ok(gaps.slice(5).some((g) => g !== gaps[5]), 'jittered, not a fixed sequence');
+    assert.ok(
+      gaps.slice(5).some((g) => g !== gaps[5]),
+      'jittered, not a fixed sequence',
+    );
     assert.equal(logs.filter((l) => l.level === 'warn').length, 1, 'one warning per outage; the rest at debug');
     failing = false;
     while (source.calls.length === 10) await advance(1_000);
@@ -323,7 +335,8 @@ describe('job poller core', () => {
   it('honours Retry-After on a 503 as on a 429, without jitter, and Refresh waits for it too', async () => {
     jobs.add('finetune', 'j');
     let down = true;
-    source.answer = () => (down ? new ServerError('the service failed (503)', { status: 503, retryAfterMs: 30_000 }) : { state: 'running' });
+    source.answer = () =>
+      down ? new ServerError('the service failed (503)', { status: 503, retryAfterMs: 30_000 }) : { state: 'running' };
     const p = poller('A', { random: () => 1 });
     await p.sync();
     await advance(0);
@@ -333,8 +346,11 @@ describe('job poller core', () => {
     await advance(29_999);
     assert.equal(source.calls.length, 1, 'waits the whole Retry-After');
     await advance(1);
-    assert.equal(source.calls.length, 2, 'and not a moment longer (no jitter on the server\'s word)');
-    assert.ok(logs.some((l) => /Next attempt in 30 s\./.test(l.message)), logs.map((l) => l.message).join('\n'));
+    assert.equal(source.calls.length, 2, "and not a moment longer (no jitter on the server's word)");
+    assert.ok(
+      logs.some((l) => /Next attempt in 30 s\./.test(l.message)),
+      logs.map((l) => l.message).join('\n'),
+    );
     down = false;
     await advance(30_000);
     assert.equal(source.calls.length, 3);
@@ -377,7 +393,8 @@ describe('job poller core', () => {
   it('keeps a service backoff on time when the wall clock steps back', async () => {
     jobs.add('finetune', 'j');
     let down = true;
-    source.answer = () => (down ? new ServerError('the service failed (503)', { status: 503, retryAfterMs: 20_000 }) : { state: 'running' });
+    source.answer = () =>
+      down ? new ServerError('the service failed (503)', { status: 503, retryAfterMs: 20_000 }) : { state: 'running' };
     const p = poller();
     await p.sync();
     await advance(0);
@@ -486,7 +503,8 @@ describe('job poller core', () => {
 
   it('marks a job the service answers 404 for as failed, unseen, and stops', async () => {
     jobs.add('evaluation', 'lost', { state: 'running' });
-    source.answer = () => new RequestError("Checking the evaluation: the service refused the request (404): Evaluation job 'lost' not found.", { status: 404 });
+    source.answer = () =>
+      new RequestError("Checking the evaluation: the service refused the request (404): Evaluation job 'lost' not found.", { status: 404 });
     const p = poller();
     await p.sync();
     await advance(3 * INTERVAL);
@@ -601,7 +619,9 @@ describe('job poller core', () => {
           for (let k = 1; k < calls.length; k++) assert.ok(calls[k]!.at - calls[k - 1]!.at >= INTERVAL);
         }
       }
-      for (let i = 0; i < 20; i++) script[`j${i}`] = { state: 'completed', result: { datasetName: 'squad', modelName: 'm', correct: 1, total: 2, accuracy: 0.5 } };
+      for (let i = 0; i < 20; i++) {
+        script[`j${i}`] = { state: 'completed', result: { datasetName: 'squad', modelName: 'm', correct: 1, total: 2, accuracy: 0.5 } };
+      }
       await advance(INTERVAL);
       await Promise.all([a.sync(), b.sync()]);
       await settle();
@@ -626,7 +646,7 @@ describe('job poller core', () => {
     });
 
     // In VS Code each window has its own copy of globalState, updated a moment after another window writes.
-    it('announce an end once when one window\'s copy of the list is behind', async () => {
+    it("announce an end once when one window's copy of the list is behind", async () => {
       jobs.add('finetune', 'j', { state: 'running' });
       const jobsB = new FakeJobs(clock); // B's copy of globalState has not received A's write yet
       jobsB.add('finetune', 'j', { state: 'running' });
@@ -670,10 +690,16 @@ describe('job poller core', () => {
       const p = poller('A', { concurrency: 1 });
       await p.sync();
       await advance(0);
-      assert.deepEqual(source.calls.map((c) => c.id), ['x']);
+      assert.deepEqual(
+        source.calls.map((c) => c.id),
+        ['x'],
+      );
       await advance(INTERVAL);
       assert.deepEqual(source.callsFor('y'), [], 'never asked: it ended before its turn');
-      assert.deepEqual(finished.map((f) => [f.job.id, f.observedHere, f.notify]), [['y', false, false]]);
+      assert.deepEqual(
+        finished.map((f) => [f.job.id, f.observedHere, f.notify]),
+        [['y', false, false]],
+      );
     });
 
     it('tell the caller when the other window changed a job, and when it ended one', async () => {

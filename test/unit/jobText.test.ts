@@ -1,14 +1,7 @@
 // What a job row, status bar and notification say, and what a status answer writes to a record.
 import { strict as assert } from 'node:assert';
 import type { JobRecord } from '../../src/jobs/jobRecord';
-import {
-  evaluationSummary,
-  formatAccuracy,
-  formatDuration,
-  jobDescription,
-  jobTitle,
-  oneLine,
-} from '../../src/jobs/jobFormat';
+import { evaluationSummary, formatAccuracy, formatDuration, jobDescription, jobTitle, oneLine } from '../../src/jobs/jobFormat';
 import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
 
 const T0 = 1_700_000_000_000;
@@ -74,7 +67,11 @@ describe('status patch', () => {
     const failed = finetunePatch(job(), { jobId: 'j', state: 'failed', raw: {} }, T0);
     assert.equal(failed.unseenFailure, true);
     assert.equal(failed.error, 'The job failed without a reason.');
-    const again = finetunePatch(job({ state: 'failed', finishedAt: T0, unseenFailure: false }), { jobId: 'j', state: 'failed', error: 'x', raw: {} }, T0 + 9);
+    const again = finetunePatch(
+      job({ state: 'failed', finishedAt: T0, unseenFailure: false }),
+      { jobId: 'j', state: 'failed', error: 'x', raw: {} },
+      T0 + 9,
+    );
     assert.equal(again.unseenFailure, undefined, 'a failure already seen stays seen');
     assert.equal(again.finishedAt, undefined);
   });

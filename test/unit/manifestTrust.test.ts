@@ -24,7 +24,9 @@ const WORKSPACE_SCOPES = new Set([undefined, 'window', 'resource', 'language-ove
 
 describe('the manifest’s trust promises', () => {
   it('lets no workspace set the service URL or the download folder', () => {
-    for (const name of STEERING) assert.ok(['application', 'machine'].includes(settings[name]?.scope ?? ''), `${name}: scope ${settings[name]?.scope}`);
+    for (const name of STEERING) {
+      assert.ok(['application', 'machine'].includes(settings[name]?.scope ?? ''), `${name}: scope ${settings[name]?.scope}`);
+    }
   });
 
   it('ignores in Restricted Mode every other setting a workspace may set', () => {

@@ -33,11 +33,20 @@ describe('notify-once markers', () => {
     mkdirSync(tmp.dir, { recursive: true });
     const stale = new Date(Date.now() - MARKER_AGE_MS - 60_000);
     const young = new Date(Date.now() - MARKER_AGE_MS + 60 * 60_000);
-    for (const [name, at] of [['old.notified', stale], ['old.0.lease', stale], ['young.notified', young]] as const) {
+    for (const [name, at] of [
+      ['old.notified', stale],
+      ['old.0.lease', stale],
+      ['young.notified', young],
+    ] as const) {
       writeFileSync(path.join(tmp.dir, name), '');
       utimesSync(path.join(tmp.dir, name), at, at);
     }
     await markerFiles(tmp.dir)('j');
-    assert.deepEqual(readdirSync(tmp.dir).filter((n) => !/^[0-9a-f]{40}\./.test(n)).sort(), ['young.notified']);
+    assert.deepEqual(
+      readdirSync(tmp.dir)
+        .filter((n) => !/^[0-9a-f]{40}\./.test(n))
+        .sort(),
+      ['young.notified'],
+    );
   });
 });

@@ -64,7 +64,10 @@ describe('playground delta batcher', () => {
     clock.advance(14);
     assert.equal(sent.length, 1);
     clock.advance(1);
-    assert.deepEqual(sent.map((s) => s.text), ['a', 'bc']);
+    assert.deepEqual(
+      sent.map((s) => s.text),
+      ['a', 'bc'],
+    );
     assert.equal(sent[1]?.at, 20);
   });
 
@@ -74,7 +77,10 @@ describe('playground delta batcher', () => {
       batcher.push(`t${i}`);
       clock.advance(40); // 25 tokens a second
     }
-    assert.deepEqual(sent, [0, 40, 80, 120, 160].map((at, i) => ({ at, text: `t${i}` })));
+    assert.deepEqual(
+      sent,
+      [0, 40, 80, 120, 160].map((at, i) => ({ at, text: `t${i}` })),
+    );
     assert.equal(clock.pendingTimers, 0);
   });
 
@@ -86,7 +92,10 @@ describe('playground delta batcher', () => {
     clock.advance(5);
     assert.equal(sent.length, 1);
     clock.advance(1);
-    assert.deepEqual(sent, [{ at: 0, text: 'a' }, { at: 16, text: 'b' }]);
+    assert.deepEqual(sent, [
+      { at: 0, text: 'a' },
+      { at: 16, text: 'b' },
+    ]);
   });
 
   it('keeps every character in order and bounds the message count at 2,000 deltas/s', () => {
@@ -130,7 +139,10 @@ describe('playground delta batcher', () => {
     batcher.push('b');
     assert.equal(clock.pendingTimers, 1);
     batcher.close();
-    assert.deepEqual(sent.map((s) => s.text), ['a', 'b']);
+    assert.deepEqual(
+      sent.map((s) => s.text),
+      ['a', 'b'],
+    );
     assert.equal(clock.pendingTimers, 0);
     assert.throws(() => batcher.push('c'), /after close/);
     clock.advance(100);

@@ -94,7 +94,10 @@ describe('playground markdown rendering', () => {
   });
 
   it('renders https, http and mailto links, and linkifies bare URLs', () => {
-    assert.match(md.render('[docs](https://example.com/a?b=1&c=2)'), /<a href="https:\/\/example\.com\/a\?b=1&amp;c=2" rel="noopener noreferrer">docs<\/a>/);
+    assert.match(
+      md.render('[docs](https://example.com/a?b=1&c=2)'),
+      /<a href="https:\/\/example\.com\/a\?b=1&amp;c=2" rel="noopener noreferrer">docs<\/a>/,
+    );
     assert.match(md.render('[x](http://example.com)'), /<a href="http:\/\/example\.com"/);
     assert.match(md.render('[mail](mailto:a@example.com)'), /<a href="mailto:a@example\.com"/);
     assert.match(md.render('see https://example.com/page now'), /<a href="https:\/\/example\.com\/page"/);
@@ -139,7 +142,18 @@ describe('playground markdown rendering', () => {
 
   it('allows only http(s) and mailto link targets', () => {
     for (const ok of ['https://a.example', 'HTTP://a.example', 'mailto:x@y.z']) assert.equal(isSafeLink(ok), true, ok);
-    for (const bad of ['javascript:x', 'data:x', 'vbscript:x', '//evil.example', '/relative', '#anchor', 'https:/x', 'ftp://x', 'file:///x', ' https://x']) {
+    for (const bad of [
+      'javascript:x',
+      'data:x',
+      'vbscript:x',
+      '//evil.example',
+      '/relative',
+      '#anchor',
+      'https:/x',
+      'ftp://x',
+      'file:///x',
+      ' https://x',
+    ]) {
       assert.equal(isSafeLink(bad), false, bad);
     }
   });

@@ -62,14 +62,17 @@ function random(seed: number): () => number {
 describe('playground markdown: incremental rendering equals a full render', () => {
   for (const [name, text] of Object.entries(DOCS)) {
     it(`${name}: one character at a time`, () => {
-      stream(text, Array.from({ length: text.length }, (_, i) => i + 1));
+      stream(
+        text,
+        Array.from({ length: text.length }, (_, i) => i + 1),
+      );
     });
 
     it(`${name}: random pieces (several seeds) and all at once`, () => {
       for (let seed = 1; seed <= 5; seed++) {
         const next = random(seed);
         const ends: number[] = [];
-        for (let at = 0; at < text.length; ) {
+        for (let at = 0; at < text.length;) {
           at = Math.min(text.length, at + 1 + Math.floor(next() * 12));
           ends.push(at);
         }
@@ -81,7 +84,10 @@ describe('playground markdown: incremental rendering equals a full render', () =
 
   it('finished blocks are really kept: only the open tail is rendered again', () => {
     const text = DOCS.paragraphs as string;
-    const { finished, resets } = stream(text, Array.from({ length: text.length }, (_, i) => i + 1));
+    const { finished, resets } = stream(
+      text,
+      Array.from({ length: text.length }, (_, i) => i + 1),
+    );
     assert.equal(resets, 0);
     assert.equal(finished, md.render('First paragraph with *emphasis* and `code`.\n\nSecond one,\nstill second.\n\n\n'));
     const inc = new IncrementalMarkdown(md);

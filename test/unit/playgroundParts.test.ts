@@ -5,11 +5,24 @@ import { contentSecurityPolicy, playgroundHtml } from '../../src/webviews/playgr
 import type { ExportedRun } from '../../src/webviews/playground/protocol';
 import { runErrorInfo } from '../../src/webviews/playground/host/runError';
 import { exportFileName, fenced, sessionMarkdown } from '../../src/webviews/playground/host/sessionExport';
-import { budgetProblem, DEFAULT_KNOBS, knobProblems, promptProblems, temperatureProblem, toRunSettings } from '../../src/webviews/playground/page/formValidation';
+import {
+  budgetProblem,
+  DEFAULT_KNOBS,
+  knobProblems,
+  promptProblems,
+  temperatureProblem,
+  toRunSettings,
+} from '../../src/webviews/playground/page/formValidation';
 import { AuthError, CancelledError, NetworkError, RequestError, ServerError } from '../../src/api/errors';
 
 describe('playground page', () => {
-  const input = { cspSource: 'https://file+.vscode-resource.example', nonce: 'abc+/123=', scriptUri: 'https://x/p.js', styleUri: 'https://x/p.css', codiconsUri: 'https://x/c.css' };
+  const input = {
+    cspSource: 'https://file+.vscode-resource.example',
+    nonce: 'abc+/123=',
+    scriptUri: 'https://x/p.js',
+    styleUri: 'https://x/p.css',
+    codiconsUri: 'https://x/c.css',
+  };
 
   it('allows nothing but its own files and one nonce script', () => {
     assert.equal(
@@ -38,13 +51,19 @@ describe('playground form checks', () => {
 
   it('budgets: positive whole numbers', () => {
     for (const ok of ['1', '64', ' 8 ']) assert.equal(budgetProblem('B', ok), undefined, ok);
-    for (const bad of ['0', '-1', '1.5', 'x', '', '1e2']) assert.match(budgetProblem('Parallel budget', bad) ?? '', /Parallel budget must be a whole number of at least 1/, bad);
+    for (const bad of ['0', '-1', '1.5', 'x', '', '1e2']) {
+      assert.match(budgetProblem('Parallel budget', bad) ?? '', /Parallel budget must be a whole number of at least 1/, bad);
+    }
     assert.match(budgetProblem('B', '2000000') ?? '', /at most/);
   });
 
   it('collects every problem and builds settings only when there are none', () => {
     const prompt = { prompt: 'hi', queryOnly: '', customQuery: false };
-    assert.deepEqual(Object.keys(knobProblems({ ...DEFAULT_KNOBS, temperature: '3', parallelBudget: '0' })).sort(), ['modelName', 'parallelBudget', 'temperature']);
+    assert.deepEqual(Object.keys(knobProblems({ ...DEFAULT_KNOBS, temperature: '3', parallelBudget: '0' })).sort(), [
+      'modelName',
+      'parallelBudget',
+      'temperature',
+    ]);
     assert.deepEqual(promptProblems({ ...prompt, prompt: '  ' }), { prompt: 'Enter a prompt.' });
     assert.equal(toRunSettings(DEFAULT_KNOBS, prompt), undefined);
     assert.deepEqual(toRunSettings({ ...DEFAULT_KNOBS, modelName: ' m ' }, prompt), {
@@ -68,7 +87,12 @@ describe('playground error mapping', () => {
       retryable: false,
     });
     assert.deepEqual(runErrorInfo(new ServerError('down')), { message: 'down', kind: 'server', retryable: true, fix: 'showLog' });
-    assert.deepEqual(runErrorInfo(new NetworkError('refused')), { message: 'refused', kind: 'network', retryable: true, fix: 'configureBaseUrl' });
+    assert.deepEqual(runErrorInfo(new NetworkError('refused')), {
+      message: 'refused',
+      kind: 'network',
+      retryable: true,
+      fix: 'configureBaseUrl',
+    });
     assert.deepEqual(runErrorInfo(new AuthError('bad key')), { message: 'bad key', kind: 'auth', retryable: false, fix: 'setApiKey' });
     assert.equal(runErrorInfo(new CancelledError()).kind, 'cancelled');
   });
@@ -92,14 +116,35 @@ describe('playground session export', () => {
   const base: ExportedRun = {
     runId: 'r1',
     startedAt: Date.UTC(2024, 4, 1, 12, 0, 0),
-    settings: { modelName: 'oss-reasoner-8b', prompt: 'Use ``` fences', temperature: 0.2, useRag: true, sequentialBudget: 8, parallelBudget: 2, stream: true },
+    settings: {
+      modelName: 'oss-reasoner-8b',
+      prompt: 'Use ``` fences',
+      temperature: 0.2,
+      useRag: true,
+      sequentialBudget: 8,
+      parallelBudget: 2,
+      stream: true,
+    },
     output: '# Answer\n\n```ts\nx\n```',
     outcome: 'done',
     timing: { ttfbMs: 120, totalMs: 2500, chars: 22 },
   };
 
   it('writes settings, timing, the prompt fenced and the answer as markdown', () => {
-    const md = sessionMarkdown([base, { ...base, runId: 'r2', outcome: 'error', error: 'Inference: the service failed (502).', output: '', settings: { ...base.settings, queryOnly: 'q' } }], new Date(Date.UTC(2024, 4, 1)));
+    const md = sessionMarkdown(
+      [
+        base,
+        {
+          ...base,
+          runId: 'r2',
+          outcome: 'error',
+          error: 'Inference: the service failed (502).',
+          output: '',
+          settings: { ...base.settings, queryOnly: 'q' },
+        },
+      ],
+      new Date(Date.UTC(2024, 4, 1)),
+    );
     assert.match(md, /^# Playground session\n\nExported 2024-05-01T00:00:00\.000Z, 2 runs\./);
     assert.match(md, /## 1\. oss-reasoner-8b — 2024-05-01T12:00:00\.000Z/);
     assert.match(md, /- Settings: temperature 0\.2, RAG on, budgets 8 sequential × 2 parallel, streamed/);

@@ -1,7 +1,15 @@
 // The playground's webview -> host guard: every message type accepted in its valid form, and refused when a field is
 // missing, extra, of the wrong type, out of range or too large. The host acts only on what passes.
 import { strict as assert } from 'node:assert';
-import { isHostMessage, isPreset, isWebviewMessage, LIMITS, webviewMessageProblem, type RunSettings, type WebviewToHost } from '../../src/webviews/playground/protocol';
+import {
+  isHostMessage,
+  isPreset,
+  isWebviewMessage,
+  LIMITS,
+  webviewMessageProblem,
+  type RunSettings,
+  type WebviewToHost,
+} from '../../src/webviews/playground/protocol';
 
 const settings: RunSettings = {
   modelName: 'oss-reasoner-8b',
@@ -20,13 +28,30 @@ const VALID: Record<WebviewToHost['type'], WebviewToHost> = {
   refreshModels: { type: 'refreshModels' },
   copy: { type: 'copy', text: 'some `code`' },
   openLink: { type: 'openLink', url: 'https://example.com/a?b=c' },
-  savePreset: { type: 'savePreset', preset: { name: 'Cold', settings: { temperature: 0, useRag: true, sequentialBudget: 2, parallelBudget: 2, stream: false } } },
+  savePreset: {
+    type: 'savePreset',
+    preset: { name: 'Cold', settings: { temperature: 0, useRag: true, sequentialBudget: 2, parallelBudget: 2, stream: false } },
+  },
   deletePreset: { type: 'deletePreset', name: 'Cold' },
   export: {
     type: 'export',
     runs: [
-      { runId: 'r1', startedAt: 1_700_000_000_000, settings, output: '# hi', outcome: 'done', timing: { ttfbMs: 12.5, totalMs: 300, chars: 4 } },
-      { runId: 'r2', startedAt: 1_700_000_000_001, settings: { ...settings, queryOnly: 'sky' }, output: '', outcome: 'error', error: 'boom' },
+      {
+        runId: 'r1',
+        startedAt: 1_700_000_000_000,
+        settings,
+        output: '# hi',
+        outcome: 'done',
+        timing: { ttfbMs: 12.5, totalMs: 300, chars: 4 },
+      },
+      {
+        runId: 'r2',
+        startedAt: 1_700_000_000_001,
+        settings: { ...settings, queryOnly: 'sky' },
+        output: '',
+        outcome: 'error',
+        error: 'boom',
+      },
     ],
   },
   fix: { type: 'fix', fix: 'setApiKey' },
@@ -52,18 +77,37 @@ describe('playground protocol guard', () => {
     });
 
     it(`refuses "${type}" with an extra field`, () => {
-      refused(variant(message, (m) => (m.extra = 1)), /unknown field "extra"/);
+      refused(
+        variant(message, (m) => (m.extra = 1)),
+        /unknown field "extra"/,
+      );
     });
 
     it(`refuses "${type}" with each field missing`, () => {
       for (const key of Object.keys(message)) {
-        refused(variant(message, (m) => delete m[key]), key === 'type' ? /unknown message type/ : new RegExp(`missing field "${key}"`));
+        refused(
+          variant(message, (m) => delete m[key]),
+          key === 'type' ? /unknown message type/ : new RegExp(`missing field "${key}"`),
+        );
       }
     });
   }
 
   it('refuses what is not a message', () => {
-    for (const x of [undefined, null, 0, 'ready', [], [{ type: 'ready' }], { type: 'nope' }, { type: 7 }, { type: 'toString' }, { type: '__proto__' }]) refused(x);
+    for (const x of [
+      undefined,
+      null,
+      0,
+      'ready',
+      [],
+      [{ type: 'ready' }],
+      { type: 'nope' },
+      { type: 7 },
+      { type: 'toString' },
+      { type: '__proto__' },
+    ]) {
+      refused(x);
+    }
   });
 
   it('refuses a __proto__ key smuggled in through JSON', () => {
@@ -104,10 +148,19 @@ describe('playground protocol guard', () => {
       ['stream', null],
     ];
     for (const [key, value] of bad) {
-      refused(variant(VALID.run, (m) => ((m.settings as Record<string, unknown>)[key] = value)), new RegExp(`settings: ${key}`));
+      refused(
+        variant(VALID.run, (m) => ((m.settings as Record<string, unknown>)[key] = value)),
+        new RegExp(`settings: ${key}`),
+      );
     }
-    refused(variant(VALID.run, (m) => ((m.settings as Record<string, unknown>).apiKey = 'secret')), /unknown field "apiKey"/);
-    refused(variant(VALID.run, (m) => (m.settings = [settings])), /settings: not an object/);
+    refused(
+      variant(VALID.run, (m) => ((m.settings as Record<string, unknown>).apiKey = 'secret')),
+      /unknown field "apiKey"/,
+    );
+    refused(
+      variant(VALID.run, (m) => (m.settings = [settings])),
+      /settings: not an object/,
+    );
   });
 
   it('lets an out-of-form temperature through for the service to judge (the form checks 0..2)', () => {
@@ -121,13 +174,37 @@ describe('playground protocol guard', () => {
     refused({ type: 'openLink', url: '' }, /url/);
     refused({ type: 'openLink', url: `https://e.com/${'a'.repeat(LIMITS.urlChars)}` }, /url: longer/);
     refused({ type: 'deletePreset', name: 'n'.repeat(LIMITS.presetNameChars + 1) }, /name/);
-    refused(variant(VALID.savePreset, (m) => ((m.preset as { name: string }).name = ' ')), /preset: name: blank/);
-    refused(variant(VALID.savePreset, (m) => ((m.preset as { settings: Record<string, unknown> }).settings.prompt = 'no prompts in presets')), /unknown field "prompt"/);
-    refused(variant(VALID.export, (m) => (m.runs = Array.from({ length: LIMITS.exportRuns + 1 }, () => (VALID.export as { runs: unknown[] }).runs[0]))), /more than/);
-    refused(variant(VALID.export, (m) => ((m.runs as Record<string, unknown>[])[0]!.outcome = 'exploded')), /outcome/);
-    refused(variant(VALID.export, (m) => ((m.runs as Record<string, unknown>[])[0]!.output = 'o'.repeat(LIMITS.exportOutputChars + 1))), /output: longer/);
-    refused(variant(VALID.export, (m) => ((m.runs as { timing: Record<string, unknown> }[])[0]!.timing.chars = 1.5)), /chars: not an integer/);
-    refused(variant(VALID.export, (m) => (m.runs = {})), /runs: not an array/);
+    refused(
+      variant(VALID.savePreset, (m) => ((m.preset as { name: string }).name = ' ')),
+      /preset: name: blank/,
+    );
+    refused(
+      variant(VALID.savePreset, (m) => ((m.preset as { settings: Record<string, unknown> }).settings.prompt = 'no prompts in presets')),
+      /unknown field "prompt"/,
+    );
+    refused(
+      variant(
+        VALID.export,
+        (m) => (m.runs = Array.from({ length: LIMITS.exportRuns + 1 }, () => (VALID.export as { runs: unknown[] }).runs[0])),
+      ),
+      /more than/,
+    );
+    refused(
+      variant(VALID.export, (m) => ((m.runs as Record<string, unknown>[])[0]!.outcome = 'exploded')),
+      /outcome/,
+    );
+    refused(
+      variant(VALID.export, (m) => ((m.runs as Record<string, unknown>[])[0]!.output = 'o'.repeat(LIMITS.exportOutputChars + 1))),
+      /output: longer/,
+    );
+    refused(
+      variant(VALID.export, (m) => ((m.runs as { timing: Record<string, unknown> }[])[0]!.timing.chars = 1.5)),
+      /chars: not an integer/,
+    );
+    refused(
+      variant(VALID.export, (m) => (m.runs = {})),
+      /runs: not an array/,
+    );
   });
 
   it('accepts only the named fixes (the webview never names a command)', () => {

@@ -53,15 +53,24 @@ describe('playground run (emulator)', function () {
       const run = new InferenceRun('r1', settings, post);
       await run.execute(async () => clientFor(h.emu, key));
       const chunks = chunksOf(posted, 'r1');
-      assert.deepEqual(chunks.map((c) => c.seq), chunks.map((_, i) => i));
+      assert.deepEqual(
+        chunks.map((c) => c.seq),
+        chunks.map((_, i) => i),
+      );
       assert.equal(chunks.map((c) => c.text).join(''), expectedAnswer(settings));
       assert.equal(typeof chunks[0]?.ttfbMs, 'number');
-      assert.equal(chunks.slice(1).some((c) => c.ttfbMs !== undefined), false);
+      assert.equal(
+        chunks.slice(1).some((c) => c.ttfbMs !== undefined),
+        false,
+      );
       const end = endOf(posted);
       assert.equal(end.type, 'done');
       assert.equal(end.type === 'done' && end.stopped, false);
       assert.equal(end.timing.chars, expectedAnswer(settings).length);
-      assert.ok(end.timing.ttfbMs !== undefined && end.timing.ttfbMs >= 0 && end.timing.ttfbMs <= end.timing.totalMs, JSON.stringify(end.timing));
+      assert.ok(
+        end.timing.ttfbMs !== undefined && end.timing.ttfbMs >= 0 && end.timing.ttfbMs <= end.timing.totalMs,
+        JSON.stringify(end.timing),
+      );
       assert.deepEqual(run.snapshot(), { runId: 'r1', text: expectedAnswer(settings), nextSeq: chunks.length, end });
     });
   }
@@ -80,8 +89,26 @@ describe('playground run (emulator)', function () {
     await new InferenceRun('r2', settings, () => undefined).execute(async () => spy);
     await new InferenceRun('r3', { ...settings, queryOnly: 'caching' }, () => undefined).execute(async () => spy);
     assert.deepEqual(seen, [
-      { prompt: settings.prompt, queryOnly: settings.prompt, modelName: MODEL, stream: true, useRag: true, sequentialBudget: 4, parallelBudget: 2, temperature: 0.7 },
-      { prompt: settings.prompt, queryOnly: 'caching', modelName: MODEL, stream: true, useRag: true, sequentialBudget: 4, parallelBudget: 2, temperature: 0.7 },
+      {
+        prompt: settings.prompt,
+        queryOnly: settings.prompt,
+        modelName: MODEL,
+        stream: true,
+        useRag: true,
+        sequentialBudget: 4,
+        parallelBudget: 2,
+        temperature: 0.7,
+      },
+      {
+        prompt: settings.prompt,
+        queryOnly: 'caching',
+        modelName: MODEL,
+        stream: true,
+        useRag: true,
+        sequentialBudget: 4,
+        parallelBudget: 2,
+        temperature: 0.7,
+      },
     ]);
   });
 
@@ -175,7 +202,9 @@ describe('playground run (emulator)', function () {
   it('a plain-text stream cut off mid-way is an error, not a clean end', async () => {
     h.emu.setKey('err-text', { models: [MODEL], framing: 'text' });
     const { posted, post } = record();
-    await new InferenceRun('r9', { ...settings, prompt: `fail ${STREAM_ERROR_MARKER}` }, post).execute(async () => clientFor(h.emu, 'err-text'));
+    await new InferenceRun('r9', { ...settings, prompt: `fail ${STREAM_ERROR_MARKER}` }, post).execute(async () =>
+      clientFor(h.emu, 'err-text'),
+    );
     assert.equal(endOf(posted).type, 'error');
   });
 
@@ -186,7 +215,12 @@ describe('playground run (emulator)', function () {
       throw notConfigured;
     });
     const end = endOf(posted);
-    assert.deepEqual(end.type === 'error' && end.error, { message: 'No API key is set.', kind: 'notConfigured', retryable: false, fix: 'setApiKey' });
+    assert.deepEqual(end.type === 'error' && end.error, {
+      message: 'No API key is set.',
+      kind: 'notConfigured',
+      retryable: false,
+      fix: 'setApiKey',
+    });
   });
 
   it('cuts a runaway answer and aborts its request', async () => {
@@ -224,7 +258,7 @@ describe('playground run (emulator)', function () {
     assert.ok(sent.length < deltas.length, `batched into ${sent.length} chunks`);
   });
 
-  it('tells the benchmark\'s observer of each delta read and each chunk just before its post, and the messages carry nothing of it', async () => {
+  it("tells the benchmark's observer of each delta read and each chunk just before its post, and the messages carry nothing of it", async () => {
     const events: string[] = [];
     const observer: PlaygroundObserver = {
       deltaRead: (runId) => events.push(`read ${runId}`),
@@ -232,7 +266,12 @@ describe('playground run (emulator)', function () {
     };
     const post = (m: HostToWebview) => {
       events.push(m.type === 'chunk' ? `posted ${m.runId} ${m.seq}` : m.type);
-      if (m.type === 'chunk') assert.deepEqual(Object.keys(m).filter((k) => !['type', 'runId', 'seq', 'text', 'ttfbMs'].includes(k)), []);
+      if (m.type === 'chunk') {
+        assert.deepEqual(
+          Object.keys(m).filter((k) => !['type', 'runId', 'seq', 'text', 'ttfbMs'].includes(k)),
+          [],
+        );
+      }
     };
     const fake: InferenceClient = {
       async *inferStream() {

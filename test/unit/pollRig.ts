@@ -93,8 +93,15 @@ export class FakeJobs implements PollJobs {
 
   add(kind: JobKind, id: string, extra: Partial<JobRecord> = {}): JobRecord {
     const job: JobRecord = {
-      id, kind, scope: SCOPE, state: 'queued', createdAt: this.clock.now(), updatedAt: this.clock.now(),
-      modelName: `model-${id}`, ...(kind === 'evaluation' ? { datasetName: 'squad' } : {}), ...extra,
+      id,
+      kind,
+      scope: SCOPE,
+      state: 'queued',
+      createdAt: this.clock.now(),
+      updatedAt: this.clock.now(),
+      modelName: `model-${id}`,
+      ...(kind === 'evaluation' ? { datasetName: 'squad' } : {}),
+      ...extra,
     };
     this.records.set(jobKey(job), job);
     return job;

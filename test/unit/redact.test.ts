@@ -14,8 +14,32 @@ const FORMS: Record<string, string> = {
 };
 
 /** Words servers put in error texts, the header's name among them; no URL with a query or credentials. */
-const WORDS = ['header.x-api-key:', 'X-API-Key', 'x-api-key=', 'invalid', 'key', 'Bearer', 'token:', '"detail":', '{', '}', '=', ':',
-  '401', 'Unauthorized', 'https://api.example.com/v1/models', 'ü', '日本', '—', '\n', '\t', 'api_key', 'secret', 'hr-Key', 'aHIt'];
+const WORDS = [
+  'header.x-api-key:',
+  'X-API-Key',
+  'x-api-key=',
+  'invalid',
+  'key',
+  'Bearer',
+  'token:',
+  '"detail":',
+  '{',
+  '}',
+  '=',
+  ':',
+  '401',
+  'Unauthorized',
+  'https://api.example.com/v1/models',
+  'ü',
+  '日本',
+  '—',
+  '\n',
+  '\t',
+  'api_key',
+  'secret',
+  'hr-Key',
+  'aHIt',
+];
 
 function message(random: () => number): string {
   const n = 1 + Math.floor(random() * 12);
@@ -40,7 +64,9 @@ describe('redaction', () => {
         const random = seededRandom(seed);
         const text = `${message(random)}${form}${message(random)}`;
         const out = redact(text);
-        for (const [other, value] of Object.entries(FORMS)) assert.ok(!out.includes(value), `seed ${seed}: ${other} form left in ${JSON.stringify(out)}`);
+        for (const [other, value] of Object.entries(FORMS)) {
+          assert.ok(!out.includes(value), `seed ${seed}: ${other} form left in ${JSON.stringify(out)}`);
+        }
         assert.ok(out.includes('[REDACTED]'), `seed ${seed}`);
       }
     });

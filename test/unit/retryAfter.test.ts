@@ -53,7 +53,7 @@ describe('client: Retry-After on any status', function () {
       assert.match(e.message, /Try again in 60 min\./);
       return true;
     });
-    assert.equal(hits(), 1, 'not retried at once against the server\'s word');
+    assert.equal(hits(), 1, "not retried at once against the server's word");
     assert.deepEqual(client.delays, []);
   });
 

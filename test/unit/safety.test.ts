@@ -93,7 +93,10 @@ describe('http policy', () => {
   it('retries GETs with capped exponential backoff and jitter; never repeats an ambiguous POST', () => {
     const http = new HttpClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k-test-2', random: () => 1 });
     const server = new ServerError('x', { status: 503 });
-    assert.deepEqual([0, 1, 2, 3].map((n) => http.retryDelay(server, n, true)), [500, 1000, 2000, 4000]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((n) => http.retryDelay(server, n, true)),
+      [500, 1000, 2000, 4000],
+    );
     assert.equal(http.retryDelay(server, 4, true), undefined, 'retries are bounded');
     assert.equal(http.retryDelay(server, 0, false), undefined, 'a POST that reached a failing server is not repeated');
     assert.equal(http.retryDelay(new NetworkError('reset ECONNRESET'), 0, false), undefined);

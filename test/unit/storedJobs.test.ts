@@ -7,7 +7,14 @@ import { readStoredJobs, StoredJobsReader } from '../../src/jobs/storedJobs';
 import { SCOPE } from './pollRig';
 
 const good = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  id: 'job-1', kind: 'finetune', scope: SCOPE, state: 'running', createdAt: 1_000, updatedAt: 2_000, modelName: 'm', ...extra,
+  id: 'job-1',
+  kind: 'finetune',
+  scope: SCOPE,
+  state: 'running',
+  createdAt: 1_000,
+  updatedAt: 2_000,
+  modelName: 'm',
+  ...extra,
 });
 
 /** What a view does with each record: none of it may throw. */
@@ -56,7 +63,10 @@ describe('stored jobs: reading globalState back', () => {
       good({ id: 'keep-1', state: 'failed' }),
     ];
     const read = readStoredJobs(raw, SCOPE);
-    assert.deepEqual(read.jobs.map((j) => j.id), ['keep-1', 'keep-2']);
+    assert.deepEqual(
+      read.jobs.map((j) => j.id),
+      ['keep-1', 'keep-2'],
+    );
     assert.equal(read.jobs[0]!.state, 'running', 'the first record of a job wins');
     assert.equal(read.dropped.length, raw.length - 2);
     render(read.jobs);
@@ -65,8 +75,16 @@ describe('stored jobs: reading globalState back', () => {
   it('keeps a job whose optional fields have the wrong type, without those fields', () => {
     const raw = [
       good({
-        id: 'e', kind: 'evaluation', state: 'completed', progress: '50', message: { text: 'x' }, error: 5, finishedAt: 'soon',
-        files: ['a.pdf', 3], result: { datasetName: 'd', modelName: 'm', correct: 9, total: 10, accuracy: '0.9' }, unseenFailure: 'yes',
+        id: 'e',
+        kind: 'evaluation',
+        state: 'completed',
+        progress: '50',
+        message: { text: 'x' },
+        error: 5,
+        finishedAt: 'soon',
+        files: ['a.pdf', 3],
+        result: { datasetName: 'd', modelName: 'm', correct: 9, total: 10, accuracy: '0.9' },
+        unseenFailure: 'yes',
       }),
       good({ id: 'ok', progress: 40, message: 'training', files: ['a.pdf'], extra: 'ignored' }),
     ];
@@ -87,8 +105,17 @@ describe('stored jobs: reading globalState back', () => {
     const logged: string[] = [];
     const reader = new StoredJobsReader((m) => logged.push(m));
     const secret = 'sk-live-0123456789';
-    const raw = [null, null, good({ id: secret, kind: 'weird', message: secret }), good({ id: 'fine', progress: 'x' }), good({ id: 'kept' })];
-    assert.deepEqual(reader.read(raw, SCOPE).map((j) => j.id), ['fine', 'kept']);
+    const raw = [
+      null,
+      null,
+      good({ id: secret, kind: 'weird', message: secret }),
+      good({ id: 'fine', progress: 'x' }),
+      good({ id: 'kept' }),
+    ];
+    assert.deepEqual(
+      reader.read(raw, SCOPE).map((j) => j.id),
+      ['fine', 'kept'],
+    );
     reader.read(raw, SCOPE);
     reader.read(raw, SCOPE);
     assert.equal(logged.length, 1, 'said once, not at every read');

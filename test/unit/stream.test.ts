@@ -12,7 +12,6 @@ import { bytes, decodeChunks } from './streamHelpers';
 
 // ------------------------------------------------------------------------------------------------ helpers
 
-
 interface ErrorOutcome {
   type: typeof ServerError | typeof ContractError;
   message?: string;
@@ -93,12 +92,7 @@ const FIXTURES: Fixture[] = [
   ),
   sse(
     'multi-byte UTF-8, \\r\\n',
-    bytes(
-      'data: {"token":"é"}\r\n\r\n',
-      'data: {"token":"中文"}\r\n\r\n',
-      'data: {"token":"😀"}\r\n\r\n',
-      'data: plain é中😀\r\n\r\n',
-    ),
+    bytes('data: {"token":"é"}\r\n\r\n', 'data: {"token":"中文"}\r\n\r\n', 'data: {"token":"😀"}\r\n\r\n', 'data: plain é中😀\r\n\r\n'),
     ['é', '中文', '😀', 'plain é中😀'],
   ),
   sse(
@@ -108,11 +102,7 @@ const FIXTURES: Fixture[] = [
   ),
   sse(
     'mixed line ends, multi-line data, one leading space removed',
-    bytes(
-      'data: line1\r\ndata: line2\rdata:  two spaces\n\n',
-      'data: {"token":\ndata: "x"}\r\n\r\n',
-      'data\n\ndata:\n\n',
-    ),
+    bytes('data: line1\r\ndata: line2\rdata:  two spaces\n\n', 'data: {"token":\ndata: "x"}\r\n\r\n', 'data\n\ndata:\n\n'),
     ['line1\nline2\n two spaces', 'x'],
   ),
   sse(
@@ -127,11 +117,7 @@ const FIXTURES: Fixture[] = [
   ),
   sse(
     'error event with a JSON message',
-    bytes(
-      'data: {"token":"ok"}\n\n',
-      'event: error\ndata: {"error":{"message":"model overloaded"}}\n\n',
-      'data: {"token":"never"}\n\n',
-    ),
+    bytes('data: {"token":"ok"}\n\n', 'event: error\ndata: {"error":{"message":"model overloaded"}}\n\n', 'data: {"token":"never"}\n\n'),
     ['ok'],
     { type: ServerError, message: 'model overloaded' },
   ),
@@ -166,11 +152,7 @@ const FIXTURES: Fixture[] = [
     bytes('event: error\n\ndata: fine\n\nevent: done\r\n\r\ndata: still\n\n'),
     ['fine', 'still'],
   ),
-  sse(
-    '{"done":true} ends the stream',
-    bytes('data: {"token":"a"}\n\ndata: {"done":true}\n\ndata: {"token":"b"}\n\n'),
-    ['a'],
-  ),
+  sse('{"done":true} ends the stream', bytes('data: {"token":"a"}\n\ndata: {"done":true}\n\ndata: {"token":"b"}\n\n'), ['a']),
   ndjson('\\n', bytes('{"token":"Hel"}\n{"token":"lo"}\n'), ['Hel', 'lo']),
   ndjson(
     'shapes, multi-byte, \\r\\n and lone \\r, blank lines, last line without a line end',
@@ -180,18 +162,12 @@ const FIXTURES: Fixture[] = [
     ),
     ['é', '中文', '😀', '!'],
   ),
-  ndjson(
-    'done record followed by garbage',
-    bytes('{"token":"a"}\n{"done":true}\nnot json at all\n', [0xff]),
-    ['a'],
-  ),
+  ndjson('done record followed by garbage', bytes('{"token":"a"}\n{"done":true}\nnot json at all\n', [0xff]), ['a']),
   ndjson('[DONE] line', bytes('{"token":"a"}\r\n[DONE]\r\n{"token":"b"}'), ['a']),
-  ndjson(
-    'error record',
-    bytes('{"token":"a"}\n{"error":{"message":"quota exceeded"}}\n{"token":"b"}\n'),
-    ['a'],
-    { type: ServerError, message: 'quota exceeded' },
-  ),
+  ndjson('error record', bytes('{"token":"a"}\n{"error":{"message":"quota exceeded"}}\n{"token":"b"}\n'), ['a'], {
+    type: ServerError,
+    message: 'quota exceeded',
+  }),
   ndjson('a line that is not JSON', bytes('{"token":"a"}\nhello\n{"token":"b"}\n'), ['a'], {
     type: ContractError,
     message: 'The stream sent a line that is not JSON.',
@@ -384,9 +360,7 @@ describe('stream: framing sniffed from the first bytes', () => {
   });
 
   it('text/plain carrying SSE is decoded as SSE', () => {
-    const got = run(() => createDecoder({ contentType: 'text/plain; charset=utf-8' }), [
-      bytes('data: {"token":"a"}\n\ndata: [DONE]\n\n'),
-    ]);
+    const got = run(() => createDecoder({ contentType: 'text/plain; charset=utf-8' }), [bytes('data: {"token":"a"}\n\ndata: [DONE]\n\n')]);
     assert.deepEqual(got, { deltas: ['a'] });
   });
 
@@ -429,8 +403,14 @@ describe('stream: StreamDecoder', () => {
     const dec = new StreamDecoder('sse');
     assert.deepEqual(dec.push(bytes('data: a\n\nevent: error\ndata: boom\n\ndata: b\n\n')), ['a']);
     assert.ok(dec.error instanceof ServerError);
-    assert.throws(() => dec.push(bytes('data: c\n\n')), (e) => e === dec.error);
-    assert.throws(() => dec.end(), (e) => e === dec.error);
+    assert.throws(
+      () => dec.push(bytes('data: c\n\n')),
+      (e) => e === dec.error,
+    );
+    assert.throws(
+      () => dec.end(),
+      (e) => e === dec.error,
+    );
   });
 
   it('throws at once when the error comes first in the chunk', () => {
@@ -597,9 +577,12 @@ describe('stream: decodeStream', () => {
       throw reset;
     }
     const out: string[] = [];
-    await assert.rejects(async () => {
-      for await (const d of decodeStream(source(), { contentType: 'application/x-ndjson' })) out.push(d);
-    }, (e) => e === reset);
+    await assert.rejects(
+      async () => {
+        for await (const d of decodeStream(source(), { contentType: 'application/x-ndjson' })) out.push(d);
+      },
+      (e) => e === reset,
+    );
     assert.deepEqual(out, ['a']);
   });
 
@@ -628,9 +611,12 @@ describe('stream: decodeStream', () => {
       }
     }
     const out: string[] = [];
-    await assert.rejects(async () => {
-      for await (const d of decodeStream(source(), { contentType: 'text/event-stream' })) out.push(d);
-    }, (e) => e instanceof ServerError && e.message === 'GPU lost');
+    await assert.rejects(
+      async () => {
+        for await (const d of decodeStream(source(), { contentType: 'text/event-stream' })) out.push(d);
+      },
+      (e) => e instanceof ServerError && e.message === 'GPU lost',
+    );
     assert.deepEqual(out, ['a']);
     assert.ok(closed);
   });

@@ -81,7 +81,17 @@ const CASES: Case[] = [
   {
     name: 'invalid UTF-8 in the text: replacement characters as before',
     framing: 'sse',
-    body: bytes('data: {"token":"a', [0xff], 'b"}\n\ndata: {"token":"c', [0xe4, 0xb8], '"}\n\ndata: {"token":"', [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], '"}\n\ndata: {"token":"ok"}\n\n'),
+    body: bytes(
+      'data: {"token":"a',
+      [0xff],
+      'b"}\n\ndata: {"token":"c',
+      [0xe4, 0xb8],
+      '"}\n\ndata: {"token":"',
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0xaf],
+      [0xf4, 0x90, 0x80, 0x80],
+      '"}\n\ndata: {"token":"ok"}\n\n',
+    ),
     deltas: ['a\uFFFDb', 'c\uFFFD', '\uFFFD'.repeat(9), 'ok'],
   },
   {
@@ -200,7 +210,21 @@ describe('stream lane: same results as the general path', () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       return seed % n;
     };
-    const texts = ['a', ' word', 'é', '中文', '😀', '\\n', '\\"', '\\u00e9', '\\ud83d\\ude00', '\\ud83d', '', 'x y', `${'x'.repeat(250)}中\\n`];
+    const texts = [
+      'a',
+      ' word',
+      'é',
+      '中文',
+      '😀',
+      '\\n',
+      '\\"',
+      '\\u00e9',
+      '\\ud83d\\ude00',
+      '\\ud83d',
+      '',
+      'x y',
+      `${'x'.repeat(250)}中\\n`,
+    ];
     const sseEvents = [
       (t: string) => `data: {"token":"${t}"}\n\n`,
       (t: string) => `data:{"text":"${t}"}\r\n\r\n`,
@@ -228,7 +252,7 @@ describe('stream lane: same results as the general path', () => {
       const want = run(framing, [body], { byteLane: false });
       for (let k = 0; k < 5; k++) {
         const chunks: Uint8Array[] = [];
-        for (let at = 0; at < body.length; ) {
+        for (let at = 0; at < body.length;) {
           const size = 1 + rnd(40);
           chunks.push(body.subarray(at, at + size));
           at += size;

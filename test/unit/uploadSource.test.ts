@@ -26,7 +26,10 @@ describe('finetune upload sources', function () {
     const client = clientFor(ctx.emu);
     const [base] = await client.listModels();
     assert.ok(base);
-    return { client, req: { files, numQs: 5, mode: 'pretraining', modelName: `src-${++n}-${process.pid}`, modelType: base.name, useCase: '' } };
+    return {
+      client,
+      req: { files, numQs: 5, mode: 'pretraining', modelName: `src-${++n}-${process.pid}`, modelType: base.name, useCase: '' },
+    };
   };
   /** Runs `change` once, on the first progress report: after the files were opened, before any was read. */
   const onFirstProgress = (change: () => void) => {
@@ -44,9 +47,10 @@ describe('finetune upload sources', function () {
     const pdf = path.join(tmp.dir, 'report.pdf');
     await writePdf(pdf, PARAGRAPHS);
     const { client, req } = await request([pdf]);
-    const error = await client
-      .startFinetune(req, { onProgress: onFirstProgress(() => appendFileSync(pdf, 'appended')) })
-      .then(() => undefined, (e: unknown) => e);
+    const error = await client.startFinetune(req, { onProgress: onFirstProgress(() => appendFileSync(pdf, 'appended')) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof FileChangedError, String(error));
     assert.equal(error.message, 'report.pdf changed during upload; nothing was created, start again.');
     // The body was cut before its end: the service saw an aborted request and answered nothing.
@@ -62,11 +66,14 @@ describe('finetune upload sources', function () {
     await writePdf(pdf, PARAGRAPHS);
     const half = (await fsp.stat(pdf)).size >> 1;
     // An idle timeout far above the test's own: without the fix this test times out instead of seeing the error.
-    const client = clientFor(ctx.emu, undefined, { timeouts: { requestMs: 5_000, streamIdleMs: 2_000, connectMs: 5_000, uploadIdleMs: 600_000 } });
+    const client = clientFor(ctx.emu, undefined, {
+      timeouts: { requestMs: 5_000, streamIdleMs: 2_000, connectMs: 5_000, uploadIdleMs: 600_000 },
+    });
     const { req } = await request([{ path: pdf, size: (await fsp.stat(pdf)).size, label: 'docs/report.pdf' }]);
-    const error = await client
-      .startFinetune(req, { onProgress: onFirstProgress(() => truncateSync(pdf, half)) })
-      .then(() => undefined, (e: unknown) => e);
+    const error = await client.startFinetune(req, { onProgress: onFirstProgress(() => truncateSync(pdf, half)) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof FileChangedError, String(error));
     assert.equal(error.message, 'docs/report.pdf changed during upload; nothing was created, start again.');
     const [seen] = await until(async () => (starts()[0]?.aborted ? starts() : undefined));
@@ -80,7 +87,10 @@ describe('finetune upload sources', function () {
     const checked = (await fsp.stat(pdf)).size;
     await fsp.appendFile(pdf, 'edited after the check');
     const { client, req } = await request([{ path: pdf, size: checked, label: 'report.pdf' }]);
-    await assert.rejects(client.startFinetune(req), (e: unknown) => e instanceof FileChangedError && /^report\.pdf changed/.test(e.message));
+    await assert.rejects(
+      client.startFinetune(req),
+      (e: unknown) => e instanceof FileChangedError && /^report\.pdf changed/.test(e.message),
+    );
     assert.deepEqual(starts(), []);
   });
 
@@ -97,7 +107,10 @@ describe('finetune upload sources', function () {
     await writePdf(real, PARAGRAPHS);
     await fsp.symlink(real, path.join(tmp.dir, 'linked.pdf'));
     execFileSync('mkfifo', [path.join(tmp.dir, 'pipe.pdf')]);
-    for (const [name, words] of [['linked.pdf', /linked\.pdf: it is a symbolic link/], ['pipe.pdf', /pipe\.pdf: it is not a regular file/]] as const) {
+    for (const [name, words] of [
+      ['linked.pdf', /linked\.pdf: it is a symbolic link/],
+      ['pipe.pdf', /pipe\.pdf: it is not a regular file/],
+    ] as const) {
       const { client, req } = await request([path.join(tmp.dir, name)]);
       await assert.rejects(client.startFinetune(req), (e: unknown) => e instanceof RequestError && words.test(e.message));
     }

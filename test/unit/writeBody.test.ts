@@ -42,7 +42,10 @@ describe('writeBody', () => {
     body.on('error', () => undefined); // the error happened while nobody listened
     body.destroy(new Error('socket hang up'));
     await new Promise((r) => setImmediate(r));
-    await assert.rejects(writeBody(source(body), await options(part)), (e: unknown) => e instanceof NetworkError && /socket hang up/.test(e.message));
+    await assert.rejects(
+      writeBody(source(body), await options(part)),
+      (e: unknown) => e instanceof NetworkError && /socket hang up/.test(e.message),
+    );
     assert.equal(fs.readFileSync(part).length, 0);
   });
 

@@ -17,7 +17,6 @@ import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
 
-
 /** A download that has not finished: enough to resume it after a reload. */
 interface PendingDownload {
   modelName: string;
@@ -60,7 +59,12 @@ async function chooseDestination(services: Services, modelName: string): Promise
 }
 
 /** Returns the final path, or undefined when it did not finish (the user was told why). */
-export async function runDownload(services: Services, modelName: string, directory: string, fileName?: string): Promise<string | undefined> {
+export async function runDownload(
+  services: Services,
+  modelName: string,
+  directory: string,
+  fileName?: string,
+): Promise<string | undefined> {
   let connection;
   try {
     connection = await services.session.connect();
@@ -102,7 +106,9 @@ export async function runDownload(services: Services, modelName: string, directo
       },
     );
     await setPending(services, pending, false);
-    services.log.info(`Downloaded ${modelName} to ${outcome.path} (${outcome.bytes} bytes, ${outcome.verified} verified, resumed from ${outcome.resumedFrom}).`);
+    services.log.info(
+      `Downloaded ${modelName} to ${outcome.path} (${outcome.bytes} bytes, ${outcome.verified} verified, resumed from ${outcome.resumedFrom}).`,
+    );
     void offerActions(outcome.path, outcome.bytes);
     return outcome.path;
   } catch (error) {
@@ -117,11 +123,12 @@ export async function runDownload(services: Services, modelName: string, directo
       // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
       const resume = 'Resume';
       services.log.warn(error.message);
-      void showErrorMessage(`Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`, resume).then(
-        (c) => {
-          if (c === resume) void runDownload(services, modelName, directory, fileName);
-        },
-      );
+      void showErrorMessage(
+        `Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`,
+        resume,
+      ).then((c) => {
+        if (c === resume) void runDownload(services, modelName, directory, fileName);
+      });
       return undefined;
     }
     if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
@@ -136,9 +143,9 @@ async function offerActions(file: string, bytes: number): Promise<void> {
   const choice = await showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy);
   if (choice === reveal) {
     // revealFileInOS exists on desktop; in a remote or browser window, reveal in the Explorer instead.
-    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file)).then(undefined, () =>
-      vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file)),
-    );
+    await vscode.commands
+      .executeCommand('revealFileInOS', vscode.Uri.file(file))
+      .then(undefined, () => vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file)));
   } else if (choice === copy) {
     await vscode.env.clipboard.writeText(file);
   }
@@ -149,7 +156,8 @@ function mb(bytes: number): string {
 }
 
 async function setPending(services: Services, d: PendingDownload, present: boolean): Promise<void> {
-  const same = (x: PendingDownload) => x.modelName === d.modelName && x.directory === d.directory && x.fileName === d.fileName && x.scope === d.scope;
+  const same = (x: PendingDownload) =>
+    x.modelName === d.modelName && x.directory === d.directory && x.fileName === d.fileName && x.scope === d.scope;
   const list = (services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? []).filter((x) => !same(x));
   await services.context.globalState.update(PENDING_DOWNLOADS_KEY, present ? [...list, d] : list);
 }
@@ -168,7 +176,10 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
   for (const d of list) {
     if (d.scope !== scope) continue;
     const part = partFilePath(d.directory, d.modelName, d.fileName, client.baseUrl);
-    const size = await fsp.stat(part).then((s) => s.size, () => 0);
+    const size = await fsp.stat(part).then(
+      (s) => s.size,
+      () => 0,
+    );
     if (!size) {
       await setPending(services, d, false);
       continue;

@@ -35,14 +35,25 @@ export async function startEvaluation(services: Services, modelName: string, dat
     const job = await client.startEvaluation(modelName, datasetName);
     const now = Date.now();
     // Written before anything is reported, so a reload cannot lose the job.
-    await services.jobs.put({ id: job.jobId, kind: 'evaluation', scope, state: 'queued', createdAt: now, updatedAt: now, modelName, datasetName });
+    await services.jobs.put({
+      id: job.jobId,
+      kind: 'evaluation',
+      scope,
+      state: 'queued',
+      createdAt: now,
+      updatedAt: now,
+      modelName,
+      datasetName,
+    });
     await rememberDataset(services, datasetName);
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(`Evaluating ${modelName} on ${datasetName}…`)}`, 5000);
     return job.jobId;
   } catch (error) {
-    await showError(services, `Could not start the evaluation of ${modelName}`, error, () => startEvaluation(services, modelName, datasetName));
+    await showError(services, `Could not start the evaluation of ${modelName}`, error, () =>
+      startEvaluation(services, modelName, datasetName),
+    );
     return undefined;
   }
 }

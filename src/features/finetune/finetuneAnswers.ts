@@ -32,7 +32,9 @@ export function modelNameProblem(value: string, taken: Iterable<string> = []): s
   const lower = value.toLowerCase();
   for (const name of taken) {
     // Case-insensitively: a service that folds case would refuse it, and two names differing in case confuse people.
-    if (name.toLowerCase() === lower) return name === value ? `A model named ${name} already exists.` : `A model named ${name} already exists (differs only in case).`;
+    if (name.toLowerCase() === lower) {
+      return name === value ? `A model named ${name} already exists.` : `A model named ${name} already exists (differs only in case).`;
+    }
   }
   return undefined;
 }

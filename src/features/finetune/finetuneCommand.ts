@@ -50,7 +50,8 @@ export type FinetuneOutcome =
 
 export function finetuneCommand(services: Services) {
   return {
-    [COMMANDS.finetune]: (first?: unknown, second?: unknown) => new FinetuneRun(services, false).run(first, isProgrammatic(second) ? undefined : second),
+    [COMMANDS.finetune]: (first?: unknown, second?: unknown) =>
+      new FinetuneRun(services, false).run(first, isProgrammatic(second) ? undefined : second),
   };
 }
 
@@ -92,7 +93,9 @@ class FinetuneRun {
       // A bug, not a service answer: say so plainly and keep the details in the log.
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`Finetune: unexpected failure: ${message}`, e);
-      this.say('error', `Creating the finetuned model failed: ${message}`, [{ title: 'Show Log', run: () => this.runCommand(FIXES.showLog.command) }]);
+      this.say('error', `Creating the finetuned model failed: ${message}`, [
+        { title: 'Show Log', run: () => this.runCommand(FIXES.showLog.command) },
+      ]);
       return { status: 'failed', kind: 'unexpected', message };
     }
   }
@@ -120,7 +123,10 @@ class FinetuneRun {
           const outside = selection.length - inside.length;
           this.log.warn(`Finetune: ${outside} resource(s) outside the workspace folders were left out of the selection.`);
           if (inside.length === 0) {
-            this.say('warning', 'Only files in this workspace can be used for finetuning: right-click them in the Explorer, or choose them from the list.');
+            this.say(
+              'warning',
+              'Only files in this workspace can be used for finetuning: right-click them in the Explorer, or choose them from the list.',
+            );
             return { status: 'invalid', problems: ['The selection is outside the workspace folders.'] };
           }
         }
@@ -322,7 +328,10 @@ class FinetuneRun {
           // leave a paid job nobody polls, so wait for the answer and record it.
           this.log.info('Finetune: cancel requested after the upload finished; waiting for the job id so it is not lost.');
           lateCancel = waiting.promise;
-          vscode.window.setStatusBarMessage('$(sync~spin) Upload finished; waiting for the service to confirm the finetuning job…', waiting.promise);
+          vscode.window.setStatusBarMessage(
+            '$(sync~spin) Upload finished; waiting for the service to confirm the finetuning job…',
+            waiting.promise,
+          );
         });
         try {
           const started = await connection.client.startFinetune(
@@ -346,7 +355,9 @@ class FinetuneRun {
                 lastReport = now;
                 progress.report({
                   increment: Math.max(0, percent - reported),
-                  message: allSent ? 'Uploaded; waiting for the service to accept the job…' : `${percent}% — ${formatTransfer(sent, bodyTotal)}`,
+                  message: allSent
+                    ? 'Uploaded; waiting for the service to accept the job…'
+                    : `${percent}% — ${formatTransfer(sent, bodyTotal)}`,
                 });
                 reported = Math.max(reported, percent);
               },
@@ -377,7 +388,10 @@ class FinetuneRun {
       },
     );
     if (lateCancel && 'ok' in attempt) {
-      this.say('info', `The upload had already finished when you cancelled, so the service created the job for ${a.modelName}. It is in the Jobs view.`);
+      this.say(
+        'info',
+        `The upload had already finished when you cancelled, so the service created the job for ${a.modelName}. It is in the Jobs view.`,
+      );
     }
     return attempt;
   }
@@ -390,7 +404,10 @@ class FinetuneRun {
       // The job is stored and will show; a view that cannot be revealed (e.g. hidden container) is not a failure.
       this.log.debug(`Finetune: could not reveal the Jobs view: ${e instanceof Error ? e.message : String(e)}`);
     }
-    this.say('info', `Finetuning started: ${job.modelName} is being created from ${files.length} file${files.length === 1 ? '' : 's'}. You will be notified when it is ready.`);
+    this.say(
+      'info',
+      `Finetuning started: ${job.modelName} is being created from ${files.length} file${files.length === 1 ? '' : 's'}. You will be notified when it is ready.`,
+    );
     return { status: 'started', job };
   }
 
@@ -405,7 +422,15 @@ class FinetuneRun {
     // Setting a key or a URL is followed by a retry with the same answers; after the log there is nothing to retry.
     let actions: { title: string; recovery: Recovery; command?: string }[] = [
       ...(info.retryable ? [retry] : []),
-      ...(info.fix ? [{ title: info.fix.title, recovery: info.fix === FIXES.showLog ? ('stop' as const) : ('retry' as const), command: info.fix.command }] : []),
+      ...(info.fix
+        ? [
+            {
+              title: info.fix.title,
+              recovery: info.fix === FIXES.showLog ? ('stop' as const) : ('retry' as const),
+              command: info.fix.command,
+            },
+          ]
+        : []),
     ];
     if (info.kind === 'request') {
       // The service's own words (a refused file, a taken name, a bad field): fix the answers or the files, retry.
@@ -418,7 +443,11 @@ class FinetuneRun {
     }
 
     if (this.headless) {
-      this.say('error', text, actions.filter((x) => x.command).map((x) => ({ title: x.title, run: () => this.runCommand(x.command ?? '') })));
+      this.say(
+        'error',
+        text,
+        actions.filter((x) => x.command).map((x) => ({ title: x.title, run: () => this.runCommand(x.command ?? '') })),
+      );
       return 'stop';
     }
     const picked = await showErrorMessage(text, ...actions.map((x) => x.title));
@@ -455,7 +484,9 @@ function failed(error: unknown): FinetuneOutcome {
 /** The dialog's detail: one line per problem (capped), then the limits that apply when a limit was hit. */
 function problemList(problems: readonly FileProblem[], maxFileBytes: number, maxFiles: number): string {
   const lines = problems.slice(0, MAX_LISTED).map((p) => `• ${p.message}`);
-  if (problems.length > MAX_LISTED) lines.push(`…and ${problems.length - MAX_LISTED} more (all are listed in the log: Hosted Reasoning: Show Log).`);
+  if (problems.length > MAX_LISTED) {
+    lines.push(`…and ${problems.length - MAX_LISTED} more (all are listed in the log: Hosted Reasoning: Show Log).`);
+  }
   if (problems.some((p) => p.code === 'tooLarge')) {
     lines.push('', `Files up to ${formatBytes(maxFileBytes)} are accepted (setting hostedReasoning.finetune.maxFileSizeMB).`);
   }

@@ -82,7 +82,13 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 export const nodeByteReader: ByteReader = {
   async stat(id) {
     const s = await lstat(id);
-    const special = s.isFIFO() ? 'a named pipe' : s.isSocket() ? 'a socket' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : undefined;
+    const special = s.isFIFO()
+      ? 'a named pipe'
+      : s.isSocket()
+        ? 'a socket'
+        : s.isCharacterDevice() || s.isBlockDevice()
+          ? 'a device'
+          : undefined;
     return { size: s.size, isFile: s.isFile(), isSymbolicLink: s.isSymbolicLink(), special };
   },
   async read(id, position, length) {
@@ -110,10 +116,7 @@ const HEAD_BYTES = PDF_HEADER_WINDOW;
 const CONCURRENCY = 8;
 
 /** What the first bytes say a file is, in words fit for "(it looks like …)". */
-export type Sniffed =
-  | { kind: 'pdf' }
-  | { kind: 'zip' }
-  | { kind: 'other'; looksLike: string };
+export type Sniffed = { kind: 'pdf' } | { kind: 'zip' } | { kind: 'other'; looksLike: string };
 
 export function sniff(head: Buffer): Sniffed {
   if (head.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-', 0, 'latin1')) return { kind: 'pdf' };
@@ -169,7 +172,11 @@ export async function checkFinetuneFiles(
   if (valid.length > limits.maxFiles) {
     // Keep the first ones (the order the user sees) and name each one left out, so nothing is dropped silently.
     for (const left of valid.splice(limits.maxFiles)) {
-      problems.push({ code: 'tooMany', label: left.label, message: `${left.label} is left out: at most ${limits.maxFiles} files can be used in one job.` });
+      problems.push({
+        code: 'tooMany',
+        label: left.label,
+        message: `${left.label} is left out: at most ${limits.maxFiles} files can be used in one job.`,
+      });
     }
   }
   return { valid, problems, duplicates: files.length - unique.length };
@@ -206,13 +213,17 @@ async function checkOne(file: SourceFile, limits: FileLimits, reader: ByteReader
       const hint = found.kind === 'zip' && words === DOCX_WORDS ? '; rename it to .docx' : '';
       return problem('wrongContent', `${label} is not a ${name} file (it looks like ${words}${hint}).`);
     }
-    if (found.kind === 'pdf') return problem('wrongContent', `${label} is not a ${name} file (it looks like a PDF document; rename it to .pdf).`);
+    if (found.kind === 'pdf') {
+      return problem('wrongContent', `${label} is not a ${name} file (it looks like a PDF document; rename it to .pdf).`);
+    }
     if (found.kind === 'other') return problem('wrongContent', `${label} is not a ${name} file (it looks like ${found.looksLike}).`);
     let names: string[];
     try {
       names = await readZipEntryNames(st.size, (position, length) => reader.read(file.id, position, length));
     } catch (e) {
-      if (e instanceof ZipFormatError) return problem('wrongContent', `${label} is not a ${name} file (its ZIP structure is damaged: ${e.message}).`);
+      if (e instanceof ZipFormatError) {
+        return problem('wrongContent', `${label} is not a ${name} file (its ZIP structure is damaged: ${e.message}).`);
+      }
       throw e;
     }
     if (!names.includes(DOCX_MAIN_PART)) {

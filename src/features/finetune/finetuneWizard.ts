@@ -155,7 +155,14 @@ class Wizard {
         }
         qp.placeholder = 'Choose the base model to tune';
       } else {
-        qp.items = [{ label: '$(error) Cannot load the models', detail: failure === undefined ? undefined : untrustedText(redact(failure)), alwaysShow: true }, retryItem()];
+        qp.items = [
+          {
+            label: '$(error) Cannot load the models',
+            detail: failure === undefined ? undefined : untrustedText(redact(failure)),
+            alwaysShow: true,
+          },
+          retryItem(),
+        ];
         qp.placeholder = 'The model list could not be loaded';
       }
     };
@@ -266,7 +273,9 @@ class Wizard {
     type Item = vscode.QuickPickItem & { mode: string };
     const { defaults } = this.input;
     const items: Item[] = [{ label: DOCUMENTED_MODE, description: 'documented', mode: DOCUMENTED_MODE }];
-    if (defaults.mode !== DOCUMENTED_MODE) items.push({ label: untrustedText(defaults.mode), description: 'from settings', mode: defaults.mode });
+    if (defaults.mode !== DOCUMENTED_MODE) {
+      items.push({ label: untrustedText(defaults.mode), description: 'from settings', mode: defaults.mode });
+    }
     const previous = this.answers.mode;
     if (previous !== undefined && !items.some((i) => i.mode === previous)) {
       items.push({ label: untrustedText(previous), description: 'entered before', mode: previous });
@@ -294,7 +303,8 @@ class Wizard {
     this.frame(box, 'mode');
     box.prompt = 'Mode to send to the service';
     // Prefill only a mode typed here before; one picked from the list would just have to be deleted.
-    const typedBefore = this.answers.mode !== undefined && this.answers.mode !== DOCUMENTED_MODE && this.answers.mode !== this.input.defaults.mode;
+    const typedBefore =
+      this.answers.mode !== undefined && this.answers.mode !== DOCUMENTED_MODE && this.answers.mode !== this.input.defaults.mode;
     box.value = typedBefore ? (this.answers.mode ?? '') : '';
     return interact<string>(box, { back: true }, (finish) => [
       box.onDidChangeValue((v) => {
@@ -334,11 +344,27 @@ class Wizard {
     const { files } = this.input;
     const total = files.reduce((sum, f) => sum + f.size, 0);
     const items: Item[] = [
-      { label: '$(rocket) Start Finetuning', description: `upload ${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(total)}`, start: true },
+      {
+        label: '$(rocket) Start Finetuning',
+        description: `upload ${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(total)}`,
+        start: true,
+      },
       { label: 'Answers — pick one to change it', kind: vscode.QuickPickItemKind.Separator },
-      { label: '$(layers) Base model', description: a.baseModel !== undefined ? untrustedText(a.baseModel) : '(not chosen)', edit: 'baseModel' },
-      { label: '$(tag) New model name', description: a.modelName !== undefined ? untrustedText(a.modelName) : '(not chosen)', edit: 'modelName' },
-      { label: '$(list-ordered) Questions to generate', description: a.numQs !== undefined ? String(a.numQs) : '(not chosen)', edit: 'numQs' },
+      {
+        label: '$(layers) Base model',
+        description: a.baseModel !== undefined ? untrustedText(a.baseModel) : '(not chosen)',
+        edit: 'baseModel',
+      },
+      {
+        label: '$(tag) New model name',
+        description: a.modelName !== undefined ? untrustedText(a.modelName) : '(not chosen)',
+        edit: 'modelName',
+      },
+      {
+        label: '$(list-ordered) Questions to generate',
+        description: a.numQs !== undefined ? String(a.numQs) : '(not chosen)',
+        edit: 'numQs',
+      },
       { label: '$(settings-gear) Mode', description: a.mode !== undefined ? untrustedText(a.mode) : '(not chosen)', edit: 'mode' },
       { label: '$(note) Use case', description: a.useCase ? untrustedText(a.useCase) : '(none)', edit: 'useCase' },
       { label: `Files — ${files.length}, ${formatBytes(total)}`, kind: vscode.QuickPickItemKind.Separator },

@@ -34,7 +34,13 @@ export async function walkFolder<T>(folder: T, lister: DirectoryLister<T>, budge
   return result;
 }
 
-async function walk<T>(folder: T, lister: DirectoryLister<T>, budget: { entries: number }, depth: number, out: WalkResult<T>): Promise<boolean> {
+async function walk<T>(
+  folder: T,
+  lister: DirectoryLister<T>,
+  budget: { entries: number },
+  depth: number,
+  out: WalkResult<T>,
+): Promise<boolean> {
   if (depth > MAX_DEPTH) return false;
   let entries: [string, number][];
   try {

@@ -40,7 +40,11 @@ export class SourceFileAccess {
       const uri = this.virtual.get(id);
       if (!uri) return nodeByteReader.read(id, position, length);
       const bytes = await this.contentOf(id, uri);
-      return Buffer.from(bytes.buffer, bytes.byteOffset + Math.min(position, bytes.length), Math.max(0, Math.min(length, bytes.length - position)));
+      return Buffer.from(
+        bytes.buffer,
+        bytes.byteOffset + Math.min(position, bytes.length),
+        Math.max(0, Math.min(length, bytes.length - position)),
+      );
     },
   };
 

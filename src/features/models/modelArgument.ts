@@ -16,7 +16,11 @@ export function modelNameFromArgument(arg: unknown): string | undefined {
 }
 
 /** Asks for a model among the live list (optionally filtered); undefined when the user cancels. */
-export async function pickModel(models: ModelsTreeProvider, title: string, filter: (m: ModelInfo) => boolean = () => true): Promise<string | undefined> {
+export async function pickModel(
+  models: ModelsTreeProvider,
+  title: string,
+  filter: (m: ModelInfo) => boolean = () => true,
+): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { name: string }>();
   pick.title = title;
   pick.placeholder = 'Loading models…';
@@ -30,7 +34,12 @@ export async function pickModel(models: ModelsTreeProvider, title: string, filte
     pick.items = list.map((m) => ({
       label: untrustedText(m.name),
       name: m.name,
-      description: m.kind === 'custom' ? untrustedText(`custom${m.baseModel ? ` · from ${m.baseModel}` : ''}`) : m.kind === 'base' ? 'base' : undefined,
+      description:
+        m.kind === 'custom'
+          ? untrustedText(`custom${m.baseModel ? ` · from ${m.baseModel}` : ''}`)
+          : m.kind === 'base'
+            ? 'base'
+            : undefined,
     }));
     return await new Promise<string | undefined>((resolve) => {
       pick.onDidAccept(() => resolve(pick.selectedItems[0]?.name));

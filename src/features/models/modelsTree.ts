@@ -174,7 +174,9 @@ export function buildRoots(state: LoadState, jobsOf: (scope: string) => JobRecor
   const byName = (a: ModelNode, b: ModelNode) => a.model.name.localeCompare(b.model.name);
   const custom = nodes.filter((n) => n.kind === 'custom').sort(byName);
   const base = nodes.filter((n) => n.kind !== 'custom').sort(byName);
-  if (custom.length === 0) return base.length ? [{ type: 'group', kind: base.some((n) => n.kind === 'base') ? 'base' : 'all', models: base }] : [];
+  if (custom.length === 0) {
+    return base.length ? [{ type: 'group', kind: base.some((n) => n.kind === 'base') ? 'base' : 'all', models: base }] : [];
+  }
   return [
     { type: 'group', kind: 'base', models: base },
     { type: 'group', kind: 'custom', models: custom },
@@ -197,8 +199,16 @@ function errorRows(error: unknown): ModelsNode[] {
     else row('The service failed — retry', COMMANDS.refreshModels, 'Retry', 'error');
   }
   if (fix === FIXES.setApiKey) row('The service refused the API key — set a valid key', fix.command, fix.title, 'key');
-  else if (fix === FIXES.configureBaseUrl) row(unreachable ? 'Check the service URL' : 'The service URL or request is not valid', fix.command, fix.title, 'gear');
-  else if (fix) row(info.retryable ? 'See the log for what the service said' : 'The service answered something unreadable — see the log', fix.command, fix.title, 'error');
+  else if (fix === FIXES.configureBaseUrl) {
+    row(unreachable ? 'Check the service URL' : 'The service URL or request is not valid', fix.command, fix.title, 'gear');
+  } else if (fix) {
+    row(
+      info.retryable ? 'See the log for what the service said' : 'The service answered something unreadable — see the log',
+      fix.command,
+      fix.title,
+      'error',
+    );
+  }
   return rows;
 }
 
@@ -230,7 +240,9 @@ export function modelTooltip(node: ModelNode): string {
     lines.push('', 'Evaluations');
     for (const job of node.history.slice(0, 5)) {
       const r = job.result!;
-      lines.push(untrustedText(`${r.datasetName || job.datasetName}: ${formatAccuracy(r)}${r.judgeModel ? ` · judge ${r.judgeModel}` : ''}`));
+      lines.push(
+        untrustedText(`${r.datasetName || job.datasetName}: ${formatAccuracy(r)}${r.judgeModel ? ` · judge ${r.judgeModel}` : ''}`),
+      );
     }
   }
   return lines.join('\n');

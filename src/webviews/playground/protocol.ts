@@ -234,17 +234,21 @@ function num(min: number, max: number, integer = false): Check {
 }
 
 const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'not a boolean');
-const literal = <T extends string>(...values: readonly T[]): Check => (v) =>
-  typeof v === 'string' && (values as readonly string[]).includes(v) ? undefined : 'not an allowed value';
-const arrayOf = (max: number, item: Check): Check => (v) => {
-  if (!Array.isArray(v)) return 'not an array';
-  if (v.length > max) return `more than ${max} items`;
-  for (let i = 0; i < v.length; i++) {
-    const why = item(v[i]);
-    if (why) return `[${i}] ${why}`;
-  }
-  return undefined;
-};
+const literal =
+  <T extends string>(...values: readonly T[]): Check =>
+  (v) =>
+    typeof v === 'string' && (values as readonly string[]).includes(v) ? undefined : 'not an allowed value';
+const arrayOf =
+  (max: number, item: Check): Check =>
+  (v) => {
+    if (!Array.isArray(v)) return 'not an array';
+    if (v.length > max) return `more than ${max} items`;
+    for (let i = 0; i < v.length; i++) {
+      const why = item(v[i]);
+      if (why) return `[${i}] ${why}`;
+    }
+    return undefined;
+  };
 
 const runId = str(1, 64, LIMITS.runIdPattern);
 const modelName = nonBlank(LIMITS.modelNameChars);
@@ -266,10 +270,7 @@ const settingsCheck = shape(
 
 const presetCheck = shape({
   name: nonBlank(LIMITS.presetNameChars),
-  settings: shape(
-    { temperature, useRag: bool, sequentialBudget: budget, parallelBudget: budget, stream: bool },
-    { modelName },
-  ),
+  settings: shape({ temperature, useRag: bool, sequentialBudget: budget, parallelBudget: budget, stream: bool }, { modelName }),
 });
 
 const timingCheck = shape(

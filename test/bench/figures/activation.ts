@@ -24,7 +24,9 @@ const kb = (n: number) => `${fmt(n / 1024, 0)} KB`;
 
 function exec(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): void {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_yes: 'true' } });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || '').slice(-1500)}`);
+  if (r.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || '').slice(-1500)}`);
+  }
 }
 
 /** The extension as it ships: the repository's own build script in production mode, then vsce, in a temp folder. */
@@ -48,7 +50,11 @@ function stageProduction(staging: string): { vsix: string } {
     fs.rmSync(path.join(staging, 'src'), { recursive: true, force: true });
   }
   const vsix = path.join(staging, '..', `${path.basename(staging)}.vsix`);
-  exec(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], staging);
+  exec(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix],
+    staging,
+  );
   // The .vsix is as it ships. For the host runs, the extension must still be inactive when the probe asks for it:
   // without onStartupFinished the probe's call, not the window's startup, activates it (the same code runs either way).
   const staged = JSON.parse(fs.readFileSync(path.join(staging, 'package.json'), 'utf8')) as { activationEvents?: string[] };
@@ -59,9 +65,21 @@ function stageProduction(staging: string): { vsix: string } {
 
 function emptyExtension(dir: string, name: string): void {
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
-    name, publisher: 'hr-bench', version: '0.0.1', engines: { vscode: '^1.100.0' }, main: './extension.js', activationEvents: [],
-  }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name,
+        publisher: 'hr-bench',
+        version: '0.0.1',
+        engines: { vscode: '^1.100.0' },
+        main: './extension.js',
+        activationEvents: [],
+      },
+      null,
+      2,
+    ),
+  );
   fs.writeFileSync(path.join(dir, 'extension.js'), 'exports.activate = function () {};\nexports.deactivate = function () {};\n');
 }
 
@@ -69,7 +87,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function lines(file: string): ProbeLine[] {
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as ProbeLine);
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as ProbeLine);
 }
 
 /** `runs` fresh extension hosts (one workbench load each) in one server; the probe appends one line per host. */
@@ -84,18 +106,26 @@ interface Breakdown {
 
 /** Inclusive times from the profiled activation (sampling at 0.1 ms; the profiler itself slows things down). */
 function breakdown(file: string): Breakdown {
-  interface Node { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+  interface Node {
+    id: number;
+    callFrame: { functionName: string; url: string };
+    children?: number[];
+  }
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const under = (id: number, name: string): boolean => {
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) if (byId.get(cur)?.callFrame.functionName === name) return true;
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      if (byId.get(cur)?.callFrame.functionName === name) return true;
+    }
     return false;
   };
   // The profiler's own work (stopping and serialising the profile) is not the extension's.
   const profilerOwn = (id: number): boolean => {
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) if (byId.get(cur)?.callFrame.url.includes('inspector')) return true;
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      if (byId.get(cur)?.callFrame.url.includes('inspector')) return true;
+    }
     return false;
   };
   let busy = 0;
@@ -112,10 +142,17 @@ function breakdown(file: string): Breakdown {
   return { busy: busy / 1000, load: load / 1000, compile: compile / 1000 };
 }
 
-async function inHost(staging: string, installed: string[], runs: number, tmp: string): Promise<{ lines: ProbeLine[]; problem?: string; breakdown?: Breakdown }> {
+async function inHost(
+  staging: string,
+  installed: string[],
+  runs: number,
+  tmp: string,
+): Promise<{ lines: ProbeLine[]; problem?: string; breakdown?: Breakdown }> {
   if (missingBrowser().length > 0) return { lines: [], problem: 'no Chromium on this machine' };
   if (!fs.existsSync(installMarkerPath)) {
-    const setup = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'runners', 'setupVscodeServer.js')], { stdio: 'inherit' });
+    const setup = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'runners', 'setupVscodeServer.js')], {
+      stdio: 'inherit',
+    });
     if (setup.status !== 0) return { lines: [], problem: 'the VS Code server could not be installed' };
   }
   const resultFile = path.join(tmp, 'activation.jsonl');
@@ -153,7 +190,12 @@ async function inHost(staging: string, installed: string[], runs: number, tmp: s
       await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
       const deadline = Date.now() + 90_000;
       while (lines(resultFile).length <= i) {
-        if (Date.now() > deadline) return { lines: lines(resultFile), problem: `run ${i + 1}: the probe did not report within 90 s (see test-output/bench-vscode-server.log)` };
+        if (Date.now() > deadline) {
+          return {
+            lines: lines(resultFile),
+            problem: `run ${i + 1}: the probe did not report within 90 s (see test-output/bench-vscode-server.log)`,
+          };
+        }
         await sleep(100);
       }
       await page.goto('about:blank');
@@ -181,9 +223,17 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const primer = path.join(tmp, PRIMER_ID);
     emptyExtension(primer, PRIMER_ID.split('.')[1]!);
     const bundle = path.join(staging, 'dist', 'extension.js');
-    const others = fs.readdirSync(path.join(staging, 'dist')).filter((f) => f.endsWith('.js') && f !== 'extension.js').map((f) => path.join(staging, 'dist', f));
+    const others = fs
+      .readdirSync(path.join(staging, 'dist'))
+      .filter((f) => f.endsWith('.js') && f !== 'extension.js')
+      .map((f) => path.join(staging, 'dist', f));
     const webviewDir = path.join(staging, 'dist', 'webview');
-    const webviewJs = fs.existsSync(webviewDir) ? fs.readdirSync(webviewDir).filter((f) => f.endsWith('.js')).map((f) => path.join(webviewDir, f)) : [];
+    const webviewJs = fs.existsSync(webviewDir)
+      ? fs
+          .readdirSync(webviewDir)
+          .filter((f) => f.endsWith('.js'))
+          .map((f) => path.join(webviewDir, f))
+      : [];
     const size = (f: string) => fs.statSync(f).size;
     const gz = (f: string) => gzipSync(fs.readFileSync(f)).length;
 
@@ -216,7 +266,15 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         met: d.median <= GOAL_DELTA_MS,
       });
     } else {
-      rows.push({ figure: '1. Activation in the VS Code extension host', subject: 'not measured', reference: '—', ratio: '—', spread: host.problem ?? 'too few runs', goal: `≤ ${GOAL_DELTA_MS} ms over empty`, met: undefined });
+      rows.push({
+        figure: '1. Activation in the VS Code extension host',
+        subject: 'not measured',
+        reference: '—',
+        ratio: '—',
+        spread: host.problem ?? 'too few runs',
+        goal: `≤ ${GOAL_DELTA_MS} ms over empty`,
+        met: undefined,
+      });
     }
     const firstUse = counted.map((l) => l.firstUseMs).filter((n): n is number => n !== undefined);
     if (firstUse.length) {
@@ -253,23 +311,44 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const section = [
       '## 1. Activation',
       '',
-      runsTable(['Measure', 'ms'], [
-        ['primer activation (median; the host\'s first-activation work)', fmt(primerMs)],
-        ...(host.breakdown
-          ? [['profiled run: busy in activate()', fmt(host.breakdown.busy)], ['of which require() of the bundle', fmt(host.breakdown.load)], ['of which V8 compiling it', fmt(host.breakdown.compile)]]
-          : []),
-        ['require() cross-check, fresh Node, stub vscode: extension / empty module', `${fmt(rq.median)} / ${fmt(re.median)}`],
-      ]),
+      runsTable(
+        ['Measure', 'ms'],
+        [
+          ["primer activation (median; the host's first-activation work)", fmt(primerMs)],
+          ...(host.breakdown
+            ? [
+                ['profiled run: busy in activate()', fmt(host.breakdown.busy)],
+                ['of which require() of the bundle', fmt(host.breakdown.load)],
+                ['of which V8 compiling it', fmt(host.breakdown.compile)],
+              ]
+            : []),
+          ['require() cross-check, fresh Node, stub vscode: extension / empty module', `${fmt(rq.median)} / ${fmt(re.median)}`],
+        ],
+      ),
       ...(host.problem ? ['', `Problem: ${host.problem}`] : []),
       '',
-      counted.length ? runsTable(['Run', 'first', 'extension (ms)', 'empty (ms)', 'difference (ms)'], counted.map((l) => [l.run, l.first === SUBJECT_ID ? 'extension' : 'empty', fmt(l.ms[SUBJECT_ID] as number), fmt(l.ms[EMPTY_ID] as number), fmt((l.ms[SUBJECT_ID] as number) - (l.ms[EMPTY_ID] as number))])) : '',
+      counted.length
+        ? runsTable(
+            ['Run', 'first', 'extension (ms)', 'empty (ms)', 'difference (ms)'],
+            counted.map((l) => [
+              l.run,
+              l.first === SUBJECT_ID ? 'extension' : 'empty',
+              fmt(l.ms[SUBJECT_ID] as number),
+              fmt(l.ms[EMPTY_ID] as number),
+              fmt((l.ms[SUBJECT_ID] as number) - (l.ms[EMPTY_ID] as number)),
+            ]),
+          )
+        : '',
       '',
-      runsTable(['File (production build)', 'Size', 'Loaded'], [
-        ['dist/extension.js', `${kb(size(bundle))} (gzip ${kb(gz(bundle))})`, 'at activation'],
-        ...others.map((f) => [`dist/${path.basename(f)}`, kb(size(f)), 'on first use']),
-        ...webviewJs.map((f) => [`dist/webview/${path.basename(f)}`, kb(size(f)), 'in the playground page']),
-        ['.vsix', kb(size(vsix)), '—'],
-      ]),
+      runsTable(
+        ['File (production build)', 'Size', 'Loaded'],
+        [
+          ['dist/extension.js', `${kb(size(bundle))} (gzip ${kb(gz(bundle))})`, 'at activation'],
+          ...others.map((f) => [`dist/${path.basename(f)}`, kb(size(f)), 'on first use']),
+          ...webviewJs.map((f) => [`dist/webview/${path.basename(f)}`, kb(size(f)), 'in the playground page']),
+          ['.vsix', kb(size(vsix)), '—'],
+        ],
+      ),
     ].join('\n');
     return { rows, section };
   } finally {

@@ -60,7 +60,10 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         const order = i < 0 ? ['client' as const] : kinds.map((_, k) => kinds[(k + i) % kinds.length]!);
         let clientMs = NaN;
         for (const kind of order) {
-          const r = await runNodeJson<TransferResult>('transferWorker.js', kind === 'client' ? job : ({ ...job, kind: 'bareDownload', writer: kind } satisfies TransferJob));
+          const r = await runNodeJson<TransferResult>(
+            'transferWorker.js',
+            kind === 'client' ? job : ({ ...job, kind: 'bareDownload', writer: kind } satisfies TransferJob),
+          );
           await rm(String(r.detail.path), { force: true });
           if (r.detail.bytes !== info.size) throw new Error(`${kind} downloaded ${String(r.detail.bytes)} bytes of ${info.size}`);
           if (kind === 'client') clientMs = r.ms;
@@ -75,11 +78,17 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         const m = memory[i]!;
         const cpu = (u: number, s: number) => `${fmt(u / 1000)} + ${fmt(s / 1000)}`;
         perRun.push([
-          i + 1, fmt(ref / 1000), fmt(subject / 1000), fmt(subject / ref),
+          i + 1,
+          fmt(ref / 1000),
+          fmt(subject / 1000),
+          fmt(subject / ref),
           ...WRITERS.map((w) => fmt(bare[w][i]!.ms / 1000)),
-          cpu(curlCpu[i]!.user, curlCpu[i]!.system), cpu(m.cpuUserMs, m.cpuSystemMs),
+          cpu(curlCpu[i]!.user, curlCpu[i]!.system),
+          cpu(m.cpuUserMs, m.cpuSystemMs),
           ...WRITERS.map((w) => cpu(bare[w][i]!.cpuUserMs, bare[w][i]!.cpuSystemMs)),
-          mib(m.baselineRss), m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—', mib(m.polledPeakRss - m.baselineRss),
+          mib(m.baselineRss),
+          m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—',
+          mib(m.polledPeakRss - m.baselineRss),
         ]);
       },
     );
@@ -87,7 +96,10 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     // Cut at 50%: the storage origin ends the first response after half the bytes; the client resumes by Range.
     const cutAt = Math.floor(size / 2);
     await em.call({ op: 'clearReceived' });
-    await em.call({ op: 'addFault', rule: { origin: 'storage', pathRegex: '^/artifacts/', kind: 'truncate', afterBytes: cutAt, times: 1 } });
+    await em.call({
+      op: 'addFault',
+      rule: { origin: 'storage', pathRegex: '^/artifacts/', kind: 'truncate', afterBytes: cutAt, times: 1 },
+    });
     const cut = await runNodeJson<TransferResult>('transferWorker.js', job);
     await rm(String(cut.detail.path), { force: true });
     const storage = (await em.received()).filter((r) => r.origin === 'storage');
@@ -163,8 +175,19 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       '## 5. Download',
       '',
       runsTable(
-        ['Run', 'curl (s)', 'client (s)', 'ratio', ...WRITERS.map((w) => `${WRITER_NAMES[w]} (s)`), 'CPU user + system (s): curl', 'client',
-          ...WRITERS.map((w) => WRITER_NAMES[w]), 'client RSS before', 'peak growth (VmHWM)', 'peak growth (polled)'],
+        [
+          'Run',
+          'curl (s)',
+          'client (s)',
+          'ratio',
+          ...WRITERS.map((w) => `${WRITER_NAMES[w]} (s)`),
+          'CPU user + system (s): curl',
+          'client',
+          ...WRITERS.map((w) => WRITER_NAMES[w]),
+          'client RSS before',
+          'peak growth (VmHWM)',
+          'peak growth (polled)',
+        ],
         perRun,
       ),
       '',
@@ -172,16 +195,43 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         ['Process', 'wall (s, median)', '× curl', 'CPU user + system per GiB (s)', 'minor faults per GiB', 'context switches per GiB'],
         [
           ['curl', fmt(c.median / 1000), '1', perGiB({ user: curlUser, system: curlSys }), '—', '—'],
-          ['client', fmt(client.ms / 1000), fmt(client.vsCurl), perGiB(client), fmt(client.faults / 1000, 1) + 'k', fmt(client.switches / 1000, 1) + 'k'],
-          ...WRITERS.map((w) => [WRITER_NAMES[w], fmt(refs[w].ms / 1000), fmt(refs[w].vsCurl), perGiB(refs[w]), fmt(refs[w].faults / 1000, 1) + 'k', fmt(refs[w].switches / 1000, 1) + 'k']),
+          [
+            'client',
+            fmt(client.ms / 1000),
+            fmt(client.vsCurl),
+            perGiB(client),
+            fmt(client.faults / 1000, 1) + 'k',
+            fmt(client.switches / 1000, 1) + 'k',
+          ],
+          ...WRITERS.map((w) => [
+            WRITER_NAMES[w],
+            fmt(refs[w].ms / 1000),
+            fmt(refs[w].vsCurl),
+            perGiB(refs[w]),
+            fmt(refs[w].faults / 1000, 1) + 'k',
+            fmt(refs[w].switches / 1000, 1) + 'k',
+          ]),
         ],
       ),
       '',
       runsTable(
         ['Cut at', 'Resumes', 'Bytes', 'Checked', 'Range asked', 'Fetched twice', 'Storage requests'],
-        [[cutAt, String(cut.detail.resumes), String(cut.detail.bytes), String(cut.detail.verified), `\`${String(rangeHeader)}\``,
-          Number.isFinite(refetched) ? `${refetched} B` : 'unknown',
-          storage.map((r) => `${r.status ?? '?'}${r.fault ? ` ${r.fault}` : ''}${typeof r.headers.range === 'string' ? ` ${r.headers.range}` : ''}`).join(', ')]],
+        [
+          [
+            cutAt,
+            String(cut.detail.resumes),
+            String(cut.detail.bytes),
+            String(cut.detail.verified),
+            `\`${String(rangeHeader)}\``,
+            Number.isFinite(refetched) ? `${refetched} B` : 'unknown',
+            storage
+              .map(
+                (r) =>
+                  `${r.status ?? '?'}${r.fault ? ` ${r.fault}` : ''}${typeof r.headers.range === 'string' ? ` ${r.headers.range}` : ''}`,
+              )
+              .join(', '),
+          ],
+        ],
       ),
     ].join('\n');
     return { rows, section };

@@ -30,9 +30,11 @@ function modelsBody(count: number): unknown {
   for (let i = 0; i < count; i++) {
     const custom = r() < 0.5;
     const name = `${custom ? 'ft' : 'oss'}-${Math.floor(r() * 1e9).toString(36)}-${i}`;
-    models.push(custom
-      ? { model_name: name, type: 'custom', base_model: 'oss-reasoner-8b', created_at: new Date(1.7e12 + i * 6e4).toISOString() }
-      : { model_name: name, type: 'base' });
+    models.push(
+      custom
+        ? { model_name: name, type: 'custom', base_model: 'oss-reasoner-8b', created_at: new Date(1.7e12 + i * 6e4).toISOString() }
+        : { model_name: name, type: 'base' },
+    );
   }
   return { models };
 }
@@ -46,14 +48,30 @@ function jobsFor(models: ModelInfo[], evaluations: number, finetunes: number): J
     const total = 50;
     const correct = Math.floor(r() * total);
     jobs.push({
-      id: `ev-${i}`, kind: 'evaluation', scope: SCOPE, state: 'completed', createdAt: now + i, updatedAt: now + i, finishedAt: now + i,
-      modelName: m.name, datasetName: 'squad',
+      id: `ev-${i}`,
+      kind: 'evaluation',
+      scope: SCOPE,
+      state: 'completed',
+      createdAt: now + i,
+      updatedAt: now + i,
+      finishedAt: now + i,
+      modelName: m.name,
+      datasetName: 'squad',
       result: { datasetName: 'squad', modelName: m.name, correct, total, accuracy: correct / total, judgeModel: 'judge-1' },
     });
   }
   for (let i = 0; i < finetunes; i++) {
     const m = models[Math.floor(r() * models.length)]!;
-    jobs.push({ id: `ft-${i}`, kind: 'finetune', scope: SCOPE, state: i % 3 ? 'completed' : 'running', createdAt: now + i, updatedAt: now + i, modelName: m.name, baseModel: 'oss-reasoner-8b' });
+    jobs.push({
+      id: `ft-${i}`,
+      kind: 'finetune',
+      scope: SCOPE,
+      state: i % 3 ? 'completed' : 'running',
+      createdAt: now + i,
+      updatedAt: now + i,
+      modelName: m.name,
+      baseModel: 'oss-reasoner-8b',
+    });
   }
   return jobs;
 }
@@ -120,7 +138,12 @@ async function coldRun(mode: 'subject' | 'reference'): Promise<number> {
 export async function run(options: FigureOptions): Promise<FigureResult> {
   const runs = options.quick ? 5 : 21;
   const coldRuns = options.quick ? 3 : 7;
-  const coldPairs = await interleave(coldRuns, () => coldRun('reference'), () => coldRun('subject'), 0);
+  const coldPairs = await interleave(
+    coldRuns,
+    () => coldRun('reference'),
+    () => coldRun('subject'),
+    0,
+  );
   const { ModelsTreeProvider, services, decodeMs, subject, reference } = prepare();
   const cold = await subject();
   if (cold.rows !== count) throw new Error(`the view showed ${cold.rows} rows, expected ${count}`);
@@ -130,7 +153,11 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   const [row] = await check.getChildren(group);
   if (!row) throw new Error('the view showed no rows');
   const hovered = check.resolveTreeItem(check.getTreeItem(row), row);
-  if (row.type !== 'model' || !(hovered.tooltip instanceof MarkdownString) || !hovered.tooltip.value.includes(row.model.name.replace(/-/g, '\\-'))) {
+  if (
+    row.type !== 'model' ||
+    !(hovered.tooltip instanceof MarkdownString) ||
+    !hovered.tooltip.value.includes(row.model.name.replace(/-/g, '\\-'))
+  ) {
     throw new Error('resolveTreeItem gave no tooltip with the model name');
   }
   check.dispose();
@@ -164,9 +191,15 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   const section = [
     '## 7. Large lists',
     '',
-    runsTable(['Measure', 'ms'], [['decoding the 10,000-model answer once (JSON.parse + decodeModelList, cold; not in the rows)', fmt(decodeMs)]]),
+    runsTable(
+      ['Measure', 'ms'],
+      [['decoding the 10,000-model answer once (JSON.parse + decodeModelList, cold; not in the rows)', fmt(decodeMs)]],
+    ),
     '',
-    runsTable(['Pair', 'reference (ms)', 'subject (ms)', 'ratio'], paired.ref.map((ref, i) => [i + 1, fmt(ref), fmt(paired.subject[i]!), fmt(paired.ratios[i]!)])),
+    runsTable(
+      ['Pair', 'reference (ms)', 'subject (ms)', 'ratio'],
+      paired.ref.map((ref, i) => [i + 1, fmt(ref), fmt(paired.subject[i]!), fmt(paired.ratios[i]!)]),
+    ),
   ].join('\n');
   return { rows, section };
 }

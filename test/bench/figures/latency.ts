@@ -22,7 +22,15 @@ import { extensionBundlePath, installMarkerPath, repoRoot } from '../../runners/
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
 import type { FigureOptions } from '../figure';
-import { BARE_COMMAND, BARE_COMMAND_TITLE, BARE_TITLE, EMULATOR_KEY_ENV, EMULATOR_URL_ENV, STAMPS_ENV, type HostStamp } from '../latencyShared';
+import {
+  BARE_COMMAND,
+  BARE_COMMAND_TITLE,
+  BARE_TITLE,
+  EMULATOR_KEY_ENV,
+  EMULATOR_URL_ENV,
+  STAMPS_ENV,
+  type HostStamp,
+} from '../latencyShared';
 import { runsTable, type FigureResult } from '../report';
 import { fmt } from '../stats';
 
@@ -45,18 +53,21 @@ const HELPER_ID = 'hr-bench.latency-observer';
 
 /** Sets the page's observer (again, should the page have been re-created) and empties its log. */
 async function resetPageLog(content: Frame): Promise<void> {
-  await content.evaluate(([observerKey, logKey]) => {
-    const w = window as unknown as Record<string, unknown>;
-    const log: PageLog = { chunks: [], frames: [] };
-    w[logKey] = log;
-    w[observerKey] = {
-      chunkArrived: (runId: string, seq: number, chars: number) => log.chunks.push({ runId, seq, receivedAt: performance.now(), chars }),
-      frameRendered: (runId: string, chars: number, startedAt: number) => {
-        const renderedAt = performance.now();
-        log.frames.push({ runId, renderedAt, renderMs: renderedAt - startedAt, chars });
-      },
-    };
-  }, [OBSERVER_GLOBAL, PAGE_LOG] as const);
+  await content.evaluate(
+    ([observerKey, logKey]) => {
+      const w = window as unknown as Record<string, unknown>;
+      const log: PageLog = { chunks: [], frames: [] };
+      w[logKey] = log;
+      w[observerKey] = {
+        chunkArrived: (runId: string, seq: number, chars: number) => log.chunks.push({ runId, seq, receivedAt: performance.now(), chars }),
+        frameRendered: (runId: string, chars: number, startedAt: number) => {
+          const renderedAt = performance.now();
+          log.frames.push({ runId, renderedAt, renderMs: renderedAt - startedAt, chars });
+        },
+      };
+    },
+    [OBSERVER_GLOBAL, PAGE_LOG] as const,
+  );
 }
 
 /**
@@ -66,18 +77,33 @@ async function resetPageLog(content: Frame): Promise<void> {
 function helperExtension(extensionsDir: string): void {
   const dir = path.join(extensionsDir, `${HELPER_ID}-0.0.1`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
-    name: HELPER_ID.split('.')[1], publisher: HELPER_ID.split('.')[0], version: '0.0.1', engines: { vscode: '^1.100.0' }, main: './extension.js', activationEvents: ['*'],
-    contributes: { commands: [{ command: BARE_COMMAND, title: BARE_COMMAND_TITLE }] },
-  }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: HELPER_ID.split('.')[1],
+        publisher: HELPER_ID.split('.')[0],
+        version: '0.0.1',
+        engines: { vscode: '^1.100.0' },
+        main: './extension.js',
+        activationEvents: ['*'],
+        contributes: { commands: [{ command: BARE_COMMAND, title: BARE_COMMAND_TITLE }] },
+      },
+      null,
+      2,
+    ),
+  );
   const req = (name: string) => `require(${JSON.stringify(path.join(__dirname, '..', `${name}.js`))})`;
-  fs.writeFileSync(path.join(dir, 'extension.js'), [
-    `const observer = ${req('latencyHostObserver')};`,
-    `const bare = ${req('bareWebview')};`,
-    'exports.activate = (context) => { observer.activate(); bare.activate(context); };',
-    'exports.deactivate = () => observer.deactivate();',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'extension.js'),
+    [
+      `const observer = ${req('latencyHostObserver')};`,
+      `const bare = ${req('bareWebview')};`,
+      'exports.activate = (context) => { observer.activate(); bare.activate(context); };',
+      'exports.deactivate = () => observer.deactivate();',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Which page a run goes through: the playground, or the bare webview (the reference; no host stamps). */
@@ -117,14 +143,20 @@ function answerText(words: number, shape: Shape): { text: string; ends: number[]
   } else {
     for (let block = 0; next < words; block++) {
       const kind = block % 5;
-      if (kind === 2) parts.push(Array.from({ length: LIST_ITEMS }, () => `- ${take(ITEM_WORDS, ' ')}`).filter((l) => l !== '- ').join('\n'));
-      else if (kind === 4) parts.push(['```text', ...Array.from({ length: CODE_LINES }, () => take(CODE_LINE_WORDS, ' ')).filter((l) => l), '```'].join('\n'));
-      else parts.push(take(PARAGRAPH_WORDS, ' '));
+      if (kind === 2) {
+        parts.push(
+          Array.from({ length: LIST_ITEMS }, () => `- ${take(ITEM_WORDS, ' ')}`)
+            .filter((l) => l !== '- ')
+            .join('\n'),
+        );
+      } else if (kind === 4) {
+        parts.push(['```text', ...Array.from({ length: CODE_LINES }, () => take(CODE_LINE_WORDS, ' ')).filter((l) => l), '```'].join('\n'));
+      } else parts.push(take(PARAGRAPH_WORDS, ' '));
     }
   }
   const text = parts.filter((p) => p).join('\n\n');
   const tokens = tokensOf(text);
-  if (tokens.join('') !== text) throw new Error('the emulator\'s tokens do not make up the text');
+  if (tokens.join('') !== text) throw new Error("the emulator's tokens do not make up the text");
   let end = 0;
   return { text, ends: tokens.map((t) => (end += t.length)), tokens: tokens.length };
 }
@@ -157,7 +189,14 @@ interface RunResult {
   clockCheck: string;
 }
 
-async function oneRun(emu: Emulator, pg: PlaygroundPage, stampsFile: string, words: number, shape: Shape, subject: Subject = 'playground'): Promise<RunResult> {
+async function oneRun(
+  emu: Emulator,
+  pg: PlaygroundPage,
+  stampsFile: string,
+  words: number,
+  shape: Shape,
+  subject: Subject = 'playground',
+): Promise<RunResult> {
   const { text, ends, tokens: count } = answerText(words, shape);
   emu.configure({ responseText: text, recordTokenWrites: true });
   emu.tokenWrites.length = 0;
@@ -169,25 +208,43 @@ async function oneRun(emu: Emulator, pg: PlaygroundPage, stampsFile: string, wor
   await eventually('the answer to finish', async () => ((await pg.status.innerText()) === 'Done.' ? true : undefined), 120_000, 100);
   // "Done." is painted before the frame that renders the last text: wait for that frame (if it never comes, the
   // tokens it would show count as lost).
-  await eventually('the last frame', async () => (await content.evaluate(([length, logKey]) => {
-    const frames = (window as unknown as Record<string, PageLog>)[logKey]?.frames ?? [];
-    return frames[frames.length - 1]?.chars === length;
-  }, [text.length, PAGE_LOG] as const)) || undefined, 10_000, 50).catch(() => undefined);
+  await eventually(
+    'the last frame',
+    async () =>
+      (await content.evaluate(
+        ([length, logKey]) => {
+          const frames = (window as unknown as Record<string, PageLog>)[logKey]?.frames ?? [];
+          return frames[frames.length - 1]?.chars === length;
+        },
+        [text.length, PAGE_LOG] as const,
+      )) || undefined,
+    10_000,
+    50,
+  ).catch(() => undefined);
   emu.configure({ recordTokenWrites: false });
   const writes = [...emu.tokenWrites];
-  const { log, origin } = await content.evaluate((logKey) => ({
-    log: (window as unknown as Record<string, PageLog | undefined>)[logKey],
-    origin: performance.timeOrigin,
-  }), PAGE_LOG);
+  const { log, origin } = await content.evaluate(
+    (logKey) => ({
+      log: (window as unknown as Record<string, PageLog | undefined>)[logKey],
+      origin: performance.timeOrigin,
+    }),
+    PAGE_LOG,
+  );
   if (!log) throw new Error('the page kept no log of the run');
   const clockCheck = await checkClock(content);
   const runId = log.chunks[log.chunks.length - 1]?.runId;
   const chunks = log.chunks.filter((e) => e.runId === runId);
   const lastSeq = chunks[chunks.length - 1]?.seq;
-  const stampsOf = () => new Map(hostStamps(stampsFile).filter((s) => s.runId === runId).map((s) => [s.seq, s]));
+  const stampsOf = () =>
+    new Map(
+      hostStamps(stampsFile)
+        .filter((s) => s.runId === runId)
+        .map((s) => [s.seq, s]),
+    );
   if (subject === 'playground') {
-    await eventually('the host stamps of the run', async () => (stampsOf().has(lastSeq ?? -1) ? true : undefined), 10_000, 50)
-      .catch(() => { throw new Error('the extension host wrote no stamps for the run: the helper extension did not set the observer'); });
+    await eventually('the host stamps of the run', async () => (stampsOf().has(lastSeq ?? -1) ? true : undefined), 10_000, 50).catch(() => {
+      throw new Error('the extension host wrote no stamps for the run: the helper extension did not set the observer');
+    });
   }
   const hostBySeq = stampsOf();
   const frames = log.frames.filter((e) => e.runId === runId && e.chars > 0);
@@ -339,31 +396,76 @@ function section(summaries: ShapeSummary[], bare: ShapeSummary[], load: number[]
     '',
     runsTable(
       ['Shape', 'Sent tokens/s (median, range)', 'One-minute load average during the runs'],
-      summaries.map((m) => [SHAPE_TITLES[m.shape], `${fmt(m.rate, 0)} (${fmt(m.rateLow, 0)}–${fmt(m.rateHigh, 0)})`, `${fmt(Math.min(...load))}–${fmt(Math.max(...load))}`]),
+      summaries.map((m) => [
+        SHAPE_TITLES[m.shape],
+        `${fmt(m.rate, 0)} (${fmt(m.rateLow, 0)}–${fmt(m.rateHigh, 0)})`,
+        `${fmt(Math.min(...load))}–${fmt(Math.max(...load))}`,
+      ]),
     ),
     '',
     runsTable(
       ['Shape', 'Stage (ms)', 'per', 'p50', 'p90', 'p99', 'max'],
-      summaries.flatMap((m) => [
-        [SHAPE_TITLES[m.shape], '**write → shown** (lost: ' + m.lost + ')', 'token', ...distCells(m)],
-        ['', 'write → host read the chunk\'s first token', 'chunk', ...distCells(m.toHost)],
-        ['', 'write → host posted the chunk (read + batching)', 'token', ...distCells(m.toPost)],
-        ['', 'host post → page has the chunk', 'token', ...distCells(m.ipc)],
-        ['', 'page has the chunk → frame shows it', 'token', ...distCells(m.page)],
-        ['', `rendering one frame (${fmt(m.framesPerSecond, 0)} frames/s, ${fmt(m.chunksPerSecond, 0)} chunks/s)`, 'frame', ...distCells(m.renderMs)],
-      ]).concat(bare.flatMap((b) => [
-        [`bare webview, ${SHAPE_TITLES[b.shape]}`, '**write → shown** (lost: ' + b.lost + ')', 'token', ...distCells(b)],
-        ['', 'page has the token → frame shows it', 'token', ...distCells(b.page)],
-        ['', `rendering one frame (${fmt(b.framesPerSecond, 0)} frames/s, ${fmt(b.chunksPerSecond, 0)} tokens/s)`, 'frame', ...distCells(b.renderMs)],
-      ])),
+      summaries
+        .flatMap((m) => [
+          [SHAPE_TITLES[m.shape], '**write → shown** (lost: ' + m.lost + ')', 'token', ...distCells(m)],
+          ['', "write → host read the chunk's first token", 'chunk', ...distCells(m.toHost)],
+          ['', 'write → host posted the chunk (read + batching)', 'token', ...distCells(m.toPost)],
+          ['', 'host post → page has the chunk', 'token', ...distCells(m.ipc)],
+          ['', 'page has the chunk → frame shows it', 'token', ...distCells(m.page)],
+          [
+            '',
+            `rendering one frame (${fmt(m.framesPerSecond, 0)} frames/s, ${fmt(m.chunksPerSecond, 0)} chunks/s)`,
+            'frame',
+            ...distCells(m.renderMs),
+          ],
+        ])
+        .concat(
+          bare.flatMap((b) => [
+            [`bare webview, ${SHAPE_TITLES[b.shape]}`, '**write → shown** (lost: ' + b.lost + ')', 'token', ...distCells(b)],
+            ['', 'page has the token → frame shows it', 'token', ...distCells(b.page)],
+            [
+              '',
+              `rendering one frame (${fmt(b.framesPerSecond, 0)} frames/s, ${fmt(b.chunksPerSecond, 0)} tokens/s)`,
+              'frame',
+              ...distCells(b.renderMs),
+            ],
+          ]),
+        ),
     ),
     '',
     runsTable(
-      ['Shape', 'Run', 'Tokens', 'Sent/s', 'Chunks', 'Frames', 'p50 ms', 'p99 ms', 'Max ms', 'Lost', 'host read p99 ms', 'render p99 ms', 'Clock check'],
-      [...summaries, ...bare.map((b) => ({ ...b, bare: true }))].flatMap((m) => m.results.map((r, i) => [
-        `${'bare' in m ? 'bare webview, ' : ''}${SHAPE_TITLES[m.shape]}`, i + 1, r.tokens, fmt(r.rate, 0), r.chunks, r.frames, fmt(r.p50), fmt(r.p99), fmt(r.max), r.lost,
-        fmt(dist(r.toHost).p99), fmt(dist(r.renderMs).p99), r.clockCheck,
-      ])),
+      [
+        'Shape',
+        'Run',
+        'Tokens',
+        'Sent/s',
+        'Chunks',
+        'Frames',
+        'p50 ms',
+        'p99 ms',
+        'Max ms',
+        'Lost',
+        'host read p99 ms',
+        'render p99 ms',
+        'Clock check',
+      ],
+      [...summaries, ...bare.map((b) => ({ ...b, bare: true }))].flatMap((m) =>
+        m.results.map((r, i) => [
+          `${'bare' in m ? 'bare webview, ' : ''}${SHAPE_TITLES[m.shape]}`,
+          i + 1,
+          r.tokens,
+          fmt(r.rate, 0),
+          r.chunks,
+          r.frames,
+          fmt(r.p50),
+          fmt(r.p99),
+          fmt(r.max),
+          r.lost,
+          fmt(dist(r.toHost).p99),
+          fmt(dist(r.renderMs).p99),
+          r.clockCheck,
+        ]),
+      ),
     ),
   ].join('\n');
 }
@@ -371,7 +473,9 @@ function section(summaries: ShapeSummary[], bare: ShapeSummary[], load: number[]
 export async function run(options: FigureOptions): Promise<FigureResult> {
   const missing = missingBrowser();
   if (missing.length > 0) throw new Error(describeMissing(missing, 'measure the playground latency'));
-  if (!fs.existsSync(installMarkerPath)) throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
+  if (!fs.existsSync(installMarkerPath)) {
+    throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
+  }
   if (!fs.existsSync(extensionBundlePath)) throw new Error('dist/extension.js is missing: run `npm run build`.');
   const runs = options.quick ? 1 : 5;
   const words = options.quick ? 1_000 : 10_000;
@@ -393,12 +497,15 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     await writeDemoWorkspace(workspace);
     const settingsFile = path.join(userDataDir, 'User', 'settings.json');
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-    fs.writeFileSync(settingsFile, JSON.stringify({
-      'hostedReasoning.baseUrl': emu.url,
-      'workbench.startupEditor': 'none',
-      'git.openRepositoryInParentFolders': 'never',
-      'telemetry.telemetryLevel': 'off',
-    }));
+    fs.writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        'hostedReasoning.baseUrl': emu.url,
+        'workbench.startupEditor': 'none',
+        'git.openRepositoryInParentFolders': 'never',
+        'telemetry.telemetryLevel': 'off',
+      }),
+    );
     const stampsFile = path.join(tmp, 'host-stamps.json');
     helperExtension(extensionsDir);
     const env: NodeJS.ProcessEnv = { [STAMPS_ENV]: stampsFile, [EMULATOR_URL_ENV]: emu.url, [EMULATOR_KEY_ENV]: KEY };
@@ -431,19 +538,29 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       await page.locator('.tabs-container [role="tab"]', { hasText: 'Playground' }).first().click();
       // The page was discarded while hidden (retainContextWhenHidden is off): wait for the restored one. Errors are
       // retried: while the tabs switch, two webviews can be visible for a moment.
-      await eventually('the playground page', async () => ((await pg.modelSelect.inputValue().catch(() => '')) === MODEL ? true : undefined), 60_000);
+      await eventually(
+        'the playground page',
+        async () => ((await pg.modelSelect.inputValue().catch(() => '')) === MODEL ? true : undefined),
+        60_000,
+      );
     };
     const showBare = async () => {
       await wb.runCommand(BARE_COMMAND_TITLE);
       await page.locator('.tabs-container [role="tab"]', { hasText: BARE_TITLE }).first().waitFor();
-      await eventually('the bare webview', async () => ((await pg.run.innerText().catch(() => '')) === 'Run' && !(await pg.prompt.count().catch(() => 1)) ? true : undefined), 60_000);
+      await eventually(
+        'the bare webview',
+        async () => ((await pg.run.innerText().catch(() => '')) === 'Run' && !(await pg.prompt.count().catch(() => 1)) ? true : undefined),
+        60_000,
+      );
     };
     const bareRuns = async (n: number) => {
       await showBare();
       for (const shape of SHAPES) {
         const res = await oneRun(emulator, pg, stampsFile, n, shape, 'bare');
         if (n === words) {
-          console.log(`[latency] bare ${shape}: p50 ${fmt(res.p50)} ms, p99 ${fmt(res.p99)} ms, max ${fmt(res.max)} ms, ${res.lost} lost, ${fmt(res.rate, 0)} tokens/s; ${res.frames} frames`);
+          console.log(
+            `[latency] bare ${shape}: p50 ${fmt(res.p50)} ms, p99 ${fmt(res.p99)} ms, max ${fmt(res.max)} ms, ${res.lost} lost, ${fmt(res.rate, 0)} tokens/s; ${res.frames} frames`,
+          );
           bare[shape].push(res);
         }
       }
@@ -458,7 +575,13 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       await bareRuns(words);
       for (const shape of SHAPES) {
         const res = await oneRun(emu, pg, stampsFile, words, shape);
-        const q = (v: number[], p: number) => fmt(percentile([...v].sort((x, y) => x - y), p));
+        const q = (v: number[], p: number) =>
+          fmt(
+            percentile(
+              [...v].sort((x, y) => x - y),
+              p,
+            ),
+          );
         console.log(
           `[latency] ${shape} run ${r + 1}: p50 ${fmt(res.p50)} ms, p99 ${fmt(res.p99)} ms, max ${fmt(res.max)} ms, ${res.lost} lost, ` +
             `${fmt(res.rate, 0)} tokens/s; ${res.chunks} chunks, ${res.frames} frames; p50/p99 ms: write→host read ${q(res.toHost, 50)}/${q(res.toHost, 99)}, ` +
@@ -495,15 +618,16 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const bareOf = bareSummaries[i];
     if (!bareOf) throw new Error(`no bare-webview run for ${m.shape}`);
     return {
-    figure: `3. Token latency in the playground, ${SHAPE_TITLES[m.shape]} (${m.runs} runs × ${m.tokensPerRun.toLocaleString('en-US')} tokens; ` +
-      `asked ${fmt(ASKED_RATE, 0)} tokens/s, sent ${fmt(m.rate, 0)}/s; headless Chromium)`,
-    subject: `p99 ${fmt(m.p99)} ms, ${m.lost} of ${m.tokens.toLocaleString('en-US')} tokens lost`,
-    reference: `p99 ${fmt(bareOf.p99)} ms bare webview, ${bareOf.lost} lost`,
-    ratio: `${m.p99 >= bareOf.p99 ? '+' : ''}${fmt(m.p99 - bareOf.p99)} ms`,
-    spread: `p50 ${fmt(m.p50)} ms (bare ${fmt(bareOf.p50)}), max ${fmt(m.max)} ms (bare ${fmt(bareOf.max)}); per-run p99 ${fmt(m.p99Low)}–${fmt(m.p99High)} ms (bare ${fmt(bareOf.p99Low)}–${fmt(bareOf.p99High)})`,
-    goal: `p99 ≤ bare webview's + ${GOAL_OVER_BARE_MS} ms, no token lost`,
-    met: m.lost === 0 && m.p99 <= bareOf.p99 + GOAL_OVER_BARE_MS,
-  };
+      figure:
+        `3. Token latency in the playground, ${SHAPE_TITLES[m.shape]} (${m.runs} runs × ${m.tokensPerRun.toLocaleString('en-US')} tokens; ` +
+        `asked ${fmt(ASKED_RATE, 0)} tokens/s, sent ${fmt(m.rate, 0)}/s; headless Chromium)`,
+      subject: `p99 ${fmt(m.p99)} ms, ${m.lost} of ${m.tokens.toLocaleString('en-US')} tokens lost`,
+      reference: `p99 ${fmt(bareOf.p99)} ms bare webview, ${bareOf.lost} lost`,
+      ratio: `${m.p99 >= bareOf.p99 ? '+' : ''}${fmt(m.p99 - bareOf.p99)} ms`,
+      spread: `p50 ${fmt(m.p50)} ms (bare ${fmt(bareOf.p50)}), max ${fmt(m.max)} ms (bare ${fmt(bareOf.max)}); per-run p99 ${fmt(m.p99Low)}–${fmt(m.p99High)} ms (bare ${fmt(bareOf.p99Low)}–${fmt(bareOf.p99High)})`,
+      goal: `p99 ≤ bare webview's + ${GOAL_OVER_BARE_MS} ms, no token lost`,
+      met: m.lost === 0 && m.p99 <= bareOf.p99 + GOAL_OVER_BARE_MS,
+    };
   });
   return { rows, section: section(summaries, bareSummaries, load) };
 }

@@ -31,7 +31,14 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const client = new ServiceClient({ baseUrl: em.url, apiKey: KEY });
     const ids: string[] = [];
     for (let i = 0; i < 201; i++) {
-      const started = await client.startFinetune({ files: [pdf], numQs: 5, mode: 'pretraining', modelName: `poll-${i}`, modelType: 'oss-reasoner-8b', useCase: '' });
+      const started = await client.startFinetune({
+        files: [pdf],
+        numQs: 5,
+        mode: 'pretraining',
+        modelName: `poll-${i}`,
+        modelType: 'oss-reasoner-8b',
+        useCase: '',
+      });
       ids.push(started.jobId);
     }
     await em.call({ op: 'clearReceived' });
@@ -73,17 +80,29 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       const r = results[i]!;
       const s = serverSide(c.job.jobIds);
       table.push([
-        c.label, r.requests, s.total, s.most, r.maxPerInterval, r.minSendGapMs !== undefined ? fmt(r.minSendGapMs / 1000, 3) : '—',
-        Number.isFinite(s.minGap) ? fmt(s.minGap / 1000, 3) : '—', r.rounds, r.timersArmed, r.extraTimeouts,
-        r.hasTimerAtEnd ? 'yes' : 'no', fmt(r.cpuUserMs, 0), fmt(r.cpuSystemMs, 0), `${fmt(pct(r), 3)} %`,
+        c.label,
+        r.requests,
+        s.total,
+        s.most,
+        r.maxPerInterval,
+        r.minSendGapMs !== undefined ? fmt(r.minSendGapMs / 1000, 3) : '—',
+        Number.isFinite(s.minGap) ? fmt(s.minGap / 1000, 3) : '—',
+        r.rounds,
+        r.timersArmed,
+        r.extraTimeouts,
+        r.hasTimerAtEnd ? 'yes' : 'no',
+        fmt(r.cpuUserMs, 0),
+        fmt(r.cpuSystemMs, 0),
+        `${fmt(pct(r), 3)} %`,
         r.requests ? fmt(r.cpuMs / r.requests, 2) : '—',
       ]);
       if (i === 0 || c.job.mode === 'bareHttp') return;
       const jobs = c.job.jobIds.length;
       // Judged on the send times (the scheduler's rule); the emulator's arrival times add the machine's jitter.
-      const requestsOk = jobs === 0
-        ? s.total === 0 && r.requests === 0
-        : s.most <= maxPerJob && (r.minSendGapMs ?? Infinity) >= intervalMs - TOLERANCE_MS && r.maxPerInterval <= REQUEST_BUDGET;
+      const requestsOk =
+        jobs === 0
+          ? s.total === 0 && r.requests === 0
+          : s.most <= maxPerJob && (r.minSendGapMs ?? Infinity) >= intervalMs - TOLERANCE_MS && r.maxPerInterval <= REQUEST_BUDGET;
       const timerOk = jobs === 0 ? r.timersArmed === 0 && !r.hasTimerAtEnd && r.extraTimeouts <= idle.extraTimeouts : true;
       const cpuOk = jobs === 100 ? pct(r) < 1 : true;
       rows.push({
@@ -91,14 +110,16 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         subject: `${s.total} requests, ${fmt(pct(r), 3)} % CPU${jobs === 0 ? `, ${r.timersArmed} timers` : ''}`,
         reference: `${fmt(pct(idle), 3)} % CPU idle`,
         ratio: pct(idle) > 0 ? fmt(pct(r) / pct(idle)) : '—',
-        spread: jobs === 0
-          ? `${r.extraTimeouts} timeouts alive (idle process: ${idle.extraTimeouts})`
-          : `≤ ${s.most} per job (max ${maxPerJob}); min gap ${fmt((r.minSendGapMs ?? NaN) / 1000, 3)} s sent, ${fmt(s.minGap / 1000, 3)} s received; ≤ ${r.maxPerInterval} in one interval${jobs > 1 ? `; ${fmt(r.cpuMs / Math.max(1, r.requests), 2)} ms CPU/request` : ''}`,
-        goal: jobs === 0
-          ? '0 requests, no timer'
-          : jobs === 1
-            ? '≤ 1 request/job/interval'
-            : `≤ 1 request/job/interval; ≤ ${REQUEST_BUDGET} requests/interval; < 1 % of a core`,
+        spread:
+          jobs === 0
+            ? `${r.extraTimeouts} timeouts alive (idle process: ${idle.extraTimeouts})`
+            : `≤ ${s.most} per job (max ${maxPerJob}); min gap ${fmt((r.minSendGapMs ?? NaN) / 1000, 3)} s sent, ${fmt(s.minGap / 1000, 3)} s received; ≤ ${r.maxPerInterval} in one interval${jobs > 1 ? `; ${fmt(r.cpuMs / Math.max(1, r.requests), 2)} ms CPU/request` : ''}`,
+        goal:
+          jobs === 0
+            ? '0 requests, no timer'
+            : jobs === 1
+              ? '≤ 1 request/job/interval'
+              : `≤ 1 request/job/interval; ≤ ${REQUEST_BUDGET} requests/interval; < 1 % of a core`,
         met: requestsOk && timerOk && cpuOk,
       });
     });
@@ -106,7 +127,23 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       '## 6. Polling',
       '',
       runsTable(
-        ['Case', 'requests (poller)', 'requests (emulator)', 'most for one job', 'most in one interval (sent)', 'min gap sent (s)', 'min gap received (s)', 'rounds', 'timers armed', 'timeouts alive', 'timer at end', 'user CPU (ms)', 'system CPU (ms)', 'CPU (% of a core)', 'CPU ms / request'],
+        [
+          'Case',
+          'requests (poller)',
+          'requests (emulator)',
+          'most for one job',
+          'most in one interval (sent)',
+          'min gap sent (s)',
+          'min gap received (s)',
+          'rounds',
+          'timers armed',
+          'timeouts alive',
+          'timer at end',
+          'user CPU (ms)',
+          'system CPU (ms)',
+          'CPU (% of a core)',
+          'CPU ms / request',
+        ],
         table,
       ),
     ].join('\n');

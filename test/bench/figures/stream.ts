@@ -19,7 +19,15 @@ import { modelText, repeatTo } from '../text';
 
 const PATH = '/cr/provider_predict_platform_base_oss';
 const MODEL = 'oss-reasoner-8b';
-const REQUEST = { prompt: 'benchmark', modelName: MODEL, stream: true, useRag: false, sequentialBudget: 1, parallelBudget: 1, temperature: 0.7 };
+const REQUEST = {
+  prompt: 'benchmark',
+  modelName: MODEL,
+  stream: true,
+  useRag: false,
+  sequentialBudget: 1,
+  parallelBudget: 1,
+  temperature: 0.7,
+};
 const ACCEPT = 'text/event-stream, application/x-ndjson, application/json, text/plain';
 /** The decoder is judged at this many times fewer CPU ns per event than the best of its peers. */
 const PEER_GOAL = 2;
@@ -50,29 +58,49 @@ type Work = 'none' | 'textFloor' | 'byteFloor';
  * and finds each event boundary with one indexOf (`\n\n` for SSE, `\n` for NDJSON, none for plain text);
  * `byteFloor` decodes nothing and reads every byte once in a JavaScript loop, counting line feeds.
  */
-function rawRead(url: string, key: string, work: Work = 'none', separator = ''): Promise<{ ms: number; bytes: number; boundaries: number }> {
-  const body = JSON.stringify({ prompt: REQUEST.prompt, query_only: REQUEST.prompt, model_name: MODEL, stream: true, use_rag: false, sequential_budget: 1, parallel_budget: 1, temperature: 0.7 });
+function rawRead(
+  url: string,
+  key: string,
+  work: Work = 'none',
+  separator = '',
+): Promise<{ ms: number; bytes: number; boundaries: number }> {
+  const body = JSON.stringify({
+    prompt: REQUEST.prompt,
+    query_only: REQUEST.prompt,
+    model_name: MODEL,
+    stream: true,
+    use_rag: false,
+    sequential_budget: 1,
+    parallel_budget: 1,
+    temperature: 0.7,
+  });
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let bytes = 0;
     let boundaries = 0;
     const utf8 = new TextDecoder();
-    const req = http.request(`${url}${PATH}`, {
-      method: 'POST',
-      headers: { 'X-API-Key': key, 'Content-Type': 'application/json', Accept: ACCEPT, 'Content-Length': Buffer.byteLength(body) },
-    }, (res) => {
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-        if (work === 'textFloor') {
-          const text = utf8.decode(c, { stream: true });
-          if (separator !== '') for (let at = text.indexOf(separator); at !== -1; at = text.indexOf(separator, at + separator.length)) boundaries++;
-        } else if (work === 'byteFloor') {
-          for (let i = 0; i < c.length; i++) if (c[i] === 0x0a) boundaries++;
-        }
-      });
-      res.on('end', () => resolve({ ms: performance.now() - t0, bytes, boundaries }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${url}${PATH}`,
+      {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json', Accept: ACCEPT, 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (work === 'textFloor') {
+            const text = utf8.decode(c, { stream: true });
+            if (separator !== '') {
+              for (let at = text.indexOf(separator); at !== -1; at = text.indexOf(separator, at + separator.length)) boundaries++;
+            }
+          } else if (work === 'byteFloor') {
+            for (let i = 0; i < c.length; i++) if (c[i] === 0x0a) boundaries++;
+          }
+        });
+        res.on('end', () => resolve({ ms: performance.now() - t0, bytes, boundaries }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -163,12 +191,16 @@ async function peers(label: string, tokenChars: number, block: string, reps: num
       },
     });
     let n = 0;
-    for await (const item of Stream.fromSSEResponse<{ token: string }>(new Response(readable), new AbortController())) n += item.token.length;
+    for await (const item of Stream.fromSSEResponse<{ token: string }>(new Response(readable), new AbortController())) {
+      n += item.token.length;
+    }
     return n;
   };
   const expected = tokens.join('').length;
   const got = { ours: ours(), esp: esp(), oai: await oai() };
-  if (got.ours !== expected || got.esp !== expected || got.oai !== expected) throw new Error(`${label}: decoded lengths differ: ${JSON.stringify(got)}, expected ${expected}`);
+  if (got.ours !== expected || got.esp !== expected || got.oai !== expected) {
+    throw new Error(`${label}: decoded lengths differ: ${JSON.stringify(got)}, expected ${expected}`);
+  }
   return {
     label,
     events: tokens.length,
@@ -289,10 +321,14 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       const raw0 = await rawRead(em.url, key);
       if (raw0.bytes !== bytes) throw new Error(`${c.label}: raw read got ${raw0.bytes} bytes, expected ${bytes}`);
       const floor0 = await rawRead(em.url, key, 'textFloor', separator);
-      if (separator !== '' && floor0.boundaries < events) throw new Error(`${c.label}: the floor found ${floor0.boundaries} boundaries for ${events} events`);
+      if (separator !== '' && floor0.boundaries < events) {
+        throw new Error(`${c.label}: the floor found ${floor0.boundaries} boundaries for ${events} events`);
+      }
       let decoded = '';
       for await (const d of client.inferStream(REQUEST)) decoded += d;
-      if (decoded !== text) throw new Error(`${c.label}: the client decoded ${decoded.length} chars, expected ${text.length} (different text)`);
+      if (decoded !== text) {
+        throw new Error(`${c.label}: the client decoded ${decoded.length} chars, expected ${text.length} (different text)`);
+      }
       decoded = '';
       const cpu: number[] = [];
       const paired = await interleave(
@@ -310,22 +346,63 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       const r = summarize(paired.ref);
       const q = summarize(paired.ratios);
       const eventBytes = bytes / events;
-      const nsPerEvent = (bytes / s.median / 1e6) * 1e9 / events;
+      const nsPerEvent = ((bytes / s.median / 1e6) * 1e9) / events;
       const cpuNsPerEvent = (summarize(cpu).median * 1e6) / events;
       if (!c.judged) {
-        sweep.push([c.label, fmt(bytes / 1e6, 0), fmt(eventBytes, 0), events, fmt(s.median), fmt(r.median), fmt(q.median), range(q), fmt(nsPerEvent, 0), fmt(cpuNsPerEvent, 0), '—', '—']);
+        sweep.push([
+          c.label,
+          fmt(bytes / 1e6, 0),
+          fmt(eventBytes, 0),
+          events,
+          fmt(s.median),
+          fmt(r.median),
+          fmt(q.median),
+          range(q),
+          fmt(nsPerEvent, 0),
+          fmt(cpuNsPerEvent, 0),
+          '—',
+          '—',
+        ]);
         continue;
       }
       // Context: the floors, each paired with its own raw read.
       const floor = async (work: Work) => {
-        const p = await interleave(floorRuns, async () => mbps(bytes, (await rawRead(em.url, key)).ms), async () => mbps(bytes, (await rawRead(em.url, key, work, separator)).ms), 0);
+        const p = await interleave(
+          floorRuns,
+          async () => mbps(bytes, (await rawRead(em.url, key)).ms),
+          async () => mbps(bytes, (await rawRead(em.url, key, work, separator)).ms),
+          0,
+        );
         return { ...summarize(p.ratios), mbps: summarize(p.subject).median };
       };
       const textFloor = await floor('textFloor');
       const byteFloor = await floor('byteFloor');
-      const m: Measured = { label: c.label, eventBytes, raw: r.median, client: s.median, ratio: q.median, nsPerEvent, cpuNsPerEvent, textFloor: textFloor.median, byteFloor: byteFloor.median };
+      const m: Measured = {
+        label: c.label,
+        eventBytes,
+        raw: r.median,
+        client: s.median,
+        ratio: q.median,
+        nsPerEvent,
+        cpuNsPerEvent,
+        textFloor: textFloor.median,
+        byteFloor: byteFloor.median,
+      };
       judged.push(m);
-      sweep.push([c.label, fmt(bytes / 1e6, 0), fmt(eventBytes, 0), events, fmt(s.median), fmt(r.median), fmt(q.median), range(q), fmt(nsPerEvent, 0), fmt(cpuNsPerEvent, 0), fmt(textFloor.median), fmt(byteFloor.median)]);
+      sweep.push([
+        c.label,
+        fmt(bytes / 1e6, 0),
+        fmt(eventBytes, 0),
+        events,
+        fmt(s.median),
+        fmt(r.median),
+        fmt(q.median),
+        range(q),
+        fmt(nsPerEvent, 0),
+        fmt(cpuNsPerEvent, 0),
+        fmt(textFloor.median),
+        fmt(byteFloor.median),
+      ]);
       const title = `2. Stream decoding, ${c.label} (${fmt(bytes / 1e6, 0)} MB, ~${fmt(eventBytes, 0)} B/event)`;
       rows.push({
         figure: `${title}, over the socket`,
@@ -345,7 +422,10 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   const peerCases = [await peers('SSE', 0, memBlock, memReps), await peers('SSE, 1024-char tokens', 1024, memBlock, memReps)];
   const peerRows: Row[] = peerCases.map((x, i) => {
     const ns = (ms: number) => (ms * 1e6) / x.events;
-    const best = x.eventsourceParser <= x.openai ? { name: 'eventsource-parser + JSON.parse', ms: x.eventsourceParser } : { name: 'openai-node Stream', ms: x.openai };
+    const best =
+      x.eventsourceParser <= x.openai
+        ? { name: 'eventsource-parser + JSON.parse', ms: x.eventsourceParser }
+        : { name: 'openai-node Stream', ms: x.openai };
     const speedup = best.ms / x.ours;
     return {
       figure: `2. Stream decoding, ${x.label} (${fmt(x.bytes / 1e6, 1)} MB in memory, ${x.events.toLocaleString('en-US')} events): CPU per event`,
@@ -377,16 +457,25 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   });
   const details = [
     runsTable(
-      ['Case', 'MB', 'B/event', 'Events', 'Client MB/s', 'Raw MB/s', 'Ratio (median)', 'Ratio range', 'Client ns/event (wall)', 'Client CPU ns/event', 'Floor ratio: decode + indexOf', 'Floor ratio: byte loop'],
+      [
+        'Case',
+        'MB',
+        'B/event',
+        'Events',
+        'Client MB/s',
+        'Raw MB/s',
+        'Ratio (median)',
+        'Ratio range',
+        'Client ns/event (wall)',
+        'Client CPU ns/event',
+        'Floor ratio: decode + indexOf',
+        'Floor ratio: byte loop',
+      ],
       sweep,
     ),
     '',
     runsTable(['Body', 'Decoder', 'MB per CPU second', 'CPU ns/event'], memRows),
   ];
-  const section = [
-    '## 2. Stream decoding',
-    '',
-    ...details,
-  ].join('\n');
+  const section = ['## 2. Stream decoding', '', ...details].join('\n');
   return { rows, section };
 }

@@ -42,10 +42,25 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       async (i) => {
         const name = `bench-curl-${++seq}`;
         const r = await curl([
-          '-o', '/dev/null', '-w', '%{time_total} %{http_code} %{size_upload}',
-          '-H', `X-API-Key: ${KEY}`, '-H', 'Expect:',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{time_total} %{http_code} %{size_upload}',
+          '-H',
+          `X-API-Key: ${KEY}`,
+          '-H',
+          'Expect:',
           ...files.flatMap((f) => ['-F', `files=@${f};type=application/pdf`]),
-          '-F', 'numQs=10', '-F', 'mode=pretraining', '-F', `modelName=${name}`, '-F', `modelType=${BASE}`, '-F', 'use_case=',
+          '-F',
+          'numQs=10',
+          '-F',
+          'mode=pretraining',
+          '-F',
+          `modelName=${name}`,
+          '-F',
+          `modelType=${BASE}`,
+          '-F',
+          'use_case=',
           `${em.url}${ROUTE}`,
         ]);
         if (r.fields[0] !== '200') throw new Error(`curl upload answered ${r.fields[0]}`);
@@ -57,7 +72,14 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         return r.ms;
       },
       async (i) => {
-        const job: TransferJob = { kind: 'upload', baseUrl: em.url, apiKey: KEY, files, modelName: `bench-client-${++seq}`, modelType: BASE };
+        const job: TransferJob = {
+          kind: 'upload',
+          baseUrl: em.url,
+          apiKey: KEY,
+          files,
+          modelName: `bench-client-${++seq}`,
+          modelType: BASE,
+        };
         const r = await runNodeJson<TransferResult>('transferWorker.js', job);
         if (typeof r.detail.jobId !== 'string') throw new Error('the client upload returned no job id');
         await em.call({ op: 'purgeUploads' });
@@ -67,7 +89,17 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       1,
       (i, ref, subject) => {
         const m = memory[i]!;
-        perRun.push([i + 1, fmt(ref / 1000, 2), fmt(subject / 1000, 2), fmt(subject / ref), curlCpu[i]!, `${fmt(m.cpuUserMs / 1000)} + ${fmt(m.cpuSystemMs / 1000)}`, mib(m.baselineRss), m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—', mib(m.polledPeakRss - m.baselineRss)]);
+        perRun.push([
+          i + 1,
+          fmt(ref / 1000, 2),
+          fmt(subject / 1000, 2),
+          fmt(subject / ref),
+          curlCpu[i]!,
+          `${fmt(m.cpuUserMs / 1000)} + ${fmt(m.cpuSystemMs / 1000)}`,
+          mib(m.baselineRss),
+          m.peakRss !== undefined ? mib(m.peakRss - m.baselineRss) : '—',
+          mib(m.polledPeakRss - m.baselineRss),
+        ]);
       },
     );
     const t = summarize(paired.subject);
@@ -97,7 +129,20 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const section = [
       '## 4. Upload',
       '',
-      runsTable(['Run', 'curl (s)', 'client (s)', 'ratio', 'CPU user + system (s): curl', 'client', 'client RSS before', 'peak growth (VmHWM)', 'peak growth (polled)'], perRun),
+      runsTable(
+        [
+          'Run',
+          'curl (s)',
+          'client (s)',
+          'ratio',
+          'CPU user + system (s): curl',
+          'client',
+          'client RSS before',
+          'peak growth (VmHWM)',
+          'peak growth (polled)',
+        ],
+        perRun,
+      ),
       '',
     ].join('\n');
     return { rows, section };

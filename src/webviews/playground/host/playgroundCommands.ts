@@ -18,7 +18,12 @@ export function playgroundCommands(manager: PlaygroundManager) {
 
 async function askAboutSelection(manager: PlaygroundManager) {
   const editor = vscode.window.activeTextEditor;
-  const text = editor ? editor.selections.map((s) => editor.document.getText(s)).filter((t) => t.trim()).join('\n\n') : '';
+  const text = editor
+    ? editor.selections
+        .map((s) => editor.document.getText(s))
+        .filter((t) => t.trim())
+        .join('\n\n')
+    : '';
   if (!text.trim()) {
     void showInformationMessage('Select some text in an editor to ask about it in the playground.');
     return undefined;

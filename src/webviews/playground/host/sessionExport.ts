@@ -3,7 +3,11 @@
 import type { ExportedRun } from '../protocol';
 
 export function sessionMarkdown(runs: readonly ExportedRun[], exportedAt = new Date()): string {
-  const out: string[] = ['# Playground session', '', `Exported ${exportedAt.toISOString()}, ${runs.length} run${runs.length === 1 ? '' : 's'}.`];
+  const out: string[] = [
+    '# Playground session',
+    '',
+    `Exported ${exportedAt.toISOString()}, ${runs.length} run${runs.length === 1 ? '' : 's'}.`,
+  ];
   runs.forEach((run, i) => {
     const s = run.settings;
     out.push('', `## ${i + 1}. ${oneLine(s.modelName)} — ${new Date(run.startedAt).toISOString()}`, '');

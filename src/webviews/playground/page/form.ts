@@ -47,7 +47,13 @@ export class RunForm {
     this.b = new KnobsGroup('Settings B', 'b', knobEvents);
 
     const promptId = uid('prompt');
-    this.prompt = h('textarea', { id: promptId, rows: '6', 'data-testid': 'prompt', 'aria-describedby': `${promptId}-msg ${promptId}-hint`, placeholder: 'Ask something…' });
+    this.prompt = h('textarea', {
+      id: promptId,
+      rows: '6',
+      'data-testid': 'prompt',
+      'aria-describedby': `${promptId}-msg ${promptId}-hint`,
+      placeholder: 'Ask something…',
+    });
     this.promptMessage = h('div', { id: `${promptId}-msg`, class: 'field-message', role: 'status' });
     const queryId = uid('query');
     const customId = uid('custom-query');
@@ -57,15 +63,47 @@ export class RunForm {
     const compareId = uid('compare');
     this.compare = h('input', { id: compareId, type: 'checkbox', 'data-testid': 'compare' });
 
-    this.runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'run', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' }, icon('play'), ' Run');
-    this.stopButton = h('button', { type: 'button', 'data-testid': 'stop', disabled: true, 'aria-keyshortcuts': 'Escape' }, icon('debug-stop'), ' Stop');
+    this.runButton = h(
+      'button',
+      { type: 'button', class: 'primary', 'data-testid': 'run', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' },
+      icon('play'),
+      ' Run',
+    );
+    this.stopButton = h(
+      'button',
+      { type: 'button', 'data-testid': 'stop', disabled: true, 'aria-keyshortcuts': 'Escape' },
+      icon('debug-stop'),
+      ' Stop',
+    );
     this.runHint = h('span', { id: `${promptId}-hint`, class: 'hint' }, 'Ctrl+Enter runs · Escape stops');
 
     const presetId = uid('preset');
     this.presetSelect = h('select', { id: presetId, 'data-testid': 'preset-select' });
-    this.presetName = h('input', { type: 'text', placeholder: 'Preset name', 'aria-label': 'Name of the preset to save', maxlength: '60', 'data-testid': 'preset-name' });
-    const presetSave = h('button', { type: 'button', title: 'Save the settings as a preset', 'data-testid': 'preset-save' }, icon('save'), ' Save preset');
-    this.presetDelete = h('button', { type: 'button', class: 'icon-button', title: 'Delete the chosen preset', 'aria-label': 'Delete the chosen preset', disabled: true, 'data-testid': 'preset-delete' }, icon('trash'));
+    this.presetName = h('input', {
+      type: 'text',
+      placeholder: 'Preset name',
+      'aria-label': 'Name of the preset to save',
+      maxlength: '60',
+      'data-testid': 'preset-name',
+    });
+    const presetSave = h(
+      'button',
+      { type: 'button', title: 'Save the settings as a preset', 'data-testid': 'preset-save' },
+      icon('save'),
+      ' Save preset',
+    );
+    this.presetDelete = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        title: 'Delete the chosen preset',
+        'aria-label': 'Delete the chosen preset',
+        disabled: true,
+        'data-testid': 'preset-delete',
+      },
+      icon('trash'),
+    );
 
     const advanced = h(
       'details',
@@ -79,7 +117,15 @@ export class RunForm {
     this.element = h(
       'section',
       { class: 'run-form', 'aria-label': 'Run settings' },
-      h('div', { class: 'presets inline' }, h('label', { for: presetId }, 'Preset'), this.presetSelect, this.presetDelete, this.presetName, presetSave),
+      h(
+        'div',
+        { class: 'presets inline' },
+        h('label', { for: presetId }, 'Preset'),
+        this.presetSelect,
+        this.presetDelete,
+        this.presetName,
+        presetSave,
+      ),
       h('label', { for: promptId }, 'Prompt'),
       this.prompt,
       this.promptMessage,

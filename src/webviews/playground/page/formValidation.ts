@@ -40,7 +40,9 @@ export function temperatureProblem(text: string): string | undefined {
   const t = text.trim();
   const value = Number(t);
   if (t === '' || !Number.isFinite(value)) return `Temperature must be a number from ${TEMPERATURE_MIN} to ${TEMPERATURE_MAX}.`;
-  if (value < TEMPERATURE_MIN || value > TEMPERATURE_MAX) return `Temperature must be between ${TEMPERATURE_MIN} and ${TEMPERATURE_MAX}; ${t} is outside.`;
+  if (value < TEMPERATURE_MIN || value > TEMPERATURE_MAX) {
+    return `Temperature must be between ${TEMPERATURE_MIN} and ${TEMPERATURE_MAX}; ${t} is outside.`;
+  }
   return undefined;
 }
 
@@ -66,7 +68,9 @@ export function knobProblems(k: Knobs): KnobErrors {
 export function promptProblems(p: PromptFields): PromptErrors {
   const errors: PromptErrors = {};
   if (!p.prompt.trim()) errors.prompt = 'Enter a prompt.';
-  else if (p.prompt.length > LIMITS.promptChars) errors.prompt = `The prompt is longer than ${LIMITS.promptChars.toLocaleString('en-US')} characters.`;
+  else if (p.prompt.length > LIMITS.promptChars) {
+    errors.prompt = `The prompt is longer than ${LIMITS.promptChars.toLocaleString('en-US')} characters.`;
+  }
   if (p.customQuery && p.queryOnly.length > LIMITS.promptChars) errors.queryOnly = 'The query part is too long.';
   return errors;
 }

@@ -53,7 +53,10 @@ export class HistoryList {
   }
 
   add(entry: ExportedRun): void {
-    const output = entry.output.length > HISTORY_OUTPUT_CHARS ? `${entry.output.slice(0, HISTORY_OUTPUT_CHARS)}\n\n_(cut: the history keeps the first ${HISTORY_OUTPUT_CHARS.toLocaleString('en-US')} characters)_` : entry.output;
+    const output =
+      entry.output.length > HISTORY_OUTPUT_CHARS
+        ? `${entry.output.slice(0, HISTORY_OUTPUT_CHARS)}\n\n_(cut: the history keeps the first ${HISTORY_OUTPUT_CHARS.toLocaleString('en-US')} characters)_`
+        : entry.output;
     this.entries = [{ ...entry, output }, ...this.entries.filter((e) => e.runId !== entry.runId)].slice(0, HISTORY_LIMIT);
     this.paint();
     this.events.changed();
@@ -73,14 +76,23 @@ export class HistoryList {
     const timing = entry.timing ? ` · ${formatMs(entry.timing.totalMs)}` : '';
     const prompt = s.prompt.replace(/\s+/g, ' ').trim();
     const button = (label: string, iconName: string, testId: string, run: () => void) => {
-      const b = h('button', { type: 'button', class: 'icon-button', title: label, 'aria-label': `${label}: ${s.modelName}, ${when}`, 'data-testid': testId }, icon(iconName));
+      const b = h(
+        'button',
+        { type: 'button', class: 'icon-button', title: label, 'aria-label': `${label}: ${s.modelName}, ${when}`, 'data-testid': testId },
+        icon(iconName),
+      );
       b.addEventListener('click', run);
       return b;
     };
     return h(
       'li',
       { role: 'listitem', class: `history-item ${entry.outcome}` },
-      h('div', { class: 'history-text' }, h('span', { class: 'history-title' }, `${s.modelName} · ${when}${outcome}${timing}`), h('span', { class: 'history-prompt', title: prompt.slice(0, 500) }, prompt.slice(0, 140))),
+      h(
+        'div',
+        { class: 'history-text' },
+        h('span', { class: 'history-title' }, `${s.modelName} · ${when}${outcome}${timing}`),
+        h('span', { class: 'history-prompt', title: prompt.slice(0, 500) }, prompt.slice(0, 140)),
+      ),
       h(
         'div',
         { class: 'history-actions' },

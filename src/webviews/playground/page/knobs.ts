@@ -29,22 +29,36 @@ export class KnobsGroup {
   private modelsLoading = true;
 
   /** `suffix` keeps test ids apart when two groups are shown (compare). */
-  constructor(
-    legend: string,
-    suffix: string,
-    events: KnobsEvents,
-  ) {
+  constructor(legend: string, suffix: string, events: KnobsEvents) {
     const tid = (name: string) => (suffix ? `${name}-${suffix}` : name);
     const message = (id: string) => h('div', { id, class: 'field-message', role: 'status' });
 
     const modelId = uid('model');
     this.model = h('select', { id: modelId, 'data-testid': tid('model-select'), 'aria-describedby': `${modelId}-msg` });
-    this.refresh = h('button', { type: 'button', class: 'icon-button', title: 'Refresh the model list', 'aria-label': 'Refresh the model list', 'data-testid': tid('refresh-models') }, icon('refresh'));
+    this.refresh = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        title: 'Refresh the model list',
+        'aria-label': 'Refresh the model list',
+        'data-testid': tid('refresh-models'),
+      },
+      icon('refresh'),
+    );
     // The list's own status (loading, could not list) is apart from the field's problem (none chosen).
     this.modelNote = h('div', { class: 'field-note', 'aria-live': 'polite' });
 
     const textInput = (id: string, testId: string, inputmode: string) =>
-      h('input', { id, type: 'text', inputmode, autocomplete: 'off', spellcheck: 'false', 'data-testid': tid(testId), 'aria-describedby': `${id}-msg` });
+      h('input', {
+        id,
+        type: 'text',
+        inputmode,
+        autocomplete: 'off',
+        spellcheck: 'false',
+        'data-testid': tid(testId),
+        'aria-describedby': `${id}-msg`,
+      });
     const tempId = uid('temperature');
     const seqId = uid('sequential');
     const parId = uid('parallel');
@@ -76,7 +90,12 @@ export class KnobsGroup {
       this.fields.sequentialBudget.message,
       h('div', { class: 'row' }, h('label', { for: parId }, 'Parallel budget'), this.parallel),
       this.fields.parallelBudget.message,
-      h('div', { class: 'row checks' }, h('span', { class: 'check' }, this.rag, h('label', { for: ragId }, 'Retrieval (RAG)')), h('span', { class: 'check' }, this.stream, h('label', { for: streamId }, 'Stream'))),
+      h(
+        'div',
+        { class: 'row checks' },
+        h('span', { class: 'check' }, this.rag, h('label', { for: ragId }, 'Retrieval (RAG)')),
+        h('span', { class: 'check' }, this.stream, h('label', { for: streamId }, 'Stream')),
+      ),
     );
 
     for (const input of [this.temperature, this.sequential, this.parallel]) input.addEventListener('input', () => events.changed());
@@ -154,7 +173,9 @@ export class KnobsGroup {
   /** The list, plus the chosen model when the list lacks it (not loaded yet, or a name from elsewhere). */
   private fillModels(selected: string): void {
     const names = this.models.map((m) => m.name);
-    const options: HTMLOptionElement[] = [h('option', { value: '' }, this.modelsLoading && names.length === 0 ? 'Loading models…' : 'Choose a model')];
+    const options: HTMLOptionElement[] = [
+      h('option', { value: '' }, this.modelsLoading && names.length === 0 ? 'Loading models…' : 'Choose a model'),
+    ];
     if (selected && !names.includes(selected)) options.push(h('option', { value: selected }, selected));
     for (const m of this.models) options.push(h('option', { value: m.name }, m.kind === 'unknown' ? m.name : `${m.name} (${m.kind})`));
     this.model.replaceChildren(...options);

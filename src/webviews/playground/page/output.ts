@@ -55,7 +55,17 @@ export class OutputPane {
     const tid = (name: string) => (id === 'a' ? name : `${name}-${id}`);
     this.title = h('h2', { class: 'pane-title' });
     this.summary = h('span', { class: 'pane-summary' });
-    this.copyAll = h('button', { type: 'button', class: 'icon-button', title: 'Copy the answer (markdown)', 'aria-label': 'Copy the answer', 'data-testid': tid('copy-output') }, icon('copy'));
+    this.copyAll = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        title: 'Copy the answer (markdown)',
+        'aria-label': 'Copy the answer',
+        'data-testid': tid('copy-output'),
+      },
+      icon('copy'),
+    );
     this.status = h('span', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': tid('status') });
     this.ttft = h('span', { class: 'metric', title: 'Time to first token', 'data-testid': tid('ttft') });
     this.total = h('span', { class: 'metric', title: 'Total time', 'data-testid': tid('total') });
@@ -143,7 +153,11 @@ export class OutputPane {
     if (!snapshot) {
       // The host no longer knows the run: the window reloaded while it was going.
       this.state.status = 'error';
-      this.state.error = { message: 'The run was interrupted (the window reloaded). Retry to run it again.', kind: 'cancelled', retryable: true };
+      this.state.error = {
+        message: 'The run was interrupted (the window reloaded). Retry to run it again.',
+        kind: 'cancelled',
+        retryable: true,
+      };
       this.paint();
       return;
     }
@@ -189,7 +203,12 @@ export class OutputPane {
     this.errorBox.replaceChildren();
     show(this.errorBox, s.status === 'error' && !!s.error);
     if (s.status === 'error' && s.error) {
-      const retry = h('button', { type: 'button', 'data-testid': this.id === 'a' ? 'retry' : `retry-${this.id}` }, icon('refresh'), ' Retry');
+      const retry = h(
+        'button',
+        { type: 'button', 'data-testid': this.id === 'a' ? 'retry' : `retry-${this.id}` },
+        icon('refresh'),
+        ' Retry',
+      );
       retry.addEventListener('click', () => this.events.retry(this));
       this.errorBox.append(h('span', { class: 'error-text' }, s.error.message), retry);
       const fix = s.error.fix;

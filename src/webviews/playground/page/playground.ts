@@ -37,23 +37,27 @@ const form = new RunForm({
       type: 'savePreset',
       preset: {
         name,
-        settings: { ...(k.modelName ? { modelName: k.modelName } : {}), temperature, useRag: k.useRag, sequentialBudget, parallelBudget, stream: k.stream },
+        settings: {
+          ...(k.modelName ? { modelName: k.modelName } : {}),
+          temperature,
+          useRag: k.useRag,
+          sequentialBudget,
+          parallelBudget,
+          stream: k.stream,
+        },
       },
     });
   },
   deletePreset: (name) => post({ type: 'deletePreset', name }),
 });
 
-const outputs = new OutputColumns(
-  renderer,
-  {
-    retry: (pane) => retry(pane),
-    copy: (text) => post({ type: 'copy', text }),
-    openLink: (url) => post({ type: 'openLink', url: url.slice(0, 8192) }),
-    fix: (fix) => post({ type: 'fix', fix }),
-    changed,
-  },
-);
+const outputs = new OutputColumns(renderer, {
+  retry: (pane) => retry(pane),
+  copy: (text) => post({ type: 'copy', text }),
+  openLink: (url) => post({ type: 'openLink', url: url.slice(0, 8192) }),
+  fix: (fix) => post({ type: 'fix', fix }),
+  changed,
+});
 
 const history = new HistoryList({
   show: (entry) => outputs.a.showEntry(entry),
@@ -172,9 +176,7 @@ function onMessage(message: HostToWebview): void {
 
 // Build the page from the saved state, then listen, then say ready: nothing the host sends can arrive before.
 const app = document.getElementById('app') ?? document.body;
-app.append(
-  h('main', { class: 'playground' }, form.element, outputs.element, history.element),
-);
+app.append(h('main', { class: 'playground' }, form.element, outputs.element, history.element));
 form.state = startState.form;
 outputs.restore(startState.panes, startState.form.compare);
 history.restore(startState.history);
