@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { modelNode, recordingMessages, waitFor } from './helpers';
+import { answeringInputBoxes, modelNode, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -173,6 +173,36 @@ describe('trust boundary', () => {
       [],
       'a job was started from the arguments alone',
     );
+  });
+
+  it('never sends a key an earlier version kept for no particular service; offers it, hidden, when a key is set', async () => {
+    const secrets = rig.api.services.context.secrets;
+    await rig.clearKey();
+    await secrets.store('hostedReasoning.apiKey', KEY);
+    try {
+      await waitFor('the old key to be offered only', async () =>
+        (await rig.api.services.session.current()).key === undefined ? true : undefined,
+      );
+      const since = rig.emu.received.length;
+      await vscode.commands.executeCommand(COMMANDS.refreshModels);
+      assert.deepEqual(
+        rig.emu.received.slice(since).filter((r) => r.headers['x-api-key'] !== undefined),
+        [],
+        'the unbound key was sent',
+      );
+      const stored = await answeringInputBoxes([KEY], async (asked) => {
+        const done = await vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey);
+        assert.equal(asked[0]?.value, KEY, 'the earlier key is not filled in');
+        assert.equal(asked[0]?.password, true);
+        assert.match(asked[0]?.prompt ?? '', /earlier version/);
+        return done;
+      });
+      assert.equal(stored, true);
+      assert.equal((await rig.api.services.session.current()).key?.key, KEY, 'the key is not bound to the service now');
+      assert.equal(await secrets.get('hostedReasoning.apiKey'), undefined, 'the unbound copy is still kept');
+    } finally {
+      await secrets.delete('hostedReasoning.apiKey');
+    }
   });
 
   it('ignores a workspace’s service URL and download folder: the workspace’s listener receives nothing', async function () {
