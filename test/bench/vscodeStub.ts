@@ -93,6 +93,8 @@ export const commands = {
 export const window = {
   createOutputChannel: () => ({ trace() {}, debug() {}, info() {}, warn() {}, error() {}, appendLine() {}, show() {}, dispose() {} }),
   onDidChangeWindowState: (): Disposable => new Disposable(),
+  // A view's progress bar while its list loads: the task runs, nothing is shown.
+  withProgress: <R>(_options: unknown, task: (progress: { report(): void }) => Thenable<R>): Thenable<R> => task({ report() {} }),
 };
 export const workspace = {
   getConfiguration: () => ({ get: <T>(_key: string, fallback?: T): T | undefined => fallback }),

@@ -93,6 +93,7 @@ describe('untrustedText', () => {
   it('removes bidi controls and zero-width characters, and puts a message on one line', () => {
     assert.equal(untrustedText('model\u202Efdp.exe'), 'modelfdp.exe');
     assert.equal(untrustedText('a\u200b\u2066b\u2069'), 'ab');
+    assert.equal(untrustedText(' a  b\u00a0c '), 'a b c');
     assert.equal(untrustedText('line one\r\nline two\u2028three\u0007four\tfive'), 'line one line two three four five');
     assert.equal(untrustedText('one\n\n\n\ntwo\r\nthree\u0000four', { multiline: true }), 'one\n\ntwo\nthree four');
   });
