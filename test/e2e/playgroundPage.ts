@@ -5,8 +5,8 @@ import type { Frame, FrameLocator, Locator, Page, Request } from 'playwright-cor
 export class PlaygroundPage {
   constructor(private readonly page: Page) {}
 
-  /** The shown webview's host frame (hidden webviews of other editors keep their iframes). */
-  private get host(): Locator {
+  /** The shown webview's host frame (hidden webviews of other editors keep their iframes): where the page is seen. */
+  get host(): Locator {
     return this.page.locator('iframe.webview').filter({ visible: true });
   }
 

@@ -1,8 +1,9 @@
-// Steps 5 and 6: the playground webview. A streamed answer arrives token by token and stops when asked; a hostile
+// Steps 5, 6 and 8: the playground webview. A streamed answer arrives token by token and stops when asked; a hostile
 // answer (script, event handlers, a javascript: link, an iframe, svg onload) is shown as text, runs nothing, opens no
-// dialog and makes no request.
+// dialog and makes no request; in a 1280x720 window the prompt, Run and the answer come first, every knob explains
+// itself, and Ask About Selection asks a question about the selection.
 import * as assert from 'node:assert/strict';
-import type { Dialog, Request } from 'playwright-core';
+import type { Dialog, Locator, Request } from 'playwright-core';
 import type { Emulator } from '../service/emulator';
 import { fromWebview, PlaygroundPage } from './playgroundPage';
 import type { Step } from './stepRunner';
@@ -30,6 +31,23 @@ const AFTER_STOP_SETTLE_MS = 6 * SLOW_TOKEN_MS;
 const HOSTILE_SETTLE_MS = 500;
 
 const INFERENCE_PATH = '/cr/provider_predict_platform_base_oss';
+/** The issue's "first ten minutes" window. */
+const SMALL_WINDOW = { width: 1280, height: 720 };
+/** "The start of the answer": its first lines, about this tall. */
+const ANSWER_START_PX = 48;
+/** Every knob, by test id: each has a title and a visible description it names in aria-describedby. */
+const KNOBS = [
+  'model-select',
+  'temperature',
+  'sequential-budget',
+  'parallel-budget',
+  'use-rag',
+  'stream',
+  'custom-query',
+  'query-only',
+  'compare',
+];
+const SELECTED_CODE = 'function twice(x: number) { return 2 * x; }';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The requests a webview may make: the workbench's own origin and the extension's files through vscode-resource. */
@@ -202,5 +220,93 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
     },
   };
 
-  return [streaming, hostile];
+  const answerFirst: Step = {
+    number: 8,
+    id: 'playground-layout',
+    title: 'at 1280x720 the prompt, Run and the answer show without scrolling; every knob explains itself; Ask About Selection',
+    needs: ['playground-stream'],
+    async run({ shot, note }) {
+      const before = page.viewportSize();
+      await page.setViewportSize(SMALL_WINDOW);
+      try {
+        await pg.prompt.waitFor();
+        const { content } = await pg.frames();
+        // From the top of the page: what is checked below is what a person sees without scrolling.
+        await content.evaluate(() => window.scrollTo(0, 0));
+        assert.ok((await pg.output.innerText()).trim().length > 0, 'the answer of step 5 is shown');
+        const seen = await pg.host.boundingBox();
+        assert.ok(seen, 'the webview is laid out');
+        const right = Math.min(seen.x + seen.width, SMALL_WINDOW.width);
+        const bottom = Math.min(seen.y + seen.height, SMALL_WINDOW.height);
+        const inView = async (name: string, locator: Locator, height?: number): Promise<string> => {
+          const box = await locator.boundingBox();
+          assert.ok(box, `${name} is laid out`);
+          const end = box.y + (height === undefined ? box.height : Math.min(box.height, height));
+          const where = `${name} at ${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}x${Math.round(box.height)}`;
+          assert.ok(
+            box.x >= seen.x && box.y >= seen.y && box.x + box.width <= right && end <= bottom,
+            `${where}, seen up to ${right},${bottom}`,
+          );
+          return where;
+        };
+        const places = [
+          await inView('the prompt', pg.prompt),
+          await inView('Run', pg.run),
+          await inView('the answer', pg.output, ANSWER_START_PX),
+        ];
+        note(`without scrolling, in the webview up to ${Math.round(right)},${Math.round(bottom)}: ${places.join('; ')}`);
+        await shot('answer-first');
+
+        // The query part is under "Advanced": open it, so its description is seen too.
+        await pg.content.locator('details.advanced > summary').click();
+        for (const knob of KNOBS) {
+          const control = pg.byTestId(knob);
+          const title = (await control.getAttribute('title')) ?? '';
+          assert.ok(title.length > 20, `${knob} has hover help (title ${JSON.stringify(title)})`);
+          const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter(Boolean);
+          const descriptions: string[] = [];
+          for (const id of ids) {
+            const described = pg.content.locator(`[id="${id}"]`);
+            if (await described.isVisible()) descriptions.push((await described.innerText()).trim());
+          }
+          assert.ok(descriptions.includes(title), `${knob} names a visible description saying the same (${JSON.stringify(descriptions)})`);
+        }
+        note(`hover help and a visible description on ${KNOBS.join(', ')}`);
+        await pg.content.locator('details.advanced > summary').click();
+
+        await wb.runCommand('File: New Untitled Text File');
+        await page.locator('.monaco-editor.focused').waitFor();
+        await page.keyboard.insertText(SELECTED_CODE);
+        await page.keyboard.press('Control+A');
+        await wb.runCommand('Hosted Reasoning: Ask About Selection');
+        await pg.byTestId('context').waitFor();
+        assert.equal(await pg.byTestId('context-text').innerText(), SELECTED_CODE, 'the selection is shown as the context');
+        const question = await eventually('the question field to take the focus', async () => {
+          const { content: asked } = await pg.frames();
+          const focused = await asked.evaluate(() => {
+            const active = document.activeElement as HTMLTextAreaElement | null;
+            return active?.dataset.testid === 'prompt'
+              ? { value: active.value, selected: active.selectionEnd - active.selectionStart, label: active.labels?.[0]?.textContent ?? '' }
+              : undefined;
+          });
+          return focused;
+        });
+        assert.equal(question.value, 'Explain this code.', 'a default question the person can change');
+        assert.equal(question.selected, question.value.length, 'the default question is selected, so typing replaces it');
+        assert.equal(question.label, 'Question about the context');
+        await inView('the context', pg.byTestId('context'));
+        await inView('the question', pg.prompt);
+        await inView('Run', pg.run);
+        await shot('ask-about-selection');
+
+        await pg.byTestId('context-remove').click();
+        await pg.byTestId('context').waitFor({ state: 'hidden' });
+        note('Ask About Selection shows the selection as context (removable) and focuses the selected default question');
+      } finally {
+        if (before) await page.setViewportSize(before);
+      }
+    },
+  };
+
+  return [streaming, hostile, answerFirst];
 }

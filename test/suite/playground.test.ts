@@ -404,7 +404,7 @@ describe('playground', function () {
     }
   });
 
-  it('Ask About Selection makes the editor selection the prompt', async () => {
+  it('Ask About Selection makes the editor selection the context of a default question', async () => {
     const document = await vscode.workspace.openTextDocument({
       language: 'typescript',
       content: 'const a = 1;\nfunction twice(x: number) { return 2 * x; }\n',
@@ -413,7 +413,7 @@ describe('playground', function () {
     editor.selection = new vscode.Selection(1, 0, 1, document.lineAt(1).text.length);
     try {
       const panel = await openPanel(undefined, COMMANDS.askAboutSelection);
-      assert.deepEqual(panel.prefill, { prompt: 'function twice(x: number) { return 2 * x; }' });
+      assert.deepEqual(panel.prefill, { context: 'function twice(x: number) { return 2 * x; }', prompt: 'Explain this code.' });
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }

@@ -2,11 +2,12 @@
 // export.
 import { strict as assert } from 'node:assert';
 import { contentSecurityPolicy, playgroundHtml } from '../../src/webviews/playground/host/playgroundHtml';
-import type { ExportedRun } from '../../src/webviews/playground/protocol';
+import { LIMITS, type ExportedRun } from '../../src/webviews/playground/protocol';
 import { runErrorInfo } from '../../src/webviews/playground/host/runError';
 import { exportFileName, fenced, sessionMarkdown } from '../../src/webviews/playground/host/sessionExport';
 import {
   budgetProblem,
+  composedPrompt,
   DEFAULT_KNOBS,
   knobProblems,
   promptProblems,
@@ -58,7 +59,7 @@ describe('playground form checks', () => {
   });
 
   it('collects every problem and builds settings only when there are none', () => {
-    const prompt = { prompt: 'hi', queryOnly: '', customQuery: false };
+    const prompt = { context: '', prompt: 'hi', queryOnly: '', customQuery: false };
     assert.deepEqual(Object.keys(knobProblems({ ...DEFAULT_KNOBS, temperature: '3', parallelBudget: '0' })).sort(), [
       'modelName',
       'parallelBudget',
@@ -75,7 +76,20 @@ describe('playground form checks', () => {
       parallelBudget: 1,
       stream: true,
     });
-    assert.equal(toRunSettings({ ...DEFAULT_KNOBS, modelName: 'm' }, { prompt: 'hi', queryOnly: 'q', customQuery: true })?.queryOnly, 'q');
+    assert.equal(toRunSettings({ ...DEFAULT_KNOBS, modelName: 'm' }, { ...prompt, queryOnly: 'q', customQuery: true })?.queryOnly, 'q');
+  });
+
+  it('asks about a context: the context fenced then the question as the prompt, the question alone as the query part', () => {
+    const knobs = { ...DEFAULT_KNOBS, modelName: 'm' };
+    const asked = { context: 'const a = `x`;\n```js\nb()\n```', prompt: 'Explain this code.', queryOnly: '', customQuery: false };
+    const settings = toRunSettings(knobs, asked);
+    assert.equal(settings?.prompt, '````\nconst a = `x`;\n```js\nb()\n```\n````\n\nExplain this code.');
+    assert.equal(settings?.queryOnly, 'Explain this code.');
+    assert.equal(composedPrompt({ ...asked, context: 'x' }), '```\nx\n```\n\nExplain this code.');
+    assert.equal(toRunSettings(knobs, { ...asked, customQuery: true, queryOnly: 'mine' })?.queryOnly, 'mine');
+    assert.deepEqual(promptProblems({ ...asked, prompt: ' ' }), { prompt: 'Enter a question about the context.' });
+    const huge = 'x'.repeat(LIMITS.promptChars - 5);
+    assert.match(promptProblems({ ...asked, context: huge }).prompt ?? '', /longer than/);
   });
 });
 

@@ -96,9 +96,11 @@ export interface ModelEntry {
   kind: 'base' | 'custom' | 'unknown';
 }
 
-/** What a new panel starts with (a model from the Models view, a prompt from the editor selection). */
+/** What a new panel starts with (a model from the Models view; the editor selection as context, and a question). */
 export interface Prefill {
   modelName?: string;
+  /** Shown apart from the prompt, which becomes the question about it; the person can remove it. */
+  context?: string;
   prompt?: string;
 }
 

@@ -1,5 +1,6 @@
 // The playground's entry points: "Open Playground" (palette, a model's context menu, the "Try in Playground" of a
-// finished finetune) and "Ask About Selection" (the editor's selection becomes the prompt). The serializer that brings
+// finished finetune) and "Ask About Selection" (the editor's selection becomes the context of a question the page
+// focuses). The serializer that brings
 // panels back after a reload is registered by the entry module (extension.ts) and hands them to the same manager.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../contributions';
@@ -28,10 +29,13 @@ async function askAboutSelection(manager: PlaygroundManager) {
     void showInformationMessage('Select some text in an editor to ask about it in the playground.');
     return undefined;
   }
-  if (text.length > LIMITS.promptChars) {
+  if (text.length + DEFAULT_QUESTION.length > LIMITS.promptChars) {
     void showWarningMessage(`The selection is too long for a prompt (over ${LIMITS.promptChars.toLocaleString('en-US')} characters).`);
     return undefined;
   }
   // Beside the editor, so the code and the answer are both in view.
-  return manager.openPanel({ prompt: text, viewColumn: vscode.ViewColumn.Beside });
+  return manager.openPanel({ context: text, prompt: DEFAULT_QUESTION, viewColumn: vscode.ViewColumn.Beside });
 }
+
+/** A start the person can run as is or type over (the page selects it): a selection alone is not a question. */
+export const DEFAULT_QUESTION = 'Explain this code.';

@@ -31,6 +31,7 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
   openPanel(options: OpenOptions = {}): PlaygroundPanel {
     const prefill: Prefill = {
       ...(options.modelName ? { modelName: options.modelName } : {}),
+      ...(options.context ? { context: options.context } : {}),
       ...(options.prompt ? { prompt: options.prompt } : {}),
     };
     const panel = vscode.window.createWebviewPanel(

@@ -1,8 +1,11 @@
-// The run form: presets, prompt, the query part under "Advanced", one or two settings columns (compare), Run and
-// Stop. Run stays disabled until every value is valid, and each invalid value says why next to it.
+// The run form, answer first: `element` holds what a run starts from (the context, the prompt, Run and Stop) and sits
+// above the answer; `settings` (presets, one or two settings columns, compare, the query part under "Advanced") is a
+// collapsible side column, so the prompt, Run and the answer's start fit one screen. Run stays disabled until every
+// value is valid, and each invalid value says why next to it.
 import type { ErrorFix, ModelsMessage, Preset, Prefill, RunSettings } from '../protocol';
 import { h, icon, show, uid } from './dom';
 import { promptProblems, toRunSettings, type Knobs } from './formValidation';
+import { helpFor, KNOB_HELP } from './knobHelp';
 import { KnobsGroup } from './knobs';
 import type { FormState } from './webviewState';
 
@@ -24,6 +27,10 @@ export interface RunPlan {
 
 export class RunForm {
   readonly element: HTMLElement;
+  readonly settings: HTMLDetailsElement;
+  private readonly contextBox: HTMLElement;
+  private readonly contextText: HTMLElement;
+  private readonly promptLabel: HTMLLabelElement;
   private readonly prompt: HTMLTextAreaElement;
   private readonly promptMessage: HTMLElement;
   private readonly customQuery: HTMLInputElement;
@@ -40,16 +47,39 @@ export class RunForm {
   private presets: Preset[] = [];
   private running = false;
   private promptTouched = false;
+  private context = '';
+  /** What the context box shows: a large selection is not re-rendered on every key typed into the question. */
+  private shownContext = '';
 
   constructor(private readonly events: FormEvents) {
     const knobEvents = { changed: () => this.changed(), refreshModels: () => events.refreshModels() };
-    this.a = new KnobsGroup('Settings', '', knobEvents);
+    this.a = new KnobsGroup('Settings A', '', knobEvents);
     this.b = new KnobsGroup('Settings B', 'b', knobEvents);
 
+    this.contextText = h('pre', { class: 'context-text', tabindex: '0', 'aria-label': 'Context', 'data-testid': 'context-text' });
+    const contextRemove = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        title: 'Remove the context: the prompt is then sent on its own',
+        'aria-label': 'Remove the context',
+        'data-testid': 'context-remove',
+      },
+      icon('close'),
+    );
+    this.contextBox = h(
+      'div',
+      { class: 'context', role: 'group', 'aria-label': 'Context', 'data-testid': 'context', hidden: true },
+      h('div', { class: 'context-header' }, h('span', {}, 'Context (sent before your question)'), contextRemove),
+      this.contextText,
+    );
+
     const promptId = uid('prompt');
+    this.promptLabel = h('label', { for: promptId }, 'Prompt');
     this.prompt = h('textarea', {
       id: promptId,
-      rows: '6',
+      rows: '5',
       'data-testid': 'prompt',
       'aria-describedby': `${promptId}-msg ${promptId}-hint`,
       placeholder: 'Ask something…',
@@ -57,11 +87,30 @@ export class RunForm {
     this.promptMessage = h('div', { id: `${promptId}-msg`, class: 'field-message', role: 'status' });
     const queryId = uid('query');
     const customId = uid('custom-query');
-    this.customQuery = h('input', { id: customId, type: 'checkbox', 'data-testid': 'custom-query' });
-    this.queryOnly = h('textarea', { id: queryId, rows: '3', 'data-testid': 'query-only', disabled: true });
+    this.customQuery = h('input', {
+      id: customId,
+      type: 'checkbox',
+      title: KNOB_HELP.queryPart,
+      'aria-describedby': `${queryId}-help`,
+      'data-testid': 'custom-query',
+    });
+    this.queryOnly = h('textarea', {
+      id: queryId,
+      rows: '3',
+      title: KNOB_HELP.queryPart,
+      'aria-describedby': `${queryId}-help`,
+      'data-testid': 'query-only',
+      disabled: true,
+    });
 
     const compareId = uid('compare');
-    this.compare = h('input', { id: compareId, type: 'checkbox', 'data-testid': 'compare' });
+    this.compare = h('input', {
+      id: compareId,
+      type: 'checkbox',
+      title: KNOB_HELP.compare,
+      'aria-describedby': `${compareId}-help`,
+      'data-testid': 'compare',
+    });
 
     this.runButton = h(
       'button',
@@ -109,14 +158,31 @@ export class RunForm {
       'details',
       { class: 'advanced' },
       h('summary', {}, 'Advanced'),
-      h('div', { class: 'check' }, this.customQuery, h('label', { for: customId }, 'Send a different query part')),
-      h('label', { for: queryId }, 'Query part (by default the prompt itself)'),
+      h(
+        'div',
+        { class: 'check' },
+        this.customQuery,
+        h('label', { for: customId, title: KNOB_HELP.queryPart }, 'Send a different query part'),
+      ),
+      h('label', { for: queryId, title: KNOB_HELP.queryPart }, 'Query part'),
       this.queryOnly,
+      helpFor('queryPart', queryId),
     );
 
     this.element = h(
       'section',
-      { class: 'run-form', 'aria-label': 'Run settings' },
+      { class: 'run-form', 'aria-label': 'Prompt' },
+      this.contextBox,
+      this.promptLabel,
+      this.prompt,
+      this.promptMessage,
+      h('div', { class: 'actions inline' }, this.runButton, this.stopButton, this.runHint),
+    );
+
+    this.settings = h(
+      'details',
+      { class: 'settings', open: true, 'data-testid': 'settings' },
+      h('summary', {}, h('h2', {}, 'Settings')),
       h(
         'div',
         { class: 'presets inline' },
@@ -126,13 +192,15 @@ export class RunForm {
         this.presetName,
         presetSave,
       ),
-      h('label', { for: promptId }, 'Prompt'),
-      this.prompt,
-      this.promptMessage,
-      advanced,
-      h('div', { class: 'check' }, this.compare, h('label', { for: compareId }, 'Compare side by side (two models or two settings)')),
       h('div', { class: 'columns' }, this.a.element, this.b.element),
-      h('div', { class: 'actions inline' }, this.runButton, this.stopButton, this.runHint),
+      h(
+        'div',
+        { class: 'check' },
+        this.compare,
+        h('label', { for: compareId, title: KNOB_HELP.compare }, 'Compare side by side (two models or two settings)'),
+      ),
+      helpFor('compare', compareId),
+      advanced,
     );
 
     this.prompt.addEventListener('input', () => {
@@ -140,11 +208,18 @@ export class RunForm {
       this.changed();
     });
     // Anywhere in the form, not only in the prompt: a person who just changed the temperature runs from there.
-    this.element.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-        e.preventDefault();
-        this.tryRun();
-      }
+    for (const part of [this.element, this.settings]) {
+      part.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          this.tryRun();
+        }
+      });
+    }
+    contextRemove.addEventListener('click', () => {
+      this.context = '';
+      this.changed();
+      this.prompt.focus();
     });
     this.customQuery.addEventListener('change', () => {
       this.queryOnly.disabled = !this.customQuery.checked;
@@ -172,7 +247,7 @@ export class RunForm {
 
   get state(): FormState {
     return {
-      prompt: { prompt: this.prompt.value, queryOnly: this.queryOnly.value, customQuery: this.customQuery.checked },
+      prompt: { context: this.context, prompt: this.prompt.value, queryOnly: this.queryOnly.value, customQuery: this.customQuery.checked },
       a: this.a.values,
       b: this.b.values,
       compare: this.compare.checked,
@@ -180,6 +255,7 @@ export class RunForm {
   }
 
   set state(s: FormState) {
+    this.context = s.prompt.context;
     this.prompt.value = s.prompt.prompt;
     this.queryOnly.value = s.prompt.queryOnly;
     this.customQuery.checked = s.prompt.customQuery;
@@ -193,16 +269,23 @@ export class RunForm {
 
   applyPrefill(prefill: Prefill): void {
     const s = this.state;
-    if (prefill.prompt !== undefined) s.prompt = { prompt: prefill.prompt, queryOnly: '', customQuery: false };
+    const asks = prefill.prompt !== undefined || prefill.context !== undefined;
+    if (asks) s.prompt = { context: prefill.context ?? '', prompt: prefill.prompt ?? '', queryOnly: '', customQuery: false };
     if (prefill.modelName !== undefined) s.a = { ...s.a, modelName: prefill.modelName };
     this.state = s;
     this.events.changed();
+    if (asks) {
+      // Selected, so typing replaces the suggested question and Ctrl+Enter runs it as is.
+      this.prompt.focus();
+      this.prompt.select();
+    }
   }
 
   /** Puts a past run's settings back in the form (single column). */
   load(settings: RunSettings): void {
     this.state = {
-      prompt: { prompt: settings.prompt, queryOnly: settings.queryOnly ?? '', customQuery: settings.queryOnly !== undefined },
+      // The sent prompt already holds any context: it comes back as one text, with the query part as it was sent.
+      prompt: { context: '', prompt: settings.prompt, queryOnly: settings.queryOnly ?? '', customQuery: settings.queryOnly !== undefined },
       a: {
         modelName: settings.modelName,
         temperature: String(settings.temperature),
@@ -288,7 +371,11 @@ export class RunForm {
   private update(): void {
     const s = this.state;
     show(this.b.element, s.compare);
-    this.element.classList.toggle('comparing', s.compare);
+    this.settings.classList.toggle('comparing', s.compare);
+    show(this.contextBox, s.prompt.context !== '');
+    if (this.shownContext !== s.prompt.context) this.contextText.textContent = this.shownContext = s.prompt.context;
+    this.promptLabel.textContent = s.prompt.context ? 'Question about the context' : 'Prompt';
+    this.prompt.placeholder = s.prompt.context ? 'What do you want to know about it?' : 'Ask something…';
     const problems = promptProblems(s.prompt);
     const promptProblem = this.promptTouched ? problems.prompt : undefined;
     this.promptMessage.textContent = promptProblem ?? '';

@@ -17,6 +17,9 @@ export interface Knobs {
 }
 
 export interface PromptFields {
+  /** What the prompt asks about (Ask About Selection puts the editor's selection here); empty when there is none. */
+  context: string;
+  /** The person's own words: the whole prompt, or the question about the context. */
   prompt: string;
   /** Used only when `customQuery` is on; otherwise the query part is the prompt. */
   queryOnly: string;
@@ -67,12 +70,23 @@ export function knobProblems(k: Knobs): KnobErrors {
 
 export function promptProblems(p: PromptFields): PromptErrors {
   const errors: PromptErrors = {};
-  if (!p.prompt.trim()) errors.prompt = 'Enter a prompt.';
-  else if (p.prompt.length > LIMITS.promptChars) {
+  if (!p.prompt.trim()) errors.prompt = p.context ? 'Enter a question about the context.' : 'Enter a prompt.';
+  else if (composedPrompt(p).length > LIMITS.promptChars) {
     errors.prompt = `The prompt is longer than ${LIMITS.promptChars.toLocaleString('en-US')} characters.`;
   }
   if (p.customQuery && p.queryOnly.length > LIMITS.promptChars) errors.queryOnly = 'The query part is too long.';
   return errors;
+}
+
+/**
+ * The prompt the service gets: the context in a fence (longer than any run of backticks inside it, so code with its
+ * own fences stays whole and the model can tell it from the question), then the question.
+ */
+export function composedPrompt(p: PromptFields): string {
+  if (!p.context) return p.prompt;
+  const longestRun = Math.max(0, ...Array.from(p.context.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `${fence}\n${p.context}\n${fence}\n\n${p.prompt}`;
 }
 
 /** The request settings, or undefined while anything is invalid. */
@@ -80,8 +94,8 @@ export function toRunSettings(k: Knobs, p: PromptFields): RunSettings | undefine
   if (Object.keys(knobProblems(k)).length > 0 || Object.keys(promptProblems(p)).length > 0) return undefined;
   return {
     modelName: k.modelName.trim(),
-    prompt: p.prompt,
-    ...(p.customQuery ? { queryOnly: p.queryOnly } : {}),
+    prompt: composedPrompt(p),
+    ...(p.customQuery ? { queryOnly: p.queryOnly } : p.context ? { queryOnly: p.prompt } : {}),
     temperature: Number(k.temperature.trim()),
     useRag: k.useRag,
     sequentialBudget: Number(k.sequentialBudget.trim()),

@@ -1,8 +1,9 @@
 // One column of run settings: model (from the host's live list), temperature, RAG, budgets, streaming. Each control
-// has a label and an inline message that says what is wrong with its value.
+// has a label, a description of what it does (knobHelp.ts) and an inline message that says what is wrong with its value.
 import type { ErrorFix, ModelEntry, ModelsMessage } from '../protocol';
 import { h, icon, show, uid } from './dom';
 import { knobProblems, type KnobErrors, type KnobField, type Knobs } from './formValidation';
+import { helpFor, KNOB_HELP } from './knobHelp';
 
 export interface KnobsEvents {
   changed(): void;
@@ -34,7 +35,12 @@ export class KnobsGroup {
     const message = (id: string) => h('div', { id, class: 'field-message', role: 'status' });
 
     const modelId = uid('model');
-    this.model = h('select', { id: modelId, 'data-testid': tid('model-select'), 'aria-describedby': `${modelId}-msg` });
+    this.model = h('select', {
+      id: modelId,
+      title: KNOB_HELP.model,
+      'data-testid': tid('model-select'),
+      'aria-describedby': `${modelId}-help ${modelId}-msg`,
+    });
     this.refresh = h(
       'button',
       {
@@ -49,26 +55,31 @@ export class KnobsGroup {
     // The list's own status (loading, could not list) is apart from the field's problem (none chosen).
     this.modelNote = h('div', { class: 'field-note', 'aria-live': 'polite' });
 
-    const textInput = (id: string, testId: string, inputmode: string) =>
+    const textInput = (id: string, testId: string, inputmode: string, title: string) =>
       h('input', {
         id,
         type: 'text',
         inputmode,
         autocomplete: 'off',
         spellcheck: 'false',
+        title,
         'data-testid': tid(testId),
-        'aria-describedby': `${id}-msg`,
+        'aria-describedby': `${id}-help ${id}-msg`,
       });
     const tempId = uid('temperature');
     const seqId = uid('sequential');
     const parId = uid('parallel');
-    this.temperature = textInput(tempId, 'temperature', 'decimal');
-    this.sequential = textInput(seqId, 'sequential-budget', 'numeric');
-    this.parallel = textInput(parId, 'parallel-budget', 'numeric');
+    this.temperature = textInput(tempId, 'temperature', 'decimal', KNOB_HELP.temperature);
+    this.sequential = textInput(seqId, 'sequential-budget', 'numeric', KNOB_HELP.sequentialBudget);
+    this.parallel = textInput(parId, 'parallel-budget', 'numeric', KNOB_HELP.parallelBudget);
     const ragId = uid('rag');
     const streamId = uid('stream');
-    this.rag = h('input', { id: ragId, type: 'checkbox', 'data-testid': tid('use-rag') });
-    this.stream = h('input', { id: streamId, type: 'checkbox', 'data-testid': tid('stream') });
+    const checkbox = (id: string, testId: string, title: string) =>
+      h('input', { id, type: 'checkbox', title, 'data-testid': tid(testId), 'aria-describedby': `${id}-help` });
+    this.rag = checkbox(ragId, 'use-rag', KNOB_HELP.useRag);
+    this.stream = checkbox(streamId, 'stream', KNOB_HELP.stream);
+    // The label carries the title too: a person hovers the words more often than the box.
+    const label = (id: string, title: string, text: string) => h('label', { for: id, title }, text);
 
     this.fields = {
       modelName: { input: this.model, message: message(`${modelId}-msg`) },
@@ -81,21 +92,28 @@ export class KnobsGroup {
       'fieldset',
       { class: 'knobs' },
       h('legend', {}, legend),
-      h('div', { class: 'row' }, h('label', { for: modelId }, 'Model'), h('div', { class: 'inline' }, this.model, this.refresh)),
-      this.modelNote,
-      this.fields.modelName.message,
-      h('div', { class: 'row' }, h('label', { for: tempId }, 'Temperature (0–2)'), this.temperature),
-      this.fields.temperature.message,
-      h('div', { class: 'row' }, h('label', { for: seqId }, 'Sequential budget'), this.sequential),
-      this.fields.sequentialBudget.message,
-      h('div', { class: 'row' }, h('label', { for: parId }, 'Parallel budget'), this.parallel),
-      this.fields.parallelBudget.message,
       h(
         'div',
-        { class: 'row checks' },
-        h('span', { class: 'check' }, this.rag, h('label', { for: ragId }, 'Retrieval (RAG)')),
-        h('span', { class: 'check' }, this.stream, h('label', { for: streamId }, 'Stream')),
+        { class: 'row' },
+        label(modelId, KNOB_HELP.model, 'Model'),
+        h('div', { class: 'inline model-choice' }, this.model, this.refresh),
       ),
+      helpFor('model', modelId),
+      this.modelNote,
+      this.fields.modelName.message,
+      h('div', { class: 'row' }, label(tempId, KNOB_HELP.temperature, 'Temperature (0–2)'), this.temperature),
+      helpFor('temperature', tempId),
+      this.fields.temperature.message,
+      h('div', { class: 'row' }, label(seqId, KNOB_HELP.sequentialBudget, 'Sequential budget'), this.sequential),
+      helpFor('sequentialBudget', seqId),
+      this.fields.sequentialBudget.message,
+      h('div', { class: 'row' }, label(parId, KNOB_HELP.parallelBudget, 'Parallel budget'), this.parallel),
+      helpFor('parallelBudget', parId),
+      this.fields.parallelBudget.message,
+      h('div', { class: 'row checks' }, h('span', { class: 'check' }, this.rag, label(ragId, KNOB_HELP.useRag, 'Retrieval (RAG)'))),
+      helpFor('useRag', ragId),
+      h('div', { class: 'row checks' }, h('span', { class: 'check' }, this.stream, label(streamId, KNOB_HELP.stream, 'Stream'))),
+      helpFor('stream', streamId),
     );
 
     for (const input of [this.temperature, this.sequential, this.parallel]) input.addEventListener('input', () => events.changed());

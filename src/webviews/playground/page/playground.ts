@@ -176,7 +176,7 @@ function onMessage(message: HostToWebview): void {
 
 // Build the page from the saved state, then listen, then say ready: nothing the host sends can arrive before.
 const app = document.getElementById('app') ?? document.body;
-app.append(h('main', { class: 'playground' }, form.element, outputs.element, history.element));
+app.append(h('main', { class: 'playground' }, form.element, outputs.element, form.settings, history.element));
 form.state = startState.form;
 outputs.restore(startState.panes, startState.form.compare);
 history.restore(startState.history);

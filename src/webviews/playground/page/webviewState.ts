@@ -47,7 +47,12 @@ export function emptyPane(): PaneState {
 export function freshState(): PlaygroundState {
   return {
     version: 1,
-    form: { prompt: { prompt: '', queryOnly: '', customQuery: false }, a: { ...DEFAULT_KNOBS }, b: { ...DEFAULT_KNOBS }, compare: false },
+    form: {
+      prompt: { context: '', prompt: '', queryOnly: '', customQuery: false },
+      a: { ...DEFAULT_KNOBS },
+      b: { ...DEFAULT_KNOBS },
+      compare: false,
+    },
     panes: { a: emptyPane(), b: emptyPane() },
     history: [],
   };
@@ -56,7 +61,12 @@ export function freshState(): PlaygroundState {
 /** The saved state when it is this version's, else a fresh one (`restored` tells the two apart). */
 export function initialState(): { state: PlaygroundState; restored: boolean } {
   const saved = loadState();
-  if (isState(saved)) return { state: saved, restored: true };
+  if (isState(saved)) {
+    // Saved before the context existed: the prompt was all there was.
+    const prompt = saved.form.prompt as Omit<PromptFields, 'context'> & { context?: unknown };
+    if (typeof prompt.context !== 'string') saved.form.prompt.context = '';
+    return { state: saved, restored: true };
+  }
   return { state: freshState(), restored: false };
 }
 
