@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonObject, sendDetail, sendJson } from './http-util';
 import { MODEL_LIST_SHAPES } from './keys';
-import type { Emulator, EmulatorOptions, FaultKind, FaultRule, KeyConfig, StorageChecksum } from './types';
+import type { DatasetConfig, Emulator, EmulatorOptions, FaultKind, FaultRule, KeyConfig, StorageChecksum } from './types';
 import { STORAGE_CHECKSUMS } from './types';
 
 const FAULT_KINDS: FaultKind[] = ['latency', 'status', 'reset', 'stall', 'truncate', 'body'];
@@ -115,7 +115,22 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
           if (total === undefined || !Number.isInteger(total)) {
             throw new BadInput(`dataset '${name}' needs an integer 'total'`);
           }
-          datasets[name] = { total, correctRatio: num(ds.correctRatio, `${name}.correctRatio`) };
+          const dataset: DatasetConfig = { total, correctRatio: num(ds.correctRatio, `${name}.correctRatio`) };
+          if (ds.scores !== undefined) {
+            if (ds.scores === null || typeof ds.scores !== 'object' || Array.isArray(ds.scores)) {
+              throw new BadInput(`'${name}.scores' must be an object of model name -> ratio`);
+            }
+            const scores: Record<string, number> = {};
+            for (const [model, ratio] of Object.entries(ds.scores as Record<string, unknown>)) {
+              const r = num(ratio, `${name}.scores.${model}`);
+              if (r === undefined || r > 1) {
+                throw new BadInput(`'${name}.scores.${model}' must be a ratio between 0 and 1`);
+              }
+              scores[model] = r;
+            }
+            dataset.scores = scores;
+          }
+          datasets[name] = dataset;
         }
         patch.datasets = datasets;
         break;

@@ -29,11 +29,14 @@ export interface EvaluationJob {
 
 /**
  * Deterministic score: a hash of model + dataset picks a ratio in [0.40, 0.70) for base models and [0.70, 0.95) for
- * custom ones (a finetuned model should look better), unless the dataset pins correctRatio.
+ * custom ones (a finetuned model should look better), unless the dataset pins a ratio for this model (scores) or for
+ * every model (correctRatio).
  */
 export function scoreFor(modelName: string, custom: boolean, datasetName: string, dataset: DatasetConfig): number {
-  if (dataset.correctRatio !== undefined) {
-    return Math.round(dataset.total * Math.min(1, Math.max(0, dataset.correctRatio)));
+  const pinned =
+    dataset.scores && Object.prototype.hasOwnProperty.call(dataset.scores, modelName) ? dataset.scores[modelName] : dataset.correctRatio;
+  if (pinned !== undefined) {
+    return Math.round(dataset.total * Math.min(1, Math.max(0, pinned)));
   }
   const h = createHash('sha256').update(`${modelName}\n${datasetName}`).digest().readUInt16BE(0) / 0x10000;
   const ratio = custom ? 0.7 + 0.25 * h : 0.4 + 0.3 * h;

@@ -29,6 +29,11 @@ export interface DatasetConfig {
   total: number;
   /** When set, every model scores exactly round(total * correctRatio): predictable numbers for tests. */
   correctRatio?: number;
+  /**
+   * Per model name, the ratio that model scores (round(total * ratio)), ahead of correctRatio: lets a test make a tuned
+   * model beat its base on one dataset and lose on another.
+   */
+  scores?: Record<string, number>;
 }
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;

@@ -458,6 +458,50 @@ describe('emulator: auth, models, inference', function () {
       assert.equal((body.result as { accuracy: number }).accuracy, 0.3);
     });
 
+    it('per-model scores on a dataset make a tuned model beat its base on one dataset and lose on another', async () => {
+      await em.addCustomModel(KEY, 'tuned-vs-base', { artifactBytes: 1024 });
+      em.configure({
+        datasets: {
+          ...em.options.datasets,
+          wins: { total: 80, correctRatio: 0.5, scores: { 'tuned-vs-base': 0.85, [BASE]: 0.6 } },
+          loses: { total: 40, scores: { 'tuned-vs-base': 0.25, [BASE]: 0.75 } },
+        },
+      });
+      const correct = async (dataset: string, model: string): Promise<number> =>
+        ((await evaluate({ dataset_name: dataset, model_name: model })).result as { correct: number }).correct;
+      assert.deepEqual(
+        [
+          await correct('wins', 'tuned-vs-base'),
+          await correct('wins', BASE),
+          await correct('loses', 'tuned-vs-base'),
+          await correct('loses', BASE),
+        ],
+        [68, 48, 10, 30],
+      );
+      // A model the dataset does not name falls back to correctRatio, then to the hash.
+      await em.addCustomModel(KEY, 'unnamed-tuned', { artifactBytes: 1024 });
+      assert.equal(await correct('wins', 'unnamed-tuned'), 40);
+      const hashed = await correct('loses', 'unnamed-tuned');
+      assert.ok(hashed >= 28 && hashed <= 38, `custom range 70-95 % of 40, got ${hashed}`);
+    });
+
+    it('per-model scores can be set over the control API, and a ratio above 1 is refused', async () => {
+      const configure = (datasets: unknown): Promise<Response> =>
+        fetch(`${em.url}/_emulator/configure`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ datasets }),
+        });
+      const ok = await configure({ remote: { total: 10, scores: { [BASE]: 0.9 } } });
+      assert.equal(ok.status, 200);
+      assert.deepEqual(em.options.datasets.remote?.scores, { [BASE]: 0.9 });
+      assert.equal(((await evaluate({ dataset_name: 'remote', model_name: BASE })).result as { correct: number }).correct, 9);
+      const bad = await configure({ remote: { total: 10, scores: { [BASE]: 90 } } });
+      assert.equal(bad.status, 400);
+      const notObject = await configure({ remote: { total: 10, scores: [0.9] } });
+      assert.equal(notObject.status, 400);
+    });
+
     it('422 for missing fields, 404 for an unknown model or a job of another key', async () => {
       const missing = await postJson<{ detail: { loc: string[] }[] }>(`${em.url}/cr/finetune_model/evaluate_async`, { model_name: BASE });
       assert.equal(missing.status, 422);
