@@ -1,5 +1,6 @@
 // Evaluate a model on a dataset (spec 4.5-4.6): pick the model and the dataset (recent ones and those with results
-// here offered, each with its last result: datasetItems.ts), submit, and hand the job to the poller. The result arrives as a notification and in both views.
+// here offered, each with its last result: datasetItems.ts), submit, and hand the job to the poller. The result
+// arrives as a notification and in both views.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
