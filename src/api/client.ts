@@ -42,6 +42,12 @@ export interface FinetuneRequest {
   useCase: string;
 }
 
+/** The job started, and the SHA-256 (hex) of each file as sent, in the order of `files`. */
+export interface StartedFinetune extends StartedJob {
+  /** Undefined for a file whose stream had not ended when the service answered (nothing then vouches for its bytes). */
+  sha256: (string | undefined)[];
+}
+
 export interface UploadProgress {
   sent: number;
   total: number;
@@ -96,17 +102,22 @@ export class ServiceClient {
   }
 
   /** 4.3: multipart, one `files` part per file, streamed from disk. Never retried: a duplicate job costs money. */
-  async startFinetune(req: FinetuneRequest, opts: CallOptions & { onProgress?: (p: UploadProgress) => void } = {}): Promise<StartedJob> {
+  async startFinetune(
+    req: FinetuneRequest,
+    opts: CallOptions & { onProgress?: (p: UploadProgress) => void } = {},
+  ): Promise<StartedFinetune> {
     if (req.files.length === 0) throw new RequestError('Choose at least one file to finetune on.');
     const form = new FormData();
     const streams: Readable[] = [];
+    const digests: (() => string | undefined)[] = [];
     // The first file found changed: its stream's error breaks the request, which then reads as a network failure.
     let changed: FileChangedError | undefined;
     try {
       for (const f of req.files) {
         const file: Partial<UploadFile> & { path: string } = typeof f === 'string' ? { path: f } : f;
-        const { stream, size } = await openUploadSource(file.path, file.label ?? path.basename(file.path), file.size);
+        const { stream, size, sha256 } = await openUploadSource(file.path, file.label ?? path.basename(file.path), file.size);
         streams.push(stream);
+        digests.push(sha256);
         stream.once('error', (e) => {
           if (e instanceof FileChangedError) changed ??= e;
         });
@@ -130,7 +141,7 @@ export class ServiceClient {
         { ...form.getHeaders(), 'Content-Length': String(total) },
         { signal: opts.signal, onProgress: (sent) => opts.onProgress?.({ sent: Math.min(sent, total), total }) },
       );
-      return decodeStartedJob(raw);
+      return { ...decodeStartedJob(raw), sha256: digests.map((d) => d()) };
     } catch (e) {
       throw changed ?? e;
     } finally {

@@ -4,6 +4,9 @@
 // upload ends at the idle timeout). Here the read is bounded to the size, a short read fails at once, and after the
 // last byte the file is checked again before the stream ends: a change fails the stream with FileChangedError while
 // the multipart body still lacks its end, so the service never sees a complete upload and creates nothing.
+// The bytes are hashed (SHA-256) as they are read: the finetune's lineage names the exact content that was sent, and a
+// second pass over a large file would cost another full read.
+import { createHash, type Hash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -20,6 +23,8 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 export interface OpenedSource {
   stream: Readable;
   size: number;
+  /** The SHA-256 (hex) of the bytes sent, once the stream has ended with the file unchanged; undefined before. */
+  sha256: () => string | undefined;
 }
 
 /**
@@ -39,7 +44,8 @@ export async function openUploadSource(file: string, label: string, expectedSize
     const st = await handle.stat();
     if (!st.isFile()) throw new RequestError(`Cannot read ${label}: it is not a regular file.`);
     if (expectedSize !== undefined && st.size !== expectedSize) throw new FileChangedError(label);
-    return { stream: new BoundedFileStream(handle, st, label), size: st.size };
+    const stream = new BoundedFileStream(handle, st, label);
+    return { stream, size: st.size, sha256: () => stream.digest };
   } catch (e) {
     await handle.close().catch(() => undefined);
     throw e;
@@ -49,6 +55,9 @@ export async function openUploadSource(file: string, label: string, expectedSize
 class BoundedFileStream extends Readable {
   private position = 0;
   private readonly size: number;
+  private readonly hash: Hash = createHash('sha256');
+  /** Set after the last byte, when the file is known unchanged. */
+  digest: string | undefined;
 
   constructor(
     private readonly handle: FileHandle,
@@ -79,6 +88,7 @@ class BoundedFileStream extends Readable {
     const remaining = this.size - this.position;
     if (remaining === 0) {
       await this.verifyUnchanged();
+      this.digest ??= this.hash.digest('hex');
       return null;
     }
     const length = Math.min(CHUNK_BYTES, remaining);
@@ -86,7 +96,9 @@ class BoundedFileStream extends Readable {
     const { bytesRead } = await this.handle.read(buf, 0, length, this.position);
     if (bytesRead === 0) throw new FileChangedError(this.label); // shrank: the body would fall short of its length
     this.position += bytesRead;
-    return bytesRead === length ? buf : buf.subarray(0, bytesRead);
+    const chunk = bytesRead === length ? buf : buf.subarray(0, bytesRead);
+    this.hash.update(chunk);
+    return chunk;
   }
 
   private async verifyUnchanged(): Promise<void> {

@@ -1,6 +1,7 @@
 // A job as the extension remembers it: enough to show it, poll it after a reload, and offer the next step.
 // Never holds the API key; `scope` separates services and keys (see Session.scope).
 import type { EvaluationResult, JobState } from '../api/types';
+import type { ModelLineage } from './lineage';
 
 export type JobKind = 'finetune' | 'evaluation';
 
@@ -24,6 +25,8 @@ export interface JobRecord {
   /** finetune only */
   baseModel?: string;
   files?: string[];
+  /** Where the model came from (files by hash, answers); recorded when the job started. */
+  lineage?: ModelLineage;
   /** evaluation only */
   datasetName?: string;
   result?: EvaluationResult;

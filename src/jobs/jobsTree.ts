@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { redact } from '../api/redact';
 import { formatAccuracy, formatDuration, jobDescription, jobTitle, elapsedMs } from './jobFormat';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
+import { lineageLines } from './lineage';
 import type { Services } from '../services';
 import { untrustedText } from '../util/untrustedText';
 
@@ -178,6 +179,7 @@ export function tooltipFor(job: JobRecord, now: number): string {
   row('Started', new Date(job.createdAt).toLocaleString());
   if (job.finishedAt !== undefined) row('Finished', new Date(job.finishedAt).toLocaleString());
   row(isActive(job) ? 'Running for' : 'Took', formatDuration(elapsedMs(job, now)));
+  if (job.lineage) lines.push('', 'Lineage', ...lineageLines(job.lineage, job.finishedAt));
   return lines.join('\n');
 }
 

@@ -6,6 +6,7 @@
 // paid for. The report says how many and why, never the values (a record may hold paths or messages with secrets).
 import { isUsableJobId, type EvaluationResult, type JobState } from '../api/types';
 import { jobKey, type JobKind, type JobRecord } from './jobRecord';
+import { isModelLineage } from './lineage';
 
 export interface StoredJobs {
   jobs: JobRecord[];
@@ -125,6 +126,7 @@ function withValidOptionals(o: Obj): { job: JobRecord; fixed: boolean } {
   take('finishedAt', isTime);
   take('baseModel', isText);
   take('files', (v) => Array.isArray(v) && v.every(isText));
+  take('lineage', isModelLineage);
   take('datasetName', isText);
   take('result', isEvaluationResult);
   take('unseenFailure', (v) => typeof v === 'boolean');

@@ -1,6 +1,8 @@
 // An evaluation started from the command ends as the model's description in the Models view and as a completed job
 // (with the judge model) in the job store, the poller carrying it from "queued" to "completed".
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/contributions';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { modelNode, waitFor } from './helpers';
@@ -59,5 +61,43 @@ describe('evaluation', () => {
     assert.equal(job.result.correct, correct);
     assert.equal(job.result.total, total);
     assert.ok(Math.abs(job.result.accuracy - correct / total) < 1e-9, `accuracy ${job.result.accuracy}`);
+  });
+
+  it('offers a dataset evaluated before in the dataset picker, with its last result beside it', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const dataset = rig.emu.options.datasets[DATASET];
+    assert.ok(dataset);
+    const correct = scoreFor(MODEL, false, DATASET, dataset);
+    const jobId = await rig.api.evaluate(MODEL, DATASET);
+    assert.ok(jobId);
+    const scope = await rig.api.services.session.scope();
+    assert.ok(scope);
+    await waitFor(`evaluation ${jobId} to complete`, () => rig.api.services.jobs.get(scope, `evaluation:${jobId}`)?.result, {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
+
+    const window = vscode.window as unknown as { createQuickPick: () => vscode.QuickPick<vscode.QuickPickItem> };
+    const original = window.createQuickPick;
+    const picks: vscode.QuickPick<vscode.QuickPickItem>[] = [];
+    window.createQuickPick = () => {
+      const pick = original.call(vscode.window);
+      picks.push(pick);
+      return pick;
+    };
+    try {
+      const done = vscode.commands.executeCommand(COMMANDS.evaluate, { modelName: MODEL });
+      const pick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
+      const item = pick.items.find((i) => i.label === DATASET);
+      assert.ok(item, `${DATASET} is not offered: ${JSON.stringify(pick.items)}`);
+      const result = `${((correct / dataset.total) * 100).toFixed(1)}% (${correct}/${dataset.total})`;
+      assert.ok(item.description?.startsWith(`${result} · ${MODEL} · `), `the description is ${String(item.description)}`);
+      assert.match(item.description ?? '', / · (just now|\d+ (min|h|d) ago)$/);
+      pick.hide();
+      assert.equal(await done, undefined);
+    } finally {
+      window.createQuickPick = original;
+    }
   });
 });

@@ -4,6 +4,7 @@
 // whose first call is the first part's multipart header: no byte of the file has been read at that point.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, promises as fsp, truncateSync } from 'node:fs';
 import * as path from 'node:path';
 import { FileChangedError, IntegrityError, RequestError } from '../../src/api/errors';
@@ -99,6 +100,33 @@ describe('finetune upload sources', function () {
     await writePdf(pdf, PARAGRAPHS);
     const { client, req } = await request([{ path: pdf, size: (await fsp.stat(pdf)).size, label: 'report.pdf' }]);
     assert.ok((await client.startFinetune(req)).jobId);
+  });
+
+  it('the client answers the SHA-256 of each file as sent, in the order of the files', async () => {
+    const a = path.join(tmp.dir, 'a.pdf');
+    const b = path.join(tmp.dir, 'b.pdf');
+    await writePdf(a, PARAGRAPHS);
+    await writePdf(b, ['A different document.']);
+    const sha = async (f: string) =>
+      createHash('sha256')
+        .update(await fsp.readFile(f))
+        .digest('hex');
+    const { client, req } = await request([b, { path: a, size: (await fsp.stat(a)).size, label: 'docs/a.pdf' }]);
+    const started = await client.startFinetune(req);
+    assert.ok(started.jobId);
+    assert.deepEqual(started.sha256, [await sha(b), await sha(a)]);
+  });
+
+  it('the digest covers every chunk of a file read in several, and is there only once the stream has ended', async () => {
+    const file = path.join(tmp.dir, 'big.pdf');
+    // Three chunks and a bit, with bytes that differ from chunk to chunk so a chunk hashed twice or skipped shows.
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 5);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + (i >> 20)) & 0xff;
+    await fsp.writeFile(file, bytes);
+    const opened = await openUploadSource(file, 'big.pdf', bytes.length);
+    assert.equal(opened.sha256(), undefined);
+    for await (const chunk of opened.stream) assert.ok((chunk as Buffer).length > 0);
+    assert.equal(opened.sha256(), createHash('sha256').update(bytes).digest('hex'));
   });
 
   it('a symbolic link and a FIFO are refused before anything is sent', async function () {

@@ -1,5 +1,6 @@
-// Evaluate a model on a dataset (spec 4.5-4.6): pick the model and the dataset (recent ones remembered),
-// submit, and hand the job to the poller. The result arrives as a notification and in both views.
+// Evaluate a model on a dataset (spec 4.5-4.6): pick the model and the dataset (recent ones and those with results
+// here offered, each with its last result: datasetItems.ts), submit, and hand the job to the poller. The result
+// arrives as a notification and in both views.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
@@ -8,6 +9,7 @@ import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
+import { datasetItems, type DatasetItem } from './datasetItems';
 
 const RECENT_DATASETS = 'hostedReasoning.recentDatasets';
 const MAX_RECENT = 10;
@@ -60,20 +62,24 @@ export async function startEvaluation(services: Services, modelName: string, dat
 
 async function pickDataset(services: Services): Promise<string | undefined> {
   const recent = services.context.globalState.get<string[]>(RECENT_DATASETS) ?? [];
-  const pick = vscode.window.createQuickPick();
+  const scope = await services.session.scope();
+  const known = datasetItems(scope ? services.jobs.list(scope) : [], recent, Date.now());
+  const pick = vscode.window.createQuickPick<DatasetItem>();
   pick.title = 'Evaluate on which dataset?';
-  pick.placeholder = recent.length ? 'Type a dataset id or choose a recent one' : 'Type a dataset id (e.g. demo-qa)';
+  pick.placeholder = known.length ? 'Type a dataset id or choose one used before' : 'Type a dataset id (e.g. demo-qa)';
   pick.ignoreFocusOut = true;
-  const recentItems = recent.map((d) => ({ label: d, description: 'recent' }));
-  pick.items = recentItems;
+  // Descriptions are matched too, so typing a model's name finds the datasets it was evaluated on.
+  pick.matchOnDescription = true;
+  pick.items = known;
   try {
     const update = pick.onDidChangeValue((value) => {
       const v = value.trim();
-      pick.items = v && !recent.includes(v) ? [{ label: v, description: 'dataset id' }, ...recentItems] : recentItems;
+      const typed: DatasetItem = { dataset: v, label: untrustedText(v), description: 'dataset id' };
+      pick.items = v && !known.some((k) => k.dataset === v) ? [typed, ...known] : known;
     });
     pick.show();
     const chosen = await new Promise<string | undefined>((resolve) => {
-      pick.onDidAccept(() => resolve((pick.selectedItems[0]?.label ?? pick.value).trim() || undefined));
+      pick.onDidAccept(() => resolve((pick.selectedItems[0]?.dataset ?? pick.value).trim() || undefined));
       pick.onDidHide(() => resolve(undefined));
     });
     update.dispose();

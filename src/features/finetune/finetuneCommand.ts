@@ -18,6 +18,7 @@ import * as vscode from 'vscode';
 import { RequestError, isCancellation } from '../../api/errors';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { isActive } from '../../jobs/jobRecord';
+import { buildLineage } from '../../jobs/lineage';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import { NotConfiguredError, type Connection } from '../../connection/session';
@@ -375,6 +376,16 @@ class FinetuneRun {
             modelName: a.modelName,
             baseModel: a.baseModel,
             files: files.map((f) => f.label),
+            lineage: buildLineage({
+              jobId: started.jobId,
+              startedAt: now,
+              baseModel: a.baseModel,
+              numQs: a.numQs,
+              mode: a.mode,
+              useCase: a.useCase,
+              files,
+              sha256: started.sha256,
+            }),
           };
           await this.services.jobs.put(job);
           return { ok: job };

@@ -13,6 +13,7 @@ import { withProgress } from '../../util/notify';
 import { untrustedText } from '../../util/untrustedText';
 import { formatAccuracy } from '../../jobs/jobFormat';
 import { latestEvaluations } from './evaluationText';
+import { lineageLines, lineageOrigins } from '../../jobs/lineage';
 
 export type ModelsNode = GroupNode | ModelNode | ErrorNode;
 
@@ -29,6 +30,8 @@ export interface ModelNode {
   kind: 'base' | 'custom' | 'unknown';
   latest?: JobRecord;
   history: JobRecord[];
+  /** The finetune job of this extension that created the model, when it recorded a lineage. */
+  origin?: JobRecord;
 }
 
 export interface ErrorNode {
@@ -166,10 +169,12 @@ export function buildRoots(state: LoadState, jobsOf: (scope: string) => JobRecor
   const jobs = jobsOf(state.scope);
   const evaluations = latestEvaluations(jobs);
   const ours = new Set(jobs.filter((j) => j.kind === 'finetune').map((j) => j.modelName));
+  const origins = lineageOrigins(jobs);
   const nodes: ModelNode[] = state.models.map((model) => {
     const history = evaluations.get(model.name) ?? [];
     const kind = model.kind !== 'unknown' ? model.kind : ours.has(model.name) ? 'custom' : 'unknown';
-    return { type: 'model', model, kind, latest: history[0], history };
+    const origin = origins.get(model.name);
+    return { type: 'model', model, kind, latest: history[0], history, ...(origin ? { origin } : {}) };
   });
   const byName = (a: ModelNode, b: ModelNode) => a.model.name.localeCompare(b.model.name);
   const custom = nodes.filter((n) => n.kind === 'custom').sort(byName);
@@ -236,6 +241,7 @@ export function modelTooltip(node: ModelNode): string {
   const lines = [untrustedText(model.name), kind === 'custom' ? 'Custom model' : kind === 'base' ? 'Base model' : 'Model'];
   if (model.baseModel) lines.push(`Base: ${untrustedText(model.baseModel)}`);
   if (model.createdAt) lines.push(`Created: ${untrustedText(model.createdAt)}`);
+  if (node.origin?.lineage) lines.push('', 'Lineage', ...lineageLines(node.origin.lineage, node.origin.finishedAt));
   if (node.history.length) {
     lines.push('', 'Evaluations');
     for (const job of node.history.slice(0, 5)) {
