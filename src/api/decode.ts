@@ -8,8 +8,9 @@
 //      `{base_models: [...], custom_models: [...]}` is read too. Entries are strings or objects named by
 //      `name`, `model_name`, `modelName`, `id` or `model` (first present wins). Base vs custom: the words of
 //      `type`/`kind`/`model_type`/`category`/`source`/`origin`, the booleans `is_custom`/`custom`/`finetuned`/
-//      `is_base`, or a `base_model` field (only a custom model has one); otherwise 'unknown' (the extension
-//      then marks models its own finetune jobs created as custom). Nameless entries are skipped, duplicates keep
+//      `is_base`, or a `base_model` field (only a custom model has one); when none of these says, a name with a
+//      fine-tune prefix (`ft:`, as OpenAI names tuned models, or `custom:`; any case) is custom; otherwise
+//      'unknown' (the extension then marks models its own finetune jobs created as custom). Nameless entries are skipped, duplicates keep
 //      the first, the record is kept raw. A body with no list is a ContractError; an empty list is not.
 //  §4.2 required fields: the client always sends every documented field (`query_only` defaults to the prompt).
 //      Ranges of temperature and budgets: not enforced here (the playground form checks 0..2 and positive
@@ -122,6 +123,13 @@ const LIST_WRAPPERS = ['models', 'allowed_models', 'data', 'result', 'results', 
 const CUSTOM_WORDS = new Set(['custom', 'finetuned', 'fine-tuned', 'fine_tuned', 'lora', 'adapter', 'user', 'tuned']);
 const BASE_WORDS = new Set(['base', 'foundation', 'pretrained', 'builtin', 'built-in', 'system', 'public']);
 
+// What the answer says wins: a `ft:` model listed with `type: base` stays base.
+const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
+
+function kindByName(name: string): ModelKind {
+  return CUSTOM_NAME_PREFIX.test(name) ? 'custom' : 'unknown';
+}
+
 function kindOf(o: Obj): ModelKind {
   for (const f of ['type', 'kind', 'model_type', 'category', 'source', 'origin']) {
     const v = o[f];
@@ -142,14 +150,15 @@ function kindOf(o: Obj): ModelKind {
 function modelFrom(entry: unknown, forced?: ModelKind): ModelInfo | undefined {
   if (typeof entry === 'string') {
     const name = entry.trim();
-    return name ? { name, kind: forced ?? 'unknown', raw: entry } : undefined;
+    return name ? { name, kind: forced ?? kindByName(name), raw: entry } : undefined;
   }
   if (!isObj(entry)) return undefined;
   const name = firstString(entry, NAME_FIELDS)?.trim();
   if (!name) return undefined;
   const baseModel = firstString(entry, ['base_model', 'baseModel', 'modelType']);
   const createdAt = firstString(entry, ['created_at', 'createdAt', 'created']);
-  return { name, kind: forced ?? kindOf(entry), baseModel, createdAt, raw: entry };
+  const said = forced ?? kindOf(entry);
+  return { name, kind: said === 'unknown' ? kindByName(name) : said, baseModel, createdAt, raw: entry };
 }
 
 function findModelArray(body: Json): unknown[] | undefined {

@@ -48,6 +48,20 @@ describe('decode: model list shapes (4.1)', () => {
     );
   });
 
+  it('a name with a fine-tune prefix (ft:, custom:) is custom when the answer does not say; the answer wins', () => {
+    assert.deepEqual(names(['ft:gpt-4o-mini:acme::abc123', 'CUSTOM:mine', 'llama-3', 'draft:ft:x']), [
+      'ft:gpt-4o-mini:acme::abc123:custom',
+      'CUSTOM:mine:custom',
+      'llama-3:unknown',
+      'draft:ft:x:unknown',
+    ]);
+    assert.deepEqual(names({ models: [{ id: 'ft:a' }, { id: 'ft:b', type: 'base' }, { id: 'custom:c', is_custom: false }] }), [
+      'ft:a:custom',
+      'ft:b:base',
+      'custom:c:base',
+    ]);
+  });
+
   it('skips nameless entries, keeps the first of duplicates, keeps the raw record', () => {
     const models = decodeModelList({ models: [{ foo: 1 }, { name: 'a', type: 'base' }, { name: 'a', type: 'custom' }] });
     assert.equal(models.length, 1);
