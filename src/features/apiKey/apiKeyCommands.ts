@@ -61,7 +61,7 @@ async function setApiKey(services: Services): Promise<boolean> {
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
         const client = await services.session.createClient(baseUrl, key);
-        const models = await client.listModels({ signal: controller.signal });
+        const models = await client.listModels({ signal: controller.signal, interactive: true });
         return { ok: true as const, count: models.length };
       } catch (error) {
         return { ok: false as const, error };
