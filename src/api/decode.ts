@@ -29,7 +29,10 @@
 //      `pct` as given; `progress` above 1 is a percentage, in [0, 1] a fraction (exactly 1 while not finished
 //      reads as 1%); `{current, total}`-like pairs; "45%" strings. Message: `message`, `detail`, `stage`,
 //      `step_name`, `status_message`, `description`. Error: `error` (string, `{message}`, list),
-//      `error_message`, `failure_reason`, `reason`.
+//      `error_message`, `failure_reason`, `reason`. The model the job made (`modelName`): `fine_tuned_model`,
+//      `fineTunedModel`, `tuned_model`, `output_model`, then `model_name`, `modelName`, `model`; a value equal to
+//      the answer's own base model (`base_model`, `baseModel`, `modelType`) is not it (OpenAI's `model` is the base),
+//      nor one over 256 characters or with control characters. A finished job's name is adopted (statusPatch.ts).
 //  §3/§4.6 evaluation transitions: any non-terminal word (queued, running, …) keeps polling. `error` of a
 //      failed evaluation (§7: shape not shown): a string, an object with `message`/`detail`, a list, or
 //      anything else stringified. An accuracy above 1 is read as a percentage.
@@ -497,9 +500,22 @@ export function decodeFinetuneStatus(jobId: string, body: Json): FinetuneStatus 
     progress: state === 'completed' ? 100 : readProgress(o, state),
     message: firstString(o, ['message', 'detail', 'stage', 'step_name', 'status_message', 'description']),
     error,
-    modelName: firstString(o, ['model_name', 'modelName', 'model']),
+    modelName: readMadeModel(o),
     raw: body,
   };
+}
+
+const MADE_MODEL_FIELDS = ['fine_tuned_model', 'fineTunedModel', 'tuned_model', 'output_model', 'model_name', 'modelName', 'model'];
+// eslint-disable-next-line no-control-regex
+const USABLE_MODEL_NAME = /^[^\u0000-\u001f\u007f]{1,256}$/;
+
+function readMadeModel(o: Obj): string | undefined {
+  const base = firstString(o, ['base_model', 'baseModel', 'modelType'])?.trim();
+  for (const f of MADE_MODEL_FIELDS) {
+    const name = firstString(o, [f])?.trim();
+    if (name && name !== base && USABLE_MODEL_NAME.test(name)) return name;
+  }
+  return undefined;
 }
 
 function readEvaluationResult(v: unknown): EvaluationResult | undefined {

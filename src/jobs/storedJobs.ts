@@ -124,6 +124,7 @@ function withValidOptionals(o: Obj): { job: JobRecord; fixed: boolean } {
   take('error', isText);
   take('finishedAt', isTime);
   take('baseModel', isText);
+  take('requestedName', isText);
   take('files', (v) => Array.isArray(v) && v.every(isText));
   take('datasetName', isText);
   take('result', isEvaluationResult);

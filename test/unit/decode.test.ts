@@ -204,6 +204,16 @@ describe('decode: finetune status (4.4)', () => {
     assert.deepEqual([u.state, u.rawState], ['unknown', 'frobnicating']);
   });
 
+  it('reads the model the job made: fine_tuned_model first, never the base model, nothing unusable', () => {
+    const made = (body: Record<string, unknown>) => decodeFinetuneStatus('j', { status: 'succeeded', ...body }).modelName;
+    assert.equal(made({ model: 'gpt-4o-mini', fine_tuned_model: 'ft:gpt-4o-mini:acme::x1' }), 'ft:gpt-4o-mini:acme::x1');
+    assert.equal(made({ model_name: 'asked', fine_tuned_model: 'ft:b:asked:1' }), 'ft:b:asked:1');
+    assert.equal(made({ model_name: 'asked', base_model: 'b' }), 'asked');
+    assert.equal(made({ model: 'b', base_model: 'b', fine_tuned_model: null }), undefined, 'OpenAI while running: model is the base');
+    assert.equal(made({ fine_tuned_model: 'x'.repeat(257), model_name: 'asked' }), 'asked');
+    assert.equal(made({ fine_tuned_model: 'a\u0007b' }), undefined);
+  });
+
   it('no status at all is a ContractError', () => {
     assert.throws(() => decodeFinetuneStatus('j', { progress: 3 }), ContractError);
     assert.throws(() => decodeFinetuneStatus('j', 'nope'), ContractError);
