@@ -12,14 +12,14 @@ export interface StatusBarText {
 }
 
 /**
- * The percentage of the least advanced active job: a queued job counts as 0%; a running job whose service reports no
- * figure cannot be compared and is left out; undefined when no active job has a figure.
+ * The percentage of the least advanced active job. A job without a figure is left out, queued or not: evaluations
+ * never report one, and "0%" for them would read as stuck. Undefined when no active job has a figure.
  */
 export function leastProgress(jobs: readonly JobRecord[]): number | undefined {
   let least: number | undefined;
   for (const job of jobs) {
     if (!isActive(job)) continue;
-    const p = job.state === 'queued' ? (job.progress ?? 0) : job.progress;
+    const p = job.progress;
     if (p !== undefined && (least === undefined || p < least)) least = p;
   }
   return least === undefined ? undefined : Math.floor(least);

@@ -308,7 +308,7 @@ describe('jobs view and status bar', () => {
         assert.equal(done.node.job.requestedName, asked);
         await settledAfter(outcome.job.id);
         assert.deepEqual(
-          shown.filter((m) => m.text.includes('is ready')).map((m) => m.text),
+          shown.filter((m) => m.text.startsWith('Model ')).map((m) => m.text),
           [`Model ${made} is ready.`],
         );
 

@@ -25,10 +25,11 @@ describe('jobs status bar text', () => {
     assert.equal(words?.label, '2 jobs running, the least advanced at 12%');
   });
 
-  it('a queued job is the least advanced (0%); a running job without a figure is left out; none: only the count', () => {
-    assert.equal(leastProgress([job({ progress: 30 }), job({ state: 'queued' })]), 0);
+  it('a job without a figure (queued, or an evaluation) is left out; none has one: only the count', () => {
+    assert.equal(leastProgress([job({ progress: 30 }), job({ state: 'queued' })]), 30);
+    assert.equal(leastProgress([job({ progress: 30 }), job({ state: 'queued', progress: 2 })]), 2);
     assert.equal(leastProgress([job({ progress: 30 }), job({ kind: 'evaluation' })]), 30);
-    assert.equal(statusBarText([job({ kind: 'evaluation' })])?.text, '$(sync~spin) 1 job');
+    assert.equal(statusBarText([job({ kind: 'evaluation', state: 'queued' })])?.text, '$(sync~spin) 1 job');
   });
 
   it('an unseen failure warns beside the running jobs, and stops once seen; nothing to say hides the item', () => {
