@@ -8,8 +8,9 @@
 //      `{base_models: [...], custom_models: [...]}` is read too. Entries are strings or objects named by
 //      `name`, `model_name`, `modelName`, `id` or `model` (first present wins). Base vs custom: the words of
 //      `type`/`kind`/`model_type`/`category`/`source`/`origin`, the booleans `is_custom`/`custom`/`finetuned`/
-//      `is_base`, or a `base_model` field (only a custom model has one); otherwise 'unknown' (the extension
-//      then marks models its own finetune jobs created as custom). Nameless entries are skipped, duplicates keep
+//      `is_base`, or a `base_model` field (only a custom model has one); when none of these says, a name with a
+//      fine-tune prefix (`ft:`, as OpenAI names tuned models, or `custom:`; any case) is custom; otherwise
+//      'unknown' (the extension then marks models its own finetune jobs created as custom). Nameless entries are skipped, duplicates keep
 //      the first, the record is kept raw. A body with no list is a ContractError; an empty list is not.
 //  §4.2 required fields: the client always sends every documented field (`query_only` defaults to the prompt).
 //      Ranges of temperature and budgets: not enforced here (the playground form checks 0..2 and positive
@@ -28,7 +29,10 @@
 //      `pct` as given; `progress` above 1 is a percentage, in [0, 1] a fraction (exactly 1 while not finished
 //      reads as 1%); `{current, total}`-like pairs; "45%" strings. Message: `message`, `detail`, `stage`,
 //      `step_name`, `status_message`, `description`. Error: `error` (string, `{message}`, list),
-//      `error_message`, `failure_reason`, `reason`.
+//      `error_message`, `failure_reason`, `reason`. The model the job made (`modelName`): `fine_tuned_model`,
+//      `fineTunedModel`, `tuned_model`, `output_model`, then `model_name`, `modelName`, `model`; a value equal to
+//      the answer's own base model (`base_model`, `baseModel`, `modelType`) is not it (OpenAI's `model` is the base),
+//      nor one over 256 characters or with control characters. A finished job's name is adopted (statusPatch.ts).
 //  §3/§4.6 evaluation transitions: any non-terminal word (queued, running, …) keeps polling. `error` of a
 //      failed evaluation (§7: shape not shown): a string, an object with `message`/`detail`, a list, or
 //      anything else stringified. An accuracy above 1 is read as a percentage.
@@ -122,6 +126,13 @@ const LIST_WRAPPERS = ['models', 'allowed_models', 'data', 'result', 'results', 
 const CUSTOM_WORDS = new Set(['custom', 'finetuned', 'fine-tuned', 'fine_tuned', 'lora', 'adapter', 'user', 'tuned']);
 const BASE_WORDS = new Set(['base', 'foundation', 'pretrained', 'builtin', 'built-in', 'system', 'public']);
 
+// What the answer says wins: a `ft:` model listed with `type: base` stays base.
+const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
+
+function kindByName(name: string): ModelKind {
+  return CUSTOM_NAME_PREFIX.test(name) ? 'custom' : 'unknown';
+}
+
 function kindOf(o: Obj): ModelKind {
   for (const f of ['type', 'kind', 'model_type', 'category', 'source', 'origin']) {
     const v = o[f];
@@ -142,14 +153,15 @@ function kindOf(o: Obj): ModelKind {
 function modelFrom(entry: unknown, forced?: ModelKind): ModelInfo | undefined {
   if (typeof entry === 'string') {
     const name = entry.trim();
-    return name ? { name, kind: forced ?? 'unknown', raw: entry } : undefined;
+    return name ? { name, kind: forced ?? kindByName(name), raw: entry } : undefined;
   }
   if (!isObj(entry)) return undefined;
   const name = firstString(entry, NAME_FIELDS)?.trim();
   if (!name) return undefined;
   const baseModel = firstString(entry, ['base_model', 'baseModel', 'modelType']);
   const createdAt = firstString(entry, ['created_at', 'createdAt', 'created']);
-  return { name, kind: forced ?? kindOf(entry), baseModel, createdAt, raw: entry };
+  const said = forced ?? kindOf(entry);
+  return { name, kind: said === 'unknown' ? kindByName(name) : said, baseModel, createdAt, raw: entry };
 }
 
 function findModelArray(body: Json): unknown[] | undefined {
@@ -488,9 +500,22 @@ export function decodeFinetuneStatus(jobId: string, body: Json): FinetuneStatus 
     progress: state === 'completed' ? 100 : readProgress(o, state),
     message: firstString(o, ['message', 'detail', 'stage', 'step_name', 'status_message', 'description']),
     error,
-    modelName: firstString(o, ['model_name', 'modelName', 'model']),
+    modelName: readMadeModel(o),
     raw: body,
   };
+}
+
+const MADE_MODEL_FIELDS = ['fine_tuned_model', 'fineTunedModel', 'tuned_model', 'output_model', 'model_name', 'modelName', 'model'];
+// eslint-disable-next-line no-control-regex
+const USABLE_MODEL_NAME = /^[^\u0000-\u001f\u007f]{1,256}$/;
+
+function readMadeModel(o: Obj): string | undefined {
+  const base = firstString(o, ['base_model', 'baseModel', 'modelType'])?.trim();
+  for (const f of MADE_MODEL_FIELDS) {
+    const name = firstString(o, [f])?.trim();
+    if (name && name !== base && USABLE_MODEL_NAME.test(name)) return name;
+  }
+  return undefined;
 }
 
 function readEvaluationResult(v: unknown): EvaluationResult | undefined {

@@ -84,6 +84,12 @@ const NETWORK_CODES = new Set([
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * A person is waiting on this answer (a view's list, a key check, starting a job): a refused connection, where
+   * nothing listens, fails at once so the view shows it and offers its fixes, instead of seconds of retries that
+   * cannot help. Other failures keep the policy; background calls (the poller) keep the backoff for everything.
+   */
+  interactive?: boolean;
 }
 
 /** A response whose body is a stream; the caller must consume it or call `abort()`. */
@@ -181,14 +187,12 @@ export class HttpClient {
   }
 
   async getJson(what: string, path: string, query: Record<string, string> | undefined, opts: CallOptions = {}): Promise<unknown> {
-    return this.withRetry(what, true, opts.signal, (signal) =>
-      this.jsonAttempt(what, { method: 'GET', url: this.url(path, query) }, signal),
-    );
+    return this.withRetry(what, true, opts, (signal) => this.jsonAttempt(what, { method: 'GET', url: this.url(path, query) }, signal));
   }
 
   /** POSTs are not repeated when the outcome is unknown: only a refused connection or a 429 is retried. */
   async postJson(what: string, path: string, body: unknown, opts: CallOptions = {}): Promise<unknown> {
-    return this.withRetry(what, false, opts.signal, (signal) =>
+    return this.withRetry(what, false, opts, (signal) =>
       this.jsonAttempt(
         what,
         { method: 'POST', url: this.url(path), data: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
@@ -206,7 +210,7 @@ export class HttpClient {
     request: AxiosRequestConfig & { url: string },
     opts: CallOptions & { idempotent: boolean; allowRedirect?: boolean; accept?: string },
   ): Promise<StreamResponse> {
-    return this.withRetry(what, opts.idempotent, opts.signal, async (signal) => {
+    return this.withRetry(what, opts.idempotent, opts, async (signal) => {
       const res = await openStream(this.axios, what, request, {
         signal,
         timeouts: this.timeouts,
@@ -342,19 +346,15 @@ export class HttpClient {
     return new NetworkError(`${what}: the request failed (${redact(message)}).`, { detail: redact(message), cause: e });
   }
 
-  private async withRetry<T>(
-    what: string,
-    idempotent: boolean,
-    signal: AbortSignal | undefined,
-    attempt: (s?: AbortSignal) => Promise<T>,
-  ): Promise<T> {
+  private async withRetry<T>(what: string, idempotent: boolean, opts: CallOptions, attempt: (s?: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = opts.signal;
     for (let n = 0; ; n++) {
       if (signal?.aborted) throw new CancelledError();
       try {
         return await attempt(signal);
       } catch (e) {
         const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
-        const delay = this.retryDelay(err, n, idempotent);
+        const delay = this.retryDelay(err, n, idempotent, opts.interactive === true);
         if (delay === undefined) throw err;
         this.log('warn', `${what}: ${err.message} Retrying in ${waitText(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
         await this.sleepFn(delay, signal);
@@ -363,9 +363,10 @@ export class HttpClient {
   }
 
   /** The delay before retry n+1, or undefined when the policy says not to retry. */
-  retryDelay(err: ApiError, n: number, idempotent: boolean): number | undefined {
+  retryDelay(err: ApiError, n: number, idempotent: boolean, interactive = false): number | undefined {
     if (n >= this.retry.retries) return undefined;
     const refused = err.kind === 'network' && /ECONNREFUSED/.test(err.message);
+    if (refused && interactive) return undefined;
     const retryable =
       err.kind === 'rateLimit' ||
       (idempotent &&

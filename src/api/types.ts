@@ -40,6 +40,7 @@ export interface FinetuneStatus {
   progress?: number;
   message?: string;
   error?: string;
+  /** The model the job made, as the service names it (it may differ from the name asked for). */
   modelName?: string;
   raw: unknown;
 }

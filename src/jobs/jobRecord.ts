@@ -20,8 +20,13 @@ export interface JobRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt?: number;
-  /** finetune: the model being created; evaluation: the model evaluated. */
+  /**
+   * finetune: the model being created, under the service's own name once the finished job gave one; evaluation: the
+   * model evaluated. Every view, notification and command uses this one name.
+   */
   modelName: string;
+  /** finetune only: the name asked for, kept when the service named the model otherwise. */
+  requestedName?: string;
   /** finetune only */
   baseModel?: string;
   files?: string[];

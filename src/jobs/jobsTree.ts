@@ -165,6 +165,7 @@ export function tooltipFor(job: JobRecord, now: number): string {
   row('Message', job.message);
   row('Error', job.error);
   row('Model', job.modelName);
+  row('Name asked for', job.requestedName);
   row('Base model', job.baseModel);
   if (job.files?.length) {
     const names = job.files.map((f) => path.basename(f));

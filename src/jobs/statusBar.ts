@@ -1,12 +1,14 @@
-// The jobs status bar item: "$(sync~spin) 2 jobs" while jobs run, "$(warning) Job failed" on a warning background
-// until the user has looked (ran Show Jobs or clicked the row), hidden otherwise. Rendered from the job list by one
-// function, render(), whenever the store or the session changes.
+// The jobs status bar item: "$(sync~spin) 2 jobs · 40%" while jobs run (the least advanced one's progress),
+// "$(warning) Job failed" on a warning background until the user has looked (ran Show Jobs or clicked the row), hidden
+// otherwise. Rendered from the job list by one function, render(), whenever the store or the session changes; the
+// words come from statusBarText.ts.
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
 import { COMMANDS } from '../contributions';
 import { jobDescription, jobTitle } from './jobFormat';
 import { isActive, type JobRecord } from './jobRecord';
 import type { Services } from '../services';
+import { statusBarText } from './statusBarText';
 import { untrustedText } from '../util/untrustedText';
 
 export const STATUS_BAR_ID = 'hostedReasoning.jobs';
@@ -44,27 +46,16 @@ export class JobsStatusBar implements vscode.Disposable {
 
   /** The whole item from the job list: text, tooltip, colours, visibility. */
   render(jobs: JobRecord[]): void {
-    const active = jobs.filter(isActive);
-    const failed = jobs.filter((j) => j.state === 'failed' && j.unseenFailure);
-    if (active.length === 0 && failed.length === 0) {
+    const words = statusBarText(jobs);
+    if (!words) {
       this.item.hide();
       this.visible = false;
       return;
     }
-    const text: string[] = [];
-    const label: string[] = [];
-    if (failed.length > 0) {
-      text.push(failed.length === 1 ? '$(warning) Job failed' : `$(warning) ${failed.length} jobs failed`);
-      label.push(failed.length === 1 ? 'A job failed' : `${failed.length} jobs failed`);
-    }
-    if (active.length > 0) {
-      text.push(`$(sync~spin) ${plural(active.length, 'job')}`);
-      label.push(`${plural(active.length, 'job')} running`);
-    }
-    this.item.text = text.join('  ');
-    this.item.backgroundColor = failed.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `Hosted Reasoning: ${label.join(', ')}. Show jobs.`, role: 'button' };
-    this.item.tooltip = this.tooltip([...failed, ...active]);
+    this.item.text = words.text;
+    this.item.backgroundColor = words.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.accessibilityInformation = { label: `Hosted Reasoning: ${words.label}. Show jobs.`, role: 'button' };
+    this.item.tooltip = this.tooltip([...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isActive)]);
     this.item.show();
     this.visible = true;
   }
@@ -87,8 +78,4 @@ export class JobsStatusBar implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

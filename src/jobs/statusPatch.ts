@@ -8,14 +8,28 @@ import type { JobRecord } from './jobRecord';
 export const GONE_ERROR = 'The service no longer knows this job (404). It may have expired or been removed on the service.';
 
 export type JobPatch = Partial<
-  Pick<JobRecord, 'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result' | 'finishedAt' | 'unseenFailure'>
+  Pick<
+    JobRecord,
+    'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result' | 'finishedAt' | 'unseenFailure' | 'modelName' | 'requestedName'
+  >
 >;
 
 export function finetunePatch(current: JobRecord, status: FinetuneStatus, now: number): JobPatch {
   const patch: JobPatch = { state: status.state, rawState: status.rawState, message: status.message, error: status.error };
   // An answer without progress keeps the last known value: a bar that jumps back to nothing says less.
   if (status.progress !== undefined) patch.progress = status.progress;
+  Object.assign(patch, adoptedName(current, status));
   return finish(current, patch, now);
+}
+
+/**
+ * The finished job's own name for the model it made, when it differs from ours: from then on the model is known by
+ * it everywhere (it is what the service lists, evaluates and downloads). The base model's name is never it.
+ */
+function adoptedName(current: JobRecord, status: FinetuneStatus): JobPatch {
+  const made = status.modelName;
+  if (status.state !== 'completed' || !made || made === current.modelName || made === current.baseModel) return {};
+  return { modelName: made, requestedName: current.requestedName ?? current.modelName };
 }
 
 export function evaluationPatch(current: JobRecord, status: EvaluationStatus, now: number): JobPatch {
@@ -48,8 +62,10 @@ function withEnd(current: JobRecord, patch: JobPatch, now: number): JobPatch {
 }
 
 /** What a row shows of a job; a write that changes none of it is skipped (no churn in storage or views). */
-export function visibleSignature(job: Pick<JobRecord, 'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result'>): string {
-  return JSON.stringify([job.state, job.rawState, job.progress, job.message, job.error, job.result]);
+export function visibleSignature(
+  job: Pick<JobRecord, 'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result' | 'modelName'>,
+): string {
+  return JSON.stringify([job.state, job.rawState, job.progress, job.message, job.error, job.result, job.modelName]);
 }
 
 /** Whether applying `patch` to `current` would change anything worth writing. */

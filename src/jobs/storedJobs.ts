@@ -125,6 +125,7 @@ function withValidOptionals(o: Obj): { job: JobRecord; fixed: boolean } {
   take('error', isText);
   take('finishedAt', isTime);
   take('baseModel', isText);
+  take('requestedName', isText);
   take('files', (v) => Array.isArray(v) && v.every(isText));
   take('lineage', isModelLineage);
   take('datasetName', isText);

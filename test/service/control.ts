@@ -71,6 +71,12 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
       case 'streamTokenChars':
         patch[k] = num(v, k);
         break;
+      case 'renameTunedModels':
+        if (typeof v !== 'boolean') {
+          throw new BadInput('renameTunedModels must be true or false');
+        }
+        patch.renameTunedModels = v;
+        break;
       case 'downloadMode':
         if (v !== 'redirect' && v !== 'metadata') {
           throw new BadInput("downloadMode must be 'redirect' or 'metadata'");

@@ -47,6 +47,7 @@ const DEFAULTS = {
   storagePort: 0,
   tokenIntervalMs: 5,
   finetuneDurationMs: 1500,
+  renameTunedModels: false,
   evaluationDurationMs: 800,
   artifactBytes: 2 * 1024 * 1024,
   downloadMode: 'redirect',

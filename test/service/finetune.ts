@@ -50,6 +50,8 @@ export interface FinetuneJob {
   progressAtFailure?: number;
   message?: string;
   error?: string;
+  /** The name the service gave the model it made, when it differs from the one asked for (renameTunedModels). */
+  tunedModel?: string;
 }
 
 /** Share of finetuneDurationMs per phase. */
@@ -305,7 +307,11 @@ async function runJob(state: State, job: FinetuneJob): Promise<void> {
     }
     job.exporting = true;
     job.updatedAt = Date.now();
-    await createCustomModel(state, job.key, job.modelName, job.baseModel, state.options.artifactBytes);
+    const made = state.options.renameTunedModels ? `ft:${job.baseModel}:${job.modelName}:${job.id.slice(0, 8)}` : job.modelName;
+    await createCustomModel(state, job.key, made, job.baseModel, state.options.artifactBytes);
+    if (made !== job.modelName) {
+      job.tunedModel = made;
+    }
     job.status = 'completed';
     job.updatedAt = Date.now();
   } catch (err) {
@@ -357,7 +363,7 @@ function messageOf(job: FinetuneJob): string {
         ? `${generated(1)}; exporting GGUF artifact`
         : `${generated(1)}; training LoRA adapter on ${job.baseModel} (step ${Math.floor(fraction(job) * 100)}/100)`;
     case 'completed':
-      return `${generated(1)}; model '${job.modelName}' is ready`;
+      return `${generated(1)}; model '${job.tunedModel ?? job.modelName}' is ready`;
     case 'failed':
       return job.message ?? 'Job failed';
   }
@@ -387,6 +393,9 @@ export function jobView(job: FinetuneJob): Record<string, unknown> {
   };
   if (job.status === 'failed') {
     view.error = job.error;
+  }
+  if (job.status === 'completed' && job.tunedModel !== undefined) {
+    view.fine_tuned_model = job.tunedModel;
   }
   return view;
 }

@@ -77,6 +77,12 @@ export interface EmulatorOptions {
    */
   tokenIntervalMs?: number;
   finetuneDurationMs?: number;
+  /**
+   * A finished finetune job names the model it made itself, as OpenAI does (`ft:<base>:<asked name>:<job>`), in a
+   * `fine_tuned_model` field of its status; the model is listed, evaluated and downloaded under that name only.
+   * Default false: the model gets the name asked for.
+   */
+  renameTunedModels?: boolean;
   evaluationDurationMs?: number;
   artifactBytes?: number;
   downloadMode?: 'redirect' | 'metadata';

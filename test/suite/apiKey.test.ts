@@ -1,7 +1,7 @@
 // The API key decides what the Models view lists; a refused key is never stored and says so.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { answeringInputBoxes, modelsView, recordingMessages, waitFor } from './helpers';
+import { type AskedBox, answeringInputBoxes, modelsView, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -51,6 +51,19 @@ describe('API key', () => {
     assert.deepEqual(shared, [], 'a model of one key is listed under the other');
   });
 
+  it('a refused key can be corrected in the same box: the second key is checked and stored', async () => {
+    await rig.clearKey();
+    const { stored, asked } = await answeringInputBoxes(['wrong-key', 'demo-key'], async (boxes) => ({
+      stored: await vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey),
+      asked: boxes,
+    }));
+    assert.equal(stored, true);
+    assert.equal(asked.length, 1, 'a second box was opened');
+    assert.equal(asked[0]?.refusals?.length, 1);
+    assert.match(asked[0]?.refusals?.[0] ?? '', /refused the API key/i);
+    assert.equal((await rig.api.services.session.current()).key?.key, 'demo-key');
+  });
+
   it('checks a new key with one model list and reloads the view once', async () => {
     await rig.clearKey();
     await new Promise((r) => setTimeout(r, 300)); // let the clear's own refresh land before counting
@@ -63,29 +76,31 @@ describe('API key', () => {
     assert.equal(lists.length, 2, `model list requests: ${lists.map((r) => r.time).join(', ')}`);
   });
 
-  it('does not store a refused key, says why without echoing it, and leaves the welcome view', async () => {
+  it('does not store a refused key: the box stays open saying why, without echoing it; Escape leaves the welcome view', async () => {
     await rig.clearKey();
     assert.equal(
       (await rig.api.services.session.current()).key,
       undefined,
       'a key is already stored (or comes from HOSTED_REASONING_API_KEY)',
     );
-    const { stored, shown } = await recordingMessages(async (shown) => ({
-      stored: await answeringInputBoxes(['wrong-key'], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey)),
-      shown,
-    }));
+    const { stored, shown, asked } = await recordingMessages(async (shown) => {
+      let asked: AskedBox[] = [];
+      const stored = await answeringInputBoxes(['wrong-key', undefined], async (boxes) => {
+        asked = boxes;
+        return vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey);
+      });
+      return { stored, shown, asked };
+    });
 
     assert.equal(stored, false, 'the command reported the refused key as stored');
     assert.equal((await rig.api.services.session.current()).key, undefined, 'the refused key is in the store');
-    const errors = shown.filter((m) => m.severity === 'error');
-    assert.equal(errors.length, 1, `expected one error message, got ${JSON.stringify(shown)}`);
-    const [error] = errors;
-    assert.ok(error);
-    assert.match(error.text, /refused the API key/i);
-    assert.match(error.text, /not stored/i);
-    assert.ok(!error.text.includes('wrong-key'), `the message echoes the key: ${error.text}`);
-    assert.ok(error.actions.includes('Set API Key'), `no "Set API Key" action: ${JSON.stringify(error.actions)}`);
-    assert.ok(!shown.some((m) => m.severity === 'information' && /saved/i.test(m.text)), 'a "key saved" message was shown');
+    assert.equal(asked.length, 1, 'the refusal opened another box instead of keeping the first');
+    const [refusal] = asked[0]?.refusals ?? [];
+    assert.ok(refusal, `the box showed no error: ${JSON.stringify(asked)}`);
+    assert.match(refusal, /refused the API key/i);
+    assert.match(refusal, /Escape/);
+    assert.ok(!refusal.includes('wrong-key'), `the box echoes the key: ${refusal}`);
+    assert.deepEqual(shown, [], 'a notification was shown besides the box');
 
     // No key: the view has no rows, so VS Code shows the "Set API Key" welcome content instead.
     await rig.api.models.refresh();

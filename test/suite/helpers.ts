@@ -88,29 +88,90 @@ export async function recordingMessages<T>(
   }
 }
 
+/** An input box as the test saw it: its options, and the errors it showed after each answer it refused. */
+export type AskedBox = vscode.InputBoxOptions & { refusals?: string[] };
+
 /**
- * Runs `body` while vscode.window.showInputBox answers as a user who types each of `answers` in turn (undefined:
- * presses Escape); the boxes asked for (their title and prompt) are recorded. The commands take a key or a URL only
- * from an input box, never from their arguments, so this is how a test gives them one.
+ * Runs `body` while input boxes answer as a user who types each of `answers` in turn (undefined: presses Escape); the
+ * boxes asked for (their title and prompt) are recorded. The commands take a key or a URL only from an input box, never
+ * from their arguments, so this is how a test gives them one. Both kinds are answered: showInputBox, and a box from
+ * createInputBox, which takes answers while it stays open after one (a refused key: its error is recorded in
+ * `refusals`) and is closed as if by Escape when the answers run out.
  */
-export async function answeringInputBoxes<T>(
-  answers: (string | undefined)[],
-  body: (asked: vscode.InputBoxOptions[]) => Promise<T>,
-): Promise<T> {
-  const window = vscode.window as unknown as { showInputBox: unknown };
-  const original = window.showInputBox;
-  const asked: vscode.InputBoxOptions[] = [];
+export async function answeringInputBoxes<T>(answers: (string | undefined)[], body: (asked: AskedBox[]) => Promise<T>): Promise<T> {
+  const window = vscode.window as unknown as { showInputBox: unknown; createInputBox: unknown };
+  const original = { showInputBox: window.showInputBox, createInputBox: window.createInputBox };
+  const asked: AskedBox[] = [];
   const queue = [...answers];
   window.showInputBox = (options: vscode.InputBoxOptions = {}) => {
     asked.push(options);
     if (queue.length === 0) throw new Error(`an unexpected input box: ${options.title ?? options.prompt ?? ''}`);
     return Promise.resolve(queue.shift());
   };
+  window.createInputBox = () => answeringBox(queue, asked);
   try {
     return await body(asked);
   } finally {
-    window.showInputBox = original;
+    window.showInputBox = original.showInputBox;
+    window.createInputBox = original.createInputBox;
   }
+}
+
+/** A stand-in for vscode.window.createInputBox's box, driven by `queue` from show() until it is hidden. */
+function answeringBox(queue: (string | undefined)[], asked: AskedBox[]): vscode.InputBox {
+  const accept = new vscode.EventEmitter<void>();
+  const hide = new vscode.EventEmitter<void>();
+  const change = new vscode.EventEmitter<string>();
+  let hidden = false;
+  const record: AskedBox = { refusals: [] };
+  const box = {
+    value: '',
+    title: undefined as string | undefined,
+    prompt: undefined as string | undefined,
+    placeholder: undefined as string | undefined,
+    password: false,
+    ignoreFocusOut: false,
+    busy: false,
+    enabled: true,
+    validationMessage: undefined as string | undefined,
+    onDidAccept: accept.event,
+    onDidHide: hide.event,
+    onDidChangeValue: change.event,
+    hide() {
+      if (hidden) return;
+      hidden = true;
+      hide.fire();
+    },
+    dispose() {
+      box.hide();
+    },
+    show() {
+      Object.assign(record, {
+        title: box.title,
+        prompt: box.prompt,
+        placeHolder: box.placeholder,
+        password: box.password,
+        value: box.value,
+      });
+      asked.push(record);
+      if (queue.length === 0) throw new Error(`an unexpected input box: ${box.title ?? box.prompt ?? ''}`);
+      void answer();
+    },
+  };
+  async function answer(): Promise<void> {
+    while (!hidden) {
+      const next = queue.shift();
+      if (next === undefined) return box.hide();
+      box.value = next;
+      change.fire(next);
+      accept.fire();
+      // The box is busy while the command checks the answer; then it is closed, or still open with an error.
+      while (!hidden && box.busy) await new Promise((r) => setTimeout(r, 20));
+      if (hidden) return;
+      record.refusals?.push(box.validationMessage ?? '');
+    }
+  }
+  return box as unknown as vscode.InputBox;
 }
 
 /** The Models view's rows as the view asks for them: roots, then each group's models. */

@@ -11,7 +11,7 @@ import type { JobNode } from '../../src/jobs/jobsTree';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { writePdf } from '../service/fixtures';
-import { recordingMessages, waitFor } from './helpers';
+import { modelNode, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -210,6 +210,26 @@ describe('jobs view and status bar', () => {
     });
   });
 
+  it('a failed job’s warning clears once the user selects its row (without Show Jobs)', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    await assertQuietScope();
+    await recordingMessages(async () => {
+      const jobId = await evaluate(MISSING_DATASET, started);
+      const failed = await rowIn(jobId, 'failed');
+      await waitFor('the status bar to warn about the failure', () => (statusBarState().text.includes('failed') ? true : undefined), {
+        describe: statusBarState,
+      });
+      await settledAfter(jobId);
+      // Selecting the row is what a click does; reveal() selects without running Show Jobs.
+      assert.ok(await rig.api.jobsView.reveal(failed.node.key), 'the failed row could not be revealed');
+      await waitFor('the status bar to hide after the row was selected', () => (statusBarState().isVisible ? undefined : true), {
+        describe: statusBarState,
+      });
+      assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'the failure still counts as unseen');
+    });
+  });
+
   it('announces a finished finetune once, offering its next steps', async function () {
     this.timeout(30_000);
     const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -257,6 +277,48 @@ describe('jobs view and status bar', () => {
         );
       });
     } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a model the service renamed (fine_tuned_model) has that one name in the Jobs view, the notification and the Models view', async function () {
+    this.timeout(30_000);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const folder = await fsp.mkdtemp(path.join(workspace, 'suite-jobs-'));
+    rig.emu.configure({ renameTunedModels: true });
+    try {
+      const pdf = path.join(folder, 'notes.pdf');
+      await writePdf(pdf, ['Support tickets are answered within one working day.']);
+      await rig.useKey('demo-key');
+      const baseModel = rig.emu.options.keys['demo-key']?.models[0];
+      assert.ok(baseModel);
+      const asked = `suite-renamed-${Date.now().toString(36)}`;
+      const answers: FinetuneAnswers = { baseModel, modelName: asked, numQs: 3, mode: 'pretraining', useCase: '' };
+
+      await recordingMessages(async (shown) => {
+        const outcome = await rig.api.finetune({ files: [pdf], answers });
+        assert.ok(outcome?.status === 'started', `outcome: ${JSON.stringify(outcome)}`);
+        started.push(outcome.job.id);
+        const made = `ft:${baseModel}:${asked}:${outcome.job.id.slice(0, 8)}`;
+
+        const done = await rowIn(outcome.job.id, 'completed', 20_000);
+        assert.equal(done.item.label, `Create ${made}`);
+        assert.equal(done.node.job.modelName, made);
+        assert.equal(done.node.job.requestedName, asked);
+        await settledAfter(outcome.job.id);
+        assert.deepEqual(
+          shown.filter((m) => m.text.startsWith('Model ')).map((m) => m.text),
+          [`Model ${made} is ready.`],
+        );
+
+        await vscode.commands.executeCommand(COMMANDS.refreshModels);
+        const node = await waitFor('the renamed model in the Models view', () => modelNode(rig.api, made));
+        assert.equal(node.kind, 'custom');
+        assert.equal(await modelNode(rig.api, asked), undefined, 'the name asked for is listed too');
+      });
+    } finally {
+      rig.emu.configure({ renameTunedModels: false });
       await fsp.rm(folder, { recursive: true, force: true });
     }
   });

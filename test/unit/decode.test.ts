@@ -48,6 +48,20 @@ describe('decode: model list shapes (4.1)', () => {
     );
   });
 
+  it('a name with a fine-tune prefix (ft:, custom:) is custom when the answer does not say; the answer wins', () => {
+    assert.deepEqual(names(['ft:gpt-4o-mini:acme::abc123', 'CUSTOM:mine', 'llama-3', 'draft:ft:x']), [
+      'ft:gpt-4o-mini:acme::abc123:custom',
+      'CUSTOM:mine:custom',
+      'llama-3:unknown',
+      'draft:ft:x:unknown',
+    ]);
+    assert.deepEqual(names({ models: [{ id: 'ft:a' }, { id: 'ft:b', type: 'base' }, { id: 'custom:c', is_custom: false }] }), [
+      'ft:a:custom',
+      'ft:b:base',
+      'custom:c:base',
+    ]);
+  });
+
   it('skips nameless entries, keeps the first of duplicates, keeps the raw record', () => {
     const models = decodeModelList({ models: [{ foo: 1 }, { name: 'a', type: 'base' }, { name: 'a', type: 'custom' }] });
     assert.equal(models.length, 1);
@@ -188,6 +202,16 @@ describe('decode: finetune status (4.4)', () => {
     assert.equal(decodeFinetuneStatus('j', { status: 'weird', error: 'x' }).state, 'failed');
     const u = decodeFinetuneStatus('j', { status: 'frobnicating' });
     assert.deepEqual([u.state, u.rawState], ['unknown', 'frobnicating']);
+  });
+
+  it('reads the model the job made: fine_tuned_model first, never the base model, nothing unusable', () => {
+    const made = (body: Record<string, unknown>) => decodeFinetuneStatus('j', { status: 'succeeded', ...body }).modelName;
+    assert.equal(made({ model: 'gpt-4o-mini', fine_tuned_model: 'ft:gpt-4o-mini:acme::x1' }), 'ft:gpt-4o-mini:acme::x1');
+    assert.equal(made({ model_name: 'asked', fine_tuned_model: 'ft:b:asked:1' }), 'ft:b:asked:1');
+    assert.equal(made({ model_name: 'asked', base_model: 'b' }), 'asked');
+    assert.equal(made({ model: 'b', base_model: 'b', fine_tuned_model: null }), undefined, 'OpenAI while running: model is the base');
+    assert.equal(made({ fine_tuned_model: 'x'.repeat(257), model_name: 'asked' }), 'asked');
+    assert.equal(made({ fine_tuned_model: 'a\u0007b' }), undefined);
   });
 
   it('no status at all is a ContractError', () => {

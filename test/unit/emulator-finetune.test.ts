@@ -21,6 +21,7 @@ interface JobView {
   created_at: string;
   updated_at: string;
   error?: string;
+  fine_tuned_model?: string;
 }
 
 describe('emulator: finetune jobs with real documents', function () {
@@ -165,6 +166,30 @@ describe('emulator: finetune jobs with real documents', function () {
     const other = await start([['handbook.pdf', 'handbook.pdf']], { ...fields('busy-model'), modelType: 'oss-coder-14b' }, 'other-key');
     assert.equal(other.status, 200, 'model names are per key');
     await poll(String(first.body.job_id));
+  });
+
+  it('renameTunedModels: the finished job names the model it made (fine_tuned_model), listed under that name only', async () => {
+    em.configure({ renameTunedModels: true });
+    try {
+      const { body } = await start([['handbook.pdf', 'handbook.pdf']], fields('renamed-v1'));
+      const jobId = String(body.job_id);
+      const views = await poll(jobId);
+      assert.deepEqual(
+        views.filter((v) => v.status !== 'completed').map((v) => v.fine_tuned_model),
+        views.filter((v) => v.status !== 'completed').map(() => undefined),
+        'named only once finished',
+      );
+      const last = views.at(-1);
+      const made = `ft:${BASE}:renamed-v1:${jobId.slice(0, 8)}`;
+      assert.equal(last?.fine_tuned_model, made);
+      assert.equal(last.model_name, 'renamed-v1', 'the name asked for is still answered');
+      const models = await getJson<{ models: { model_name: string }[] }>(`${em.url}/cr/get_allowed_models`);
+      const names = models.body.models.map((m) => m.model_name);
+      assert.ok(names.includes(made) && !names.includes('renamed-v1'), names.join(', '));
+      assert.ok(em.artifactPath(made));
+    } finally {
+      em.configure({ renameTunedModels: false });
+    }
   });
 
   it('a .txt renamed .pdf is rejected with 422 naming the file; a PDF named .docx too', async () => {

@@ -1,5 +1,6 @@
 // Each injected fault ends in a retry or a clear typed error, as the policy in http.ts says.
 import { strict as assert } from 'node:assert';
+import * as net from 'node:net';
 import {
   AuthError,
   CancelledError,
@@ -150,5 +151,35 @@ describe('client: injected faults', function () {
       collect(clientFor(ctx.emu).inferStream({ ...baseRequest, modelName: model, prompt: 'fail [[emulator:stream-error]]' })),
       ServerError,
     );
+  });
+});
+
+describe('client: a refused connection (nothing listening)', () => {
+  // A port that was just free: nothing listens there, so every connection is refused.
+  let url = '';
+  before(async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const refusedClient = () => {
+    const delays: number[] = [];
+    const client = new ServiceClient({ baseUrl: url, apiKey: KEY, sleep: (ms) => Promise.resolve(void delays.push(ms)) });
+    return { client, delays };
+  };
+  const refused = (e: unknown) => e instanceof NetworkError && /ECONNREFUSED/.test(e.message);
+
+  it('an interactive GET or POST fails at once, without a retry', async () => {
+    const { client, delays } = refusedClient();
+    await assert.rejects(client.listModels({ interactive: true }), refused);
+    await assert.rejects(client.startEvaluation('m', 'd', { interactive: true }), refused);
+    assert.deepEqual(delays, []);
+  });
+
+  it('a background GET (the poller) keeps its backoff', async () => {
+    const { client, delays } = refusedClient();
+    await assert.rejects(client.getFinetuneStatus('job-1'), refused);
+    assert.equal(delays.length, 4);
   });
 });

@@ -76,6 +76,26 @@ describe('status patch', () => {
     assert.equal(again.finishedAt, undefined);
   });
 
+  it('adopts the name the finished job gave its model, once; never the base model, never before it finished', () => {
+    const status = (state: 'running' | 'completed', modelName?: string) => ({ jobId: 'j', state, modelName, raw: {} });
+    const mine = job({ baseModel: 'base-8b' });
+    const renamed = finetunePatch(mine, status('completed', 'ft:base-8b:my-model:abc'), T0);
+    assert.deepEqual([renamed.modelName, renamed.requestedName], ['ft:base-8b:my-model:abc', 'my-model']);
+    assert.equal(changes({ ...mine, state: 'completed', progress: 100, finishedAt: T0 }, renamed), true, 'a new name is written');
+    const adopted = { ...mine, ...renamed };
+    assert.equal(jobTitle(adopted), 'Create ft:base-8b:my-model:abc');
+    const again = finetunePatch(adopted, status('completed', 'ft:base-8b:my-model:abc'), T0 + 1);
+    assert.equal('modelName' in again, false, 'the same name again is no change');
+    for (const p of [
+      finetunePatch(mine, status('completed', 'my-model'), T0),
+      finetunePatch(mine, status('completed', 'base-8b'), T0),
+      finetunePatch(mine, status('running', 'ft:early'), T0),
+      finetunePatch(mine, status('completed'), T0),
+    ]) {
+      assert.deepEqual([p.modelName, p.requestedName], [undefined, undefined]);
+    }
+  });
+
   it('stores an evaluation result, and marks a forgotten job failed', () => {
     const p = evaluationPatch(job({ kind: 'evaluation' }), { jobId: 'j', state: 'completed', result, raw: {} }, T0);
     assert.deepEqual(p.result, result);

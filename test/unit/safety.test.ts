@@ -101,6 +101,8 @@ describe('http policy', () => {
     assert.equal(http.retryDelay(server, 0, false), undefined, 'a POST that reached a failing server is not repeated');
     assert.equal(http.retryDelay(new NetworkError('reset ECONNRESET'), 0, false), undefined);
     assert.equal(http.retryDelay(new NetworkError('x: (ECONNREFUSED)'), 0, false), 500, 'nothing was sent: safe');
+    assert.equal(http.retryDelay(new NetworkError('x: (ECONNREFUSED)'), 0, true, true), undefined, 'a person waits: fail at once');
+    assert.equal(http.retryDelay(new NetworkError('reset ECONNRESET'), 0, true, true), 500, 'only a refusal skips the retries');
     assert.equal(http.retryDelay(new RateLimitError('x', { retryAfterMs: 3000 }), 0, false), 3000);
     assert.equal(http.retryDelay(new RateLimitError('x', { retryAfterMs: 600_000 }), 0, true), undefined, 'above the cap');
     assert.equal(http.retryDelay(new ApiError('request', 'x', { status: 400 }), 0, true), undefined);

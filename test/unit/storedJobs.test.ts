@@ -85,18 +85,20 @@ describe('stored jobs: reading globalState back', () => {
         files: ['a.pdf', 3],
         result: { datasetName: 'd', modelName: 'm', correct: 9, total: 10, accuracy: '0.9' },
         unseenFailure: 'yes',
+        requestedName: 7,
       }),
-      good({ id: 'ok', progress: 40, message: 'training', files: ['a.pdf'], extra: 'ignored' }),
+      good({ id: 'ok', progress: 40, message: 'training', files: ['a.pdf'], requestedName: 'asked', extra: 'ignored' }),
     ];
     const read = readStoredJobs(raw, SCOPE);
     assert.equal(read.repaired, 1);
     assert.deepEqual(read.dropped, []);
     const [e, ok] = read.jobs;
-    for (const field of ['progress', 'message', 'error', 'finishedAt', 'files', 'result', 'unseenFailure']) {
+    for (const field of ['progress', 'message', 'error', 'finishedAt', 'files', 'result', 'unseenFailure', 'requestedName']) {
       assert.equal(field in e!, false, field);
     }
     assert.equal(ok!.progress, 40);
     assert.deepEqual(ok!.files, ['a.pdf']);
+    assert.equal(ok!.requestedName, 'asked', 'the name asked for survives a reload');
     assert.equal('extra' in ok!, false, 'only the fields of a job record are kept');
     render(read.jobs);
   });

@@ -1,7 +1,8 @@
 // Set / clear the API key and configure the service URL. A key is checked by listing models before it is
-// stored, for the origin it was checked against; a refused key is never stored. Neither command takes anything
-// from its arguments: a link in a notification or a hover can pass any argument, and a URL or a key passed that
-// way would move the service (and the key with it) without the user typing it. Both come from an input box.
+// stored, for the origin it was checked against; a refused key is never stored (its box stays open, saying
+// why). Neither command takes anything from its arguments: a link in a notification or a hover can pass any
+// argument, and a URL or a key passed that way would move the service (and the key with it) without the user
+// typing it. Both come from an input box.
 import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
 import { baseUrlProblem } from '../../api/urlPolicy';
@@ -9,8 +10,10 @@ import { SECTION } from '../../connection/config';
 import { COMMANDS } from '../../contributions';
 import { originOf } from '../../connection/apiKeyStore';
 import type { Services } from '../../services';
-import { showError } from '../../util/showError';
-import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
+import { redact } from '../../api/redact';
+import { classifyError } from '../../util/classifyError';
+import { showErrorMessage, showInformationMessage, showWarningMessage } from '../../util/notify';
+import { checkedKeyBox } from './checkedKeyBox';
 
 // Views refresh through Session.onDidChange when the stored key really changes.
 export function apiKeyCommands(services: Services) {
@@ -39,54 +42,42 @@ async function setApiKey(services: Services): Promise<boolean> {
   const host = new URL(origin).host;
   // A key an earlier version kept for no particular service is filled in (hidden): Enter binds it to this service.
   const legacy = await services.session.keys.legacy();
-  const key = (
-    await vscode.window.showInputBox({
+  type Checked = { ok: true; count: number } | { ok: false; error: unknown };
+  const answer = await checkedKeyBox<Checked>(
+    {
       title: 'Hosted Reasoning: API Key',
       prompt: legacy
         ? `The key saved by an earlier version is filled in: press Enter to check it against ${host} and keep it for that service only.`
         : `The key is checked against ${host} and kept in VS Code's secret storage for that service only.`,
       placeHolder: 'Paste your API key',
       value: legacy,
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'The key cannot be empty.'),
-    })
-  )?.trim();
-  if (!key) return false;
-
-  const checked = await withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Checking the API key…', cancellable: true },
-    async (_p, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
+    },
+    async (key, signal) => {
       try {
         const client = await services.session.createClient(baseUrl, key);
-        const models = await client.listModels({ signal: controller.signal });
-        return { ok: true as const, count: models.length };
+        const models = await client.listModels({ signal, interactive: true });
+        return { close: { ok: true, count: models.length } };
       } catch (error) {
-        return { ok: false as const, error };
-      } finally {
-        sub.dispose();
+        // The key may be fine when the service cannot be reached: the box closes and the person decides below.
+        if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) return { close: { ok: false, error } };
+        const said = redact(classifyError(error).message);
+        services.log.warn(`The key was not stored: ${said}`);
+        return { refused: `${said} Correct the key, or press Escape to cancel.` };
       }
     },
   );
+  if (!answer) return false;
+  const { key, outcome: checked } = answer;
 
   if (!checked.ok) {
     const error = checked.error;
-    if (isApiError(error) && error.kind === 'cancelled') return false;
-    if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
-      // The key may be fine; the service is not reachable. Let the user decide, never silently.
-      const store = 'Store Anyway';
-      const choice = await showWarningMessage(
-        `Could not reach the service to check the key: ${error.message}`,
-        { modal: true, detail: 'Store the key without checking it? You can clear it later with "Hosted Reasoning: Clear API Key".' },
-        store,
-      );
-      if (choice !== store) return false;
-    } else {
-      await showError(services, 'The key was not stored', error);
-      return false;
-    }
+    const store = 'Store Anyway';
+    const choice = await showWarningMessage(
+      `Could not reach the service to check the key: ${error instanceof Error ? error.message : String(error)}`,
+      { modal: true, detail: 'Store the key without checking it? You can clear it later with "Hosted Reasoning: Clear API Key".' },
+      store,
+    );
+    if (choice !== store) return false;
   }
   await services.session.keys.set(origin, key);
   if (legacy) await services.session.keys.dropLegacy();

@@ -34,7 +34,7 @@ export function evaluateCommand(services: Services, models: ModelsTreeProvider) 
 export async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
   try {
     const { client, scope } = await services.session.connect();
-    const job = await client.startEvaluation(modelName, datasetName);
+    const job = await client.startEvaluation(modelName, datasetName, { interactive: true });
     const now = Date.now();
     // Written before anything is reported, so a reload cannot lose the job.
     await services.jobs.put({

@@ -257,7 +257,7 @@ class FinetuneRun {
 
   private async loadModels() {
     const { client } = await this.services.session.connect();
-    const models = await client.listModels();
+    const models = await client.listModels({ interactive: true });
     this.log.debug(`Finetune: ${models.length} model(s) listed for the wizard.`);
     return models;
   }

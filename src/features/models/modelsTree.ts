@@ -90,7 +90,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       let next: LoadState;
       try {
         const { client, scope } = await this.services.session.connect();
-        next = { status: 'loaded', models: await client.listModels(), scope };
+        next = { status: 'loaded', models: await client.listModels({ interactive: true }), scope };
       } catch (error) {
         next = { status: 'failed', error };
         if (!(error instanceof NotConfiguredError)) {

@@ -197,7 +197,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     let message: ModelsMessage;
     try {
       const { client } = await this.services.session.connect();
-      const list = await client.listModels({ signal: load.signal });
+      const list = await client.listModels({ signal: load.signal, interactive: true });
       message = { type: 'models', loading: false, models: list.map((m) => ({ name: m.name, kind: m.kind })) };
     } catch (error) {
       if (load.signal.aborted) return; // replaced by a newer load, or the panel closed

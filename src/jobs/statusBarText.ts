@@ -1,0 +1,51 @@
+// What the jobs status bar item says, from the job list alone: no vscode, tested in plain mocha. A running job shows
+// how far it is, not only that it runs; with several, the least advanced, since that one says when all are done.
+import { isActive, type JobRecord } from './jobRecord';
+
+export interface StatusBarText {
+  /** With codicons, e.g. "$(warning) Job failed  $(sync~spin) 2 jobs · 40%". */
+  text: string;
+  /** For screen readers, without codicons. */
+  label: string;
+  /** A failure the user has not looked at yet: the item warns. */
+  warn: boolean;
+}
+
+/**
+ * The percentage of the least advanced active job. A job without a figure is left out, queued or not: evaluations
+ * never report one, and "0%" for them would read as stuck. Undefined when no active job has a figure.
+ */
+export function leastProgress(jobs: readonly JobRecord[]): number | undefined {
+  let least: number | undefined;
+  for (const job of jobs) {
+    if (!isActive(job)) continue;
+    const p = job.progress;
+    if (p !== undefined && (least === undefined || p < least)) least = p;
+  }
+  return least === undefined ? undefined : Math.floor(least);
+}
+
+/** The item's words, or undefined when it hides (nothing runs, no unseen failure). */
+export function statusBarText(jobs: readonly JobRecord[]): StatusBarText | undefined {
+  const active = jobs.filter(isActive);
+  const failed = jobs.filter((j) => j.state === 'failed' && j.unseenFailure);
+  if (active.length === 0 && failed.length === 0) return undefined;
+  const text: string[] = [];
+  const label: string[] = [];
+  if (failed.length > 0) {
+    text.push(failed.length === 1 ? '$(warning) Job failed' : `$(warning) ${failed.length} jobs failed`);
+    label.push(failed.length === 1 ? 'A job failed' : `${failed.length} jobs failed`);
+  }
+  if (active.length > 0) {
+    const least = leastProgress(active);
+    const pct = least === undefined ? '' : ` · ${least}%`;
+    text.push(`$(sync~spin) ${plural(active.length, 'job')}${pct}`);
+    const at = least === undefined ? '' : active.length === 1 ? `, at ${least}%` : `, the least advanced at ${least}%`;
+    label.push(`${plural(active.length, 'job')} running${at}`);
+  }
+  return { text: text.join('  '), label: label.join(', '), warn: failed.length > 0 };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
