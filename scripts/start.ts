@@ -1,7 +1,8 @@
 // `npm start`: the product as a person would run it. Starts the emulator of the hosted service with its demo keys and
 // datasets, writes a demo workspace of real PDF/DOCX files, and opens VS Code with the extension under development
 // connected to the emulator: desktop `code` when it is on PATH, else VS Code's server build (installed on first use)
-// whose URL is printed for a browser. Ctrl+C stops everything it started. `npm start` builds first; this file only runs.
+// whose URL is printed for a browser. Ctrl+C or SIGTERM stops everything it started. scripts/startEntry.mjs builds
+// first and runs this file in its own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';

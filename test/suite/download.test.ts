@@ -10,6 +10,7 @@ import { COMMANDS } from '../../src/contributions';
 
 const rig = useRig();
 const MODEL = 'suite-model';
+const LAST_FOLDER_KEY = 'hostedReasoning.lastDownloadFolder';
 
 describe('download', () => {
   let directory: string | undefined;
@@ -103,5 +104,45 @@ describe('download destination', () => {
     assert.ok(second && second !== first, `the second download went to ${second}`);
     assert.equal(await fsp.readFile(first, 'utf8'), 'mine', 'an existing file was replaced without a save dialog');
     assert.ok((await fsp.readFile(second)).equals(firstBytes));
+  });
+
+  it('opens the save dialog outside the workspace when no folder is set, then in the folder chosen last', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    if (!rig.emu.artifactPath(MODEL, 'demo-key')) await rig.emu.addCustomModel('demo-key', MODEL);
+    await rig.api.services.context.globalState.update(LAST_FOLDER_KEY, undefined);
+    directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'hr-suite-download-'));
+    const chosen = path.join(directory, 'chosen.gguf');
+
+    const window = vscode.window as unknown as { showSaveDialog: unknown };
+    const original = window.showSaveDialog;
+    const starts: (string | undefined)[] = [];
+    let answer: vscode.Uri | undefined;
+    window.showSaveDialog = (options: vscode.SaveDialogOptions) => {
+      starts.push(options.defaultUri?.fsPath);
+      return Promise.resolve(answer);
+    };
+    try {
+      answer = vscode.Uri.file(chosen);
+      assert.equal(await vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL }), chosen);
+      answer = undefined;
+      await vscode.commands.executeCommand(COMMANDS.download, { modelName: MODEL });
+    } finally {
+      window.showSaveDialog = original;
+    }
+
+    const [first, second] = starts.map((start) => (start === undefined ? undefined : path.dirname(start)));
+    assert.ok(first, 'the first dialog had no starting place');
+    const workspaces = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    assert.ok(workspaces.length > 0, 'the suite runs without a workspace: nothing to stay out of');
+    const inside = workspaces.filter((w) => !path.relative(w, first).startsWith('..') && !path.isAbsolute(path.relative(w, first)));
+    assert.deepEqual(inside, [], `the dialog started inside the workspace: ${first}`);
+    const downloads = path.join(os.homedir(), 'Downloads');
+    const downloadsExists = await fsp.stat(downloads).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    assert.equal(first, downloadsExists ? downloads : os.homedir());
+    assert.equal(second, directory, 'the second dialog did not start in the folder chosen the first time');
   });
 });

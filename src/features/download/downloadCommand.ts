@@ -1,7 +1,6 @@
 // Download a custom model's artifact (spec 4.7): destination from the setting or a save dialog, progress
 // with cancel, resume after a cancel or a reload (the .part file stays and is continued by Range), verified,
 // then "Reveal" and "Copy Path".
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
@@ -13,6 +12,7 @@ import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
 import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
 import type { ModelsTreeProvider } from '../models/modelsTree';
+import { defaultSaveFolder } from './defaultSaveFolder';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
@@ -46,7 +46,7 @@ async function chooseDestination(services: Services, modelName: string): Promise
   const folder = services.session.settings().downloadFolder;
   if (folder) return { directory: folder };
   const lastDir = services.context.globalState.get<string>('hostedReasoning.lastDownloadFolder');
-  const base = lastDir ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  const base = defaultSaveFolder(lastDir);
   const uri = await vscode.window.showSaveDialog({
     title: `Save the artifact of ${modelName}`,
     defaultUri: vscode.Uri.file(path.join(base, artifactFileName(modelName))),

@@ -31,6 +31,8 @@ import { SourceFileAccess } from './sourceFileAccess';
 import { COMMANDS } from '../../contributions';
 import { classifyError, FIXES, type ErrorKind } from '../../util/classifyError';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
+import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
+import { markWalkthroughStep } from '../../util/walkthroughStep';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
 
@@ -388,6 +390,7 @@ class FinetuneRun {
             }),
           };
           await this.services.jobs.put(job);
+          markWalkthroughStep(WALKTHROUGH_CONTEXT.finetuneStarted);
           return { ok: job };
         } catch (e) {
           if (isCancellation(e) && token.isCancellationRequested && !allSent) return { cancelled: true };

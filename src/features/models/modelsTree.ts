@@ -14,6 +14,8 @@ import { untrustedText } from '../../util/untrustedText';
 import { formatAccuracy } from '../../jobs/jobFormat';
 import { latestEvaluations } from './evaluationText';
 import { lineageLines, lineageOrigins } from '../../jobs/lineage';
+import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
+import { markWalkthroughStep } from '../../util/walkthroughStep';
 
 export type ModelsNode = GroupNode | ModelNode | ErrorNode;
 
@@ -115,6 +117,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     // service or key never stay on screen while the new one is asked.
     if (this.state.status === 'loading') return [];
     await this.load();
+    if (this.state.status === 'loaded' && this.state.models.length > 0) markWalkthroughStep(WALKTHROUGH_CONTEXT.modelsListed);
     return buildRoots(this.state, (scope) => this.services.jobs.list(scope));
   }
 

@@ -17,6 +17,8 @@ import {
   type WebviewToHost,
 } from '../protocol';
 import { runErrorInfo } from './runError';
+import { WALKTHROUGH_CONTEXT } from '../../../walkthroughContext';
+import { markWalkthroughStep } from '../../../util/walkthroughStep';
 import { exportFileName, sessionMarkdown } from './sessionExport';
 import { FIXES } from '../../../util/classifyError';
 import { showInformationMessage, showWarningMessage } from '../../../util/notify';
@@ -179,6 +181,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     await run.execute(async () => (await this.services.session.connect()).client);
     const end = run.end;
     if (end?.type === 'error') this.services.log.warn(`Playground: run ${runId} failed (${end.error.kind}): ${end.error.message}`);
+    if (end?.type === 'done' && !end.stopped) markWalkthroughStep(WALKTHROUGH_CONTEXT.inferenceFinished);
     this.prune();
   }
 

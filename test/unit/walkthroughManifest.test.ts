@@ -1,0 +1,47 @@
+// The Get Started walkthrough ticks a step off when the user has done what it teaches (a context key the extension
+// sets), not when its button was clicked or its view opened; every step shows an image with a text alternative.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { WALKTHROUGH_CONTEXT } from '../../src/walkthroughContext';
+
+const root = path.resolve(__dirname, '../../..');
+
+interface Step {
+  id: string;
+  description: string;
+  media: { image?: unknown; altText?: string; markdown?: string; svg?: string };
+  completionEvents?: string[];
+}
+interface Manifest {
+  contributes: { walkthroughs: { steps: Step[] }[] };
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+const steps = manifest.contributes.walkthroughs.flatMap((w) => w.steps);
+
+/** The session's key context (src/connection/session.ts), true for a stored key and for one from the environment. */
+const HAS_API_KEY = 'hostedReasoning.hasApiKey';
+
+describe('the Get Started walkthrough', () => {
+  it('completes each step on the state it teaches', () => {
+    assert.deepEqual(Object.fromEntries(steps.map((s) => [s.id, s.completionEvents])), {
+      setApiKey: [`onContext:${HAS_API_KEY}`],
+      seeModels: [`onContext:${WALKTHROUGH_CONTEXT.modelsListed}`],
+      runFirstInference: [`onContext:${WALKTHROUGH_CONTEXT.inferenceFinished}`],
+      createFirstFinetunedModel: [`onContext:${WALKTHROUGH_CONTEXT.finetuneStarted}`],
+    });
+  });
+
+  it('gives every step an image that ships, with a text alternative', () => {
+    for (const step of steps) {
+      assert.equal(typeof step.media.image, 'string', `${step.id}: no image`);
+      const image = step.media.image as string;
+      assert.match(image, /^media\/walkthrough\/[\w-]+\.(svg|png)$/, `${step.id}: the image is not in media/walkthrough/`);
+      assert.ok(fs.existsSync(path.join(root, image)), `${step.id}: ${image} does not exist`);
+      assert.ok((step.media.altText ?? '').trim().length > 0, `${step.id}: no altText`);
+      // VS Code shows either an image or markdown for a step, never both.
+      assert.deepEqual(Object.keys(step.media).sort(), ['altText', 'image'], `${step.id}: media besides image and altText`);
+      assert.match(step.description, /\]\(command:/, `${step.id}: the description lost its button`);
+    }
+  });
+});
