@@ -50,9 +50,10 @@ if (mode === 'prepare') {
 } else if (mode === 'all') {
   // In-editor tests run on the development build (source maps in stack traces); packaging then replaces dist/ with
   // the production build, which the package check and the UI tests install.
-  prepare(['compile']);
+  // The server build comes first: the unit suite's `npm start` test runs it (it skips itself without one).
+  prepare(['compile', 'server']);
   run(['npm', 'run', 'test:unit']);
-  prepare(['build', 'server']);
+  prepare(['build']);
   run(['npm', 'run', 'test:vscode']);
   prepare(['package']);
   run(['npm', 'run', 'test:package']);
