@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
-import { modelNode, waitFor } from './helpers';
+import { capturingQuickPicks, modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -78,15 +78,7 @@ describe('evaluation', () => {
       intervalMs: 100,
     });
 
-    const window = vscode.window as unknown as { createQuickPick: () => vscode.QuickPick<vscode.QuickPickItem> };
-    const original = window.createQuickPick;
-    const picks: vscode.QuickPick<vscode.QuickPickItem>[] = [];
-    window.createQuickPick = () => {
-      const pick = original.call(vscode.window);
-      picks.push(pick);
-      return pick;
-    };
-    try {
+    await capturingQuickPicks(async (picks) => {
       const done = vscode.commands.executeCommand(COMMANDS.evaluate, { modelName: MODEL });
       const pick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
       const item = pick.items.find((i) => i.label === DATASET);
@@ -96,8 +88,6 @@ describe('evaluation', () => {
       assert.match(item.description ?? '', / · (just now|\d+ (min|h|d) ago)$/);
       pick.hide();
       assert.equal(await done, undefined);
-    } finally {
-      window.createQuickPick = original;
-    }
+    });
   });
 });

@@ -174,6 +174,26 @@ function answeringBox(queue: (string | undefined)[], asked: AskedBox[]): vscode.
   return box as unknown as vscode.InputBox;
 }
 
+/**
+ * Runs `body` while every QuickPick the extension creates is also handed to it (the real one, shown as usual), so a
+ * test can read the items a picker offers and hide it as a person pressing Escape would. Put back afterwards.
+ */
+export async function capturingQuickPicks<T>(body: (picks: vscode.QuickPick<vscode.QuickPickItem>[]) => Promise<T>): Promise<T> {
+  const window = vscode.window as unknown as { createQuickPick: () => vscode.QuickPick<vscode.QuickPickItem> };
+  const original = window.createQuickPick;
+  const picks: vscode.QuickPick<vscode.QuickPickItem>[] = [];
+  window.createQuickPick = () => {
+    const pick = original.call(vscode.window);
+    picks.push(pick);
+    return pick;
+  };
+  try {
+    return await body(picks);
+  } finally {
+    window.createQuickPick = original;
+  }
+}
+
 /** The Models view's rows as the view asks for them: roots, then each group's models. */
 export async function modelsView(api: ExtensionApi): Promise<{ roots: ModelsNode[]; groups: GroupNode[]; models: ModelNode[] }> {
   const roots = await api.models.getChildren();

@@ -14,6 +14,7 @@ import { writePdf } from '../service/fixtures';
 import { modelNode, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
+import { VIEW_JOBS } from '../../src/services';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -221,7 +222,9 @@ describe('jobs view and status bar', () => {
         describe: statusBarState,
       });
       await settledAfter(jobId);
-      // Selecting the row is what a click does; reveal() selects without running Show Jobs.
+      // Selecting the row is what a click does; reveal() selects without running Show Jobs. The view must be on
+      // screen for a selection to happen, as it is when a person clicks a row.
+      await vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
       assert.ok(await rig.api.jobsView.reveal(failed.node.key), 'the failed row could not be revealed');
       await waitFor('the status bar to hide after the row was selected', () => (statusBarState().isVisible ? undefined : true), {
         describe: statusBarState,

@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { answeringInputBoxes, modelNode, recordingMessages, waitFor } from './helpers';
+import { answeringInputBoxes, capturingQuickPicks, modelNode, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -106,15 +106,7 @@ describe('trust boundary', () => {
     assertInert(modelItem.tooltip, 'the model row tooltip');
 
     // The model picker (Download with no argument) lists the same names.
-    const window = vscode.window as unknown as { createQuickPick: () => vscode.QuickPick<vscode.QuickPickItem> };
-    const original = window.createQuickPick;
-    const picks: vscode.QuickPick<vscode.QuickPickItem>[] = [];
-    window.createQuickPick = () => {
-      const pick = original.call(vscode.window);
-      picks.push(pick);
-      return pick;
-    };
-    try {
+    await capturingQuickPicks(async (picks) => {
       const done = vscode.commands.executeCommand(COMMANDS.download);
       const pick = await waitFor('the model picker to list the models', () =>
         picks[0] && picks[0].items.length > 0 ? picks[0] : undefined,
@@ -130,9 +122,7 @@ describe('trust boundary', () => {
       }
       pick.hide();
       assert.equal(await done, undefined);
-    } finally {
-      window.createQuickPick = original;
-    }
+    });
   });
 
   it('starts no evaluation and no finetuning from a dataset or files given as arguments: the person is asked', async function () {
@@ -142,29 +132,22 @@ describe('trust boundary', () => {
     assert.ok(folder);
     const pdf = path.join(folder, 'trust-arg.pdf');
     await fsp.writeFile(pdf, '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
-    const window = vscode.window as unknown as { createQuickPick: () => vscode.QuickPick<vscode.QuickPickItem> };
-    const original = window.createQuickPick;
-    const picks: vscode.QuickPick<vscode.QuickPickItem>[] = [];
-    window.createQuickPick = () => {
-      const pick = original.call(vscode.window);
-      picks.push(pick);
-      return pick;
-    };
     const since = rig.emu.received.length;
     try {
-      // A link can pass anything: the dataset and the files (with answers that would skip the wizard).
-      const evaluation = vscode.commands.executeCommand(COMMANDS.evaluate, { modelName: MODEL, datasetName: 'demo-qa' });
-      const datasetPick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
-      datasetPick.hide();
-      assert.equal(await evaluation, undefined);
+      await capturingQuickPicks(async (picks) => {
+        // A link can pass anything: the dataset and the files (with answers that would skip the wizard).
+        const evaluation = vscode.commands.executeCommand(COMMANDS.evaluate, { modelName: MODEL, datasetName: 'demo-qa' });
+        const datasetPick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
+        datasetPick.hide();
+        assert.equal(await evaluation, undefined);
 
-      const answers = { baseModel: MODEL, modelName: 'from-a-link', numQs: 5, mode: 'pretraining', useCase: '' };
-      const finetune = vscode.commands.executeCommand(COMMANDS.finetune, undefined, { files: [pdf], answers });
-      const filePick = await waitFor('the source file picker', () => picks.find((p) => /source files/i.test(p.title ?? '')));
-      filePick.hide();
-      await finetune;
+        const answers = { baseModel: MODEL, modelName: 'from-a-link', numQs: 5, mode: 'pretraining', useCase: '' };
+        const finetune = vscode.commands.executeCommand(COMMANDS.finetune, undefined, { files: [pdf], answers });
+        const filePick = await waitFor('the source file picker', () => picks.find((p) => /source files/i.test(p.title ?? '')));
+        filePick.hide();
+        await finetune;
+      });
     } finally {
-      window.createQuickPick = original;
       await fsp.rm(pdf, { force: true });
     }
     const started = rig.emu.received.slice(since).filter((r) => r.method === 'POST');

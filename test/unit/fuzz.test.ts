@@ -5,18 +5,7 @@ import type { ServiceClient } from '../../src/api/client';
 import { isUsableJobId, type JobState } from '../../src/api/types';
 import { deepJson } from '../service/faults';
 import { baseRequest, clientFor, collect, tempDir, useEmulator, KEY } from './helpers';
-
-/** Small deterministic PRNG (mulberry32) so a failure can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seededRandom';
 
 const ODD_VALUES: unknown[] = [null, 0, -1, 1e308, '', 'x', true, [], {}, [null], { a: [] }, '\u0000', 'ü😀', NaN];
 
@@ -93,7 +82,7 @@ describe('client: malformed and mutated bodies', function () {
   for (const [i, c] of cases.entries()) {
     it(`${c.path}${c.contentType ? ` (${c.contentType})` : ''}: 150 mutations, only typed errors`, async () => {
       const client = clientFor(ctx.emu, KEY, { retry: { retries: 0 } });
-      const r = rng(1000 + i);
+      const r = seededRandom(1000 + i);
       const validText = typeof c.valid === 'string' ? c.valid : JSON.stringify(c.valid);
       let validAccepted = false;
       for (let n = 0; n < 150; n++) {
@@ -252,7 +241,7 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
     it(`${c.path}${c.contentType ? ` (${c.contentType})` : ''}: 40 deep or wide bodies`, async () => {
       const client = clientFor(ctx.emu, KEY, { retry: { retries: 0 } });
       const seed = 2000 + i;
-      const r = rng(seed);
+      const r = seededRandom(seed);
       const seen = { accepted: 0, refused: 0 };
       for (let n = 0; n < 40; n++) {
         const inner = r() < 0.5 ? deepBody(r) : wideBody(r);
