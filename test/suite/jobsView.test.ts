@@ -14,7 +14,6 @@ import { writePdf } from '../service/fixtures';
 import { modelNode, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
-import { VIEW_JOBS } from '../../src/services';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -205,28 +204,6 @@ describe('jobs view and status bar', () => {
 
       await vscode.commands.executeCommand(COMMANDS.showJobs);
       await waitFor('the status bar to hide after Show Jobs', () => (statusBarState().isVisible ? undefined : true), {
-        describe: statusBarState,
-      });
-      assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'the failure still counts as unseen');
-    });
-  });
-
-  it('a failed job’s warning clears once the user selects its row (without Show Jobs)', async function () {
-    this.timeout(20_000);
-    await rig.useKey('demo-key');
-    await assertQuietScope();
-    await recordingMessages(async () => {
-      const jobId = await evaluate(MISSING_DATASET, started);
-      const failed = await rowIn(jobId, 'failed');
-      await waitFor('the status bar to warn about the failure', () => (statusBarState().text.includes('failed') ? true : undefined), {
-        describe: statusBarState,
-      });
-      await settledAfter(jobId);
-      // Selecting the row is what a click does; reveal() selects without running Show Jobs. The view must be on
-      // screen for a selection to happen, as it is when a person clicks a row.
-      await vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
-      assert.ok(await rig.api.jobsView.reveal(failed.node.key), 'the failed row could not be revealed');
-      await waitFor('the status bar to hide after the row was selected', () => (statusBarState().isVisible ? undefined : true), {
         describe: statusBarState,
       });
       assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'the failure still counts as unseen');
