@@ -57,17 +57,8 @@ describe('download', () => {
     const api = requests.filter((r) => r.origin === 'api' && r.path.startsWith('/cr/finetune_model/download'));
     assert.ok(api.length > 0 && api.every((r) => r.headers['x-api-key'] === 'demo-key'), 'the API download call did not carry the key');
   });
-});
 
-describe('download destination', () => {
-  let directory: string | undefined;
-  afterEach(async () => {
-    if (directory) await fsp.rm(directory, { recursive: true, force: true });
-    directory = undefined;
-    await rig.setSetting('downloadFolder', '');
-    await rig.clearKey();
-  });
-
+  // Where the bytes go: never from the command's arguments, never over a file without a save dialog.
   it('takes no folder or file name from the command arguments, and never replaces a file without a save dialog', async function () {
     this.timeout(30_000);
     await rig.useKey('demo-key');
