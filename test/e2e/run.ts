@@ -19,6 +19,7 @@ import { installVsix, packagedVsixPath } from '../runners/installExtension';
 import { extensionBundlePath, installMarkerPath, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
+import { missingReadmeScreenshots, updateReadmeScreenshots } from './readmeScreenshots';
 import { runSteps, type Step, type StepResult } from './stepRunner';
 import { storySteps } from './steps';
 import { Workbench } from './workbench';
@@ -41,11 +42,15 @@ const EMULATOR_TIMINGS = { finetuneDurationMs: 4_000, evaluationDurationMs: 1_00
  * `HR_E2E_STEPS=1,7` runs only those steps (and the steps they need), for working on one; the default is all. The
  * screenshots of the others are then missing, and the run says which ran.
  */
-function selectedSteps(steps: readonly Step[]): Step[] {
-  const wanted = (process.env.HR_E2E_STEPS ?? '')
+function wantedSteps(): number[] {
+  return (process.env.HR_E2E_STEPS ?? '')
     .split(',')
     .map((n) => Number(n.trim()))
     .filter((n) => n > 0);
+}
+
+function selectedSteps(steps: readonly Step[]): Step[] {
+  const wanted = wantedSteps();
   if (wanted.length === 0) return [...steps];
   const ids = new Set<string>();
   const add = (step: Step): void => {
@@ -128,6 +133,23 @@ function printSummary(results: readonly StepResult[], started: number): void {
     console.error(`[e2e] FAILED step ${r.number} (${r.step.title}); screenshot: ${r.screenshot ?? 'none'}`);
   }
   console.log(`[e2e] screenshots: ${path.relative(process.cwd(), outputDir) || outputDir}/`);
+}
+
+/**
+ * After a full run: every screenshot README shows was produced (else a renamed step would leave README showing an old
+ * picture), and `npm run screenshots` (HR_UPDATE_SCREENSHOTS=1) copies them over README's.
+ */
+function readmeScreenshotsDone(): boolean {
+  const missing = missingReadmeScreenshots(outputDir);
+  if (missing.length > 0) {
+    console.error(`[e2e] README shows screenshots this run did not take: ${missing.join(', ')} (test/e2e/readmeScreenshots.ts)`);
+    return false;
+  }
+  if (process.env.HR_UPDATE_SCREENSHOTS === '1') {
+    updateReadmeScreenshots(outputDir);
+    console.log('[e2e] README screenshots updated in media/screenshots/');
+  }
+  return true;
 }
 
 async function main(): Promise<number> {
@@ -247,7 +269,8 @@ async function main(): Promise<number> {
   if (survivors.length > 0) {
     console.error(`[e2e] processes left behind after the cleanup:\n${survivors.map((p) => `  ${p}`).join('\n')}`);
   }
-  const passed = setupError === undefined && survivors.length === 0 && results.length > 0 && results.every((r) => r.outcome === 'passed');
+  let passed = setupError === undefined && survivors.length === 0 && results.length > 0 && results.every((r) => r.outcome === 'passed');
+  if (passed && wantedSteps().length === 0) passed = readmeScreenshotsDone();
   if (!passed) console.error(`[e2e] FAILED; server output and browser console: ${logPath}`);
   else console.log('[e2e] passed; no process left behind');
   return passed ? 0 : 1;

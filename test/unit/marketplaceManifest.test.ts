@@ -1,8 +1,11 @@
 // What the Marketplace shows before anyone installs: vsce refuses a README link it cannot resolve without a repository,
 // a placeholder repository would send people to a page that does not exist, and a 0.x version is marked a preview.
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { README_SCREENSHOTS } from '../e2e/readmeScreenshots';
 
 const root = path.resolve(__dirname, '../../..');
 const read = (file: string): string => fs.readFileSync(path.join(root, file), 'utf8');
@@ -28,13 +31,30 @@ describe('the Marketplace manifest', () => {
     assert.match(manifest.scripts['package'] ?? '', /--allow-missing-repository\b/);
   });
 
-  it('has a README whose every link vsce can package without a repository (absolute or an anchor)', () => {
+  it('ships a README whose every link vsce can package without a repository (absolute or an anchor)', () => {
+    const packaged = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hr-readme-')), 'README.md');
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'packageReadme.mjs'), packaged]);
+    assert.match(manifest.scripts['package'] ?? '', /--readme-path out\/package\/README\.md\b/);
     // vsce's own test of a link (package.js, isLinkRelative): it reads `](…)` anywhere, code spans included.
-    const links = [...read('README.md').matchAll(/\]\(([^)\s]+)/g)].map((m) => m[1] as string);
+    const links = [...fs.readFileSync(packaged, 'utf8').matchAll(/\]\(([^)\s]+)/g)].map((m) => m[1] as string);
     assert.deepEqual(
       links.filter((link) => !/^\w+:\/\//.test(link) && !link.startsWith('#')),
       [],
     );
+    // Only the screenshot lines are left out: every other line of README.md ships.
+    const shipped = fs.readFileSync(packaged, 'utf8').split('\n');
+    const source = read('README.md').split('\n');
+    assert.deepEqual(
+      source.filter((line) => !shipped.includes(line)).filter((line) => !line.startsWith('![')),
+      [],
+    );
+  });
+
+  it('shows in README exactly the screenshots the UI tests produce, and keeps no other', () => {
+    const shown = [...read('README.md').matchAll(/\]\(media\/screenshots\/([^)]+)\)/g)].map((m) => m[1] as string).sort();
+    assert.ok(shown.length > 0, 'README shows no screenshot');
+    assert.deepEqual(shown, Object.keys(README_SCREENSHOTS).sort());
+    assert.deepEqual(fs.readdirSync(path.join(root, 'media', 'screenshots')).sort(), shown);
   });
 
   it('ships a Keep a Changelog CHANGELOG.md with an Unreleased section', () => {

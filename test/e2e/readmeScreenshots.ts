@@ -1,0 +1,29 @@
+// The README's screenshots come from the UI tests, so they show the extension as it is, not as it was once drawn.
+// This table names, for each image README shows (media/screenshots/<name>), the UI-test screenshot it is copied from.
+// A full UI run fails when one of them was not produced (a step renamed or dropped would otherwise leave README
+// showing an old picture); `npm run screenshots` runs the UI tests and copies them over. test/unit/readmeScreenshots.test.ts
+// keeps README, this table and the folder in step.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from '../runners/vscodeServerLayout';
+
+export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
+  'finetune-wizard.png': '02-finetune-summary.png',
+  'models-and-jobs.png': '03-evaluate.png',
+  'playground.png': '08-playground-layout-answer-first.png',
+};
+
+export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');
+
+/** The README screenshots a full UI run did not produce (empty when all are there). */
+export function missingReadmeScreenshots(outputDir: string): string[] {
+  return Object.values(README_SCREENSHOTS).filter((shot) => !fs.existsSync(path.join(outputDir, shot)));
+}
+
+/** Copies the UI run's screenshots over README's. */
+export function updateReadmeScreenshots(outputDir: string): void {
+  fs.mkdirSync(readmeScreenshotsDir, { recursive: true });
+  for (const [name, shot] of Object.entries(README_SCREENSHOTS)) {
+    fs.copyFileSync(path.join(outputDir, shot), path.join(readmeScreenshotsDir, name));
+  }
+}
