@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeMissing, missingInstallTools } from '../test/runners/hostPrerequisites';
+import { ensurePrerequisites, missingInstallTools } from '../test/runners/hostPrerequisites';
 import {
   CODE_SERVER_VERSION,
   extensionBundlePath,
@@ -143,10 +143,8 @@ function runInstaller(args: readonly string[]): Promise<number> {
 
 async function ensureServerInstalled(): Promise<void> {
   if (fs.existsSync(installMarkerPath) && fs.existsSync(serverMainPath)) return;
-  const missing = missingInstallTools();
-  if (missing.length > 0) {
-    throw new StartError(describeMissing(missing, "install VS Code's server build (done once, on the first npm start)"));
-  }
+  const problem = ensurePrerequisites(missingInstallTools, "install VS Code's server build (done once, on the first npm start)");
+  if (problem) throw new StartError(problem);
   say(`First start: installing VS Code's server build (code-server ${CODE_SERVER_VERSION}, about a minute) ...`);
   const code = await unlessInterrupted(runInstaller([setupScript, '--without-browser']));
   if (code !== 0) throw new StartError('installing the VS Code server build failed (see above); run npm start again');

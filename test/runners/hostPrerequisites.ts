@@ -1,5 +1,6 @@
 // The machine packages the in-editor tests need, checked up front so a missing one is named instead of failing deep
 // inside npm or playwright.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromiumPath } from './vscodeServerLayout';
@@ -74,4 +75,27 @@ export function describeMissing(missing: readonly MissingPrerequisite[], purpose
     ...missing.map((m) => `  - ${m.reason}`),
     `Install with: apt-get install -y --no-install-recommends ${packages}`,
   ].join('\n');
+}
+
+/**
+ * Installs the missing Debian packages when this process may (root, with apt-get), as `.ci/run` does, so `npm start`
+ * and `npm test` work on a bare machine; otherwise leaves them to the person. Returns the message naming what is still
+ * missing and the one command to run, or undefined when nothing is.
+ */
+export function ensurePrerequisites(check: () => MissingPrerequisite[], purpose?: string): string | undefined {
+  const missing = check();
+  if (missing.length === 0) return undefined;
+  const aptGet = findOnPath('apt-get');
+  if (process.getuid?.() !== 0 || !aptGet) return describeMissing(missing, purpose);
+  const packages = [...new Set(missing.map((m) => m.aptPackage))];
+  console.log(`Installing the missing system packages (${packages.join(', ')}) with apt-get ...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
+    const result = spawnSync(aptGet, args, { stdio: 'inherit', env });
+    if (result.status !== 0)
+      return `${describeMissing(missing, purpose)}
+(apt-get ${args[0]} failed: see above)`;
+  }
+  const still = check();
+  return still.length === 0 ? undefined : describeMissing(still, purpose);
 }

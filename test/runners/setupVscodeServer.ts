@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeMissing, findOnPath, missingBrowser, missingInstallTools } from './hostPrerequisites';
+import { ensurePrerequisites, findOnPath, missingBrowser, missingInstallTools } from './hostPrerequisites';
 import { CODE_SERVER_VERSION, installDir, installMarkerPath, serverMainPath, vscodeDir } from './vscodeServerLayout';
 
 class SetupError extends Error {}
@@ -104,21 +104,19 @@ function install(): void {
 function main(): number {
   const started = Date.now();
   const needsBrowser = !process.argv.includes('--without-browser');
-  const missingForRun = needsBrowser ? missingBrowser() : [];
   const purpose = needsBrowser ? undefined : "install VS Code's server build";
-  if (fs.existsSync(installMarkerPath) && fs.existsSync(serverMainPath)) {
-    if (missingForRun.length > 0) {
-      console.error(describeMissing(missingForRun, purpose));
-      return 1;
-    }
+  const installed = fs.existsSync(installMarkerPath) && fs.existsSync(serverMainPath);
+  const problem = ensurePrerequisites(
+    () => [...(needsBrowser ? missingBrowser() : []), ...(installed ? [] : missingInstallTools())],
+    purpose,
+  );
+  if (problem) {
+    console.error(problem);
+    return 1;
+  }
+  if (installed) {
     console.log(`[vscode-server] code-server ${CODE_SERVER_VERSION} already installed in ${installDir}`);
     return 0;
-  }
-
-  const missing = [...missingForRun, ...missingInstallTools()];
-  if (missing.length > 0) {
-    console.error(describeMissing(missing, purpose));
-    return 1;
   }
   try {
     install();
