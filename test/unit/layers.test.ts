@@ -11,10 +11,11 @@ const SRC = path.resolve(__dirname, '../../../src');
 const LAYERS: string[][] = [
   ['api'],
   ['core'], // contributions, services, log, storageKeys, deferredTree: small modules every layer may read
-  ['connection', 'util', 'playground/shared'],
+  ['connection', 'util', 'playground/shared', 'local'],
   ['jobs'],
   ['features/models'],
   ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
+  ['features/runLocally'], // opens the playground
   ['entry'], // extension.ts and main.ts: the composition roots
 ];
 
