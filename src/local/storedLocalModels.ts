@@ -4,6 +4,7 @@
 // counts reasons, never values (a record holds paths).
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+export { isLocalModelId } from '../webviews/playground/protocol';
 
 /** A model file this extension knows of: a custom model it downloaded, or a `.gguf` the user chose. */
 export interface LocalModelRecord {
@@ -30,16 +31,13 @@ export interface StoredLocalModels {
   dropped: string[];
 }
 
-/** Ids the page sends back: a prefix no service name is checked against, and a digest (never a path). */
-export const LOCAL_ID_PATTERN = /^local:[0-9a-f]{16}$/;
 /** More than anyone downloads; bounds what a corrupt or hostile state can make every panel list. */
 export const MAX_LOCAL_MODELS = 200;
 
-export function isLocalModelId(id: string): boolean {
-  return LOCAL_ID_PATTERN.test(id);
-}
-
-/** A download is one per model and origin (a new download replaces it); a chosen file is one per path. */
+/**
+ * The id has the shape of LOCAL_MODEL_ID (protocol.ts). A download is one per model and origin (a new download
+ * replaces it); a chosen file is one per path.
+ */
 export function localModelId(record: Pick<LocalModelRecord, 'source' | 'origin' | 'modelName' | 'path'>): string {
   const key = record.source === 'download' ? `download\n${record.origin ?? ''}\n${record.modelName ?? ''}` : `file\n${record.path}`;
   return `local:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;

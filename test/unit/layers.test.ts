@@ -11,7 +11,8 @@ const SRC = path.resolve(__dirname, '../../../src');
 const LAYERS: string[][] = [
   ['api'],
   ['core'], // contributions, services, log, storageKeys, deferredTree: small modules every layer may read
-  ['connection', 'util', 'playground/shared', 'local'],
+  ['connection', 'util', 'playground/shared'],
+  ['local'], // the local models and runtime: the playground's protocol names their ids
   ['jobs'],
   ['features/models'],
   ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
+import { platformPackageMessage } from '../../local/localRunMessages';
 import type { LocalModel } from '../../local/storedLocalModels';
 import type { Services } from '../../services';
 import type { PlaygroundManager } from '../../webviews/playground/host/playgroundManager';
@@ -18,13 +19,6 @@ export function runLocallyCommand(services: Services, playground: PlaygroundMana
     // Returns the panel it opened (for tests), or undefined when it told the user why not.
     [COMMANDS.runLocally]: (arg?: unknown) => runLocally(services, playground, arg),
   };
-}
-
-/** The universal package has everything but the runtime: the one thing the user can do about it. */
-export function platformPackageMessage(): string {
-  return vscode.l10n.t(
-    'Running models locally needs the Hosted Reasoning package built for your platform: install the extension from the Marketplace, which picks it for you, or the .vsix whose name ends with your platform (such as linux-x64).',
-  );
 }
 
 async function runLocally(services: Services, playground: PlaygroundManager, arg: unknown): Promise<PlaygroundPanel | undefined> {
