@@ -33,10 +33,8 @@ export class LocalModels implements vscode.Disposable {
     return this.current;
   }
 
-  /** Test-only: another runtime (a fake that streams) in place of the real one, which is disposed. */
+  /** Test-only: another runtime (a fake that streams) in place of the current one, which the caller puts back. */
   set runtime(runtime: LocalRuntime) {
-    if (runtime === this.current) return;
-    this.current.dispose();
     this.current = runtime;
   }
 
