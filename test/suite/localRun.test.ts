@@ -235,6 +235,27 @@ describe('run locally', function () {
     }
   });
 
+  it('names the local model in an exported session, not by its id', async () => {
+    const panel = await runLocally(CUSTOM);
+    const id = panel.prefill!.modelName!;
+    const target = vscode.Uri.file(path.join(directory, 'session.md'));
+    const window = vscode.window as unknown as { showSaveDialog: unknown };
+    const original = window.showSaveDialog;
+    window.showSaveDialog = () => Promise.resolve(target);
+    try {
+      await recordingMessages(async (messages) => {
+        const run = { runId: 'x1', startedAt: Date.now(), settings: { ...base, modelName: id }, output: 'Hello', outcome: 'done' };
+        send(panel, { type: 'export', runs: [run] });
+        await waitFor('the export to be written', () => messages.find((m) => m.text.startsWith('Exported')));
+      });
+    } finally {
+      window.showSaveDialog = original;
+    }
+    const text = await fsp.readFile(target.fsPath, 'utf8');
+    assert.ok(text.includes(`Local · ${CUSTOM}`), text);
+    assert.ok(!text.includes(id), 'the id is in the export');
+  });
+
   it('says how to get local runs when this package has no runtime, and opens nothing', async () => {
     runtime.isAvailable = false;
     const before = rig.api.playground.panels.length;

@@ -111,7 +111,10 @@ export async function runDownload(
       `Downloaded ${modelName} to ${outcome.path} (${outcome.bytes} bytes, ${outcome.verified} verified, resumed from ${outcome.resumedFrom}).`,
     );
     // Known before the notification offers Run Locally, which looks the file up by model name only.
-    await services.local.recordDownload(originOf(client.baseUrl) ?? client.baseUrl, modelName, outcome.path, outcome.bytes);
+    // The file is there whatever happens to the record: a failure to write it is logged, not shown as a failed download.
+    await services.local
+      .recordDownload(originOf(client.baseUrl) ?? client.baseUrl, modelName, outcome.path, outcome.bytes)
+      .catch((e: unknown) => services.log.warn(`Could not record the download of ${modelName}: ${String(e)}`));
     void offerActions(modelName, outcome.path, outcome.bytes);
     return outcome.path;
   } catch (error) {

@@ -291,7 +291,14 @@ export class PlaygroundPanel implements vscode.Disposable {
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, exportFileName()) } : {}),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(sessionMarkdown(runs)));
+    // A local model's id means nothing in a document: it is named as the page names it.
+    const labels = new Map(this.services.local.all().map((m) => [m.id, m.label]));
+    const named = runs.map((r) =>
+      isLocalModelId(r.settings.modelName)
+        ? { ...r, settings: { ...r.settings, modelName: localName(labels.get(r.settings.modelName)) } }
+        : r,
+    );
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(sessionMarkdown(named)));
     const open = await showInformationMessage(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${target.fsPath}.`, 'Open');
     if (open) await vscode.window.showTextDocument(target);
   }
@@ -326,4 +333,8 @@ export class PlaygroundPanel implements vscode.Disposable {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
   }
+}
+
+function localName(label: string | undefined): string {
+  return label === undefined ? vscode.l10n.t('Local model') : vscode.l10n.t('Local · {0}', label);
 }
