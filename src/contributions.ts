@@ -17,6 +17,7 @@ export const COMMANDS = {
   showLog: 'hostedReasoning.showLog',
   openPlayground: 'hostedReasoning.openPlayground',
   askAboutSelection: 'hostedReasoning.askAboutSelection',
+  runLocally: 'hostedReasoning.runLocally',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

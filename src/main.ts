@@ -16,11 +16,15 @@ import { jobCommands } from './jobs/jobCommands';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';
 import { modelCommands } from './features/models/modelCommands';
+import { runLocallyCommand } from './features/runLocally/runLocallyCommand';
 import { playgroundCommands } from './webviews/playground/host/playgroundCommands';
 import type { CommandHandlers } from './contributions';
 import { JobStore } from './jobs/jobStore';
 import { PlaygroundManager } from './webviews/playground/host/playgroundManager';
 import { Log } from './log';
+import { LocalModels } from './local/localModels';
+import { createLocalRuntime } from './local/localRuntime';
+import { readLocalRuntimeSettings } from './local/localRuntimeSettings';
 import { Session } from './connection/session';
 import type { Services } from './services';
 import { showConnection } from './features/apiKey/connectionDescription';
@@ -63,8 +67,13 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     const keys = new ApiKeyStore(context.secrets);
     const session = new Session(keys, log);
     const jobs = new JobStore(context.globalState, (message) => log.warn(message));
-    owned.push(log, keys, session, jobs);
-    const services: Services = { context, log, session, jobs };
+    const local = new LocalModels(
+      context.globalState,
+      (message) => log.warn(message),
+      createLocalRuntime(readLocalRuntimeSettings, (line) => log.info(line)),
+    );
+    owned.push(log, keys, session, jobs, local);
+    const services: Services = { context, log, session, jobs, local };
     const models = new ModelsTreeProvider(services);
     const poller = new JobPoller(services);
     const notifier = new JobNotifier(poller, log);
@@ -92,6 +101,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
       ...finetuneCommand(services),
       ...jobCommands(services, { poller, view: jobsView }),
       ...playgroundCommands(playground),
+      ...runLocallyCommand(services, playground),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));

@@ -1,6 +1,7 @@
 // What the composition root builds once and hands to every view and command.
 import type * as vscode from 'vscode';
 import type { JobStore } from './jobs/jobStore';
+import type { LocalModels } from './local/localModels';
 import type { Log } from './log';
 import type { Session } from './connection/session';
 
@@ -9,6 +10,8 @@ export interface Services {
   log: Log;
   session: Session;
   jobs: JobStore;
+  /** The models known to run locally, and the runtime that runs them. */
+  local: LocalModels;
 }
 
 /** View ids, as contributed in package.json. */

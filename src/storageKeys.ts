@@ -4,3 +4,5 @@
 export const JOBS_KEY_PREFIX = 'hostedReasoning.jobs:';
 /** Downloads a reload interrupted, offered for resumption (see features/download/downloadCommand.ts). */
 export const PENDING_DOWNLOADS_KEY = 'hostedReasoning.pendingDownloads';
+/** Custom models downloaded per origin and .gguf files chosen in the Explorer (see local/localModels.ts). */
+export const LOCAL_MODELS_KEY = 'hostedReasoning.localModels';

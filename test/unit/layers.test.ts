@@ -12,9 +12,11 @@ const LAYERS: string[][] = [
   ['api'],
   ['core'], // contributions, services, log, storageKeys, deferredTree: small modules every layer may read
   ['connection', 'util', 'playground/shared'],
+  ['local'], // the local models and runtime: the playground's protocol names their ids
   ['jobs'],
   ['features/models'],
   ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
+  ['features/runLocally'], // opens the playground
   ['entry'], // extension.ts and main.ts: the composition roots
 ];
 

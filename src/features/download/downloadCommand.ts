@@ -11,6 +11,7 @@ import { removePartFile } from '../../api/partFile';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
 import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
+import { originOf } from '../../connection/apiKeyStore';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { defaultSaveFolder } from './defaultSaveFolder';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
@@ -109,7 +110,12 @@ export async function runDownload(
     services.log.info(
       `Downloaded ${modelName} to ${outcome.path} (${outcome.bytes} bytes, ${outcome.verified} verified, resumed from ${outcome.resumedFrom}).`,
     );
-    void offerActions(outcome.path, outcome.bytes);
+    // Known before the notification offers Run Locally, which looks the file up by model name only.
+    // The file is there whatever happens to the record: a failure to write it is logged, not shown as a failed download.
+    await services.local
+      .recordDownload(originOf(client.baseUrl) ?? client.baseUrl, modelName, outcome.path, outcome.bytes)
+      .catch((e: unknown) => services.log.warn(`Could not record the download of ${modelName}: ${String(e)}`));
+    void offerActions(modelName, outcome.path, outcome.bytes);
     return outcome.path;
   } catch (error) {
     if (isApiError(error) && error.kind === 'cancelled') {
@@ -137,11 +143,15 @@ export async function runDownload(
   }
 }
 
-async function offerActions(file: string, bytes: number): Promise<void> {
+async function offerActions(modelName: string, file: string, bytes: number): Promise<void> {
   const reveal = 'Reveal';
   const copy = 'Copy Path';
-  const choice = await showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy);
-  if (choice === reveal) {
+  const runLocally = vscode.l10n.t('Run Locally');
+  const choice = await showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy, runLocally);
+  if (choice === runLocally) {
+    // By name only: the command finds the file in the record just written, as it does from the Models view.
+    await vscode.commands.executeCommand(COMMANDS.runLocally, { modelName });
+  } else if (choice === reveal) {
     // revealFileInOS exists on desktop; in a remote or browser window, reveal in the Explorer instead.
     await vscode.commands
       .executeCommand('revealFileInOS', vscode.Uri.file(file))

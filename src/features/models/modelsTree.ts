@@ -64,6 +64,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       services.session.onDidChange(() => void this.refresh()),
       // A finished evaluation changes a description; a finished finetune adds a model (the poller asks for a refresh).
       services.jobs.onDidChange(() => this.changed.fire(undefined)),
+      // A download completes, or its file turns out gone: the Run Locally item comes or goes.
+      services.local.onDidChange(() => this.changed.fire(undefined)),
     );
   }
 
@@ -143,7 +145,10 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       item.accessibilityInformation = { label: `${node.label}. ${detail}` };
       return item;
     }
-    return modelItem(node);
+    const item = modelItem(node);
+    // Run Locally is offered only where it can work: a custom model this extension downloaded.
+    if (node.kind === 'custom' && this.services.local.hasDownload(node.model.name)) item.contextValue += ' downloaded';
+    return item;
   }
 
   /**

@@ -92,8 +92,21 @@ export interface ExportedRun {
 }
 
 export interface ModelEntry {
+  /** For a local model, its id (LOCAL_MODEL_ID): the host alone knows its file. */
   name: string;
-  kind: 'base' | 'custom' | 'unknown';
+  kind: 'base' | 'custom' | 'unknown' | 'local';
+  /** A local model's name as shown (the downloaded model's, or the file's). */
+  label?: string;
+}
+
+/**
+ * A local model's id as the page sends it back: a digest the host looks up in its own record, never a path. A
+ * service model named like this is left out of the list: a run on it could not tell which one is meant.
+ */
+export const LOCAL_MODEL_ID = /^local:[0-9a-f]{16}$/;
+
+export function isLocalModelId(name: string): boolean {
+  return LOCAL_MODEL_ID.test(name);
 }
 
 /** What a new panel starts with (a model from the Models view; the editor selection as context, and a question). */

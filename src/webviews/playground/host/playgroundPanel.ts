@@ -2,12 +2,17 @@
 // the webview and everything else. Every message from the webview passes the protocol guard or is dropped; the
 // webview never sees the key and never reaches the network: the host runs the requests and posts their text back.
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../../services';
 import { InferenceRun } from './inferenceRun';
+import { localInferenceClient } from './localInference';
+import { localRunFailureMessage } from '../../../local/localRunMessages';
+import { playgroundModelEntries } from './playgroundModels';
 import { playgroundHtml } from './playgroundHtml';
 import type { PresetStore } from './presets';
 import {
+  isLocalModelId,
   webviewMessageProblem,
   type ExportedRun,
   type HostToWebview,
@@ -55,6 +60,8 @@ export class PlaygroundPanel implements vscode.Disposable {
   private readyOnce!: () => void;
   private everReady = false;
   private models: ModelsMessage | undefined;
+  /** The service's part of the last list: kept so a change of the local models does not ask the service again. */
+  private hosted: ModelsMessage | undefined;
   private modelsLoad: AbortController | undefined;
   private disposed = false;
   private copiedNote: vscode.Disposable | undefined;
@@ -88,6 +95,10 @@ export class PlaygroundPanel implements vscode.Disposable {
       // A new key or service URL changes which models exist.
       services.session.onDidChange(() => {
         if (this.everReady) void this.loadModels();
+      }),
+      // A download completed, or a local model's file is gone.
+      services.local.onDidChange(() => {
+        if (this.everReady && this.hosted) void this.postModels(this.hosted);
       }),
     );
   }
@@ -176,13 +187,39 @@ export class PlaygroundPanel implements vscode.Disposable {
       run.refuse(`At most ${MAX_ACTIVE_RUNS} runs can go at once in one playground; stop one first.`);
       return;
     }
-    this.panel.title = `Playground · ${untrustedText(settings.modelName, { maxChars: 80 })}`;
-    this.services.log.info(`Playground: run ${runId} on ${settings.modelName} (${settings.stream ? 'streamed' : 'not streamed'}).`);
-    await run.execute(async () => (await this.services.session.connect()).client);
+    if (isLocalModelId(settings.modelName)) {
+      await this.runLocally(run);
+    } else {
+      this.panel.title = `Playground · ${untrustedText(settings.modelName, { maxChars: 80 })}`;
+      this.services.log.info(`Playground: run ${runId} on ${settings.modelName} (${settings.stream ? 'streamed' : 'not streamed'}).`);
+      await run.execute(async () => (await this.services.session.connect()).client);
+    }
     const end = run.end;
     if (end?.type === 'error') this.services.log.warn(`Playground: run ${runId} failed (${end.error.kind}): ${end.error.message}`);
     if (end?.type === 'done' && !end.stopped) markWalkthroughStep(WALKTHROUGH_CONTEXT.inferenceFinished);
     this.prune();
+  }
+
+  /**
+   * A run on a local model: the page sent an id, and only this window's record turns it into a file (a path from the
+   * page is never opened). Retrieval and the budgets are the service's: they do not apply here.
+   */
+  private async runLocally(run: InferenceRun): Promise<void> {
+    const { origin } = await this.services.session.current();
+    const model = await this.services.local.resolve(run.settings.modelName, origin);
+    if (!model) {
+      run.refuse(
+        vscode.l10n.t('This local model is no longer known here (its file was moved or deleted): choose Run Locally on it again.'),
+      );
+      return;
+    }
+    const fileName = path.basename(model.path);
+    this.panel.title = vscode.l10n.t('Playground · Local · {0}', untrustedText(model.label, { maxChars: 80 }));
+    this.services.log.info(
+      `Playground: run ${run.runId} on local model ${fileName} (${run.settings.stream ? 'streamed' : 'not streamed'}).`,
+    );
+    const runtime = this.services.local.runtime;
+    await run.execute(async () => localInferenceClient(runtime, { path: model.path, fileName }, localRunFailureMessage));
   }
 
   /** Keeps every running run and the most recent ended ones. */
@@ -208,6 +245,20 @@ export class PlaygroundPanel implements vscode.Disposable {
     } finally {
       if (this.modelsLoad === load) this.modelsLoad = undefined;
     }
+    this.hosted = message;
+    await this.postModels(message);
+  }
+
+  /** The service's list (or its error) with the local models after it: those run even when the service cannot. */
+  private async postModels(hosted: ModelsMessage): Promise<void> {
+    let local: Awaited<ReturnType<typeof this.services.local.visible>> = [];
+    try {
+      local = await this.services.local.visible((await this.services.session.current()).origin);
+    } catch (error) {
+      this.services.log.warn(`Playground: could not list the local models: ${String(error)}`);
+    }
+    if (this.hosted !== hosted) return; // a newer list is on its way
+    const message: ModelsMessage = { ...hosted, models: playgroundModelEntries(hosted.models, local) };
     this.models = message;
     this.post(message);
   }
@@ -240,7 +291,14 @@ export class PlaygroundPanel implements vscode.Disposable {
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, exportFileName()) } : {}),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(sessionMarkdown(runs)));
+    // A local model's id means nothing in a document: it is named as the page names it.
+    const labels = new Map(this.services.local.all().map((m) => [m.id, m.label]));
+    const named = runs.map((r) =>
+      isLocalModelId(r.settings.modelName)
+        ? { ...r, settings: { ...r.settings, modelName: localName(labels.get(r.settings.modelName)) } }
+        : r,
+    );
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(sessionMarkdown(named)));
     const open = await showInformationMessage(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${target.fsPath}.`, 'Open');
     if (open) await vscode.window.showTextDocument(target);
   }
@@ -275,4 +333,8 @@ export class PlaygroundPanel implements vscode.Disposable {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
   }
+}
+
+function localName(label: string | undefined): string {
+  return label === undefined ? vscode.l10n.t('Local model') : vscode.l10n.t('Local · {0}', label);
 }

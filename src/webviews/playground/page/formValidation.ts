@@ -1,7 +1,7 @@
 // The form's checks, explained in words a person can act on. The spec shows no ranges: temperature 0..2 is the
 // common convention and what the form asks for; budgets must be positive whole numbers. The service may still refuse
 // a value, and then its own message is shown. No DOM use: tested under plain mocha.
-import { LIMITS, type RunSettings } from '../protocol';
+import { isLocalModelId, LIMITS, type RunSettings } from '../protocol';
 
 export const TEMPERATURE_MIN = 0;
 export const TEMPERATURE_MAX = 2;
@@ -61,6 +61,8 @@ export function knobProblems(k: Knobs): KnobErrors {
   if (!k.modelName.trim()) errors.modelName = 'Choose a model.';
   const t = temperatureProblem(k.temperature);
   if (t) errors.temperature = t;
+  // A local model has no budgets: their boxes are off, so a value in them cannot stop a run.
+  if (isLocalModelId(k.modelName.trim())) return errors;
   const s = budgetProblem('Sequential budget', k.sequentialBudget);
   if (s) errors.sequentialBudget = s;
   const p = budgetProblem('Parallel budget', k.parallelBudget);
@@ -92,14 +94,17 @@ export function composedPrompt(p: PromptFields): string {
 /** The request settings, or undefined while anything is invalid. */
 export function toRunSettings(k: Knobs, p: PromptFields): RunSettings | undefined {
   if (Object.keys(knobProblems(k)).length > 0 || Object.keys(promptProblems(p)).length > 0) return undefined;
+  const local = isLocalModelId(k.modelName.trim());
+  // A local run sends no retrieval and whatever budget is valid (the host ignores both), so its record reads true.
+  const budget = (text: string) => (local && budgetProblem('', text) ? 1 : Number(text.trim()));
   return {
     modelName: k.modelName.trim(),
     prompt: composedPrompt(p),
     ...(p.customQuery ? { queryOnly: p.queryOnly } : p.context ? { queryOnly: p.prompt } : {}),
     temperature: Number(k.temperature.trim()),
-    useRag: k.useRag,
-    sequentialBudget: Number(k.sequentialBudget.trim()),
-    parallelBudget: Number(k.parallelBudget.trim()),
+    useRag: local ? false : k.useRag,
+    sequentialBudget: budget(k.sequentialBudget),
+    parallelBudget: budget(k.parallelBudget),
     stream: k.stream,
   };
 }

@@ -2,6 +2,7 @@
 // session as a markdown file (the host asks where and writes it).
 import type { ExportedRun } from '../protocol';
 import { h, icon, show } from './dom';
+import { modelLabel } from './modelLabels';
 import { formatMs } from './output';
 import { HISTORY_LIMIT, HISTORY_OUTPUT_CHARS } from './webviewState';
 
@@ -78,7 +79,13 @@ export class HistoryList {
     const button = (label: string, iconName: string, testId: string, run: () => void) => {
       const b = h(
         'button',
-        { type: 'button', class: 'icon-button', title: label, 'aria-label': `${label}: ${s.modelName}, ${when}`, 'data-testid': testId },
+        {
+          type: 'button',
+          class: 'icon-button',
+          title: label,
+          'aria-label': `${label}: ${modelLabel(s.modelName)}, ${when}`,
+          'data-testid': testId,
+        },
         icon(iconName),
       );
       b.addEventListener('click', run);
@@ -90,7 +97,7 @@ export class HistoryList {
       h(
         'div',
         { class: 'history-text' },
-        h('span', { class: 'history-title' }, `${s.modelName} · ${when}${outcome}${timing}`),
+        h('span', { class: 'history-title' }, `${modelLabel(s.modelName)} · ${when}${outcome}${timing}`),
         h('span', { class: 'history-prompt', title: prompt.slice(0, 500) }, prompt.slice(0, 140)),
       ),
       h(

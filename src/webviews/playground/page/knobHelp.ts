@@ -15,6 +15,9 @@ export const KNOB_HELP = {
   queryPart:
     'The text the service searches with when Retrieval is on. By default it is the prompt (or your question, when you ask about a context).',
   compare: 'Run the same prompt with two models, or two settings, and see both answers side by side.',
+  localModel: 'A model file on this machine: it runs here, not on the service.',
+  notForLocal:
+    'Not used by a local model: retrieval and the compute budgets are features of the service, and this model runs on your machine.',
 } as const;
 
 export type KnobHelpKey = keyof typeof KNOB_HELP;

@@ -1,9 +1,10 @@
 // One column of run settings: model (from the host's live list), temperature, RAG, budgets, streaming. Each control
 // has a label, a description of what it does (knobHelp.ts) and an inline message that says what is wrong with its value.
-import type { ErrorFix, ModelEntry, ModelsMessage } from '../protocol';
+import { isLocalModelId, type ErrorFix, type ModelEntry, type ModelsMessage } from '../protocol';
 import { h, icon, show, uid } from './dom';
 import { knobProblems, type KnobErrors, type KnobField, type Knobs } from './formValidation';
 import { helpFor, KNOB_HELP } from './knobHelp';
+import { modelLabel } from './modelLabels';
 
 export interface KnobsEvents {
   changed(): void;
@@ -117,6 +118,7 @@ export class KnobsGroup {
     );
 
     for (const input of [this.temperature, this.sequential, this.parallel]) input.addEventListener('input', () => events.changed());
+    this.model.addEventListener('change', () => this.markLocal());
     for (const input of [this.model, this.rag, this.stream]) input.addEventListener('change', () => events.changed());
     this.refresh.addEventListener('click', () => events.refreshModels());
   }
@@ -139,6 +141,7 @@ export class KnobsGroup {
     this.sequential.value = k.sequentialBudget;
     this.parallel.value = k.parallelBudget;
     this.stream.checked = k.stream;
+    this.markLocal();
   }
 
   setModels(message: ModelsMessage, onFix: (fix: ErrorFix) => void): void {
@@ -147,6 +150,7 @@ export class KnobsGroup {
     // Nothing chosen yet: the first model is as good a start as any, and saves a click.
     const first = message.models[0];
     this.fillModels(this.model.value || (message.loading || !first ? '' : first.name));
+    this.markLocal();
     this.refresh.disabled = message.loading;
     this.modelNote.replaceChildren();
     this.modelNote.classList.remove('error');
@@ -188,14 +192,47 @@ export class KnobsGroup {
     }
   }
 
+  /** Whether the chosen model runs on this machine: retrieval and the budgets are the service's, so they are off. */
+  get isLocal(): boolean {
+    return isLocalModelId(this.model.value);
+  }
+
+  private markLocal(): void {
+    const local = this.isLocal;
+    const knobs: [HTMLInputElement, string][] = [
+      [this.rag, KNOB_HELP.useRag],
+      [this.sequential, KNOB_HELP.sequentialBudget],
+      [this.parallel, KNOB_HELP.parallelBudget],
+    ];
+    for (const [input, help] of knobs) {
+      input.disabled = local;
+      input.title = local ? KNOB_HELP.notForLocal : help;
+      // The label is hovered more often than the box: it says the same.
+      const label = input.id ? this.element.querySelector<HTMLLabelElement>(`label[for="${input.id}"]`) : null;
+      if (label) label.title = input.title;
+    }
+    this.element.classList.toggle('local-model', local);
+  }
+
   /** The list, plus the chosen model when the list lacks it (not loaded yet, or a name from elsewhere). */
   private fillModels(selected: string): void {
     const names = this.models.map((m) => m.name);
-    const options: HTMLOptionElement[] = [
+    const options: (HTMLOptionElement | HTMLOptGroupElement)[] = [
       h('option', { value: '' }, this.modelsLoading && names.length === 0 ? 'Loading models…' : 'Choose a model'),
     ];
-    if (selected && !names.includes(selected)) options.push(h('option', { value: selected }, selected));
-    for (const m of this.models) options.push(h('option', { value: m.name }, m.kind === 'unknown' ? m.name : `${m.name} (${m.kind})`));
+    if (selected && !names.includes(selected)) options.push(h('option', { value: selected }, modelLabel(selected)));
+    const hosted = this.models.filter((m) => m.kind !== 'local');
+    const local = this.models.filter((m) => m.kind === 'local');
+    for (const m of hosted) options.push(h('option', { value: m.name }, m.kind === 'unknown' ? m.name : `${m.name} (${m.kind})`));
+    if (local.length > 0) {
+      options.push(
+        h(
+          'optgroup',
+          { label: 'On this machine', 'data-testid': 'local-models' },
+          ...local.map((m) => h('option', { value: m.name, title: KNOB_HELP.localModel }, modelLabel(m.name))),
+        ),
+      );
+    }
     this.model.replaceChildren(...options);
     this.model.value = selected;
   }

@@ -2,10 +2,19 @@
 // for screen readers, time to first token / total time / size, auto-scroll that yields to a person scrolling up,
 // code-block and whole-answer copy, link clicks handed to the host, and the error with Retry.
 import { playgroundObserver } from '../latencyObserver';
-import type { DoneMessage, ErrorFix, ErrorMessage, ExportedRun, RunSettings, RunSnapshot } from '../protocol';
+import {
+  isLocalModelId,
+  type DoneMessage,
+  type ErrorFix,
+  type ErrorMessage,
+  type ExportedRun,
+  type RunSettings,
+  type RunSnapshot,
+} from '../protocol';
 import { h, icon, show } from './dom';
 import { FIX_LABELS } from './knobs';
 import { IncrementalMarkdown, type MarkdownRenderer } from './markdown';
+import { modelLabel } from './modelLabels';
 import { emptyPane, type PaneId, type PaneState } from './webviewState';
 
 export interface PaneEvents {
@@ -193,9 +202,13 @@ export class OutputPane {
   private paint(): void {
     const s = this.state;
     const settings = s.settings;
-    this.title.textContent = settings ? settings.modelName : this.id === 'a' ? 'Output' : 'Output B';
+    this.title.textContent = settings ? modelLabel(settings.modelName) : this.id === 'a' ? 'Output' : 'Output B';
+    const service =
+      settings && isLocalModelId(settings.modelName)
+        ? 'on this machine'
+        : `RAG ${settings?.useRag ? 'on' : 'off'} · budgets ${settings?.sequentialBudget}×${settings?.parallelBudget}`;
     this.summary.textContent = settings
-      ? `temperature ${settings.temperature} · RAG ${settings.useRag ? 'on' : 'off'} · budgets ${settings.sequentialBudget}×${settings.parallelBudget} · ${settings.stream ? 'streamed' : 'not streamed'}`
+      ? `temperature ${settings.temperature} · ${service} · ${settings.stream ? 'streamed' : 'not streamed'}`
       : '';
     this.paintStatus();
     this.copyAll.disabled = s.text.length === 0;

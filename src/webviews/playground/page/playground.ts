@@ -10,6 +10,7 @@ import { createMarkdownRenderer } from './markdown';
 import type { OutputPane } from './output';
 import { initialState, StateSaver, type PlaygroundState } from './webviewState';
 import { post } from './vscodeApi';
+import { setModelLabels } from './modelLabels';
 
 const { state: startState } = initialState();
 const renderer = createMarkdownRenderer();
@@ -153,6 +154,8 @@ function onMessage(message: HostToWebview): void {
       return;
     }
     case 'models':
+      // Before the form: its lists name local models by these labels.
+      setModelLabels(message.models);
       form.setModels(message);
       return;
     case 'presets':
