@@ -11,7 +11,7 @@ const SRC = path.resolve(__dirname, '../../../src');
 const LAYERS: string[][] = [
   ['api'],
   ['core'], // contributions, services, log, storageKeys, deferredTree: small modules every layer may read
-  ['connection', 'util', 'playground/shared'],
+  ['connection', 'util', 'local', 'playground/shared'],
   ['jobs'],
   ['features/models'],
   ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
