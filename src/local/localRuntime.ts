@@ -75,6 +75,8 @@ interface Pending {
   started: number;
   firstTokenMs?: number;
   loadTimer?: NodeJS.Timeout;
+  /** Between the child's 'loading' and 'loaded': the loader cannot be interrupted, only the child ended. */
+  loading?: boolean;
 }
 
 interface Child {
@@ -162,6 +164,8 @@ export function createLocalRuntime(
     switch (message.type) {
       case 'loading': {
         const seconds = settings().loadTimeoutSeconds;
+        p.loading = true;
+        log(`local runtime: loading ${p.file}`);
         p.loadTimer = setTimeout(() => {
           log(`local runtime: loading ${p.file} took longer than ${seconds} s`);
           end(
@@ -173,6 +177,7 @@ export function createLocalRuntime(
         return;
       }
       case 'loaded':
+        p.loading = false;
         clearTimeout(p.loadTimer);
         if (!message.reused) log(`local runtime: loaded ${p.file}`);
         return;
@@ -265,7 +270,17 @@ export function createLocalRuntime(
       const c = (child ??= startChild(s.gpu));
       const id = nextId++;
       return new Promise<LocalGenerateResult>((resolve, reject) => {
-        const onAbort = (): void => send(c, { type: 'abort', id });
+        const onAbort = (): void => {
+          const p = pending.get(id);
+          if (!p?.loading) {
+            send(c, { type: 'abort', id });
+            return;
+          }
+          // Stop means stop now, even while a model loads (a broken file can keep the loader busy until the timeout).
+          log(`local runtime: stopped while loading ${p.file}, ending the child`);
+          settle(p, () => p.resolve({ text: '', stopped: true, tokens: 0, totalMs: performance.now() - started }));
+          end(c, 'crashed', (file) => `The local runtime was stopped while loading ${file}.`);
+        };
         signal.addEventListener('abort', onAbort, { once: true });
         const done = <T>(f: (v: T) => void) => {
           return (v: T): void => {

@@ -166,6 +166,21 @@ describe('local runtime (child process, real node-llama-cpp)', function () {
     assert.ok(again.tokens > 0, 'a fresh child after the kill');
   });
 
+  it('stop while a model loads ends the child at once: stopped=true, no wait for the load timeout', async () => {
+    const malformed = join(dir, 'spinning.gguf');
+    await writeFile(malformed, Buffer.concat([Buffer.from('GGUF'), Buffer.from([3, 0, 0, 0]), Buffer.alloc(7, 0xff)]));
+    const { runtime, next } = make({ loadTimeoutSeconds: 3600 });
+    const abort = new AbortController();
+    const loading = next(/loading spinning\.gguf/);
+    const run = runtime.generate({ modelPath: malformed, prompt: 'Hi', temperature: 0 }, () => {}, abort.signal);
+    await loading;
+    const ended = next(/ended/);
+    abort.abort();
+    const result = await run;
+    assert.deepEqual({ text: result.text, stopped: result.stopped, tokens: result.tokens }, { text: '', stopped: true, tokens: 0 });
+    await ended;
+  });
+
   it('a truncated file is "load-failed", naming the file', async () => {
     const truncated = join(dir, 'truncated.gguf');
     const whole = tinyModelGguf({ seed: 'truncated' });
