@@ -83,6 +83,7 @@ interface Child {
   process: ChildProcess;
   gpu: 'off' | 'auto';
   ready: boolean;
+  exited?: boolean;
   startTimer?: NodeJS.Timeout;
   /** Why the parent ended it, when it did: the pending runs reject with this instead of 'crashed'. */
   ending?: { kind: LocalRuntimeErrorKind; message: (file: string) => string };
@@ -107,6 +108,8 @@ export function createLocalRuntime(
   }
 
   function onExit(c: Child, code: number | null, signal: NodeJS.Signals | null): void {
+    if (c.exited) return;
+    c.exited = true;
     clearTimeout(c.startTimer);
     if (child === c) child = undefined;
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
@@ -226,6 +229,12 @@ export function createLocalRuntime(
     proc.on('exit', (code, signal) => onExit(c, code, signal));
     proc.on('error', (err) => {
       log(`local runtime: ${err.message}`);
+      if (proc.pid === undefined) {
+        // Never spawned: no 'exit' follows.
+        c.ending ??= { kind: 'unavailable', message: () => `The local runtime could not start: ${err.message}` };
+        onExit(c, null, null);
+        return;
+      }
       end(c, 'crashed', (file) => `The local runtime stopped unexpectedly while running ${file}: ${err.message}`);
     });
     c.startTimer = setTimeout(

@@ -216,6 +216,20 @@ describe('local runtime (child process, real node-llama-cpp)', function () {
     assert.notEqual(pidOf(await restarted), pid);
   });
 
+  it('a child that ends before it is ready is "unavailable" (a broken install), and says where to look', async () => {
+    const runtime = createLocalRuntime(
+      () => BASE,
+      () => {},
+      { childModule: join(dir, 'missing.js') },
+    );
+    runtimes.push(runtime);
+    const err = await rejection(
+      runtime.generate({ modelPath: model, prompt: 'Hi', temperature: 0 }, () => {}, new AbortController().signal),
+    );
+    assert.equal(err.kind, 'unavailable');
+    assert.match(err.message, /Show Log/);
+  });
+
   it('is available when node-llama-cpp and its platform package are installed, not otherwise', async () => {
     assert.equal(await rig().runtime.available(), true);
     const bare = await mkdtemp(join(tmpdir(), 'no-runtime-'));
