@@ -1,5 +1,6 @@
-// Three bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the
-// extension it loads on first use (the service client and axios included), and the playground page (browser, IIFE).
+// Four bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the
+// extension it loads on first use (the service client and axios included), the local runtime's child process, and the
+// playground page (browser, IIFE).
 // The page's codicon font and stylesheet are copied from @vscode/codicons next to it, so the page loads them from the
 // extension's own files (its policy allows nothing else).
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -54,6 +55,21 @@ const main = {
 
 const extension = { ...main, plugins: [mainAsSeparateBundle, vscodeOnce], entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' };
 
+// The local runtime's child process (src/local/runtimeChild.ts), forked by path: node-llama-cpp stays external, loaded
+// by a real `import()` (it is ESM only and finds its native binaries next to its own files).
+const localRuntime = {
+  entryPoints: ['src/local/runtimeChild.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: 'dist/localRuntime.js',
+  external: ['node-llama-cpp'],
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+};
+
 const webview = {
   entryPoints: ['src/webviews/playground/page/playground.ts'],
   bundle: true,
@@ -75,8 +91,13 @@ async function copyCodicons() {
 
 await copyCodicons();
 if (watch) {
-  const contexts = await Promise.all([esbuild.context(extension), esbuild.context(main), esbuild.context(webview)]);
+  const contexts = await Promise.all([
+    esbuild.context(extension),
+    esbuild.context(main),
+    esbuild.context(localRuntime),
+    esbuild.context(webview),
+  ]);
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
-  await Promise.all([esbuild.build(extension), esbuild.build(main), esbuild.build(webview)]);
+  await Promise.all([esbuild.build(extension), esbuild.build(main), esbuild.build(localRuntime), esbuild.build(webview)]);
 }

@@ -36,6 +36,17 @@ export default tseslint.config(
     },
   },
   {
+    // The local runtime runs under plain mocha, its child outside VS Code: only its settings reader may read VS Code.
+    files: ['src/local/**/*.ts'],
+    ignores: ['src/local/localRuntimeSettings.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'Only src/local/localRuntimeSettings.ts imports vscode.' }] },
+      ],
+    },
+  },
+  {
     // Activation loads only the entry module, in every window: it imports the few small modules
     // test/unit/entryModule.test.ts allows, and types (the main module comes through `import('./main.js')`).
     files: ['src/extension.ts'],

@@ -1,30 +1,11 @@
-// The local runtime's settings (hostedReasoning.local.*), read when the runtime needs them so a change applies to the
-// next start; a missing or nonsensical value falls back to the default.
+// The one file of src/local that reads VS Code: the `hostedReasoning.local.*` settings, read afresh on every run so a
+// change applies to the next one (a GPU change restarts the runtime; threads or context size reload the model).
+import { totalmem } from 'node:os';
 import * as vscode from 'vscode';
 import type { LocalRuntimeSettings } from './localRuntime';
-
-export const DEFAULT_LOCAL_SETTINGS: LocalRuntimeSettings = {
-  threads: 0,
-  contextSize: 4096,
-  gpu: 'off',
-  idleSeconds: 300,
-  loadTimeoutSeconds: 60,
-  memoryLimitMB: 0,
-};
+import { localRuntimeSettingsFrom } from './runtimeSettingsValues';
 
 export function readLocalRuntimeSettings(): LocalRuntimeSettings {
-  const c = vscode.workspace.getConfiguration('hostedReasoning.local');
-  const num = (key: keyof LocalRuntimeSettings, min: number) => {
-    const v = c.get<unknown>(key);
-    const fallback = DEFAULT_LOCAL_SETTINGS[key] as number;
-    return typeof v === 'number' && Number.isFinite(v) && v >= min ? Math.round(v) : fallback;
-  };
-  return {
-    threads: num('threads', 0),
-    contextSize: num('contextSize', 256),
-    gpu: c.get<unknown>('gpu') === 'auto' ? 'auto' : 'off',
-    idleSeconds: num('idleSeconds', 0),
-    loadTimeoutSeconds: num('loadTimeoutSeconds', 1),
-    memoryLimitMB: num('memoryLimitMB', 0),
-  };
+  const config = vscode.workspace.getConfiguration('hostedReasoning.local');
+  return localRuntimeSettingsFrom((key) => config.get<unknown>(key), totalmem());
 }

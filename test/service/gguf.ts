@@ -1,9 +1,11 @@
-// A real GGUF v3 file (the format llama.cpp loads) for finetune artifacts: header, typed metadata, tensor infos,
-// alignment padding, then deterministic pseudo-random tensor data up to the requested size. Written in chunks through
+// A real GGUF v3 file (the format llama.cpp loads) for finetune artifacts: from the tiny model's size on, a loadable
+// model (tinyModel.ts) followed by filler; below it, an adapter-shaped file (header, typed metadata, tensor infos,
+// alignment padding, then deterministic pseudo-random tensor data) up to the requested size. Written in chunks through
 // a write stream with backpressure so multi-GB benchmark artifacts never sit in memory, and hashed while written.
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { tinyModelGguf } from './tinyModel';
 
 /** GGUF metadata value types (gguf.md). */
 const enum GgufType {
@@ -148,12 +150,22 @@ function seedOf(name: string): number {
  * Returns its size and sha256.
  */
 export async function writeGguf(path: string, opts: GgufWriteOptions): Promise<{ size: number; sha256: string }> {
-  // The header size depends on the tensor count; plan with a header estimate, then shrink the data to fit exactly.
-  let tensors = planTensors(Math.max(0, opts.totalBytes - 4096));
-  let header = buildHeader(opts, tensors);
-  tensors = planTensors(Math.max(0, opts.totalBytes - header.length));
-  header = buildHeader(opts, tensors);
-  const dataBytes = tensors.reduce((n, t) => n + t.bytes, 0);
+  // Large enough for the tiny model: a real loadable one (llama.cpp ignores bytes after the tensor data, so the rest of
+  // the requested size, up to the benchmarks' gigabytes, is pseudo-random filler). Smaller: adapter-shaped, not loadable.
+  const model = tinyModelGguf({ seed: opts.modelName, name: opts.modelName, baseModel: opts.baseModel });
+  let header: Buffer;
+  let dataBytes: number;
+  if (opts.totalBytes >= model.length) {
+    header = model;
+    dataBytes = opts.totalBytes - model.length;
+  } else {
+    // The header size depends on the tensor count; plan with a header estimate, then shrink the data to fit exactly.
+    let tensors = planTensors(Math.max(0, opts.totalBytes - 4096));
+    header = buildHeader(opts, tensors);
+    tensors = planTensors(Math.max(0, opts.totalBytes - header.length));
+    header = buildHeader(opts, tensors);
+    dataBytes = tensors.reduce((n, t) => n + t.bytes, 0);
+  }
   const tail = Math.max(0, opts.totalBytes - header.length - dataBytes); // zero padding up to the exact size
 
   const partial = `${path}.partial`;

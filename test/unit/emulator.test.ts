@@ -720,7 +720,7 @@ describe('emulator: downloads and the signed-URL origin', function () {
     assert.equal(header.version, 3);
     assert.equal(header.metadata['general.architecture'], 'llama');
     assert.equal(header.metadata['general.name'], 'gguf-check');
-    assert.equal(header.metadata['adapter.type'], 'lora');
+    assert.equal(header.metadata['general.type'], 'model');
     assert.equal(header.metadata['general.base_model'], BASE);
     assert.ok(header.tensorCount >= 2n);
     assert.equal(header.dataOffset % 32, 0);
