@@ -21,6 +21,7 @@ import type {
 import { COMMANDS } from '../../src/contributions';
 import { LOCAL_MODELS_KEY } from '../../src/storageKeys';
 import { composeAnswer } from '../service/inference';
+import { LOCAL_ANSWER_TOKENS } from '../../src/webviews/playground/host/localInference';
 import { FakeLocalRuntime } from '../unit/fakeLocalRuntime';
 import { recordingMessages, waitFor, type ShownMessage } from './helpers';
 import { useRig } from './rig';
@@ -194,7 +195,9 @@ describe('run locally', function () {
       assert.equal(end.type, 'done', JSON.stringify(end));
       assert.equal(textOf(log.posted, 'whole'), runtime.script.chunks.join(''));
       assert.equal(end.timing.chars, runtime.script.chunks.join('').length);
-      assert.deepEqual(runtime.requests, [{ modelPath: await recordedFile(), prompt: base.prompt, temperature: base.temperature }]);
+      assert.deepEqual(runtime.requests, [
+        { modelPath: await recordedFile(), prompt: base.prompt, temperature: base.temperature, maxTokens: LOCAL_ANSWER_TOKENS },
+      ]);
       assert.match(panel.panel.title, new RegExp(`Local · ${CUSTOM}`));
       assert.deepEqual(
         rig.emu.received.filter((r) => r.path.startsWith(INFER_PATH) && r.time >= since),
@@ -214,6 +217,34 @@ describe('run locally', function () {
       assert.equal(textOf(log.posted, 'stopped'), 'first second');
     } finally {
       log.dispose();
+    }
+  });
+
+  it('runs the downloaded model with the real runtime (llama.cpp in a child process): it streams, and Stop ends it', async () => {
+    // The emulator's artifact is a real tiny llama model, so this is the whole loop a person follows: download, then
+    // run locally. One thread: two on a loaded 2-core machine slowed generation by orders of magnitude.
+    rig.api.services.local.runtime = original;
+    await rig.setSetting('local.threads', 1);
+    const panel = await runLocally(CUSTOM);
+    const log = record(panel);
+    try {
+      const modelName = panel.prefill!.modelName!;
+      send(panel, { type: 'run', runId: 'real', settings: { ...base, modelName } });
+      const end = await waitForEnd(log.posted, 'real');
+      assert.equal(end.type, 'done', JSON.stringify(end));
+      assert.ok(textOf(log.posted, 'real').length > 0, 'the tiny model wrote nothing');
+      assert.ok(end.timing.ttfbMs !== undefined, 'no time to first token');
+
+      send(panel, { type: 'run', runId: 'real-stop', settings: { ...base, modelName } });
+      await waitFor('the first text of the second run', () => textOf(log.posted, 'real-stop').length > 0 || undefined, {
+        timeoutMs: 20_000,
+      });
+      send(panel, { type: 'stop', runId: 'real-stop' });
+      const stopped = await waitForEnd(log.posted, 'real-stop');
+      assert.equal(stopped.type === 'done' && stopped.stopped, true, JSON.stringify(stopped));
+    } finally {
+      log.dispose();
+      await vscode.workspace.getConfiguration('hostedReasoning').update('local.threads', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

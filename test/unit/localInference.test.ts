@@ -3,7 +3,7 @@
 // failure shown in words that name the file (never its folder).
 import { strict as assert } from 'node:assert';
 import { InferenceRun } from '../../src/webviews/playground/host/inferenceRun';
-import { localInferenceClient, type DescribeFailure } from '../../src/webviews/playground/host/localInference';
+import { LOCAL_ANSWER_TOKENS, localInferenceClient, type DescribeFailure } from '../../src/webviews/playground/host/localInference';
 import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
 import { FakeLocalRuntime } from './fakeLocalRuntime';
 
@@ -51,7 +51,9 @@ describe('local runs in the playground', () => {
     assert.equal(end.type === 'done' && end.stopped, false);
     assert.equal(end.timing.chars, 'Hello from this machine.'.length);
     assert.equal(typeof end.timing.ttfbMs, 'number');
-    assert.deepEqual(runtime.requests, [{ modelPath: target.path, prompt: 'Say hello.', temperature: 0.2 }]);
+    assert.deepEqual(runtime.requests, [
+      { modelPath: target.path, prompt: 'Say hello.', temperature: 0.2, maxTokens: LOCAL_ANSWER_TOKENS },
+    ]);
   });
 
   it('Stop aborts the runtime and ends with the partial text, marked stopped', async () => {

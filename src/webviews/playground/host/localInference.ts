@@ -39,11 +39,18 @@ export interface LocalModelTarget {
 /** Words for each kind of failure (the panel gives localized ones). */
 export type DescribeFailure = (kind: LocalRuntimeErrorKind, fileName: string, detail: string) => string;
 
+/**
+ * The longest answer a local run writes. The service bounds an answer on its side; a local model left unbounded writes
+ * until its context is full, and a small or badly tuned one may never say it is done.
+ */
+export const LOCAL_ANSWER_TOKENS = 1024;
+
 export function localInferenceClient(runtime: LocalRuntime, target: LocalModelTarget, describe: DescribeFailure): InferenceClient {
   const request = (req: InferenceRequest): LocalGenerateRequest => ({
     modelPath: target.path,
     prompt: req.prompt,
     temperature: req.temperature,
+    maxTokens: LOCAL_ANSWER_TOKENS,
   });
   const failure = (error: unknown): unknown => {
     // By shape, not class: the runtime may come from another bundle (the in-editor tests' fake does).
