@@ -97,13 +97,17 @@ function stagePlatformPackage(name: string, version: string, stageModules: strin
 /** Every file the allowlist in .vscodeignore ships, plus node_modules/. */
 function stageExtension(stage: string): void {
   const ignore = fs.readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8');
-  for (const entry of ['package.json', 'package.nls.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist', 'media']) {
+  for (const entry of ['package.json', 'package.nls.json', 'LICENSE', 'CHANGELOG.md', 'dist', 'media']) {
     const from = path.join(repoRoot, entry);
     if (fs.existsSync(from)) fs.cpSync(from, path.join(stage, entry), { recursive: true });
   }
+  // The README the universal package ships too (without the screenshots vsce cannot place without a repository).
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'packageReadme.mjs'), path.join(stage, 'README.md')], {
+    stdio: 'inherit',
+  });
   fs.writeFileSync(
     path.join(stage, '.vscodeignore'),
-    `${ignore}\n# A platform package: the local runtime's files (scripts/packageTarget.ts).\n!dist/localRuntime.js\n!node_modules/**\n`,
+    `${ignore}\n# A platform package: the local runtime's files (scripts/packageTarget.ts).\n!README.md\n!dist/localRuntime.js\n!node_modules/**\n`,
   );
   // Built already (main); vsce would otherwise run the build again in the staging folder, which has no sources.
   // vsce ships the dependencies `npm list --production` finds: here node-llama-cpp's closure only (the rest is bundled).

@@ -14,6 +14,9 @@ const STEPS = {
   scripts: { run: ['npx', 'tsc', '-p', 'tsconfig.start.json'], doneBy: ['compile'] },
   build: { run: ['npm', 'run', 'build'] },
   package: { run: ['npm', 'run', 'package'] },
+  // The package a person on this platform installs (the Marketplace serves it before the universal one): it carries
+  // the local runtime, which the UI tests run.
+  packageTarget: { run: ['npm', 'run', 'package:target', '--', `${process.platform}-${process.arch}`] },
   server: { run: ['node', 'out/test/runners/setupVscodeServer.js'] },
 };
 

@@ -11,6 +11,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'finetune-wizard.png': '02-finetune-summary.png',
   'models-and-jobs.png': '03-evaluate.png',
   'playground.png': '08-playground-layout-answer-first.png',
+  'local-compare.png': '09-local-compare-side-by-side.png',
 };
 
 export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');

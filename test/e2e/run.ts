@@ -1,5 +1,6 @@
-// The UI tests (issue 5): VS Code's server build with the packaged extension (.vsix) installed, opened in headless
-// Chromium and driven by Playwright through the steps of steps.ts, against the service emulator running in this
+// The UI tests (issue 5): VS Code's server build with the extension's package for this platform installed (the .vsix
+// a person here installs, which carries the local runtime), opened in headless Chromium and driven by Playwright
+// through the steps of steps.ts, against the service emulator running in this
 // process. Builds nothing: `npm run test:e2e` packages, compiles and installs the server first.
 //
 // HR_E2E_EXTENSION=dev loads the working tree's build (dist/, `npm run build`) as the development extension instead
@@ -29,6 +30,8 @@ const logPath = path.join(outputDir, 'run.log');
 /** The whole run, startup to cleanup; the steps take about a minute. */
 const RUN_TIMEOUT_MS = 5 * 60_000;
 const DEMO_KEY = 'demo-key';
+/** The platform package is what a person on this machine installs; unlike the universal one it runs models locally. */
+const PLATFORM_TARGET = `${process.platform}-${process.arch}`;
 /** The packaged extension as a person installs it, or the working tree's build as the development extension. */
 const mode: 'vsix' | 'dev' = process.env.HR_E2E_EXTENSION === 'dev' ? 'dev' : 'vsix';
 
@@ -76,8 +79,8 @@ function preflightProblem(): string | undefined {
     return 'The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.';
   }
   if (mode === 'dev' && !fs.existsSync(extensionBundlePath)) return 'dist/extension.js is missing: run `npm run build`.';
-  if (mode === 'vsix' && !fs.existsSync(packagedVsixPath())) {
-    return `${path.basename(packagedVsixPath())} is missing: run \`npm run package\`.`;
+  if (mode === 'vsix' && !fs.existsSync(packagedVsixPath(PLATFORM_TARGET))) {
+    return `${path.basename(packagedVsixPath(PLATFORM_TARGET))} is missing: run \`npm run package:target -- ${PLATFORM_TARGET}\`.`;
   }
   return undefined;
 }
@@ -101,6 +104,8 @@ function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: s
     'hostedReasoning.baseUrl': emu.url,
     'hostedReasoning.downloadFolder': downloadFolder,
     'hostedReasoning.pollIntervalSeconds': 1,
+    // One thread for the local runtime: two on a loaded 2-core machine slowed generation by orders of magnitude.
+    'hostedReasoning.local.threads': 1,
     'workbench.startupEditor': 'none',
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
@@ -212,7 +217,7 @@ async function main(): Promise<number> {
     console.log(`[e2e] emulator on ${emu.url}; workspace ${workspace}`);
 
     if (mode === 'vsix') {
-      const vsix = packagedVsixPath();
+      const vsix = packagedVsixPath(PLATFORM_TARGET);
       log(`[e2e] ${installVsix(vsix, extensionsDir, serverEnvironment())}`);
       const installed = fs.readdirSync(extensionsDir).filter((entry) => !entry.startsWith('.'));
       console.log(`[e2e] installed ${path.basename(vsix)} (${installed.join(', ')}) (${seconds(started)})`);

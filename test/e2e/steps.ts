@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
+import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
 import type { Step } from './stepRunner';
 import { eventually, Workbench } from './workbench';
@@ -194,6 +195,38 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
+  const localCompare: Step = {
+    number: 9,
+    id: 'local-compare',
+    title: 'run the downloaded model locally from its context menu, and compare it with the hosted base model on one prompt',
+    needs: ['download'],
+    timeoutMs: 120_000,
+    async run({ shot, note }) {
+      const pg = new PlaygroundPage(page);
+      await wb.clearNotifications();
+      await wb.contextMenu(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Run Locally');
+      const local = `Local · ${modelName}`;
+      await page.locator('.tab.active').getByText(`Playground · ${local}`).waitFor();
+      await eventually(`the playground to select ${local}`, async () => {
+        const label = await pg.modelSelect
+          .evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')
+          .catch(() => '');
+        return label === local || undefined;
+      });
+      await pg.byTestId('compare').check();
+      await pg.byTestId('model-select-b').selectOption(env.baseModel);
+      await pg.ask('What is Lumen Notes?');
+      for (const side of ['', '-b']) {
+        await pg.byTestId(`status${side}`).getByText('Done.').waitFor({ timeout: 90_000 });
+      }
+      const [localText, hostedText] = [await pg.output.innerText(), await pg.byTestId('output-b').innerText()];
+      assert.ok(localText.trim().length > 0, 'the local model answered');
+      assert.ok(hostedText.includes('Lumen Notes'), `the hosted model answered (${hostedText.slice(0, 80)})`);
+      note(`local (${localText.length} chars, llama.cpp in a child process) beside ${env.baseModel} (${hostedText.length} chars)`);
+      await shot('side-by-side');
+    },
+  };
+
   const errors: Step = {
     number: 7,
     id: 'errors',
@@ -244,5 +277,5 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
-  return [apiKey, finetune, evaluate, download, ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }), errors];
+  return [apiKey, finetune, evaluate, download, ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }), localCompare, errors];
 }

@@ -7,9 +7,10 @@ import * as path from 'node:path';
 import { repoRoot, serverMainPath } from './vscodeServerLayout';
 
 /** Where `npm run package` (vsce) writes the package: `<name>-<version>.vsix` at the repository root. */
-export function packagedVsixPath(): string {
+/** The universal package (`npm run package`), or with a target the platform one (`npm run package:target`). */
+export function packagedVsixPath(target?: string): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
-  return path.join(repoRoot, `${manifest.name}-${manifest.version}.vsix`);
+  return path.join(repoRoot, `${manifest.name}-${target ? `${target}-` : ''}${manifest.version}.vsix`);
 }
 
 /** Installs `vsix`; returns the server's own words. Throws with them when it did not say it succeeded. */

@@ -146,6 +146,7 @@ describe('run locally', function () {
     try {
       const id = panel.prefill?.modelName ?? '';
       assert.match(id, /^local:[0-9a-f]{16}$/, 'the page gets an id, not a path');
+      assert.equal(panel.panel.title, `Playground · Local · ${CUSTOM}`, 'the title names the model, not its id');
       assert.doesNotMatch(JSON.stringify(panel.prefill), new RegExp(path.basename(modelFile)));
       send(panel, { type: 'ready' });
       const models = await waitFor('the model list', () => log.posted.find((m): m is ModelsMessage => m.type === 'models' && !m.loading));

@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
+import { untrustedText } from '../../util/untrustedText';
 import { COMMANDS } from '../../contributions';
 import { platformPackageMessage } from '../../local/localRunMessages';
 import type { LocalModel } from '../../local/storedLocalModels';
@@ -29,7 +30,10 @@ async function runLocally(services: Services, playground: PlaygroundManager, arg
   const model = arg instanceof vscode.Uri ? await chosenFile(services, arg) : await downloadedModel(services, arg);
   if (!model) return undefined;
   services.log.info(`Run Locally: ${model.label} (${model.source}).`);
-  return playground.openPanel({ modelName: model.id });
+  return playground.openPanel({
+    modelName: model.id,
+    title: vscode.l10n.t('Playground · Local · {0}', untrustedText(model.label, { maxChars: 80 })),
+  });
 }
 
 async function chosenFile(services: Services, uri: vscode.Uri): Promise<LocalModel | undefined> {

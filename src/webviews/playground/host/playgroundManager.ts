@@ -9,6 +9,8 @@ import { PLAYGROUND_VIEW_TYPE, type Prefill } from '../protocol';
 export interface OpenOptions extends Prefill {
   /** Where the panel goes; the active editor group by default. */
   viewColumn?: vscode.ViewColumn;
+  /** The panel's title when the model's name is not what a person knows it by (a local model's id). */
+  title?: string;
 }
 
 export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanelSerializer {
@@ -36,7 +38,7 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
     };
     const panel = vscode.window.createWebviewPanel(
       PLAYGROUND_VIEW_TYPE,
-      prefill.modelName ? `Playground · ${prefill.modelName}` : 'Playground',
+      options.title ?? (prefill.modelName ? `Playground · ${prefill.modelName}` : 'Playground'),
       { viewColumn: options.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(this.services.context.extensionUri),
     );
