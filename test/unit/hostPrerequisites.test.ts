@@ -15,10 +15,7 @@ describe('system packages on a bare machine', () => {
     if (process.getuid?.() !== 0) this.skip(); // the install path is taken only as root
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-apt-'));
     const fake = path.join(dir, 'apt-get');
-    fs.writeFileSync(
-      fake,
-      `#!/bin/sh\necho "$@" >> "${dir}/calls"\nif [ "$1" = install ]; then touch "${dir}/installed"; fi\n`,
-    );
+    fs.writeFileSync(fake, `#!/bin/sh\necho "$@" >> "${dir}/calls"\nif [ "$1" = install ]; then touch "${dir}/installed"; fi\n`);
     fs.chmodSync(fake, 0o755);
     savedPath = process.env.PATH;
     process.env.PATH = `${dir}${path.delimiter}${savedPath ?? ''}`;
