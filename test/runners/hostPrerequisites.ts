@@ -92,9 +92,7 @@ export function ensurePrerequisites(check: () => MissingPrerequisite[], purpose?
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
     const result = spawnSync(aptGet, args, { stdio: 'inherit', env });
-    if (result.status !== 0)
-      return `${describeMissing(missing, purpose)}
-(apt-get ${args[0]} failed: see above)`;
+    if (result.status !== 0) return `${describeMissing(missing, purpose)}\n(apt-get ${args[0]} failed: see above)`;
   }
   const still = check();
   return still.length === 0 ? undefined : describeMissing(still, purpose);
