@@ -39,14 +39,14 @@ async function removeJob(services: Services, arg: unknown): Promise<boolean> {
 
 async function confirmRemoveRunning(job: JobRecord): Promise<boolean> {
   const pick = await showWarningMessage(
-    `Remove "${jobTitle(job)}" from the list?`,
+    vscode.l10n.t('Remove "{0}" from the list?', jobTitle(job)),
     {
       modal: true,
-      detail:
-        'The job is still running. Removing it does not cancel it on the service: it only stops following it here, ' +
-        'so you will not be told when it ends.',
+      detail: vscode.l10n.t(
+        'The job is still running. Removing it does not cancel it on the service: it only stops following it here, so you will not be told when it ends.',
+      ),
     },
-    'Remove',
+    vscode.l10n.t('Remove'),
   );
   return pick === 'Remove';
 }

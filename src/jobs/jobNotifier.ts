@@ -44,14 +44,19 @@ export class JobNotifier implements vscode.Disposable {
 
   private async modelReady(job: JobRecord): Promise<void> {
     const modelName = job.modelName;
-    const pick = await showInformationMessage(`Model ${modelName} is ready.`, 'Evaluate', 'Try in Playground', 'Download');
+    const pick = await showInformationMessage(
+      vscode.l10n.t('Model {0} is ready.', modelName),
+      vscode.l10n.t('Evaluate'),
+      vscode.l10n.t('Try in Playground'),
+      vscode.l10n.t('Download'),
+    );
     if (pick === 'Evaluate') await vscode.commands.executeCommand(COMMANDS.evaluate, { modelName });
     else if (pick === 'Try in Playground') await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName });
     else if (pick === 'Download') await vscode.commands.executeCommand(COMMANDS.download, { modelName });
   }
 
   private async evaluationDone(job: JobRecord): Promise<void> {
-    const pick = await showInformationMessage(serverText(evaluationSummary(job)), 'Show in Jobs');
+    const pick = await showInformationMessage(serverText(evaluationSummary(job)), vscode.l10n.t('Show in Jobs'));
     if (pick) await this.showJobs(job);
   }
 
@@ -60,14 +65,18 @@ export class JobNotifier implements vscode.Disposable {
       job.kind === 'finetune'
         ? `Creating model ${job.modelName} failed`
         : `Evaluating ${job.modelName}${job.datasetName ? ` on ${job.datasetName}` : ''} failed`;
-    const pick = await showErrorMessage(`${what}: ${serverText(job.error ?? 'no reason given')}`, 'Show Log', 'Show Jobs');
+    const pick = await showErrorMessage(
+      `${what}: ${job.error !== undefined ? serverText(job.error) : vscode.l10n.t('no reason given')}`,
+      vscode.l10n.t('Show Log'),
+      vscode.l10n.t('Show Jobs'),
+    );
     if (pick === 'Show Log') this.log.show();
     else if (pick === 'Show Jobs') await this.showJobs(job);
   }
 
   private async cancelled(job: JobRecord): Promise<void> {
     const what = job.kind === 'finetune' ? `Creating model ${job.modelName}` : `Evaluating ${job.modelName}`;
-    const pick = await showWarningMessage(`${what} was cancelled on the service.`, 'Show Jobs');
+    const pick = await showWarningMessage(vscode.l10n.t('{0} was cancelled on the service.', what), vscode.l10n.t('Show Jobs'));
     if (pick) await this.showJobs(job);
   }
 

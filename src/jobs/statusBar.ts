@@ -54,7 +54,7 @@ export class JobsStatusBar implements vscode.Disposable {
     }
     this.item.text = words.text;
     this.item.backgroundColor = words.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `Hosted Reasoning: ${words.label}. Show jobs.`, role: 'button' };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Hosted Reasoning: {0}. Show jobs.', words.label), role: 'button' };
     this.item.tooltip = this.tooltip([...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isActive)]);
     this.item.show();
     this.visible = true;

@@ -48,10 +48,10 @@ async function chooseDestination(services: Services, modelName: string): Promise
   const lastDir = services.context.globalState.get<string>('hostedReasoning.lastDownloadFolder');
   const base = defaultSaveFolder(lastDir);
   const uri = await vscode.window.showSaveDialog({
-    title: `Save the artifact of ${modelName}`,
+    title: vscode.l10n.t('Save the artifact of {0}', modelName),
     defaultUri: vscode.Uri.file(path.join(base, artifactFileName(modelName))),
     filters: { 'GGUF model': ['gguf'], 'All files': ['*'] },
-    saveLabel: 'Download',
+    saveLabel: vscode.l10n.t('Download'),
   });
   if (!uri) return undefined;
   await services.context.globalState.update('hostedReasoning.lastDownloadFolder', path.dirname(uri.fsPath));
@@ -77,7 +77,7 @@ export async function runDownload(
   await setPending(services, pending, true);
   try {
     const outcome = await withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Downloading ${modelName}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading {0}', modelName), cancellable: true },
       async (progress, token) => {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
@@ -114,7 +114,10 @@ export async function runDownload(
   } catch (error) {
     if (isApiError(error) && error.kind === 'cancelled') {
       const resume = 'Resume';
-      void showInformationMessage(`Download of ${modelName} paused. The partial file is kept; resume any time.`, resume).then((c) => {
+      void showInformationMessage(
+        vscode.l10n.t('Download of {0} paused. The partial file is kept; resume any time.', modelName),
+        resume,
+      ).then((c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
       });
       return undefined;
@@ -124,7 +127,7 @@ export async function runDownload(
       const resume = 'Resume';
       services.log.warn(error.message);
       void showErrorMessage(
-        `Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`,
+        vscode.l10n.t('Could not download {0}: {1} kept in {2}; free space and Resume.', modelName, mb(error.keptBytes), error.partFile),
         resume,
       ).then((c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
@@ -140,7 +143,7 @@ export async function runDownload(
 async function offerActions(file: string, bytes: number): Promise<void> {
   const reveal = 'Reveal';
   const copy = 'Copy Path';
-  const choice = await showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy);
+  const choice = await showInformationMessage(vscode.l10n.t('Downloaded {0} ({1}).', path.basename(file), mb(bytes)), reveal, copy);
   if (choice === reveal) {
     // revealFileInOS exists on desktop; in a remote or browser window, reveal in the Explorer instead.
     await vscode.commands
@@ -186,7 +189,11 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
     }
     const resume = 'Resume';
     const discard = 'Discard';
-    const choice = await showInformationMessage(`The download of ${d.modelName} stopped at ${mb(size)}.`, resume, discard);
+    const choice = await showInformationMessage(
+      vscode.l10n.t('The download of {0} stopped at {1}.', d.modelName, mb(size)),
+      resume,
+      discard,
+    );
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
     else if (choice === discard) {
       await removePartFile(part);

@@ -65,8 +65,10 @@ async function pickDataset(services: Services): Promise<string | undefined> {
   const scope = await services.session.scope();
   const known = datasetItems(scope ? services.jobs.list(scope) : [], recent, Date.now());
   const pick = vscode.window.createQuickPick<DatasetItem>();
-  pick.title = 'Evaluate on which dataset?';
-  pick.placeholder = known.length ? 'Type a dataset id or choose one used before' : 'Type a dataset id (e.g. demo-qa)';
+  pick.title = vscode.l10n.t('Evaluate on which dataset?');
+  pick.placeholder = known.length
+    ? vscode.l10n.t('Type a dataset id or choose one used before')
+    : vscode.l10n.t('Type a dataset id (e.g. demo-qa)');
   pick.ignoreFocusOut = true;
   // Descriptions are matched too, so typing a model's name finds the datasets it was evaluated on.
   pick.matchOnDescription = true;
@@ -74,7 +76,7 @@ async function pickDataset(services: Services): Promise<string | undefined> {
   try {
     const update = pick.onDidChangeValue((value) => {
       const v = value.trim();
-      const typed: DatasetItem = { dataset: v, label: untrustedText(v), description: 'dataset id' };
+      const typed: DatasetItem = { dataset: v, label: untrustedText(v), description: vscode.l10n.t('dataset id') };
       pick.items = v && !known.some((k) => k.dataset === v) ? [typed, ...known] : known;
     });
     pick.show();

@@ -191,7 +191,7 @@ class FinetuneRun {
   private async checkFiles(access: SourceFileAccess, notes: FileProblem[]): Promise<CheckedFile[] | FinetuneOutcome> {
     const limits = this.services.session.settings().finetune;
     const check = await withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Checking ${access.sources.length} files for finetuning` },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking {0} files for finetuning', access.sources.length) },
       () => checkFinetuneFiles(access.sources, limits, access.reader),
     );
     const problems = [...notes, ...check.problems];

@@ -135,7 +135,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       item.id = `error:${node.label}`;
       const detail = untrustedText(redact(node.detail));
       item.description = detail;
-      item.tooltip = `${detail}\n\nClick: ${node.command.title}`;
+      item.tooltip = vscode.l10n.t('{0}\n\nClick: {1}', detail, node.command.title);
       item.iconPath = new vscode.ThemeIcon(node.icon, new vscode.ThemeColor('errorForeground'));
       item.command = node.command;
       item.contextValue = 'error';
@@ -230,7 +230,13 @@ function modelItem(node: ModelNode): vscode.TreeItem {
   if (latest?.result) item.description = formatAccuracy(latest.result);
   // No tooltip here: resolveTreeItem builds it when the row is hovered (see modelTooltip).
   item.accessibilityInformation = {
-    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
+    label: latest?.result
+      ? kind === 'custom'
+        ? vscode.l10n.t('Custom model {0}, accuracy {1}', name, formatAccuracy(latest.result))
+        : vscode.l10n.t('Base model {0}, accuracy {1}', name, formatAccuracy(latest.result))
+      : kind === 'custom'
+        ? vscode.l10n.t('Custom model {0}', name)
+        : vscode.l10n.t('Base model {0}', name),
   };
   return item;
 }

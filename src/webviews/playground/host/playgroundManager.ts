@@ -36,7 +36,7 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
     };
     const panel = vscode.window.createWebviewPanel(
       PLAYGROUND_VIEW_TYPE,
-      prefill.modelName ? `Playground · ${prefill.modelName}` : 'Playground',
+      prefill.modelName ? vscode.l10n.t('Playground · {0}', prefill.modelName) : vscode.l10n.t('Playground'),
       { viewColumn: options.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(this.services.context.extensionUri),
     );
