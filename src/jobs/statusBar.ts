@@ -68,10 +68,10 @@ export class JobsStatusBar implements vscode.Disposable {
   /** Plain text (never rendered as markdown); names and the service's error text go through untrustedText. */
   private tooltip(jobs: JobRecord[]): string {
     const now = this.now();
-    const lines = ['Hosted Reasoning jobs', ''];
+    const lines = [vscode.l10n.t('Hosted Reasoning jobs'), ''];
     for (const job of jobs.slice(0, 10)) lines.push(`• ${untrustedText(redact(`${jobTitle(job)}: ${jobDescription(job, now)}`))}`);
-    if (jobs.length > 10) lines.push(`• … and ${jobs.length - 10} more`);
-    lines.push('', 'Click to show the Jobs view.');
+    if (jobs.length > 10) lines.push(vscode.l10n.t('• … and {0} more', jobs.length - 10));
+    lines.push('', vscode.l10n.t('Click to show the Jobs view.'));
     return lines.join('\n');
   }
 
