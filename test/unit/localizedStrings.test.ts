@@ -23,7 +23,16 @@ const WITH_OPTIONS = new Set([
   'showSaveDialog',
   'showOpenDialog',
   'createStatusBarItem',
+  'setStatusBarMessage',
+  // src/util/showError.ts: what failed, shown before the reason.
+  'showError',
+  // finetuneCommand's say(level, message, actions): a notification.
+  'say',
+  // src/features/models/modelArgument.ts: the picker's placeholder.
+  'pickModel',
 ]);
+/** Calls whose first arguments are not shown (the services, a level). */
+const FIRST_SHOWN_ARG: Record<string, number> = { showError: 1, say: 1, pickModel: 1 };
 const SHOWN_PROPS = new Set([
   'label',
   'description',
@@ -84,7 +93,7 @@ export function unlocalizedStrings(fileName: string, source: string): string[] {
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
       const name = calleeName(node) ?? '';
-      if (WITH_OPTIONS.has(name)) node.arguments.forEach(checkOptions);
+      if (WITH_OPTIONS.has(name)) node.arguments.slice(FIRST_SHOWN_ARG[name] ?? 0).forEach(checkOptions);
       if (name === 'createWebviewPanel' && node.arguments[1] && isText(node.arguments[1])) flag(node.arguments[1]);
     } else if (ts.isNewExpression(node)) {
       if (/TreeItem$/.test(calleeName(node) ?? '') && node.arguments?.[0] && isText(node.arguments[0])) flag(node.arguments[0]);

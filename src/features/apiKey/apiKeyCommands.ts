@@ -75,7 +75,7 @@ async function setApiKey(services: Services): Promise<boolean> {
 
   if (!checked.ok) {
     const error = checked.error;
-    const store = 'Store Anyway';
+    const store = vscode.l10n.t('Store Anyway');
     const choice = await showWarningMessage(
       vscode.l10n.t('Could not reach the service to check the key: {0}', error instanceof Error ? error.message : String(error)),
       {

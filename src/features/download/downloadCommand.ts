@@ -33,7 +33,8 @@ interface PendingDownload {
 export function downloadCommand(services: Services, models: ModelsTreeProvider) {
   return {
     [COMMANDS.download]: async (arg?: unknown) => {
-      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Download which model?', (m) => m.kind !== 'base'));
+      const modelName =
+        modelNameFromArgument(arg) ?? (await pickModel(models, vscode.l10n.t('Download which model?'), (m) => m.kind !== 'base'));
       if (!modelName) return undefined;
       const target = await chooseDestination(services, modelName);
       if (!target) return undefined;
@@ -69,7 +70,7 @@ export async function runDownload(
   try {
     connection = await services.session.connect();
   } catch (error) {
-    await showError(services, `Could not download ${modelName}`, error);
+    await showError(services, vscode.l10n.t('Could not download {0}', modelName), error);
     return undefined;
   }
   const { client, scope } = connection;
@@ -113,7 +114,7 @@ export async function runDownload(
     return outcome.path;
   } catch (error) {
     if (isApiError(error) && error.kind === 'cancelled') {
-      const resume = 'Resume';
+      const resume = vscode.l10n.t('Resume');
       void showInformationMessage(
         vscode.l10n.t('Download of {0} paused. The partial file is kept; resume any time.', modelName),
         resume,
@@ -124,7 +125,7 @@ export async function runDownload(
     }
     if (error instanceof DiskError) {
       // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
-      const resume = 'Resume';
+      const resume = vscode.l10n.t('Resume');
       services.log.warn(error.message);
       void showErrorMessage(
         vscode.l10n.t('Could not download {0}: {1} kept in {2}; free space and Resume.', modelName, mb(error.keptBytes), error.partFile),
@@ -135,14 +136,16 @@ export async function runDownload(
       return undefined;
     }
     if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
-    await showError(services, `Could not download ${modelName}`, error, () => runDownload(services, modelName, directory, fileName));
+    await showError(services, vscode.l10n.t('Could not download {0}', modelName), error, () =>
+      runDownload(services, modelName, directory, fileName),
+    );
     return undefined;
   }
 }
 
 async function offerActions(file: string, bytes: number): Promise<void> {
-  const reveal = 'Reveal';
-  const copy = 'Copy Path';
+  const reveal = vscode.l10n.t('Reveal');
+  const copy = vscode.l10n.t('Copy Path');
   const choice = await showInformationMessage(vscode.l10n.t('Downloaded {0} ({1}).', path.basename(file), mb(bytes)), reveal, copy);
   if (choice === reveal) {
     // revealFileInOS exists on desktop; in a remote or browser window, reveal in the Explorer instead.
@@ -187,8 +190,8 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
       await setPending(services, d, false);
       continue;
     }
-    const resume = 'Resume';
-    const discard = 'Discard';
+    const resume = vscode.l10n.t('Resume');
+    const discard = vscode.l10n.t('Discard');
     const choice = await showInformationMessage(
       vscode.l10n.t('The download of {0} stopped at {1}.', d.modelName, mb(size)),
       resume,

@@ -21,7 +21,7 @@ const MAX_RECENT = 10;
 export function evaluateCommand(services: Services, models: ModelsTreeProvider) {
   return {
     [COMMANDS.evaluate]: async (arg?: unknown) => {
-      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Evaluate which model?'));
+      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, vscode.l10n.t('Evaluate which model?')));
       if (!modelName) return undefined;
       const datasetName = await pickDataset(services);
       if (!datasetName) return undefined;
@@ -53,7 +53,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
     vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(`Evaluating ${modelName} on ${datasetName}…`)}`, 5000);
     return job.jobId;
   } catch (error) {
-    await showError(services, `Could not start the evaluation of ${modelName}`, error, () =>
+    await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
       startEvaluation(services, modelName, datasetName),
     );
     return undefined;

@@ -93,8 +93,8 @@ const BROWSE_BUTTON: vscode.QuickInputButton = {
 export async function pickSources(): Promise<vscode.Uri[] | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
-    const open = 'Open Folder';
-    const choose = 'Choose Files…';
+    const open = vscode.l10n.t('Open Folder');
+    const choose = vscode.l10n.t('Choose Files…');
     const picked = await showInformationMessage(
       vscode.l10n.t('No folder is open. Open a folder with PDF or DOCX files, or choose the files to finetune on.'),
       choose,
@@ -167,7 +167,7 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
   if (result.action !== 'next') return undefined;
   if (result.value === 'browse') return chooseWithDialog();
   if (result.value === 'none') {
-    const choose = 'Choose Files…';
+    const choose = vscode.l10n.t('Choose Files…');
     const picked = await showInformationMessage(vscode.l10n.t('No PDF or DOCX files in this workspace.'), choose);
     return picked === choose ? chooseWithDialog() : undefined;
   }

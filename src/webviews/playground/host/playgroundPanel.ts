@@ -133,7 +133,7 @@ export class PlaygroundPanel implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         this.copiedNote?.dispose();
-        this.copiedNote = vscode.window.setStatusBarMessage('$(copy) Copied to the clipboard', 2000);
+        this.copiedNote = vscode.window.setStatusBarMessage(vscode.l10n.t('$(copy) Copied to the clipboard'), 2000);
         return;
       case 'openLink':
         return this.openLink(message.url);
