@@ -62,10 +62,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
   context.subscriptions.push({ dispose: () => timers.forEach(clearTimeout) });
   // The entry stays free of other modules (src/util/notify.ts included); this text is the extension's own load error.
   // eslint-disable-next-line no-restricted-syntax
-  const report = (what: string) => (e: unknown) => void vscode.window.showErrorMessage(`Hosted Reasoning could not ${what}: ${String(e)}`);
+  const report = (failed: string) => (e: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', failed, String(e)));
   // A job that was running when the window closed is followed again (status bar, notification) without waiting for
   // the user to open the views; right after activation rather than during it.
-  const followJobs = () => void main().catch(report('resume following its jobs'));
+  const followJobs = () => void main().catch(report(vscode.l10n.t('Hosted Reasoning could not resume following its jobs')));
   if (hasActiveJobs(context.globalState)) timers.push(setTimeout(followJobs, 0));
   else {
     // A job another window started (globalState is shared) is this window's to follow if that window closes: checked
@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
         () =>
           void main()
             .then((api) => api.offerPendingDownloads())
-            .catch(report('offer to resume a download')),
+            .catch(report(vscode.l10n.t('Hosted Reasoning could not offer to resume a download'))),
         PENDING_DOWNLOAD_DELAY_MS,
       ),
     );

@@ -31,6 +31,7 @@ import { showConnection } from './features/apiKey/connectionDescription';
 import { JobsView, type JobNode } from './jobs/jobsTree';
 import { ModelsTreeProvider } from './features/models/modelsTree';
 import { JobsStatusBar } from './jobs/statusBar';
+import { useTranslations } from './l10n';
 
 export interface ExtensionApi {
   /** For the in-editor tests: the live services and views. Not a public API. */
@@ -59,6 +60,8 @@ export interface Shell {
 }
 
 export function start(context: vscode.ExtensionContext, shell: Shell): ExtensionApi {
+  // The modules that run without VS Code translate through src/l10n.ts: before any of them writes a word.
+  useTranslations((message, ...args) => vscode.l10n.t(message, ...args));
   // Everything made here is owned by this list until the end: if anything throws, it is all disposed and the entry
   // module loads nothing, so the next use of a command or view tries again.
   const owned: vscode.Disposable[] = [];

@@ -38,17 +38,19 @@ async function removeJob(services: Services, arg: unknown): Promise<boolean> {
 }
 
 async function confirmRemoveRunning(job: JobRecord): Promise<boolean> {
+  // The answer is the button's shown (translated) title.
+  const remove = vscode.l10n.t('Remove');
   const pick = await showWarningMessage(
-    `Remove "${jobTitle(job)}" from the list?`,
+    vscode.l10n.t('Remove "{0}" from the list?', jobTitle(job)),
     {
       modal: true,
-      detail:
-        'The job is still running. Removing it does not cancel it on the service: it only stops following it here, ' +
-        'so you will not be told when it ends.',
+      detail: vscode.l10n.t(
+        'The job is still running. Removing it does not cancel it on the service: it only stops following it here, so you will not be told when it ends.',
+      ),
     },
-    'Remove',
+    remove,
   );
-  return pick === 'Remove';
+  return pick === remove;
 }
 
 /** Returns how many jobs were cleared. */
@@ -57,7 +59,7 @@ async function clearFinishedJobs(services: Services): Promise<number> {
   if (!scope) return 0;
   const finished = services.jobs.list(scope).filter((j) => !isActive(j));
   if (finished.length === 0) {
-    void vscode.window.setStatusBarMessage('No finished jobs to clear.', 3000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('No finished jobs to clear.'), 3000);
     return 0;
   }
   await services.jobs.remove(scope, finished.map(jobKey));

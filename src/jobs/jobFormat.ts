@@ -2,11 +2,12 @@
 // say the same thing. Plain functions of a record and a clock: no vscode, tested in plain mocha.
 import type { EvaluationResult } from '../api/types';
 import { isActive, type JobRecord } from './jobRecord';
+import { l10n } from '../l10n';
 
 /** "Create my-model" / "Evaluate my-model on squad". */
 export function jobTitle(job: JobRecord): string {
-  if (job.kind === 'finetune') return `Create ${job.modelName}`;
-  return job.datasetName ? `Evaluate ${job.modelName} on ${job.datasetName}` : `Evaluate ${job.modelName}`;
+  if (job.kind === 'finetune') return l10n.t('Create {0}', job.modelName);
+  return job.datasetName ? l10n.t('Evaluate {0} on {1}', job.modelName, job.datasetName) : l10n.t('Evaluate {0}', job.modelName);
 }
 
 /** "45s", "2m 10s", "1h 3m": two units at most, because a row has little room. */
@@ -28,7 +29,7 @@ export function formatAccuracy(result: EvaluationResult): string {
 
 /** The state in words; an unknown state shows the service's own word, since ours would say nothing. */
 export function stateWord(job: JobRecord): string {
-  if (job.state === 'unknown') return job.rawState ? `"${job.rawState}"` : 'unknown state';
+  if (job.state === 'unknown') return job.rawState ? `"${job.rawState}"` : l10n.t('unknown state');
   return job.state;
 }
 
@@ -43,14 +44,15 @@ export function jobDescription(job: JobRecord, now: number): string {
   switch (job.state) {
     case 'completed':
       if (job.kind === 'evaluation' && job.result) {
-        const judge = job.result.judgeModel ? ` · judge ${job.result.judgeModel}` : '';
-        return `${formatAccuracy(job.result)}${judge}`;
+        return job.result.judgeModel
+          ? l10n.t('{0} · judge {1}', formatAccuracy(job.result), job.result.judgeModel)
+          : formatAccuracy(job.result);
       }
-      return `completed · ${elapsed}`;
+      return l10n.t('completed · {0}', elapsed);
     case 'failed':
-      return `failed: ${oneLine(job.error ?? 'no reason given')}`;
+      return l10n.t('failed: {0}', oneLine(job.error ?? l10n.t('no reason given')));
     case 'cancelled':
-      return `cancelled · ${elapsed}`;
+      return l10n.t('cancelled · {0}', elapsed);
     default: {
       const progress = job.progress !== undefined ? ` ${Math.round(job.progress)}%` : '';
       return `${stateWord(job)}${progress} · ${elapsed}`;
@@ -61,10 +63,11 @@ export function jobDescription(job: JobRecord, now: number): string {
 /** "<model> on <dataset>: 84.0% (42/50), judged by <judge>". */
 export function evaluationSummary(job: JobRecord): string {
   const model = job.result?.modelName || job.modelName;
-  const dataset = job.result?.datasetName || job.datasetName || 'the dataset';
-  if (!job.result) return `${model} on ${dataset}: no result`;
-  const judge = job.result.judgeModel ? `, judged by ${job.result.judgeModel}` : '';
-  return `${model} on ${dataset}: ${formatAccuracy(job.result)}${judge}`;
+  const dataset = job.result?.datasetName || job.datasetName || l10n.t('the dataset');
+  if (!job.result) return l10n.t('{0} on {1}: no result', model, dataset);
+  return job.result.judgeModel
+    ? l10n.t('{0} on {1}: {2}, judged by {3}', model, dataset, formatAccuracy(job.result), job.result.judgeModel)
+    : l10n.t('{0} on {1}: {2}', model, dataset, formatAccuracy(job.result));
 }
 
 /** Server text in a single line of bounded length: a row or a notification is not the place for a stack trace. */

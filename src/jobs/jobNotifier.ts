@@ -44,30 +44,42 @@ export class JobNotifier implements vscode.Disposable {
 
   private async modelReady(job: JobRecord): Promise<void> {
     const modelName = job.modelName;
-    const pick = await showInformationMessage(`Model ${modelName} is ready.`, 'Evaluate', 'Try in Playground', 'Download');
-    if (pick === 'Evaluate') await vscode.commands.executeCommand(COMMANDS.evaluate, { modelName });
-    else if (pick === 'Try in Playground') await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName });
-    else if (pick === 'Download') await vscode.commands.executeCommand(COMMANDS.download, { modelName });
+    // The answer is the button's shown (translated) title.
+    const evaluate = vscode.l10n.t('Evaluate');
+    const tryIt = vscode.l10n.t('Try in Playground');
+    const download = vscode.l10n.t('Download');
+    const pick = await showInformationMessage(vscode.l10n.t('Model {0} is ready.', modelName), evaluate, tryIt, download);
+    if (pick === evaluate) await vscode.commands.executeCommand(COMMANDS.evaluate, { modelName });
+    else if (pick === tryIt) await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName });
+    else if (pick === download) await vscode.commands.executeCommand(COMMANDS.download, { modelName });
   }
 
   private async evaluationDone(job: JobRecord): Promise<void> {
-    const pick = await showInformationMessage(serverText(evaluationSummary(job)), 'Show in Jobs');
+    const pick = await showInformationMessage(serverText(evaluationSummary(job)), vscode.l10n.t('Show in Jobs'));
     if (pick) await this.showJobs(job);
   }
 
   private async failed(job: JobRecord): Promise<void> {
-    const what =
+    const why = job.error !== undefined ? serverText(job.error) : vscode.l10n.t('no reason given');
+    const message =
       job.kind === 'finetune'
-        ? `Creating model ${job.modelName} failed`
-        : `Evaluating ${job.modelName}${job.datasetName ? ` on ${job.datasetName}` : ''} failed`;
-    const pick = await showErrorMessage(`${what}: ${serverText(job.error ?? 'no reason given')}`, 'Show Log', 'Show Jobs');
-    if (pick === 'Show Log') this.log.show();
-    else if (pick === 'Show Jobs') await this.showJobs(job);
+        ? vscode.l10n.t('Creating model {0} failed: {1}', job.modelName, why)
+        : job.datasetName
+          ? vscode.l10n.t('Evaluating {0} on {1} failed: {2}', job.modelName, job.datasetName, why)
+          : vscode.l10n.t('Evaluating {0} failed: {1}', job.modelName, why);
+    const showLog = vscode.l10n.t('Show Log');
+    const showJobs = vscode.l10n.t('Show Jobs');
+    const pick = await showErrorMessage(message, showLog, showJobs);
+    if (pick === showLog) this.log.show();
+    else if (pick === showJobs) await this.showJobs(job);
   }
 
   private async cancelled(job: JobRecord): Promise<void> {
-    const what = job.kind === 'finetune' ? `Creating model ${job.modelName}` : `Evaluating ${job.modelName}`;
-    const pick = await showWarningMessage(`${what} was cancelled on the service.`, 'Show Jobs');
+    const message =
+      job.kind === 'finetune'
+        ? vscode.l10n.t('Creating model {0} was cancelled on the service.', job.modelName)
+        : vscode.l10n.t('Evaluating {0} was cancelled on the service.', job.modelName);
+    const pick = await showWarningMessage(message, vscode.l10n.t('Show Jobs'));
     if (pick) await this.showJobs(job);
   }
 

@@ -158,29 +158,32 @@ export function tooltipFor(job: JobRecord, now: number): string {
   const row = (label: string, value: string | undefined) => {
     if (value !== undefined && value !== '') lines.push(`${label}: ${shown(value)}`);
   };
-  row('Job id', job.id);
-  row('Kind', job.kind === 'finetune' ? 'finetuning' : 'evaluation');
-  row('State', job.rawState && job.rawState !== job.state ? `${job.state} (service: ${job.rawState})` : job.state);
-  if (job.progress !== undefined && isActive(job)) row('Progress', `${Math.round(job.progress)}%`);
-  row('Message', job.message);
-  row('Error', job.error);
-  row('Model', job.modelName);
-  row('Name asked for', job.requestedName);
-  row('Base model', job.baseModel);
+  row(vscode.l10n.t('Job id'), job.id);
+  row(vscode.l10n.t('Kind'), job.kind === 'finetune' ? vscode.l10n.t('finetuning') : vscode.l10n.t('evaluation'));
+  row(
+    vscode.l10n.t('State'),
+    job.rawState && job.rawState !== job.state ? vscode.l10n.t('{0} (service: {1})', job.state, job.rawState) : job.state,
+  );
+  if (job.progress !== undefined && isActive(job)) row(vscode.l10n.t('Progress'), `${Math.round(job.progress)}%`);
+  row(vscode.l10n.t('Message'), job.message);
+  row(vscode.l10n.t('Error'), job.error);
+  row(vscode.l10n.t('Model'), job.modelName);
+  row(vscode.l10n.t('Name asked for'), job.requestedName);
+  row(vscode.l10n.t('Base model'), job.baseModel);
   if (job.files?.length) {
     const names = job.files.map((f) => path.basename(f));
-    row(`Files (${names.length})`, names.length > 10 ? `${names.slice(0, 10).join(', ')}, …` : names.join(', '));
+    row(vscode.l10n.t('Files ({0})', names.length), names.length > 10 ? `${names.slice(0, 10).join(', ')}, …` : names.join(', '));
   }
-  row('Dataset', job.datasetName);
+  row(vscode.l10n.t('Dataset'), job.datasetName);
   if (job.result) {
-    row('Accuracy', formatAccuracy(job.result));
-    row('Split', job.result.split);
-    row('Judged by', job.result.judgeModel);
+    row(vscode.l10n.t('Accuracy'), formatAccuracy(job.result));
+    row(vscode.l10n.t('Split'), job.result.split);
+    row(vscode.l10n.t('Judged by'), job.result.judgeModel);
   }
-  row('Started', new Date(job.createdAt).toLocaleString());
-  if (job.finishedAt !== undefined) row('Finished', new Date(job.finishedAt).toLocaleString());
-  row(isActive(job) ? 'Running for' : 'Took', formatDuration(elapsedMs(job, now)));
-  if (job.lineage) lines.push('', 'Lineage', ...lineageLines(job.lineage, job.finishedAt));
+  row(vscode.l10n.t('Started'), new Date(job.createdAt).toLocaleString());
+  if (job.finishedAt !== undefined) row(vscode.l10n.t('Finished'), new Date(job.finishedAt).toLocaleString());
+  row(isActive(job) ? vscode.l10n.t('Running for') : vscode.l10n.t('Took'), formatDuration(elapsedMs(job, now)));
+  if (job.lineage) lines.push('', vscode.l10n.t('Lineage'), ...lineageLines(job.lineage, job.finishedAt));
   return lines.join('\n');
 }
 

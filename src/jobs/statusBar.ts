@@ -54,7 +54,7 @@ export class JobsStatusBar implements vscode.Disposable {
     }
     this.item.text = words.text;
     this.item.backgroundColor = words.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `Hosted Reasoning: ${words.label}. Show jobs.`, role: 'button' };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Hosted Reasoning: {0}. Show jobs.', words.label), role: 'button' };
     this.item.tooltip = this.tooltip([...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isActive)]);
     this.item.show();
     this.visible = true;
@@ -68,10 +68,10 @@ export class JobsStatusBar implements vscode.Disposable {
   /** Plain text (never rendered as markdown); names and the service's error text go through untrustedText. */
   private tooltip(jobs: JobRecord[]): string {
     const now = this.now();
-    const lines = ['Hosted Reasoning jobs', ''];
+    const lines = [vscode.l10n.t('Hosted Reasoning jobs'), ''];
     for (const job of jobs.slice(0, 10)) lines.push(`• ${untrustedText(redact(`${jobTitle(job)}: ${jobDescription(job, now)}`))}`);
-    if (jobs.length > 10) lines.push(`• … and ${jobs.length - 10} more`);
-    lines.push('', 'Click to show the Jobs view.');
+    if (jobs.length > 10) lines.push(vscode.l10n.t('• … and {0} more', jobs.length - 10));
+    lines.push('', vscode.l10n.t('Click to show the Jobs view.'));
     return lines.join('\n');
   }
 

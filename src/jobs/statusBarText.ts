@@ -1,6 +1,7 @@
 // What the jobs status bar item says, from the job list alone: no vscode, tested in plain mocha. A running job shows
 // how far it is, not only that it runs; with several, the least advanced, since that one says when all are done.
 import { isActive, type JobRecord } from './jobRecord';
+import { l10n } from '../l10n';
 
 export interface StatusBarText {
   /** With codicons, e.g. "$(warning) Job failed  $(sync~spin) 2 jobs · 40%". */
@@ -33,19 +34,19 @@ export function statusBarText(jobs: readonly JobRecord[]): StatusBarText | undef
   const text: string[] = [];
   const label: string[] = [];
   if (failed.length > 0) {
-    text.push(failed.length === 1 ? '$(warning) Job failed' : `$(warning) ${failed.length} jobs failed`);
-    label.push(failed.length === 1 ? 'A job failed' : `${failed.length} jobs failed`);
+    text.push(failed.length === 1 ? l10n.t('$(warning) Job failed') : l10n.t('$(warning) {0} jobs failed', failed.length));
+    label.push(failed.length === 1 ? l10n.t('A job failed') : l10n.t('{0} jobs failed', failed.length));
   }
   if (active.length > 0) {
     const least = leastProgress(active);
-    const pct = least === undefined ? '' : ` · ${least}%`;
-    text.push(`$(sync~spin) ${plural(active.length, 'job')}${pct}`);
-    const at = least === undefined ? '' : active.length === 1 ? `, at ${least}%` : `, the least advanced at ${least}%`;
-    label.push(`${plural(active.length, 'job')} running${at}`);
+    const n = active.length;
+    if (least === undefined) {
+      text.push(n === 1 ? l10n.t('$(sync~spin) 1 job') : l10n.t('$(sync~spin) {0} jobs', n));
+      label.push(n === 1 ? l10n.t('1 job running') : l10n.t('{0} jobs running', n));
+    } else {
+      text.push(n === 1 ? l10n.t('$(sync~spin) 1 job · {0}%', least) : l10n.t('$(sync~spin) {0} jobs · {1}%', n, least));
+      label.push(n === 1 ? l10n.t('1 job running, at {0}%', least) : l10n.t('{0} jobs running, the least advanced at {1}%', n, least));
+    }
   }
   return { text: text.join('  '), label: label.join(', '), warn: failed.length > 0 };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

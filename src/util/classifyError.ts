@@ -4,15 +4,35 @@
 // its bundle, and a session error is matched without importing the session. No `vscode` import: tested under mocha.
 import { API_ERROR_KINDS, FileChangedError, type ApiErrorKind } from '../api/errors';
 import { COMMANDS } from '../contributions';
+import { l10n } from '../l10n';
 
 /** The client's kinds, plus a missing URL or key, plus anything else (a bug). */
 export type ErrorKind = ApiErrorKind | 'notConfigured' | 'unexpected';
 
-/** The commands a failure can offer besides Retry; `id` is the name the playground's webview knows each by. */
+/** The commands a failure can offer besides Retry; `id` is the name the playground's webview knows each by. The titles
+ * are read when shown (getters), after main has bound the translations. */
 export const FIXES = {
-  setApiKey: { id: 'setApiKey', title: 'Set API Key', command: COMMANDS.setApiKey },
-  configureBaseUrl: { id: 'configureBaseUrl', title: 'Configure Service URL', command: COMMANDS.configureBaseUrl },
-  showLog: { id: 'showLog', title: 'Show Log', command: COMMANDS.showLog },
+  setApiKey: {
+    id: 'setApiKey',
+    get title() {
+      return l10n.t('Set API Key');
+    },
+    command: COMMANDS.setApiKey,
+  },
+  configureBaseUrl: {
+    id: 'configureBaseUrl',
+    get title() {
+      return l10n.t('Configure Service URL');
+    },
+    command: COMMANDS.configureBaseUrl,
+  },
+  showLog: {
+    id: 'showLog',
+    get title() {
+      return l10n.t('Show Log');
+    },
+    command: COMMANDS.showLog,
+  },
 } as const;
 
 export type Fix = (typeof FIXES)[keyof typeof FIXES];

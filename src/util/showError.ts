@@ -10,7 +10,7 @@ export async function showError(services: Services, what: string, error: unknown
   if (info.kind === 'cancelled') return; // the user asked for it
   const { fix } = info;
   const actions = [
-    ...(info.retryable && retry ? [{ title: 'Retry', run: retry }] : []),
+    ...(info.retryable && retry ? [{ title: vscode.l10n.t('Retry'), run: retry }] : []),
     ...(fix ? [{ title: fix.title, run: () => vscode.commands.executeCommand(fix.command) }] : []),
   ];
   const text = info.message.startsWith(what) ? info.message : `${what}: ${info.message}`;

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { BUILTIN_EXTENSIONS_INSTALL_ARGS } from './builtinExtensions';
 import { ensurePrerequisites, findOnPath, missingBrowser, missingInstallTools } from './hostPrerequisites';
 import { CODE_SERVER_VERSION, installDir, installMarkerPath, serverMainPath, vscodeDir } from './vscodeServerLayout';
 
@@ -30,23 +31,16 @@ function localNodeHeaders(): Record<string, string> {
   return hasHeaders ? { npm_config_nodedir: nodePrefix } : {};
 }
 
-/**
- * `quietStdout`: the project's own install scripts print to stdout whatever --loglevel says (the built-in extensions'
- * postinstall.mjs prints a "Removed …" line for each TypeScript file it prunes, hundreds of them); their output is
- * kept and shown only when the step fails. Errors (stderr) always show.
- */
-function npm(cwd: string, args: readonly string[], extraEnv: Record<string, string> = {}, quietStdout = false): void {
+function npm(cwd: string, args: readonly string[], extraEnv: Record<string, string> = {}): void {
   // --prefix pins the target folder: npm would otherwise walk up and could install into the repository itself.
   const fullArgs = [...args, '--prefix', cwd, '--no-audit', '--no-fund', '--loglevel=error'];
   const result = spawnSync('npm', fullArgs, {
     cwd,
     env: npmEnvironment(extraEnv),
-    stdio: quietStdout ? ['inherit', 'pipe', 'inherit'] : 'inherit',
-    maxBuffer: 64 * 1024 * 1024,
+    stdio: 'inherit',
   });
   if (result.error) throw new SetupError(`could not start npm: ${result.error.message}`);
   if (result.status !== 0) {
-    if (quietStdout) process.stdout.write(result.stdout);
     throw new SetupError(`\`npm ${args.join(' ')}\` in ${cwd} exited with ${result.status ?? result.signal}`);
   }
 }
@@ -90,9 +84,7 @@ function install(): void {
     fs.rmSync(link, { force: true });
     fs.symlinkSync('node_modules', link);
   });
-  step('Installing the built-in extensions dependencies', () =>
-    npm(path.join(vscodeDir, 'extensions'), ['install', '--omit=dev'], {}, true),
-  );
+  step('Installing the built-in extensions dependencies', () => npm(path.join(vscodeDir, 'extensions'), BUILTIN_EXTENSIONS_INSTALL_ARGS));
 
   if (!fs.existsSync(serverMainPath)) throw new SetupError(`${serverMainPath} is missing after the install`);
   fs.writeFileSync(

@@ -1,9 +1,8 @@
 // The command table (src/contributions.ts) is what the entry registers and main answers: package.json must contribute
 // exactly its commands, and every menu, welcome view and walkthrough must name one of them.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { COMMANDS } from '../../src/contributions';
+import { localizedManifest } from './localizedManifest';
 
 interface Manifest {
   contributes: {
@@ -14,7 +13,7 @@ interface Manifest {
     walkthroughs: unknown[];
   };
 }
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as Manifest;
+const manifest = localizedManifest<Manifest>();
 const table = new Set<string>(Object.values(COMMANDS));
 
 /** The command ids in `[title](command:id…)` links of a text. */

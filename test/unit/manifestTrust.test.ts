@@ -2,8 +2,7 @@
 // file goes, the rest it may set are ignored in Restricted Mode, and the extension says what works in Restricted Mode
 // and in virtual workspaces.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { localizedManifest } from './localizedManifest';
 
 interface Setting {
   scope?: string;
@@ -15,7 +14,7 @@ interface Manifest {
   };
   contributes: { configuration: { properties: Record<string, Setting> } };
 }
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as Manifest;
+const manifest = localizedManifest<Manifest>();
 const settings = manifest.contributes.configuration.properties;
 /** Settings that say where a request goes or where a file is written. */
 const STEERING = ['hostedReasoning.baseUrl', 'hostedReasoning.downloadFolder'];

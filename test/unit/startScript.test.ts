@@ -50,6 +50,18 @@ describe('npm start', () => {
     assert.deepEqual(mtimes(), before, 'dist/ was rebuilt');
   });
 
+  it('prints the times it measured, never an estimate written in advance', () => {
+    const estimates = ['scripts', 'test/runners']
+      .flatMap((dir) => fs.readdirSync(path.join(repoRoot, dir)).map((f) => path.join(repoRoot, dir, f)))
+      .filter((file) => /\.(ts|mjs)$/.test(file))
+      .flatMap((file) =>
+        [...fs.readFileSync(file, 'utf8').matchAll(/\b(about|around|roughly|takes?) (a|an|one|\d+)( or two)? (seconds?|minutes?)\b/gi)].map(
+          (m) => `${path.relative(repoRoot, file)}: ${m[0]}`,
+        ),
+      );
+    assert.deepEqual(estimates, []);
+  });
+
   it('stops VS Code and the emulator on a SIGTERM to npm, leaving no process', async function () {
     if (process.platform === 'win32') this.skip();
     if (!fs.existsSync(installMarkerPath) || !fs.existsSync(serverMainPath)) {

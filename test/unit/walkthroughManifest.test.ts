@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WALKTHROUGH_CONTEXT } from '../../src/walkthroughContext';
+import { localizedManifest } from './localizedManifest';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -16,7 +17,7 @@ interface Step {
 interface Manifest {
   contributes: { walkthroughs: { steps: Step[] }[] };
 }
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+const manifest = localizedManifest<Manifest>();
 const steps = manifest.contributes.walkthroughs.flatMap((w) => w.steps);
 
 /** The session's key context (src/connection/session.ts), true for a stored key and for one from the environment. */

@@ -34,9 +34,10 @@ async function setApiKey(services: Services): Promise<boolean> {
   }
   const origin = originOf(baseUrl);
   if (!origin) {
-    await showErrorMessage(validateBaseUrl(baseUrl) ?? 'The service URL cannot be used.', 'Configure Service URL').then((c) =>
-      c ? configureBaseUrl(services) : undefined,
-    );
+    await showErrorMessage(
+      validateBaseUrl(baseUrl) ?? vscode.l10n.t('The service URL cannot be used.'),
+      vscode.l10n.t('Configure Service URL'),
+    ).then((c) => (c ? configureBaseUrl(services) : undefined));
     return false;
   }
   const host = new URL(origin).host;
@@ -47,9 +48,12 @@ async function setApiKey(services: Services): Promise<boolean> {
     {
       title: 'Hosted Reasoning: API Key',
       prompt: legacy
-        ? `The key saved by an earlier version is filled in: press Enter to check it against ${host} and keep it for that service only.`
-        : `The key is checked against ${host} and kept in VS Code's secret storage for that service only.`,
-      placeHolder: 'Paste your API key',
+        ? vscode.l10n.t(
+            'The key saved by an earlier version is filled in: press Enter to check it against {0} and keep it for that service only.',
+            host,
+          )
+        : vscode.l10n.t("The key is checked against {0} and kept in VS Code's secret storage for that service only.", host),
+      placeHolder: vscode.l10n.t('Paste your API key'),
       value: legacy,
     },
     async (key, signal) => {
@@ -71,10 +75,13 @@ async function setApiKey(services: Services): Promise<boolean> {
 
   if (!checked.ok) {
     const error = checked.error;
-    const store = 'Store Anyway';
+    const store = vscode.l10n.t('Store Anyway');
     const choice = await showWarningMessage(
-      `Could not reach the service to check the key: ${error instanceof Error ? error.message : String(error)}`,
-      { modal: true, detail: 'Store the key without checking it? You can clear it later with "Hosted Reasoning: Clear API Key".' },
+      vscode.l10n.t('Could not reach the service to check the key: {0}', error instanceof Error ? error.message : String(error)),
+      {
+        modal: true,
+        detail: vscode.l10n.t('Store the key without checking it? You can clear it later with "Hosted Reasoning: Clear API Key".'),
+      },
       store,
     );
     if (choice !== store) return false;
@@ -82,22 +89,22 @@ async function setApiKey(services: Services): Promise<boolean> {
   await services.session.keys.set(origin, key);
   if (legacy) await services.session.keys.dropLegacy();
   services.log.info(`API key stored for ${origin}${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
-  if (checked.ok) void showInformationMessage(`API key saved. ${checked.count} models available.`);
+  if (checked.ok) void showInformationMessage(vscode.l10n.t('API key saved. {0} models available.', checked.count));
   return true;
 }
 
 async function clearApiKey(services: Services): Promise<void> {
   const { origin, key: had } = await services.session.current();
   if (!origin) {
-    void showInformationMessage('No service URL is configured, so no key is in use.');
+    void showInformationMessage(vscode.l10n.t('No service URL is configured, so no key is in use.'));
     return;
   }
   await services.session.keys.clear(origin);
   services.log.info(`API key for ${origin} cleared.`);
   if (had?.source === 'environment') {
-    void showInformationMessage('Stored key cleared. The HOSTED_REASONING_API_KEY environment variable still provides one.');
+    void showInformationMessage(vscode.l10n.t('Stored key cleared. The HOSTED_REASONING_API_KEY environment variable still provides one.'));
   } else {
-    void showInformationMessage('API key cleared.');
+    void showInformationMessage(vscode.l10n.t('API key cleared.'));
   }
 }
 
@@ -106,8 +113,8 @@ async function configureBaseUrl(services: Services): Promise<boolean> {
   const current = vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl') ?? '';
   const url = (
     await vscode.window.showInputBox({
-      title: 'Hosted Reasoning: Service URL',
-      prompt: 'Base URL of the hosted reasoning service (https; http only for localhost). A key is kept per service.',
+      title: vscode.l10n.t('Hosted Reasoning: Service URL'),
+      prompt: vscode.l10n.t('Base URL of the hosted reasoning service (https; http only for localhost). A key is kept per service.'),
       value: current || 'https://',
       ignoreFocusOut: true,
       validateInput: validateBaseUrl,

@@ -40,12 +40,12 @@ export function checkedKeyBox<T>(
     };
     subscriptions.push(
       // Typing again clears the last refusal: it was about the previous key.
-      box.onDidChangeValue((v) => (box.validationMessage = v.trim() ? undefined : 'The key cannot be empty.')),
+      box.onDidChangeValue((v) => (box.validationMessage = v.trim() ? undefined : vscode.l10n.t('The key cannot be empty.'))),
       box.onDidAccept(() => {
         if (box.busy) return;
         const key = box.value.trim();
         if (!key) {
-          box.validationMessage = 'The key cannot be empty.';
+          box.validationMessage = vscode.l10n.t('The key cannot be empty.');
           return;
         }
         const controller = new AbortController();

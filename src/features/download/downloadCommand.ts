@@ -34,7 +34,8 @@ interface PendingDownload {
 export function downloadCommand(services: Services, models: ModelsTreeProvider) {
   return {
     [COMMANDS.download]: async (arg?: unknown) => {
-      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Download which model?', (m) => m.kind !== 'base'));
+      const modelName =
+        modelNameFromArgument(arg) ?? (await pickModel(models, vscode.l10n.t('Download which model?'), (m) => m.kind !== 'base'));
       if (!modelName) return undefined;
       const target = await chooseDestination(services, modelName);
       if (!target) return undefined;
@@ -49,10 +50,10 @@ async function chooseDestination(services: Services, modelName: string): Promise
   const lastDir = services.context.globalState.get<string>('hostedReasoning.lastDownloadFolder');
   const base = defaultSaveFolder(lastDir);
   const uri = await vscode.window.showSaveDialog({
-    title: `Save the artifact of ${modelName}`,
+    title: vscode.l10n.t('Save the artifact of {0}', modelName),
     defaultUri: vscode.Uri.file(path.join(base, artifactFileName(modelName))),
     filters: { 'GGUF model': ['gguf'], 'All files': ['*'] },
-    saveLabel: 'Download',
+    saveLabel: vscode.l10n.t('Download'),
   });
   if (!uri) return undefined;
   await services.context.globalState.update('hostedReasoning.lastDownloadFolder', path.dirname(uri.fsPath));
@@ -70,7 +71,7 @@ export async function runDownload(
   try {
     connection = await services.session.connect();
   } catch (error) {
-    await showError(services, `Could not download ${modelName}`, error);
+    await showError(services, vscode.l10n.t('Could not download {0}', modelName), error);
     return undefined;
   }
   const { client, scope } = connection;
@@ -78,7 +79,7 @@ export async function runDownload(
   await setPending(services, pending, true);
   try {
     const outcome = await withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Downloading ${modelName}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading {0}', modelName), cancellable: true },
       async (progress, token) => {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
@@ -119,18 +120,21 @@ export async function runDownload(
     return outcome.path;
   } catch (error) {
     if (isApiError(error) && error.kind === 'cancelled') {
-      const resume = 'Resume';
-      void showInformationMessage(`Download of ${modelName} paused. The partial file is kept; resume any time.`, resume).then((c) => {
+      const resume = vscode.l10n.t('Resume');
+      void showInformationMessage(
+        vscode.l10n.t('Download of {0} paused. The partial file is kept; resume any time.', modelName),
+        resume,
+      ).then((c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
       });
       return undefined;
     }
     if (error instanceof DiskError) {
       // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
-      const resume = 'Resume';
+      const resume = vscode.l10n.t('Resume');
       services.log.warn(error.message);
       void showErrorMessage(
-        `Could not download ${modelName}: ${mb(error.keptBytes)} kept in ${error.partFile}; free space and Resume.`,
+        vscode.l10n.t('Could not download {0}: {1} kept in {2}; free space and Resume.', modelName, mb(error.keptBytes), error.partFile),
         resume,
       ).then((c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
@@ -138,16 +142,23 @@ export async function runDownload(
       return undefined;
     }
     if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
-    await showError(services, `Could not download ${modelName}`, error, () => runDownload(services, modelName, directory, fileName));
+    await showError(services, vscode.l10n.t('Could not download {0}', modelName), error, () =>
+      runDownload(services, modelName, directory, fileName),
+    );
     return undefined;
   }
 }
 
 async function offerActions(modelName: string, file: string, bytes: number): Promise<void> {
-  const reveal = 'Reveal';
-  const copy = 'Copy Path';
+  const reveal = vscode.l10n.t('Reveal');
+  const copy = vscode.l10n.t('Copy Path');
   const runLocally = vscode.l10n.t('Run Locally');
-  const choice = await showInformationMessage(`Downloaded ${path.basename(file)} (${mb(bytes)}).`, reveal, copy, runLocally);
+  const choice = await showInformationMessage(
+    vscode.l10n.t('Downloaded {0} ({1}).', path.basename(file), mb(bytes)),
+    reveal,
+    copy,
+    runLocally,
+  );
   if (choice === runLocally) {
     // By name only: the command finds the file in the record just written, as it does from the Models view.
     await vscode.commands.executeCommand(COMMANDS.runLocally, { modelName });
@@ -194,9 +205,13 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
       await setPending(services, d, false);
       continue;
     }
-    const resume = 'Resume';
-    const discard = 'Discard';
-    const choice = await showInformationMessage(`The download of ${d.modelName} stopped at ${mb(size)}.`, resume, discard);
+    const resume = vscode.l10n.t('Resume');
+    const discard = vscode.l10n.t('Discard');
+    const choice = await showInformationMessage(
+      vscode.l10n.t('The download of {0} stopped at {1}.', d.modelName, mb(size)),
+      resume,
+      discard,
+    );
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
     else if (choice === discard) {
       await removePartFile(part);

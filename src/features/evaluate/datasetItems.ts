@@ -4,6 +4,7 @@
 import { formatAccuracy } from '../../jobs/jobFormat';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { untrustedText } from '../../util/untrustedText';
+import { l10n } from '../../l10n';
 
 export interface DatasetItem {
   /** The dataset id exactly as stored: what is sent to the service when the item is picked. */
@@ -34,7 +35,9 @@ export function datasetItems(jobs: readonly JobRecord[], recent: readonly string
     return {
       dataset,
       label: untrustedText(dataset),
-      description: job?.result ? untrustedText(`${formatAccuracy(job.result)} · ${job.modelName} · ${ago(now - endOf(job))}`) : 'recent',
+      description: job?.result
+        ? untrustedText(`${formatAccuracy(job.result)} · ${job.modelName} · ${ago(now - endOf(job))}`)
+        : l10n.t('recent'),
     };
   });
 }

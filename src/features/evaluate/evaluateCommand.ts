@@ -21,7 +21,7 @@ const MAX_RECENT = 10;
 export function evaluateCommand(services: Services, models: ModelsTreeProvider) {
   return {
     [COMMANDS.evaluate]: async (arg?: unknown) => {
-      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, 'Evaluate which model?'));
+      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, vscode.l10n.t('Evaluate which model?')));
       if (!modelName) return undefined;
       const datasetName = await pickDataset(services);
       if (!datasetName) return undefined;
@@ -53,7 +53,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
     vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(`Evaluating ${modelName} on ${datasetName}…`)}`, 5000);
     return job.jobId;
   } catch (error) {
-    await showError(services, `Could not start the evaluation of ${modelName}`, error, () =>
+    await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
       startEvaluation(services, modelName, datasetName),
     );
     return undefined;
@@ -65,8 +65,10 @@ async function pickDataset(services: Services): Promise<string | undefined> {
   const scope = await services.session.scope();
   const known = datasetItems(scope ? services.jobs.list(scope) : [], recent, Date.now());
   const pick = vscode.window.createQuickPick<DatasetItem>();
-  pick.title = 'Evaluate on which dataset?';
-  pick.placeholder = known.length ? 'Type a dataset id or choose one used before' : 'Type a dataset id (e.g. demo-qa)';
+  pick.title = vscode.l10n.t('Evaluate on which dataset?');
+  pick.placeholder = known.length
+    ? vscode.l10n.t('Type a dataset id or choose one used before')
+    : vscode.l10n.t('Type a dataset id (e.g. demo-qa)');
   pick.ignoreFocusOut = true;
   // Descriptions are matched too, so typing a model's name finds the datasets it was evaluated on.
   pick.matchOnDescription = true;
@@ -74,7 +76,7 @@ async function pickDataset(services: Services): Promise<string | undefined> {
   try {
     const update = pick.onDidChangeValue((value) => {
       const v = value.trim();
-      const typed: DatasetItem = { dataset: v, label: untrustedText(v), description: 'dataset id' };
+      const typed: DatasetItem = { dataset: v, label: untrustedText(v), description: vscode.l10n.t('dataset id') };
       pick.items = v && !known.some((k) => k.dataset === v) ? [typed, ...known] : known;
     });
     pick.show();

@@ -96,8 +96,8 @@ class FinetuneRun {
       // A bug, not a service answer: say so plainly and keep the details in the log.
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`Finetune: unexpected failure: ${message}`, e);
-      this.say('error', `Creating the finetuned model failed: ${message}`, [
-        { title: 'Show Log', run: () => this.runCommand(FIXES.showLog.command) },
+      this.say('error', vscode.l10n.t('Creating the finetuned model failed: {0}', message), [
+        { title: vscode.l10n.t('Show Log'), run: () => this.runCommand(FIXES.showLog.command) },
       ]);
       return { status: 'failed', kind: 'unexpected', message };
     }
@@ -113,7 +113,7 @@ class FinetuneRun {
       const relative = second.files.filter((f) => !path.isAbsolute(f));
       if (relative.length > 0) {
         const problems = relative.map((f) => `${f} is not an absolute path.`);
-        this.say('error', `Cannot create the model: ${problems.join(' ')}`);
+        this.say('error', vscode.l10n.t('Cannot create the model: {0}', problems.join(' ')));
         return { status: 'invalid', problems };
       }
       uris = second.files.map((f) => vscode.Uri.file(f));
@@ -128,7 +128,9 @@ class FinetuneRun {
           if (inside.length === 0) {
             this.say(
               'warning',
-              'Only files in this workspace can be used for finetuning: right-click them in the Explorer, or choose them from the list.',
+              vscode.l10n.t(
+                'Only files in this workspace can be used for finetuning: right-click them in the Explorer, or choose them from the list.',
+              ),
             );
             return { status: 'invalid', problems: ['The selection is outside the workspace folders.'] };
           }
@@ -163,7 +165,7 @@ class FinetuneRun {
         const problems = answersProblems(answers, pendingNames);
         if (problems.length > 0) {
           this.log.warn(`Finetune: programmatic answers refused: ${problems.join(' ')}`);
-          this.say('error', `Cannot create the model: ${problems.join(' ')}`);
+          this.say('error', vscode.l10n.t('Cannot create the model: {0}', problems.join(' ')));
           return { status: 'invalid', problems };
         }
       } else {
@@ -191,7 +193,7 @@ class FinetuneRun {
   private async checkFiles(access: SourceFileAccess, notes: FileProblem[]): Promise<CheckedFile[] | FinetuneOutcome> {
     const limits = this.services.session.settings().finetune;
     const check = await withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Checking ${access.sources.length} files for finetuning` },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking {0} files for finetuning', access.sources.length) },
       () => checkFinetuneFiles(access.sources, limits, access.reader),
     );
     const problems = [...notes, ...check.problems];
@@ -206,24 +208,27 @@ class FinetuneRun {
 
     const detail = problemList(problems, limits.maxFileBytes, limits.maxFiles);
     if (check.valid.length === 0) {
-      const message = chosen === 1 ? 'This file cannot be used for finetuning.' : `None of the ${chosen} files can be used for finetuning.`;
+      const message =
+        chosen === 1
+          ? vscode.l10n.t('This file cannot be used for finetuning.')
+          : vscode.l10n.t('None of the {0} files can be used for finetuning.', chosen);
       if (this.headless) this.say('error', `${message} ${problems.map((p) => p.message).join(' ')}`);
       else await showErrorMessage(message, { modal: true, detail });
       return { status: 'invalid', problems: problems.map((p) => p.message) };
     }
     if (this.headless) {
       // A script asked for exactly these files: using only some of them silently would be a different job.
-      this.say('error', `Cannot create the model: ${problems.map((p) => p.message).join(' ')}`);
+      this.say('error', vscode.l10n.t('Cannot create the model: {0}', problems.map((p) => p.message).join(' ')));
       return { status: 'invalid', problems: problems.map((p) => p.message) };
     }
     const n = check.valid.length;
-    const go = `Continue with ${n} valid file${n === 1 ? '' : 's'}`;
+    const go = n === 1 ? vscode.l10n.t('Continue with 1 valid file') : vscode.l10n.t('Continue with {0} valid files', n);
     // Notes (a skipped link, a folder not searched to the end) were never among the chosen files.
     const refused = check.problems.length;
     const headline =
       refused > 0
-        ? `${refused} of the ${chosen} files cannot be used for finetuning.`
-        : 'Not every file of the selection could be included.';
+        ? vscode.l10n.t('{0} of the {1} files cannot be used for finetuning.', refused, chosen)
+        : vscode.l10n.t('Not every file of the selection could be included.');
     const choice = await showWarningMessage(headline, { modal: true, detail }, go);
     if (choice !== go) {
       this.log.info('Finetune: cancelled after the file check.');
@@ -243,7 +248,8 @@ class FinetuneRun {
         if (!(e instanceof NotConfiguredError) && !(e instanceof RequestError)) throw e;
         // RequestError from connect() is an unusable base URL.
         const fix = classifyError(e).fix ?? FIXES.configureBaseUrl;
-        const message = e instanceof NotConfiguredError ? `${e.message} It is needed to create a finetuned model.` : e.message;
+        const message =
+          e instanceof NotConfiguredError ? vscode.l10n.t('{0} It is needed to create a finetuned model.', e.message) : e.message;
         this.log.warn(`Finetune: not connected: ${message}`);
         const outcome: FinetuneOutcome = { status: 'failed', kind: 'notConfigured', message };
         if (this.headless || attempt > 0) {
@@ -283,7 +289,7 @@ class FinetuneRun {
       if ('ok' in attempt) return this.started(attempt.ok, files);
       if ('cancelled' in attempt) {
         this.log.info('Finetune: upload cancelled by the user; no job was created.');
-        this.say('info', 'Upload cancelled; no job was created.');
+        this.say('info', vscode.l10n.t('Upload cancelled; no job was created.'));
         return { status: 'cancelled' };
       }
       const recovery = await this.offerRecovery(attempt.error, attempt.allSent, answers);
@@ -312,7 +318,10 @@ class FinetuneRun {
         `(numQs ${a.numQs}, mode ${a.mode}, use case ${a.useCase ? `${a.useCase.length} chars` : 'empty'}).`,
     );
     const paths = await access.localPaths(files);
-    const title = `Uploading ${n} file${n === 1 ? '' : 's'} to create ${a.modelName}`;
+    const title =
+      n === 1
+        ? vscode.l10n.t('Uploading 1 file to create {0}', a.modelName)
+        : vscode.l10n.t('Uploading {0} files to create {1}', n, a.modelName);
     let lateCancel: Promise<unknown> | undefined;
     const attempt = await withProgress<Attempt>(
       { location: vscode.ProgressLocation.Notification, cancellable: true, title },
@@ -332,7 +341,7 @@ class FinetuneRun {
           this.log.info('Finetune: cancel requested after the upload finished; waiting for the job id so it is not lost.');
           lateCancel = waiting.promise;
           vscode.window.setStatusBarMessage(
-            '$(sync~spin) Upload finished; waiting for the service to confirm the finetuning job…',
+            vscode.l10n.t('$(sync~spin) Upload finished; waiting for the service to confirm the finetuning job…'),
             waiting.promise,
           );
         });
@@ -404,7 +413,10 @@ class FinetuneRun {
     if (lateCancel && 'ok' in attempt) {
       this.say(
         'info',
-        `The upload had already finished when you cancelled, so the service created the job for ${a.modelName}. It is in the Jobs view.`,
+        vscode.l10n.t(
+          'The upload had already finished when you cancelled, so the service created the job for {0}. It is in the Jobs view.',
+          a.modelName,
+        ),
       );
     }
     return attempt;
@@ -420,7 +432,13 @@ class FinetuneRun {
     }
     this.say(
       'info',
-      `Finetuning started: ${job.modelName} is being created from ${files.length} file${files.length === 1 ? '' : 's'}. You will be notified when it is ready.`,
+      files.length === 1
+        ? vscode.l10n.t('Finetuning started: {0} is being created from 1 file. You will be notified when it is ready.', job.modelName)
+        : vscode.l10n.t(
+            'Finetuning started: {0} is being created from {1} files. You will be notified when it is ready.',
+            job.modelName,
+            files.length,
+          ),
     );
     return { status: 'started', job };
   }
@@ -431,8 +449,8 @@ class FinetuneRun {
   private async offerRecovery(error: unknown, allSent: boolean, a: FinetuneAnswers): Promise<Recovery> {
     const info = classifyError(error);
     this.log.error(`Finetune: upload to create ${a.modelName} failed: ${info.message}`, error);
-    const retry = { title: 'Retry', recovery: 'retry' as const };
-    let text = info.kind === 'unexpected' ? `Creating the finetuned model failed: ${info.message}` : info.message;
+    const retry = { title: vscode.l10n.t('Retry'), recovery: 'retry' as const };
+    let text = info.kind === 'unexpected' ? vscode.l10n.t('Creating the finetuned model failed: {0}', info.message) : info.message;
     // Setting a key or a URL is followed by a retry with the same answers; after the log there is nothing to retry.
     let actions: { title: string; recovery: Recovery; command?: string }[] = [
       ...(info.retryable ? [retry] : []),
@@ -448,12 +466,15 @@ class FinetuneRun {
     ];
     if (info.kind === 'request') {
       // The service's own words (a refused file, a taken name, a bad field): fix the answers or the files, retry.
-      actions = [{ title: 'Edit Answers…', recovery: 'edit' }, retry];
+      actions = [{ title: vscode.l10n.t('Edit Answers…'), recovery: 'edit' }, retry];
     } else if (info.kind === 'contract') {
       // A 2xx whose job id we could not read: the job probably exists. A retry would likely duplicate it.
-      text = `${text} The job may have been created; the service's answer is in the log.`;
+      text = vscode.l10n.t("{0} The job may have been created; the service's answer is in the log.", text);
     } else if (allSent && (info.kind === 'timeout' || info.kind === 'network')) {
-      text = `${text} The files had been sent, so the service may have created the job anyway: check the Models view before retrying, or it may run twice.`;
+      text = vscode.l10n.t(
+        '{0} The files had been sent, so the service may have created the job anyway: check the Models view before retrying, or it may run twice.',
+        text,
+      );
     }
 
     if (this.headless) {
@@ -499,13 +520,16 @@ function failed(error: unknown): FinetuneOutcome {
 function problemList(problems: readonly FileProblem[], maxFileBytes: number, maxFiles: number): string {
   const lines = problems.slice(0, MAX_LISTED).map((p) => `• ${p.message}`);
   if (problems.length > MAX_LISTED) {
-    lines.push(`…and ${problems.length - MAX_LISTED} more (all are listed in the log: Hosted Reasoning: Show Log).`);
+    lines.push(vscode.l10n.t('…and {0} more (all are listed in the log: Hosted Reasoning: Show Log).', problems.length - MAX_LISTED));
   }
   if (problems.some((p) => p.code === 'tooLarge')) {
-    lines.push('', `Files up to ${formatBytes(maxFileBytes)} are accepted (setting hostedReasoning.finetune.maxFileSizeMB).`);
+    lines.push(
+      '',
+      vscode.l10n.t('Files up to {0} are accepted (setting hostedReasoning.finetune.maxFileSizeMB).', formatBytes(maxFileBytes)),
+    );
   }
   if (problems.some((p) => p.code === 'tooMany')) {
-    lines.push('', `At most ${maxFiles} files go into one job (setting hostedReasoning.finetune.maxFiles).`);
+    lines.push('', vscode.l10n.t('At most {0} files go into one job (setting hostedReasoning.finetune.maxFiles).', maxFiles));
   }
   return lines.join('\n');
 }

@@ -83,7 +83,7 @@ type FileItem = vscode.QuickPickItem & { uri: vscode.Uri };
 
 const BROWSE_BUTTON: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('folder-opened'),
-  tooltip: 'Choose Files…',
+  tooltip: vscode.l10n.t('Choose Files…'),
 };
 
 /**
@@ -93,10 +93,10 @@ const BROWSE_BUTTON: vscode.QuickInputButton = {
 export async function pickSources(): Promise<vscode.Uri[] | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
-    const open = 'Open Folder';
-    const choose = 'Choose Files…';
+    const open = vscode.l10n.t('Open Folder');
+    const choose = vscode.l10n.t('Choose Files…');
     const picked = await showInformationMessage(
-      'No folder is open. Open a folder with PDF or DOCX files, or choose the files to finetune on.',
+      vscode.l10n.t('No folder is open. Open a folder with PDF or DOCX files, or choose the files to finetune on.'),
       choose,
       open,
     );
@@ -106,8 +106,8 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
   }
 
   const qp = vscode.window.createQuickPick<FileItem>();
-  qp.title = 'Create Finetuned Model: choose source files';
-  qp.placeholder = 'Looking for PDF and DOCX files in the workspace…';
+  qp.title = vscode.l10n.t('Create Finetuned Model: choose source files');
+  qp.placeholder = vscode.l10n.t('Looking for PDF and DOCX files in the workspace…');
   qp.canSelectMany = true;
   qp.matchOnDescription = true;
   qp.ignoreFocusOut = true;
@@ -128,22 +128,28 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
     if (closed) return;
     found = sorted.map((uri, i) => ({
       label: labelOf(uri),
-      description: sizes[i] === undefined ? 'cannot be read' : formatBytes(sizes[i]),
+      description: sizes[i] === undefined ? vscode.l10n.t('cannot be read') : formatBytes(sizes[i]),
       uri,
     }));
     qp.items = found;
     qp.busy = false;
     qp.placeholder =
       found.length === 0
-        ? 'No PDF or DOCX files in this workspace: use the folder button to choose files elsewhere'
-        : `Choose the files to finetune on (${found.length}${found.length >= FIND_MAX ? ', the first ' + FIND_MAX : ''}); the folder button chooses files elsewhere`;
+        ? vscode.l10n.t('No PDF or DOCX files in this workspace: use the folder button to choose files elsewhere')
+        : found.length >= FIND_MAX
+          ? vscode.l10n.t(
+              'Choose the files to finetune on ({0}, the first {1}); the folder button chooses files elsewhere',
+              found.length,
+              FIND_MAX,
+            )
+          : vscode.l10n.t('Choose the files to finetune on ({0}); the folder button chooses files elsewhere', found.length);
   };
 
   const result = await interact<vscode.Uri[] | 'browse' | 'none'>(qp, { back: false, buttons: [BROWSE_BUTTON] }, (finish) => {
     load().catch((e: unknown) => {
       if (closed) return;
       qp.busy = false;
-      qp.placeholder = `Cannot list the workspace's files: ${e instanceof Error ? e.message : String(e)}`;
+      qp.placeholder = vscode.l10n.t("Cannot list the workspace's files: {0}", e instanceof Error ? e.message : String(e));
     });
     return [
       { dispose: () => (closed = true) },
@@ -161,8 +167,8 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
   if (result.action !== 'next') return undefined;
   if (result.value === 'browse') return chooseWithDialog();
   if (result.value === 'none') {
-    const choose = 'Choose Files…';
-    const picked = await showInformationMessage('No PDF or DOCX files in this workspace.', choose);
+    const choose = vscode.l10n.t('Choose Files…');
+    const picked = await showInformationMessage(vscode.l10n.t('No PDF or DOCX files in this workspace.'), choose);
     return picked === choose ? chooseWithDialog() : undefined;
   }
   return result.value;
@@ -170,8 +176,8 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
 
 async function chooseWithDialog(): Promise<vscode.Uri[] | undefined> {
   const uris = await vscode.window.showOpenDialog({
-    title: 'Choose PDF or DOCX files to finetune on',
-    openLabel: 'Use for Finetuning',
+    title: vscode.l10n.t('Choose PDF or DOCX files to finetune on'),
+    openLabel: vscode.l10n.t('Use for Finetuning'),
     canSelectFiles: true,
     canSelectFolders: false,
     canSelectMany: true,

@@ -56,7 +56,7 @@ class Wizard {
     this.answers = { ...input.initial };
     this.models = this.load();
     const n = input.files.length;
-    this.title = `Create Finetuned Model from ${n} file${n === 1 ? '' : 's'}`;
+    this.title = n === 1 ? vscode.l10n.t('Create Finetuned Model from 1 file') : vscode.l10n.t('Create Finetuned Model from {0} files', n);
   }
 
   async run(): Promise<FinetuneAnswers | undefined> {
@@ -113,7 +113,7 @@ class Wizard {
 
   /** Title and "step n of 6" shared by every input of a step. */
   private frame(input: vscode.QuickInput, step: WizardStep): void {
-    input.title = step === 'summary' ? `${this.title}: review` : this.title;
+    input.title = step === 'summary' ? vscode.l10n.t('{0}: review', this.title) : this.title;
     input.step = STEPS.indexOf(step) + 1;
     input.totalSteps = STEPS.length;
     input.ignoreFocusOut = true;
@@ -133,7 +133,7 @@ class Wizard {
       qp.busy = true;
       qp.enabled = false;
       qp.items = [];
-      qp.placeholder = 'Loading the models this API key can use…';
+      qp.placeholder = vscode.l10n.t('Loading the models this API key can use…');
       let models: ModelInfo[] | undefined;
       let failure: string | undefined;
       try {
@@ -147,26 +147,26 @@ class Wizard {
       if (models) {
         const items = modelItems(models);
         if (items.length === 0) {
-          qp.items = [{ label: '$(info) This API key has no models', alwaysShow: true }, retryItem()];
+          qp.items = [{ label: vscode.l10n.t('$(info) This API key has no models'), alwaysShow: true }, retryItem()];
         } else {
           qp.items = items;
           const current = items.find((i) => i.model !== undefined && i.model === this.answers.baseModel);
           if (current) qp.activeItems = [current];
         }
-        qp.placeholder = 'Choose the base model to tune';
+        qp.placeholder = vscode.l10n.t('Choose the base model to tune');
       } else {
         qp.items = [
           {
-            label: '$(error) Cannot load the models',
+            label: vscode.l10n.t('$(error) Cannot load the models'),
             detail: failure === undefined ? undefined : untrustedText(redact(failure)),
             alwaysShow: true,
           },
           retryItem(),
         ];
-        qp.placeholder = 'The model list could not be loaded';
+        qp.placeholder = vscode.l10n.t('The model list could not be loaded');
       }
     };
-    const retryItem = (): Item => ({ label: '$(refresh) Retry', retry: true, alwaysShow: true });
+    const retryItem = (): Item => ({ label: vscode.l10n.t('$(refresh) Retry'), retry: true, alwaysShow: true });
 
     return interact<string>(qp, { back }, (finish) => {
       void fill();
@@ -191,7 +191,7 @@ class Wizard {
   private modelName(): Promise<StepResult<string>> {
     const box = vscode.window.createInputBox();
     this.frame(box, 'modelName');
-    box.prompt = 'Name of the new model: letters, digits, ".", "_" and "-", at most 64 characters';
+    box.prompt = vscode.l10n.t('Name of the new model: letters, digits, ".", "_" and "-", at most 64 characters');
     // Until the list arrives only pending jobs' names are known; the box shows busy and re-checks when it does.
     let taken: string[] = [...(this.input.pendingNames ?? [])];
     const suggest = (): string => suggestModelName(this.input.files[0]?.label, taken);
@@ -234,7 +234,7 @@ class Wizard {
   private numQs(): Promise<StepResult<number>> {
     const box = vscode.window.createInputBox();
     this.frame(box, 'numQs');
-    box.prompt = `How many questions to generate from the files (${NUM_QS_MIN} to ${NUM_QS_MAX})`;
+    box.prompt = vscode.l10n.t('How many questions to generate from the files ({0} to {1})', NUM_QS_MIN, NUM_QS_MAX);
     box.value = String(this.answers.numQs ?? this.input.defaults.numQs);
     const problemOf = (v: string): string | undefined => {
       const parsed = parseNumQs(v);
@@ -272,19 +272,24 @@ class Wizard {
   private pickMode(): Promise<StepResult<string>> {
     type Item = vscode.QuickPickItem & { mode: string };
     const { defaults } = this.input;
-    const items: Item[] = [{ label: DOCUMENTED_MODE, description: 'documented', mode: DOCUMENTED_MODE }];
+    const items: Item[] = [{ label: DOCUMENTED_MODE, description: vscode.l10n.t('documented'), mode: DOCUMENTED_MODE }];
     if (defaults.mode !== DOCUMENTED_MODE) {
-      items.push({ label: untrustedText(defaults.mode), description: 'from settings', mode: defaults.mode });
+      items.push({ label: untrustedText(defaults.mode), description: vscode.l10n.t('from settings'), mode: defaults.mode });
     }
     const previous = this.answers.mode;
     if (previous !== undefined && !items.some((i) => i.mode === previous)) {
-      items.push({ label: untrustedText(previous), description: 'entered before', mode: previous });
+      items.push({ label: untrustedText(previous), description: vscode.l10n.t('entered before'), mode: previous });
     }
-    items.push({ label: 'Other…', description: 'type a mode the service accepts', mode: OTHER, alwaysShow: true });
+    items.push({
+      label: vscode.l10n.t('Other…'),
+      description: vscode.l10n.t('type a mode the service accepts'),
+      mode: OTHER,
+      alwaysShow: true,
+    });
 
     const qp = vscode.window.createQuickPick<Item>();
     this.frame(qp, 'mode');
-    qp.placeholder = 'Mode of the finetuning job';
+    qp.placeholder = vscode.l10n.t('Mode of the finetuning job');
     qp.items = items;
     const active = items.find((i) => i.mode === (previous ?? defaults.mode));
     if (active) qp.activeItems = [active];
@@ -301,7 +306,7 @@ class Wizard {
   private typeMode(): Promise<StepResult<string>> {
     const box = vscode.window.createInputBox();
     this.frame(box, 'mode');
-    box.prompt = 'Mode to send to the service';
+    box.prompt = vscode.l10n.t('Mode to send to the service');
     // Prefill only a mode typed here before; one picked from the list would just have to be deleted.
     const typedBefore =
       this.answers.mode !== undefined && this.answers.mode !== DOCUMENTED_MODE && this.answers.mode !== this.input.defaults.mode;
@@ -325,8 +330,8 @@ class Wizard {
   private useCase(): Promise<StepResult<string>> {
     const box = vscode.window.createInputBox();
     this.frame(box, 'useCase');
-    box.prompt = 'What the model is for (optional): it guides the questions generated';
-    box.placeholder = 'e.g. Answer employee questions about the travel policy';
+    box.prompt = vscode.l10n.t('What the model is for (optional): it guides the questions generated');
+    box.placeholder = vscode.l10n.t('e.g. Answer employee questions about the travel policy');
     box.value = this.answers.useCase ?? this.input.defaults.useCase;
     return interact<string>(box, { back: true }, (finish) => [
       box.onDidAccept(() => {
@@ -345,34 +350,45 @@ class Wizard {
     const total = files.reduce((sum, f) => sum + f.size, 0);
     const items: Item[] = [
       {
-        label: '$(rocket) Start Finetuning',
-        description: `upload ${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(total)}`,
+        label: vscode.l10n.t('$(rocket) Start Finetuning'),
+        description:
+          files.length === 1
+            ? vscode.l10n.t('upload 1 file, {0}', formatBytes(total))
+            : vscode.l10n.t('upload {0} files, {1}', files.length, formatBytes(total)),
         start: true,
       },
-      { label: 'Answers — pick one to change it', kind: vscode.QuickPickItemKind.Separator },
+      { label: vscode.l10n.t('Answers — pick one to change it'), kind: vscode.QuickPickItemKind.Separator },
       {
-        label: '$(layers) Base model',
-        description: a.baseModel !== undefined ? untrustedText(a.baseModel) : '(not chosen)',
+        label: vscode.l10n.t('$(layers) Base model'),
+        description: a.baseModel !== undefined ? untrustedText(a.baseModel) : vscode.l10n.t('(not chosen)'),
         edit: 'baseModel',
       },
       {
-        label: '$(tag) New model name',
-        description: a.modelName !== undefined ? untrustedText(a.modelName) : '(not chosen)',
+        label: vscode.l10n.t('$(tag) New model name'),
+        description: a.modelName !== undefined ? untrustedText(a.modelName) : vscode.l10n.t('(not chosen)'),
         edit: 'modelName',
       },
       {
-        label: '$(list-ordered) Questions to generate',
-        description: a.numQs !== undefined ? String(a.numQs) : '(not chosen)',
+        label: vscode.l10n.t('$(list-ordered) Questions to generate'),
+        description: a.numQs !== undefined ? String(a.numQs) : vscode.l10n.t('(not chosen)'),
         edit: 'numQs',
       },
-      { label: '$(settings-gear) Mode', description: a.mode !== undefined ? untrustedText(a.mode) : '(not chosen)', edit: 'mode' },
-      { label: '$(note) Use case', description: a.useCase ? untrustedText(a.useCase) : '(none)', edit: 'useCase' },
-      { label: `Files — ${files.length}, ${formatBytes(total)}`, kind: vscode.QuickPickItemKind.Separator },
+      {
+        label: vscode.l10n.t('$(settings-gear) Mode'),
+        description: a.mode !== undefined ? untrustedText(a.mode) : vscode.l10n.t('(not chosen)'),
+        edit: 'mode',
+      },
+      {
+        label: vscode.l10n.t('$(note) Use case'),
+        description: a.useCase ? untrustedText(a.useCase) : vscode.l10n.t('(none)'),
+        edit: 'useCase',
+      },
+      { label: vscode.l10n.t('Files — {0}, {1}', files.length, formatBytes(total)), kind: vscode.QuickPickItemKind.Separator },
       ...files.map((f) => ({ label: `$(file) ${untrustedText(f.label)}`, description: `${f.kind.toUpperCase()}, ${formatBytes(f.size)}` })),
     ];
     const qp = vscode.window.createQuickPick<Item>();
     this.frame(qp, 'summary');
-    qp.placeholder = 'Start finetuning, or pick an answer to change it';
+    qp.placeholder = vscode.l10n.t('Start finetuning, or pick an answer to change it');
     qp.matchOnDescription = true;
     qp.items = items;
     qp.activeItems = [items[0]!];

@@ -23,14 +23,14 @@ export async function pickModel(
 ): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { name: string }>();
   pick.title = title;
-  pick.placeholder = 'Loading models…';
+  pick.placeholder = vscode.l10n.t('Loading models…');
   pick.busy = true;
   pick.show();
   try {
     await models.load();
     const list = (models.models ?? []).filter(filter);
     pick.busy = false;
-    pick.placeholder = list.length ? 'Choose a model' : 'No matching models (see the Models view for errors)';
+    pick.placeholder = list.length ? vscode.l10n.t('Choose a model') : vscode.l10n.t('No matching models (see the Models view for errors)');
     pick.items = list.map((m) => ({
       label: untrustedText(m.name),
       name: m.name,
@@ -38,7 +38,7 @@ export async function pickModel(
         m.kind === 'custom'
           ? untrustedText(`custom${m.baseModel ? ` · from ${m.baseModel}` : ''}`)
           : m.kind === 'base'
-            ? 'base'
+            ? vscode.l10n.t('base')
             : undefined,
     }));
     return await new Promise<string | undefined>((resolve) => {

@@ -125,7 +125,12 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
 
   getTreeItem(node: ModelsNode): vscode.TreeItem {
     if (node.type === 'group') {
-      const label = node.kind === 'base' ? 'Base models' : node.kind === 'custom' ? 'Custom models' : 'Models';
+      const label =
+        node.kind === 'base'
+          ? vscode.l10n.t('Base models')
+          : node.kind === 'custom'
+            ? vscode.l10n.t('Custom models')
+            : vscode.l10n.t('Models');
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `group:${node.kind}`;
       item.description = String(node.models.length);
@@ -137,7 +142,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       item.id = `error:${node.label}`;
       const detail = untrustedText(redact(node.detail));
       item.description = detail;
-      item.tooltip = `${detail}\n\nClick: ${node.command.title}`;
+      item.tooltip = vscode.l10n.t('{0}\n\nClick: {1}', detail, node.command.title);
       item.iconPath = new vscode.ThemeIcon(node.icon, new vscode.ThemeColor('errorForeground'));
       item.command = node.command;
       item.contextValue = 'error';
@@ -208,15 +213,23 @@ function errorRows(error: unknown): ModelsNode[] {
   const row = (label: string, command: string, title: string, icon: string) =>
     rows.push({ type: 'error', label, detail: info.message, command: { command, title }, icon });
   if (info.retryable) {
-    if (unreachable) row('Cannot reach the service — retry', COMMANDS.refreshModels, 'Retry', 'debug-disconnect');
-    else row('The service failed — retry', COMMANDS.refreshModels, 'Retry', 'error');
+    if (unreachable) {
+      row(vscode.l10n.t('Cannot reach the service — retry'), COMMANDS.refreshModels, vscode.l10n.t('Retry'), 'debug-disconnect');
+    } else row(vscode.l10n.t('The service failed — retry'), COMMANDS.refreshModels, vscode.l10n.t('Retry'), 'error');
   }
-  if (fix === FIXES.setApiKey) row('The service refused the API key — set a valid key', fix.command, fix.title, 'key');
+  if (fix === FIXES.setApiKey) row(vscode.l10n.t('The service refused the API key — set a valid key'), fix.command, fix.title, 'key');
   else if (fix === FIXES.configureBaseUrl) {
-    row(unreachable ? 'Check the service URL' : 'The service URL or request is not valid', fix.command, fix.title, 'gear');
+    row(
+      unreachable ? vscode.l10n.t('Check the service URL') : vscode.l10n.t('The service URL or request is not valid'),
+      fix.command,
+      fix.title,
+      'gear',
+    );
   } else if (fix) {
     row(
-      info.retryable ? 'See the log for what the service said' : 'The service answered something unreadable — see the log',
+      info.retryable
+        ? vscode.l10n.t('See the log for what the service said')
+        : vscode.l10n.t('The service answered something unreadable — see the log'),
       fix.command,
       fix.title,
       'error',
@@ -235,7 +248,13 @@ function modelItem(node: ModelNode): vscode.TreeItem {
   if (latest?.result) item.description = formatAccuracy(latest.result);
   // No tooltip here: resolveTreeItem builds it when the row is hovered (see modelTooltip).
   item.accessibilityInformation = {
-    label: `${kind === 'custom' ? 'Custom' : 'Base'} model ${name}${latest?.result ? `, accuracy ${formatAccuracy(latest.result)}` : ''}`,
+    label: latest?.result
+      ? kind === 'custom'
+        ? vscode.l10n.t('Custom model {0}, accuracy {1}', name, formatAccuracy(latest.result))
+        : vscode.l10n.t('Base model {0}, accuracy {1}', name, formatAccuracy(latest.result))
+      : kind === 'custom'
+        ? vscode.l10n.t('Custom model {0}', name)
+        : vscode.l10n.t('Base model {0}', name),
   };
   return item;
 }
@@ -246,12 +265,15 @@ function modelItem(node: ModelNode): vscode.TreeItem {
  */
 export function modelTooltip(node: ModelNode): string {
   const { model, kind } = node;
-  const lines = [untrustedText(model.name), kind === 'custom' ? 'Custom model' : kind === 'base' ? 'Base model' : 'Model'];
-  if (model.baseModel) lines.push(`Base: ${untrustedText(model.baseModel)}`);
-  if (model.createdAt) lines.push(`Created: ${untrustedText(model.createdAt)}`);
-  if (node.origin?.lineage) lines.push('', 'Lineage', ...lineageLines(node.origin.lineage, node.origin.finishedAt));
+  const lines = [
+    untrustedText(model.name),
+    kind === 'custom' ? vscode.l10n.t('Custom model') : kind === 'base' ? vscode.l10n.t('Base model') : vscode.l10n.t('Model'),
+  ];
+  if (model.baseModel) lines.push(vscode.l10n.t('Base: {0}', untrustedText(model.baseModel)));
+  if (model.createdAt) lines.push(vscode.l10n.t('Created: {0}', untrustedText(model.createdAt)));
+  if (node.origin?.lineage) lines.push('', vscode.l10n.t('Lineage'), ...lineageLines(node.origin.lineage, node.origin.finishedAt));
   if (node.history.length) {
-    lines.push('', 'Evaluations');
+    lines.push('', vscode.l10n.t('Evaluations'));
     for (const job of node.history.slice(0, 5)) {
       const r = job.result!;
       lines.push(

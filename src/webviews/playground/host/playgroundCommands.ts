@@ -26,11 +26,13 @@ async function askAboutSelection(manager: PlaygroundManager) {
         .join('\n\n')
     : '';
   if (!text.trim()) {
-    void showInformationMessage('Select some text in an editor to ask about it in the playground.');
+    void showInformationMessage(vscode.l10n.t('Select some text in an editor to ask about it in the playground.'));
     return undefined;
   }
   if (text.length + DEFAULT_QUESTION.length > LIMITS.promptChars) {
-    void showWarningMessage(`The selection is too long for a prompt (over ${LIMITS.promptChars.toLocaleString('en-US')} characters).`);
+    void showWarningMessage(
+      vscode.l10n.t('The selection is too long for a prompt (over {0} characters).', LIMITS.promptChars.toLocaleString('en-US')),
+    );
     return undefined;
   }
   // Beside the editor, so the code and the answer are both in view.

@@ -38,7 +38,7 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
     };
     const panel = vscode.window.createWebviewPanel(
       PLAYGROUND_VIEW_TYPE,
-      options.title ?? (prefill.modelName ? `Playground · ${prefill.modelName}` : 'Playground'),
+      options.title ?? (prefill.modelName ? vscode.l10n.t('Playground · {0}', prefill.modelName) : vscode.l10n.t('Playground')),
       { viewColumn: options.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(this.services.context.extensionUri),
     );

@@ -144,13 +144,15 @@ export class PlaygroundPanel implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         this.copiedNote?.dispose();
-        this.copiedNote = vscode.window.setStatusBarMessage('$(copy) Copied to the clipboard', 2000);
+        this.copiedNote = vscode.window.setStatusBarMessage(vscode.l10n.t('$(copy) Copied to the clipboard'), 2000);
         return;
       case 'openLink':
         return this.openLink(message.url);
       case 'savePreset': {
         const result = await this.options.presets.save(message.preset);
-        if (!result.saved) void showWarningMessage(`Preset not saved: ${result.reason ?? 'unknown reason'}`);
+        if (!result.saved) {
+          void showWarningMessage(vscode.l10n.t('Preset not saved: {0}', result.reason ?? vscode.l10n.t('unknown reason')));
+        }
         return;
       }
       case 'deletePreset':
@@ -190,7 +192,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     if (isLocalModelId(settings.modelName)) {
       await this.runLocally(run);
     } else {
-      this.panel.title = `Playground · ${untrustedText(settings.modelName, { maxChars: 80 })}`;
+      this.panel.title = vscode.l10n.t('Playground · {0}', untrustedText(settings.modelName, { maxChars: 80 }));
       this.services.log.info(`Playground: run ${runId} on ${settings.modelName} (${settings.stream ? 'streamed' : 'not streamed'}).`);
       await run.execute(async () => (await this.services.session.connect()).client);
     }
@@ -272,7 +274,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     }
     // Only https leaves the editor: no http, mailto, file, command or vscode links from model output.
     if (parsed?.protocol !== 'https:') {
-      void showWarningMessage(`The playground opens only https links; this one was not opened: ${url.slice(0, 200)}`);
+      void showWarningMessage(vscode.l10n.t('The playground opens only https links; this one was not opened: {0}', url.slice(0, 200)));
       return;
     }
     await vscode.env.openExternal(vscode.Uri.parse(parsed.href, true));
@@ -280,13 +282,13 @@ export class PlaygroundPanel implements vscode.Disposable {
 
   private async exportSession(runs: ExportedRun[]): Promise<void> {
     if (runs.length === 0) {
-      void showInformationMessage('There are no runs to export yet.');
+      void showInformationMessage(vscode.l10n.t('There are no runs to export yet.'));
       return;
     }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({
-      title: 'Export Playground Session',
-      saveLabel: 'Export',
+      title: vscode.l10n.t('Export Playground Session'),
+      saveLabel: vscode.l10n.t('Export'),
       filters: { Markdown: ['md'] },
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, exportFileName()) } : {}),
     });
@@ -299,7 +301,12 @@ export class PlaygroundPanel implements vscode.Disposable {
         : r,
     );
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(sessionMarkdown(named)));
-    const open = await showInformationMessage(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${target.fsPath}.`, 'Open');
+    const open = await showInformationMessage(
+      runs.length === 1
+        ? vscode.l10n.t('Exported 1 run to {0}.', target.fsPath)
+        : vscode.l10n.t('Exported {0} runs to {1}.', runs.length, target.fsPath),
+      vscode.l10n.t('Open'),
+    );
     if (open) await vscode.window.showTextDocument(target);
   }
 
