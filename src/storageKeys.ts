@@ -4,3 +4,5 @@
 export const JOBS_KEY_PREFIX = 'hostedReasoning.jobs:';
 /** Downloads a reload interrupted, offered for resumption (see features/download/downloadCommand.ts). */
 export const PENDING_DOWNLOADS_KEY = 'hostedReasoning.pendingDownloads';
+/** Finished evaluations the history limit dropped, per model: `<prefix><scope>` (see JobStore). Not under JOBS_KEY_PREFIX. */
+export const DROPPED_EVALUATIONS_KEY_PREFIX = 'hostedReasoning.droppedEvaluations:';
