@@ -1,0 +1,177 @@
+// The evaluation report: opened from a model's row, one panel per model; the verdicts it posts for a tuned model
+// against its base (the emulator's per-model scores make it win on one dataset and lose on another); "Evaluate base
+// on this dataset" starting the missing evaluation and the report filling in; export writing the file the save
+// dialog named. The tests drive the panel through handleMessage, the same guard the page's messages pass.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/contributions';
+import type { ReportPanel } from '../../src/webviews/report/host/reportPanel';
+import type { ReportView } from '../../src/webviews/report/protocol';
+import { modelNode, recordingMessages, waitFor } from './helpers';
+import { useRig } from './rig';
+
+const rig = useRig();
+const KEY = 'demo-key';
+const BASE = 'oss-reasoner-8b';
+const TUNED = 'report-tuned';
+
+async function completed(modelName: string, datasetName: string): Promise<void> {
+  const jobId = await rig.api.evaluate(modelName, datasetName);
+  assert.ok(jobId, `the evaluation of ${modelName} on ${datasetName} did not start`);
+  const scope = await rig.api.services.session.scope();
+  assert.ok(scope);
+  await waitFor(`evaluation ${jobId} to complete`, () => rig.api.services.jobs.get(scope, `evaluation:${jobId}`)?.result, {
+    timeoutMs: 20_000,
+    intervalMs: 100,
+  });
+}
+
+async function openFromModelRow(modelName: string): Promise<ReportPanel> {
+  const node = await modelNode(rig.api, modelName);
+  assert.ok(node, `${modelName} is not in the Models view`);
+  const panel = await vscode.commands.executeCommand<ReportPanel | undefined>(COMMANDS.openEvaluationReport, node);
+  assert.ok(panel, 'the command returned no panel');
+  await panel.ready;
+  return panel;
+}
+
+function dataset(view: ReportView | undefined, name: string) {
+  return view?.datasets.find((d) => d.datasetName === name);
+}
+
+describe('evaluation report', () => {
+  before(async function () {
+    this.timeout(60_000);
+    await rig.useKey(KEY);
+    await rig.emu.addCustomModel(KEY, TUNED, { baseModel: BASE });
+    rig.emu.configure({
+      datasets: {
+        ...rig.emu.options.datasets,
+        'report-wins': { total: 80, scores: { [TUNED]: 0.85, [BASE]: 0.6 } },
+        'report-loses': { total: 40, scores: { [TUNED]: 0.25, [BASE]: 0.75 } },
+        'report-tuned-only': { total: 50, scores: { [TUNED]: 0.8, [BASE]: 0.5 } },
+      },
+    });
+    await rig.api.models.refresh();
+    for (const [model, set] of [
+      [TUNED, 'report-wins'],
+      [BASE, 'report-wins'],
+      [TUNED, 'report-loses'],
+      [BASE, 'report-loses'],
+      [TUNED, 'report-tuned-only'],
+    ] as const) {
+      await completed(model, set);
+    }
+  });
+
+  afterEach(() => {
+    for (const panel of rig.api.report.panels) panel.dispose();
+  });
+
+  after(() => rig.clearKey());
+
+  it('opens from the model’s row with the base beside it and a verdict per dataset; opening again reveals the same panel', async function () {
+    this.timeout(30_000);
+    const panel = await openFromModelRow(TUNED);
+    const view = panel.view;
+    assert.ok(view);
+    assert.equal(view.modelName, TUNED);
+    assert.equal(view.baseModel, BASE);
+    const wins = dataset(view, 'report-wins');
+    const loses = dataset(view, 'report-loses');
+    assert.deepEqual(
+      wins?.columns.map((c) => [c.name, c.evaluations[0]?.correct, c.evaluations[0]?.total]),
+      [
+        [TUNED, 68, 80],
+        [BASE, 48, 80],
+      ],
+    );
+    assert.deepEqual([wins?.comparisons[0]?.verdict, loses?.comparisons[0]?.verdict], ['better', 'worse']);
+    assert.equal(wins?.comparisons[0]?.judgesDiffer, false);
+    assert.deepEqual(dataset(view, 'report-tuned-only')?.comparisons, []);
+    assert.equal(dataset(view, 'report-tuned-only')?.canEvaluateBase, true);
+
+    const again = await vscode.commands.executeCommand<ReportPanel>(COMMANDS.openEvaluationReport, TUNED);
+    assert.equal(again, panel, 'a second panel for the same model');
+    assert.equal(rig.api.report.panels.length, 1);
+  });
+
+  it('“Evaluate base on this dataset” starts the missing evaluation, and the report fills in when it finishes', async function () {
+    this.timeout(30_000);
+    const panel = await openFromModelRow(TUNED);
+    const row = dataset(panel.view, 'report-tuned-only');
+    assert.ok(row?.canEvaluateBase);
+    assert.equal(
+      panel.handleMessage({ type: 'evaluateBase', datasetId: row.id, datasetName: 'report-wins' }),
+      false,
+      'a name from the page',
+    );
+    assert.equal(panel.handleMessage({ type: 'evaluateBase', datasetId: row.id }), true);
+    const filled = await waitFor(
+      'the base’s result on report-tuned-only in the report',
+      () => {
+        const d = dataset(panel.view, 'report-tuned-only');
+        return d?.comparisons[0] ? d : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, describe: () => JSON.stringify(dataset(panel.view, 'report-tuned-only')) },
+    );
+    assert.deepEqual(
+      filled.columns.map((c) => [c.name, c.evaluations.map((e) => e.correct)]),
+      [
+        [TUNED, [40]],
+        [BASE, [25]],
+      ],
+    );
+    assert.equal(filled.comparisons[0]?.verdict, 'better');
+    assert.equal(filled.canEvaluateBase, false);
+  });
+
+  it('exports the report as CSV and Markdown to the file the save dialog names', async function () {
+    this.timeout(30_000);
+    const panel = await openFromModelRow(TUNED);
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'report-export-'));
+    const window = vscode.window as unknown as { showSaveDialog: typeof vscode.window.showSaveDialog };
+    const original = window.showSaveDialog;
+    const asked: vscode.SaveDialogOptions[] = [];
+    let target = '';
+    window.showSaveDialog = async (options) => {
+      asked.push(options ?? {});
+      return vscode.Uri.file(target);
+    };
+    try {
+      await recordingMessages(async (shown) => {
+        target = path.join(folder, 'report.csv');
+        assert.equal(panel.handleMessage({ type: 'export', format: 'csv' }), true);
+        const csv = await waitFor('the CSV file', () => (fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined));
+        const lines = csv.split('\r\n');
+        assert.match(lines[0]!, /^dataset,model,role,accuracy,/);
+        assert.ok(
+          lines.some((l) => l.startsWith(`report-wins,${TUNED},model,0.85,`)),
+          csv,
+        );
+        assert.ok(
+          lines.some((l) => l.startsWith(`report-wins,${BASE},base,0.6,`) && l.includes(',better,false')),
+          csv,
+        );
+
+        target = path.join(folder, 'report.md');
+        assert.equal(panel.handleMessage({ type: 'export', format: 'markdown' }), true);
+        const md = await waitFor('the Markdown file', () => (fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined));
+        assert.match(md, new RegExp(`^# Evaluation report: ${TUNED}\n`));
+        assert.ok(md.includes('| better | same |'), md);
+        await waitFor('the export notifications', () => (shown.length === 2 ? true : undefined));
+      });
+      assert.deepEqual(
+        asked.map((o) => Object.keys(o.filters ?? {})),
+        [['CSV'], ['Markdown']],
+      );
+      assert.match(asked[0]!.defaultUri?.path ?? '', /evaluation-report-report-tuned-.*\.csv$/);
+    } finally {
+      window.showSaveDialog = original;
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
