@@ -503,11 +503,13 @@ describe('emulator: auth, models, inference', function () {
     });
 
     it("a dataset may name its own judge model (set directly or over the control API), so two datasets' judges differ", async () => {
-      em.configure({ datasets: { ...em.options.datasets, judged: { total: 10, correctRatio: 0.5, judgeModel: 'judge-small-v2' } } });
+      em.configure({
+        datasets: { plain: { total: 10, correctRatio: 0.5 }, judged: { total: 10, correctRatio: 0.5, judgeModel: 'judge-small-v2' } },
+      });
       const judgeOf = async (dataset: string): Promise<unknown> =>
         ((await evaluate({ dataset_name: dataset, model_name: BASE })).result as { judge_model: unknown }).judge_model;
       assert.equal(await judgeOf('judged'), 'judge-small-v2');
-      assert.equal(await judgeOf('demo-qa'), 'judge-large-v1');
+      assert.equal(await judgeOf('plain'), 'judge-large-v1');
       const configure = (datasets: unknown): Promise<Response> =>
         fetch(`${em.url}/_emulator/configure`, {
           method: 'POST',
