@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
-import type { ReportPanel } from '../../src/webviews/report/host/reportPanel';
+import { ReportPanel, reportWebviewOptions } from '../../src/webviews/report/host/reportPanel';
+import { REPORT_VIEW_TYPE } from '../../src/contributions';
 import type { ReportView } from '../../src/webviews/report/protocol';
 import { modelNode, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
@@ -17,6 +18,7 @@ const rig = useRig();
 const KEY = 'demo-key';
 const BASE = 'oss-reasoner-8b';
 const TUNED = 'report-tuned';
+const OTHER = 'oss-reasoner-70b';
 
 async function completed(modelName: string, datasetName: string): Promise<void> {
   const jobId = await rig.api.evaluate(modelName, datasetName);
@@ -127,6 +129,44 @@ describe('evaluation report', () => {
     );
     assert.equal(filled.comparisons[0]?.verdict, 'better');
     assert.equal(filled.canEvaluateBase, false);
+  });
+
+  it('“Add a model…” evaluates the picked model on the report’s datasets and shows it compared', async function () {
+    this.timeout(40_000);
+    const started: string[] = [];
+    const webviewPanel = vscode.window.createWebviewPanel(
+      REPORT_VIEW_TYPE,
+      'Report',
+      vscode.ViewColumn.Active,
+      reportWebviewOptions(rig.api.services.context.extensionUri),
+    );
+    // The user's pick stands in for the quick pick; the evaluations start through the evaluate command's own path.
+    const panel = new ReportPanel(webviewPanel, rig.api.services, TUNED, [], {
+      startEvaluation: async (model, set) => {
+        started.push(`${model} on ${set}`);
+        return rig.api.evaluate(model, set);
+      },
+      pickModel: async () => OTHER,
+      listedBase: () => BASE,
+    });
+    try {
+      await panel.ready;
+      const datasets = panel.view?.datasets.map((d) => d.datasetName) ?? [];
+      assert.ok(datasets.length >= 3, JSON.stringify(datasets));
+      assert.equal(panel.handleMessage({ type: 'addModel' }), true);
+      const view = await waitFor(
+        `${OTHER} compared on every dataset`,
+        () => (panel.view?.datasets.every((d) => d.comparisons.some((c) => c.otherModel === OTHER)) ? panel.view : undefined),
+        { timeoutMs: 30_000, intervalMs: 200, describe: () => JSON.stringify(panel.view?.datasets.map((d) => d.comparisons)) },
+      );
+      assert.deepEqual(started.sort(), datasets.map((d) => `${OTHER} on ${d}`).sort());
+      assert.deepEqual(view.addedModels, [OTHER]);
+      for (const d of view.datasets) {
+        assert.deepEqual(d.columns.map((c) => [c.name, c.role]).at(-1), [OTHER, 'added']);
+      }
+    } finally {
+      panel.dispose();
+    }
   });
 
   it('exports the report as CSV and Markdown to the file the save dialog names', async function () {
