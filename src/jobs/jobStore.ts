@@ -83,11 +83,13 @@ export class JobStore implements vscode.Disposable {
     const finished = kept.filter((j) => !isActive(j));
     const evaluations = finished.filter((j) => j.kind === 'evaluation');
     const others = finished.filter((j) => j.kind !== 'evaluation').slice(0, MAX_FINISHED);
+    // The list first, with no await between reading it and writing it: another put must not write over this one.
+    const written = this.memento.update(JOBS_KEY_PREFIX + scope, [...active, ...others, ...evaluations]);
     if (Object.keys(droppedByModel).length > 0) {
       const key = DROPPED_EVALUATIONS_KEY_PREFIX + scope;
       await this.memento.update(key, addDropped(this.memento.get<unknown>(key), droppedByModel));
     }
-    await this.memento.update(JOBS_KEY_PREFIX + scope, [...active, ...others, ...evaluations]);
+    await written;
   }
 
   dispose(): void {

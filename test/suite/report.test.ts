@@ -10,6 +10,9 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import { ReportPanel, reportWebviewOptions } from '../../src/webviews/report/host/reportPanel';
 import { REPORT_VIEW_TYPE } from '../../src/contributions';
+import { DROPPED_EVALUATIONS_KEY_PREFIX } from '../../src/storageKeys';
+import { MAX_EVALUATIONS } from '../../src/jobs/evaluationHistory';
+import { jobKey, type JobRecord } from '../../src/jobs/jobRecord';
 import type { ReportView } from '../../src/webviews/report/protocol';
 import { modelNode, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
@@ -157,7 +160,11 @@ describe('evaluation report', () => {
       const view = await waitFor(
         `${OTHER} compared on every dataset`,
         () => (panel.view?.datasets.every((d) => d.comparisons.some((c) => c.otherModel === OTHER)) ? panel.view : undefined),
-        { timeoutMs: 30_000, intervalMs: 200, describe: () => JSON.stringify(panel.view?.datasets.map((d) => d.comparisons)) },
+        {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+          describe: () => JSON.stringify(panel.view?.datasets.map((d) => [d.datasetName, d.columns.at(-1), started])),
+        },
       );
       assert.deepEqual(started.sort(), datasets.map((d) => `${OTHER} on ${d}`).sort());
       assert.deepEqual(view.addedModels, [OTHER]);
@@ -212,6 +219,38 @@ describe('evaluation report', () => {
     } finally {
       window.showSaveDialog = original;
       fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps at most MAX_EVALUATIONS finished evaluations per scope, counting the dropped ones per model in storage', async function () {
+    this.timeout(60_000);
+    // A scope of its own, so the suite's real job list is untouched.
+    const scope = 'report-history-test';
+    const jobs = rig.api.services.jobs;
+    const record = (i: number, kind: JobRecord['kind'] = 'evaluation'): JobRecord => ({
+      id: `h${i}`,
+      kind,
+      scope,
+      state: 'completed',
+      createdAt: 1_000 + i,
+      updatedAt: 1_000 + i,
+      modelName: i % 2 ? 'odd' : 'even',
+      datasetName: 'squad',
+    });
+    try {
+      await jobs.put(record(-1, 'finetune'));
+      for (let i = 0; i < MAX_EVALUATIONS + 3; i++) await jobs.put(record(i));
+      const kept = jobs.list(scope);
+      assert.equal(kept.filter((j) => j.kind === 'evaluation').length, MAX_EVALUATIONS);
+      assert.ok(!kept.some((j) => ['h0', 'h1', 'h2'].includes(j.id)), 'the oldest went');
+      assert.ok(
+        kept.some((j) => j.kind === 'finetune'),
+        'the finetune (its lineage) stays',
+      );
+      assert.deepEqual(jobs.droppedEvaluations(scope), { even: 2, odd: 1 });
+    } finally {
+      await jobs.remove(scope, jobs.list(scope).map(jobKey));
+      await rig.api.services.context.globalState.update(DROPPED_EVALUATIONS_KEY_PREFIX + scope, undefined);
     }
   });
 });
