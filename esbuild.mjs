@@ -82,6 +82,9 @@ const webview = {
   logLevel: 'info',
 };
 
+// The evaluation report page: the same browser settings, its own bundle.
+const report = { ...webview, entryPoints: ['src/webviews/report/page/report.ts'], outfile: 'dist/webview/report.js' };
+
 async function copyCodicons() {
   const require = createRequire(import.meta.url);
   const dist = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
@@ -96,8 +99,15 @@ if (watch) {
     esbuild.context(main),
     esbuild.context(localRuntime),
     esbuild.context(webview),
+    esbuild.context(report),
   ]);
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
-  await Promise.all([esbuild.build(extension), esbuild.build(main), esbuild.build(localRuntime), esbuild.build(webview)]);
+  await Promise.all([
+    esbuild.build(extension),
+    esbuild.build(main),
+    esbuild.build(localRuntime),
+    esbuild.build(webview),
+    esbuild.build(report),
+  ]);
 }

@@ -18,6 +18,7 @@ export const COMMANDS = {
   openPlayground: 'hostedReasoning.openPlayground',
   askAboutSelection: 'hostedReasoning.askAboutSelection',
   runLocally: 'hostedReasoning.runLocally',
+  openEvaluationReport: 'hostedReasoning.openEvaluationReport',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -27,3 +28,6 @@ export type CommandHandlers = Record<CommandId, (...args: unknown[]) => unknown>
 
 /** The playground panel's view type: createWebviewPanel, the serializer and `onWebviewPanel:` activation all use it. */
 export const PLAYGROUND_VIEW_TYPE = 'hostedReasoning.playground';
+
+/** The evaluation report panel's view type: createWebviewPanel, the serializer and `onWebviewPanel:` activation. */
+export const REPORT_VIEW_TYPE = 'hostedReasoning.evaluationReport';

@@ -4,7 +4,7 @@
 // loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its rows, a panel to
 // restore, a job still running or a download a reload interrupted.
 import * as vscode from 'vscode';
-import { COMMANDS, PLAYGROUND_VIEW_TYPE } from './contributions';
+import { COMMANDS, PLAYGROUND_VIEW_TYPE, REPORT_VIEW_TYPE } from './contributions';
 import { DeferredTree } from './deferredTree';
 import { isActive, type JobRecord } from './jobs/jobRecord';
 import type { ExtensionApi, Shell } from './main';
@@ -55,6 +55,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     ),
     vscode.window.registerWebviewPanelSerializer(PLAYGROUND_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => (await main()).playground.deserializeWebviewPanel(panel, state),
+    }),
+    vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => (await main()).report.deserializeWebviewPanel(panel, state),
     }),
   );
 

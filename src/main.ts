@@ -21,6 +21,9 @@ import { playgroundCommands } from './webviews/playground/host/playgroundCommand
 import type { CommandHandlers } from './contributions';
 import { JobStore } from './jobs/jobStore';
 import { PlaygroundManager } from './webviews/playground/host/playgroundManager';
+import { ReportManager } from './webviews/report/host/reportManager';
+import { reportCommands } from './webviews/report/host/reportCommands';
+import { pickModel } from './features/models/modelArgument';
 import { Log } from './log';
 import { LocalModels } from './local/localModels';
 import { createLocalRuntime } from './local/localRuntime';
@@ -42,6 +45,7 @@ export interface ExtensionApi {
   jobsView: JobsView;
   statusBar: JobsStatusBar;
   playground: PlaygroundManager;
+  report: ReportManager;
   /** What each command the entry module registered runs. */
   commands: CommandHandlers;
   /** Offers to resume downloads a reload interrupted (the entry module calls it a moment after startup). */
@@ -83,6 +87,12 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
     const statusBar = new JobsStatusBar(services);
     const playground = new PlaygroundManager(services);
+    const pickAnyModel = (title: string) => pickModel(models, title);
+    const report = new ReportManager(services, {
+      startEvaluation: (modelName, datasetName) => startEvaluation(services, modelName, datasetName),
+      pickModel: pickAnyModel,
+      listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
+    });
     owned.push(
       models,
       poller,
@@ -90,6 +100,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
       jobsView,
       statusBar,
       playground,
+      report,
       // A finished finetune adds a model: every window that followed it refreshes its list.
       poller.onDidFinishJob((e) => {
         if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
@@ -105,6 +116,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
       ...jobCommands(services, { poller, view: jobsView }),
       ...playgroundCommands(playground),
       ...runLocallyCommand(services, playground),
+      ...reportCommands(report, pickAnyModel),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));
@@ -121,6 +133,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
       jobsView,
       statusBar,
       playground,
+      report,
       commands,
       evaluate: (modelName, datasetName) => startEvaluation(services, modelName, datasetName),
       finetune: (args) => finetuneWithoutWizard(services, args),

@@ -6,3 +6,5 @@ export const JOBS_KEY_PREFIX = 'hostedReasoning.jobs:';
 export const PENDING_DOWNLOADS_KEY = 'hostedReasoning.pendingDownloads';
 /** Custom models downloaded per origin and .gguf files chosen in the Explorer (see local/localModels.ts). */
 export const LOCAL_MODELS_KEY = 'hostedReasoning.localModels';
+/** Finished evaluations the history limit dropped, per model: `<prefix><scope>` (see JobStore). Not under JOBS_KEY_PREFIX. */
+export const DROPPED_EVALUATIONS_KEY_PREFIX = 'hostedReasoning.droppedEvaluations:';

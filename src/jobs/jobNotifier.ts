@@ -55,8 +55,10 @@ export class JobNotifier implements vscode.Disposable {
   }
 
   private async evaluationDone(job: JobRecord): Promise<void> {
-    const pick = await showInformationMessage(serverText(evaluationSummary(job)), vscode.l10n.t('Show in Jobs'));
-    if (pick) await this.showJobs(job);
+    const openReport = vscode.l10n.t('Open Report');
+    const pick = await showInformationMessage(serverText(evaluationSummary(job)), openReport, vscode.l10n.t('Show in Jobs'));
+    if (pick === openReport) await vscode.commands.executeCommand(COMMANDS.openEvaluationReport, job.modelName);
+    else if (pick) await this.showJobs(job);
   }
 
   private async failed(job: JobRecord): Promise<void> {

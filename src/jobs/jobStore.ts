@@ -1,7 +1,8 @@
 // Persisted job records, one list per scope (service URL + key identity) in globalState, so they survive a
 // reload and are shared by all windows. Writes go through here; views and the poller listen to onDidChange.
 import * as vscode from 'vscode';
-import { JOBS_KEY_PREFIX } from '../storageKeys';
+import { DROPPED_EVALUATIONS_KEY_PREFIX, JOBS_KEY_PREFIX } from '../storageKeys';
+import { addDropped, boundEvaluations, readDropped } from './evaluationHistory';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import { StoredJobsReader } from './storedJobs';
 
@@ -11,7 +12,7 @@ export interface JobMemento {
   update(key: string, value: unknown): Thenable<void>;
 }
 
-/** Finished jobs beyond this many per scope are forgotten, oldest first. */
+/** Finished finetune jobs beyond this many per scope are forgotten (evaluations: evaluationHistory.ts). */
 const MAX_FINISHED = 200;
 
 export class JobStore implements vscode.Disposable {
@@ -40,6 +41,11 @@ export class JobStore implements vscode.Disposable {
 
   get(scope: string, key: string): JobRecord | undefined {
     return this.list(scope).find((j) => jobKey(j) === key);
+  }
+
+  /** Finished evaluations of each model the history limit dropped in this scope, across reloads. */
+  droppedEvaluations(scope: string): Record<string, number> {
+    return readDropped(this.memento.get<unknown>(DROPPED_EVALUATIONS_KEY_PREFIX + scope));
   }
 
   /** Adds or replaces a job; written before the UI reports it started, so nothing submitted is forgotten. */
@@ -72,9 +78,18 @@ export class JobStore implements vscode.Disposable {
   }
 
   private async write(scope: string, jobs: JobRecord[]): Promise<void> {
-    const active = jobs.filter(isActive);
-    const finished = jobs.filter((j) => !isActive(j)).slice(0, MAX_FINISHED);
-    await this.memento.update(JOBS_KEY_PREFIX + scope, [...active, ...finished]);
+    const { kept, droppedByModel } = boundEvaluations(jobs);
+    const active = kept.filter(isActive);
+    const finished = kept.filter((j) => !isActive(j));
+    const evaluations = finished.filter((j) => j.kind === 'evaluation');
+    const others = finished.filter((j) => j.kind !== 'evaluation').slice(0, MAX_FINISHED);
+    // The list first, with no await between reading it and writing it: another put must not write over this one.
+    const written = this.memento.update(JOBS_KEY_PREFIX + scope, [...active, ...others, ...evaluations]);
+    if (Object.keys(droppedByModel).length > 0) {
+      const key = DROPPED_EVALUATIONS_KEY_PREFIX + scope;
+      await this.memento.update(key, addDropped(this.memento.get<unknown>(key), droppedByModel));
+    }
+    await written;
   }
 
   dispose(): void {

@@ -227,6 +227,38 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
+  const report: Step = {
+    number: 10,
+    id: 'evaluation-report',
+    title: "open the new model's evaluation report from its context menu, evaluate its base there, read the verdict",
+    needs: ['evaluate'],
+    async run({ shot, note }) {
+      await wb.clearNotifications();
+      await wb.showContainer('Hosted Reasoning');
+      await wb.contextMenu(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Open Evaluation Report');
+      // The report's page is a webview like the playground's: the same two frames, elements by data-testid.
+      const reportPage = new PlaygroundPage(page);
+      await reportPage
+        .byTestId('evaluation-report')
+        .getByRole('heading', { name: `Evaluation report: ${modelName}` })
+        .waitFor();
+      await reportPage.byTestId('evaluate-base').click();
+      const verdict = reportPage.byTestId('verdict').first();
+      await verdict.waitFor({ timeout: 30_000 });
+      const words = await verdict.innerText();
+      note(`verdict: ${words}`);
+      assert.match(words, new RegExp(`^${modelName} (is better than|is worse than|against) ${env.baseModel} \\(its base\\)`));
+      assert.ok(
+        emu.received.some((r) => r.method === 'POST' && r.path === '/cr/finetune_model/evaluate_async' && r.status === 200),
+        'the base evaluation reached the service',
+      );
+      // The chart is an image to screen readers, its numbers also in a table.
+      assert.equal(await reportPage.byTestId('report-chart').getAttribute('role'), 'img');
+      await reportPage.byTestId('dataset').locator('table').first().waitFor();
+      await shot('verdict');
+    },
+  };
+
   const errors: Step = {
     number: 7,
     id: 'errors',
@@ -277,5 +309,14 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
-  return [apiKey, finetune, evaluate, download, ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }), localCompare, errors];
+  return [
+    apiKey,
+    finetune,
+    evaluate,
+    download,
+    report,
+    ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }),
+    localCompare,
+    errors,
+  ];
 }

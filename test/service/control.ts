@@ -136,6 +136,12 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
             }
             dataset.scores = scores;
           }
+          if (ds.judgeModel !== undefined) {
+            if (typeof ds.judgeModel !== 'string' || ds.judgeModel === '') {
+              throw new BadInput(`'${name}.judgeModel' must be a non-empty string`);
+            }
+            dataset.judgeModel = ds.judgeModel;
+          }
           datasets[name] = dataset;
         }
         patch.datasets = datasets;

@@ -24,7 +24,7 @@ export interface EvaluationJob {
   submittedAt: number;
   durationMs: number;
   /** Decided at submit time from the dataset table then in force. */
-  outcome: { kind: 'result'; correct: number; total: number } | { kind: 'error'; error: string };
+  outcome: { kind: 'result'; correct: number; total: number; judgeModel: string } | { kind: 'error'; error: string };
 }
 
 /**
@@ -105,7 +105,12 @@ export async function handleEvaluateAsync(state: State, key: string, req: Incomi
     durationMs: state.options.evaluationDurationMs,
     // An unknown dataset is accepted and fails later, like a worker discovering it (spec 7: failure is in the poll).
     outcome: dataset
-      ? { kind: 'result', correct: scoreFor(modelName, custom, datasetName, dataset), total: dataset.total }
+      ? {
+          kind: 'result',
+          correct: scoreFor(modelName, custom, datasetName, dataset),
+          total: dataset.total,
+          judgeModel: dataset.judgeModel ?? JUDGE_MODEL,
+        }
       : { kind: 'error', error: `Dataset '${datasetName}' not found` },
   };
   state.evaluationJobs.set(job.id, job);
@@ -126,7 +131,7 @@ export function handleEvaluateStatus(state: State, key: string, res: ServerRespo
   const status = statusOf(job);
   const view: Record<string, unknown> = { job_id: job.id, status };
   if (status === 'completed' && job.outcome.kind === 'result') {
-    const { correct, total } = job.outcome;
+    const { correct, total, judgeModel } = job.outcome;
     view.result = {
       dataset_name: job.datasetName,
       model_name: job.modelName,
@@ -134,7 +139,7 @@ export function handleEvaluateStatus(state: State, key: string, res: ServerRespo
       correct,
       total,
       accuracy: total === 0 ? 0 : correct / total,
-      judge_model: JUDGE_MODEL,
+      judge_model: judgeModel,
     };
   } else if (status === 'failed' && job.outcome.kind === 'error') {
     view.error = job.outcome.error;

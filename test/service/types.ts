@@ -34,6 +34,8 @@ export interface DatasetConfig {
    * model beat its base on one dataset and lose on another.
    */
   scores?: Record<string, number>;
+  /** The judge that scores this dataset (default JUDGE_MODEL): lets a test make two datasets' judges differ. */
+  judgeModel?: string;
 }
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;

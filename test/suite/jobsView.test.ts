@@ -153,7 +153,7 @@ describe('jobs view and status bar', () => {
         {
           severity: 'information',
           text: `${MODEL} on ${DATASET}: ${score}, judged by ${JUDGE_MODEL}`,
-          actions: ['Show in Jobs'],
+          actions: ['Open Report', 'Show in Jobs'],
           modal: false,
         },
       ]);

@@ -502,6 +502,25 @@ describe('emulator: auth, models, inference', function () {
       assert.equal(notObject.status, 400);
     });
 
+    it("a dataset may name its own judge model (set directly or over the control API), so two datasets' judges differ", async () => {
+      em.configure({
+        datasets: { plain: { total: 10, correctRatio: 0.5 }, judged: { total: 10, correctRatio: 0.5, judgeModel: 'judge-small-v2' } },
+      });
+      const judgeOf = async (dataset: string): Promise<unknown> =>
+        ((await evaluate({ dataset_name: dataset, model_name: BASE })).result as { judge_model: unknown }).judge_model;
+      assert.equal(await judgeOf('judged'), 'judge-small-v2');
+      assert.equal(await judgeOf('plain'), 'judge-large-v1');
+      const configure = (datasets: unknown): Promise<Response> =>
+        fetch(`${em.url}/_emulator/configure`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ datasets }),
+        });
+      assert.equal((await configure({ remote: { total: 10, judgeModel: 'judge-remote' } })).status, 200);
+      assert.equal(await judgeOf('remote'), 'judge-remote');
+      assert.equal((await configure({ remote: { total: 10, judgeModel: 7 } })).status, 400);
+    });
+
     it('422 for missing fields, 404 for an unknown model or a job of another key', async () => {
       const missing = await postJson<{ detail: { loc: string[] }[] }>(`${em.url}/cr/finetune_model/evaluate_async`, { model_name: BASE });
       assert.equal(missing.status, 422);

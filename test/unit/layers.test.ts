@@ -16,6 +16,8 @@ const LAYERS: string[][] = [
   ['jobs'],
   ['features/models'],
   ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
+  ['report/shared'], // the evaluation report's protocol: reads features/evaluate's types
+  ['report/host', 'report/page'], // the report builds on features/evaluate and reuses the playground page's DOM helper
   ['features/runLocally'], // opens the playground
   ['entry'], // extension.ts and main.ts: the composition roots
 ];
@@ -25,7 +27,7 @@ function folderOf(file: string): string {
   const [first, second, third] = parts;
   if (parts.length === 1) return first === 'extension.ts' || first === 'main.ts' ? 'entry' : 'core';
   if (first === 'features') return `features/${second}`;
-  if (first === 'webviews') return parts.length > 3 ? `playground/${third}` : 'playground/shared';
+  if (first === 'webviews') return parts.length > 3 ? `${second}/${third}` : `${second}/shared`;
   return first!;
 }
 

@@ -1,0 +1,144 @@
+// The evaluation report page: renders the view-model the host posts, and sends back only what the person asked for
+// (evaluate the base on a row, add a model, export). Every string goes in as text (the h() builder and textContent);
+// service text is never parsed as HTML. The host re-posts the whole view whenever a job changes.
+import { isHostReportMessage, type ReportDataset, type ReportModelColumn, type ReportView } from '../protocol';
+import { h } from '../../playground/page/dom';
+import { chart } from './chart';
+import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
+import { post, saveState } from './vscodeApi';
+
+const ROLE_WORDS: Record<ReportModelColumn['role'], string> = { model: 'this model', base: 'base', added: 'added' };
+
+const app = document.getElementById('app')!;
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  if (!isHostReportMessage(event.data)) return;
+  const view = event.data.view;
+  saveState({ modelName: view.modelName, addedModels: view.addedModels });
+  render(view);
+});
+
+function render(view: ReportView): void {
+  const header = h(
+    'header',
+    {},
+    h('h1', {}, `Evaluation report: ${view.modelName}`),
+    h(
+      'p',
+      { class: 'subtitle' },
+      view.baseModel !== undefined
+        ? `Base model: ${view.baseModel}. Accuracies with their 95 % Wilson interval; differences with Newcombe's interval.`
+        : 'No base model is known for this model. Accuracies with their 95 % Wilson interval.',
+    ),
+  );
+  const note = droppedNote(view.dropped);
+  const actions = h(
+    'div',
+    { class: 'actions' },
+    button('Add a model…', 'add-model', () => post({ type: 'addModel' })),
+    button('Export Markdown', 'export-markdown', () => post({ type: 'export', format: 'markdown' })),
+    button('Export CSV', 'export-csv', () => post({ type: 'export', format: 'csv' })),
+  );
+  const body: Node[] = [header, actions];
+  if (note) body.push(h('p', { class: 'note', 'data-testid': 'dropped' }, note));
+  if (view.datasets.length === 0) {
+    body.push(h('p', {}, `No finished evaluations of ${view.modelName} yet. Evaluate it from the Models view.`));
+  } else {
+    body.push(h('figure', {}, chart(view), legend(view)));
+    for (const dataset of view.datasets) body.push(section(view, dataset));
+  }
+  app.replaceChildren(...body);
+}
+
+function legend(view: ReportView): HTMLElement {
+  const names = [
+    { name: view.modelName, role: 'model' as const },
+    ...(view.baseModel !== undefined ? [{ name: view.baseModel, role: 'base' as const }] : []),
+    ...view.addedModels.map((name) => ({ name, role: 'added' as const })),
+  ];
+  return h(
+    'figcaption',
+    { class: 'legend' },
+    ...names.map((n) => h('span', { class: 'legend-item' }, h('span', { class: `swatch ${n.role}`, 'aria-hidden': 'true' }), n.name)),
+  );
+}
+
+function section(view: ReportView, dataset: ReportDataset): HTMLElement {
+  const verdicts = dataset.comparisons.map((c) => {
+    const warning = judgeWarning(dataset, c);
+    return h(
+      'div',
+      { class: `verdict ${c.verdict === 'better' ? 'better' : c.verdict === 'worse' ? 'worse' : 'unclear'}`, 'data-testid': 'verdict' },
+      h('p', {}, verdictSentence(view.modelName, c)),
+      warning !== undefined && h('p', { class: 'warning', role: 'note' }, warning),
+    );
+  });
+  const running = dataset.columns
+    .filter((c) => c.running)
+    .map((c) => h('p', { class: 'running' }, `Evaluating ${c.name} on this dataset…`));
+  const evaluateBase =
+    dataset.canEvaluateBase &&
+    view.baseModel !== undefined &&
+    h(
+      'p',
+      {},
+      `${view.baseModel} has no result on this dataset yet. `,
+      button('Evaluate base on this dataset', 'evaluate-base', () => post({ type: 'evaluateBase', datasetId: dataset.id })),
+    );
+  return h(
+    'section',
+    { 'data-testid': 'dataset' },
+    h('h2', {}, dataset.datasetName),
+    ...verdicts,
+    ...running,
+    evaluateBase,
+    table(dataset),
+  );
+}
+
+function table(dataset: ReportDataset): HTMLTableElement {
+  const head = h(
+    'thead',
+    {},
+    h(
+      'tr',
+      {},
+      ...['Model', 'Role', 'Accuracy', '95 % interval', 'Correct / total', 'Judge', 'Finished'].map((t) => h('th', { scope: 'col' }, t)),
+    ),
+  );
+  const rows = dataset.columns.flatMap((column) =>
+    column.evaluations.map((e, i) =>
+      h(
+        'tr',
+        { class: i === 0 ? 'latest' : 'older' },
+        h('th', { scope: 'row' }, column.name),
+        h('td', {}, ROLE_WORDS[column.role]),
+        h('td', {}, percent(e.accuracy)),
+        h('td', {}, intervalText(e)),
+        h('td', {}, `${e.correct} / ${e.total}`),
+        h('td', {}, e.judgeModel ?? 'not said'),
+        h('td', {}, new Date(e.at).toLocaleString()),
+      ),
+    ),
+  );
+  const empty = dataset.columns
+    .filter((c) => c.evaluations.length === 0)
+    .map((c) =>
+      h(
+        'tr',
+        { class: 'missing' },
+        h('th', { scope: 'row' }, c.name),
+        h('td', {}, ROLE_WORDS[c.role]),
+        h('td', { colspan: '5' }, c.running ? 'evaluating…' : 'no result'),
+      ),
+    );
+  return h('table', {}, h('caption', {}, `Evaluations on ${dataset.datasetName}`), head, h('tbody', {}, ...rows, ...empty));
+}
+
+function button(label: string, testId: string, onClick: () => void): HTMLButtonElement {
+  const b = h('button', { type: 'button', 'data-testid': testId }, label);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+post({ type: 'ready' });

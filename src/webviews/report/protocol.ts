@@ -1,0 +1,148 @@
+// The evaluation report's message protocol, imported by the host and the page so a shape cannot drift between them.
+// The page's messages are untrusted input: the host acts on one only after `reportMessageProblem` found nothing wrong,
+// and a message never carries a dataset or a model name to act on, only the index of a dataset row the host itself
+// rendered. No `vscode` and no Node imports: this module is bundled into the page too.
+import type { Verdict } from '../../features/evaluate/statistics';
+
+export { REPORT_VIEW_TYPE } from '../../contributions';
+
+export const REPORT_LIMITS = {
+  modelNameChars: 256,
+  addedModels: 10,
+  datasetRows: 10_000,
+} as const;
+
+/** How a model takes part in the report. */
+export type ReportRole = 'model' | 'base' | 'added';
+
+/** One finished evaluation. */
+export interface ReportEvaluation {
+  jobId: string;
+  correct: number;
+  total: number;
+  /** 0..1, as the service reported it. */
+  accuracy: number;
+  /** 95 % Wilson interval; absent when there were no usable counts. */
+  lower?: number;
+  upper?: number;
+  judgeModel?: string;
+  /** When it finished (ms since the epoch). */
+  at: number;
+}
+
+/** The report's model against one other model on one dataset, from their newest evaluations there. */
+export interface ReportComparison {
+  otherModel: string;
+  role: Exclude<ReportRole, 'model'>;
+  /** The report's model minus the other one; absent (with the interval) when either had no usable counts. */
+  estimate?: number;
+  lower?: number;
+  upper?: number;
+  verdict?: Verdict;
+  judgesDiffer: boolean;
+  judgeUnknown: boolean;
+}
+
+export interface ReportModelColumn {
+  name: string;
+  role: ReportRole;
+  /** Evaluations of this model on the dataset, newest first (the first is the one compared and charted). */
+  evaluations: ReportEvaluation[];
+  /** An evaluation of this model on the dataset is queued or running. */
+  running: boolean;
+}
+
+export interface ReportDataset {
+  /** The row's index: what the page sends back to act on it. */
+  id: number;
+  datasetName: string;
+  /** The report's model first, then its base, then the models added. */
+  columns: ReportModelColumn[];
+  comparisons: ReportComparison[];
+  /** The base is known, has no result here and none running: the page offers to evaluate it. */
+  canEvaluateBase: boolean;
+}
+
+export interface ReportView {
+  modelName: string;
+  baseModel?: string;
+  addedModels: string[];
+  datasets: ReportDataset[];
+  /** Older evaluations of the models shown that are no longer kept (history limit) or left out of the report. */
+  dropped: number;
+}
+
+// ---- host -> page ----------------------------------------------------------------------------------------------
+
+export type HostToReport = { type: 'report'; view: ReportView };
+
+/** What the page keeps with setState, and what the serializer hands back after a reload. */
+export interface ReportPanelState {
+  modelName: string;
+  addedModels: string[];
+}
+
+// ---- page -> host ----------------------------------------------------------------------------------------------
+
+export type ExportFormat = 'markdown' | 'csv';
+
+export type ReportToHost =
+  { type: 'ready' } | { type: 'evaluateBase'; datasetId: number } | { type: 'addModel' } | { type: 'export'; format: ExportFormat };
+
+type Fields = Record<string, unknown>;
+
+function isRecord(x: unknown): x is Fields {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Own keys exactly these: a missing or an unknown one is a protocol drift. */
+function keysAre(x: Fields, keys: readonly string[]): boolean {
+  const own = Object.keys(x);
+  return own.length === keys.length && keys.every((k) => Object.hasOwn(x, k));
+}
+
+/** Why `x` is not a valid page -> host message (for the log), or undefined when it is valid. */
+export function reportMessageProblem(x: unknown): string | undefined {
+  if (!isRecord(x)) return 'not an object';
+  switch (x.type) {
+    case 'ready':
+    case 'addModel':
+      return keysAre(x, ['type']) ? undefined : `${x.type}: unexpected fields`;
+    case 'evaluateBase': {
+      if (!keysAre(x, ['type', 'datasetId'])) return 'evaluateBase: fields are not exactly type, datasetId';
+      const id = x.datasetId;
+      return typeof id === 'number' && Number.isInteger(id) && id >= 0 && id < REPORT_LIMITS.datasetRows
+        ? undefined
+        : 'evaluateBase: datasetId is not a row index';
+    }
+    case 'export':
+      if (!keysAre(x, ['type', 'format'])) return 'export: fields are not exactly type, format';
+      return x.format === 'markdown' || x.format === 'csv' ? undefined : 'export: unknown format';
+    default:
+      return 'unknown message type';
+  }
+}
+
+export function isReportMessage(x: unknown): x is ReportToHost {
+  return reportMessageProblem(x) === undefined;
+}
+
+function isModelName(x: unknown): x is string {
+  return typeof x === 'string' && x.trim() !== '' && x.length <= REPORT_LIMITS.modelNameChars;
+}
+
+/** Checks the state a restored panel hands back (the page wrote it, but VS Code stored it on disk in between). */
+export function isReportPanelState(x: unknown): x is ReportPanelState {
+  return (
+    isRecord(x) &&
+    isModelName(x.modelName) &&
+    Array.isArray(x.addedModels) &&
+    x.addedModels.length <= REPORT_LIMITS.addedModels &&
+    x.addedModels.every(isModelName)
+  );
+}
+
+/** The page's cheap check of what it receives: only the extension can post into its webview. */
+export function isHostReportMessage(x: unknown): x is HostToReport {
+  return isRecord(x) && x.type === 'report' && isRecord(x.view) && typeof x.view.modelName === 'string' && Array.isArray(x.view.datasets);
+}
