@@ -66,6 +66,23 @@ describe('writeBody', () => {
     assert.equal(fs.readFileSync(part, 'utf8'), 'abcde');
   });
 
+  it('leaves a part file that already ends at the offset untouched: no truncate, which ext4 answers with a flush at close', async () => {
+    // A truncate stamps the file's mtime even when its size does not change; an empty body writes nothing, so an
+    // unchanged mtime shows no truncate was made.
+    const past = new Date('2001-01-01T00:00:00Z');
+    const fresh = path.join(dir, 'f.part');
+    const file = await fs.promises.open(fresh, 'wx');
+    fs.utimesSync(fresh, past, past);
+    const opts = { part: fresh, file, offset: 0, what: 'Downloading', idleMs: 5_000, onProgress: () => undefined };
+    assert.equal(await writeBody(source(Readable.from([])), opts), 0);
+    assert.equal(fs.statSync(fresh).mtime.getTime(), past.getTime());
+    const resumed = path.join(dir, 'r.part');
+    fs.writeFileSync(resumed, 'abc');
+    fs.utimesSync(resumed, past, past);
+    assert.equal(await writeBody(source(Readable.from([])), await options(resumed, 3)), 3);
+    assert.equal(fs.statSync(resumed).mtime.getTime(), past.getTime());
+  });
+
   it('fails with an IntegrityError before writing past the announced length', async () => {
     const part = path.join(dir, 'e.part');
     const body = Readable.from([Buffer.from('1234'), Buffer.from('5678')]);
