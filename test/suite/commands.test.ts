@@ -1,8 +1,6 @@
 // The manifest and the code agree: every contributed command is registered once the extension is active, and every
 // command a menu or a welcome view points at is a contributed one (a typo there is a dead button, found by nobody).
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { useRig } from './rig';
 
@@ -16,8 +14,9 @@ interface Manifest {
   };
 }
 
+/** The manifest as VS Code read it: package.nls.json's text in place of each %key%. */
 function readManifest(): Manifest {
-  return JSON.parse(fs.readFileSync(path.join(rig.extension.extensionPath, 'package.json'), 'utf8')) as Manifest;
+  return rig.extension.packageJSON as Manifest;
 }
 
 describe('contributed commands', () => {
