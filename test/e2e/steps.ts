@@ -314,8 +314,9 @@ export function storySteps(env: StoryEnvironment): Step[] {
     finetune,
     evaluate,
     download,
-    report,
+    // The playground's steps find the base model's row by its name: the report's base evaluation adds its accuracy.
     ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }),
+    report,
     localCompare,
     errors,
   ];
