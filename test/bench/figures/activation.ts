@@ -36,9 +36,19 @@ function stageProduction(staging: string): { vsix: string } {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   delete pkg.scripts?.['vscode:prepublish']; // done by hand below, in the staging folder instead of the repository's dist/
   fs.writeFileSync(path.join(staging, 'package.json'), JSON.stringify(pkg, null, 2));
-  for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'esbuild.mjs', 'tsconfig.json', 'tsconfig.base.json']) {
+  for (const file of [
+    'LICENSE',
+    'CHANGELOG.md',
+    'package.nls.json',
+    '.vscodeignore',
+    'esbuild.mjs',
+    'tsconfig.json',
+    'tsconfig.base.json',
+  ]) {
     if (fs.existsSync(path.join(repoRoot, file))) fs.copyFileSync(path.join(repoRoot, file), path.join(staging, file));
   }
+  // The README as `npm run package` ships it (screenshot lines left out: vsce refuses relative images without a repository).
+  exec(process.execPath, [path.join(repoRoot, 'scripts', 'packageReadme.mjs'), path.join(staging, 'README.md')], repoRoot);
   fs.cpSync(path.join(repoRoot, 'media'), path.join(staging, 'media'), { recursive: true });
   // src is copied (a build script may compare resolved paths, which a symlink would change); node_modules is linked.
   fs.cpSync(path.join(repoRoot, 'src'), path.join(staging, 'src'), { recursive: true });
@@ -52,7 +62,14 @@ function stageProduction(staging: string): { vsix: string } {
   const vsix = path.join(staging, '..', `${path.basename(staging)}.vsix`);
   exec(
     process.execPath,
-    [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix],
+    [
+      path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--out',
+      vsix,
+    ],
     staging,
   );
   // The .vsix is as it ships. For the host runs, the extension must still be inactive when the probe asks for it:
