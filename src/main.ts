@@ -83,7 +83,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
     const services: Services = { context, log, session, jobs, local };
     const models = new ModelsTreeProvider(services);
     const poller = new JobPoller(services);
-    const notifier = new JobNotifier(poller, log);
+    const notifier = new JobNotifier(poller, log, () => services.local.runtime.available());
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
     const statusBar = new JobsStatusBar(services);
     const playground = new PlaygroundManager(services);

@@ -1,5 +1,5 @@
 // Tells the user a job ended, once across all windows (the poller decides which window: `JobFinished.notify`), and
-// offers the next step: evaluate, try or download a new model; see an evaluation in the list; read why one failed.
+// offers the next step: evaluate, try, download or run locally a new model; see an evaluation in the list; read why one failed.
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
 import { COMMANDS } from '../contributions';
@@ -20,6 +20,8 @@ export class JobNotifier implements vscode.Disposable {
   constructor(
     poller: { readonly onDidFinishJob: vscode.Event<JobFinished> },
     private readonly log: Log,
+    /** Whether this install runs models locally (the platform packages do, the universal one does not). */
+    private readonly runsLocally: () => Promise<boolean> = () => Promise.resolve(false),
   ) {
     this.subscription = poller.onDidFinishJob((e) => {
       if (!e.notify) return;
@@ -48,10 +50,23 @@ export class JobNotifier implements vscode.Disposable {
     const evaluate = vscode.l10n.t('Evaluate');
     const tryIt = vscode.l10n.t('Try in Playground');
     const download = vscode.l10n.t('Download');
-    const pick = await showInformationMessage(vscode.l10n.t('Model {0} is ready.', modelName), evaluate, tryIt, download);
+    const runLocally = vscode.l10n.t('Run Locally');
+    const local = await this.runsLocally().catch(() => false);
+    const pick = await showInformationMessage(
+      vscode.l10n.t('Model {0} is ready.', modelName),
+      evaluate,
+      tryIt,
+      download,
+      ...(local ? [runLocally] : []),
+    );
     if (pick === evaluate) await vscode.commands.executeCommand(COMMANDS.evaluate, { modelName });
     else if (pick === tryIt) await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName });
     else if (pick === download) await vscode.commands.executeCommand(COMMANDS.download, { modelName });
+    else if (pick === runLocally) {
+      // Download first (the folder or a save dialog, as the Download button), then run the file just recorded.
+      const file = await vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName });
+      if (file) await vscode.commands.executeCommand(COMMANDS.runLocally, { modelName });
+    }
   }
 
   private async evaluationDone(job: JobRecord): Promise<void> {

@@ -4,6 +4,7 @@
 // Then the Jobs view's commands: remove (asking first when the job still runs), clear finished, refresh.
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
@@ -11,7 +12,7 @@ import type { JobNode } from '../../src/jobs/jobsTree';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { writePdf } from '../service/fixtures';
-import { modelNode, recordingMessages, waitFor } from './helpers';
+import { modelNode, recordingMessages, waitFor, type ShownMessage } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -210,11 +211,14 @@ describe('jobs view and status bar', () => {
     });
   });
 
-  it('announces a finished finetune once, offering its next steps', async function () {
-    this.timeout(30_000);
+  it('announces a finished finetune once, offering its next steps; Run Locally downloads it and opens it locally', async function () {
+    this.timeout(60_000);
     const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(workspace, 'no workspace folder');
     const folder = await fsp.mkdtemp(path.join(workspace, 'suite-jobs-'));
+    const downloads = await fsp.mkdtemp(path.join(os.tmpdir(), 'hr-suite-ready-'));
+    await rig.setSetting('downloadFolder', downloads);
+    await rig.setSetting('local.threads', 1);
     try {
       const pdf = path.join(folder, 'notes.pdf');
       await writePdf(pdf, ['Support tickets are answered within one working day.']);
@@ -229,35 +233,53 @@ describe('jobs view and status bar', () => {
         useCase: '',
       };
 
-      await recordingMessages(async (shown) => {
-        const outcome = await rig.api.finetune({ files: [pdf], answers });
-        assert.equal(outcome?.status, 'started', `outcome: ${JSON.stringify(outcome)}`);
-        assert.ok(outcome.status === 'started');
-        started.push(outcome.job.id);
+      const answerReady = (m: ShownMessage) => (m.text === `Model ${answers.modelName} is ready.` ? 'Run Locally' : undefined);
+      await recordingMessages(
+        async (shown) => {
+          const outcome = await rig.api.finetune({ files: [pdf], answers });
+          assert.equal(outcome?.status, 'started', `outcome: ${JSON.stringify(outcome)}`);
+          assert.ok(outcome.status === 'started');
+          started.push(outcome.job.id);
 
-        const done = await rowIn(outcome.job.id, 'completed', 20_000);
-        assert.equal(iconId(done.item), 'pass');
-        assert.equal(done.item.contextValue, 'job finetune completed');
-        await settledAfter(outcome.job.id);
+          const done = await rowIn(outcome.job.id, 'completed', 20_000);
+          assert.equal(iconId(done.item), 'pass');
+          assert.equal(done.item.contextValue, 'job finetune completed');
+          await settledAfter(outcome.job.id);
 
-        const ready = shown.filter((m) => m.text === `Model ${answers.modelName} is ready.`);
-        assert.deepEqual(ready, [
-          {
-            severity: 'information',
-            text: `Model ${answers.modelName} is ready.`,
-            actions: ['Evaluate', 'Try in Playground', 'Download'],
-            modal: false,
-          },
-        ]);
-        // Besides it, only the "started" message of the command itself.
-        const others = shown.filter((m) => !ready.includes(m));
-        assert.deepEqual(
-          others.map((m) => [m.severity, m.text.replace(/:.*/, '')]),
-          [['information', 'Finetuning started']],
-        );
-      });
+          const ready = shown.filter((m) => m.text === `Model ${answers.modelName} is ready.`);
+          assert.deepEqual(ready, [
+            {
+              severity: 'information',
+              text: `Model ${answers.modelName} is ready.`,
+              actions: ['Evaluate', 'Try in Playground', 'Download', 'Run Locally'],
+              modal: false,
+            },
+          ]);
+          // Run Locally: the model is downloaded (to the folder set), then opened in a playground as a local model.
+          const panel = await waitFor(
+            'a playground on the local model',
+            () => rig.api.playground.panels.find((p) => p.panel.title === `Playground · Local · ${answers.modelName}`),
+            { timeoutMs: 30_000 },
+          );
+          panel.dispose();
+          assert.deepEqual(await fsp.readdir(downloads), [`${answers.modelName}.gguf`]);
+          // Besides it, only the "started" message of the command itself and the download's.
+          const others = shown.filter((m) => !ready.includes(m));
+          assert.deepEqual(
+            others.map((m) => [m.severity, m.text.replace(/:.*/, '').replace(/ \(.*\)\.$/, '')]),
+            [
+              ['information', 'Finetuning started'],
+              ['information', `Downloaded ${answers.modelName}.gguf`],
+            ],
+          );
+        },
+        { answer: answerReady },
+      );
     } finally {
       await fsp.rm(folder, { recursive: true, force: true });
+      await fsp.rm(downloads, { recursive: true, force: true });
+      await rig.setSetting('downloadFolder', '');
+      await vscode.workspace.getConfiguration('hostedReasoning').update('local.threads', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
