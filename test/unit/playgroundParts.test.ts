@@ -1,7 +1,7 @@
 // The playground's smaller pieces: the page's security policy, the form's checks, error mapping and the session
 // export.
 import { strict as assert } from 'node:assert';
-import { contentSecurityPolicy, playgroundHtml } from '../../src/webviews/playground/host/playgroundHtml';
+import { contentSecurityPolicy, webviewHtml } from '../../src/util/webviewHtml';
 import { LIMITS, type ExportedRun } from '../../src/webviews/playground/protocol';
 import { runErrorInfo } from '../../src/webviews/playground/host/runError';
 import { exportFileName, fenced, sessionMarkdown } from '../../src/webviews/playground/host/sessionExport';
@@ -21,23 +21,24 @@ describe('playground page', () => {
     cspSource: 'https://file+.vscode-resource.example',
     nonce: 'abc+/123=',
     scriptUri: 'https://x/p.js',
-    styleUri: 'https://x/p.css',
-    codiconsUri: 'https://x/c.css',
-  };
+    styleUris: ['https://x/c.css', 'https://x/p.css'],
+    title: 'Playground',
+    root: { tag: 'div', testId: 'playground' },
+  } as const;
 
   it('allows nothing but its own files and one nonce script', () => {
     assert.equal(
       contentSecurityPolicy(input.cspSource, input.nonce),
       `default-src 'none'; script-src 'nonce-abc+/123='; style-src ${input.cspSource}; font-src ${input.cspSource}; img-src ${input.cspSource}`,
     );
-    const html = playgroundHtml(input);
+    const html = webviewHtml(input);
     assert.equal(html.match(/<script/g)?.length, 1);
     assert.match(html, /<script nonce="abc\+\/123=" src="https:\/\/x\/p\.js"><\/script>/);
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|style=/);
   });
 
   it('escapes what it puts in attributes', () => {
-    assert.match(playgroundHtml({ ...input, scriptUri: 'https://x/"><script>' }), /src="https:\/\/x\/&quot;&gt;&lt;script&gt;"/);
+    assert.match(webviewHtml({ ...input, scriptUri: 'https://x/"><script>' }), /src="https:\/\/x\/&quot;&gt;&lt;script&gt;"/);
   });
 });
 

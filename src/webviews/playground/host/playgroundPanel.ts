@@ -9,7 +9,7 @@ import { InferenceRun } from './inferenceRun';
 import { localInferenceClient } from './localInference';
 import { localRunFailureMessage } from '../../../local/localRunMessages';
 import { playgroundModelEntries } from './playgroundModels';
-import { playgroundHtml } from './playgroundHtml';
+import { webviewHtml } from '../../../util/webviewHtml';
 import type { PresetStore } from './presets';
 import {
   isLocalModelId,
@@ -320,12 +320,13 @@ export class PlaygroundPanel implements vscode.Disposable {
   private html(extensionUri: vscode.Uri): string {
     const webview = this.panel.webview;
     const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
-    return playgroundHtml({
+    return webviewHtml({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64'),
       scriptUri: asset('dist', 'webview', 'playground.js'),
-      styleUri: asset('media', 'playground.css'),
-      codiconsUri: asset('dist', 'webview', 'codicon.css'),
+      styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'playground.css')],
+      title: 'Playground',
+      root: { tag: 'div', testId: 'playground' },
     });
   }
 

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Services } from '../../../services';
 import { reportMessageProblem, REPORT_LIMITS, type ExportFormat, type HostToReport, type ReportToHost, type ReportView } from '../protocol';
-import { reportHtml } from './reportHtml';
+import { webviewHtml } from '../../../util/webviewHtml';
 import { buildReportView } from './reportView';
 import { reportCsv, reportFileName, reportMarkdown } from './reportExport';
 import { defaultSaveFolder } from '../../../features/download/defaultSaveFolder';
@@ -193,12 +193,13 @@ export class ReportPanel implements vscode.Disposable {
   private html(extensionUri: vscode.Uri): string {
     const webview = this.panel.webview;
     const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
-    return reportHtml({
+    return webviewHtml({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64'),
       scriptUri: asset('dist', 'webview', 'report.js'),
-      styleUri: asset('media', 'report.css'),
+      styleUris: [asset('media', 'report.css')],
       title: vscode.l10n.t('Evaluation Report'),
+      root: { tag: 'main', testId: 'evaluation-report' },
     });
   }
 

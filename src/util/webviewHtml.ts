@@ -1,15 +1,18 @@
-// The playground page: a shell the webview bundle fills in. The policy allows nothing by default; the one script
-// runs by nonce, styles and fonts only from the extension's own files (webview.cspSource), no inline style, no
-// network, no frames. No `vscode` import: the page is checked under plain mocha.
+// The shell of a webview page (the playground, the evaluation report): its bundle fills it in. The policy allows
+// nothing by default; the one script runs by nonce, styles, fonts and images only from the extension's own files
+// (webview.cspSource), no inline style, no network, no frames. No `vscode` import: checked under plain mocha.
 
-export interface PlaygroundHtmlInput {
+export interface WebviewHtmlInput {
   /** webview.cspSource */
   cspSource: string;
   /** Fresh per page, from crypto. */
   nonce: string;
   scriptUri: string;
-  styleUri: string;
-  codiconsUri: string;
+  /** Stylesheets, in order. */
+  styleUris: readonly string[];
+  title: string;
+  /** The element the bundle renders into: `<tag id="app" data-testid="…">`. */
+  root: { tag: 'div' | 'main'; testId: string };
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
@@ -22,20 +25,20 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-export function playgroundHtml(input: PlaygroundHtmlInput): string {
+export function webviewHtml(input: WebviewHtmlInput): string {
   const attr = escapeAttribute;
+  const styles = input.styleUris.map((uri) => `<link rel="stylesheet" href="${attr(uri)}">\n`).join('');
+  const { tag, testId } = input.root;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(input.cspSource, input.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${attr(input.codiconsUri)}">
-<link rel="stylesheet" href="${attr(input.styleUri)}">
-<title>Playground</title>
+${styles}<title>${attr(input.title)}</title>
 </head>
 <body>
-<div id="app" data-testid="playground"></div>
+<${tag} id="app" data-testid="${attr(testId)}"></${tag}>
 <script nonce="${attr(input.nonce)}" src="${attr(input.scriptUri)}"></script>
 </body>
 </html>`;
