@@ -5,27 +5,10 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { f32, GGML_TYPE_F32, GGUF_ALIGNMENT, ggufString, GgufType, u32, u64 } from './ggufEncoding';
 import { tinyModelGguf } from './tinyModel';
 
-/** GGUF metadata value types (gguf.md). */
-const enum GgufType {
-  UINT8 = 0,
-  INT8 = 1,
-  UINT16 = 2,
-  INT16 = 3,
-  UINT32 = 4,
-  INT32 = 5,
-  FLOAT32 = 6,
-  BOOL = 7,
-  STRING = 8,
-  ARRAY = 9,
-  UINT64 = 10,
-  INT64 = 11,
-  FLOAT64 = 12,
-}
-
-const GGML_TYPE_F32 = 0;
-export const GGUF_ALIGNMENT = 32;
+export { GGUF_ALIGNMENT } from './ggufEncoding';
 const CHUNK = 1024 * 1024;
 
 export type MetaValue = string | number | bigint | boolean | MetaValue[];
@@ -36,25 +19,6 @@ export interface GgufWriteOptions {
   totalBytes: number;
   /** Extra metadata; strings, uint32 numbers, uint64 bigints, booleans. */
   extraMetadata?: Record<string, string | number | bigint | boolean>;
-}
-
-function ggufString(s: string): Buffer {
-  const bytes = Buffer.from(s, 'utf8');
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(bytes.length));
-  return Buffer.concat([len, bytes]);
-}
-
-function u32(n: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(n);
-  return b;
-}
-
-function u64(n: number | bigint): Buffer {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64LE(BigInt(n));
-  return b;
 }
 
 function kv(key: string, value: string | number | bigint | boolean | number[]): Buffer {
@@ -74,12 +38,6 @@ function kv(key: string, value: string | number | bigint | boolean | number[]): 
     return Buffer.concat([ggufString(key), u32(GgufType.UINT32), u32(value)]);
   }
   return Buffer.concat([ggufString(key), u32(GgufType.FLOAT32), f32(value)]);
-}
-
-function f32(n: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeFloatLE(n);
-  return b;
 }
 
 interface TensorPlan {
@@ -269,7 +227,7 @@ export async function readGgufHeader(path: string, maxHeaderBytes = 4 * 1024 * 1
     return s;
   };
   const readValue = (type: number): MetaValue => {
-    switch (type as GgufType) {
+    switch (type) {
       case GgufType.UINT8:
         need(1);
         return buf.readUInt8(pos++);

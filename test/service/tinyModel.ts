@@ -3,17 +3,7 @@
 // lets the tests and `npm start` run the local runtime without downloading any model; the same seed gives the same
 // bytes.
 import { createHash } from 'node:crypto';
-
-const GGUF_ALIGNMENT = 32;
-const GGML_TYPE_F32 = 0;
-
-const enum GgufType {
-  INT32 = 5,
-  FLOAT32 = 6,
-  STRING = 8,
-  ARRAY = 9,
-  UINT32 = 4,
-}
+import { f32, GGML_TYPE_F32, GGUF_ALIGNMENT, ggufString, GgufType, u32, u64 } from './ggufEncoding';
 
 const N_EMBD = 64;
 const N_HEAD = 4;
@@ -62,42 +52,27 @@ function byteSymbols(): string[] {
   return symbols;
 }
 
-function str(s: string): Buffer {
-  const bytes = Buffer.from(s, 'utf8');
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(bytes.length));
-  return Buffer.concat([len, bytes]);
-}
-
-function u32(n: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(n);
-  return b;
-}
-
-function u64(n: number): Buffer {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64LE(BigInt(n));
-  return b;
-}
-
 type Meta = { s: string } | { u: number } | { f: number } | { strings: string[] } | { ints: number[] };
 
 function kv(key: string, value: Meta): Buffer {
-  const head = str(key);
+  const head = ggufString(key);
   if ('s' in value) {
-    return Buffer.concat([head, u32(GgufType.STRING), str(value.s)]);
+    return Buffer.concat([head, u32(GgufType.STRING), ggufString(value.s)]);
   }
   if ('u' in value) {
     return Buffer.concat([head, u32(GgufType.UINT32), u32(value.u)]);
   }
   if ('f' in value) {
-    const f = Buffer.alloc(4);
-    f.writeFloatLE(value.f);
-    return Buffer.concat([head, u32(GgufType.FLOAT32), f]);
+    return Buffer.concat([head, u32(GgufType.FLOAT32), f32(value.f)]);
   }
   if ('strings' in value) {
-    return Buffer.concat([head, u32(GgufType.ARRAY), u32(GgufType.STRING), u64(value.strings.length), ...value.strings.map(str)]);
+    return Buffer.concat([
+      head,
+      u32(GgufType.ARRAY),
+      u32(GgufType.STRING),
+      u64(value.strings.length),
+      ...value.strings.map((x) => ggufString(x)),
+    ]);
   }
   const ints = Buffer.alloc(value.ints.length * 4);
   value.ints.forEach((n, i) => ints.writeInt32LE(n, i * 4));
@@ -189,7 +164,7 @@ export function tinyModelGguf(opts: TinyModelOptions): Buffer {
   const infos: Buffer[] = [];
   let offset = 0;
   for (const t of list) {
-    infos.push(Buffer.concat([str(t.name), u32(t.dims.length), ...t.dims.map(u64), u32(GGML_TYPE_F32), u64(offset)]));
+    infos.push(Buffer.concat([ggufString(t.name), u32(t.dims.length), ...t.dims.map(u64), u32(GGML_TYPE_F32), u64(offset)]));
     const size = t.dims.reduce((a, b) => a * b, 1) * 4;
     offset += size + pad(size);
   }
