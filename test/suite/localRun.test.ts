@@ -10,20 +10,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LocalRuntime } from '../../src/local/localRuntime';
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
-import type {
-  ChunkMessage,
-  DoneMessage,
-  ErrorMessage,
-  HostToWebview,
-  ModelsMessage,
-  RunSettings,
-} from '../../src/webviews/playground/protocol';
+import type { ModelsMessage, RunSettings } from '../../src/webviews/playground/protocol';
 import { COMMANDS } from '../../src/contributions';
 import { LOCAL_MODELS_KEY } from '../../src/storageKeys';
 import { composeAnswer } from '../service/inference';
 import { LOCAL_ANSWER_TOKENS } from '../../src/webviews/playground/host/localInference';
 import { FakeLocalRuntime } from '../unit/fakeLocalRuntime';
 import { recordingMessages, waitFor, type ShownMessage } from './helpers';
+import { record, textOf, waitForEnd } from './playgroundMessages';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -41,29 +35,6 @@ const base: Omit<RunSettings, 'modelName'> = {
   parallelBudget: 1,
   stream: true,
 };
-
-function record(panel: PlaygroundPanel): { posted: HostToWebview[]; dispose(): void } {
-  const posted: HostToWebview[] = [];
-  const subscription = panel.onDidPostMessage((m) => posted.push(m));
-  return {
-    posted,
-    dispose: () => {
-      subscription.dispose();
-    },
-  };
-}
-
-const textOf = (posted: HostToWebview[], runId: string) =>
-  posted
-    .filter((m): m is ChunkMessage => m.type === 'chunk' && m.runId === runId)
-    .map((c) => c.text)
-    .join('');
-
-function waitForEnd(posted: HostToWebview[], runId: string): Promise<DoneMessage | ErrorMessage> {
-  return waitFor(`run ${runId} to end`, () =>
-    posted.find((m): m is DoneMessage | ErrorMessage => (m.type === 'done' || m.type === 'error') && m.runId === runId),
-  );
-}
 
 async function whenReady(panel: PlaygroundPanel): Promise<PlaygroundPanel> {
   await waitFor(

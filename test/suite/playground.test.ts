@@ -8,18 +8,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
-import type {
-  ChunkMessage,
-  DoneMessage,
-  ErrorMessage,
-  ExportedRun,
-  HostToWebview,
-  ModelsMessage,
-  RunSettings,
-} from '../../src/webviews/playground/protocol';
+import type { ExportedRun, ModelsMessage, RunSettings } from '../../src/webviews/playground/protocol';
 import { STREAM_ERROR_MARKER } from '../service/emulator';
 import { composeAnswer } from '../service/inference';
 import { waitFor } from './helpers';
+import { chunks, record, waitForEnd } from './playgroundMessages';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { COMMANDS, type CommandId } from '../../src/contributions';
 
@@ -42,33 +35,6 @@ const SETTINGS: RunSettings = {
 /** The emulator's answer for these settings: what the panel must deliver, character for character. */
 function answer(s: RunSettings): string {
   return composeAnswer({ ...s, queryOnly: s.queryOnly ?? s.prompt });
-}
-
-/** Records what the panel posts to its webview, from now on. */
-function record(panel: PlaygroundPanel): { posted: HostToWebview[]; dispose(): void } {
-  const posted: HostToWebview[] = [];
-  const subscription = panel.onDidPostMessage((m) => posted.push(m));
-  return {
-    posted,
-    dispose: () => {
-      subscription.dispose();
-    },
-  };
-}
-
-function chunks(posted: HostToWebview[], runId: string): ChunkMessage[] {
-  return posted.filter((m): m is ChunkMessage => m.type === 'chunk' && m.runId === runId);
-}
-
-function endOf(posted: HostToWebview[], runId: string): DoneMessage | ErrorMessage | undefined {
-  return posted.find((m): m is DoneMessage | ErrorMessage => (m.type === 'done' || m.type === 'error') && m.runId === runId);
-}
-
-async function waitForEnd(posted: HostToWebview[], runId: string, timeoutMs = 15_000): Promise<DoneMessage | ErrorMessage> {
-  return waitFor(`run ${runId} to end`, () => endOf(posted, runId), {
-    timeoutMs,
-    describe: () => posted.filter((m) => 'runId' in m && m.runId === runId).slice(-3),
-  });
 }
 
 /** Opens a panel through the command and waits for its page to say `ready` (its script ran under the policy). */

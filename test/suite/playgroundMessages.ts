@@ -1,0 +1,38 @@
+// What a playground panel posts to its page, as the in-editor tests read it: recorded from a point on, the text of a
+// run, its end.
+import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
+import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview } from '../../src/webviews/playground/protocol';
+import { waitFor } from './helpers';
+
+/** Records what the panel posts to its webview, from now on. */
+export function record(panel: PlaygroundPanel): { posted: HostToWebview[]; dispose(): void } {
+  const posted: HostToWebview[] = [];
+  const subscription = panel.onDidPostMessage((m) => posted.push(m));
+  return {
+    posted,
+    dispose: () => {
+      subscription.dispose();
+    },
+  };
+}
+
+export function chunks(posted: HostToWebview[], runId: string): ChunkMessage[] {
+  return posted.filter((m): m is ChunkMessage => m.type === 'chunk' && m.runId === runId);
+}
+
+export function textOf(posted: HostToWebview[], runId: string): string {
+  return chunks(posted, runId)
+    .map((c) => c.text)
+    .join('');
+}
+
+export function endOf(posted: HostToWebview[], runId: string): DoneMessage | ErrorMessage | undefined {
+  return posted.find((m): m is DoneMessage | ErrorMessage => (m.type === 'done' || m.type === 'error') && m.runId === runId);
+}
+
+export async function waitForEnd(posted: HostToWebview[], runId: string, timeoutMs = 15_000): Promise<DoneMessage | ErrorMessage> {
+  return waitFor(`run ${runId} to end`, () => endOf(posted, runId), {
+    timeoutMs,
+    describe: () => posted.filter((m) => 'runId' in m && m.runId === runId).slice(-3),
+  });
+}
