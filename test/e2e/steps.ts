@@ -130,6 +130,15 @@ export function storySteps(env: StoryEnvironment): Step[] {
       // Visible for the whole job: the emulator's finetune takes seconds, the poll interval is one second.
       await wb.statusBarItem('Hosted Reasoning: 1 job running').waitFor();
       await shot('running');
+      // Once the service reports progress, the status bar shows it beside the count (issue 14).
+      const progress = wb.statusBarItem('Hosted Reasoning: 1 job running, at ');
+      // Past 0 %, so the picture shows a figure that moved.
+      const shown = await eventually('the status bar to show progress past 0 %', async () => {
+        const text = await progress.innerText({ timeout: 1_000 }).catch(() => '');
+        return /1 job · [1-9]\d*%/.test(text) ? text : undefined;
+      });
+      note(`the status bar reads "${shown.trim()}" while the job runs`);
+      await shot('status-bar-progress');
       const ready = wb.notification(`Model ${modelName} is ready.`);
       await ready.waitFor({ timeout: FINETUNE_TIMEOUT_MS });
       const actions = await wb.notificationActions(ready);
