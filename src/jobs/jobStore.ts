@@ -14,6 +14,8 @@ export interface JobMemento {
 
 /** Finished finetune jobs beyond this many per scope are forgotten (evaluations: evaluationHistory.ts). */
 const MAX_FINISHED = 200;
+/** Writes of one change before the store gives up until the next one (see change()). */
+const MAX_WRITE_ATTEMPTS = 3;
 
 export class JobStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<JobRecord | undefined>();
@@ -21,11 +23,13 @@ export class JobStore implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   private readonly reader: StoredJobsReader;
+  /** The change being written; the next waits for it (see change()). */
+  private queue: Promise<void> = Promise.resolve();
 
   /** `log` hears about stored records that were ignored or repaired (counts and reasons, no values). */
   constructor(
     private readonly memento: JobMemento,
-    log: (message: string) => void = () => undefined,
+    private readonly log: (message: string) => void = () => undefined,
   ) {
     this.reader = new StoredJobsReader(log);
   }
@@ -50,25 +54,25 @@ export class JobStore implements vscode.Disposable {
 
   /** Adds or replaces a job; written before the UI reports it started, so nothing submitted is forgotten. */
   async put(job: JobRecord): Promise<void> {
-    const others = this.list(job.scope).filter((j) => jobKey(j) !== jobKey(job));
-    await this.write(job.scope, [job, ...others]);
+    await this.change(job.scope, (jobs) => [job, ...jobs.filter((j) => jobKey(j) !== jobKey(job))]);
     this.changed.fire(job);
   }
 
   async update(scope: string, key: string, patch: Partial<JobRecord>): Promise<JobRecord | undefined> {
-    const current = this.get(scope, key);
-    if (!current) return undefined;
-    const next = { ...current, ...patch, updatedAt: Date.now() };
-    await this.put(next);
+    let next: JobRecord | undefined;
+    await this.change(scope, (jobs) => {
+      const current = jobs.find((j) => jobKey(j) === key);
+      if (!current) return undefined;
+      next = { ...current, ...patch, updatedAt: Date.now() };
+      return [next, ...jobs.filter((j) => j !== current)];
+    });
+    if (next) this.changed.fire(next);
     return next;
   }
 
   async remove(scope: string, keys: string[]): Promise<void> {
     const drop = new Set(keys);
-    await this.write(
-      scope,
-      this.list(scope).filter((j) => !drop.has(jobKey(j))),
-    );
+    await this.change(scope, (jobs) => jobs.filter((j) => !drop.has(jobKey(j))));
     this.changed.fire(undefined);
   }
 
@@ -77,19 +81,43 @@ export class JobStore implements vscode.Disposable {
     this.changed.fire(undefined);
   }
 
-  private async write(scope: string, jobs: JobRecord[]): Promise<void> {
+  /**
+   * Applies `edit` to the scope's stored list, one change at a time, and reads the result back. VS Code echoes every
+   * flushed globalState write back into the window's copy; an echo of an earlier flush that lands between a write and
+   * its own flush puts the older list back, and the flush then stores that. Three evaluations started at once lost one
+   * that way (in CI). Read back after the write, such a loss shows, and the edit is made again on what is there, which
+   * also keeps what another window wrote meanwhile.
+   */
+  private change(scope: string, edit: (jobs: JobRecord[]) => JobRecord[] | undefined): Promise<void> {
+    const run = async (): Promise<void> => {
+      for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+        const next = edit(this.list(scope));
+        if (!next) return;
+        const written = JSON.stringify(await this.write(scope, next));
+        if (JSON.stringify(this.memento.get<unknown>(JOBS_KEY_PREFIX + scope)) === written) return;
+      }
+      this.log(`Job store: the job list did not keep a change after ${MAX_WRITE_ATTEMPTS} writes; the next poll repairs it.`);
+    };
+    const done = this.queue.then(run);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Writes the bounded list (and the counts it dropped); returns the list written. */
+  private async write(scope: string, jobs: JobRecord[]): Promise<JobRecord[]> {
     const { kept, droppedByModel } = boundEvaluations(jobs);
     const active = kept.filter(isActive);
     const finished = kept.filter((j) => !isActive(j));
     const evaluations = finished.filter((j) => j.kind === 'evaluation');
     const others = finished.filter((j) => j.kind !== 'evaluation').slice(0, MAX_FINISHED);
-    // The list first, with no await between reading it and writing it: another put must not write over this one.
-    const written = this.memento.update(JOBS_KEY_PREFIX + scope, [...active, ...others, ...evaluations]);
+    const list = [...active, ...others, ...evaluations];
+    const written = this.memento.update(JOBS_KEY_PREFIX + scope, list);
     if (Object.keys(droppedByModel).length > 0) {
       const key = DROPPED_EVALUATIONS_KEY_PREFIX + scope;
       await this.memento.update(key, addDropped(this.memento.get<unknown>(key), droppedByModel));
     }
     await written;
+    return list;
   }
 
   dispose(): void {
