@@ -25,7 +25,7 @@ export class JobsStatusBar implements vscode.Disposable {
     private readonly now: () => number = Date.now,
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
-    this.item.name = 'Hosted Reasoning Jobs';
+    this.item.name = vscode.l10n.t('Hosted Reasoning Jobs');
     this.item.command = COMMANDS.showJobs;
     this.disposables.push(
       this.item,

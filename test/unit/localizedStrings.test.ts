@@ -52,7 +52,14 @@ const SHOWN_PROPS = new Set([
 /** Text a person reads: letters besides codicons (`$(sync~spin)`) and interpolated values. */
 function isText(node: ts.Node): boolean {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return hasWords(node.text);
-  if (ts.isTemplateExpression(node)) return hasWords([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' '));
+  if (ts.isTemplateExpression(node)) {
+    return (
+      hasWords([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ')) ||
+      node.templateSpans.some((s) => isText(s.expression))
+    );
+  }
+  // Text passed through a helper on its way (untrustedText(`Evaluating ${name}…`)) is still written here; l10n.t's is not.
+  if (ts.isCallExpression(node)) return calleeName(node) !== 't' && node.arguments.some(isText);
   if (ts.isParenthesizedExpression(node)) return isText(node.expression);
   if (ts.isConditionalExpression(node)) return isText(node.whenTrue) || isText(node.whenFalse);
   if (ts.isBinaryExpression(node)) return isText(node.left) || isText(node.right);
@@ -86,7 +93,12 @@ export function unlocalizedStrings(fileName: string, source: string): string[] {
     if (ts.isArrayLiteralExpression(node)) node.elements.forEach(checkOptions);
     else if (ts.isObjectLiteralExpression(node)) {
       for (const p of node.properties) {
-        if (ts.isPropertyAssignment(p) && SHOWN_PROPS.has(propName(p.name) ?? '') && isText(p.initializer)) flag(p.initializer);
+        if (!ts.isPropertyAssignment(p)) continue;
+        if (SHOWN_PROPS.has(propName(p.name) ?? '') && isText(p.initializer)) flag(p.initializer);
+        // A dialog's file-type names ({ 'GGUF model': ['gguf'] }) are shown in its type list.
+        if (propName(p.name) === 'filters' && ts.isObjectLiteralExpression(p.initializer)) {
+          for (const f of p.initializer.properties) if (f.name && ts.isStringLiteral(f.name) && hasWords(f.name.text)) flag(f.name);
+        }
       }
     } else if (isText(node)) flag(node);
   };
@@ -98,7 +110,10 @@ export function unlocalizedStrings(fileName: string, source: string): string[] {
     } else if (ts.isNewExpression(node)) {
       if (/TreeItem$/.test(calleeName(node) ?? '') && node.arguments?.[0] && isText(node.arguments[0])) flag(node.arguments[0]);
     } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
-      if (ts.isPropertyAccessExpression(node.left) && SHOWN_PROPS.has(node.left.name.text) && isText(node.right)) flag(node.right);
+      // `name` too: a status bar item's name is shown in the bar's context menu.
+      const assigned = ts.isPropertyAccessExpression(node.left) ? node.left.name.text : '';
+      const shownName = assigned === 'name' && ts.isStringLiteral(node.right) && /\s/.test(node.right.text); // not an Error's name
+      if ((SHOWN_PROPS.has(assigned) && isText(node.right)) || shownName) flag(node.right);
     } else if (ts.isPropertyAssignment(node)) {
       // A quick-pick item, a button or a fix built ahead of the call that shows it.
       const name = propName(node.name) ?? '';
@@ -146,6 +161,9 @@ describe('the runtime strings of the extension host', () => {
         '`$(sync~spin) ${count} running`',
         "'A base model'",
         "'Result'",
+        "'Jobs status'",
+        '`$(beaker) ${untrustedText(`Evaluating ${name}…`)}`',
+        "'GGUF model'",
       ],
     );
   });

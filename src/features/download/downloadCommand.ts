@@ -52,7 +52,7 @@ async function chooseDestination(services: Services, modelName: string): Promise
   const uri = await vscode.window.showSaveDialog({
     title: vscode.l10n.t('Save the artifact of {0}', modelName),
     defaultUri: vscode.Uri.file(path.join(base, artifactFileName(modelName))),
-    filters: { 'GGUF model': ['gguf'], 'All files': ['*'] },
+    filters: { [vscode.l10n.t('GGUF model')]: ['gguf'], [vscode.l10n.t('All files')]: ['*'] },
     saveLabel: vscode.l10n.t('Download'),
   });
   if (!uri) return undefined;

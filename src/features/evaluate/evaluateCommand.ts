@@ -50,7 +50,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
     await rememberDataset(services, datasetName);
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
-    vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(`Evaluating ${modelName} on ${datasetName}…`)}`, 5000);
+    vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`, 5000);
     return job.jobId;
   } catch (error) {
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>

@@ -181,7 +181,7 @@ async function chooseWithDialog(): Promise<vscode.Uri[] | undefined> {
     canSelectFiles: true,
     canSelectFolders: false,
     canSelectMany: true,
-    filters: { 'PDF and Word documents': ['pdf', 'docx'], 'All files': ['*'] },
+    filters: { [vscode.l10n.t('PDF and Word documents')]: ['pdf', 'docx'], [vscode.l10n.t('All files')]: ['*'] },
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
   });
   return uris && uris.length > 0 ? sortByLabel(uris) : undefined;

@@ -452,7 +452,7 @@ function modelItems(models: readonly ModelInfo[]): (vscode.QuickPickItem & { mod
     for (const m of ofKind) {
       out.push({
         label: untrustedText(m.name),
-        description: kind === 'custom' && m.baseModel ? untrustedText(`from ${m.baseModel}`) : undefined,
+        description: kind === 'custom' && m.baseModel ? untrustedText(vscode.l10n.t('from {0}', m.baseModel)) : undefined,
         model: m.name,
       });
     }

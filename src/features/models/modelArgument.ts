@@ -36,7 +36,7 @@ export async function pickModel(
       name: m.name,
       description:
         m.kind === 'custom'
-          ? untrustedText(`custom${m.baseModel ? ` · from ${m.baseModel}` : ''}`)
+          ? untrustedText(m.baseModel ? vscode.l10n.t('custom · from {0}', m.baseModel) : vscode.l10n.t('custom'))
           : m.kind === 'base'
             ? vscode.l10n.t('base')
             : undefined,

@@ -29,15 +29,17 @@ async function askAboutSelection(manager: PlaygroundManager) {
     void showInformationMessage(vscode.l10n.t('Select some text in an editor to ask about it in the playground.'));
     return undefined;
   }
-  if (text.length + DEFAULT_QUESTION.length > LIMITS.promptChars) {
+  if (text.length + defaultQuestion().length > LIMITS.promptChars) {
     void showWarningMessage(
       vscode.l10n.t('The selection is too long for a prompt (over {0} characters).', LIMITS.promptChars.toLocaleString('en-US')),
     );
     return undefined;
   }
   // Beside the editor, so the code and the answer are both in view.
-  return manager.openPanel({ context: text, prompt: DEFAULT_QUESTION, viewColumn: vscode.ViewColumn.Beside });
+  return manager.openPanel({ context: text, prompt: defaultQuestion(), viewColumn: vscode.ViewColumn.Beside });
 }
 
 /** A start the person can run as is or type over (the page selects it): a selection alone is not a question. */
-export const DEFAULT_QUESTION = 'Explain this code.';
+function defaultQuestion(): string {
+  return vscode.l10n.t('Explain this code.');
+}
