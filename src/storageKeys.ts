@@ -8,3 +8,5 @@ export const PENDING_DOWNLOADS_KEY = 'hostedReasoning.pendingDownloads';
 export const LOCAL_MODELS_KEY = 'hostedReasoning.localModels';
 /** Finished evaluations the history limit dropped, per model: `<prefix><scope>` (see JobStore). Not under JOBS_KEY_PREFIX. */
 export const DROPPED_EVALUATIONS_KEY_PREFIX = 'hostedReasoning.droppedEvaluations:';
+/** The evaluate command's recently chosen datasets, one list per scope: `<prefix><scope>` (see features/evaluate/datasetItems.ts). */
+export const RECENT_DATASETS_KEY_PREFIX = 'hostedReasoning.recentDatasets:';

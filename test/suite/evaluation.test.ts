@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
+import { recentDatasetsKey } from '../../src/features/evaluate/datasetItems';
 import { capturingQuickPicks, modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
 
@@ -89,5 +90,39 @@ describe('evaluation', () => {
       pick.hide();
       assert.equal(await done, undefined);
     });
+  });
+  it('offers a dataset chosen lately only with the service and key it was chosen with', async function () {
+    this.timeout(40_000);
+    const only = `recent-demo-${Date.now().toString(36)}`;
+    rig.emu.configure({ datasets: { ...rig.emu.options.datasets, [only]: { total: 10 } } });
+    await rig.useKey('demo-key');
+    const demoScope = await rig.api.services.session.scope();
+    assert.ok(demoScope);
+    const jobId = await rig.api.evaluate(MODEL, only);
+    assert.ok(jobId);
+    await waitFor(`evaluation ${jobId} to complete`, () => rig.api.services.jobs.get(demoScope, `evaluation:${jobId}`)?.result, {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
+    const offered = () =>
+      capturingQuickPicks(async (picks) => {
+        const done = vscode.commands.executeCommand(COMMANDS.evaluate, { modelName: MODEL });
+        const pick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
+        const items = pick.items.map((i) => i.label);
+        pick.hide();
+        assert.equal(await done, undefined);
+        return items;
+      });
+    assert.ok((await offered()).includes(only), 'not offered with the key it was chosen with');
+
+    await rig.useKey('other-key');
+    const otherScope = await rig.api.services.session.scope();
+    assert.ok(otherScope && otherScope !== demoScope);
+    const items = await offered();
+    assert.ok(!items.includes(only), `offered with another key: ${JSON.stringify(items)}`);
+    const state = rig.api.services.context.globalState;
+    assert.equal(state.get<string[]>(recentDatasetsKey(demoScope))?.[0], only);
+    assert.ok(!(state.get<string[]>(recentDatasetsKey(otherScope)) ?? []).includes(only));
+    assert.equal(state.get('hostedReasoning.recentDatasets'), undefined, 'the list shared by every service is gone');
   });
 });

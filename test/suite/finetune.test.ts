@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
+import type { ReportPanel } from '../../src/webviews/report/host/reportPanel';
 import { tooltipFor } from '../../src/jobs/jobsTree';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { modelNode, modelsView, waitFor } from './helpers';
@@ -164,6 +166,28 @@ describe('finetune', () => {
     const jobTooltip = tooltipFor(job, Date.now());
     for (const part of [await sha(pdf), await sha(docx), 'Questions: 4 · mode pretraining']) {
       assert.ok(jobTooltip.includes(part), `the job tooltip lacks ${part}:\n${jobTooltip}`);
+    }
+
+    // The model's evaluation report says where it came from: the same job, files and hashes, and the job's end.
+    const panel = await vscode.commands.executeCommand<ReportPanel | undefined>(COMMANDS.openEvaluationReport, node);
+    assert.ok(panel, 'the report command returned no panel');
+    try {
+      await panel.ready;
+      const shown = panel.view?.lineage;
+      assert.ok(shown, `the report has no lineage: ${JSON.stringify(panel.view)}`);
+      assert.deepEqual(
+        [...shown.files].sort((a, b) => a.name.localeCompare(b.name)),
+        [
+          { name: 'faq.docx', size: await size(docx), sha256: await sha(docx) },
+          { name: 'manual.pdf', size: await size(pdf), sha256: await sha(pdf) },
+        ],
+      );
+      assert.deepEqual(
+        { baseModel: shown.baseModel, jobId: shown.jobId, numQs: shown.numQs, startedAt: shown.startedAt, finishedAt: shown.finishedAt },
+        { baseModel, jobId: outcome.job.id, numQs: 4, startedAt: lineage.startedAt, finishedAt: job.finishedAt },
+      );
+    } finally {
+      panel.dispose();
     }
   });
 });

@@ -14,7 +14,7 @@ import { DROPPED_EVALUATIONS_KEY_PREFIX } from '../../src/storageKeys';
 import { MAX_EVALUATIONS } from '../../src/jobs/evaluationHistory';
 import { jobKey, type JobRecord } from '../../src/jobs/jobRecord';
 import type { ReportView } from '../../src/webviews/report/protocol';
-import { modelNode, recordingMessages, waitFor } from './helpers';
+import { modelNode, recordingMessages, waitFor, type ShownMessage } from './helpers';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -220,6 +220,68 @@ describe('evaluation report', () => {
       window.showSaveDialog = original;
       fs.rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('opens from an evaluation’s row in the Jobs view, the row its context menu entry applies to', async function () {
+    this.timeout(30_000);
+    // The entry package.json puts on the Jobs view's rows, and the rows its `when` clause takes.
+    const menus = (rig.extension.packageJSON as { contributes: { menus: Record<string, { command?: string; when?: string }[]> } })
+      .contributes.menus;
+    const entry = menus['view/item/context']?.find(
+      (m) => m.command === COMMANDS.openEvaluationReport && m.when?.includes('view == hostedReasoning.jobs'),
+    );
+    assert.ok(entry?.when, 'no "Open Evaluation Report" entry on the Jobs view’s rows');
+    const viewItem = /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(entry.when)?.[1];
+    assert.ok(viewItem, entry.when);
+    const takes = (contextValue: string | undefined) => new RegExp(viewItem).test(contextValue ?? '');
+
+    const node = (await rig.api.jobsView.getChildren()).find(
+      (n) => n.job.kind === 'evaluation' && n.job.modelName === TUNED && n.job.state === 'completed',
+    );
+    assert.ok(node, `no finished evaluation of ${TUNED} in the Jobs view`);
+    const item = rig.api.jobsView.getTreeItem(node);
+    assert.ok(takes(item.contextValue), `the entry does not apply to the row (${item.contextValue})`);
+    assert.ok(!takes('job finetune completed'), 'the entry applies to a finetune row');
+
+    const panel = await vscode.commands.executeCommand<ReportPanel | undefined>(COMMANDS.openEvaluationReport, node);
+    assert.ok(panel, 'the command returned no panel');
+    await panel.ready;
+    assert.equal(panel.modelName, TUNED);
+    assert.equal(panel.view?.modelName, TUNED);
+    assert.equal(panel.view?.baseModel, BASE);
+    assert.ok(dataset(panel.view, node.job.datasetName ?? '?'), `the report lacks ${node.job.datasetName}`);
+    assert.deepEqual(
+      rig.api.report.panels.map((p) => p.modelName),
+      [TUNED],
+    );
+  });
+
+  it('opens from the “Open Report” button of the notification an ended evaluation shows', async function () {
+    this.timeout(40_000);
+    const set = 'report-notified';
+    rig.emu.configure({ datasets: { ...rig.emu.options.datasets, [set]: { total: 20, scores: { [TUNED]: 0.7, [BASE]: 0.5 } } } });
+    const ours = (m: ShownMessage) => m.severity === 'information' && m.text.startsWith(`${TUNED} on ${set}: `);
+    assert.deepEqual(rig.api.report.panels, [], 'a report is open already');
+    await recordingMessages(
+      async (shown) => {
+        await completed(TUNED, set);
+        const panel = await waitFor(
+          'the report the notification’s button opened',
+          () => rig.api.report.panels.find((p) => p.modelName === TUNED),
+          { timeoutMs: 10_000, intervalMs: 50, describe: () => JSON.stringify(shown) },
+        );
+        await panel.ready;
+        assert.deepEqual(
+          shown.filter(ours).map((m) => m.actions),
+          [['Open Report', 'Show in Jobs']],
+        );
+        assert.deepEqual(
+          dataset(panel.view, set)?.columns[0]?.evaluations.map((e) => [e.correct, e.total]),
+          [[14, 20]],
+        );
+      },
+      { answer: (m) => (ours(m) ? 'Open Report' : undefined) },
+    );
   });
 
   it('keeps at most MAX_EVALUATIONS finished evaluations per scope, counting the dropped ones per model in storage', async function () {

@@ -1,6 +1,14 @@
 // The evaluate command's dataset choices: the recent datasets and those with results here, each with its last result.
 import { strict as assert } from 'node:assert';
-import { ago, datasetItems } from '../../src/features/evaluate/datasetItems';
+import {
+  ago,
+  datasetItems,
+  MAX_RECENT_DATASETS,
+  readRecentDatasets,
+  recentDatasetsKey,
+  withRecentDataset,
+} from '../../src/features/evaluate/datasetItems';
+import { JOBS_KEY_PREFIX, RECENT_DATASETS_KEY_PREFIX } from '../../src/storageKeys';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import { SCOPE } from './pollRig';
 
@@ -65,6 +73,29 @@ describe('dataset choices of the evaluate command', () => {
       ['from-result'],
     );
     assert.deepEqual(datasetItems([], [], NOW), []);
+  });
+
+  it('keeps the recent datasets per scope: one key for each, none shared with another service or key', () => {
+    const other = 'https://other.example/#k2';
+    assert.equal(recentDatasetsKey(SCOPE), RECENT_DATASETS_KEY_PREFIX + SCOPE);
+    assert.notEqual(recentDatasetsKey(SCOPE), recentDatasetsKey(other));
+    assert.ok(!recentDatasetsKey(SCOPE).startsWith(JOBS_KEY_PREFIX), 'the entry module reads every key under the jobs prefix as jobs');
+  });
+
+  it('puts the dataset just chosen first, once, and remembers at most MAX_RECENT_DATASETS', () => {
+    assert.deepEqual(withRecentDataset([], 'squad'), ['squad']);
+    assert.deepEqual(withRecentDataset(['a', 'squad', 'b'], 'squad'), ['squad', 'a', 'b']);
+    const full = Array.from({ length: MAX_RECENT_DATASETS }, (_, i) => `d${i}`);
+    const next = withRecentDataset(full, 'new');
+    assert.equal(next.length, MAX_RECENT_DATASETS);
+    assert.deepEqual(next.slice(0, 2), ['new', 'd0']);
+  });
+
+  it('reads back only names from storage', () => {
+    assert.deepEqual(readRecentDatasets(undefined), []);
+    assert.deepEqual(readRecentDatasets('squad'), []);
+    assert.deepEqual(readRecentDatasets({ 0: 'squad' }), []);
+    assert.deepEqual(readRecentDatasets(['squad', 3, '', null, 'trivia']), ['squad', 'trivia']);
   });
 
   it('says how long ago in the largest unit that fits', () => {

@@ -52,6 +52,33 @@ function finetune(modelName: string, baseModel: string): JobRecord {
   return { id: `f${nextId++}`, kind: 'finetune', scope: 's', state: 'completed', createdAt: T0, updatedAt: T0, modelName, baseModel };
 }
 
+const HASH_A = 'a'.repeat(64);
+const HASH_B = '0123456789abcdef'.repeat(4);
+
+/** A finetune job with the lineage finetune.ts records when the service accepts it. */
+function tunedWithLineage(modelName: string, extra: Partial<JobRecord> = {}): JobRecord {
+  const id = `f${nextId++}`;
+  return {
+    ...finetune(modelName, BASE),
+    id,
+    finishedAt: Date.UTC(2024, 4, 1, 10, 30),
+    lineage: {
+      baseModel: BASE,
+      files: [
+        { name: 'train|set\n<b>.jsonl', size: 2048, sha256: HASH_A },
+        { name: 'notes.md', size: 10, sha256: HASH_B },
+        { name: 'partial.txt', size: 5 },
+      ],
+      numQs: 25,
+      mode: 'reasoning',
+      useCase: 'support <tickets>',
+      jobId: id,
+      startedAt: Date.UTC(2024, 4, 1, 9, 5),
+    },
+    ...extra,
+  };
+}
+
 function running(modelName: string, datasetName: string): JobRecord {
   return { id: `r${nextId++}`, kind: 'evaluation', scope: 's', state: 'running', createdAt: T0, updatedAt: T0, modelName, datasetName };
 }
@@ -182,6 +209,55 @@ describe('evaluation report view', () => {
     assert.equal(droppedNote(0), undefined);
     const many = Array.from({ length: 55 }, (_, i) => evaluation(TUNED, 'squad', 30, 50, T0 + i));
     assert.equal(buildReportView({ records: many, modelName: TUNED }).dropped, 5);
+  });
+});
+
+describe('evaluation report lineage', () => {
+  it('carries the lineage of the finetune here that created the model, with its end', () => {
+    const job = tunedWithLineage(TUNED);
+    const view = buildReportView({ records: [job, evaluation(TUNED, 'wins', 1, 2, T0)], modelName: TUNED });
+    assert.deepEqual(view.lineage, {
+      baseModel: BASE,
+      files: [
+        { name: 'train|set\n<b>.jsonl', size: 2048, sha256: HASH_A },
+        { name: 'notes.md', size: 10, sha256: HASH_B },
+        { name: 'partial.txt', size: 5 },
+      ],
+      numQs: 25,
+      mode: 'reasoning',
+      useCase: 'support <tickets>',
+      jobId: job.id,
+      startedAt: Date.UTC(2024, 4, 1, 9, 5),
+      finishedAt: Date.UTC(2024, 4, 1, 10, 30),
+    });
+    assert.notEqual(view.lineage?.files, job.lineage?.files, 'a copy, not the stored record');
+  });
+
+  it('takes the completed job when a failed one had the name first, and has none for a model not created here', () => {
+    const failed = tunedWithLineage(TUNED, { state: 'failed' });
+    const done = tunedWithLineage(TUNED);
+    assert.equal(buildReportView({ records: [failed, done], modelName: TUNED }).lineage?.jobId, done.id);
+    const view = buildReportView({ records: [finetune(TUNED, BASE), done], modelName: BASE });
+    assert.equal(view.lineage, undefined);
+    assert.ok(!('lineage' in view));
+    assert.equal(buildReportView({ records: [finetune(TUNED, BASE)], modelName: TUNED }).lineage, undefined, 'a job without a lineage');
+  });
+
+  it('exports the lineage as Markdown: the files with their sizes and hashes, every recorded word escaped', () => {
+    const view = buildReportView({ records: [tunedWithLineage(TUNED), evaluation(TUNED, 'wins', 1, 2, T0)], modelName: TUNED });
+    const md = reportMarkdown(view, new Date(Date.UTC(2024, 4, 2)));
+    assert.ok(md.includes('\n## Where it came from\n'), md);
+    assert.ok(md.includes(`- Base model: ${BASE}\n`), md);
+    assert.ok(md.includes('- Questions: 25 · mode reasoning\n'), md);
+    assert.ok(md.includes('- Use case: support &lt;tickets&gt;\n'), md);
+    assert.ok(md.includes('- Started: 2024-05-01 09:05 UTC\n- Ended: 2024-05-01 10:30 UTC\n'), md);
+    assert.ok(md.includes('| Source file | Size (bytes) | SHA-256 |'), md);
+    assert.ok(md.includes(`| train\\|set &lt;b&gt;.jsonl | 2048 | ${HASH_A} |\n`), md);
+    assert.ok(md.includes(`| notes.md | 10 | ${HASH_B} |\n`), md);
+    assert.ok(md.includes('| partial.txt | 5 | not recorded |\n'), md);
+    assert.ok(md.indexOf('## Where it came from') < md.indexOf('## Evaluations'), 'near the header');
+    delete view.lineage;
+    assert.ok(!reportMarkdown(view).includes('Where it came from'));
   });
 });
 

@@ -1,10 +1,32 @@
-// The evaluate command's dataset choices: the datasets chosen lately (remembered across services) and every dataset
-// this service has a completed evaluation of, each with its last result, so the user picks the dataset they compare
+// The evaluate command's dataset choices: the datasets chosen lately with this service (one list per scope) and every
+// dataset this service has a completed evaluation of, each with its last result, so the user picks the dataset they compare
 // on without retyping it. A pure function of the jobs, the recent list and a clock: no vscode, tested in plain mocha.
 import { formatAccuracy } from '../../jobs/jobFormat';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { untrustedText } from '../../util/untrustedText';
 import { l10n } from '../../l10n';
+import { RECENT_DATASETS_KEY_PREFIX } from '../../storageKeys';
+
+/** How many recently chosen datasets a scope remembers. */
+export const MAX_RECENT_DATASETS = 10;
+
+/**
+ * The globalState key of one scope's recent datasets: a dataset chosen with one service (or key) is not offered with
+ * another, where it may not exist, as the job store keeps each scope's jobs apart.
+ */
+export function recentDatasetsKey(scope: string): string {
+  return RECENT_DATASETS_KEY_PREFIX + scope;
+}
+
+/** What globalState gave back, as the names it holds (anything else: none). */
+export function readRecentDatasets(stored: unknown): string[] {
+  return Array.isArray(stored) ? stored.filter((d): d is string => typeof d === 'string' && d !== '') : [];
+}
+
+/** The recent list after `name` was chosen: it first, once, then the others, at most MAX_RECENT_DATASETS. */
+export function withRecentDataset(recent: readonly string[], name: string): string[] {
+  return [name, ...recent.filter((d) => d !== name)].slice(0, MAX_RECENT_DATASETS);
+}
 
 export interface DatasetItem {
   /** The dataset id exactly as stored: what is sent to the service when the item is picked. */

@@ -9,10 +9,10 @@ import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
-import { datasetItems, type DatasetItem } from './datasetItems';
+import { datasetItems, readRecentDatasets, recentDatasetsKey, withRecentDataset, type DatasetItem } from './datasetItems';
 
-const RECENT_DATASETS = 'hostedReasoning.recentDatasets';
-const MAX_RECENT = 10;
+/** The list before it was kept per scope: its datasets may be another service's, so it is no longer read, and removed. */
+const LEGACY_RECENT_DATASETS = 'hostedReasoning.recentDatasets';
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name); the dataset is always the user's choice:
@@ -47,7 +47,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
       modelName,
       datasetName,
     });
-    await rememberDataset(services, datasetName);
+    await rememberDataset(services, scope, datasetName);
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`, 5000);
@@ -61,8 +61,8 @@ export async function startEvaluation(services: Services, modelName: string, dat
 }
 
 async function pickDataset(services: Services): Promise<string | undefined> {
-  const recent = services.context.globalState.get<string[]>(RECENT_DATASETS) ?? [];
   const scope = await services.session.scope();
+  const recent = scope ? readRecentDatasets(services.context.globalState.get<unknown>(recentDatasetsKey(scope))) : [];
   const known = datasetItems(scope ? services.jobs.list(scope) : [], recent, Date.now());
   const pick = vscode.window.createQuickPick<DatasetItem>();
   pick.title = vscode.l10n.t('Evaluate on which dataset?');
@@ -91,7 +91,9 @@ async function pickDataset(services: Services): Promise<string | undefined> {
   }
 }
 
-async function rememberDataset(services: Services, name: string): Promise<void> {
-  const recent = services.context.globalState.get<string[]>(RECENT_DATASETS) ?? [];
-  await services.context.globalState.update(RECENT_DATASETS, [name, ...recent.filter((d) => d !== name)].slice(0, MAX_RECENT));
+async function rememberDataset(services: Services, scope: string, name: string): Promise<void> {
+  const state = services.context.globalState;
+  const key = recentDatasetsKey(scope);
+  await state.update(key, withRecentDataset(readRecentDatasets(state.get<unknown>(key)), name));
+  if (state.get<unknown>(LEGACY_RECENT_DATASETS) !== undefined) await state.update(LEGACY_RECENT_DATASETS, undefined);
 }

@@ -63,9 +63,42 @@ export interface ReportDataset {
   canEvaluateBase: boolean;
 }
 
+/** One source file of the finetune that created the model (jobs/lineage.ts). */
+export interface ReportLineageFile {
+  name: string;
+  size: number;
+  /** SHA-256 of the bytes sent, hex; absent when it was not recorded. */
+  sha256?: string;
+}
+
+/** Where the model came from: the finetune job here that created it, as its lineage recorded it. */
+export interface ReportLineage {
+  baseModel: string;
+  files: ReportLineageFile[];
+  numQs: number;
+  mode: string;
+  useCase: string;
+  jobId: string;
+  /** When the service accepted the job (ms since the epoch). */
+  startedAt: number;
+  /** When the job ended, if it has (ms since the epoch). */
+  finishedAt?: number;
+}
+
+/**
+ * A lineage time as jobs/lineage.ts writes it, ISO 8601 in UTC to the minute ("2024-05-01 14:12 UTC"): the page and
+ * the export say the same.
+ */
+export function lineageTime(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? 'unknown' : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 export interface ReportView {
   modelName: string;
   baseModel?: string;
+  /** Absent when no finetune job here recorded the model's lineage (a model not created by this extension). */
+  lineage?: ReportLineage;
   addedModels: string[];
   datasets: ReportDataset[];
   /** Older evaluations of the models shown that are no longer kept (history limit) or left out of the report. */

@@ -3,7 +3,14 @@
 // from the service, so each cell is made safe for its format: in Markdown a `|` or a line break would end the cell or
 // the row, and `<` would start HTML; in a spreadsheet a text cell starting with = + - @ (or a tab or CR) runs as a
 // formula. Numbers are written by us, so they are left as numbers (a negative difference stays -0.12). No vscode.
-import type { ReportComparison, ReportDataset, ReportEvaluation, ReportView } from '../protocol';
+import {
+  lineageTime,
+  type ReportComparison,
+  type ReportDataset,
+  type ReportEvaluation,
+  type ReportLineage,
+  type ReportView,
+} from '../protocol';
 
 /** Markdown table cell: no cell or row breaks, no raw HTML. */
 export function markdownCell(text: string): string {
@@ -31,6 +38,7 @@ export function reportMarkdown(view: ReportView, exportedAt = new Date()): strin
   if (view.baseModel !== undefined) out.push(`Base model: ${markdownCell(view.baseModel)}`, '');
   out.push(`Exported ${exportedAt.toISOString()}. Accuracies with their 95 % Wilson interval.`);
   if (view.dropped > 0) out.push('', `${view.dropped} older evaluation${view.dropped === 1 ? ' was' : 's were'} dropped.`);
+  if (view.lineage) out.push('', ...lineageMarkdown(view.lineage));
   out.push('', '## Evaluations', '');
   out.push('| Dataset | Model | Role | Accuracy | 95 % interval | Correct / total | Judge | Finished |');
   out.push('|---|---|---|---|---|---|---|---|');
@@ -71,6 +79,25 @@ export function reportMarkdown(view: ReportView, exportedAt = new Date()): strin
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/** "Where it came from": the finetune's facts as a list, its files as a table; every recorded word escaped as a cell is. */
+function lineageMarkdown(l: ReportLineage): string[] {
+  const out = [
+    '## Where it came from',
+    '',
+    `- Base model: ${markdownCell(l.baseModel)}`,
+    `- Questions: ${l.numQs} · mode ${markdownCell(l.mode)}`,
+    ...(l.useCase ? [`- Use case: ${markdownCell(l.useCase)}`] : []),
+    `- Finetune job: ${markdownCell(l.jobId)}`,
+    `- Started: ${lineageTime(l.startedAt)}`,
+    ...(l.finishedAt !== undefined ? [`- Ended: ${lineageTime(l.finishedAt)}`] : []),
+    '',
+    '| Source file | Size (bytes) | SHA-256 |',
+    '|---|---|---|',
+  ];
+  for (const f of l.files) out.push(`| ${markdownCell(f.name)} | ${f.size} | ${f.sha256 ?? 'not recorded'} |`);
+  return out;
 }
 
 export const CSV_HEADER = [

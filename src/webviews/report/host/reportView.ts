@@ -4,7 +4,17 @@
 import { isActive, type JobRecord } from '../../../jobs/jobRecord';
 import { buildComparison, type EvaluationEntry, type ModelEvaluations } from '../../../features/evaluate/comparison';
 import { compareProportions } from '../../../features/evaluate/statistics';
-import type { ReportComparison, ReportDataset, ReportEvaluation, ReportModelColumn, ReportRole, ReportView } from '../protocol';
+import { lineageOrigins } from '../../../jobs/lineage';
+import { redact } from '../../../api/redact';
+import type {
+  ReportComparison,
+  ReportLineage,
+  ReportDataset,
+  ReportEvaluation,
+  ReportModelColumn,
+  ReportRole,
+  ReportView,
+} from '../protocol';
 
 export interface ReportInput {
   /** One scope's records (JobStore.list(scope)). */
@@ -56,12 +66,34 @@ export function buildReportView({ records, modelName, addedModels = [], listedBa
   });
   const dropped = [modelName, ...others.map((o) => o.name)].reduce((sum, name) => sum + (droppedByModel[name] ?? 0), 0);
   const shownDropped = comparison.model.dropped + others.reduce((sum, o) => sum + o.evaluations.dropped, 0);
+  const lineage = lineageOf(records, modelName);
   return {
     modelName,
     ...(baseModel !== undefined && { baseModel }),
+    ...(lineage && { lineage }),
     addedModels: added,
     datasets,
     dropped: dropped + shownDropped,
+  };
+}
+
+/**
+ * The lineage of the finetune job here behind the model, as plain data (a copy: the view is posted to the page). Its
+ * words were typed by people or came from the service: redacted here as the tooltips are, shown as text on the page.
+ */
+function lineageOf(records: readonly JobRecord[], modelName: string): ReportLineage | undefined {
+  const job = lineageOrigins(records).get(modelName);
+  const l = job?.lineage;
+  if (!job || !l) return undefined;
+  return {
+    baseModel: redact(l.baseModel),
+    files: l.files.map((f) => ({ name: redact(f.name), size: f.size, ...(f.sha256 !== undefined && { sha256: f.sha256 }) })),
+    numQs: l.numQs,
+    mode: redact(l.mode),
+    useCase: redact(l.useCase),
+    jobId: redact(l.jobId),
+    startedAt: l.startedAt,
+    ...(job.finishedAt !== undefined && { finishedAt: job.finishedAt }),
   };
 }
 

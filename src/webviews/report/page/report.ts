@@ -1,8 +1,16 @@
 // The evaluation report page: renders the view-model the host posts, and sends back only what the person asked for
 // (evaluate the base on a row, add a model, export). Every string goes in as text (the h() builder and textContent);
 // service text is never parsed as HTML. The host re-posts the whole view whenever a job changes.
-import { isHostReportMessage, type ReportDataset, type ReportModelColumn, type ReportView } from '../protocol';
+import {
+  isHostReportMessage,
+  lineageTime,
+  type ReportDataset,
+  type ReportLineage,
+  type ReportModelColumn,
+  type ReportView,
+} from '../protocol';
 import { h } from '../../playground/page/dom';
+import { formatBytes } from '../../../util/byteSize';
 import { chart } from './chart';
 import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
 import { post, saveState } from './vscodeApi';
@@ -39,7 +47,7 @@ function render(view: ReportView): void {
     button('Export Markdown', 'export-markdown', () => post({ type: 'export', format: 'markdown' })),
     button('Export CSV', 'export-csv', () => post({ type: 'export', format: 'csv' })),
   );
-  const body: Node[] = [header, actions];
+  const body: Node[] = [header, origin(view.lineage), actions];
   if (note) body.push(h('p', { class: 'note', 'data-testid': 'dropped' }, note));
   if (view.datasets.length === 0) {
     body.push(h('p', {}, `No finished evaluations of ${view.modelName} yet. Evaluate it from the Models view.`));
@@ -48,6 +56,51 @@ function render(view: ReportView): void {
     for (const dataset of view.datasets) body.push(section(view, dataset));
   }
   app.replaceChildren(...body);
+}
+
+/** "Where it came from": the finetune here that created the model, or one quiet line when none recorded it. */
+function origin(lineage: ReportLineage | undefined): HTMLElement {
+  if (!lineage) {
+    return h(
+      'p',
+      { class: 'note', 'data-testid': 'no-lineage' },
+      'No lineage was recorded here for this model (it was not created by this extension).',
+    );
+  }
+  const facts: [string, string][] = [
+    ['Base model', lineage.baseModel],
+    ['Questions', `${lineage.numQs} · mode ${lineage.mode}`],
+    ...(lineage.useCase ? [['Use case', lineage.useCase] as [string, string]] : []),
+    ['Finetune job', lineage.jobId],
+    ['Started', lineageTime(lineage.startedAt)],
+    ...(lineage.finishedAt !== undefined ? [['Ended', lineageTime(lineage.finishedAt)] as [string, string]] : []),
+  ];
+  const files = h(
+    'table',
+    { class: 'lineage-files' },
+    h('caption', {}, `Source files (${lineage.files.length})`),
+    h('thead', {}, h('tr', {}, ...['File', 'Size', 'SHA-256'].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'tbody',
+      {},
+      ...lineage.files.map((f) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, f.name),
+          h('td', {}, formatBytes(f.size)),
+          h('td', { class: 'hash' }, f.sha256 ?? 'not recorded'),
+        ),
+      ),
+    ),
+  );
+  return h(
+    'section',
+    { class: 'lineage', 'data-testid': 'lineage' },
+    h('h2', {}, 'Where it came from'),
+    h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
+    files,
+  );
 }
 
 function legend(view: ReportView): HTMLElement {
