@@ -11,9 +11,6 @@ export class Log implements vscode.Disposable {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
   }
 
-  trace(message: string): void {
-    this.channel.trace(redact(message));
-  }
   debug(message: string): void {
     this.channel.debug(redact(message));
   }

@@ -6,12 +6,7 @@ import { ApiKeyStore } from './connection/apiKeyStore';
 import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
-import {
-  finetuneCommand,
-  finetuneWithoutWizard,
-  type FinetuneOutcome,
-  type FinetuneProgrammaticArgs,
-} from './features/finetune/finetuneCommand';
+import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
 import { jobCommands } from './jobs/jobCommands';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';
@@ -36,24 +31,9 @@ import { ModelsTreeProvider } from './features/models/modelsTree';
 import { JobsStatusBar } from './jobs/statusBar';
 import { useTranslations } from './l10n';
 
-export interface ExtensionApi {
-  /** For the in-editor tests: the live services and views. Not a public API. */
-  services: Services;
-  models: ModelsTreeProvider;
-  modelsView: vscode.TreeView<unknown>;
-  poller: JobPoller;
-  jobsView: JobsView;
-  statusBar: JobsStatusBar;
-  playground: PlaygroundManager;
-  report: ReportManager;
-  /** What each command the entry module registered runs. */
-  commands: CommandHandlers;
-  /** Offers to resume downloads a reload interrupted (the entry module calls it a moment after startup). */
-  offerPendingDownloads(): Promise<void>;
-  /** For the in-editor tests: what the commands do once the user has answered their questions (never a command). */
-  evaluate(modelName: string, datasetName: string): Promise<string | undefined>;
-  finetune(args: FinetuneProgrammaticArgs): Promise<FinetuneOutcome>;
-}
+/** What start() returns: for the in-editor tests, the live services and views (not a public API), and for the entry
+ * module, the handler of each command it registered and the panels to restore. */
+export type ExtensionApi = ReturnType<typeof start>;
 
 /** What the entry module registered at activation, handed over to the main module. */
 export interface Shell {
@@ -63,7 +43,7 @@ export interface Shell {
   connectJobs(provider: vscode.TreeDataProvider<unknown>): void;
 }
 
-export function start(context: vscode.ExtensionContext, shell: Shell): ExtensionApi {
+export function start(context: vscode.ExtensionContext, shell: Shell) {
   // The modules that run without VS Code translate through src/l10n.ts: before any of them writes a word.
   useTranslations((message, ...args) => vscode.l10n.t(message, ...args));
   // Everything made here is owned by this list until the end: if anything throws, it is all disposed and the entry
@@ -135,8 +115,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell): Extension
       playground,
       report,
       commands,
-      evaluate: (modelName, datasetName) => startEvaluation(services, modelName, datasetName),
-      finetune: (args) => finetuneWithoutWizard(services, args),
+      evaluate: (modelName: string, datasetName: string) => startEvaluation(services, modelName, datasetName),
+      finetune: (args: FinetuneProgrammaticArgs) => finetuneWithoutWizard(services, args),
       offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),
     };
   } catch (error) {

@@ -61,8 +61,6 @@ export interface DownloadOptions {
   overwrite?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: DownloadProgress) => void;
-  /** Keep the .part file when cancelled so a later call resumes (default true). */
-  keepPartialOnCancel?: boolean;
   /** How many times a refused or expired signed URL is asked for again (default 2). */
   maxRenewals?: number;
   /** How many times a broken transfer is resumed automatically (default 5). */
@@ -510,7 +508,6 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
   } catch (e) {
     source.direct?.abort();
     const cancelled = e instanceof CancelledError || isCancellation(e);
-    if (cancelled && options.keepPartialOnCancel === false) await removePartFile(part);
     if (e instanceof ApiError) throw e;
     if (cancelled) throw new CancelledError();
     const code = diskCode(e);

@@ -47,59 +47,24 @@ export class ApiError extends Error {
   }
 }
 
-export class AuthError extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super('auth', message, options);
-  }
+/** The class of one kind: instanceof tells the kinds apart, and each keeps its own name (`new.target.name`). */
+function kindError(kind: ApiErrorKind, defaultMessage?: string) {
+  return class extends ApiError {
+    constructor(message = defaultMessage ?? '', options?: ApiErrorOptions) {
+      super(kind, message, options);
+    }
+  };
 }
 
-export class RateLimitError extends ApiError {
-  constructor(message: string, options: ApiErrorOptions = {}) {
-    super('rateLimit', message, options);
-  }
-}
-
-export class ServerError extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super('server', message, options);
-  }
-}
-
-export class NetworkError extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super('network', message, options);
-  }
-}
-
-export class TimeoutError extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super('timeout', message, options);
-  }
-}
-
-export class CancelledError extends ApiError {
-  constructor(message = 'Cancelled.', options?: ApiErrorOptions) {
-    super('cancelled', message, options);
-  }
-}
-
-export class RequestError extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super('request', message, options);
-  }
-}
-
-export class ContractError extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super('contract', message, options);
-  }
-}
-
-export class IntegrityError extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super('integrity', message, options);
-  }
-}
+export class AuthError extends kindError('auth') {}
+export class RateLimitError extends kindError('rateLimit') {}
+export class ServerError extends kindError('server') {}
+export class NetworkError extends kindError('network') {}
+export class TimeoutError extends kindError('timeout') {}
+export class CancelledError extends kindError('cancelled', 'Cancelled.') {}
+export class RequestError extends kindError('request') {}
+export class ContractError extends kindError('contract') {}
+export class IntegrityError extends kindError('integrity') {}
 
 /**
  * A source file whose size or content changed between its check and the end of its upload. The upload was cut before

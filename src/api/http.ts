@@ -8,6 +8,7 @@
 
 import axios, { type AxiosInstance, type AxiosResponse, type AxiosRequestConfig } from 'axios';
 import type { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
 import {
   ApiError,
@@ -26,7 +27,7 @@ import { excerpt, redact, registerSecret } from './redact';
 import { normaliseBaseUrl } from './urlPolicy';
 import { waitText } from './waitText';
 
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, message: string) => void;
 
 export interface Timeouts {
@@ -101,19 +102,7 @@ export interface StreamResponse {
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
-    const t = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(t);
-      reject(new CancelledError());
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => Promise.reject(new CancelledError()));
 }
 
 /** Longer waits are read as this long: callers cap far below it, and the number stays finite (no "Infinity s"). */

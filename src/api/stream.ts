@@ -518,15 +518,15 @@ function replay(decoder: StreamDecoder, chunks: Uint8Array[], total: number, fin
   return out;
 }
 
-/** text/plain or no/unknown Content-Type: holds the first bytes until the framing is known. */
-class SniffingDecoder implements IncrementalDecoder {
-  private readonly sniffer = new Sniffer();
-  private inner: StreamDecoder | undefined;
-  private held: Uint8Array[] = [];
-  private heldBytes = 0;
+/** Holds the first bytes of a body until its framing is known, then hands them to a StreamDecoder. */
+abstract class HoldingDecoder implements IncrementalDecoder {
+  protected inner: StreamDecoder | undefined;
+  protected failure: Error | undefined;
+  protected held: Uint8Array[] = [];
+  protected heldBytes = 0;
 
   constructor(
-    private readonly max: number,
+    protected readonly max: number,
     private readonly coalesce: boolean,
   ) {}
 
@@ -535,8 +535,23 @@ class SniffingDecoder implements IncrementalDecoder {
   }
 
   get error(): Error | undefined {
-    return this.inner?.error;
+    return this.inner?.error ?? this.failure;
   }
+
+  abstract push(chunk: Uint8Array): string[];
+  abstract end(): string[];
+
+  protected start(framing: LineFraming, final: boolean): string[] {
+    this.inner = new StreamDecoder(framing, { maxEventBytes: this.max, coalesce: this.coalesce });
+    const held = this.held;
+    this.held = [];
+    return replay(this.inner, held, this.heldBytes, final);
+  }
+}
+
+/** text/plain or no/unknown Content-Type: holds the first bytes until the framing is known. */
+class SniffingDecoder extends HoldingDecoder {
+  private readonly sniffer = new Sniffer();
 
   push(chunk: Uint8Array): string[] {
     if (this.inner) return this.inner.push(chunk);
@@ -550,13 +565,6 @@ class SniffingDecoder implements IncrementalDecoder {
   end(): string[] {
     if (this.inner) return this.inner.end();
     return this.start(this.sniffer.final(), true);
-  }
-
-  private start(framing: LineFraming, final: boolean): string[] {
-    this.inner = new StreamDecoder(framing, { maxEventBytes: this.max, coalesce: this.coalesce });
-    const held = this.held;
-    this.held = [];
-    return replay(this.inner, held, this.heldBytes, final);
   }
 }
 
@@ -581,29 +589,12 @@ const enum JsonPhase {
  * JSON document, held whole (up to the cap) and read by `decodeInferenceResult` at the end. A body that
  * starts like SSE (`data:`, `:` ...; never valid JSON) is decoded as SSE.
  */
-class JsonBodyDecoder implements IncrementalDecoder {
-  private inner: StreamDecoder | undefined;
+class JsonBodyDecoder extends HoldingDecoder {
   private sniffer: Sniffer | undefined = new Sniffer(); // only to catch SSE sent as application/json
-  private failure: Error | undefined;
-  private held: Uint8Array[] = [];
-  private heldBytes = 0;
   private phase = JsonPhase.Lead;
   private line1Start = 0;
   private line1End = 0;
   private line2Start = 0;
-
-  constructor(
-    private readonly max: number,
-    private readonly coalesce: boolean,
-  ) {}
-
-  get finished(): boolean {
-    return this.inner?.finished ?? false;
-  }
-
-  get error(): Error | undefined {
-    return this.inner?.error ?? this.failure;
-  }
 
   push(chunk: Uint8Array): string[] {
     if (this.inner) return this.inner.push(chunk);
@@ -677,13 +668,6 @@ class JsonBodyDecoder implements IncrementalDecoder {
 
   private secondLineIsJson(line2End: number): boolean {
     return isJsonText(concat(this.held, this.heldBytes).subarray(this.line2Start, line2End));
-  }
-
-  private start(framing: 'sse' | 'ndjson', final: boolean): string[] {
-    this.inner = new StreamDecoder(framing, { maxEventBytes: this.max, coalesce: this.coalesce });
-    const held = this.held;
-    this.held = [];
-    return replay(this.inner, held, this.heldBytes, final);
   }
 }
 

@@ -7,33 +7,22 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { markerFiles } from './notifyOnce';
-import { PollScheduler, type JobFinished, type PollClock, type PollHealth, type PollRound } from './pollScheduler';
+import { PollScheduler, type JobFinished, type PollRound } from './pollScheduler';
 
-export type { JobFinished, PollHealth, PollRound } from './pollScheduler';
-
-export interface JobPollerOptions {
-  /** Test seam: time and timers. */
-  clock?: PollClock;
-}
+export type { JobFinished } from './pollScheduler';
 
 export class JobPoller implements vscode.Disposable {
-  private readonly polled = new vscode.EventEmitter<PollRound>();
-  /** After each polling round (tests wait on it; nothing in the UI needs it). */
-  readonly onDidPoll = this.polled.event;
   private readonly finished = new vscode.EventEmitter<JobFinished>();
   /**
    * A job ended. `notify` is true in exactly one window (the one that observed the end and won the notify-once
    * marker); every window that followed the job gets the event, so each can refresh its Models view.
    */
   readonly onDidFinishJob = this.finished.event;
-  private readonly healthChanged = new vscode.EventEmitter<PollHealth>();
-  /** Polling health changed (ok / unreachable / rateLimited / authRefused / notConfigured). */
-  readonly onDidChangeHealth = this.healthChanged.event;
 
   private readonly scheduler: PollScheduler;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(services: Pick<Services, 'context' | 'log' | 'session' | 'jobs'>, options: JobPollerOptions = {}) {
+  constructor(services: Pick<Services, 'context' | 'log' | 'session' | 'jobs'>) {
     const { context, log, session, jobs } = services;
     // The name older versions gave the folder (they kept poll leases there too): a window still running one of them
     // writes the same markers, so the two still announce an end once.
@@ -55,18 +44,13 @@ export class JobPoller implements vscode.Disposable {
       jobs,
       claimNotice,
       intervalMs: () => session.settings().pollIntervalMs,
-      clock: options.clock,
       log: (level, message) => log[level](message),
-      onDidPoll: (round) => this.polled.fire(round),
       onDidFinishJob: (e) => this.finished.fire(e),
-      onDidChangeHealth: (health) => this.healthChanged.fire(health),
       // Another window wrote progress of a job it polls: views here re-read storage.
       onExternalChange: () => jobs.refresh(),
     });
     this.disposables.push(
-      this.polled,
       this.finished,
-      this.healthChanged,
       jobs.onDidChange(() => void this.scheduler.sync()),
       session.onDidChange(() => void this.scheduler.reconnect()),
       // Another window may have added, ended or removed jobs while this one was in the background.
@@ -89,15 +73,6 @@ export class JobPoller implements vscode.Disposable {
   /** Resolves when nothing is in flight (in-editor tests). */
   settled(): Promise<void> {
     return this.scheduler.settled();
-  }
-
-  get health(): PollHealth {
-    return this.scheduler.currentHealth;
-  }
-
-  /** Whether a timer is armed (in-editor tests check "idle means no timer"). */
-  get isPolling(): boolean {
-    return this.scheduler.hasTimer;
   }
 
   /** Keys (`kind:id`) of the jobs being followed. */

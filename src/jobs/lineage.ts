@@ -7,6 +7,7 @@ import { redact } from '../api/redact';
 import { formatBytes } from '../util/byteSize';
 import { untrustedText } from '../util/untrustedText';
 import type { JobRecord } from './jobRecord';
+import { isRecord as isObj } from '../shape';
 
 export interface LineageFile {
   /** The base name (never the full path: the record may be synced to another machine). */
@@ -56,8 +57,6 @@ export function buildLineage(input: LineageInput): ModelLineage {
   };
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isText = (v: unknown): v is string => typeof v === 'string';
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -281,10 +281,6 @@ export class PollScheduler {
     return this.timer !== undefined;
   }
 
-  get nextPollAt(): number | undefined {
-    return this.timerAt;
-  }
-
   get currentHealth(): PollHealth {
     return this.health;
   }

@@ -7,6 +7,7 @@
 import { isUsableJobId, type EvaluationResult, type JobState } from '../api/types';
 import { jobKey, type JobKind, type JobRecord } from './jobRecord';
 import { isModelLineage } from './lineage';
+import { countedReasons, isRecord as isObj } from '../shape';
 
 export interface StoredJobs {
   jobs: JobRecord[];
@@ -20,10 +21,6 @@ const KINDS: ReadonlySet<string> = new Set<JobKind>(['finetune', 'evaluation']);
 const STATES: ReadonlySet<string> = new Set<JobState>(['queued', 'running', 'completed', 'failed', 'cancelled', 'unknown']);
 
 type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isText = (v: unknown): v is string => typeof v === 'string';
@@ -58,12 +55,7 @@ export function readStoredJobs(raw: unknown, scope: string): StoredJobs {
 export function describeStoredJobs(result: StoredJobs): string | undefined {
   if (result.dropped.length === 0 && result.repaired === 0) return undefined;
   const parts: string[] = [];
-  if (result.dropped.length > 0) {
-    const counts = new Map<string, number>();
-    for (const why of result.dropped) counts.set(why, (counts.get(why) ?? 0) + 1);
-    const reasons = [...counts].map(([why, n]) => (n > 1 ? `${n} × ${why}` : why)).join('; ');
-    parts.push(`ignored ${result.dropped.length} unreadable job record(s): ${reasons}`);
-  }
+  if (result.dropped.length > 0) parts.push(`ignored ${result.dropped.length} unreadable job record(s): ${countedReasons(result.dropped)}`);
   if (result.repaired > 0) parts.push(`kept ${result.repaired} job record(s) without fields of the wrong type`);
   return `Stored jobs: ${parts.join('; ')}.`;
 }

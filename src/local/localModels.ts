@@ -19,24 +19,13 @@ export class LocalModels implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private reported: string | undefined;
-  private current: LocalRuntime;
 
   constructor(
     private readonly state: vscode.Memento,
     private readonly log: (message: string) => void,
-    runtime: LocalRuntime,
-  ) {
-    this.current = runtime;
-  }
-
-  get runtime(): LocalRuntime {
-    return this.current;
-  }
-
-  /** Test-only: another runtime (a fake that streams) in place of the current one, which the caller puts back. */
-  set runtime(runtime: LocalRuntime) {
-    this.current = runtime;
-  }
+    /** The in-editor tests put a fake that streams in its place, and put it back. */
+    public runtime: LocalRuntime,
+  ) {}
 
   /** Every valid record, whatever its origin (unreadable ones are logged once and left out). */
   all(): LocalModel[] {
@@ -106,7 +95,7 @@ export class LocalModels implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.current.dispose();
+    this.runtime.dispose();
     this.changed.dispose();
   }
 }

@@ -1,6 +1,7 @@
 // The messages between the extension host and the local runtime's child process (src/local/runtimeChild.ts), over the
 // fork() IPC channel. Both sides check every message they receive: a child that misbehaves (a native crash can leave
 // anything on the channel) or a parent of another version is refused, never acted on half-read.
+import { bool, literal, messageProblem, num, shape, str, type Check } from '../shape';
 
 /** Per request: a change reloads the model. The GPU choice is the child's command line (a change starts a new child). */
 export interface ChildOptions {
@@ -42,100 +43,41 @@ export type FromChild =
 
 export const MEMORY_REPORT_MS = 250;
 
-type Fields = Record<string, unknown>;
-
-function isRecord(x: unknown): x is Fields {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-const isId = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isText = (v: unknown, max: number): boolean => typeof v === 'string' && v.length <= max;
-
-/** Exactly these keys, each passing its check; optional ones may be absent. */
-function fits(
-  value: Fields,
-  required: Record<string, (v: unknown) => boolean>,
-  optional: Record<string, (v: unknown) => boolean> = {},
-): boolean {
-  for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) return false;
-  }
-  for (const [key, ok] of Object.entries(required)) {
-    if (!Object.hasOwn(value, key) || !ok(value[key])) return false;
-  }
-  for (const [key, ok] of Object.entries(optional)) {
-    if (value[key] !== undefined && !ok(value[key])) return false;
-  }
-  return true;
-}
-
 const MAX_TEXT = 4 * 1024 * 1024;
 const MAX_PATH = 4096;
+const id = num(0, Number.MAX_SAFE_INTEGER, true);
+const count = num(0, Infinity);
+const text = str(0, MAX_TEXT);
 
-function isOptions(v: unknown): boolean {
-  return (
-    isRecord(v) &&
-    fits(v, {
-      threads: (n) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 1024,
-      contextSize: (n) => typeof n === 'number' && Number.isInteger(n) && n >= 64 && n <= 1_048_576,
-    })
-  );
-}
+const TO_CHILD: Record<ToChild['type'], Check> = {
+  generate: shape(
+    {
+      type: literal('generate'),
+      id,
+      modelPath: str(1, MAX_PATH),
+      prompt: text,
+      temperature: num(0, 10),
+      options: shape({ threads: num(0, 1024, true), contextSize: num(64, 1_048_576, true) }),
+    },
+    { maxTokens: num(1, Infinity, true) },
+  ),
+  abort: shape({ type: literal('abort'), id }),
+};
+
+const FROM_CHILD: Record<FromChild['type'], Check> = {
+  ready: shape({ type: literal('ready'), gpu: (g) => (g === false ? undefined : str(0, 64)(g)) }),
+  loading: shape({ type: literal('loading'), id }),
+  loaded: shape({ type: literal('loaded'), id, reused: bool }),
+  chunk: shape({ type: literal('chunk'), id, text }),
+  done: shape({ type: literal('done'), id, text, stopped: bool, tokens: count }),
+  failed: shape({ type: literal('failed'), id, stage: literal('load', 'generate'), message: str(0, 4096) }),
+  memory: shape({ type: literal('memory'), rss: count }),
+};
 
 export function parseToChild(value: unknown): ToChild | undefined {
-  if (!isRecord(value)) return undefined;
-  switch (value.type) {
-    case 'generate':
-      return fits(
-        value,
-        {
-          type: () => true,
-          id: isId,
-          modelPath: (p) => typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH,
-          prompt: (p) => isText(p, MAX_TEXT),
-          temperature: (t) => typeof t === 'number' && Number.isFinite(t) && t >= 0 && t <= 10,
-          options: isOptions,
-        },
-        { maxTokens: (n) => typeof n === 'number' && Number.isInteger(n) && n > 0 },
-      )
-        ? (value as ToChild)
-        : undefined;
-    case 'abort':
-      return fits(value, { type: () => true, id: isId }) ? (value as ToChild) : undefined;
-    default:
-      return undefined;
-  }
+  return messageProblem(TO_CHILD, value) === undefined ? (value as ToChild) : undefined;
 }
 
 export function parseFromChild(value: unknown): FromChild | undefined {
-  if (!isRecord(value)) return undefined;
-  const type = () => true;
-  let ok: boolean;
-  switch (value.type) {
-    case 'ready':
-      ok = fits(value, { type, gpu: (g) => g === false || isText(g, 64) });
-      break;
-    case 'loading':
-      ok = fits(value, { type, id: isId });
-      break;
-    case 'loaded':
-      ok = fits(value, { type, id: isId, reused: (r) => typeof r === 'boolean' });
-      break;
-    case 'chunk':
-      ok = fits(value, { type, id: isId, text: (t) => isText(t, MAX_TEXT) });
-      break;
-    case 'done':
-      ok = fits(value, { type, id: isId, text: (t) => isText(t, MAX_TEXT), stopped: (s) => typeof s === 'boolean', tokens: isCount });
-      break;
-    case 'failed':
-      ok = fits(value, { type, id: isId, stage: (s) => s === 'load' || s === 'generate', message: (m) => isText(m, 4096) });
-      break;
-    case 'memory':
-      ok = fits(value, { type, rss: isCount });
-      break;
-    default:
-      ok = false;
-  }
-  return ok ? (value as FromChild) : undefined;
+  return messageProblem(FROM_CHILD, value) === undefined ? (value as FromChild) : undefined;
 }

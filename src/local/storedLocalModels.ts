@@ -4,6 +4,7 @@
 // counts reasons, never values (a record holds paths).
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { countedReasons, isRecord as isObj } from '../shape';
 export { isLocalModelId } from '../webviews/playground/protocol';
 
 /** A model file this extension knows of: a custom model it downloaded, or a `.gguf` the user chose. */
@@ -47,7 +48,6 @@ export function withId(record: LocalModelRecord): LocalModel {
   return { ...record, id: localModelId(record), label: record.modelName ?? path.basename(record.path) };
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
@@ -100,9 +100,7 @@ export function readStoredLocalModels(raw: unknown): StoredLocalModels {
 /** One log line (counts and reasons, no values); undefined when nothing was dropped. */
 export function describeDropped(dropped: readonly string[]): string | undefined {
   if (dropped.length === 0) return undefined;
-  const counts = new Map<string, number>();
-  for (const why of dropped) counts.set(why, (counts.get(why) ?? 0) + 1);
-  return `Local models: ignored ${dropped.length} unreadable record(s): ${[...counts].map(([w, n]) => (n > 1 ? `${n} × ${w}` : w)).join('; ')}.`;
+  return `Local models: ignored ${dropped.length} unreadable record(s): ${countedReasons(dropped)}.`;
 }
 
 /** What one origin's panel lists: that origin's downloads, then the chosen files, each by name. */

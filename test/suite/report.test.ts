@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
-import { ReportPanel, reportWebviewOptions } from '../../src/webviews/report/host/reportPanel';
+import { ReportPanel } from '../../src/webviews/report/host/reportPanel';
+import { webviewOptions } from '../../src/util/webviewPanel';
 import { REPORT_VIEW_TYPE } from '../../src/contributions';
 import { DROPPED_EVALUATIONS_KEY_PREFIX } from '../../src/storageKeys';
 import { MAX_EVALUATIONS } from '../../src/jobs/evaluationHistory';
@@ -141,7 +142,7 @@ describe('evaluation report', () => {
       REPORT_VIEW_TYPE,
       'Report',
       vscode.ViewColumn.Active,
-      reportWebviewOptions(rig.api.services.context.extensionUri),
+      webviewOptions(rig.api.services.context.extensionUri),
     );
     // The user's pick stands in for the quick pick; the evaluations start through the evaluate command's own path.
     const panel = new ReportPanel(webviewPanel, rig.api.services, TUNED, [], {

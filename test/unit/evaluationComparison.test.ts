@@ -2,7 +2,21 @@
 // and the bound on history.
 import { strict as assert } from 'node:assert';
 import type { EvaluationResult } from '../../src/api/types';
-import { buildComparison, MAX_EVALUATIONS_PER_MODEL } from '../../src/features/evaluate/comparison';
+import { buildComparison as build, MAX_EVALUATIONS_PER_MODEL, type ComparisonOptions } from '../../src/features/evaluate/comparison';
+import { compareProportions } from '../../src/features/evaluate/statistics';
+
+/** The comparison as the report makes it (reportView.ts): the newest result of each on every dataset both have. */
+function buildComparison(records: Parameters<typeof build>[0], modelName: string, options: ComparisonOptions = {}) {
+  const c = build(records, modelName, options);
+  const comparisons = c.model.datasets.flatMap(({ datasetName, evaluations: [model] }) => {
+    const base = c.base?.datasets.find((d) => d.datasetName === datasetName)?.evaluations[0];
+    if (!model || !base) return [];
+    const judgeUnknown = model.judgeModel === undefined || base.judgeModel === undefined;
+    const difference = compareProportions(model, base);
+    return [{ datasetName, model, base, difference, judgesDiffer: !judgeUnknown && model.judgeModel !== base.judgeModel, judgeUnknown }];
+  });
+  return { ...c, comparisons };
+}
 import type { JobRecord } from '../../src/jobs/jobRecord';
 
 const T0 = 1_700_000_000_000;

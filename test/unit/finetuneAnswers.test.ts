@@ -2,7 +2,6 @@
 import { strict as assert } from 'node:assert';
 import {
   answersProblems,
-  isFinetuneAnswers,
   modeProblem,
   modelNameProblem,
   parseNumQs,
@@ -58,8 +57,5 @@ describe('finetune answers', () => {
       problems.map((p) => p.split(':')[0]),
       ['baseModel', 'modelName', 'numQs', 'mode'],
     );
-    assert.ok(isFinetuneAnswers(GOOD));
-    assert.ok(!isFinetuneAnswers({ ...GOOD, numQs: '50' }));
-    assert.ok(!isFinetuneAnswers(null));
   });
 });

@@ -2,7 +2,7 @@
 // equal to the answer in every framing, timings on `done`, stop closing the connection at once, the service's own
 // words on errors, and a snapshot that always agrees with what was sent.
 import { strict as assert } from 'node:assert';
-import { InferenceRun, inferenceRequest, type InferenceClient } from '../../src/webviews/playground/host/inferenceRun';
+import { InferenceRun, type InferenceClient } from '../../src/webviews/playground/host/inferenceRun';
 import { OBSERVER_GLOBAL, type PlaygroundObserver } from '../../src/webviews/playground/latencyObserver';
 import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
 import { composeAnswer } from '../service/inference';
@@ -38,7 +38,7 @@ function endOf(posted: HostToWebview[]): DoneMessage | ErrorMessage {
 }
 
 function expectedAnswer(s: RunSettings): string {
-  return composeAnswer({ ...inferenceRequest(s), queryOnly: s.queryOnly ?? s.prompt });
+  return composeAnswer({ ...s, queryOnly: s.queryOnly ?? s.prompt });
 }
 
 describe('playground run (emulator)', function () {

@@ -1,6 +1,6 @@
 // The report's statistics against published values, and against a second implementation written differently.
 import { strict as assert } from 'node:assert';
-import { compareProportions, estimateProportion, wilsonInterval, Z_95, type Interval } from '../../src/features/evaluate/statistics';
+import { compareProportions, wilsonInterval, Z_95, type Interval } from '../../src/features/evaluate/statistics';
 
 function assertClose(actual: Interval | undefined, lower: number, upper: number, what: string): void {
   assert.ok(actual, `${what}: an interval`);
@@ -91,15 +91,6 @@ describe('statistics: Wilson score interval', () => {
     assert.equal(wilsonInterval(-1, 4), undefined);
     assert.equal(wilsonInterval(NaN, 4), undefined);
     assert.equal(wilsonInterval(1, Infinity), undefined);
-    assert.equal(estimateProportion(0, 0), undefined);
-  });
-
-  it('estimateProportion carries the counts, the accuracy and its interval', () => {
-    const e = estimateProportion(81, 263);
-    assert.ok(e);
-    assert.deepEqual([e.correct, e.total], [81, 263]);
-    assert.equal(e.estimate, 81 / 263);
-    assertClose(e.interval, 0.2553, 0.3662, '81/263');
   });
 });
 

@@ -1,10 +1,10 @@
 // What the evaluation report shows, built from job records alone so it is the same after a reload and testable
-// without vscode: a model's finished evaluations by dataset, its base model's beside them, and for each dataset both
-// have, whether the model is really better than its base. Records must come from one scope (JobStore.list(scope)):
+// without vscode: a model's finished evaluations by dataset, and its base model's beside them (reportView.ts compares
+// them). Records must come from one scope (JobStore.list(scope)):
 // two services' results for a dataset of the same name are not comparable.
 import type { EvaluationResult } from '../../api/types';
 import type { JobRecord } from '../../jobs/jobRecord';
-import { compareProportions, wilsonInterval, type Interval, type ProportionDifference } from './statistics';
+import { wilsonInterval, type Interval } from './statistics';
 
 /** Evaluations kept per model, newest first; the report says how many older ones it left out. */
 export const MAX_EVALUATIONS_PER_MODEL = 50;
@@ -37,25 +37,10 @@ export interface ModelEvaluations {
   dropped: number;
 }
 
-export interface DatasetComparison {
-  datasetName: string;
-  /** The newest evaluation of each model on this dataset. */
-  model: EvaluationEntry;
-  base: EvaluationEntry;
-  /** model − base; undefined when either had no questions. */
-  difference?: ProportionDifference;
-  /** Both judges are known and are not the same model: the accuracies were not measured the same way. */
-  judgesDiffer: boolean;
-  /** At least one result did not say which judge scored it. */
-  judgeUnknown: boolean;
-}
-
 export interface Comparison {
   model: ModelEvaluations;
   /** Absent when the base model is not known (not created by this extension, or a base model itself). */
   base?: ModelEvaluations;
-  /** In the order of model.datasets. */
-  comparisons: DatasetComparison[];
 }
 
 export interface ComparisonOptions {
@@ -68,20 +53,8 @@ export function buildComparison(records: readonly JobRecord[], modelName: string
   const limit = Math.max(0, options.maxPerModel ?? MAX_EVALUATIONS_PER_MODEL);
   const baseName = options.baseModel ?? recordedBase(records, modelName);
   const model = evaluationsOf(records, modelName, limit);
-  if (baseName === undefined || baseName === modelName) {
-    return { model, comparisons: [] };
-  }
-  const base = evaluationsOf(records, baseName, limit);
-  const baseByDataset = new Map(base.datasets.map((d) => [d.datasetName, d.evaluations[0]]));
-  const comparisons: DatasetComparison[] = [];
-  for (const { datasetName, evaluations } of model.datasets) {
-    const mine = evaluations[0];
-    const theirs = baseByDataset.get(datasetName);
-    if (mine && theirs) {
-      comparisons.push(compare(datasetName, mine, theirs));
-    }
-  }
-  return { model, base, comparisons };
+  if (baseName === undefined || baseName === modelName) return { model };
+  return { model, base: evaluationsOf(records, baseName, limit) };
 }
 
 /** The base model the newest finetune job that created this model recorded. */
@@ -130,17 +103,4 @@ function entryOf(record: JobRecord, result: EvaluationResult): EvaluationEntry {
 // Ties (same millisecond) fall back to the job id so the order never depends on the order of the stored list.
 function newestFirst(a: EvaluationEntry, b: EvaluationEntry): number {
   return b.at - a.at || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0);
-}
-
-function compare(datasetName: string, model: EvaluationEntry, base: EvaluationEntry): DatasetComparison {
-  const difference = compareProportions(model, base);
-  const judgeUnknown = model.judgeModel === undefined || base.judgeModel === undefined;
-  return {
-    datasetName,
-    model,
-    base,
-    ...(difference && { difference }),
-    judgesDiffer: !judgeUnknown && model.judgeModel !== base.judgeModel,
-    judgeUnknown,
-  };
 }

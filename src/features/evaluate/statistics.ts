@@ -11,14 +11,6 @@ export interface Interval {
   upper: number;
 }
 
-export interface ProportionEstimate {
-  correct: number;
-  total: number;
-  /** correct / total */
-  estimate: number;
-  interval: Interval;
-}
-
 /** Written as the report says it, A being the subject ("tuned-model is better than its base"). */
 export type Verdict = 'better' | 'worse' | 'no clear difference at this sample size';
 
@@ -57,11 +49,6 @@ export function wilsonInterval(correct: number, total: number, z = Z_95): Interv
   const lower = correct === 0 ? 0 : Math.max(0, (centre - spread) / denominator);
   const upper = correct === total ? 1 : Math.min(1, (centre + spread) / denominator);
   return { lower, upper };
-}
-
-export function estimateProportion(correct: number, total: number, z = Z_95): ProportionEstimate | undefined {
-  const interval = wilsonInterval(correct, total, z);
-  return interval && { correct, total, estimate: correct / total, interval };
 }
 
 /**

@@ -94,19 +94,6 @@ export function answersProblems(a: FinetuneAnswers, taken: Iterable<string> = []
   return problems;
 }
 
-/** Narrows an unknown value (a command argument) to FinetuneAnswers by field types only. */
-export function isFinetuneAnswers(v: unknown): v is FinetuneAnswers {
-  if (typeof v !== 'object' || v === null) return false;
-  const o = v as Record<string, unknown>;
-  return (
-    typeof o.baseModel === 'string' &&
-    typeof o.modelName === 'string' &&
-    typeof o.numQs === 'number' &&
-    typeof o.mode === 'string' &&
-    typeof o.useCase === 'string'
-  );
-}
-
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }

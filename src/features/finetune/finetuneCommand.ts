@@ -10,9 +10,8 @@
 //
 // Programmatic use (the in-editor tests, through the ExtensionApi, never through the command):
 //   finetuneWithoutWizard(services, { files: ['/abs/a.pdf'], answers })
-// skips the file choice, the confirmation and the wizard; files are absolute paths; answers are checked with the
-// wizard's rules. It never waits on a dialog: messages are still shown but not awaited, and the promise resolves
-// with a FinetuneOutcome (the job record on success) that the caller can assert on.
+// takes the files (absolute paths) and the answers (checked with the wizard's rules) instead of asking for them, and
+// resolves with a FinetuneOutcome (the job record on success) that the caller can assert on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RequestError, isCancellation } from '../../api/errors';
@@ -23,7 +22,7 @@ import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import { NotConfiguredError, type Connection } from '../../connection/session';
 import { formatBytes, formatTransfer } from '../../util/byteSize';
-import { answersProblems, isFinetuneAnswers, type FinetuneAnswers } from './finetuneAnswers';
+import { answersProblems, type FinetuneAnswers } from './finetuneAnswers';
 import { checkFinetuneFiles, type CheckedFile, type FileProblem } from './finetuneFiles';
 import { expandSelection, explorerSelection, pickSources } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
@@ -53,20 +52,13 @@ export type FinetuneOutcome =
 
 export function finetuneCommand(services: Services) {
   return {
-    [COMMANDS.finetune]: (first?: unknown, second?: unknown) =>
-      new FinetuneRun(services, false).run(first, isProgrammatic(second) ? undefined : second),
+    [COMMANDS.finetune]: (first?: unknown, second?: unknown) => new FinetuneRun(services).run(first, second),
   };
 }
 
-/** Files and answers given by code (the in-editor tests), without the file choice, the wizard or a dialog. */
+/** Files and answers given by code (the in-editor tests), without the file choice or the wizard. */
 export function finetuneWithoutWizard(services: Services, args: FinetuneProgrammaticArgs): Promise<FinetuneOutcome> {
-  return new FinetuneRun(services, true).run(undefined, args);
-}
-
-export function isProgrammatic(v: unknown): v is FinetuneProgrammaticArgs {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const o = v as Record<string, unknown>;
-  return Array.isArray(o.files) && o.files.every((f) => typeof f === 'string') && isFinetuneAnswers(o.answers);
+  return new FinetuneRun(services).run(undefined, undefined, args);
 }
 
 /** Most problem lines shown in a dialog; the rest go to the log, which the dialog points to. */
@@ -79,19 +71,15 @@ type Attempt = { ok: JobRecord } | { cancelled: true } | { error: unknown; allSe
 type Recovery = 'retry' | 'edit' | 'stop';
 
 class FinetuneRun {
-  constructor(
-    private readonly services: Services,
-    /** Programmatic: never wait on a dialog, never open the wizard. */
-    private readonly headless: boolean,
-  ) {}
+  constructor(private readonly services: Services) {}
 
   private get log() {
     return this.services.log;
   }
 
-  async run(first: unknown, second: unknown): Promise<FinetuneOutcome> {
+  async run(first: unknown, second: unknown, given?: FinetuneProgrammaticArgs): Promise<FinetuneOutcome> {
     try {
-      return await this.runUnguarded(first, second);
+      return await this.runUnguarded(first, second, given);
     } catch (e) {
       // A bug, not a service answer: say so plainly and keep the details in the log.
       const message = e instanceof Error ? e.message : String(e);
@@ -103,21 +91,21 @@ class FinetuneRun {
     }
   }
 
-  private async runUnguarded(first: unknown, second: unknown): Promise<FinetuneOutcome> {
+  private async runUnguarded(first: unknown, second: unknown, given?: FinetuneProgrammaticArgs): Promise<FinetuneOutcome> {
     // 1. Which files.
     let uris: vscode.Uri[];
     let notes: FileProblem[] = [];
     let answers: FinetuneAnswers | undefined;
-    if (isProgrammatic(second)) {
+    if (given) {
       // A relative path would silently resolve against the extension host's working directory, not the workspace.
-      const relative = second.files.filter((f) => !path.isAbsolute(f));
+      const relative = given.files.filter((f) => !path.isAbsolute(f));
       if (relative.length > 0) {
         const problems = relative.map((f) => `${f} is not an absolute path.`);
         this.say('error', vscode.l10n.t('Cannot create the model: {0}', problems.join(' ')));
         return { status: 'invalid', problems };
       }
-      uris = second.files.map((f) => vscode.Uri.file(f));
-      answers = second.answers;
+      uris = given.files.map((f) => vscode.Uri.file(f));
+      answers = given.answers;
     } else {
       const selection = explorerSelection(first, second);
       if (selection) {
@@ -212,13 +200,7 @@ class FinetuneRun {
         chosen === 1
           ? vscode.l10n.t('This file cannot be used for finetuning.')
           : vscode.l10n.t('None of the {0} files can be used for finetuning.', chosen);
-      if (this.headless) this.say('error', `${message} ${problems.map((p) => p.message).join(' ')}`);
-      else await showErrorMessage(message, { modal: true, detail });
-      return { status: 'invalid', problems: problems.map((p) => p.message) };
-    }
-    if (this.headless) {
-      // A script asked for exactly these files: using only some of them silently would be a different job.
-      this.say('error', vscode.l10n.t('Cannot create the model: {0}', problems.map((p) => p.message).join(' ')));
+      await showErrorMessage(message, { modal: true, detail });
       return { status: 'invalid', problems: problems.map((p) => p.message) };
     }
     const n = check.valid.length;
@@ -252,7 +234,7 @@ class FinetuneRun {
           e instanceof NotConfiguredError ? vscode.l10n.t('{0} It is needed to create a finetuned model.', e.message) : e.message;
         this.log.warn(`Finetune: not connected: ${message}`);
         const outcome: FinetuneOutcome = { status: 'failed', kind: 'notConfigured', message };
-        if (this.headless || attempt > 0) {
+        if (attempt > 0) {
           this.say('error', message, [{ title: fix.title, run: () => this.runCommand(fix.command) }]);
           return outcome;
         }
@@ -445,7 +427,7 @@ class FinetuneRun {
 
   // ------------------------------------------------------------------------------------------------ failures
 
-  /** Tells the user what failed and what they can do; waits for their choice unless headless. */
+  /** Tells the user what failed and what they can do; waits for their choice. */
   private async offerRecovery(error: unknown, allSent: boolean, a: FinetuneAnswers): Promise<Recovery> {
     const info = classifyError(error);
     this.log.error(`Finetune: upload to create ${a.modelName} failed: ${info.message}`, error);
@@ -477,14 +459,6 @@ class FinetuneRun {
       );
     }
 
-    if (this.headless) {
-      this.say(
-        'error',
-        text,
-        actions.filter((x) => x.command).map((x) => ({ title: x.title, run: () => this.runCommand(x.command ?? '') })),
-      );
-      return 'stop';
-    }
     const picked = await showErrorMessage(text, ...actions.map((x) => x.title));
     const action = actions.find((x) => x.title === picked);
     if (!action) return 'stop';

@@ -358,26 +358,18 @@ class Wizard {
         start: true,
       },
       { label: vscode.l10n.t('Answers — pick one to change it'), kind: vscode.QuickPickItemKind.Separator },
-      {
-        label: vscode.l10n.t('$(layers) Base model'),
-        description: a.baseModel !== undefined ? untrustedText(a.baseModel) : vscode.l10n.t('(not chosen)'),
-        edit: 'baseModel',
-      },
-      {
-        label: vscode.l10n.t('$(tag) New model name'),
-        description: a.modelName !== undefined ? untrustedText(a.modelName) : vscode.l10n.t('(not chosen)'),
-        edit: 'modelName',
-      },
-      {
-        label: vscode.l10n.t('$(list-ordered) Questions to generate'),
-        description: a.numQs !== undefined ? String(a.numQs) : vscode.l10n.t('(not chosen)'),
-        edit: 'numQs',
-      },
-      {
-        label: vscode.l10n.t('$(settings-gear) Mode'),
-        description: a.mode !== undefined ? untrustedText(a.mode) : vscode.l10n.t('(not chosen)'),
-        edit: 'mode',
-      },
+      ...(
+        [
+          ['baseModel', vscode.l10n.t('$(layers) Base model')],
+          ['modelName', vscode.l10n.t('$(tag) New model name')],
+          ['numQs', vscode.l10n.t('$(list-ordered) Questions to generate')],
+          ['mode', vscode.l10n.t('$(settings-gear) Mode')],
+        ] as const
+      ).map(([edit, label]) => ({
+        label,
+        description: a[edit] !== undefined ? untrustedText(String(a[edit])) : vscode.l10n.t('(not chosen)'),
+        edit,
+      })),
       {
         label: vscode.l10n.t('$(note) Use case'),
         description: a.useCase ? untrustedText(a.useCase) : vscode.l10n.t('(none)'),
@@ -408,29 +400,11 @@ class Wizard {
   }
 
   private missing(step: WizardStep): boolean {
-    const a = this.answers;
-    switch (step) {
-      case 'baseModel':
-        return a.baseModel === undefined;
-      case 'modelName':
-        return a.modelName === undefined;
-      case 'numQs':
-        return a.numQs === undefined;
-      case 'mode':
-        return a.mode === undefined;
-      case 'useCase':
-        return a.useCase === undefined;
-      case 'summary':
-        return false;
-    }
+    return step !== 'summary' && this.answers[step] === undefined;
   }
 
   private complete(): FinetuneAnswers | undefined {
-    const { baseModel, modelName, numQs, mode, useCase } = this.answers;
-    if (baseModel === undefined || modelName === undefined || numQs === undefined || mode === undefined || useCase === undefined) {
-      return undefined;
-    }
-    return { baseModel, modelName, numQs, mode, useCase };
+    return STEPS.some((s) => this.missing(s)) ? undefined : ({ ...this.answers } as FinetuneAnswers);
   }
 }
 

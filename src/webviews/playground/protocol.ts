@@ -5,6 +5,8 @@
 
 import type { ErrorKind } from '../../util/classifyError';
 
+import { arrayOf, bool, isRecord, literal, messageProblem, num, shape, str, type Check } from '../../shape';
+
 export { PLAYGROUND_VIEW_TYPE } from '../../contributions';
 
 /** Limits of the guard. They bound what the webview can make the host hold or send, not what the service accepts. */
@@ -194,76 +196,10 @@ export type WebviewMessageType = WebviewToHost['type'];
 
 // ---- guards ----------------------------------------------------------------------------------------------------
 
-type Fields = Record<string, unknown>;
-/** Returns why a value is invalid, or undefined when it is fine. */
-type Check = (value: unknown) => string | undefined;
-
-function isRecord(x: unknown): x is Fields {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-/** Exactly these keys: a missing required one or any unknown one is refused (it would be a protocol drift). */
-function shape(required: Record<string, Check>, optional: Record<string, Check> = {}): Check {
-  return (value) => {
-    if (!isRecord(value)) return 'not an object';
-    // Own keys only: `in` would also see Object.prototype, so "__proto__" or "toString" would pass as known.
-    for (const key of Object.keys(value)) {
-      if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) return `unknown field "${key}"`;
-    }
-    for (const [key, check] of Object.entries(required)) {
-      if (!Object.hasOwn(value, key)) return `missing field "${key}"`;
-      const why = check(value[key]);
-      if (why) return `${key}: ${why}`;
-    }
-    for (const [key, check] of Object.entries(optional)) {
-      if (value[key] === undefined) continue;
-      const why = check(value[key]);
-      if (why) return `${key}: ${why}`;
-    }
-    return undefined;
-  };
-}
-
-function str(min: number, max: number, pattern?: RegExp): Check {
-  return (v) => {
-    if (typeof v !== 'string') return 'not a string';
-    if (v.length < min) return `shorter than ${min}`;
-    if (v.length > max) return `longer than ${max}`;
-    if (pattern && !pattern.test(v)) return 'malformed';
-    return undefined;
-  };
-}
-
 function nonBlank(max: number): Check {
   const base = str(1, max);
   return (v) => base(v) ?? ((v as string).trim() ? undefined : 'blank');
 }
-
-function num(min: number, max: number, integer = false): Check {
-  return (v) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return 'not a finite number';
-    if (integer && !Number.isInteger(v)) return 'not an integer';
-    if (v < min || v > max) return `outside ${min}..${max}`;
-    return undefined;
-  };
-}
-
-const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'not a boolean');
-const literal =
-  <T extends string>(...values: readonly T[]): Check =>
-  (v) =>
-    typeof v === 'string' && (values as readonly string[]).includes(v) ? undefined : 'not an allowed value';
-const arrayOf =
-  (max: number, item: Check): Check =>
-  (v) => {
-    if (!Array.isArray(v)) return 'not an array';
-    if (v.length > max) return `more than ${max} items`;
-    for (let i = 0; i < v.length; i++) {
-      const why = item(v[i]);
-      if (why) return `[${i}] ${why}`;
-    }
-    return undefined;
-  };
 
 const runId = str(1, 64, LIMITS.runIdPattern);
 const modelName = nonBlank(LIMITS.modelNameChars);
@@ -299,7 +235,7 @@ const exportedRunCheck = shape(
     startedAt: num(0, 8.64e15),
     settings: settingsCheck,
     output: str(0, LIMITS.exportOutputChars),
-    outcome: literal<RunOutcome>('done', 'stopped', 'error'),
+    outcome: literal('done', 'stopped', 'error'),
   },
   { error: str(0, LIMITS.errorChars), timing: timingCheck },
 );
@@ -321,11 +257,7 @@ const MESSAGE_CHECKS: { [K in WebviewMessageType]: Check } = {
 
 /** Why `x` is not a valid webview -> host message (for the log), or undefined when it is valid. */
 export function webviewMessageProblem(x: unknown): string | undefined {
-  if (!isRecord(x)) return 'not an object';
-  const t = x.type;
-  if (typeof t !== 'string' || !Object.hasOwn(MESSAGE_CHECKS, t)) return 'unknown message type';
-  const why = MESSAGE_CHECKS[t as WebviewMessageType](x);
-  return why ? `${t}: ${why}` : undefined;
+  return messageProblem(MESSAGE_CHECKS, x);
 }
 
 export function isWebviewMessage(x: unknown): x is WebviewToHost {

@@ -3,6 +3,7 @@
 // and a message never carries a dataset or a model name to act on, only the index of a dataset row the host itself
 // rendered. No `vscode` and no Node imports: this module is bundled into the page too.
 import type { Verdict } from '../../features/evaluate/statistics';
+import { isRecord, literal, messageProblem, num, shape, type Check } from '../../shape';
 
 export { REPORT_VIEW_TYPE } from '../../contributions';
 
@@ -122,38 +123,16 @@ export type ExportFormat = 'markdown' | 'csv';
 export type ReportToHost =
   { type: 'ready' } | { type: 'evaluateBase'; datasetId: number } | { type: 'addModel' } | { type: 'export'; format: ExportFormat };
 
-type Fields = Record<string, unknown>;
-
-function isRecord(x: unknown): x is Fields {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-/** Own keys exactly these: a missing or an unknown one is a protocol drift. */
-function keysAre(x: Fields, keys: readonly string[]): boolean {
-  const own = Object.keys(x);
-  return own.length === keys.length && keys.every((k) => Object.hasOwn(x, k));
-}
+const REPORT_CHECKS: Record<ReportToHost['type'], Check> = {
+  ready: shape({ type: literal('ready') }),
+  addModel: shape({ type: literal('addModel') }),
+  evaluateBase: shape({ type: literal('evaluateBase'), datasetId: num(0, REPORT_LIMITS.datasetRows - 1, true) }),
+  export: shape({ type: literal('export'), format: literal('markdown', 'csv') }),
+};
 
 /** Why `x` is not a valid page -> host message (for the log), or undefined when it is valid. */
 export function reportMessageProblem(x: unknown): string | undefined {
-  if (!isRecord(x)) return 'not an object';
-  switch (x.type) {
-    case 'ready':
-    case 'addModel':
-      return keysAre(x, ['type']) ? undefined : `${x.type}: unexpected fields`;
-    case 'evaluateBase': {
-      if (!keysAre(x, ['type', 'datasetId'])) return 'evaluateBase: fields are not exactly type, datasetId';
-      const id = x.datasetId;
-      return typeof id === 'number' && Number.isInteger(id) && id >= 0 && id < REPORT_LIMITS.datasetRows
-        ? undefined
-        : 'evaluateBase: datasetId is not a row index';
-    }
-    case 'export':
-      if (!keysAre(x, ['type', 'format'])) return 'export: fields are not exactly type, format';
-      return x.format === 'markdown' || x.format === 'csv' ? undefined : 'export: unknown format';
-    default:
-      return 'unknown message type';
-  }
+  return messageProblem(REPORT_CHECKS, x);
 }
 
 export function isReportMessage(x: unknown): x is ReportToHost {

@@ -52,11 +52,6 @@ export class DeltaBatcher {
     this.clock = options.clock ?? realClock;
   }
 
-  /** Text waiting to be sent. */
-  get pending(): number {
-    return this.pendingChars;
-  }
-
   push(delta: string): void {
     if (this.closed) throw new Error('DeltaBatcher: push after close');
     if (delta.length === 0) return;

@@ -32,20 +32,6 @@ class OutputTooLargeError extends Error {
   }
 }
 
-export function inferenceRequest(settings: RunSettings): InferenceRequest {
-  return {
-    prompt: settings.prompt,
-    // The spec's documented usage sends the prompt again as the query part.
-    queryOnly: settings.queryOnly ?? settings.prompt,
-    modelName: settings.modelName,
-    stream: settings.stream,
-    useRag: settings.useRag,
-    sequentialBudget: settings.sequentialBudget,
-    parallelBudget: settings.parallelBudget,
-    temperature: settings.temperature,
-  };
-}
-
 export class InferenceRun {
   private readonly controller = new AbortController();
   private readonly parts: string[] = [];
@@ -109,7 +95,8 @@ export class InferenceRun {
     try {
       const client = await connect();
       signal.throwIfAborted();
-      const request = inferenceRequest(this.settings);
+      // The spec's documented usage sends the prompt again as the query part.
+      const request: InferenceRequest = { ...this.settings, queryOnly: this.settings.queryOnly ?? this.settings.prompt };
       if (this.settings.stream) {
         // Leaving the loop (stop, too much output) closes the generator, which aborts the request.
         for await (const delta of client.inferStream(request, { signal })) {

@@ -2,7 +2,8 @@
 // and owns what they share (the presets). Constructing it is cheap: no panel, page or bundle until one is opened.
 import * as vscode from 'vscode';
 import type { Services } from '../../../services';
-import { PlaygroundPanel, webviewOptions } from './playgroundPanel';
+import { PlaygroundPanel } from './playgroundPanel';
+import { webviewOptions } from '../../../util/webviewPanel';
 import { PresetStore } from './presets';
 import { PLAYGROUND_VIEW_TYPE, type Prefill } from '../protocol';
 
@@ -15,10 +16,7 @@ export interface OpenOptions extends Prefill {
 
 export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private readonly open = new Set<PlaygroundPanel>();
-  private readonly opened = new vscode.EventEmitter<PlaygroundPanel>();
   readonly presets: PresetStore;
-  /** Fires for every panel, new or restored. */
-  readonly onDidOpenPanel = this.opened.event;
 
   constructor(private readonly services: Services) {
     this.presets = new PresetStore(services.context.globalState);
@@ -60,14 +58,12 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
       this.open.delete(panel);
       closed.dispose();
     });
-    this.opened.fire(panel);
     return panel;
   }
 
   dispose(): void {
     for (const panel of [...this.open]) panel.dispose();
     this.open.clear();
-    this.opened.dispose();
     this.presets.dispose();
   }
 }

@@ -1,7 +1,6 @@
 // One playground panel on the extension side: the locked-down page, the ready handshake, and the only door between
 // the webview and everything else. Every message from the webview passes the protocol guard or is dropped; the
 // webview never sees the key and never reaches the network: the host runs the requests and posts their text back.
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../../services';
@@ -9,7 +8,7 @@ import { InferenceRun } from './inferenceRun';
 import { localInferenceClient } from './localInference';
 import { localRunFailureMessage } from '../../../local/localRunMessages';
 import { playgroundModelEntries } from './playgroundModels';
-import { webviewHtml } from '../../../util/webviewHtml';
+import { WebviewPanelHost } from '../../../util/webviewPanel';
 import type { PresetStore } from './presets';
 import {
   isLocalModelId,
@@ -40,57 +39,28 @@ export interface PlaygroundPanelOptions {
   prefill?: Prefill;
 }
 
-/** The panel options: scripts on, forms and command links off, files only from the extension's own webview folders. */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    enableForms: false,
-    enableCommandUris: false,
-    // The webview keeps its state with setState/getState; holding a hidden page in memory is not needed.
-    retainContextWhenHidden: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
-}
-
-export class PlaygroundPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class PlaygroundPanel extends WebviewPanelHost<WebviewToHost, HostToWebview> {
   private readonly runs = new Map<string, InferenceRun>();
-  private readonly posted = new vscode.EventEmitter<HostToWebview>();
-  private readonly disposedEmitter = new vscode.EventEmitter<void>();
-  private readyOnce!: () => void;
-  private everReady = false;
   private models: ModelsMessage | undefined;
   /** The service's part of the last list: kept so a change of the local models does not ask the service again. */
   private hosted: ModelsMessage | undefined;
   private modelsLoad: AbortController | undefined;
-  private disposed = false;
   private copiedNote: vscode.Disposable | undefined;
 
-  /**
-   * Test-only: every message posted to the webview. The in-editor tests record the panel's side of the protocol
-   * here, with `handleMessage` standing in for the webview.
-   */
-  readonly onDidPostMessage = this.posted.event;
-  readonly onDidDispose = this.disposedEmitter.event;
-  /** Resolves when the webview's script ran and said `ready` the first time (the page loaded under its policy). */
-  readonly ready: Promise<void>;
-
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly services: Services,
     private readonly options: PlaygroundPanelOptions,
   ) {
-    this.ready = new Promise((resolve) => (this.readyOnce = resolve));
-    const extensionUri = services.context.extensionUri;
-    // Set again for a restored panel: its saved options may name the folders of an older install of the extension.
-    panel.webview.options = webviewOptions(extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity-bar.svg');
-    panel.webview.html = this.html(extensionUri);
+    super(panel, services.context.extensionUri, services.log, {
+      name: 'Playground',
+      script: 'dist/webview/playground.js',
+      styles: ['dist/webview/codicon.css', 'media/playground.css'],
+      title: 'Playground',
+      root: { tag: 'div', testId: 'playground' },
+      problem: webviewMessageProblem,
+    });
     this.disposables.push(
-      this.posted,
-      this.disposedEmitter,
-      panel.webview.onDidReceiveMessage((m: unknown) => this.handleMessage(m)),
-      panel.onDidDispose(() => this.dispose()),
       options.presets.onDidChange((presets) => this.post({ type: 'presets', presets })),
       // A new key or service URL changes which models exist.
       services.session.onDidChange(() => {
@@ -113,24 +83,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     return [...this.runs.values()].filter((r) => r.isRunning).map((r) => r.runId);
   }
 
-  /**
-   * Handles one message as it arrives from the webview; returns whether it was valid (and so acted on). Public so the
-   * in-editor tests can drive the panel exactly as the webview does, through the same guard.
-   */
-  handleMessage(raw: unknown): boolean {
-    if (this.disposed) return false;
-    const problem = webviewMessageProblem(raw);
-    if (problem) {
-      // The reason only: the message itself may be large or hold the user's text.
-      this.services.log.warn(`Playground: dropped an invalid message from the webview (${problem}).`);
-      return false;
-    }
-    const message = raw as WebviewToHost;
-    this.dispatch(message).catch((e: unknown) => this.services.log.error(`Playground: handling "${message.type}" failed: ${String(e)}`));
-    return true;
-  }
-
-  private async dispatch(message: WebviewToHost): Promise<void> {
+  protected async dispatch(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
         return this.onReady();
@@ -310,36 +263,11 @@ export class PlaygroundPanel implements vscode.Disposable {
     if (open) await vscode.window.showTextDocument(target);
   }
 
-  private post(message: HostToWebview): void {
-    // Nothing goes out before the page said `ready`; its `init` then carries everything that happened before.
-    if (!this.everReady || this.disposed) return;
-    void this.panel.webview.postMessage(message);
-    this.posted.fire(message);
-  }
-
-  private html(extensionUri: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
-    return webviewHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      scriptUri: asset('dist', 'webview', 'playground.js'),
-      styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'playground.css')],
-      title: 'Playground',
-      root: { tag: 'div', testId: 'playground' },
-    });
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  protected override disposing(): void {
     // Closing the panel ends its requests: nobody is left to read them.
     for (const run of this.runs.values()) run.stop();
     this.modelsLoad?.abort();
     this.copiedNote?.dispose();
-    this.disposedEmitter.fire();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
   }
 }
 

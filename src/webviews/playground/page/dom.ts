@@ -37,3 +37,24 @@ export function uid(prefix: string): string {
   counter += 1;
   return `${prefix}-${counter}`;
 }
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare const acquireVsCodeApi: () => VsCodeApi;
+
+/**
+ * A page's only link to the extension: typed posting (its protocol's messages, nothing else) and the state VS Code
+ * keeps for the page while it is hidden or the window reloads. Called once per page (acquireVsCodeApi allows no more).
+ */
+export function vscodeApi<Out, State>() {
+  const api = acquireVsCodeApi();
+  return {
+    post: (message: Out): void => api.postMessage(message),
+    loadState: (): unknown => api.getState(),
+    saveState: (state: State): void => api.setState(state),
+  };
+}

@@ -8,8 +8,7 @@ import { RunForm } from './form';
 import { HistoryList } from './history';
 import { createMarkdownRenderer } from './markdown';
 import type { OutputPane } from './output';
-import { initialState, StateSaver, type PlaygroundState } from './webviewState';
-import { post } from './vscodeApi';
+import { initialState, post, StateSaver, type PlaygroundState } from './webviewState';
 import { setModelLabels } from './modelLabels';
 
 const { state: startState } = initialState();

@@ -1,9 +1,9 @@
 // What the page keeps through VS Code's setState/getState: the form, the two output panes and the history. The page is
 // discarded while hidden (the panel does not retain it) and after a window reload, so this is the panel's memory.
 // Saving is throttled: a streaming run changes the state many times a second.
-import type { ExportedRun, RunErrorInfo, RunSettings, RunTiming } from '../protocol';
+import type { ExportedRun, RunErrorInfo, RunSettings, RunTiming, WebviewToHost } from '../protocol';
 import { DEFAULT_KNOBS, type Knobs, type PromptFields } from './formValidation';
-import { loadState, saveState } from './vscodeApi';
+import { vscodeApi } from './dom';
 
 export type PaneId = 'a' | 'b';
 export type PaneStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
@@ -34,6 +34,9 @@ export interface PlaygroundState {
   panes: Record<PaneId, PaneState>;
   history: ExportedRun[];
 }
+
+/** The playground page's link to the extension (no network, no secrets: the host does the I/O). */
+export const { post, loadState, saveState } = vscodeApi<WebviewToHost, PlaygroundState>();
 
 export const HISTORY_LIMIT = 50;
 /** Per history entry, in the saved state (the live pane keeps the whole text). */

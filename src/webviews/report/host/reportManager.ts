@@ -4,14 +4,12 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../../services';
 import { isReportPanelState, REPORT_VIEW_TYPE } from '../protocol';
-import { ReportPanel, reportWebviewOptions, type ReportDeps } from './reportPanel';
+import { ReportPanel, type ReportDeps } from './reportPanel';
+import { webviewOptions } from '../../../util/webviewPanel';
 import { untrustedText } from '../../../util/untrustedText';
 
 export class ReportManager implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private readonly open = new Map<string, ReportPanel>();
-  private readonly opened = new vscode.EventEmitter<ReportPanel>();
-  /** Fires for every panel, new or restored. */
-  readonly onDidOpenPanel = this.opened.event;
 
   constructor(
     private readonly services: Services,
@@ -33,7 +31,7 @@ export class ReportManager implements vscode.Disposable, vscode.WebviewPanelSeri
       REPORT_VIEW_TYPE,
       title(modelName),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      reportWebviewOptions(this.services.context.extensionUri),
+      webviewOptions(this.services.context.extensionUri),
     );
     return this.adopt(panel, modelName, []);
   }
@@ -55,14 +53,12 @@ export class ReportManager implements vscode.Disposable, vscode.WebviewPanelSeri
       if (this.open.get(modelName) === panel) this.open.delete(modelName);
       closed.dispose();
     });
-    this.opened.fire(panel);
     return panel;
   }
 
   dispose(): void {
     for (const panel of [...this.open.values()]) panel.dispose();
     this.open.clear();
-    this.opened.dispose();
   }
 }
 

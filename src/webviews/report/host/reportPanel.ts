@@ -1,11 +1,10 @@
 // One evaluation report panel on the extension side: the locked-down page, and the only door between it and the rest.
 // Every message from the page passes the protocol guard or is dropped. The page names a dataset only by the index of
 // a row this panel rendered, and never a model: what is evaluated comes from this panel's own view or the user's pick.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Services } from '../../../services';
 import { reportMessageProblem, REPORT_LIMITS, type ExportFormat, type HostToReport, type ReportToHost, type ReportView } from '../protocol';
-import { webviewHtml } from '../../../util/webviewHtml';
+import { WebviewPanelHost } from '../../../util/webviewPanel';
 import { buildReportView } from './reportView';
 import { reportCsv, reportFileName, reportMarkdown } from './reportExport';
 import { defaultSaveFolder } from '../../../features/download/defaultSaveFolder';
@@ -24,51 +23,28 @@ export interface ReportDeps {
   listedBase(modelName: string): string | undefined;
 }
 
-export function reportWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    enableForms: false,
-    enableCommandUris: false,
-    retainContextWhenHidden: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
-}
-
-export class ReportPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly posted = new vscode.EventEmitter<HostToReport>();
-  private readonly disposedEmitter = new vscode.EventEmitter<void>();
-  private readyOnce!: () => void;
-  private everReady = false;
-  private disposed = false;
+export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
   private current: ReportView | undefined;
   private rendering = Promise.resolve();
   private readonly added: string[];
 
-  /** Test-only: every message posted to the page (the in-editor tests read the view-model here). */
-  readonly onDidPostMessage = this.posted.event;
-  readonly onDidDispose = this.disposedEmitter.event;
-  /** Resolves when the page's script ran and said `ready` the first time. */
-  readonly ready: Promise<void>;
-
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly services: Services,
     readonly modelName: string,
     addedModels: readonly string[],
     private readonly deps: ReportDeps,
   ) {
+    super(panel, services.context.extensionUri, services.log, {
+      name: 'Evaluation report',
+      script: 'dist/webview/report.js',
+      styles: ['media/report.css'],
+      title: vscode.l10n.t('Evaluation Report'),
+      root: { tag: 'main', testId: 'evaluation-report' },
+      problem: reportMessageProblem,
+    });
     this.added = [...addedModels].slice(0, REPORT_LIMITS.addedModels);
-    this.ready = new Promise((resolve) => (this.readyOnce = resolve));
-    const extensionUri = services.context.extensionUri;
-    panel.webview.options = reportWebviewOptions(extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity-bar.svg');
-    panel.webview.html = this.html(extensionUri);
     this.disposables.push(
-      this.posted,
-      this.disposedEmitter,
-      panel.webview.onDidReceiveMessage((m: unknown) => this.handleMessage(m)),
-      panel.onDidDispose(() => this.dispose()),
       // Jobs started from here (or anywhere) fill the report in as they finish.
       services.jobs.onDidChange(() => this.render()),
       services.session.onDidChange(() => this.render()),
@@ -78,25 +54,6 @@ export class ReportPanel implements vscode.Disposable {
   /** What the page shows now (undefined before the first render). */
   get view(): ReportView | undefined {
     return this.current;
-  }
-
-  get addedModels(): readonly string[] {
-    return this.added;
-  }
-
-  /** Handles one message as the page sends it; returns whether it was valid. Public so tests drive it like the page. */
-  handleMessage(raw: unknown): boolean {
-    if (this.disposed) return false;
-    const problem = reportMessageProblem(raw);
-    if (problem) {
-      this.services.log.warn(`Evaluation report: dropped an invalid message from the webview (${problem}).`);
-      return false;
-    }
-    const message = raw as ReportToHost;
-    this.dispatch(message).catch((e: unknown) =>
-      this.services.log.error(`Evaluation report: handling "${message.type}" failed: ${String(e)}`),
-    );
-    return true;
   }
 
   /** Builds the view from the stored jobs and posts it; resolves when posted. */
@@ -122,7 +79,7 @@ export class ReportPanel implements vscode.Disposable {
     this.post({ type: 'report', view: this.current });
   }
 
-  private async dispatch(message: ReportToHost): Promise<void> {
+  protected async dispatch(message: ReportToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
         this.everReady = true;
@@ -181,33 +138,5 @@ export class ReportPanel implements vscode.Disposable {
     const open = vscode.l10n.t('Open');
     const pick = await showInformationMessage(vscode.l10n.t('Exported the evaluation report to {0}.', target.fsPath), open);
     if (pick === open) await vscode.window.showTextDocument(target);
-  }
-
-  private post(message: HostToReport): void {
-    // Nothing goes out before the page said `ready`; it then gets the whole view.
-    if (!this.everReady || this.disposed) return;
-    void this.panel.webview.postMessage(message);
-    this.posted.fire(message);
-  }
-
-  private html(extensionUri: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
-    return webviewHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      scriptUri: asset('dist', 'webview', 'report.js'),
-      styleUris: [asset('media', 'report.css')],
-      title: vscode.l10n.t('Evaluation Report'),
-      root: { tag: 'main', testId: 'evaluation-report' },
-    });
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.disposedEmitter.fire();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
   }
 }

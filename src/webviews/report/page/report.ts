@@ -7,14 +7,16 @@ import {
   type ReportDataset,
   type ReportLineage,
   type ReportModelColumn,
+  type ReportPanelState,
+  type ReportToHost,
   type ReportView,
 } from '../protocol';
-import { h } from '../../playground/page/dom';
+import { h, vscodeApi } from '../../playground/page/dom';
 import { formatBytes } from '../../../util/byteSize';
 import { chart } from './chart';
 import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
-import { post, saveState } from './vscodeApi';
 
+const { post, saveState } = vscodeApi<ReportToHost, ReportPanelState>();
 const ROLE_WORDS: Record<ReportModelColumn['role'], string> = { model: 'this model', base: 'base', added: 'added' };
 
 const app = document.getElementById('app')!;
