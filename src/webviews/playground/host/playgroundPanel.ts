@@ -325,8 +325,10 @@ export class PlaygroundPanel implements vscode.Disposable {
       nonce: randomBytes(18).toString('base64'),
       scriptUri: asset('dist', 'webview', 'playground.js'),
       styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'playground.css')],
-      title: 'Playground',
+      title: vscode.l10n.t('Playground'),
       root: { tag: 'div', testId: 'playground' },
+      lang: vscode.env.language,
+      l10nBundle: vscode.l10n.bundle,
     });
   }
 
