@@ -13,6 +13,13 @@ export interface WebviewHtmlInput {
   title: string;
   /** The element the bundle renders into: `<tag id="app" data-testid="…">`. */
   root: { tag: 'div' | 'main'; testId: string };
+  /** vscode.env.language, as `<html lang>`; English when not given. */
+  lang?: string;
+  /**
+   * vscode.l10n.bundle (undefined in English): the page's translations, as JSON in the root's `data-l10n` attribute
+   * (the policy allows no inline script). The page reads it before it builds anything.
+   */
+  l10nBundle?: Record<string, string>;
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
@@ -29,8 +36,9 @@ export function webviewHtml(input: WebviewHtmlInput): string {
   const attr = escapeAttribute;
   const styles = input.styleUris.map((uri) => `<link rel="stylesheet" href="${attr(uri)}">\n`).join('');
   const { tag, testId } = input.root;
+  const l10n = input.l10nBundle ? ` data-l10n="${attr(JSON.stringify(input.l10nBundle))}"` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(input.lang || 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(input.cspSource, input.nonce))}">
@@ -38,7 +46,7 @@ export function webviewHtml(input: WebviewHtmlInput): string {
 ${styles}<title>${attr(input.title)}</title>
 </head>
 <body>
-<${tag} id="app" data-testid="${attr(testId)}"></${tag}>
+<${tag} id="app" data-testid="${attr(testId)}"${l10n}></${tag}>
 <script nonce="${attr(input.nonce)}" src="${attr(input.scriptUri)}"></script>
 </body>
 </html>`;

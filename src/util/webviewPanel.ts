@@ -60,6 +60,9 @@ export abstract class WebviewPanelHost<In extends { type: string }, Out> impleme
       styleUris: page.styles.map(asset),
       title: page.title,
       root: page.root,
+      // The page's own strings translate through the bundle (webviews/playground/page/pageL10n.ts).
+      lang: vscode.env.language,
+      ...(vscode.l10n.bundle && { l10nBundle: vscode.l10n.bundle }),
     });
     this.disposables.push(
       this.posted,

@@ -2,14 +2,21 @@
 // VS Code, `l10n.t` of src/l10n.ts), so a translation can replace it. This finds text written straight into the places
 // the user sees it: a notification or its buttons, a progress title, a quick pick or input box, a save dialog, a tree
 // item, the status bar, a webview panel's title. Text built elsewhere and passed in is checked where it is written.
+// The playground page (browser code) translates through the same l10n.t (the host passes it the bundle): there the
+// places are those of its DOM builder and tables (PAGE_PATTERNS below).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
 
 const SRC = path.resolve(__dirname, '../../../src');
-/** The service client runs without VS Code (its words reach the user through classifyError); the webview page is not the extension host. */
-const OUTSIDE = [/^api\//, /^webviews\/playground\/page\//];
+/** The service client runs without VS Code (its words reach the user through classifyError). */
+const OUTSIDE = [/^api\//];
+/**
+ * Webview pages: checked for the places of the page (besides the host's). The evaluation report's page
+ * (webviews/report/page/) follows once it translates: it reads the bundle as the playground's does (pageL10n.ts).
+ */
+const PAGES = [/^webviews\/playground\/page\//];
 
 const NOTIFY = new Set(['showErrorMessage', 'showWarningMessage', 'showInformationMessage']);
 /** Calls whose object arguments carry shown text in the properties of SHOWN_PROPS. */
@@ -66,6 +73,85 @@ function isText(node: ts.Node): boolean {
   return false;
 }
 
+/** The attributes of the page's `h(tag, attributes, ...children)` that a person reads (or hears). */
+const PAGE_ATTRS = new Set(['title', 'aria-label', 'placeholder', 'label', 'alt']);
+/** Assignments that show text on the page: `el.textContent = …`. */
+const PAGE_PROPS = new Set(['textContent', 'innerText', 'title', 'placeholder', 'ariaLabel', 'label']);
+/** Calls whose arguments go into the page as text. */
+const PAGE_TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'createTextNode', 'after', 'before']);
+/** Calls whose string arguments are names, selectors or markup, not text: `addEventListener('keydown', …)`. */
+const PAGE_NAME_CALLS = new Set([
+  'h',
+  'icon',
+  'addEventListener',
+  'removeEventListener',
+  'setAttribute',
+  'getAttribute',
+  'querySelector',
+  'querySelectorAll',
+  'closest',
+  'getElementById',
+  'load',
+  'insertAdjacentHTML',
+  'attrSet',
+  'attrGet',
+  'attrJoin',
+  'toLocaleString',
+  'toggle',
+  'add',
+  'remove',
+  'contains',
+  'split',
+  'join',
+  'replace',
+  'matchAll',
+  'repeat',
+]);
+
+/**
+ * Text on the page. `prose`: only what reads as words to a person (a capital word, words with spaces, a sentence's
+ * end), for the places that also hold names and ids (tables, arguments of helpers, returned values); calls are the
+ * helpers' business (their arguments are checked where they are written).
+ */
+function isPageText(node: ts.Node, prose: boolean): boolean {
+  const words = (text: string) => hasWords(text) && (!prose || isProse(text));
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return words(node.text);
+  if (ts.isTemplateExpression(node)) {
+    return (
+      words([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ')) ||
+      node.templateSpans.some((s) => isPageText(s.expression, prose))
+    );
+  }
+  if (ts.isParenthesizedExpression(node)) return isPageText(node.expression, prose);
+  if (ts.isConditionalExpression(node)) return isPageText(node.whenTrue, prose) || isPageText(node.whenFalse, prose);
+  if (ts.isBinaryExpression(node)) {
+    const kind = node.operatorToken.kind;
+    const joins = [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(kind);
+    return joins && (isPageText(node.left, prose) || isPageText(node.right, prose));
+  }
+  return false;
+}
+
+function isProse(text: string): boolean {
+  if (isMarkup(text)) return shownInMarkup(text);
+  const t = text.trim();
+  return (
+    /(?:^|[^A-Za-z])[A-Z][a-z]/.test(t) ||
+    /[A-Za-z]{2}\S*\s+\S*[A-Za-z]/.test(t) ||
+    /\s[A-Za-z]{2}/.test(text) ||
+    /[A-Za-z][.…?!:]$/.test(t)
+  );
+}
+
+/** HTML written as a string (the markdown renderer's code-block button): only its shown attributes and text count. */
+function isMarkup(text: string): boolean {
+  return /<\/?[a-z][\w-]*[\s>]|^\s*[\w-]+="/.test(text);
+}
+
+function shownInMarkup(text: string): boolean {
+  return /\b(?:title|aria-label|alt|placeholder)="[^"]*[A-Za-z]{2}/.test(text) || />[^<]*[A-Za-z]{2}[^<]*</.test(text);
+}
+
 function hasWords(text: string): boolean {
   return /[A-Za-z]{2}/.test(text.replace(/\$\([\w~-]+\)/g, ''));
 }
@@ -81,8 +167,8 @@ function propName(name: ts.PropertyName): string | undefined {
   return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined;
 }
 
-/** `file:line: text` for each string written into a shown place without l10n.t. */
-export function unlocalizedStrings(fileName: string, source: string): string[] {
+/** `file:line: text` for each string written into a shown place without l10n.t; `page`: a webview page's places too. */
+export function unlocalizedStrings(fileName: string, source: string, { page = false } = {}): string[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const flag = (node: ts.Node): void => {
@@ -103,7 +189,10 @@ export function unlocalizedStrings(fileName: string, source: string): string[] {
     } else if (isText(node)) flag(node);
   };
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) {
+    if (page) {
+      // A page has none of the host's places (no vscode API): its own only.
+      visitPage(node);
+    } else if (ts.isCallExpression(node)) {
       const name = calleeName(node) ?? '';
       if (WITH_OPTIONS.has(name)) node.arguments.slice(FIRST_SHOWN_ARG[name] ?? 0).forEach(checkOptions);
       if (name === 'createWebviewPanel' && node.arguments[1] && isText(node.arguments[1])) flag(node.arguments[1]);
@@ -126,6 +215,43 @@ export function unlocalizedStrings(fileName: string, source: string): string[] {
     }
     ts.forEachChild(node, visit);
   };
+  /** The page's places: its DOM builder, text put into elements, tables of shown text, helpers given text. */
+  const visitPage = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
+      const name = calleeName(node) ?? '';
+      const args = node.arguments ?? [];
+      if (name === 'h') {
+        const [, attributes, ...children] = args;
+        if (attributes && ts.isObjectLiteralExpression(attributes)) {
+          for (const p of attributes.properties) {
+            if (ts.isPropertyAssignment(p) && PAGE_ATTRS.has(propName(p.name) ?? '') && isPageText(p.initializer, false)) {
+              flag(p.initializer);
+            }
+          }
+        }
+        for (const child of children) if (isPageText(child, false)) flag(child);
+      } else if (PAGE_TEXT_CALLS.has(name)) {
+        for (const arg of args) if (isPageText(arg, false)) flag(arg);
+      } else if (name !== 't' && !PAGE_NAME_CALLS.has(name)) {
+        // A helper that shows its argument: label(id, title, 'Model'), new KnobsGroup('Settings A', …).
+        for (const arg of args) if (isPageText(arg, true)) flag(arg);
+      }
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const assigned = ts.isPropertyAccessExpression(node.left) ? node.left.name.text : '';
+      if (PAGE_PROPS.has(assigned) && isPageText(node.right, false)) flag(node.right);
+      // errors.modelName = 'Choose a model.'
+      else if (assigned && !PAGE_PROPS.has(assigned) && isPageText(node.right, true)) flag(node.right);
+    } else if (ts.isPropertyAssignment(node)) {
+      // A table of shown text ({ idle: 'Ready.' }), an error's message; the builder's attributes are checked above.
+      const inBuilder =
+        ts.isObjectLiteralExpression(node.parent) && ts.isCallExpression(node.parent.parent) && calleeName(node.parent.parent) === 'h';
+      if (!inBuilder && isPageText(node.initializer, true)) flag(node.initializer);
+    } else if (ts.isReturnStatement(node) || ts.isArrowFunction(node) || ts.isVariableDeclaration(node)) {
+      // A message returned by a check, a text kept in a variable on its way to the page.
+      const value = ts.isReturnStatement(node) ? node.expression : ts.isArrowFunction(node) ? node.body : node.initializer;
+      if (value && !ts.isBlock(value) && isPageText(value, true)) flag(value);
+    }
+  };
   visit(sf);
   return [...new Set(found)];
 }
@@ -142,7 +268,7 @@ describe('the runtime strings of the extension host', () => {
     const found = sources(SRC)
       .map((file) => path.relative(SRC, file).split(path.sep).join('/'))
       .filter((rel) => !OUTSIDE.some((re) => re.test(rel)))
-      .flatMap((rel) => unlocalizedStrings(rel, fs.readFileSync(path.join(SRC, rel), 'utf8')));
+      .flatMap((rel) => unlocalizedStrings(rel, fs.readFileSync(path.join(SRC, rel), 'utf8'), { page: PAGES.some((re) => re.test(rel)) }));
     assert.deepEqual(found, []);
   });
 
@@ -165,6 +291,35 @@ describe('the runtime strings of the extension host', () => {
         '`$(beaker) ${untrustedText(`Evaluating ${name}…`)}`',
         "'GGUF model'",
       ],
+    );
+  });
+
+  it("finds a shown string the playground page writes without l10n.t (the page's places)", () => {
+    const fixture = fs.readFileSync(path.resolve(__dirname, '../../../test/unit/fixtures/unlocalizedPage.ts.txt'), 'utf8');
+    assert.deepEqual(
+      unlocalizedStrings('page.ts', fixture, { page: true }).map((f) => f.replace(/^page\.ts:\d+: /, '')),
+      [
+        "'Copy the answer'",
+        "' Copy'",
+        "'Preset name'",
+        "'Name of the preset'",
+        "'On this machine'",
+        '`${count} chars`',
+        "'Model'",
+        "count ? 'Done.' : ''",
+        "'Total time'",
+        "stopped ? l10n.t('Ask something…') : 'Ask something…'",
+        "'Loading models…'",
+        "'Ready.'",
+        "stopped ? ' · stopped' : ''",
+        '`Temperature must be a number from 0 to ${count}.`',
+        '`<span class="md-image" title="Images are not loaded">${count}</span>`',
+      ],
+    );
+    // Read as extension-host code, the same file shows only the places the two share (a label, a title, a placeholder).
+    assert.deepEqual(
+      unlocalizedStrings('page.ts', fixture).map((f) => f.replace(/^page\.ts:\d+: /, '')),
+      ["'On this machine'", "'Total time'", "stopped ? l10n.t('Ask something…') : 'Ask something…'"],
     );
   });
 });

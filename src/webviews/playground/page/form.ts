@@ -2,10 +2,11 @@
 // above the answer; `settings` (presets, one or two settings columns, compare, the query part under "Advanced") is a
 // collapsible side column, so the prompt, Run and the answer's start fit one screen. Run stays disabled until every
 // value is valid, and each invalid value says why next to it.
+import { l10n } from '../../../l10n';
 import type { ErrorFix, ModelsMessage, Preset, Prefill, RunSettings } from '../protocol';
 import { h, icon, show, uid } from './dom';
 import { promptProblems, toRunSettings, type Knobs } from './formValidation';
-import { helpFor, KNOB_HELP } from './knobHelp';
+import { helpFor, knobHelp } from './knobHelp';
 import { KnobsGroup } from './knobs';
 import type { FormState } from './webviewState';
 
@@ -53,36 +54,36 @@ export class RunForm {
 
   constructor(private readonly events: FormEvents) {
     const knobEvents = { changed: () => this.changed(), refreshModels: () => events.refreshModels() };
-    this.a = new KnobsGroup('Settings A', '', knobEvents);
-    this.b = new KnobsGroup('Settings B', 'b', knobEvents);
+    this.a = new KnobsGroup(l10n.t('Settings A'), '', knobEvents);
+    this.b = new KnobsGroup(l10n.t('Settings B'), 'b', knobEvents);
 
-    this.contextText = h('pre', { class: 'context-text', tabindex: '0', 'aria-label': 'Context', 'data-testid': 'context-text' });
+    this.contextText = h('pre', { class: 'context-text', tabindex: '0', 'aria-label': l10n.t('Context'), 'data-testid': 'context-text' });
     const contextRemove = h(
       'button',
       {
         type: 'button',
         class: 'icon-button',
-        title: 'Remove the context: the prompt is then sent on its own',
-        'aria-label': 'Remove the context',
+        title: l10n.t('Remove the context: the prompt is then sent on its own'),
+        'aria-label': l10n.t('Remove the context'),
         'data-testid': 'context-remove',
       },
       icon('close'),
     );
     this.contextBox = h(
       'div',
-      { class: 'context', role: 'group', 'aria-label': 'Context', 'data-testid': 'context', hidden: true },
-      h('div', { class: 'context-header' }, h('span', {}, 'Context (sent before your question)'), contextRemove),
+      { class: 'context', role: 'group', 'aria-label': l10n.t('Context'), 'data-testid': 'context', hidden: true },
+      h('div', { class: 'context-header' }, h('span', {}, l10n.t('Context (sent before your question)')), contextRemove),
       this.contextText,
     );
 
     const promptId = uid('prompt');
-    this.promptLabel = h('label', { for: promptId }, 'Prompt');
+    this.promptLabel = h('label', { for: promptId }, l10n.t('Prompt'));
     this.prompt = h('textarea', {
       id: promptId,
       rows: '5',
       'data-testid': 'prompt',
       'aria-describedby': `${promptId}-msg ${promptId}-hint`,
-      placeholder: 'Ask something…',
+      placeholder: l10n.t('Ask something…'),
     });
     this.promptMessage = h('div', { id: `${promptId}-msg`, class: 'field-message', role: 'status' });
     const queryId = uid('query');
@@ -90,14 +91,14 @@ export class RunForm {
     this.customQuery = h('input', {
       id: customId,
       type: 'checkbox',
-      title: KNOB_HELP.queryPart,
+      title: knobHelp('queryPart'),
       'aria-describedby': `${queryId}-help`,
       'data-testid': 'custom-query',
     });
     this.queryOnly = h('textarea', {
       id: queryId,
       rows: '3',
-      title: KNOB_HELP.queryPart,
+      title: knobHelp('queryPart'),
       'aria-describedby': `${queryId}-help`,
       'data-testid': 'query-only',
       disabled: true,
@@ -107,7 +108,7 @@ export class RunForm {
     this.compare = h('input', {
       id: compareId,
       type: 'checkbox',
-      title: KNOB_HELP.compare,
+      title: knobHelp('compare'),
       'aria-describedby': `${compareId}-help`,
       'data-testid': 'compare',
     });
@@ -116,38 +117,41 @@ export class RunForm {
       'button',
       { type: 'button', class: 'primary', 'data-testid': 'run', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' },
       icon('play'),
-      ' Run',
+      ' ',
+      l10n.t('Run'),
     );
     this.stopButton = h(
       'button',
       { type: 'button', 'data-testid': 'stop', disabled: true, 'aria-keyshortcuts': 'Escape' },
       icon('debug-stop'),
-      ' Stop',
+      ' ',
+      l10n.t('Stop'),
     );
-    this.runHint = h('span', { id: `${promptId}-hint`, class: 'hint' }, 'Ctrl+Enter runs · Escape stops');
+    this.runHint = h('span', { id: `${promptId}-hint`, class: 'hint' }, l10n.t('Ctrl+Enter runs · Escape stops'));
 
     const presetId = uid('preset');
     this.presetSelect = h('select', { id: presetId, 'data-testid': 'preset-select' });
     this.presetName = h('input', {
       type: 'text',
-      placeholder: 'Preset name',
-      'aria-label': 'Name of the preset to save',
+      placeholder: l10n.t('Preset name'),
+      'aria-label': l10n.t('Name of the preset to save'),
       maxlength: '60',
       'data-testid': 'preset-name',
     });
     const presetSave = h(
       'button',
-      { type: 'button', title: 'Save the settings as a preset', 'data-testid': 'preset-save' },
+      { type: 'button', title: l10n.t('Save the settings as a preset'), 'data-testid': 'preset-save' },
       icon('save'),
-      ' Save preset',
+      ' ',
+      l10n.t('Save preset'),
     );
     this.presetDelete = h(
       'button',
       {
         type: 'button',
         class: 'icon-button',
-        title: 'Delete the chosen preset',
-        'aria-label': 'Delete the chosen preset',
+        title: l10n.t('Delete the chosen preset'),
+        'aria-label': l10n.t('Delete the chosen preset'),
         disabled: true,
         'data-testid': 'preset-delete',
       },
@@ -157,21 +161,21 @@ export class RunForm {
     const advanced = h(
       'details',
       { class: 'advanced' },
-      h('summary', {}, 'Advanced'),
+      h('summary', {}, l10n.t('Advanced')),
       h(
         'div',
         { class: 'check' },
         this.customQuery,
-        h('label', { for: customId, title: KNOB_HELP.queryPart }, 'Send a different query part'),
+        h('label', { for: customId, title: knobHelp('queryPart') }, l10n.t('Send a different query part')),
       ),
-      h('label', { for: queryId, title: KNOB_HELP.queryPart }, 'Query part'),
+      h('label', { for: queryId, title: knobHelp('queryPart') }, l10n.t('Query part')),
       this.queryOnly,
       helpFor('queryPart', queryId),
     );
 
     this.element = h(
       'section',
-      { class: 'run-form', 'aria-label': 'Prompt' },
+      { class: 'run-form', 'aria-label': l10n.t('Prompt') },
       this.contextBox,
       this.promptLabel,
       this.prompt,
@@ -182,11 +186,11 @@ export class RunForm {
     this.settings = h(
       'details',
       { class: 'settings', open: true, 'data-testid': 'settings' },
-      h('summary', {}, h('h2', {}, 'Settings')),
+      h('summary', {}, h('h2', {}, l10n.t('Settings'))),
       h(
         'div',
         { class: 'presets inline' },
-        h('label', { for: presetId }, 'Preset'),
+        h('label', { for: presetId }, l10n.t('Preset')),
         this.presetSelect,
         this.presetDelete,
         this.presetName,
@@ -197,7 +201,7 @@ export class RunForm {
         'div',
         { class: 'check' },
         this.compare,
-        h('label', { for: compareId, title: KNOB_HELP.compare }, 'Compare side by side (two models or two settings)'),
+        h('label', { for: compareId, title: knobHelp('compare') }, l10n.t('Compare side by side (two models or two settings)')),
       ),
       helpFor('compare', compareId),
       advanced,
@@ -310,7 +314,7 @@ export class RunForm {
     this.presets = presets;
     const chosen = this.presetSelect.value;
     this.presetSelect.replaceChildren(
-      h('option', { value: '' }, presets.length ? 'Choose a preset…' : 'No presets yet'),
+      h('option', { value: '' }, presets.length ? l10n.t('Choose a preset…') : l10n.t('No presets yet')),
       ...presets.map((p) => h('option', { value: p.name }, p.name)),
     );
     this.presetSelect.value = presets.some((p) => p.name === chosen) ? chosen : '';
@@ -374,8 +378,8 @@ export class RunForm {
     this.settings.classList.toggle('comparing', s.compare);
     show(this.contextBox, s.prompt.context !== '');
     if (this.shownContext !== s.prompt.context) this.contextText.textContent = this.shownContext = s.prompt.context;
-    this.promptLabel.textContent = s.prompt.context ? 'Question about the context' : 'Prompt';
-    this.prompt.placeholder = s.prompt.context ? 'What do you want to know about it?' : 'Ask something…';
+    this.promptLabel.textContent = s.prompt.context ? l10n.t('Question about the context') : l10n.t('Prompt');
+    this.prompt.placeholder = s.prompt.context ? l10n.t('What do you want to know about it?') : l10n.t('Ask something…');
     const problems = promptProblems(s.prompt);
     const promptProblem = this.promptTouched ? problems.prompt : undefined;
     this.promptMessage.textContent = promptProblem ?? '';
@@ -386,7 +390,7 @@ export class RunForm {
     const bProblems = s.compare ? Object.keys(this.b.validate()).length : 0;
     const valid = Object.keys(problems).length === 0 && aProblems === 0 && bProblems === 0;
     this.runButton.disabled = this.running || !valid;
-    this.runButton.title = valid ? 'Run (Ctrl+Enter)' : 'Fix the marked values to run';
+    this.runButton.title = valid ? l10n.t('Run (Ctrl+Enter)') : l10n.t('Fix the marked values to run');
     this.stopButton.disabled = !this.running;
   }
 }

@@ -1,6 +1,7 @@
 // The form's checks, explained in words a person can act on. The spec shows no ranges: temperature 0..2 is the
 // common convention and what the form asks for; budgets must be positive whole numbers. The service may still refuse
 // a value, and then its own message is shown. No DOM use: tested under plain mocha.
+import { l10n } from '../../../l10n';
 import { isLocalModelId, LIMITS, type RunSettings } from '../protocol';
 
 export const TEMPERATURE_MIN = 0;
@@ -42,41 +43,41 @@ export const DEFAULT_KNOBS: Knobs = {
 export function temperatureProblem(text: string): string | undefined {
   const t = text.trim();
   const value = Number(t);
-  if (t === '' || !Number.isFinite(value)) return `Temperature must be a number from ${TEMPERATURE_MIN} to ${TEMPERATURE_MAX}.`;
+  if (t === '' || !Number.isFinite(value)) return l10n.t('Temperature must be a number from {0} to {1}.', TEMPERATURE_MIN, TEMPERATURE_MAX);
   if (value < TEMPERATURE_MIN || value > TEMPERATURE_MAX) {
-    return `Temperature must be between ${TEMPERATURE_MIN} and ${TEMPERATURE_MAX}; ${t} is outside.`;
+    return l10n.t('Temperature must be between {0} and {1}; {2} is outside.', TEMPERATURE_MIN, TEMPERATURE_MAX, t);
   }
   return undefined;
 }
 
 export function budgetProblem(label: string, text: string): string | undefined {
   const t = text.trim();
-  if (!/^\d+$/.test(t) || Number(t) < 1) return `${label} must be a whole number of at least 1.`;
-  if (Number(t) > LIMITS.budgetMax) return `${label} must be at most ${LIMITS.budgetMax.toLocaleString('en-US')}.`;
+  if (!/^\d+$/.test(t) || Number(t) < 1) return l10n.t('{0} must be a whole number of at least 1.', label);
+  if (Number(t) > LIMITS.budgetMax) return l10n.t('{0} must be at most {1}.', label, LIMITS.budgetMax.toLocaleString('en-US'));
   return undefined;
 }
 
 export function knobProblems(k: Knobs): KnobErrors {
   const errors: KnobErrors = {};
-  if (!k.modelName.trim()) errors.modelName = 'Choose a model.';
+  if (!k.modelName.trim()) errors.modelName = l10n.t('Choose a model.');
   const t = temperatureProblem(k.temperature);
   if (t) errors.temperature = t;
   // A local model has no budgets: their boxes are off, so a value in them cannot stop a run.
   if (isLocalModelId(k.modelName.trim())) return errors;
-  const s = budgetProblem('Sequential budget', k.sequentialBudget);
+  const s = budgetProblem(l10n.t('Sequential budget'), k.sequentialBudget);
   if (s) errors.sequentialBudget = s;
-  const p = budgetProblem('Parallel budget', k.parallelBudget);
+  const p = budgetProblem(l10n.t('Parallel budget'), k.parallelBudget);
   if (p) errors.parallelBudget = p;
   return errors;
 }
 
 export function promptProblems(p: PromptFields): PromptErrors {
   const errors: PromptErrors = {};
-  if (!p.prompt.trim()) errors.prompt = p.context ? 'Enter a question about the context.' : 'Enter a prompt.';
+  if (!p.prompt.trim()) errors.prompt = p.context ? l10n.t('Enter a question about the context.') : l10n.t('Enter a prompt.');
   else if (composedPrompt(p).length > LIMITS.promptChars) {
-    errors.prompt = `The prompt is longer than ${LIMITS.promptChars.toLocaleString('en-US')} characters.`;
+    errors.prompt = l10n.t('The prompt is longer than {0} characters.', LIMITS.promptChars.toLocaleString('en-US'));
   }
-  if (p.customQuery && p.queryOnly.length > LIMITS.promptChars) errors.queryOnly = 'The query part is too long.';
+  if (p.customQuery && p.queryOnly.length > LIMITS.promptChars) errors.queryOnly = l10n.t('The query part is too long.');
   return errors;
 }
 

@@ -1,5 +1,6 @@
 // The panel's past runs (kept in the page's state): show one again, re-run it, copy its answer, or export the whole
 // session as a markdown file (the host asks where and writes it).
+import { l10n } from '../../../l10n';
 import type { ExportedRun } from '../protocol';
 import { h, icon, show } from './dom';
 import { modelLabel } from './modelLabels';
@@ -25,13 +26,19 @@ export class HistoryList {
   constructor(private readonly events: HistoryEvents) {
     const headingId = 'history-heading';
     this.list = h('ul', { role: 'list', class: 'history-list', 'aria-labelledby': headingId, 'data-testid': 'history' });
-    this.empty = h('p', { class: 'hint' }, 'Runs of this panel appear here.');
-    this.exportButton = h('button', { type: 'button', 'data-testid': 'export-session' }, icon('export'), ' Export session…');
-    this.clearButton = h('button', { type: 'button', class: 'secondary', 'data-testid': 'clear-history' }, icon('clear-all'), ' Clear');
+    this.empty = h('p', { class: 'hint' }, l10n.t('Runs of this panel appear here.'));
+    this.exportButton = h('button', { type: 'button', 'data-testid': 'export-session' }, icon('export'), ' ', l10n.t('Export session…'));
+    this.clearButton = h(
+      'button',
+      { type: 'button', class: 'secondary', 'data-testid': 'clear-history' },
+      icon('clear-all'),
+      ' ',
+      l10n.t('Clear'),
+    );
     this.element = h(
       'section',
       { class: 'history', 'aria-labelledby': headingId },
-      h('header', { class: 'inline' }, h('h2', { id: headingId }, 'History'), this.exportButton, this.clearButton),
+      h('header', { class: 'inline' }, h('h2', { id: headingId }, l10n.t('History')), this.exportButton, this.clearButton),
       this.empty,
       this.list,
     );
@@ -56,7 +63,7 @@ export class HistoryList {
   add(entry: ExportedRun): void {
     const output =
       entry.output.length > HISTORY_OUTPUT_CHARS
-        ? `${entry.output.slice(0, HISTORY_OUTPUT_CHARS)}\n\n_(cut: the history keeps the first ${HISTORY_OUTPUT_CHARS.toLocaleString('en-US')} characters)_`
+        ? `${entry.output.slice(0, HISTORY_OUTPUT_CHARS)}\n\n_(${l10n.t('cut: the history keeps the first {0} characters', HISTORY_OUTPUT_CHARS.toLocaleString('en-US'))})_`
         : entry.output;
     this.entries = [{ ...entry, output }, ...this.entries.filter((e) => e.runId !== entry.runId)].slice(0, HISTORY_LIMIT);
     this.paint();
@@ -73,8 +80,8 @@ export class HistoryList {
   private item(entry: ExportedRun): HTMLLIElement {
     const s = entry.settings;
     const when = new Date(entry.startedAt).toLocaleTimeString();
-    const outcome = entry.outcome === 'done' ? '' : entry.outcome === 'stopped' ? ' · stopped' : ' · failed';
-    const timing = entry.timing ? ` · ${formatMs(entry.timing.totalMs)}` : '';
+    const outcome = entry.outcome === 'done' ? [] : [entry.outcome === 'stopped' ? l10n.t('stopped') : l10n.t('failed')];
+    const timing = entry.timing ? [formatMs(entry.timing.totalMs)] : [];
     const prompt = s.prompt.replace(/\s+/g, ' ').trim();
     const button = (label: string, iconName: string, testId: string, run: () => void) => {
       const b = h(
@@ -83,7 +90,7 @@ export class HistoryList {
           type: 'button',
           class: 'icon-button',
           title: label,
-          'aria-label': `${label}: ${modelLabel(s.modelName)}, ${when}`,
+          'aria-label': l10n.t('{0}: {1}, {2}', label, modelLabel(s.modelName), when),
           'data-testid': testId,
         },
         icon(iconName),
@@ -97,15 +104,15 @@ export class HistoryList {
       h(
         'div',
         { class: 'history-text' },
-        h('span', { class: 'history-title' }, `${modelLabel(s.modelName)} · ${when}${outcome}${timing}`),
+        h('span', { class: 'history-title' }, [modelLabel(s.modelName), when, ...outcome, ...timing].join(' · ')),
         h('span', { class: 'history-prompt', title: prompt.slice(0, 500) }, prompt.slice(0, 140)),
       ),
       h(
         'div',
         { class: 'history-actions' },
-        button('Show', 'eye', 'history-show', () => this.events.show(entry)),
-        button('Re-run', 'debug-rerun', 'history-rerun', () => this.events.rerun(entry)),
-        button('Copy answer', 'copy', 'history-copy', () => this.events.copy(entry.output)),
+        button(l10n.t('Show'), 'eye', 'history-show', () => this.events.show(entry)),
+        button(l10n.t('Re-run'), 'debug-rerun', 'history-rerun', () => this.events.rerun(entry)),
+        button(l10n.t('Copy answer'), 'copy', 'history-copy', () => this.events.copy(entry.output)),
       ),
     );
   }

@@ -1,9 +1,10 @@
 // One column of run settings: model (from the host's live list), temperature, RAG, budgets, streaming. Each control
 // has a label, a description of what it does (knobHelp.ts) and an inline message that says what is wrong with its value.
+import { l10n } from '../../../l10n';
 import { isLocalModelId, type ErrorFix, type ModelEntry, type ModelsMessage } from '../protocol';
 import { h, icon, show, uid } from './dom';
 import { knobProblems, type KnobErrors, type KnobField, type Knobs } from './formValidation';
-import { helpFor, KNOB_HELP } from './knobHelp';
+import { helpFor, knobHelp } from './knobHelp';
 import { modelLabel } from './modelLabels';
 
 export interface KnobsEvents {
@@ -38,7 +39,7 @@ export class KnobsGroup {
     const modelId = uid('model');
     this.model = h('select', {
       id: modelId,
-      title: KNOB_HELP.model,
+      title: knobHelp('model'),
       'data-testid': tid('model-select'),
       'aria-describedby': `${modelId}-help ${modelId}-msg`,
     });
@@ -47,8 +48,8 @@ export class KnobsGroup {
       {
         type: 'button',
         class: 'icon-button',
-        title: 'Refresh the model list',
-        'aria-label': 'Refresh the model list',
+        title: l10n.t('Refresh the model list'),
+        'aria-label': l10n.t('Refresh the model list'),
         'data-testid': tid('refresh-models'),
       },
       icon('refresh'),
@@ -70,15 +71,15 @@ export class KnobsGroup {
     const tempId = uid('temperature');
     const seqId = uid('sequential');
     const parId = uid('parallel');
-    this.temperature = textInput(tempId, 'temperature', 'decimal', KNOB_HELP.temperature);
-    this.sequential = textInput(seqId, 'sequential-budget', 'numeric', KNOB_HELP.sequentialBudget);
-    this.parallel = textInput(parId, 'parallel-budget', 'numeric', KNOB_HELP.parallelBudget);
+    this.temperature = textInput(tempId, 'temperature', 'decimal', knobHelp('temperature'));
+    this.sequential = textInput(seqId, 'sequential-budget', 'numeric', knobHelp('sequentialBudget'));
+    this.parallel = textInput(parId, 'parallel-budget', 'numeric', knobHelp('parallelBudget'));
     const ragId = uid('rag');
     const streamId = uid('stream');
     const checkbox = (id: string, testId: string, title: string) =>
       h('input', { id, type: 'checkbox', title, 'data-testid': tid(testId), 'aria-describedby': `${id}-help` });
-    this.rag = checkbox(ragId, 'use-rag', KNOB_HELP.useRag);
-    this.stream = checkbox(streamId, 'stream', KNOB_HELP.stream);
+    this.rag = checkbox(ragId, 'use-rag', knobHelp('useRag'));
+    this.stream = checkbox(streamId, 'stream', knobHelp('stream'));
     // The label carries the title too: a person hovers the words more often than the box.
     const label = (id: string, title: string, text: string) => h('label', { for: id, title }, text);
 
@@ -96,24 +97,28 @@ export class KnobsGroup {
       h(
         'div',
         { class: 'row' },
-        label(modelId, KNOB_HELP.model, 'Model'),
+        label(modelId, knobHelp('model'), l10n.t('Model')),
         h('div', { class: 'inline model-choice' }, this.model, this.refresh),
       ),
       helpFor('model', modelId),
       this.modelNote,
       this.fields.modelName.message,
-      h('div', { class: 'row' }, label(tempId, KNOB_HELP.temperature, 'Temperature (0–2)'), this.temperature),
+      h('div', { class: 'row' }, label(tempId, knobHelp('temperature'), l10n.t('Temperature (0–2)')), this.temperature),
       helpFor('temperature', tempId),
       this.fields.temperature.message,
-      h('div', { class: 'row' }, label(seqId, KNOB_HELP.sequentialBudget, 'Sequential budget'), this.sequential),
+      h('div', { class: 'row' }, label(seqId, knobHelp('sequentialBudget'), l10n.t('Sequential budget')), this.sequential),
       helpFor('sequentialBudget', seqId),
       this.fields.sequentialBudget.message,
-      h('div', { class: 'row' }, label(parId, KNOB_HELP.parallelBudget, 'Parallel budget'), this.parallel),
+      h('div', { class: 'row' }, label(parId, knobHelp('parallelBudget'), l10n.t('Parallel budget')), this.parallel),
       helpFor('parallelBudget', parId),
       this.fields.parallelBudget.message,
-      h('div', { class: 'row checks' }, h('span', { class: 'check' }, this.rag, label(ragId, KNOB_HELP.useRag, 'Retrieval (RAG)'))),
+      h(
+        'div',
+        { class: 'row checks' },
+        h('span', { class: 'check' }, this.rag, label(ragId, knobHelp('useRag'), l10n.t('Retrieval (RAG)'))),
+      ),
       helpFor('useRag', ragId),
-      h('div', { class: 'row checks' }, h('span', { class: 'check' }, this.stream, label(streamId, KNOB_HELP.stream, 'Stream'))),
+      h('div', { class: 'row checks' }, h('span', { class: 'check' }, this.stream, label(streamId, knobHelp('stream'), l10n.t('Stream')))),
       helpFor('stream', streamId),
     );
 
@@ -155,14 +160,14 @@ export class KnobsGroup {
     this.modelNote.replaceChildren();
     this.modelNote.classList.remove('error');
     if (message.loading) {
-      this.modelNote.append('Loading models…');
+      this.modelNote.append(l10n.t('Loading models…'));
     } else if (message.error) {
       const error = message.error;
       this.modelNote.classList.add('error');
-      this.modelNote.append(`Could not list the models: ${error.message} `);
+      this.modelNote.append(l10n.t('Could not list the models: {0}', error.message), ' ');
       const fix = error.fix;
       if (fix) {
-        const fixButton = h('button', { type: 'button', class: 'link-button' }, FIX_LABELS[fix]);
+        const fixButton = h('button', { type: 'button', class: 'link-button' }, fixLabel(fix));
         fixButton.addEventListener('click', () => onFix(fix));
         this.modelNote.append(fixButton);
       }
@@ -200,13 +205,13 @@ export class KnobsGroup {
   private markLocal(): void {
     const local = this.isLocal;
     const knobs: [HTMLInputElement, string][] = [
-      [this.rag, KNOB_HELP.useRag],
-      [this.sequential, KNOB_HELP.sequentialBudget],
-      [this.parallel, KNOB_HELP.parallelBudget],
+      [this.rag, knobHelp('useRag')],
+      [this.sequential, knobHelp('sequentialBudget')],
+      [this.parallel, knobHelp('parallelBudget')],
     ];
     for (const [input, help] of knobs) {
       input.disabled = local;
-      input.title = local ? KNOB_HELP.notForLocal : help;
+      input.title = local ? knobHelp('notForLocal') : help;
       // The label is hovered more often than the box: it says the same.
       const label = input.id ? this.element.querySelector<HTMLLabelElement>(`label[for="${input.id}"]`) : null;
       if (label) label.title = input.title;
@@ -218,18 +223,18 @@ export class KnobsGroup {
   private fillModels(selected: string): void {
     const names = this.models.map((m) => m.name);
     const options: (HTMLOptionElement | HTMLOptGroupElement)[] = [
-      h('option', { value: '' }, this.modelsLoading && names.length === 0 ? 'Loading models…' : 'Choose a model'),
+      h('option', { value: '' }, this.modelsLoading && names.length === 0 ? l10n.t('Loading models…') : l10n.t('Choose a model')),
     ];
     if (selected && !names.includes(selected)) options.push(h('option', { value: selected }, modelLabel(selected)));
     const hosted = this.models.filter((m) => m.kind !== 'local');
     const local = this.models.filter((m) => m.kind === 'local');
-    for (const m of hosted) options.push(h('option', { value: m.name }, m.kind === 'unknown' ? m.name : `${m.name} (${m.kind})`));
+    for (const m of hosted) options.push(h('option', { value: m.name }, hostedLabel(m)));
     if (local.length > 0) {
       options.push(
         h(
           'optgroup',
-          { label: 'On this machine', 'data-testid': 'local-models' },
-          ...local.map((m) => h('option', { value: m.name, title: KNOB_HELP.localModel }, modelLabel(m.name))),
+          { label: l10n.t('On this machine'), 'data-testid': 'local-models' },
+          ...local.map((m) => h('option', { value: m.name, title: knobHelp('localModel') }, modelLabel(m.name))),
         ),
       );
     }
@@ -238,8 +243,19 @@ export class KnobsGroup {
   }
 }
 
-export const FIX_LABELS: Record<ErrorFix, string> = {
-  setApiKey: 'Set API Key',
-  configureBaseUrl: 'Configure Service URL',
-  showLog: 'Show Log',
-};
+/** A service model in the list: its name and whether it is a base model or one of the user's (`name (base)`). */
+function hostedLabel(m: ModelEntry): string {
+  if (m.kind === 'base') return l10n.t('{0} (base)', m.name);
+  if (m.kind === 'custom') return l10n.t('{0} (custom)', m.name);
+  return m.name;
+}
+
+/** The label of a fix's button, in the page's language. */
+export function fixLabel(fix: ErrorFix): string {
+  const labels: Record<ErrorFix, string> = {
+    setApiKey: l10n.t('Set API Key'),
+    configureBaseUrl: l10n.t('Configure Service URL'),
+    showLog: l10n.t('Show Log'),
+  };
+  return labels[fix];
+}

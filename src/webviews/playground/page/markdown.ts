@@ -2,6 +2,7 @@
 // http(s) or mailto (anything else stays text), images are never loaded (their alt text is shown), and code blocks get
 // a Copy button. A growing answer is rendered incrementally (finished blocks once, the open tail each frame) with the
 // same result as a full render. No DOM use: the same module runs in the webview bundle and under plain mocha.
+import { l10n } from '../../../l10n';
 import MarkdownIt from 'markdown-it';
 
 export interface MarkdownRenderer {
@@ -70,16 +71,17 @@ export function createMarkdownRenderer(): MarkdownRenderer {
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
     const alt = token ? self.renderInlineAsText(token.children ?? [], options, env) : '';
-    return `<span class="md-image" title="Images are not loaded">${escape(alt || 'image')}</span>`;
+    return `<span class="md-image" title="${escape(l10n.t('Images are not loaded'))}">${escape(alt || l10n.t('image'))}</span>`;
   };
 
   const codeBlock = (content: string, info: string): string => {
     const lang = (info.trim().split(/\s+/)[0] ?? '').replace(/[^\w+#.-]/g, '').slice(0, 32);
     const label = lang ? `<span class="code-lang">${escape(lang)}</span>` : '';
     const cls = lang ? ` class="language-${escape(lang)}"` : '';
+    const copy = escape(l10n.t('Copy code'));
     return (
       `<div class="code-block">${label}` +
-      '<button type="button" class="copy-code" data-testid="copy-code" title="Copy code" aria-label="Copy code">' +
+      `<button type="button" class="copy-code" data-testid="copy-code" title="${copy}" aria-label="${copy}">` +
       '<span class="codicon codicon-copy" aria-hidden="true"></span></button>' +
       `<pre><code${cls}>${escape(content)}</code></pre></div>\n`
     );

@@ -1,6 +1,7 @@
 // How the page names a model: a service model by its name, a local one as "Local · <name>" (its id means nothing to
 // a person). The list from the host says which is which; a local id not in it yet (a panel opened by Run Locally,
 // before the list arrives) is still named as local.
+import { l10n } from '../../../l10n';
 import { isLocalModelId, type ModelEntry } from '../protocol';
 
 const labels = new Map<string, string>();
@@ -13,5 +14,5 @@ export function setModelLabels(models: readonly ModelEntry[]): void {
 export function modelLabel(name: string): string {
   if (!isLocalModelId(name)) return name;
   const label = labels.get(name);
-  return label ? `Local · ${label}` : 'Local model';
+  return label ? l10n.t('Local · {0}', label) : l10n.t('Local model');
 }

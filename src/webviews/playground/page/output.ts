@@ -1,6 +1,7 @@
 // One output pane: a run's text rendered as markdown as it arrives (at most once per animation frame), its status
 // for screen readers, time to first token / total time / size, auto-scroll that yields to a person scrolling up,
 // code-block and whole-answer copy, link clicks handed to the host, and the error with Retry.
+import { l10n } from '../../../l10n';
 import { playgroundObserver } from '../latencyObserver';
 import {
   isLocalModelId,
@@ -12,7 +13,7 @@ import {
   type RunSnapshot,
 } from '../protocol';
 import { h, icon, show } from './dom';
-import { FIX_LABELS } from './knobs';
+import { fixLabel } from './knobs';
 import { IncrementalMarkdown, type MarkdownRenderer } from './markdown';
 import { modelLabel } from './modelLabels';
 import { emptyPane, type PaneId, type PaneState } from './webviewState';
@@ -29,13 +30,17 @@ export interface PaneEvents {
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts rarely land on 0). */
 const BOTTOM_SLACK_PX = 24;
 
-const STATUS_TEXT: Record<PaneState['status'], string> = {
-  idle: 'Ready.',
-  running: 'Streaming…',
-  done: 'Done.',
-  stopped: 'Stopped.',
-  error: 'Failed.',
-};
+/** The status line of a pane, in the page's language. */
+function statusText(status: PaneState['status']): string {
+  const texts: Record<PaneState['status'], string> = {
+    idle: l10n.t('Ready.'),
+    running: l10n.t('Streaming…'),
+    done: l10n.t('Done.'),
+    stopped: l10n.t('Stopped.'),
+    error: l10n.t('Failed.'),
+  };
+  return texts[status];
+}
 
 export class OutputPane {
   readonly element: HTMLElement;
@@ -69,21 +74,27 @@ export class OutputPane {
       {
         type: 'button',
         class: 'icon-button',
-        title: 'Copy the answer (markdown)',
-        'aria-label': 'Copy the answer',
+        title: l10n.t('Copy the answer (markdown)'),
+        'aria-label': l10n.t('Copy the answer'),
         'data-testid': tid('copy-output'),
       },
       icon('copy'),
     );
     this.status = h('span', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': tid('status') });
-    this.ttft = h('span', { class: 'metric', title: 'Time to first token', 'data-testid': tid('ttft') });
-    this.total = h('span', { class: 'metric', title: 'Total time', 'data-testid': tid('total') });
-    this.size = h('span', { class: 'metric', title: 'Output size', 'data-testid': tid('size') });
-    this.body = h('div', { class: 'markdown-body', tabindex: '0', role: 'region', 'aria-label': 'Answer', 'data-testid': tid('output') });
+    this.ttft = h('span', { class: 'metric', title: l10n.t('Time to first token'), 'data-testid': tid('ttft') });
+    this.total = h('span', { class: 'metric', title: l10n.t('Total time'), 'data-testid': tid('total') });
+    this.size = h('span', { class: 'metric', title: l10n.t('Output size'), 'data-testid': tid('size') });
+    this.body = h('div', {
+      class: 'markdown-body',
+      tabindex: '0',
+      role: 'region',
+      'aria-label': l10n.t('Answer'),
+      'data-testid': tid('output'),
+    });
     this.errorBox = h('div', { class: 'error-box', role: 'alert', 'data-testid': tid('error'), hidden: true });
     this.element = h(
       'section',
-      { class: 'pane', 'aria-label': id === 'a' ? 'Output' : 'Output B', 'data-pane': id },
+      { class: 'pane', 'aria-label': id === 'a' ? l10n.t('Output') : l10n.t('Output B'), 'data-pane': id },
       h('header', { class: 'pane-header' }, this.title, this.summary, this.copyAll),
       h('div', { class: 'pane-status' }, this.status, this.ttft, this.total, this.size),
       this.errorBox,
@@ -163,7 +174,7 @@ export class OutputPane {
       // The host no longer knows the run: the window reloaded while it was going.
       this.state.status = 'error';
       this.state.error = {
-        message: 'The run was interrupted (the window reloaded). Retry to run it again.',
+        message: l10n.t('The run was interrupted (the window reloaded). Retry to run it again.'),
         kind: 'cancelled',
         retryable: true,
       };
@@ -186,7 +197,9 @@ export class OutputPane {
       text: entry.output,
       nextSeq: 0,
       ...(entry.timing ? { timing: entry.timing, ...(entry.timing.ttfbMs !== undefined ? { ttfbMs: entry.timing.ttfbMs } : {}) } : {}),
-      ...(entry.outcome === 'error' ? { error: { message: entry.error ?? 'The run failed.', kind: 'unexpected', retryable: true } } : {}),
+      ...(entry.outcome === 'error'
+        ? { error: { message: entry.error ?? l10n.t('The run failed.'), kind: 'unexpected', retryable: true } }
+        : {}),
     };
     this.following = false;
     this.paint();
@@ -202,14 +215,8 @@ export class OutputPane {
   private paint(): void {
     const s = this.state;
     const settings = s.settings;
-    this.title.textContent = settings ? modelLabel(settings.modelName) : this.id === 'a' ? 'Output' : 'Output B';
-    const service =
-      settings && isLocalModelId(settings.modelName)
-        ? 'on this machine'
-        : `RAG ${settings?.useRag ? 'on' : 'off'} · budgets ${settings?.sequentialBudget}×${settings?.parallelBudget}`;
-    this.summary.textContent = settings
-      ? `temperature ${settings.temperature} · ${service} · ${settings.stream ? 'streamed' : 'not streamed'}`
-      : '';
+    this.title.textContent = settings ? modelLabel(settings.modelName) : this.id === 'a' ? l10n.t('Output') : l10n.t('Output B');
+    this.summary.textContent = settings ? summaryText(settings) : '';
     this.paintStatus();
     this.copyAll.disabled = s.text.length === 0;
     this.paintMetrics();
@@ -220,13 +227,14 @@ export class OutputPane {
         'button',
         { type: 'button', 'data-testid': this.id === 'a' ? 'retry' : `retry-${this.id}` },
         icon('refresh'),
-        ' Retry',
+        ' ',
+        l10n.t('Retry'),
       );
       retry.addEventListener('click', () => this.events.retry(this));
       this.errorBox.append(h('span', { class: 'error-text' }, s.error.message), retry);
       const fix = s.error.fix;
       if (fix) {
-        const fixButton = h('button', { type: 'button', class: 'secondary' }, FIX_LABELS[fix]);
+        const fixButton = h('button', { type: 'button', class: 'secondary' }, fixLabel(fix));
         fixButton.addEventListener('click', () => this.events.fix(fix));
         this.errorBox.append(fixButton);
       }
@@ -237,16 +245,16 @@ export class OutputPane {
 
   private paintStatus(): void {
     const s = this.state;
-    this.status.textContent = s.status === 'running' && s.nextSeq === 0 ? 'Waiting for the first token…' : STATUS_TEXT[s.status];
+    this.status.textContent = s.status === 'running' && s.nextSeq === 0 ? l10n.t('Waiting for the first token…') : statusText(s.status);
     this.element.dataset.status = s.status;
   }
 
   private paintMetrics(): void {
     const s = this.state;
     const ttfb = s.timing?.ttfbMs ?? s.ttfbMs;
-    this.ttft.textContent = ttfb !== undefined ? `first token ${formatMs(ttfb)}` : '';
-    this.total.textContent = s.timing ? `total ${formatMs(s.timing.totalMs)}` : '';
-    this.size.textContent = s.text.length ? `${s.text.length.toLocaleString('en-US')} chars` : '';
+    this.ttft.textContent = ttfb !== undefined ? l10n.t('first token {0}', formatMs(ttfb)) : '';
+    this.total.textContent = s.timing ? l10n.t('total {0}', formatMs(s.timing.totalMs)) : '';
+    this.size.textContent = s.text.length ? l10n.t('{0} chars', s.text.length.toLocaleString('en-US')) : '';
   }
 
   private scheduleRender(): void {
@@ -301,6 +309,17 @@ export class OutputPane {
   }
 }
 
+/** A run's settings in one line: `temperature 0.7 · RAG off · budgets 8×1 · streamed`. */
+function summaryText(settings: RunSettings): string {
+  const service = isLocalModelId(settings.modelName)
+    ? l10n.t('on this machine')
+    : settings.useRag
+      ? l10n.t('RAG on · budgets {0}×{1}', settings.sequentialBudget, settings.parallelBudget)
+      : l10n.t('RAG off · budgets {0}×{1}', settings.sequentialBudget, settings.parallelBudget);
+  const streamed = settings.stream ? l10n.t('streamed') : l10n.t('not streamed');
+  return l10n.t('temperature {0} · {1} · {2}', settings.temperature, service, streamed);
+}
+
 export function formatMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+  return ms >= 1000 ? l10n.t('{0} s', (ms / 1000).toFixed(2)) : l10n.t('{0} ms', Math.round(ms));
 }

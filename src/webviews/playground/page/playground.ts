@@ -1,6 +1,8 @@
 // The playground page (browser code, bundled on its own): builds the form, output and history, restores the page's
 // state, says `ready`, and turns host messages into screen updates. It has no network access and never sees the key:
 // every request goes through the host as a protocol message.
+// First: the host's translations are in place before any module below writes a word.
+import './l10nStart';
 import { isHostMessage, type ExportedRun, type HostToWebview, type RunSettings } from '../protocol';
 import { OutputColumns } from './compare';
 import { h } from './dom';
