@@ -115,6 +115,19 @@ export class Workbench {
     await this.restMouse();
   }
 
+  /** Drags the side bar's edge (the sash beside it) so the side bar is `width` pixels wide; returns the width it had. */
+  async resizeSideBar(width: number): Promise<number> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) throw new Error('the side bar is not shown');
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+    await this.restMouse();
+    return box.width;
+  }
+
   // ---------------------------------------------------------------------------------------------- quick input
 
   get quickInput(): Locator {
