@@ -20,6 +20,9 @@ export interface StoryEnvironment {
   readonly key: string;
   /** `hostedReasoning.downloadFolder` as written in the user settings. */
   readonly downloadFolder: string;
+  /** The user settings file (settings.json of the server's user data) and the workspace folder the window shows. */
+  readonly userSettingsFile: string;
+  readonly workspace: string;
   /** Two PDFs of the workspace (names as the Explorer shows them) to finetune from. */
   readonly sourcePdfs: readonly [string, string];
   /** Base model of the model the story creates (also the playground's model), and the new model's name. */
@@ -59,6 +62,9 @@ export function storySteps(env: StoryEnvironment): Step[] {
     await wb.showContainer('Explorer');
     const [first, second] = env.sourcePdfs;
     await wb.row('Files Explorer', first).click();
+    // The click opens that PDF; once its editor shows, the Explorer reveals it, selecting it alone: a Ctrl+click
+    // before then was undone (seen on a loaded machine), so the person waits for the editor.
+    await page.getByRole('tab', { name: first }).waitFor();
     await wb.row('Files Explorer', second).click({ modifiers: ['Control'] });
     // The first click opened that PDF as text (the workbench's default); a person would close it again.
     await wb.closeEditor(first);
@@ -336,6 +342,67 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
+  const saveDialog: Step = {
+    number: 12,
+    id: 'save-dialog',
+    title: 'with no download folder set, Download asks where to save, starting outside the workspace; Escape writes nothing',
+    needs: ['finetune'],
+    async run({ shot, note }) {
+      const settingsBefore = fs.readFileSync(env.userSettingsFile, 'utf8');
+      await wb.clearNotifications();
+      try {
+        // The person empties the setting in the Settings editor.
+        await wb.runCommand('Preferences: Open User Settings');
+        await page.locator('.settings-editor').waitFor();
+        await page.keyboard.insertText('hostedReasoning.downloadFolder');
+        const field = page.locator('.settings-editor .setting-item-text').filter({ hasText: 'Download Folder' }).locator('input');
+        await field.waitFor();
+        assert.equal(await field.inputValue(), env.downloadFolder, 'the Settings editor shows the download folder of the user settings');
+        await field.fill('');
+        await eventually('the emptied setting to be written to settings.json', async () => {
+          const written = JSON.parse(fs.readFileSync(env.userSettingsFile, 'utf8')) as Record<string, unknown>;
+          return (written['hostedReasoning.downloadFolder'] ?? '') === '' ? true : undefined;
+        });
+        await shot('setting-cleared');
+        await wb.closeEditor('Settings');
+
+        const info = emu.artifactInfo(modelName, key);
+        assert.ok(info, 'the emulator has the artifact');
+        const downloadsBefore = fs.readdirSync(env.downloadFolder);
+        const requestsBefore = emu.received.length;
+        await wb.showContainer('Hosted Reasoning');
+        await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
+        // The server build's save dialog is VS Code's own: a quick input holding the path to save to.
+        await wb.quickInputTitled(`Save the artifact of ${modelName}`);
+        const proposed = await eventually('the dialog to propose a path', async () => {
+          const value = await wb.quickInputBox.inputValue();
+          return value.endsWith(info.filename) ? value : undefined;
+        });
+        note(`the save dialog proposes ${proposed} (the workspace is ${env.workspace})`);
+        const relative = path.relative(env.workspace, path.resolve(proposed));
+        assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${proposed} is outside the workspace ${env.workspace}`);
+        await shot('outside-workspace');
+
+        await page.keyboard.press('Escape');
+        await wb.quickInput.waitFor({ state: 'hidden' });
+        assert.equal(fs.existsSync(proposed), false, `nothing was written at ${proposed}`);
+        assert.deepEqual(fs.readdirSync(env.downloadFolder), downloadsBefore, 'nothing new in the old download folder');
+        const ggufInWorkspace = fs.readdirSync(env.workspace, { recursive: true }).filter((name) => String(name).endsWith('.gguf'));
+        assert.deepEqual(ggufInWorkspace, [], 'no model file in the workspace');
+        const fetched = emu.received.slice(requestsBefore).filter((r) => r.origin === 'storage');
+        assert.deepEqual(
+          fetched.map((r) => `${r.method} ${r.path}`),
+          [],
+          'no artifact was fetched',
+        );
+        assert.equal(await wb.notification(/^Downloading|Downloaded/).count(), 0, 'no download started');
+      } finally {
+        // As it was: the later steps and a rerun find the download folder set.
+        fs.writeFileSync(env.userSettingsFile, settingsBefore);
+      }
+    },
+  };
+
   const errors: Step = {
     number: 7,
     id: 'errors',
@@ -418,6 +485,7 @@ export function storySteps(env: StoryEnvironment): Step[] {
     report,
     localCompare,
     renamed,
+    saveDialog,
     errors,
   ];
 }

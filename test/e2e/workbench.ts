@@ -107,7 +107,7 @@ export class Workbench {
   }
 
   /** Closes an editor through the close button of its tab. */
-  async closeEditor(title: string): Promise<void> {
+  async closeEditor(title: string | RegExp): Promise<void> {
     const tab = this.page.getByRole('tab', { name: title });
     await tab.hover();
     await tab.getByRole('button', { name: /^Close/ }).click();
