@@ -272,6 +272,18 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
           assert.ok(descriptions.includes(title), `${knob} names a visible description saying the same (${JSON.stringify(descriptions)})`);
         }
         note(`hover help and a visible description on ${KNOBS.join(', ')}`);
+        // The person rests the pointer on the temperature: its hover help is the description shown under it. (The
+        // hover text itself is the browser's native title tooltip, which headless Chromium does not paint into a
+        // screenshot: the picture shows the pointed-at knob and the same words, shown.)
+        const temperature = pg.byTestId('temperature');
+        await temperature.hover();
+        const help = (await temperature.getAttribute('title')) ?? '';
+        const describedBy = ((await temperature.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter(Boolean);
+        const shownHelp = pg.content.locator(describedBy.map((id) => `[id="${id}"]`).join(', ')).filter({ hasText: help });
+        await shownHelp.first().waitFor();
+        assert.ok(await temperature.evaluate((el) => el.matches(':hover')), 'the pointer rests on the temperature');
+        await shot('temperature-help');
+        await wb.restMouse();
         await pg.content.locator('details.advanced > summary').click();
 
         await wb.runCommand('File: New Untitled Text File');

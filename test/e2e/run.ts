@@ -99,7 +99,7 @@ function serverEnvironment(): NodeJS.ProcessEnv {
  * native save dialog the browser cannot show; a one-second poll keeps the run short; the startup editor and the
  * parent-repository prompt are noise in screenshots.
  */
-function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: string): void {
+function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: string): string {
   const settings = {
     'hostedReasoning.baseUrl': emu.url,
     'hostedReasoning.downloadFolder': downloadFolder,
@@ -113,6 +113,7 @@ function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: s
   const file = path.join(userDataDir, 'User', 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
+  return file;
 }
 
 /** Processes whose command line names `marker` (our temporary folder): none may survive the cleanup. */
@@ -213,7 +214,7 @@ async function main(): Promise<number> {
   try {
     emu = await startEmulator(EMULATOR_TIMINGS);
     await writeDemoWorkspace(workspace);
-    writeUserSettings(userDataDir, emu, downloadFolder);
+    const userSettingsFile = writeUserSettings(userDataDir, emu, downloadFolder);
     console.log(`[e2e] emulator on ${emu.url}; workspace ${workspace}`);
 
     if (mode === 'vsix') {
@@ -252,6 +253,8 @@ async function main(): Promise<number> {
           emu,
           key: DEMO_KEY,
           downloadFolder,
+          userSettingsFile,
+          workspace,
           sourcePdfs: ['product-handbook.pdf', 'release-notes.pdf'],
           baseModel: 'oss-reasoner-8b',
           modelName: 'lumen-e2e',

@@ -11,7 +11,7 @@ import { scoreFor } from '../service/evaluation';
 import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
 import type { Step } from './stepRunner';
-import { eventually, Workbench } from './workbench';
+import { escapeRegExp, eventually, Workbench } from './workbench';
 
 export interface StoryEnvironment {
   readonly workbench: Workbench;
@@ -20,6 +20,9 @@ export interface StoryEnvironment {
   readonly key: string;
   /** `hostedReasoning.downloadFolder` as written in the user settings. */
   readonly downloadFolder: string;
+  /** The user settings file (settings.json of the server's user data) and the workspace folder the window shows. */
+  readonly userSettingsFile: string;
+  readonly workspace: string;
   /** Two PDFs of the workspace (names as the Explorer shows them) to finetune from. */
   readonly sourcePdfs: readonly [string, string];
   /** Base model of the model the story creates (also the playground's model), and the new model's name. */
@@ -30,6 +33,8 @@ export interface StoryEnvironment {
 
 const MODELS = 'Models';
 const FINETUNE_TIMEOUT_MS = 60_000;
+/** Wide enough for a service-chosen model name (ft:<base>:<name>:<job>) in the side bar. */
+const WIDE_SIDE_BAR = 560;
 
 /** "84.0% (42/50)", as src/features/models/evaluationText.ts writes it. */
 function accuracyText(correct: number, total: number): string {
@@ -51,6 +56,60 @@ function closedPort(): Promise<number> {
 export function storySteps(env: StoryEnvironment): Step[] {
   const { workbench: wb, emu, key, modelName } = env;
   const page = wb.page;
+
+  /** Selects the two PDFs in the Explorer (click, Ctrl+click), as a person picks the files to learn from. */
+  const selectSourcePdfs = async (): Promise<void> => {
+    await wb.showContainer('Explorer');
+    const [first, second] = env.sourcePdfs;
+    await wb.row('Files Explorer', first).click();
+    // The click opens that PDF; once its editor shows, the Explorer reveals it, selecting it alone: a Ctrl+click
+    // before then was undone (seen on a loaded machine), so the person waits for the editor.
+    await page.getByRole('tab', { name: first }).waitFor();
+    await wb.row('Files Explorer', second).click({ modifiers: ['Control'] });
+    // The first click opened that PDF as text (the workbench's default); a person would close it again.
+    await wb.closeEditor(first);
+    for (const name of env.sourcePdfs) {
+      assert.equal(await wb.row('Files Explorer', name).getAttribute('aria-selected'), 'true', `${name} is selected`);
+    }
+  };
+
+  /**
+   * Replaces the value a wizard step proposes with `text`, and Enter. While the box is busy (the name step loads the
+   * model list) the extension may still replace its proposal, overwriting keys typed meanwhile (seen: a second
+   * finetune's name lost its first ten characters): the person waits for the busy bar to go.
+   */
+  const replaceProposal = async (text: string): Promise<void> => {
+    await wb.quickInput.locator('.quick-input-progress.done').waitFor();
+    await eventually('the step to propose a value', async () => ((await wb.quickInputBox.inputValue()) !== '' ? true : undefined));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+    assert.equal(await wb.quickInputBox.inputValue(), text, 'the box holds what was typed');
+    await page.keyboard.press('Enter');
+  };
+
+  /**
+   * With the two PDFs selected, right-click the second → Create Finetuned Model…, answers the wizard's six steps for
+   * `name`, and starts it; `atSummary` runs while the summary is shown.
+   */
+  const answerWizard = async (name: string, atSummary: () => Promise<void>): Promise<void> => {
+    await wb.contextMenu(wb.row('Files Explorer', env.sourcePdfs[1]), 'Create Finetuned Model…');
+    const title = 'Create Finetuned Model from 2 files';
+    await wb.quickInputTitled(`${title} (1/6)`);
+    await wb.quickPickItem(new RegExp(`^${env.baseModel}\\b`)).click();
+    await wb.quickInputTitled(`${title} (2/6)`);
+    await replaceProposal(name);
+    await wb.quickInputTitled(`${title} (3/6)`);
+    await replaceProposal('5');
+    await wb.quickInputTitled(`${title} (4/6)`);
+    await wb.quickPickItem(/^pretraining/).click();
+    await wb.quickInputTitled(`${title} (5/6)`);
+    await page.keyboard.type('Answer questions about the Lumen Notes product');
+    await page.keyboard.press('Enter');
+    await wb.quickInputTitled(`${title}: review (6/6)`);
+    await wb.quickPickItem(new RegExp(`New model name, ${escapeRegExp(name)}$`)).waitFor();
+    await atSummary();
+    await wb.quickPickItem(/Start Finetuning/).click();
+  };
 
   const apiKey: Step = {
     number: 1,
@@ -94,38 +153,11 @@ export function storySteps(env: StoryEnvironment): Step[] {
     timeoutMs: 120_000,
     async run({ shot, note }) {
       await wb.clearNotifications();
-      await wb.showContainer('Explorer');
-      const [first, second] = env.sourcePdfs;
-      await wb.row('Files Explorer', first).click();
-      await wb.row('Files Explorer', second).click({ modifiers: ['Control'] });
-      // The first click opened that PDF as text (the workbench's default); a person would close it again.
-      await wb.closeEditor(first);
-      for (const name of env.sourcePdfs) {
-        assert.equal(await wb.row('Files Explorer', name).getAttribute('aria-selected'), 'true', `${name} is selected`);
-      }
-      await wb.contextMenu(wb.row('Files Explorer', second), 'Create Finetuned Model…');
-
-      const title = 'Create Finetuned Model from 2 files';
-      await wb.quickInputTitled(`${title} (1/6)`);
-      await wb.quickPickItem(new RegExp(`^${env.baseModel}\\b`)).click();
-      await wb.quickInputTitled(`${title} (2/6)`);
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type(modelName);
-      await page.keyboard.press('Enter');
-      await wb.quickInputTitled(`${title} (3/6)`);
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type('5');
-      await page.keyboard.press('Enter');
-      await wb.quickInputTitled(`${title} (4/6)`);
-      await wb.quickPickItem(/^pretraining/).click();
-      await wb.quickInputTitled(`${title} (5/6)`);
-      await page.keyboard.type('Answer questions about the Lumen Notes product');
-      await page.keyboard.press('Enter');
-      await wb.quickInputTitled(`${title}: review (6/6)`);
-      await wb.quickPickItem(new RegExp(`New model name, ${modelName}$`)).waitFor();
-      for (const name of env.sourcePdfs) await wb.quickPickItem(new RegExp(`^file\\s+${name}, PDF`)).waitFor();
-      await shot('summary');
-      await wb.quickPickItem(/Start Finetuning/).click();
+      await selectSourcePdfs();
+      await answerWizard(modelName, async () => {
+        for (const name of env.sourcePdfs) await wb.quickPickItem(new RegExp(`^file\\s+${name}, PDF`)).waitFor();
+        await shot('summary');
+      });
 
       // Visible for the whole job: the emulator's finetune takes seconds, the poll interval is one second.
       await wb.statusBarItem('Hosted Reasoning: 1 job running').waitFor();
@@ -268,10 +300,113 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
+  const renamed: Step = {
+    number: 11,
+    id: 'renamed-model',
+    title: 'a finetune the service finishes under a name of its own: the Jobs view, the notification and the Models view follow it',
+    needs: ['api-key'],
+    timeoutMs: 120_000,
+    async run({ shot, note }) {
+      const asked = `${modelName}-renamed`;
+      await wb.clearNotifications();
+      emu.configure({ renameTunedModels: true });
+      try {
+        await selectSourcePdfs();
+        await answerWizard(asked, async () => undefined);
+        // The service's name (ft:<base>:<asked>:<job>) is known once the job is done: the notification says it.
+        const ready = wb.notification(new RegExp(`Model ft:${escapeRegExp(env.baseModel)}:${escapeRegExp(asked)}:[0-9a-f]{8} is ready\\.`));
+        await ready.waitFor({ timeout: FINETUNE_TIMEOUT_MS });
+        const made = /Model (\S+) is ready\./.exec(await ready.innerText())?.[1];
+        assert.ok(made, 'the notification names the model');
+        assert.ok(emu.artifactPath(made, key), `the service made ${made}`);
+        assert.equal(emu.artifactPath(asked, key), undefined, `the service made no model named ${asked}`);
+        note(`asked for ${asked}; the service named it ${made}`);
+
+        await wb.showContainer('Hosted Reasoning');
+        await wb.waitForRow('Jobs', new RegExp(`^Create ${escapeRegExp(made)}, `), 30_000);
+        const jobs = await wb.rowLabels('Jobs');
+        assert.ok(!jobs.some((label) => label.startsWith(`Create ${asked},`)), `no job row under the name asked for: ${jobs.join(' | ')}`);
+        await wb.waitForRow(MODELS, `Custom model ${made}`, 30_000);
+        const models = await wb.rowLabels(MODELS);
+        assert.ok(
+          !models.some((label) => label.startsWith(`Custom model ${asked}`)),
+          `no model row under the name asked for: ${models.join(' | ')}`,
+        );
+        // The service's names are long: the person widens the side bar to read them whole.
+        const width = await wb.resizeSideBar(WIDE_SIDE_BAR);
+        await shot('service-name');
+        await wb.resizeSideBar(width);
+      } finally {
+        emu.configure({ renameTunedModels: false });
+      }
+    },
+  };
+
+  const saveDialog: Step = {
+    number: 12,
+    id: 'save-dialog',
+    title: 'with no download folder set, Download asks where to save, starting outside the workspace; Escape writes nothing',
+    needs: ['finetune'],
+    async run({ shot, note }) {
+      const settingsBefore = fs.readFileSync(env.userSettingsFile, 'utf8');
+      await wb.clearNotifications();
+      try {
+        // The person empties the setting in the Settings editor.
+        await wb.runCommand('Preferences: Open User Settings');
+        await page.locator('.settings-editor').waitFor();
+        await page.keyboard.insertText('hostedReasoning.downloadFolder');
+        const field = page.locator('.settings-editor .setting-item-text').filter({ hasText: 'Download Folder' }).locator('input');
+        await field.waitFor();
+        assert.equal(await field.inputValue(), env.downloadFolder, 'the Settings editor shows the download folder of the user settings');
+        await field.fill('');
+        await eventually('the emptied setting to be written to settings.json', async () => {
+          const written = JSON.parse(fs.readFileSync(env.userSettingsFile, 'utf8')) as Record<string, unknown>;
+          return (written['hostedReasoning.downloadFolder'] ?? '') === '' ? true : undefined;
+        });
+        await shot('setting-cleared');
+        await wb.closeEditor('Settings');
+
+        const info = emu.artifactInfo(modelName, key);
+        assert.ok(info, 'the emulator has the artifact');
+        const downloadsBefore = fs.readdirSync(env.downloadFolder);
+        const requestsBefore = emu.received.length;
+        await wb.showContainer('Hosted Reasoning');
+        await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
+        // The server build's save dialog is VS Code's own: a quick input holding the path to save to.
+        await wb.quickInputTitled(`Save the artifact of ${modelName}`);
+        const proposed = await eventually('the dialog to propose a path', async () => {
+          const value = await wb.quickInputBox.inputValue();
+          return value.endsWith(info.filename) ? value : undefined;
+        });
+        note(`the save dialog proposes ${proposed} (the workspace is ${env.workspace})`);
+        const relative = path.relative(env.workspace, path.resolve(proposed));
+        assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${proposed} is outside the workspace ${env.workspace}`);
+        await shot('outside-workspace');
+
+        await page.keyboard.press('Escape');
+        await wb.quickInput.waitFor({ state: 'hidden' });
+        assert.equal(fs.existsSync(proposed), false, `nothing was written at ${proposed}`);
+        assert.deepEqual(fs.readdirSync(env.downloadFolder), downloadsBefore, 'nothing new in the old download folder');
+        const ggufInWorkspace = fs.readdirSync(env.workspace, { recursive: true }).filter((name) => String(name).endsWith('.gguf'));
+        assert.deepEqual(ggufInWorkspace, [], 'no model file in the workspace');
+        const fetched = emu.received.slice(requestsBefore).filter((r) => r.origin === 'storage');
+        assert.deepEqual(
+          fetched.map((r) => `${r.method} ${r.path}`),
+          [],
+          'no artifact was fetched',
+        );
+        assert.equal(await wb.notification(/^Downloading|Downloaded/).count(), 0, 'no download started');
+      } finally {
+        // As it was: the later steps and a rerun find the download folder set.
+        fs.writeFileSync(env.userSettingsFile, settingsBefore);
+      }
+    },
+  };
+
   const errors: Step = {
     number: 7,
     id: 'errors',
-    title: 'a wrong key and an unreachable service: the person is told what to do',
+    title: 'a wrong key corrected in place, and an unreachable service: the person is told what to do',
     // The unreachable service is shown in place of the models of a stored key (without one, the welcome asks for it).
     needs: ['api-key'],
     async run({ shot }) {
@@ -287,8 +422,30 @@ export function storySteps(env: StoryEnvironment): Step[] {
       const answered = emu.received.filter((r) => r.headers['x-api-key'] === wrongKey).map((r) => r.status);
       assert.ok(answered.includes(403), `the service refused the key (answers: ${answered.join(', ')})`);
       await shot('wrong-key');
-      await page.keyboard.press('Escape');
+      // The person corrects the key in the same box: select what was typed, type the right key, Enter.
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(key);
+      // Typing again clears the refusal: it was about the previous key.
+      await wb.quickInput.getByText(/refused the API key/).waitFor({ state: 'hidden' });
+      const beforeCorrection = emu.received.length;
+      await page.keyboard.press('Enter');
       await wb.quickInput.waitFor({ state: 'hidden' });
+      await wb.notification(/API key saved\. \d+ models available\./).waitFor();
+      await wb.showContainer('Hosted Reasoning');
+      for (const model of DEFAULT_KEYS[key]?.models ?? []) await wb.waitForRow(MODELS, `Base model ${model}`);
+      await wb
+        .pane(MODELS)
+        .locator('.pane-header')
+        .getByText(`${new URL(emu.url).host} · key stored`)
+        .waitFor();
+      const corrected = emu.received
+        .slice(beforeCorrection)
+        .filter((r) => r.path.startsWith('/cr/get_allowed_models') && r.headers['x-api-key'] === key);
+      assert.ok(
+        corrected.some((r) => r.status === 200),
+        'the corrected key was checked against the service and accepted',
+      );
+      await shot('key-corrected');
       await wb.clearNotifications();
 
       const url = `http://127.0.0.1:${await closedPort()}`;
@@ -327,6 +484,8 @@ export function storySteps(env: StoryEnvironment): Step[] {
     ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }),
     report,
     localCompare,
+    renamed,
+    saveDialog,
     errors,
   ];
 }

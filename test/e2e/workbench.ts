@@ -107,12 +107,25 @@ export class Workbench {
   }
 
   /** Closes an editor through the close button of its tab. */
-  async closeEditor(title: string): Promise<void> {
+  async closeEditor(title: string | RegExp): Promise<void> {
     const tab = this.page.getByRole('tab', { name: title });
     await tab.hover();
     await tab.getByRole('button', { name: /^Close/ }).click();
     await tab.waitFor({ state: 'detached' });
     await this.restMouse();
+  }
+
+  /** Drags the side bar's edge (the sash beside it) so the side bar is `width` pixels wide; returns the width it had. */
+  async resizeSideBar(width: number): Promise<number> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) throw new Error('the side bar is not shown');
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 5 });
+    await this.page.mouse.up();
+    await this.restMouse();
+    return box.width;
   }
 
   // ---------------------------------------------------------------------------------------------- quick input

@@ -207,7 +207,7 @@ describe('jobs view and status bar', () => {
       await waitFor('the status bar to hide after Show Jobs', () => (statusBarState().isVisible ? undefined : true), {
         describe: statusBarState,
       });
-      assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'the failure still counts as unseen');
+      assert.equal((await row(jobId))?.item.contextValue, 'job evaluation failed', 'after Show Jobs the failure counts as seen');
     });
   });
 
