@@ -78,11 +78,18 @@ export function storySteps(env: StoryEnvironment): Step[] {
    * model list) the extension may still replace its proposal, overwriting keys typed meanwhile (seen: a second
    * finetune's name lost its first ten characters): the person waits for the busy bar to go.
    */
+  let lastTyped = '';
   const replaceProposal = async (text: string): Promise<void> => {
     await wb.quickInput.locator('.quick-input-progress.done').waitFor();
-    await eventually('the step to propose a value', async () => ((await wb.quickInputBox.inputValue()) !== '' ? true : undefined));
+    // The new step's title can show before its proposal replaces what the previous step's box held (the extension
+    // sets them one after the other), so the previous answer is not taken for this step's proposal.
+    await eventually('the step to propose a value', async () => {
+      const value = await wb.quickInputBox.inputValue();
+      return value !== '' && value !== lastTyped ? true : undefined;
+    });
     await page.keyboard.press('Control+A');
     await page.keyboard.type(text);
+    lastTyped = text;
     assert.equal(await wb.quickInputBox.inputValue(), text, 'the box holds what was typed');
     await page.keyboard.press('Enter');
   };
@@ -432,7 +439,10 @@ export function storySteps(env: StoryEnvironment): Step[] {
       await wb.quickInput.waitFor({ state: 'hidden' });
       await wb.notification(/API key saved\. \d+ models available\./).waitFor();
       await wb.showContainer('Hosted Reasoning');
-      for (const model of DEFAULT_KEYS[key]?.models ?? []) await wb.waitForRow(MODELS, `Base model ${model}`);
+      // A row may carry an accuracy after its name (step 10 evaluates the base).
+      for (const model of DEFAULT_KEYS[key]?.models ?? []) {
+        await wb.waitForRow(MODELS, new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`));
+      }
       await wb
         .pane(MODELS)
         .locator('.pane-header')

@@ -25,7 +25,8 @@ export class Workbench {
   async showContainer(label: string): Promise<void> {
     const tab = this.activityTab(label);
     if ((await tab.getAttribute('aria-selected')) !== 'true') {
-      await tab.locator('a').click();
+      // The tab, not its icon: a badge ("1 unsaved file") drawn over the icon would take the click.
+      await tab.click();
       await this.restMouse();
     }
     await this.page.locator(`.activitybar .action-item[role="tab"][aria-selected="true"]:has(a[aria-label^="${label}"])`).waitFor();

@@ -50,21 +50,21 @@ export function checkedKeyBox<T>(
         }
         const controller = new AbortController();
         checking = controller;
+        // Busy, not disabled: a disabled box gives the keyboard focus back to the editor (a playground page would
+        // then take the corrected key as its prompt), and VS Code does not return it when the box is enabled again.
         box.busy = true;
-        box.enabled = false;
         box.validationMessage = undefined;
         void check(key, controller.signal).then(
           (result) => {
             if (settled || controller.signal.aborted) return;
             if ('close' in result) return finish({ key, outcome: result.close });
             box.busy = false;
-            box.enabled = true;
-            box.validationMessage = untrustedText(result.refused);
+            // Said only while the box still holds the key it is about.
+            if (box.value.trim() === key) box.validationMessage = untrustedText(result.refused);
           },
           (error: unknown) => {
             if (settled) return;
             box.busy = false;
-            box.enabled = true;
             box.validationMessage = untrustedText(error instanceof Error ? error.message : String(error));
           },
         );

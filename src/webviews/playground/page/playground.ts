@@ -198,7 +198,10 @@ document.addEventListener('keydown', (e) => {
 });
 // The page is discarded when hidden; keep the latest text.
 window.addEventListener('pagehide', () => saver.saveNow());
-form.focusPrompt();
+// The prompt takes the keyboard once the page has it: a page that merely became visible again (it is rebuilt then)
+// must not pull the focus from where the person is typing, such as an input box over the editor.
+if (document.hasFocus()) form.focusPrompt();
+else window.addEventListener('focus', () => form.focusPrompt(), { once: true });
 void pageLoaded().then(() => post({ type: 'ready' }));
 
 /**
