@@ -30,6 +30,8 @@ import { JobsView, type JobNode } from './jobs/jobsTree';
 import { ModelsTreeProvider } from './features/models/modelsTree';
 import { JobsStatusBar } from './jobs/statusBar';
 import { useTranslations } from './l10n';
+import { completeWalkthroughStep } from './util/walkthroughStep';
+import { WALKTHROUGH_CONTEXT } from './walkthroughContext';
 
 /** What start() returns: for the in-editor tests, the live services and views (not a public API), and for the entry
  * module, the handler of each command it registered and the panels to restore. */
@@ -105,6 +107,12 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
 
     void poller.start();
     void session.updateContext();
+    // The walkthrough's first step: a key for this service, stored or from the environment.
+    const keyStep = async () => {
+      if ((await session.current()).key) completeWalkthroughStep(WALKTHROUGH_CONTEXT.hasApiKey);
+    };
+    context.subscriptions.push(session.onDidChange(() => void keyStep()));
+    void keyStep();
     return {
       services,
       models,

@@ -410,6 +410,32 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
+  const walkthrough: Step = {
+    number: 13,
+    id: 'walkthrough',
+    title: 'open Get Started after connecting, listing models, a finished run and a finetune: those steps are checked',
+    // The walkthrough was never opened before in this window, so VS Code's walkthrough service starts only now.
+    needs: ['api-key', 'finetune', 'playground-hostile'],
+    async run({ shot, note }) {
+      await wb.clearNotifications();
+      await wb.runCommand('Welcome: Open Walkthrough');
+      await wb.quickPickItem(/^Get Started with Hosted Reasoning/).click();
+      const walk = page.locator('.gettingStartedContainer');
+      const steps = ['setApiKey', 'seeModels', 'runFirstInference', 'createFirstFinetunedModel'];
+      for (const id of steps) {
+        // The step's check mark: a checkbox VS Code draws beside each step's title.
+        const check = walk.locator(`[data-done-step-id$="#${id}"]`);
+        await check.waitFor();
+        await eventually(`the walkthrough step ${id} to be checked`, async () =>
+          (await check.getAttribute('aria-checked')) === 'true' ? true : undefined,
+        );
+      }
+      note(`checked: ${steps.join(', ')}`);
+      await shot('steps-done');
+      await wb.closeEditor(/Walkthrough|Welcome/);
+    },
+  };
+
   const errors: Step = {
     number: 7,
     id: 'errors',
@@ -496,6 +522,7 @@ export function storySteps(env: StoryEnvironment): Step[] {
     localCompare,
     renamed,
     saveDialog,
+    walkthrough,
     errors,
   ];
 }

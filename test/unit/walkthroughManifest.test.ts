@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { WALKTHROUGH_CONTEXT } from '../../src/walkthroughContext';
+import { WALKTHROUGH_CONTEXT, WALKTHROUGH_ID, WALKTHROUGH_STEP_OF } from '../../src/walkthroughContext';
 import { localizedManifest } from './localizedManifest';
 
 const root = path.resolve(__dirname, '../../..');
@@ -21,7 +21,7 @@ const manifest = localizedManifest<Manifest>();
 const steps = manifest.contributes.walkthroughs.flatMap((w) => w.steps);
 
 /** The session's key context (src/connection/session.ts), true for a stored key and for one from the environment. */
-const HAS_API_KEY = 'hostedReasoning.hasApiKey';
+const HAS_API_KEY = WALKTHROUGH_CONTEXT.hasApiKey;
 
 describe('the Get Started walkthrough', () => {
   it('completes each step on the state it teaches', () => {
@@ -31,6 +31,17 @@ describe('the Get Started walkthrough', () => {
       runFirstInference: [`onContext:${WALKTHROUGH_CONTEXT.inferenceFinished}`],
       createFirstFinetunedModel: [`onContext:${WALKTHROUGH_CONTEXT.finetuneStarted}`],
     });
+  });
+
+  it('names each step by the id VS Code gives it, for the steps recorded as done directly', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { publisher: string; name: string };
+    const walkthroughs = manifest.contributes.walkthroughs as unknown as { id: string; steps: Step[] }[];
+    assert.deepEqual(
+      Object.entries(WALKTHROUGH_STEP_OF).map(([key, step]) => `${WALKTHROUGH_ID}#${step} ${key}`),
+      walkthroughs.flatMap((w) =>
+        w.steps.map((s) => `${pkg.publisher}.${pkg.name}#${w.id}#${s.id} ${(s.completionEvents?.[0] ?? '').replace(/^onContext:/, '')}`),
+      ),
+    );
   });
 
   it('gives every step an image that ships, with a text alternative', () => {
