@@ -186,8 +186,6 @@ export class StreamDecoder implements IncrementalDecoder {
   private dataCount = 0;
   private dataBytes = 0;
   private eventType = '';
-  private id = '';
-  private retry: number | undefined;
   private done = false;
   private failure: Error | undefined;
 
@@ -210,16 +208,6 @@ export class StreamDecoder implements IncrementalDecoder {
 
   get error(): Error | undefined {
     return this.failure;
-  }
-
-  /** The last SSE `id` seen (parsed, not used). */
-  get lastEventId(): string {
-    return this.id;
-  }
-
-  /** The last SSE `retry` in ms (parsed, not used). */
-  get retryMs(): number | undefined {
-    return this.retry;
   }
 
   push(chunk: Uint8Array): string[] {
@@ -421,14 +409,8 @@ export class StreamDecoder implements IncrementalDecoder {
       case 'event':
         this.eventType = value;
         break;
-      case 'id':
-        if (!value.includes('\0')) this.id = value;
-        break;
-      case 'retry':
-        if (/^\d+$/.test(value)) this.retry = Number(value);
-        break;
       default:
-        break; // unknown fields are ignored
+        break; // id and retry serve reconnection, which a run never does (a stopped run is not resumed); others are unknown
     }
   }
 
