@@ -1,6 +1,8 @@
 // The evaluation report page: renders the view-model the host posts, and sends back only what the person asked for
 // (evaluate the base on a row, add a model, export). Every string goes in as text (the h() builder and textContent);
 // service text is never parsed as HTML. The host re-posts the whole view whenever a job changes.
+// First: the host's translations are installed before any module writes a word.
+import '../../playground/page/l10nStart';
 import {
   isHostReportMessage,
   lineageTime,
@@ -13,11 +15,13 @@ import {
 } from '../protocol';
 import { h, vscodeApi } from '../../playground/page/dom';
 import { formatBytes } from '../../../util/byteSize';
+import { l10n } from '../../../l10n';
 import { chart } from './chart';
 import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
 
 const { post, saveState } = vscodeApi<ReportToHost, ReportPanelState>();
-const ROLE_WORDS: Record<ReportModelColumn['role'], string> = { model: 'this model', base: 'base', added: 'added' };
+const roleWords = (role: ReportModelColumn['role']): string =>
+  role === 'model' ? l10n.t('this model') : role === 'base' ? l10n.t('base') : l10n.t('added');
 
 const app = document.getElementById('app')!;
 
@@ -32,27 +36,27 @@ function render(view: ReportView): void {
   const header = h(
     'header',
     {},
-    h('h1', {}, `Evaluation report: ${view.modelName}`),
+    h('h1', {}, l10n.t('Evaluation report: {0}', view.modelName)),
     h(
       'p',
       { class: 'subtitle' },
       view.baseModel !== undefined
-        ? `Base model: ${view.baseModel}. Accuracies with their 95 % Wilson interval; differences with Newcombe's interval.`
-        : 'No base model is known for this model. Accuracies with their 95 % Wilson interval.',
+        ? l10n.t("Base model: {0}. Accuracies with their 95 % Wilson interval; differences with Newcombe's interval.", view.baseModel)
+        : l10n.t('No base model is known for this model. Accuracies with their 95 % Wilson interval.'),
     ),
   );
   const note = droppedNote(view.dropped);
   const actions = h(
     'div',
     { class: 'actions' },
-    button('Add a model…', 'add-model', () => post({ type: 'addModel' })),
-    button('Export Markdown', 'export-markdown', () => post({ type: 'export', format: 'markdown' })),
-    button('Export CSV', 'export-csv', () => post({ type: 'export', format: 'csv' })),
+    button(l10n.t('Add a model…'), 'add-model', () => post({ type: 'addModel' })),
+    button(l10n.t('Export Markdown'), 'export-markdown', () => post({ type: 'export', format: 'markdown' })),
+    button(l10n.t('Export CSV'), 'export-csv', () => post({ type: 'export', format: 'csv' })),
   );
   const body: Node[] = [header, origin(view.lineage), actions];
   if (note) body.push(h('p', { class: 'note', 'data-testid': 'dropped' }, note));
   if (view.datasets.length === 0) {
-    body.push(h('p', {}, `No finished evaluations of ${view.modelName} yet. Evaluate it from the Models view.`));
+    body.push(h('p', {}, l10n.t('No finished evaluations of {0} yet. Evaluate it from the Models view.', view.modelName)));
   } else {
     body.push(h('figure', {}, chart(view), legend(view)));
     for (const dataset of view.datasets) body.push(section(view, dataset));
@@ -66,22 +70,22 @@ function origin(lineage: ReportLineage | undefined): HTMLElement {
     return h(
       'p',
       { class: 'note', 'data-testid': 'no-lineage' },
-      'No lineage was recorded here for this model (it was not created by this extension).',
+      l10n.t('No lineage was recorded here for this model (it was not created by this extension).'),
     );
   }
   const facts: [string, string][] = [
-    ['Base model', lineage.baseModel],
-    ['Questions', `${lineage.numQs} · mode ${lineage.mode}`],
-    ...(lineage.useCase ? [['Use case', lineage.useCase] as [string, string]] : []),
-    ['Finetune job', lineage.jobId],
-    ['Started', lineageTime(lineage.startedAt)],
-    ...(lineage.finishedAt !== undefined ? [['Ended', lineageTime(lineage.finishedAt)] as [string, string]] : []),
+    [l10n.t('Base model'), lineage.baseModel],
+    [l10n.t('Questions'), l10n.t('{0} · mode {1}', lineage.numQs, lineage.mode)],
+    ...(lineage.useCase ? [[l10n.t('Use case'), lineage.useCase] as [string, string]] : []),
+    [l10n.t('Finetune job'), lineage.jobId],
+    [l10n.t('Started'), lineageTime(lineage.startedAt)],
+    ...(lineage.finishedAt !== undefined ? [[l10n.t('Ended'), lineageTime(lineage.finishedAt)] as [string, string]] : []),
   ];
   const files = h(
     'table',
     { class: 'lineage-files' },
-    h('caption', {}, `Source files (${lineage.files.length})`),
-    h('thead', {}, h('tr', {}, ...['File', 'Size', 'SHA-256'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('caption', {}, l10n.t('Source files ({0})', lineage.files.length)),
+    h('thead', {}, h('tr', {}, ...[l10n.t('File'), l10n.t('Size'), 'SHA-256'].map((t) => h('th', { scope: 'col' }, t)))),
     h(
       'tbody',
       {},
@@ -91,7 +95,7 @@ function origin(lineage: ReportLineage | undefined): HTMLElement {
           {},
           h('th', { scope: 'row' }, f.name),
           h('td', {}, formatBytes(f.size)),
-          h('td', { class: 'hash' }, f.sha256 ?? 'not recorded'),
+          h('td', { class: 'hash' }, f.sha256 ?? l10n.t('not recorded')),
         ),
       ),
     ),
@@ -99,7 +103,7 @@ function origin(lineage: ReportLineage | undefined): HTMLElement {
   return h(
     'section',
     { class: 'lineage', 'data-testid': 'lineage' },
-    h('h2', {}, 'Where it came from'),
+    h('h2', {}, l10n.t('Where it came from')),
     h('dl', {}, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
     files,
   );
@@ -130,15 +134,15 @@ function section(view: ReportView, dataset: ReportDataset): HTMLElement {
   });
   const running = dataset.columns
     .filter((c) => c.running)
-    .map((c) => h('p', { class: 'running' }, `Evaluating ${c.name} on this dataset…`));
+    .map((c) => h('p', { class: 'running' }, l10n.t('Evaluating {0} on this dataset…', c.name)));
   const evaluateBase =
     dataset.canEvaluateBase &&
     view.baseModel !== undefined &&
     h(
       'p',
       {},
-      `${view.baseModel} has no result on this dataset yet. `,
-      button('Evaluate base on this dataset', 'evaluate-base', () => post({ type: 'evaluateBase', datasetId: dataset.id })),
+      l10n.t('{0} has no result on this dataset yet.', view.baseModel) + ' ',
+      button(l10n.t('Evaluate base on this dataset'), 'evaluate-base', () => post({ type: 'evaluateBase', datasetId: dataset.id })),
     );
   return h(
     'section',
@@ -158,7 +162,15 @@ function table(dataset: ReportDataset): HTMLTableElement {
     h(
       'tr',
       {},
-      ...['Model', 'Role', 'Accuracy', '95 % interval', 'Correct / total', 'Judge', 'Finished'].map((t) => h('th', { scope: 'col' }, t)),
+      ...[
+        l10n.t('Model'),
+        l10n.t('Role'),
+        l10n.t('Accuracy'),
+        l10n.t('95 % interval'),
+        l10n.t('Correct / total'),
+        l10n.t('Judge'),
+        l10n.t('Finished'),
+      ].map((t) => h('th', { scope: 'col' }, t)),
     ),
   );
   const rows = dataset.columns.flatMap((column) =>
@@ -167,11 +179,11 @@ function table(dataset: ReportDataset): HTMLTableElement {
         'tr',
         { class: i === 0 ? 'latest' : 'older' },
         h('th', { scope: 'row' }, column.name),
-        h('td', {}, ROLE_WORDS[column.role]),
+        h('td', {}, roleWords(column.role)),
         h('td', {}, percent(e.accuracy)),
         h('td', {}, intervalText(e)),
         h('td', {}, `${e.correct} / ${e.total}`),
-        h('td', {}, e.judgeModel ?? 'not said'),
+        h('td', {}, e.judgeModel ?? l10n.t('not said')),
         h('td', {}, new Date(e.at).toLocaleString()),
       ),
     ),
@@ -183,11 +195,11 @@ function table(dataset: ReportDataset): HTMLTableElement {
         'tr',
         { class: 'missing' },
         h('th', { scope: 'row' }, c.name),
-        h('td', {}, ROLE_WORDS[c.role]),
-        h('td', { colspan: '5' }, c.running ? 'evaluating…' : 'no result'),
+        h('td', {}, roleWords(c.role)),
+        h('td', { colspan: '5' }, c.running ? l10n.t('evaluating…') : l10n.t('no result')),
       ),
     );
-  return h('table', {}, h('caption', {}, `Evaluations on ${dataset.datasetName}`), head, h('tbody', {}, ...rows, ...empty));
+  return h('table', {}, h('caption', {}, l10n.t('Evaluations on {0}', dataset.datasetName)), head, h('tbody', {}, ...rows, ...empty));
 }
 
 function button(label: string, testId: string, onClick: () => void): HTMLButtonElement {

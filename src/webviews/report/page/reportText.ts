@@ -1,30 +1,35 @@
 // The report's words, from the view-model alone: the verdict sentences, the judge warning and the chart's summary for
 // screen readers. Plain functions (no DOM), so plain mocha checks them.
+import { l10n } from '../../../l10n';
 import type { ReportComparison, ReportDataset, ReportEvaluation, ReportView } from '../protocol';
 
 export const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** "+12.0 pts" / "−3.5 pts": a difference of accuracies, in percentage points. */
-export const points = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
+export const points = (x: number): string => l10n.t('{0} pts', signed(x));
+
+const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
 
 export function intervalText(e: Pick<ReportEvaluation, 'lower' | 'upper'>): string {
-  return e.lower === undefined || e.upper === undefined ? 'no interval (no questions)' : `${percent(e.lower)} to ${percent(e.upper)}`;
+  return e.lower === undefined || e.upper === undefined
+    ? l10n.t('no interval (no questions)')
+    : l10n.t('{0} to {1}', percent(e.lower), percent(e.upper));
 }
 
 /** "tuned is better than base-8b (base): +24.0 pts, 95 % interval +6.1 to +39.3 pts." */
 export function verdictSentence(modelName: string, c: ReportComparison): string {
-  const other = `${c.otherModel} (${c.role === 'base' ? 'its base' : 'added'})`;
+  const other = c.role === 'base' ? l10n.t('{0} (its base)', c.otherModel) : l10n.t('{0} (added)', c.otherModel);
   if (c.verdict === undefined || c.estimate === undefined || c.lower === undefined || c.upper === undefined) {
-    return `${modelName} cannot be compared with ${other}: one of them has no questions counted.`;
+    return l10n.t('{0} cannot be compared with {1}: one of them has no questions counted.', modelName, other);
   }
-  const numbers = `${points(c.estimate)}, 95 % interval ${points(c.lower).replace(' pts', '')} to ${points(c.upper)}`;
+  const numbers = l10n.t('{0}, 95 % interval {1} to {2}', points(c.estimate), signed(c.lower), points(c.upper));
   switch (c.verdict) {
     case 'better':
-      return `${modelName} is better than ${other}: ${numbers}.`;
+      return l10n.t('{0} is better than {1}: {2}.', modelName, other, numbers);
     case 'worse':
-      return `${modelName} is worse than ${other}: ${numbers}.`;
+      return l10n.t('{0} is worse than {1}: {2}.', modelName, other, numbers);
     default:
-      return `${modelName} against ${other}: no clear difference at this sample size (${numbers}).`;
+      return l10n.t('{0} against {1}: no clear difference at this sample size ({2}).', modelName, other, numbers);
   }
 }
 
@@ -33,26 +38,32 @@ export function judgeWarning(dataset: ReportDataset, c: ReportComparison): strin
   const judge = (name: string) => dataset.columns.find((col) => col.name === name)?.evaluations[0]?.judgeModel;
   const mine = dataset.columns[0]?.evaluations[0]?.judgeModel;
   if (c.judgesDiffer) {
-    return `Different judges (${mine ?? '?'} and ${judge(c.otherModel) ?? '?'}): these accuracies were not measured the same way.`;
+    return l10n.t(
+      'Different judges ({0} and {1}): these accuracies were not measured the same way.',
+      mine ?? '?',
+      judge(c.otherModel) ?? '?',
+    );
   }
-  if (c.judgeUnknown) return 'A judge is not known for both results: they may not have been measured the same way.';
+  if (c.judgeUnknown) return l10n.t('A judge is not known for both results: they may not have been measured the same way.');
   return undefined;
 }
 
 /** The chart's aria-label: every bar's number, as the table has them. */
 export function chartSummary(view: ReportView): string {
-  if (view.datasets.length === 0) return `No evaluations of ${view.modelName} to chart.`;
+  if (view.datasets.length === 0) return l10n.t('No evaluations of {0} to chart.', view.modelName);
   const parts = view.datasets.map((d) => {
     const bars = d.columns.flatMap((c) => {
       const e = c.evaluations[0];
-      return e ? [`${c.name} ${percent(e.accuracy)} (95 % interval ${intervalText(e)})`] : [];
+      return e ? [l10n.t('{0} {1} (95 % interval {2})', c.name, percent(e.accuracy), intervalText(e))] : [];
     });
     return `${d.datasetName}: ${bars.join(', ')}`;
   });
-  return `Accuracy by dataset. ${parts.join('; ')}.`;
+  return l10n.t('Accuracy by dataset. {0}.', parts.join('; '));
 }
 
 export function droppedNote(dropped: number): string | undefined {
   if (dropped <= 0) return undefined;
-  return `${dropped} older evaluation${dropped === 1 ? ' was' : 's were'} dropped (only the newest are kept).`;
+  return dropped === 1
+    ? l10n.t('1 older evaluation was dropped (only the newest are kept).')
+    : l10n.t('{0} older evaluations were dropped (only the newest are kept).', dropped);
 }
