@@ -200,20 +200,25 @@ describe('run locally', function () {
     const panel = await runLocally(CUSTOM);
     const log = record(panel);
     try {
-      const modelName = panel.prefill!.modelName!;
-      send(panel, { type: 'run', runId: 'real', settings: { ...base, modelName } });
+      // Greedy (temperature 0), so both runs write the same answer: sampled, the second one sometimes ended by itself
+      // after a few characters, before Stop arrived.
+      const settings = { ...base, temperature: 0, modelName: panel.prefill!.modelName! };
+      send(panel, { type: 'run', runId: 'real', settings });
       const end = await waitForEnd(log.posted, 'real');
       assert.equal(end.type, 'done', JSON.stringify(end));
-      assert.ok(textOf(log.posted, 'real').length > 0, 'the tiny model wrote nothing');
+      const whole = textOf(log.posted, 'real');
+      // Long enough that Stop, sent at the first text, lands before the end (the emulator's model is fixed per name).
+      assert.ok(whole.length >= 40, `the tiny model's answer is too short to stop mid-way: ${JSON.stringify(whole)}`);
       assert.ok(end.timing.ttfbMs !== undefined, 'no time to first token');
 
-      send(panel, { type: 'run', runId: 'real-stop', settings: { ...base, modelName } });
+      send(panel, { type: 'run', runId: 'real-stop', settings });
       await waitFor('the first text of the second run', () => textOf(log.posted, 'real-stop').length > 0 || undefined, {
         timeoutMs: 20_000,
       });
       send(panel, { type: 'stop', runId: 'real-stop' });
       const stopped = await waitForEnd(log.posted, 'real-stop');
       assert.equal(stopped.type === 'done' && stopped.stopped, true, JSON.stringify(stopped));
+      assert.ok(textOf(log.posted, 'real-stop').length < whole.length, 'Stop ended the run before its end');
     } finally {
       log.dispose();
       await vscode.workspace.getConfiguration('hostedReasoning').update('local.threads', undefined, vscode.ConfigurationTarget.Global);
