@@ -25,7 +25,8 @@ const gpu = process.argv.find((a) => a.startsWith(GPU_ARG))?.slice(GPU_ARG.lengt
 
 // Started at once: importing node-llama-cpp and readying the backend takes 1–2 s, overlapping the first request's trip.
 const runtime = (async () => {
-  // A real import(): node-llama-cpp is ESM only. It is never bundled (its binaries are found next to its own files).
+  // A real import(): node-llama-cpp is ESM only. It is never bundled into this file (its binaries are found next to its
+  // own files); a platform .vsix ships it as its own bundle (scripts/packageTarget.ts).
   const llm: NodeLlamaCpp = await import('node-llama-cpp');
   const llama = await llm.getLlama({ build: 'never', gpu, logLevel: llm.LlamaLogLevel.warn, progressLogs: false });
   send({ type: 'ready', gpu: llama.gpu });
