@@ -9,31 +9,23 @@ import { l10n } from '../l10n';
 /** The client's kinds, plus a missing URL or key, plus anything else (a bug). */
 export type ErrorKind = ApiErrorKind | 'notConfigured' | 'unexpected';
 
-/** The commands a failure can offer besides Retry; `id` is the name the playground's webview knows each by. The titles
- * are read when shown (getters), after main has bound the translations. */
+/** A fix: the command that cures a kind of failure and its button title, read when shown (after main bound the translations). */
+function fix<Id extends string>(id: Id, command: string, title: () => string) {
+  return {
+    id,
+    command,
+    get title() {
+      return title();
+    },
+  };
+}
+
+/** The commands a failure can offer besides Retry; `id` is the name the playground's webview knows each by. */
 export const FIXES = {
-  setApiKey: {
-    id: 'setApiKey',
-    get title() {
-      return l10n.t('Set API Key');
-    },
-    command: COMMANDS.setApiKey,
-  },
-  configureBaseUrl: {
-    id: 'configureBaseUrl',
-    get title() {
-      return l10n.t('Configure Service URL');
-    },
-    command: COMMANDS.configureBaseUrl,
-  },
-  showLog: {
-    id: 'showLog',
-    get title() {
-      return l10n.t('Show Log');
-    },
-    command: COMMANDS.showLog,
-  },
-} as const;
+  setApiKey: fix('setApiKey', COMMANDS.setApiKey, () => l10n.t('Set API Key')),
+  configureBaseUrl: fix('configureBaseUrl', COMMANDS.configureBaseUrl, () => l10n.t('Configure Service URL')),
+  showLog: fix('showLog', COMMANDS.showLog, () => l10n.t('Show Log')),
+};
 
 export type Fix = (typeof FIXES)[keyof typeof FIXES];
 
