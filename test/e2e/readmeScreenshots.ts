@@ -1,7 +1,7 @@
 // The README's screenshots come from the UI tests, so they show the extension as it is, not as it was once drawn.
 // This table names, for each image README shows (media/screenshots/<name>), the UI-test screenshot it is copied from.
 // A full UI run fails when one of them was not produced (a step renamed or dropped would otherwise leave README
-// showing an old picture); `npm run screenshots` runs the UI tests and copies them over. test/unit/readmeScreenshots.test.ts
+// showing an old picture); `npm run screenshots` runs the UI tests and copies them over. test/unit/marketplaceManifest.test.ts
 // keeps README, this table and the folder in step.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

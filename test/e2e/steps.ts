@@ -3,8 +3,10 @@
 // wrong key and an unreachable service. Each step acts only through what a person sees and does (clicks, the
 // palette, typing) and checks what a person would see; the emulator's record confirms what reached the service.
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
@@ -278,7 +280,7 @@ export function storySteps(env: StoryEnvironment): Step[] {
   const report: Step = {
     number: 10,
     id: 'evaluation-report',
-    title: "open the new model's evaluation report from its context menu, evaluate its base there, read the verdict",
+    title: "open the new model's evaluation report from its context menu, evaluate its base there, read the verdict and lineage, export",
     needs: ['evaluate'],
     async run({ shot, note }) {
       await wb.clearNotifications();
@@ -304,6 +306,41 @@ export function storySteps(env: StoryEnvironment): Step[] {
       assert.equal(await reportPage.byTestId('report-chart').getAttribute('role'), 'img');
       await reportPage.byTestId('dataset').locator('table').first().waitFor();
       await shot('verdict');
+
+      // Where the model came from: the two PDFs of step 2, each with the SHA-256 of its bytes.
+      const lineage = reportPage.byTestId('lineage');
+      await lineage.scrollIntoViewIfNeeded();
+      const lineageText = await lineage.innerText();
+      for (const name of env.sourcePdfs) {
+        const sha256 = createHash('sha256')
+          .update(fs.readFileSync(path.join(env.workspace, name)))
+          .digest('hex');
+        assert.ok(lineageText.includes(name) && lineageText.includes(sha256), `the lineage names ${name} with its SHA-256 ${sha256}`);
+      }
+      assert.ok(lineageText.includes(env.baseModel), 'the lineage names the base model');
+      await shot('lineage');
+
+      // Export as Markdown to a file the person names in the save dialog (the server build's own: a quick input).
+      const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hr-e2e-export-')), 'report.md');
+      await reportPage.byTestId('export-markdown').click();
+      await wb.quickInputTitled('Export Evaluation Report');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText(target);
+      await wb.quickInput.getByRole('button', { name: 'OK' }).click();
+      await wb.notification(/Exported the evaluation report to/).waitFor();
+      const markdown = fs.readFileSync(target, 'utf8');
+      // The page's verdict, as the export's comparison row: the base, the same difference, the verdict's word.
+      const shown = /^\S+ (?:is (better|worse) than|against) .*?: ([+−][\d.]+ pts)/.exec(words);
+      assert.ok(shown, `the verdict reads as expected: ${words}`);
+      const row = markdown.split('\n').find((line) => line.includes(`${env.baseModel} (base)`));
+      assert.ok(row?.includes(shown[2]!) && row.includes(shown[1] ?? 'no clear difference'), `the export's row ${row} says ${shown[0]}`);
+      assert.ok(
+        env.sourcePdfs.every((name) => markdown.includes(name)),
+        'the export carries the lineage',
+      );
+      note(`exported ${markdown.split('\n').length} lines of Markdown to ${target}`);
+      await shot('exported');
+      fs.rmSync(path.dirname(target), { recursive: true, force: true });
     },
   };
 
