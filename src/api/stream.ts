@@ -15,7 +15,8 @@
 //  - An error met after some deltas of the same chunk does not lose them: push()/end() return the deltas and
 //    the error is thrown by the next push()/end() call, and is readable at once from `error`.
 
-import { decodeInferenceResult, errorText, parseBody, readStreamPayload, type StreamPayload } from './decode';
+import { decodeInferenceResult, readStreamPayload, type StreamPayload } from './answerText';
+import { errorText, parseBody } from './decode';
 import { tryParseJson } from './safeJson';
 import { ContractError, ServerError } from './errors';
 import { excerpt, redact } from './redact';

@@ -12,7 +12,7 @@
 // cut by the chunk's end) stops the lane at that event's first byte, and the general path reads on from there. The
 // caller runs it only between events (nothing pending).
 
-import { isTextField } from './decode';
+import { isTextField } from './answerText';
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -4,12 +4,11 @@ import {
   decodeErrorMessage,
   decodeEvaluationStatus,
   decodeFinetuneStatus,
-  decodeInferenceResult,
   decodeModelList,
   decodeStartedJob,
   normaliseState,
-  readStreamPayload,
 } from '../../src/api/decode';
+import { decodeInferenceResult, readStreamPayload } from '../../src/api/answerText';
 import { ContractError } from '../../src/api/errors';
 
 describe('decode: model list shapes (4.1)', () => {
