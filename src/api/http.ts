@@ -66,7 +66,8 @@ export interface HttpConfig {
 export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 30_000, streamIdleMs: 60_000, uploadIdleMs: 120_000, connectMs: 30_000 };
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
-const MAX_JSON_BYTES = 32 * 1024 * 1024;
+/** The largest JSON answer read whole: a non-streamed body, or one JSON document answering a streamed request. */
+export const MAX_JSON_BYTES = 32 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const NETWORK_CODES = new Set([

@@ -10,8 +10,9 @@
 //  - text/plain and unknown types are sniffed, so a text/plain answer that itself starts with `{` or
 //    `data:` would be read as NDJSON / SSE (the price of accepting SSE sent as text/plain).
 //  - Plain text has no cap: each chunk is passed on as it comes.
-//  - Size cap (`maxEventBytes`): one SSE event (the sum of its data lines plus the line being read), one
-//    line of any framing, or the whole single-document JSON body. Counted in input bytes.
+//  - Size caps, one per framing whether the request was streamed or not, counted in input bytes: `maxEventBytes`
+//    for one SSE event (the sum of its data lines plus the line being read) or one line of any framing;
+//    `maxJsonBytes` (http.ts's MAX_JSON_BYTES, the limit of a non-streamed answer) for a single JSON document.
 //  - An error met after some deltas of the same chunk does not lose them: push()/end() return the deltas and
 //    the error is thrown by the next push()/end() call, and is readable at once from `error`.
 
@@ -21,6 +22,7 @@ import { tryParseJson } from './safeJson';
 import { ContractError, ServerError } from './errors';
 import { excerpt, redact } from './redact';
 import { TokenLane } from './streamLane';
+import { MAX_JSON_BYTES } from './http';
 
 export type Framing = 'sse' | 'ndjson' | 'text' | 'json';
 type LineFraming = 'sse' | 'ndjson' | 'text';
@@ -31,6 +33,8 @@ export interface DecodeOptions {
   contentType?: string;
   /** Largest SSE event, NDJSON line or single JSON body accepted; default 8 MiB. */
   maxEventBytes?: number;
+  /** Largest single JSON document accepted (application/json that is not NDJSON); default MAX_JSON_BYTES (32 MiB). */
+  maxJsonBytes?: number;
   /**
    * The text completed by one chunk may come as one delta instead of one per event: decodeStream yields one string
    * per read of the source, and push()/end() may join the texts of events the byte lane took. Same text, far fewer
@@ -573,6 +577,15 @@ const enum JsonPhase {
  * starts like SSE (`data:`, `:` ...; never valid JSON) is decoded as SSE.
  */
 class JsonBodyDecoder extends HoldingDecoder {
+  /** One document is held whole up to the JSON limit, as a non-streamed answer is; NDJSON lines keep the event limit. */
+  constructor(
+    max: number,
+    coalesce: boolean,
+    private readonly jsonMax: number,
+  ) {
+    super(max, coalesce);
+  }
+
   private sniffer: Sniffer | undefined = new Sniffer(); // only to catch SSE sent as application/json
   private phase = JsonPhase.Lead;
   private line1Start = 0;
@@ -591,7 +604,7 @@ class JsonBodyDecoder extends HoldingDecoder {
       if (f === 'sse') return this.start('sse', false);
     }
     if (this.phase !== JsonPhase.Doc && this.advance(chunk, base)) return this.start('ndjson', false);
-    if (this.heldBytes > this.max) this.fail(tooLarge(this.max));
+    if (this.heldBytes > this.jsonMax) this.fail(tooLarge(this.jsonMax));
     return [];
   }
 
@@ -660,7 +673,7 @@ export function createDecoder(options: DecodeOptions = {}): IncrementalDecoder {
   const coalesce = options.coalesce === true;
   const framing = framingFromContentType(options.contentType);
   if (framing === 'sse' || framing === 'ndjson') return new StreamDecoder(framing, { maxEventBytes: max, coalesce });
-  if (framing === 'json') return new JsonBodyDecoder(max, coalesce);
+  if (framing === 'json') return new JsonBodyDecoder(max, coalesce, options.maxJsonBytes ?? MAX_JSON_BYTES);
   return new SniffingDecoder(max, coalesce);
 }
 

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ApiError, ContractError, ServerError } from '../../src/api/errors';
 import {
   createDecoder,
+  DEFAULT_MAX_EVENT_BYTES,
   decodeStream,
   framingFromContentType,
   type IncrementalDecoder,
@@ -9,6 +10,7 @@ import {
   StreamDecoder,
 } from '../../src/api/stream';
 import { bytes, decodeChunks } from './streamHelpers';
+import { MAX_JSON_BYTES } from '../../src/api/http';
 
 // ------------------------------------------------------------------------------------------------ helpers
 
@@ -495,7 +497,7 @@ describe('stream: size cap', () => {
       }
       const out: string[] = [];
       await assert.rejects(async () => {
-        for await (const d of decodeStream(source(), { contentType: c.contentType, maxEventBytes: 256 * 1024 })) {
+        for await (const d of decodeStream(source(), { contentType: c.contentType, maxEventBytes: 256 * 1024, maxJsonBytes: 256 * 1024 })) {
           out.push(d);
         }
       }, ContractError);
@@ -505,6 +507,25 @@ describe('stream: size cap', () => {
       assert.ok(peak < 30 * MiB, `heap grew by ${Math.round(peak / MiB)} MiB`);
     });
   }
+
+  it('one JSON document answering a streamed request has the JSON limit, as a non-streamed answer does', async () => {
+    // Over the per-event limit (8 MiB) but under the JSON limit: the framing decides the limit, not `stream`.
+    const text = 'x'.repeat(DEFAULT_MAX_EVENT_BYTES + MiB);
+    const body = Buffer.from(JSON.stringify({ response: text }));
+    async function* source(): AsyncGenerator<Uint8Array> {
+      for (let at = 0; at < body.length; at += MiB) yield body.subarray(at, at + MiB);
+    }
+    let got = '';
+    for await (const d of decodeStream(source(), { contentType: 'application/json' })) got += d;
+    assert.equal(got.length, text.length);
+    async function* over(): AsyncGenerator<Uint8Array> {
+      yield bytes('{"response":"');
+      for (let i = 0; i <= MAX_JSON_BYTES / MiB; i++) yield Buffer.alloc(MiB, 'y');
+    }
+    await assert.rejects(async () => {
+      for await (const _ of decodeStream(over(), { contentType: 'application/json' })) void _;
+    }, /larger than the limit of 33554432 bytes/);
+  });
 
   it('plain text has no cap: it is passed on chunk by chunk', async () => {
     async function* source(): AsyncGenerator<Uint8Array> {

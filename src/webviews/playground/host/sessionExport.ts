@@ -29,7 +29,9 @@ export function sessionMarkdown(runs: readonly ExportedRun[], exportedAt = new D
 
 /** A fence longer than any backtick run inside, so the text cannot close it early. */
 export function fenced(text: string, info = 'text'): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  // A loop, not a spread into Math.max: a prompt may hold more backtick runs than a call takes arguments.
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${info}\n${text}\n${fence}`;
 }
