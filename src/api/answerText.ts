@@ -297,6 +297,8 @@ export class InlineReasoning {
   private phase: 'start' | 'inside' | 'afterClose' | 'through' = 'start';
   private held = '';
   private close = '';
+  /** Nothing of the block written yet: its leading whitespace is dropped. */
+  private leading = true;
 
   push(text: string): InferencePiece[] {
     if (this.phase === 'through') return text === '' ? [] : [{ kind: 'answer', text }];
@@ -321,14 +323,22 @@ export class InlineReasoning {
     }
     if (this.phase === 'inside') {
       const at = rest.toLowerCase().indexOf(this.close);
+      // Whitespace at the start and end of the block belongs to the tags, not to the reasoning.
+      let end = at === -1 ? rest.length - partialSuffix(rest.toLowerCase(), this.close) : at;
+      const cut = end;
+      while (end > 0 && /\s/.test(rest.charAt(end - 1))) end--;
+      let start = 0;
+      if (this.leading) while (start < end && /\s/.test(rest.charAt(start))) start++;
+      if (end > start) {
+        this.leading = false;
+        out.push({ kind: 'reasoning', text: rest.slice(start, end) });
+      }
       if (at === -1) {
-        // Keep back what may be the start of the close tag.
-        const keep = partialSuffix(rest.toLowerCase(), this.close);
-        if (rest.length - keep > 0) out.push({ kind: 'reasoning', text: rest.slice(0, rest.length - keep) });
-        this.held = rest.slice(rest.length - keep);
+        // Kept back: trailing whitespace and what may be the start of the close tag.
+        this.held = rest.slice(Math.max(start, end));
+        if (cut === rest.length && this.held.trim() === '' && this.leading) this.held = '';
         return out;
       }
-      if (at > 0) out.push({ kind: 'reasoning', text: rest.slice(0, at) });
       rest = rest.slice(at + this.close.length);
       this.phase = 'afterClose';
     }
@@ -345,8 +355,8 @@ export class InlineReasoning {
   end(): InferencePiece[] {
     const held = this.held;
     this.held = '';
-    if (held === '') return [];
-    return [{ kind: this.phase === 'inside' ? 'reasoning' : 'answer', text: held }];
+    if (this.phase === 'inside') return held.trim() === '' ? [] : [{ kind: 'reasoning', text: held.trimEnd() }];
+    return held === '' ? [] : [{ kind: 'answer', text: held }];
   }
 }
 
