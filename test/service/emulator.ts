@@ -268,6 +268,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     activeConnections(): number {
       return apiSockets.size;
     },
+    dropConnections(): number {
+      const count = apiSockets.size;
+      for (const socket of apiSockets) socket.destroy();
+      return count;
+    },
     async close(): Promise<void> {
       if (state.closed) {
         return;

@@ -229,5 +229,10 @@ export interface Emulator {
   readonly tokenWrites: number[];
   /** Open sockets on the API origin. */
   activeConnections(): number;
+  /**
+   * Destroys every open socket on the API origin now, as a service or gateway that went away mid-request (the client
+   * sees the connection close). Returns how many there were.
+   */
+  dropConnections(): number;
   close(): Promise<void>;
 }
