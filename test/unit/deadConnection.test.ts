@@ -110,8 +110,9 @@ describe('a dead connection during a long silence ends the run at once, with a c
   it('the inference socket has TCP keep-alive on, probing within a minute of silence', async () => {
     emu.configure({ thinkMs: TEN_MINUTES });
     const calls: { socket: Socket; enable: boolean | undefined; delay: number | undefined }[] = [];
-    const original = Socket.prototype.setKeepAlive;
-    Socket.prototype.setKeepAlive = function (this: Socket, enable?: boolean, delay?: number) {
+    const prototype = Socket.prototype;
+    const original = Object.getOwnPropertyDescriptor(prototype, 'setKeepAlive')?.value as Socket['setKeepAlive'];
+    prototype.setKeepAlive = function (this: Socket, enable?: boolean, delay?: number) {
       calls.push({ socket: this, enable, delay });
       return original.call(this, enable, delay);
     };
@@ -128,7 +129,7 @@ describe('a dead connection during a long silence ends the run at once, with a c
       emu.dropConnections();
       await run.catch(() => undefined);
     } finally {
-      Socket.prototype.setKeepAlive = original;
+      prototype.setKeepAlive = original;
     }
   });
 });
