@@ -203,7 +203,11 @@ describe('cleanup commands', function () {
     const scope = await services.session.scope();
     assert.ok(scope);
     const jobId = await rig.api.evaluate('oss-reasoner-8b', 'demo-qa');
-    assert.ok(services.jobs.list(scope).some((j) => j.id === jobId));
+    // Finished before anything else is written: a poll's write of the job list and a write of another record at the
+    // same moment can lose the other one (VS Code echoes each flushed globalState copy back; see jobs/jobStore.ts).
+    await waitFor('the evaluation to finish', () => services.jobs.list(scope).find((j) => j.id === jobId && j.state === 'completed'), {
+      timeoutMs: 20_000,
+    });
     await services.context.globalState.update(RECENT_DATASETS_KEY_PREFIX + scope, ['demo-qa']);
     const saved = await rig.api.playground.presets.save({
       name: 'cleanup',
