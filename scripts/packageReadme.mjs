@@ -39,4 +39,6 @@ while (kept.length > 0 && kept.at(-1).trim() === '') kept.pop();
 kept.push('');
 fs.mkdirSync(path.dirname(output), { recursive: true });
 fs.writeFileSync(output, kept.join('\n'));
-console.log(`[package] README for the .vsix: ${screenshots} screenshots replaced by a note, contributors' section left out (${path.relative(root, output)})`);
+console.log(
+  `[package] README for the .vsix: ${screenshots} screenshots replaced by a note, contributors' section left out (${path.relative(root, output)})`,
+);

@@ -43,7 +43,9 @@ describe('the Marketplace manifest', () => {
     );
     // Only the screenshot lines and the section for contributors are left out: every other line of README.md ships.
     const shipped = fs.readFileSync(packaged, 'utf8').split('\n');
-    const userHalf = read('README.md').split(/^## Contributing$/m)[0]!.split('\n');
+    const userHalf = read('README.md')
+      .split(/^## Contributing$/m)[0]!
+      .split('\n');
     assert.deepEqual(
       userHalf.filter((line) => !shipped.includes(line)).filter((line) => !line.startsWith('![')),
       [],
