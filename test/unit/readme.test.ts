@@ -36,6 +36,13 @@ function tableUnder(heading: string): string[][] {
   );
 }
 
+/** The text of the section under `## <heading>`. */
+function sectionText(heading: string): string {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `README has no "## ${heading}" section`);
+  return readme.slice(start + 1).split(/\n## /)[0]!;
+}
+
 /** How the Settings table writes a default. */
 function shownDefault(value: unknown): string {
   if (value === '' || value === undefined) return '(empty)';
@@ -98,6 +105,13 @@ describe('README', () => {
       named.filter((n) => !known.has(n)),
       [],
     );
+  });
+
+  it('asks in Requirements for the VS Code version of engines.vscode in package.json', () => {
+    const engines = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { vscode: string } }).engines;
+    const minimum = /^\^(\d+\.\d+)\.\d+$/.exec(engines.vscode)?.[1];
+    assert.ok(minimum, `engines.vscode ${engines.vscode} is not a caret range`);
+    assert.match(sectionText('Requirements'), new RegExp(`\\*\\*VS Code ${minimum.replace('.', '\\.')} or newer\\*\\*`));
   });
 
   it('links only images that exist', () => {
