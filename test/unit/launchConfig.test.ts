@@ -9,7 +9,9 @@ const root = path.resolve(__dirname, '../../..');
 
 /** A JSON-with-comments file of .vscode/, read as VS Code reads it. */
 function jsonc<T>(file: string): T {
-  const { config, error } = ts.parseConfigFileTextToJson(file, fs.readFileSync(path.join(root, file), 'utf8'));
+  const parsed = ts.parseConfigFileTextToJson(file, fs.readFileSync(path.join(root, file), 'utf8'));
+  const config: unknown = parsed.config;
+  const error = parsed.error;
   assert.equal(error, undefined, `${file} does not parse`);
   return config as T;
 }

@@ -46,7 +46,7 @@ function sectionText(heading: string): string {
 /** How the Settings table writes a default. */
 function shownDefault(value: unknown): string {
   if (value === '' || value === undefined) return '(empty)';
-  return typeof value === 'string' ? `\`${value}\`` : String(value);
+  return typeof value === 'string' ? `\`${value}\`` : JSON.stringify(value);
 }
 
 /** The packaged README, written by the script `npm run package` runs. */
