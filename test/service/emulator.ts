@@ -231,6 +231,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if ('responseText' in patch && patch.responseText === undefined) {
         delete state.options.responseText;
       }
+      if ('reasoningText' in patch && patch.reasoningText === undefined) {
+        delete state.options.reasoningText;
+      }
       if (keys) {
         state.options.keys = { ...keys };
       }

@@ -105,6 +105,8 @@ export interface EmulatorOptions {
   /** The checksum header the storage origin sends with artifacts (default 'none'). */
   storageChecksum?: StorageChecksum;
   responseText?: string;
+  /** The reasoning written before the answer (when `reasoning` is not 'none'); default: composeReasoning's. */
+  reasoningText?: string;
   /** How answers carry reasoning (default 'none'); see ReasoningForm. */
   reasoning?: ReasoningForm;
   /**
@@ -129,8 +131,11 @@ export interface EmulatorOptions {
   recordTokenWrites?: boolean;
 }
 
-/** The options actually in force: every default filled in except responseText, which stays optional. */
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText'>> & { responseText?: string };
+/** The options actually in force: every default filled in except responseText and reasoningText, which stay optional. */
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText' | 'reasoningText'>> & {
+  responseText?: string;
+  reasoningText?: string;
+};
 
 export interface RecordedRequest {
   origin: 'api' | 'storage';
