@@ -50,7 +50,7 @@
 import { ContractError } from './errors';
 import { excerpt } from './redact';
 import { tryParseJson } from './safeJson';
-import { capText, isUsableJobId, MAX_JOB_ID_LENGTH, MAX_STATE_WORD_LENGTH } from './types';
+import { capText, humanise, isUsableJobId, MAX_JOB_ID_LENGTH, MAX_STATE_WORD_LENGTH } from './types';
 import type {
   DownloadTarget,
   EvaluationResult,
@@ -522,7 +522,8 @@ const foldWord = (word: string) =>
 
 /** The one mapping rule: lower-case, fold spaces and dashes to `_`, look up; an unknown word is 'unknown'. */
 export function normaliseState(word: string): JobState {
-  return WORD_TO_STATE.get(foldWord(word)) ?? 'unknown';
+  // A text longer than any state word is not one: not folded (an 8 MiB message would be copied twice).
+  return (word.length <= MAX_STATE_WORD_LENGTH && WORD_TO_STATE.get(foldWord(word))) || 'unknown';
 }
 
 const STATUS_KEY = new Set(['status', 'state']);
@@ -669,16 +670,6 @@ function readMessage(fields: ReturnType<typeof fieldsOf>, holder: Obj, rawState:
   if (text) return capText(text.value as string);
   const phase = own.find((f) => keySays(f.key, PHASE_KEY) && isIdentifier(f.value) && f.value !== rawState);
   return phase ? capText(humanise(phase.value as string)) : undefined;
-}
-
-/** A service word as a person reads it: `validating_files` -> "Validating files". */
-export function humanise(word: string): string {
-  const spaced = word
-    .trim()
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_\-.\s]+/g, ' ')
-    .toLowerCase();
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
 export function decodeFinetuneStatus(jobId: string, body: Json): FinetuneStatus {

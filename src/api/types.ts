@@ -103,3 +103,13 @@ export const MAX_STATE_WORD_LENGTH = 64;
 export function capText(text: string, max = MAX_SERVICE_TEXT): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** A service word as a person reads it: `validating_files` -> "Validating files". */
+export function humanise(word: string): string {
+  const spaced = word
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.\s]+/g, ' ')
+    .toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
