@@ -20,8 +20,8 @@
 //  §4.2 (inference) text and stream payloads: see that section below.
 //  §4.3/§4.5 started job: the one identifier-like value in the answer, wherever it is nested, that is not a state word
 //      and not a value the request itself sent (the model, dataset, mode...); one with a digit beats one without, a
-//      shallower one a deeper one; two still equal are a ContractError. A JSON number id is read when no string is
-//      there. No id in the body: the `Location` header of a 201/202 (its one query value, else its last path segment).
+//      shallower one a deeper one; two still equal are a ContractError. A number is an id only as the whole answer
+//      (in a record, `{"position": 3}` looks just like `{"id": 3}`). No id in the body: the `Location` header of a 201/202 (its one query value, else its last path segment).
 //      A job id over 256 characters or with control characters is refused (it is stored and sent back in every poll).
 //  §3/§4.4/§4.6 status: the state is the value anywhere in the record that is a state word (STATE_WORDS, read by
 //      meaning after lower-casing and folding spaces/dashes to `_`), a field whose key says status/state first, then
@@ -110,7 +110,7 @@ export function parseErrorBody(text: string): Json {
 // ------------------------------------------------------------------------------------------------ structure
 
 /** How deep the readers look for a list, an id, a state or progress: any real wrapping is a few levels. */
-const MAX_DEPTH = 6;
+const MAX_DEPTH = 10;
 
 /** The words of a key: `fineTunedModel`, `fine_tuned-model` and `FINE TUNED MODEL` all give fine, tuned, model. */
 function wordsOf(key: string): string[] {
@@ -153,7 +153,19 @@ const CUSTOM_WORDS = new Set([
   'trained',
   'derived',
 ]);
-const BASE_WORDS = new Set(['base', 'foundation', 'pretrained', 'builtin', 'system', 'public', 'stock', 'standard', 'official', 'shared']);
+const BASE_WORDS = new Set([
+  'base',
+  'built',
+  'foundation',
+  'pretrained',
+  'builtin',
+  'system',
+  'public',
+  'stock',
+  'standard',
+  'official',
+  'shared',
+]);
 /** Words that say what a value is, never which one: `{"object": "model"}` names nothing. */
 const TYPE_WORDS = new Set([...CUSTOM_WORDS, ...BASE_WORDS, 'fine', 'built', 'in', 'model', 'list', 'object', 'type', 'kind']);
 const LINEAGE_WORDS = new Set(['base', 'parent', 'root', 'from', 'source', 'origin', 'upstream', 'based']);
@@ -443,7 +455,6 @@ export interface StartAnswer {
 export function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJob {
   const sent = new Set(answer.sent ?? []);
   const strings: { id: string; rank: number[] }[] = [];
-  const numbers: string[] = [];
   const visit = (v: unknown, depth: number): void => {
     if (depth > MAX_DEPTH) return;
     if (typeof v === 'string') {
@@ -451,8 +462,7 @@ export function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJ
       if (isIdentifier(t) && !sent.has(t) && normaliseState(t) === 'unknown' && !isTypeValue(t)) {
         strings.push({ id: t, rank: [/\d/.test(t) ? 1 : 0, -depth] });
       }
-    } else if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) numbers.push(String(v));
-    else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
+    } else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
     else if (isObj(v)) for (const x of Object.values(v)) visit(x, depth + 1);
   };
   visit(body, 0);
@@ -461,12 +471,9 @@ export function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJ
   if (best && next && compareRanks(best.rank, next.rank) === 0 && best.id !== next.id) {
     throw contract(`two values could each be the job id: "${best.id}" and "${next.id}"`, body);
   }
-  const id = best?.id ?? (numbers.length === 1 ? numbers[0] : undefined) ?? idFromLocation(answer);
-  if (id === undefined) {
-    const why =
-      numbers.length > 1 ? `several numbers could each be the job id (${numbers.slice(0, 3).join(', ')})` : 'no job id in the answer';
-    throw contract(why, body);
-  }
+  // A number is an id only when it is the whole answer: in a record, `{"position": 3}` looks just like `{"id": 3}`.
+  const id = best?.id ?? (typeof body === 'number' && Number.isSafeInteger(body) ? String(body) : undefined) ?? idFromLocation(answer);
+  if (id === undefined) throw contract('no job id in the answer', body);
   // An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
   if (!isUsableJobId(id)) {
     throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
@@ -530,16 +537,17 @@ const STATUS_KEY = new Set(['status', 'state']);
 const PHASE_KEY = new Set(['phase', 'stage', 'step']);
 const ERROR_KEY = new Set(['error', 'failure', 'reason', 'err']);
 
-/** Each field of a record (and of its records, not its lists) with its depth, shallowest first. */
-function fieldsOf(o: Obj, maxDepth = 3): { key: string; value: unknown; depth: number; parent: Obj }[] {
+/** Each field of a record and of the records it holds (in lists too), with its depth, shallowest first. */
+function fieldsOf(o: Obj): { key: string; value: unknown; depth: number; parent: Obj }[] {
   const out: { key: string; value: unknown; depth: number; parent: Obj }[] = [];
   let level: Obj[] = [o];
-  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
     const next: Obj[] = [];
     for (const parent of level) {
       for (const [key, value] of Object.entries(parent)) {
         out.push({ key, value, depth, parent });
         if (isObj(value)) next.push(value);
+        else if (Array.isArray(value)) next.push(...value.filter(isObj));
       }
     }
     level = next;
@@ -609,13 +617,13 @@ function readProgress(fields: ReturnType<typeof fieldsOf>, state: JobState): num
       const [done, total] = aTotal !== bTotal ? (aTotal ? [b.n, a.n] : [a.n, b.n]) : [Math.min(a.n, b.n), Math.max(a.n, b.n)];
       if (total > 0 && done <= total && (!best || total > best.total)) best = { done, total };
     };
-    if (counts.length === 2) consider(counts[0]!, counts[1]!);
-    else {
-      // Keys that share a word (`step`, `total_steps`): bucketed by word, so a record of 50,000 numbers stays linear.
-      const byWord = new Map<string, (typeof counts)[number][]>();
-      for (const c of counts) for (const w of c.words) if (!TOTAL_KEY.has(w)) byWord.set(w, [...(byWord.get(w) ?? []), c].slice(0, 8));
-      for (const group of byWord.values()) group.forEach((a, i) => group.slice(i + 1).forEach((b) => consider(a, b)));
-    }
+    // One count whose key says total beside one other (`{done, total}`), or keys that share a word (`step`,
+    // `total_steps`), bucketed by word so that a record of 50,000 numbers stays linear. Two anonymous numbers
+    // (`{priority: 2, attempt: 5}`) are no progress.
+    if (counts.length === 2 && counts.filter((c) => c.words.some((w) => TOTAL_KEY.has(w))).length === 1) consider(counts[0]!, counts[1]!);
+    const byWord = new Map<string, (typeof counts)[number][]>();
+    for (const c of counts) for (const w of c.words) if (!TOTAL_KEY.has(w)) byWord.set(w, [...(byWord.get(w) ?? []), c].slice(0, 8));
+    for (const group of byWord.values()) group.forEach((a, i) => group.slice(i + 1).forEach((b) => consider(a, b)));
     if (best) return clamp((best.done / best.total) * 100);
   }
   return undefined;
