@@ -145,8 +145,8 @@ export interface FaultRule {
   body?: string | Buffer;
   contentType?: string;
   /**
-   * 'body': more headers of the answer, e.g. a wrong or missing Content-Range with status 206, a Content-Encoding, a
-   * checksum header.
+   * More headers of the answer: for 'body', e.g. a wrong or missing Content-Range with status 206, a Content-Encoding,
+   * a checksum header, a Location; for 'status', rate-limit fields (X-RateLimit-Reset, RateLimit, RateLimit-Policy).
    */
   headers?: Record<string, string>;
 }
