@@ -21,8 +21,9 @@
 //  §4.3/§4.5 started job: the one identifier-like value in the answer, wherever it is nested, that is not a state word
 //      and not a value the request itself sent (the model, dataset, mode...); one with a digit beats one without, a
 //      shallower one a deeper one; two still equal are a ContractError. A number is an id only as the whole answer
-//      (in a record, `{"position": 3}` looks just like `{"id": 3}`). No id in the body: the `Location` header of a 201/202 (its one query value, else its last path segment).
-//      A job id over 256 characters or with control characters is refused (it is stored and sent back in every poll).
+//      (in a record, `{"position": 3}` looks just like `{"id": 3}`). No id in the body: the `Location` header of a
+//      201/202 (its one query value, else its last path segment). A job id over 256 characters or with control
+//      characters is refused (it is stored and sent back in every poll).
 //  §3/§4.4/§4.6 status: the state is the value anywhere in the record that is a state word (STATE_WORDS, read by
 //      meaning after lower-casing and folding spaces/dashes to `_`), a field whose key says status/state first, then
 //      phase/stage, then the shallowest; two that disagree at the same rank are a ContractError. An unknown word under

@@ -26,7 +26,7 @@ function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => v
 }
 
 type G = fc.GeneratorValue;
-const pick = <T>(g: G, xs: readonly T[]): T => g(fc.constantFrom, ...xs);
+const pick = <T>(g: G, xs: readonly T[]): T => g(fc.constantFrom<T[]>, ...xs);
 const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
 const bool = (g: G): boolean => g(fc.boolean);
 const shuffle = <T>(g: G, xs: T[]): T[] => {
