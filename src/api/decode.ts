@@ -1,52 +1,37 @@
-// Readers for every part of the spec marked "not shown". This is the only file that guesses, and it guesses by the
-// shape of an answer, not by a list of key names: the next service names its fields differently, but a list of models
-// is still a list of named things, a job id is still the one identifier in the answer, and progress is still a
-// number or a pair of counts. Each decision is written once here, next to the reader that applies it. A body no
-// reading fits, or one that two readings fit equally well, is a ContractError that names what was found and carries a
-// redacted excerpt for the log: never a crash, a silent empty result or a guess.
+// Readers for every part of the spec marked "not shown", the only file that guesses. It reads an answer by its shape,
+// not by a list of key names: the next service names its fields differently, but a list of models is still a list of
+// named things, a job id the one identifier in the answer, progress a number or a pair of counts. Words are read only
+// for meaning (a state, a kind, "total"), in values or in the words of a key, never as whole key names. A body no
+// reading fits, or that two readings fit equally well, is a ContractError naming what was found, with a redacted
+// excerpt for the log: never a crash, a silent empty result or a guess.
 //
-// Decisions, by spec section ("not shown" there; decided here once):
-//  §2/§4.1 model list: every array within MAX_DEPTH levels is a candidate; its entries are strings or records, and a
-//      record's name is its identifier-like string (one token, at most 256 characters, no control characters, a
-//      letter in it, not a URL or a date, not a word that only says a kind). When a record has several, the column
-//      that every record has, with the most distinct values, wins; a field whose key says base/parent/root/from/source
-//      (a reference to a parent model) comes after the others; then the first in the record (services put the name
-//      first). An object holding two or more lists, or lists under keys that say a kind, is one list of groups, and so
-//      is an array of records each holding a list. The candidate with the most named entries wins; two equally good
-//      candidates at different places are a ContractError naming both. Kind: the group's key or a field whose value
-//      says base/custom/tuned (KIND_WORDS), a boolean field whose key says it, or a reference to a parent model
-//      (custom, and its lineage); else a name with a fine-tune prefix (`ft:`, `custom:`) is custom; else 'unknown'.
-//      Duplicates keep the first, the record is kept raw. No list at all is a ContractError; an empty list is not.
-//  §4.2 (inference) text and stream payloads: see that section below.
-//  §4.3/§4.5 started job: the one identifier-like value in the answer, wherever it is nested, that is not a state word
-//      and not a value the request itself sent (the model, dataset, mode...); one with a digit beats one without, a
-//      shallower one a deeper one; two still equal are a ContractError. A number is an id only as the whole answer
-//      (in a record, `{"position": 3}` looks just like `{"id": 3}`). No id in the body: the `Location` header of a
-//      201/202 (its one query value, else its last path segment). A job id over 256 characters or with control
-//      characters is refused (it is stored and sent back in every poll).
-//  §3/§4.4/§4.6 status: the state is the value anywhere in the record that is a state word (STATE_WORDS, read by
-//      meaning after lower-casing and folding spaces/dashes to `_`), a field whose key says status/state first, then
-//      phase/stage, then the shallowest; two that disagree at the same rank are a ContractError. An unknown word under
-//      such a key is kept as `rawState` (state 'unknown', not terminal: polling goes on), shown humanised
-//      (`validating_files` -> "Validating files"); an error field makes it 'failed'. Progress: a percent string
-//      ("45%"); a number whose key says percent; a number whose key says progress/fraction/completion (above 1 a
-//      percentage, in [0, 1] a fraction, exactly 1 while not finished 1%); else any done/total pair of counts in one
-//      object (the only two counts there, or two whose keys share a word, the larger total winning); the shallowest
-//      object first. Message: the record's first human text (it has a space), else a phase word. Error: a field whose
-//      key says error/failure/reason, read by errorText. Every service text kept (message, error, state word) is
-//      capped (capText): it is stored in each job record and rewritten at each poll. The model the job made: see
-//      readMadeModel. Evaluation result: `result` with accuracy (or correct/total); above 1 read as a percentage.
+//  §4.1 model list: every array within MAX_DEPTH levels is a candidate, of strings or records; a record's name is its
+//      identifier-like string (isModelName), the column every record has with the most distinct values, a parent
+//      reference (key says base/parent/root/from...) after the others, then the first in the record (services put the
+//      name first). Two or more such arrays of one shape side by side, or under keys that say a kind, are groups, as
+//      is an array of records each holding a list. The list with the most names wins; a tie elsewhere is refused.
+//      Kind: the group key, a value saying base/custom/tuned, a boolean whose key says it, or a parent reference
+//      (custom, with its lineage); else a `ft:`/`custom:` name is custom; else 'unknown'. Duplicates keep the first.
+//  §4.2 inference text and stream payloads: see that section below.
+//  §4.3/§4.5 started job: the one identifier in the answer, at any depth, that is no state word and no value the
+//      request sent; one with a digit, then a shallower one, wins; a tie is refused. A number only as the whole answer.
+//      No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment). An id over
+//      256 characters or with control characters is refused (it is stored and sent back in every poll).
+//  §3/§4.4/§4.6 status: the state is a value anywhere that is a state word (STATE_WORDS, after folding case, spaces
+//      and dashes), under a key saying status/state first, then phase/stage, then the shallowest; a disagreement at
+//      one rank is refused. An unknown word under a status key is kept as `rawState` (state 'unknown', polling goes on,
+//      shown humanised: `validating_files` -> "Validating files"); an error field makes it 'failed'. Progress: a
+//      percent text; a number whose key says percent; one whose key says progress/fraction (above 1 a percentage, 1
+//      while not finished 1%); else a done/total pair of counts in one object (a key saying total beside one other, or
+//      two keys sharing a word, the larger total winning). Message: the first human text, else a phase word. Error: a
+//      key saying error/failure/reason, by errorText. Message, error and state word are capped (capText): they are
+//      stored in the job record, rewritten at each poll. The model the job made: readMadeModel.
 //  §4.7 download body when not redirected: see decodeDownloadMetadata.
-//  §5 missing or invalid key: 401 and 403 from the API origin both mean "fix the key" (AuthError).
-//  §6 events: none; jobs are polled (src/jobs), one poller for all active jobs.
-//  §7 error statuses and bodies: 401/403 auth, 408 timeout, 429 rate limit, 5xx server, other 4xx request (http.ts).
-//      The message: FastAPI's `detail` list of `{loc, msg}`, an S3-like XML `<Message>`, else errorText of the body (a
-//      string, an object's human text, or a list of them, joined); an HTML page says nothing.
-//  §8 limits: Retry-After (seconds or date), `retry-after-ms`, IETF RateLimit/RateLimit-Policy and X-RateLimit-Reset
-//      (rateLimit.ts), honoured by the retries (http.ts) and the poller alike.
-//  §9 versioning: no version is sent; unknown extra fields are ignored everywhere.
-//  All bodies: JSON is parsed by safeJson.ts only; nesting deeper than MAX_JSON_DEPTH (64) is a ContractError (an
-//      error body that deep just says nothing, its status still decides the error).
+//  §5 401 and 403 from the API origin both mean "fix the key" (AuthError).  §6 no events: jobs are polled (src/jobs).
+//  §7 error bodies: FastAPI's `detail` list of `{loc, msg}`, an S3-like XML `<Message>`, else errorText of the body (a
+//      string, an object's human text, or a list of them, joined); an HTML page says nothing. Statuses: http.ts.
+//  §8 limits: Retry-After, IETF RateLimit and X-RateLimit-Reset (rateLimit.ts), for retries and the poller alike.
+//  §9 versioning: no version is sent; unknown fields are ignored. All JSON is parsed by safeJson.ts only (depth 64).
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
@@ -138,38 +123,12 @@ const isHumanText = (v: unknown): v is string => typeof v === 'string' && /\S\s+
 
 // ---------------------------------------------------------------------------------------------- 4.1 models
 
-const CUSTOM_WORDS = new Set([
-  'custom',
-  'finetuned',
-  'finetune',
-  'tuned',
-  'ft',
-  'lora',
-  'adapter',
-  'user',
-  'your',
-  'my',
-  'own',
-  'private',
-  'trained',
-  'derived',
-]);
-const BASE_WORDS = new Set([
-  'base',
-  'built',
-  'foundation',
-  'pretrained',
-  'builtin',
-  'system',
-  'public',
-  'stock',
-  'standard',
-  'official',
-  'shared',
-]);
+const words = (list: string) => new Set(list.split(' '));
+const CUSTOM_WORDS = words('custom finetuned finetune tuned ft lora adapter user your my own private trained derived');
+const BASE_WORDS = words('base built builtin foundation pretrained system public stock standard official shared');
 /** Words that say what a value is, never which one: `{"object": "model"}` names nothing. */
-const TYPE_WORDS = new Set([...CUSTOM_WORDS, ...BASE_WORDS, 'fine', 'built', 'in', 'model', 'list', 'object', 'type', 'kind']);
-const LINEAGE_WORDS = new Set(['base', 'parent', 'root', 'from', 'source', 'origin', 'upstream', 'based']);
+const TYPE_WORDS = new Set([...CUSTOM_WORDS, ...BASE_WORDS, ...words('fine in model list object type kind')]);
+const LINEAGE_WORDS = words('base parent root from source origin upstream based');
 // What the answer says wins: a `ft:` model listed with `type: base` stays base.
 const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
 
@@ -307,11 +266,7 @@ export function decodeModelList(body: Json): ModelInfo[] {
   found.sort((a, b) => size(b) - size(a));
   const [best, second] = found;
   if (second && size(second) === size(best!) && size(best!) > 0) {
-    const show = (c: ListCandidate) =>
-      `${c.path} (${c.models
-        .slice(0, 3)
-        .map((m) => m.name)
-        .join(', ')})`;
+    const show = (c: ListCandidate) => `${c.path} (${capText(c.models.map((m) => m.name).join(', '), 80)})`;
     throw contract(`model list: two lists fit equally well, ${show(best!)} and ${show(second)}`, body);
   }
   const seen = new Set<string>();
@@ -485,24 +440,13 @@ export function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJ
 /** A 201/202 that says where the job is: its one query value, else the last segment of its path. */
 function idFromLocation({ status, location }: StartAnswer): string | undefined {
   if ((status !== 201 && status !== 202) || !location) return undefined;
-  let url: URL;
   try {
-    url = new URL(location, 'http://service.invalid/');
+    const url = new URL(location, 'http://service.invalid/');
+    const values = [...url.searchParams.values()].filter(isIdentifier);
+    const id = values.length === 1 ? values[0] : decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
+    return isIdentifier(id) ? id : undefined;
   } catch {
-    return undefined;
-  }
-  const values = [...url.searchParams.values()].filter(isIdentifier);
-  if (values.length === 1) return values[0];
-  const segment = url.pathname.split('/').filter(Boolean).pop();
-  const id = segment === undefined ? undefined : safeDecode(segment);
-  return isIdentifier(id) ? id : undefined;
-}
-
-function safeDecode(s: string): string | undefined {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return undefined;
+    return undefined; // not a URL, or a segment that is not URI-encoded
   }
 }
 
@@ -534,9 +478,9 @@ export function normaliseState(word: string): JobState {
   return (word.length <= MAX_STATE_WORD_LENGTH && WORD_TO_STATE.get(foldWord(word))) || 'unknown';
 }
 
-const STATUS_KEY = new Set(['status', 'state']);
-const PHASE_KEY = new Set(['phase', 'stage', 'step']);
-const ERROR_KEY = new Set(['error', 'failure', 'reason', 'err']);
+const STATUS_KEY = words('status state');
+const PHASE_KEY = words('phase stage step');
+const ERROR_KEY = words('error failure reason err');
 
 /** Each field of a record and of the records it holds (in lists too), with its depth, shallowest first. */
 function fieldsOf(o: Obj): { key: string; value: unknown; depth: number; parent: Obj }[] {
@@ -579,9 +523,9 @@ function readState(body: Obj, fields: ReturnType<typeof fieldsOf>): { state: Job
   return { state: failed ? 'failed' : 'unknown', rawState, holder: body };
 }
 
-const PERCENT_KEY = new Set(['percent', 'pct', 'percentage']);
-const PROGRESS_KEY = new Set(['progress', 'fraction', 'ratio', 'completion']);
-const TOTAL_KEY = new Set(['total', 'max', 'of', 'count', 'num', 'all', 'target', 'expected']);
+const PERCENT_KEY = words('percent pct percentage');
+const PROGRESS_KEY = words('progress fraction ratio completion');
+const TOTAL_KEY = words('total max of count num all target expected');
 /** Counts above this are times (epoch seconds), sizes or ids, not items done. */
 const MAX_COUNT = 1e9;
 const PERCENT_TEXT = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/;
