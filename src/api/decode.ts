@@ -100,13 +100,20 @@ const MAX_DEPTH = 10;
 
 /** The words of a key: `fineTunedModel`, `fine_tuned-model` and `FINE TUNED MODEL` all give fine, tuned, model. */
 function wordsOf(key: string): string[] {
-  return key
+  let words = WORDS_SEEN.get(key);
+  if (words) return words;
+  words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
     .map((w) => (w.length > 3 && /[^su]s$/.test(w) ? w.slice(0, -1) : w));
+  // Keys repeat in every record of a list: each is split once (the cache is dropped before it grows large).
+  if (WORDS_SEEN.size > 2_000) WORDS_SEEN.clear();
+  WORDS_SEEN.set(key, words);
+  return words;
 }
+const WORDS_SEEN = new Map<string, string[]>();
 
 const keySays = (key: string, words: ReadonlySet<string>) => wordsOf(key).some((w) => words.has(w));
 
@@ -139,18 +146,46 @@ function kindOfWords(words: readonly string[]): ModelKind {
 }
 
 /** A value made only of type words ("base", "fine-tuned", "model"): it says a kind, it names nothing. */
-const isTypeValue = (v: string) => wordsOf(v).every((w) => TYPE_WORDS.has(w));
+const isTypeValue = (v: string) => v.length <= 40 && !/\d/.test(v) && wordsOf(v).every((w) => TYPE_WORDS.has(w));
 
 function isModelName(v: unknown): v is string {
   return isIdentifier(v) && /\p{L}/u.test(v) && !isTypeValue(v);
 }
 
-/** The key of the field that names each record of a list (see the header: coverage, distinct values, lineage, order). */
-function nameColumn(records: Obj[]): string | undefined {
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** One record as the list reader sees it: its name-like fields, and what its other fields say. */
+interface Seen {
+  names: [string, string][];
+  kind: ModelKind;
+  createdAt?: string;
+}
+
+/** A record's fields in one pass (a list may hold 10,000 of them): names, a kind said by a value or a boolean, a date. */
+function seeRecord(r: Obj): Seen {
+  const seen: Seen = { names: [], kind: 'unknown' };
+  for (const k in r) {
+    const v = r[k];
+    if (typeof v === 'string') {
+      if (isModelName(v)) seen.names.push([k, v]);
+      else if (seen.kind === 'unknown' && isTypeValue(v)) seen.kind = kindOfWords(wordsOf(v));
+      else if (seen.createdAt === undefined && /^\d{4}-\d\d-\d\dT/.test(v)) seen.createdAt = v;
+    } else if (typeof v === 'boolean' && seen.kind === 'unknown') {
+      const said = kindOfWords(wordsOf(k));
+      if (said !== 'unknown') seen.kind = v ? said : said === 'custom' ? 'base' : 'custom';
+    }
+  }
+  return seen;
+}
+
+/** The key of the field that names each record (see the header: coverage, distinct values, lineage, order). */
+function nameColumn(seen: Seen[]): string | undefined {
   const columns = new Map<string, { covered: number; values: Set<string>; lineage: boolean; order: number }>();
-  for (const r of records) {
-    for (const [k, v] of Object.entries(r)) {
-      if (!isModelName(v)) continue;
+  for (const { names } of seen) {
+    for (const [k, v] of names) {
       let c = columns.get(k);
       if (!c) columns.set(k, (c = { covered: 0, values: new Set(), lineage: keySays(k, LINEAGE_WORDS), order: columns.size }));
       c.covered++;
@@ -166,42 +201,36 @@ function nameColumn(records: Obj[]): string | undefined {
   return best;
 }
 
-function compareRanks(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
-}
-
-/** What a record's other fields say of its kind and lineage. */
-function kindAndLineage(r: Obj, nameKey: string, name: string): { kind: ModelKind; baseModel?: string } {
-  let kind: ModelKind = 'unknown';
-  let baseModel: string | undefined;
-  for (const [k, v] of Object.entries(r)) {
-    if (k === nameKey) continue;
-    if (typeof v === 'string' && isTypeValue(v) && kind === 'unknown') kind = kindOfWords(wordsOf(v));
-    else if (typeof v === 'boolean' && kind === 'unknown') {
-      const said = kindOfWords(wordsOf(k));
-      if (said !== 'unknown') kind = v ? said : said === 'custom' ? 'base' : 'custom';
-    } else if (isModelName(v) && v !== name && baseModel === undefined && keySays(k, LINEAGE_WORDS)) baseModel = v;
-  }
-  return { kind: kind === 'unknown' && baseModel !== undefined ? 'custom' : kind, baseModel };
-}
-
-/** The models of one array: its strings, and its records by their name column; undefined when none is named. */
-function modelsOfArray(list: unknown[], forced: ModelKind): ModelInfo[] | undefined {
-  const records = list.filter(isObj);
-  const nameKey = nameColumn(records);
-  const out: ModelInfo[] = [];
+/** The models of one array (its strings, its records by their name column) and their shape; undefined when none is named. */
+function readArray(list: unknown[]): { models: ModelInfo[]; shape: string } | undefined {
+  const cached = ARRAYS_READ.get(list);
+  if (cached !== undefined) return cached ?? undefined;
+  const seen = new Map<Obj, Seen>();
+  for (const entry of list) if (isObj(entry)) seen.set(entry, seeRecord(entry));
+  const nameKey = nameColumn([...seen.values()]);
+  const models: ModelInfo[] = [];
   for (const entry of list) {
-    if (isModelName(entry)) out.push({ name: entry, kind: forced, raw: entry });
-    else if (isObj(entry) && nameKey !== undefined && isModelName(entry[nameKey])) {
-      const name = entry[nameKey];
-      const said = kindAndLineage(entry, nameKey, name);
-      const createdAt = Object.values(entry).find((v): v is string => typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v));
-      out.push({ name, kind: forced !== 'unknown' ? forced : said.kind, baseModel: said.baseModel, createdAt, raw: entry });
+    const record = isObj(entry) ? seen.get(entry) : undefined;
+    if (isModelName(entry)) models.push({ name: entry, kind: 'unknown', raw: entry });
+    else if (record && nameKey !== undefined) {
+      const name = record.names.find(([k]) => k === nameKey)?.[1];
+      if (name === undefined) continue;
+      // A reference to a parent model: another name-like field whose key says so. The model is then a custom one.
+      const baseModel = record.names.find(([k, v]) => k !== nameKey && v !== name && keySays(k, LINEAGE_WORDS))?.[1];
+      const kind = record.kind === 'unknown' && baseModel !== undefined ? 'custom' : record.kind;
+      models.push({ name, kind, baseModel, createdAt: record.createdAt, raw: entry });
     }
   }
-  return out.length > 0 || list.length === 0 ? out : undefined;
+  const shape = seen.size > 0 ? `records named by ${nameKey}` : 'strings';
+  const read = models.length > 0 || list.length === 0 ? { models, shape } : undefined;
+  ARRAYS_READ.set(list, read ?? null);
+  return read;
 }
+// An array is read once per answer, though the search for groups and lists meets it more than once.
+const ARRAYS_READ = new WeakMap<unknown[], { models: ModelInfo[]; shape: string } | null>();
+
+/** `models` as a group that says their kind: its word wins over theirs. */
+const ofKind = (models: ModelInfo[], kind: ModelKind) => (kind === 'unknown' ? models : models.map((m) => ({ ...m, kind })));
 
 interface ListCandidate {
   path: string;
@@ -216,9 +245,9 @@ interface ListCandidate {
 function findLists(v: unknown, path: string, depth: number, forced: ModelKind, out: ListCandidate[]): void {
   if (depth > MAX_DEPTH) return;
   if (Array.isArray(v)) {
-    const models = modelsOfArray(v, forced);
-    if (models) {
-      out.push({ path, models });
+    const read = readArray(v);
+    if (read) {
+      out.push({ path, models: ofKind(read.models, forced) });
       return;
     }
     const inner: ListCandidate[] = [];
@@ -232,26 +261,20 @@ function findLists(v: unknown, path: string, depth: number, forced: ModelKind, o
     return;
   }
   if (!isObj(v)) return;
-  const lists = Object.entries(v).filter(
-    (e): e is [string, unknown[]] => Array.isArray(e[1]) && modelsOfArray(e[1], 'unknown') !== undefined,
-  );
+  const lists = Object.entries(v).filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && readArray(e[1]) !== undefined);
   // Groups hold entries of one shape (all strings, or records named by the same field); `tags: ["fast"]` beside a list
   // of records is not a group of models.
-  const shapes = new Set(lists.filter(([, l]) => l.length > 0).map(([, l]) => entryShape(l)));
+  const shapes = new Set(lists.filter(([, l]) => l.length > 0).map(([, l]) => readArray(l)!.shape));
   const kindKeys = lists.some(([k]) => kindOfWords(wordsOf(k)) !== 'unknown');
   if ((lists.length >= 2 && shapes.size === 1) || (kindKeys && shapes.size > 0)) {
     const groups = lists.map(([k, l]) => {
       const kind = forced !== 'unknown' ? forced : kindOfWords(wordsOf(k));
-      return { path: `${path}.${k}`, models: modelsOfArray(l, kind) ?? [] };
+      return { path: `${path}.${k}`, models: ofKind(readArray(l)!.models, kind) };
     });
     out.push(merged(path, groups));
     return;
   }
   for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) findLists(x, `${path}.${k}`, depth + 1, forced, out);
-}
-
-function entryShape(list: unknown[]): string {
-  return list.every((e) => typeof e === 'string') ? 'strings' : `records named by ${nameColumn(list.filter(isObj))}`;
 }
 
 function merged(path: string, parts: ListCandidate[]): ListCandidate {
