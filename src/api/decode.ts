@@ -115,7 +115,10 @@ function wordsOf(key: string): string[] {
 }
 const WORDS_SEEN = new Map<string, string[]>();
 
-const keySays = (key: string, words: ReadonlySet<string>) => wordsOf(key).some((w) => words.has(w));
+function keySays(key: string, words: ReadonlySet<string>): boolean {
+  for (const w of wordsOf(key)) if (words.has(w)) return true;
+  return false;
+}
 
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const ONE_TOKEN = /^[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,256}$/;
@@ -141,12 +144,20 @@ const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
 
 /** The kind words say: custom when any word says custom, base when any says base (custom first: "fine_tuned_base"). */
 function kindOfWords(words: readonly string[]): ModelKind {
-  if (words.some((w) => CUSTOM_WORDS.has(w))) return 'custom';
-  return words.some((w) => BASE_WORDS.has(w)) ? 'base' : 'unknown';
+  let kind: ModelKind = 'unknown';
+  for (const w of words) {
+    if (CUSTOM_WORDS.has(w)) return 'custom';
+    if (BASE_WORDS.has(w)) kind = 'base';
+  }
+  return kind;
 }
 
 /** A value made only of type words ("base", "fine-tuned", "model"): it says a kind, it names nothing. */
-const isTypeValue = (v: string) => v.length <= 40 && !/\d/.test(v) && wordsOf(v).every((w) => TYPE_WORDS.has(w));
+function isTypeValue(v: string): boolean {
+  if (v.length > 40 || /\d/.test(v)) return false;
+  for (const w of wordsOf(v)) if (!TYPE_WORDS.has(w)) return false;
+  return true;
+}
 
 function isModelName(v: unknown): v is string {
   return isIdentifier(v) && /\p{L}/u.test(v) && !isTypeValue(v);
@@ -205,23 +216,25 @@ function nameColumn(seen: Seen[]): string | undefined {
 function readArray(list: unknown[]): { models: ModelInfo[]; shape: string } | undefined {
   const cached = ARRAYS_READ.get(list);
   if (cached !== undefined) return cached ?? undefined;
-  const seen = new Map<Obj, Seen>();
-  for (const entry of list) if (isObj(entry)) seen.set(entry, seeRecord(entry));
-  const nameKey = nameColumn([...seen.values()]);
+  const seen = list.map((e) => (isObj(e) ? seeRecord(e) : undefined));
+  const records = seen.filter((r): r is Seen => r !== undefined);
+  const nameKey = nameColumn(records);
   const models: ModelInfo[] = [];
-  for (const entry of list) {
-    const record = isObj(entry) ? seen.get(entry) : undefined;
+  list.forEach((entry, i) => {
+    const record = seen[i];
     if (isModelName(entry)) models.push({ name: entry, kind: 'unknown', raw: entry });
-    else if (record && nameKey !== undefined) {
-      const name = record.names.find(([k]) => k === nameKey)?.[1];
-      if (name === undefined) continue;
-      // A reference to a parent model: another name-like field whose key says so. The model is then a custom one.
-      const baseModel = record.names.find(([k, v]) => k !== nameKey && v !== name && keySays(k, LINEAGE_WORDS))?.[1];
-      const kind = record.kind === 'unknown' && baseModel !== undefined ? 'custom' : record.kind;
-      models.push({ name, kind, baseModel, createdAt: record.createdAt, raw: entry });
-    }
-  }
-  const shape = seen.size > 0 ? `records named by ${nameKey}` : 'strings';
+    if (!record || nameKey === undefined) return;
+    let name: string | undefined;
+    let baseModel: string | undefined;
+    for (const [k, v] of record.names) if (k === nameKey) name = v;
+    // A reference to a parent model: another name-like field whose key says so. The model is then a custom one.
+    for (const [k, v] of record.names)
+      if (baseModel === undefined && k !== nameKey && v !== name && keySays(k, LINEAGE_WORDS)) baseModel = v;
+    if (name === undefined) return;
+    const kind = record.kind === 'unknown' && baseModel !== undefined ? 'custom' : record.kind;
+    models.push({ name, kind, baseModel, createdAt: record.createdAt, raw: entry });
+  });
+  const shape = records.length > 0 ? `records named by ${nameKey}` : 'strings';
   const read = models.length > 0 || list.length === 0 ? { models, shape } : undefined;
   ARRAYS_READ.set(list, read ?? null);
   return read;
