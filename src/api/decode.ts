@@ -228,8 +228,9 @@ function readArray(list: unknown[]): { models: ModelInfo[]; shape: string } | un
     let baseModel: string | undefined;
     for (const [k, v] of record.names) if (k === nameKey) name = v;
     // A reference to a parent model: another name-like field whose key says so. The model is then a custom one.
-    for (const [k, v] of record.names)
+    for (const [k, v] of record.names) {
       if (baseModel === undefined && k !== nameKey && v !== name && keySays(k, LINEAGE_WORDS)) baseModel = v;
+    }
     if (name === undefined) return;
     const kind = record.kind === 'unknown' && baseModel !== undefined ? 'custom' : record.kind;
     models.push({ name, kind, baseModel, createdAt: record.createdAt, raw: entry });
