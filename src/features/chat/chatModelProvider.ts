@@ -125,6 +125,7 @@ export class ChatModelProvider implements vscode.Disposable {
     // Never asked: VS Code asks when it needs the list.
     if (this.given === undefined || next === this.given) return;
     this.given = next;
+    this.services.log.info('Chat: the list of models changed; VS Code is told.');
     this.announce();
   }
 
