@@ -59,7 +59,7 @@ async function viaPlayground(api: Awaited<ReturnType<ExtensionExports['main']>>,
   if (!panel.handleMessage({ type: 'run', runId, settings: SETTINGS })) throw new Error('the panel refused the run');
   await ended;
   const totalMs = performance.now() - t0;
-  const chunks = posted.filter((m): m is ChunkMessage => m.type === 'chunk' && m.runId === runId);
+  const chunks = posted.filter((m): m is ChunkMessage => m.type === 'chunk' && m.runId === runId && !m.reasoning);
   const text = chunks.map((c) => c.text).join('');
   return {
     path: 'playground' as const,

@@ -13,7 +13,7 @@ import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { ChatResponseMetadata } from '../../src/features/chat/chatParticipant';
 import { writeDocx, writePdf } from '../service/fixtures';
-import { composeAnswer, STREAM_ERROR_MARKER } from '../service/inference';
+import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
 import { recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
@@ -21,9 +21,9 @@ const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
 const INFER_PATH = '/cr/provider_predict_platform_base_oss';
 
-/** The emulator's answer to `prompt` with the chat settings' defaults (the playground's). */
-function answer(prompt: string, knobs: { sequentialBudget?: number; parallelBudget?: number } = {}): string {
-  return composeAnswer({
+/** The emulator's request for `prompt` with the chat settings' defaults (the playground's). */
+function request(prompt: string, knobs: { sequentialBudget?: number; parallelBudget?: number } = {}) {
+  return {
     prompt,
     queryOnly: prompt,
     modelName: MODEL,
@@ -32,7 +32,11 @@ function answer(prompt: string, knobs: { sequentialBudget?: number; parallelBudg
     sequentialBudget: knobs.sequentialBudget ?? 8,
     parallelBudget: knobs.parallelBudget ?? 1,
     temperature: 0.7,
-  });
+  };
+}
+
+function answer(prompt: string, knobs: { sequentialBudget?: number; parallelBudget?: number } = {}): string {
+  return composeAnswer(request(prompt, knobs));
 }
 
 async function ourModels(expected: number): Promise<vscode.LanguageModelChat[]> {
@@ -63,7 +67,9 @@ function inferenceRequests(since: number) {
 }
 
 describe('models in vscode.lm', () => {
-  afterEach(() => rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs, responseText: undefined }));
+  afterEach(() =>
+    rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs, responseText: undefined, reasoning: 'none', thinkMs: 0 }),
+  );
 
   it('selectChatModels({ vendor }) lists the models of the stored key, and follows a new key', async () => {
     await rig.useKey('demo-key');
@@ -90,6 +96,28 @@ describe('models in vscode.lm', () => {
     assert.equal(pieces.join(''), answer(prompt));
     assert.ok(pieces.length > 1, `one piece only: ${pieces.length}`);
   });
+
+  for (const form of ['inline', 'field', 'event'] as const) {
+    it(`a reasoning run (${form}) returns only the answer as text; reasoning, if at all, as a thinking part`, async function () {
+      this.timeout(30_000);
+      await rig.useKey('demo-key');
+      // Silent for a while before the first byte, as a model that thinks: not a failure.
+      rig.emu.configure({ reasoning: form, thinkMs: form === 'inline' ? 2_000 : 0 });
+      const prompt = `Think about caches (${form}).`;
+      const response = await (await model()).sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {});
+      let text = '';
+      let thought = '';
+      const Thinking = (vscode as unknown as { LanguageModelThinkingPart?: new (v: string) => { value: string | string[] } })
+        .LanguageModelThinkingPart;
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+        else if (Thinking && part instanceof Thinking) thought += ([] as string[]).concat(part.value).join('');
+      }
+      assert.equal(text, answer(prompt));
+      // Where the thinking part arrives at all, it holds the reasoning whole.
+      if (thought) assert.equal(thought.trim(), composeReasoning(request(prompt)).trim());
+    });
+  }
 
   it('a conversation is one prompt, the last user message its query; budgets come from the model options', async () => {
     await rig.useKey('demo-key');
@@ -271,7 +299,7 @@ async function participant(request: vscode.ChatRequest, hooks?: { finetuneAnswer
 }
 
 describe('the @hosted chat participant', () => {
-  afterEach(() => rig.emu.configure({ responseText: undefined }));
+  afterEach(() => rig.emu.configure({ responseText: undefined, reasoning: 'none' }));
 
   it('answers a question with the model picked in Chat, as markdown, with a button to the playground', async () => {
     await rig.useKey('demo-key');
@@ -284,6 +312,26 @@ describe('the @hosted chat participant', () => {
       r.buttons().map((b) => [b.command, b.arguments]),
       [[COMMANDS.openPlayground, [MODEL]]],
     );
+  });
+
+  it('shows reasoning collapsed before the answer, its text inert, and the answer alone as markdown', async () => {
+    await rig.useKey('demo-key');
+    rig.emu.configure({ reasoning: 'field' });
+    const prompt = 'Think first <img src=x> [x](command:y).';
+    const r = await participant(chatRequest(prompt, { model: await model() }));
+    const parts = r.said.filter((s) => s.kind === 'markdown');
+    const [block, ...rest] = parts;
+    assert.ok(block && block.kind === 'markdown' && block.supportHtml, JSON.stringify(parts[0]));
+    assert.match(block.text, /^<details><summary>Thought for \d+ s<\/summary>\n\n/);
+    assert.match(block.text, /<\/details>\n\n$/);
+    const inner = block.text.replace(/^<details><summary>[^<]*<\/summary>/, '').replace(/<\/details>\n\n$/, '');
+    assert.doesNotMatch(inner, /<img|<\/?details|\]\(/);
+    assert.ok(inner.includes('The question is about'), inner);
+    assert.equal(
+      rest.map((p) => (p.kind === 'markdown' ? p.text : '')).join(''),
+      answer(prompt).replace('<img', '< img').replace('](', '] ('),
+    );
+    assert.ok(rest.every((p) => p.kind === 'markdown' && !p.supportHtml));
   });
 
   it('asks the first base model when the model picked is not ours, and says so', async () => {

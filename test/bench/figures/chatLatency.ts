@@ -1,6 +1,6 @@
 // Figure 9: first-token time through `vscode.lm` (another extension's sendRequest, the provider answering through
 // VS Code's own request plumbing) beside the playground's, for the same emulator answer, in one run. The emulator runs
-// in this process (paced at 1 token/ms, no silence before the first byte); VS Code's server build, opened in headless
+// in this process (paced at 1 token/ms, no silence before the first byte); VS Code's server build (the newest host), opened in headless
 // Chromium, runs the working tree's extension under development and the probe (test/bench/chatLatencyProbe.ts) as its
 // tests entry. The vscode.lm time is the caller's: from sendRequest to the first piece of response.text, which crosses
 // from the calling extension host to the workbench and back to the provider's. The playground's is its own: from the
@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { startEmulator } from '../../service/emulator';
 import { describeMissing, missingBrowser } from '../../runners/hostPrerequisites';
-import { installMarkerPath, repoRoot, testOutputDir, testWorkspacePath } from '../../runners/vscodeServerLayout';
+import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath } from '../../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
 import type { FigureOptions } from '../figure';
@@ -26,7 +26,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function run(options: FigureOptions): Promise<FigureResult> {
   const missing = missingBrowser();
   if (missing.length > 0) throw new Error(describeMissing(missing));
-  if (!fs.existsSync(installMarkerPath)) {
+  const host = process.env.HR_VSCODE_HOST === 'minimum' ? HOSTS.minimum : NEWEST_HOST;
+  if (!fs.existsSync(host.installMarkerPath)) {
     throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
   }
   const runs = options.quick ? 3 : 15;
@@ -49,6 +50,9 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       [CHAT_RUNS_ENV]: String(runs),
     });
     server = startVscodeServer({
+      // HR_VSCODE_HOST=minimum measures on the oldest supported VS Code instead.
+      vscode: host,
+      payload: true,
       userDataDir: path.join(tmp, 'server-data'),
       extensionsDir: path.join(tmp, 'extensions'),
       env,
