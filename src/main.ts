@@ -35,6 +35,8 @@ import { JobsStatusBar } from './jobs/statusBar';
 import { useTranslations } from './l10n';
 import { completeWalkthroughStep } from './util/walkthroughStep';
 import { WALKTHROUGH_CONTEXT } from './walkthroughContext';
+import { ChatModelProvider } from './features/chat/chatModelProvider';
+import { chatParticipantHandler } from './features/chat/chatParticipant';
 
 /** What start() returns: for the in-editor tests, the live services and views (not a public API), and for the entry
  * module, the handler of each command it registered and the panels to restore. */
@@ -46,6 +48,8 @@ export interface Shell {
   jobsView: vscode.TreeView<unknown>;
   connectModels(provider: vscode.TreeDataProvider<unknown>): void;
   connectJobs(provider: vscode.TreeDataProvider<unknown>): void;
+  /** Fires the language-model provider's change event (the list of models offered to Chat and `vscode.lm`). */
+  announceChatModels(): void;
 }
 
 export function start(context: vscode.ExtensionContext, shell: Shell) {
@@ -78,8 +82,10 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       pickModel: pickAnyModel,
       listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
     });
+    const chatModels = new ChatModelProvider(services, models, () => shell.announceChatModels());
     owned.push(
       models,
+      chatModels,
       poller,
       notifier,
       jobsView,
@@ -129,6 +135,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       playground,
       report,
       commands,
+      /** What the entry's language-model provider and chat participant forward to. */
+      chat: { models: chatModels, participant: chatParticipantHandler(services, models) },
       evaluate: (modelName: string, datasetName: string) => startEvaluation(services, modelName, datasetName),
       finetune: (args: FinetuneProgrammaticArgs) => finetuneWithoutWizard(services, args),
       offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),
