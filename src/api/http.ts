@@ -16,6 +16,7 @@ import {
   CancelledError,
   ContractError,
   NetworkError,
+  ProxyAuthError,
   RateLimitError,
   RequestError,
   ServerError,
@@ -289,6 +290,9 @@ export class HttpClient {
 
   /** Maps a non-2xx answer to the error class the user acts on. */
   statusError(what: string, status: number, headers: Record<string, string | undefined>, body: unknown): ApiError {
+    // A proxy's answer, not the service's (VS Code's proxy agent hands a refused CONNECT back as the response): its
+    // body is the proxy's text, so it is not quoted as what the service said.
+    if (status === 407) return proxyAuthError(what, { status, detail: excerpt(body) });
     const said = decodeErrorMessage(body);
     const server = said ? `: ${redact(said)}` : '';
     const detail = excerpt(body);
@@ -320,6 +324,8 @@ export class HttpClient {
     const rawCode = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
     const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : '';
     const message = e instanceof Error ? e.message : String(e);
+    // Some agents throw on a refused tunnel instead of handing back the proxy's answer (undici: "Proxy response (407)").
+    if (PROXY_AUTH_THROWN.test(message)) return proxyAuthError(what, { detail: redact(message) });
     if (code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(message))) {
       return new TimeoutError(`${what}: the service did not answer in time.`, { detail: redact(message) });
     }
@@ -368,6 +374,20 @@ export class HttpClient {
     const backoff = Math.min(this.retry.baseDelayMs * 2 ** n, this.retry.maxDelayMs);
     return backoff / 2 + this.random() * (backoff / 2);
   }
+}
+
+const PROXY_AUTH_THROWN = /\b407\b|proxy authentication required/i;
+
+/**
+ * What a 407 means to the person: the proxy between VS Code and the service wants credentials, given in VS Code's own
+ * proxy settings (the extension's requests go through VS Code's proxy support). Never a key or a service problem.
+ */
+export function proxyAuthError(what: string, options: { status?: number; detail?: string } = {}): ProxyAuthError {
+  return new ProxyAuthError(
+    `${what}: the proxy between VS Code and the service asks for credentials (407 Proxy Authentication Required). ` +
+      'Put them in the http.proxy setting (http://user:password@proxy-host:port) or set http.proxyAuthorization, then try again.',
+    { status: 407, ...options },
+  );
 }
 
 export function secs(ms: number): string {
