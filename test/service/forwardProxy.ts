@@ -28,9 +28,27 @@ export interface ForwardProxy {
   close(): Promise<void>;
 }
 
-export async function startForwardProxy(): Promise<ForwardProxy> {
+/**
+ * `localAddress`: the address the proxy's own connections to targets come from (e.g. 127.0.0.3), so a server on
+ * loopback can tell a request that came through the proxy from one that came direct.
+ */
+export async function startForwardProxy(options: { localAddress?: string; hosts?: Record<string, string> } = {}): Promise<ForwardProxy> {
   const { createProxy } = await import('proxy');
   const server = createProxy(createServer());
+  if (options.localAddress) server.localAddress = options.localAddress;
+  // `hosts`: names only this proxy resolves (name -> address), like a company's internal DNS behind its proxy. The
+  // target is rewritten before the proxy's own handlers run; the record keeps the name the client asked for.
+  const asked = new WeakMap<IncomingMessage, string>();
+  const resolveNames = (req: IncomingMessage) => {
+    const target = req.url ?? '';
+    asked.set(req, target);
+    for (const [name, address] of Object.entries(options.hosts ?? {})) {
+      if (req.method === 'CONNECT' && target.startsWith(`${name}:`)) req.url = address + target.slice(name.length);
+      else if (target.startsWith(`http://${name}:`) || target.startsWith(`http://${name}/`)) req.url = target.replace(name, address);
+    }
+  };
+  server.prependListener('connect', resolveNames);
+  server.prependListener('request', resolveNames);
   const received: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
@@ -43,7 +61,7 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   // The hook sees CONNECTs and forwarded requests alike, before the proxy acts on them: the one place to record both.
   server.authenticate = (req: IncomingMessage) => {
     const ok = required === undefined || req.headers['proxy-authorization'] === required;
-    received.push({ method: req.method ?? '', target: req.url ?? '', refused: !ok, time: Date.now() });
+    received.push({ method: req.method ?? '', target: asked.get(req) ?? req.url ?? '', refused: !ok, time: Date.now() });
     return ok;
   };
   await new Promise<void>((resolve, reject) => {
