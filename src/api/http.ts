@@ -7,6 +7,8 @@
 // (download.ts), which fetches the target with a plain request that carries no key (storageRequest.ts).
 
 import axios, { type AxiosInstance, type AxiosResponse, type AxiosRequestConfig } from 'axios';
+import type { Agent as HttpAgent } from 'http';
+import type { Agent as HttpsAgent } from 'https';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
@@ -25,6 +27,7 @@ import {
 } from './errors';
 import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
+import { keepAliveAgents } from './keepAlive';
 import { normaliseBaseUrl } from './urlPolicy';
 import { waitText } from './waitText';
 
@@ -62,6 +65,12 @@ export interface HttpConfig {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Test seam: jitter source in [0, 1). */
   random?: () => number;
+  /**
+   * Whether a request may be given the client's keep-alive agents (keepAlive.ts), asked at each request. Inside VS Code
+   * false under `http.proxySupport: on`, where an agent of the extension's would take the request out of the proxy.
+   * Default: always.
+   */
+  reuseConnections?: () => boolean;
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 30_000, streamIdleMs: 60_000, uploadIdleMs: 120_000, connectMs: 30_000 };
@@ -137,6 +146,7 @@ export class HttpClient {
   /** The wait between attempts (the `sleep` test seam of the config); downloads back off with it too. */
   readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
+  private readonly reuseConnections: () => boolean;
 
   constructor(config: HttpConfig) {
     this.base = parseBaseUrl(config.baseUrl);
@@ -147,6 +157,7 @@ export class HttpClient {
     this.log = config.log ?? (() => undefined);
     this.sleepFn = config.sleep ?? sleep;
     this.random = config.random ?? Math.random;
+    this.reuseConnections = config.reuseConnections ?? (() => true);
     this.axios = axios.create({
       headers: {
         'X-API-Key': config.apiKey,
@@ -162,6 +173,19 @@ export class HttpClient {
       decompress: true,
       proxy: false,
     });
+  }
+
+  /** The keep-alive agents for one request's axios config, when they may be given (see HttpConfig.reuseConnections). */
+  agents(): { httpAgent?: HttpAgent; httpsAgent?: HttpsAgent } {
+    if (!this.reuseConnections()) return {};
+    const { http, https } = keepAliveAgents();
+    return { httpAgent: http, httpsAgent: https };
+  }
+
+  /** The keep-alive agent for a plain request to `url` (the storage hop), when it may be given. */
+  agentFor(url: URL): HttpAgent | undefined {
+    if (!this.reuseConnections()) return undefined;
+    return url.protocol === 'https:' ? keepAliveAgents().https : keepAliveAgents().http;
   }
 
   /** Absolute URL of an API path; guarantees it stays on the base origin, so the key goes nowhere else. */
@@ -201,12 +225,17 @@ export class HttpClient {
     opts: CallOptions & { idempotent: boolean; allowRedirect?: boolean; accept?: string },
   ): Promise<StreamResponse> {
     return this.withRetry(what, opts.idempotent, opts, async (signal) => {
-      const res = await openStream(this.axios, what, request, {
-        signal,
-        timeouts: this.timeouts,
-        accept: opts.accept,
-        mapError: (e, s) => this.mapThrown(what, e, s),
-      });
+      const res = await openStream(
+        this.axios,
+        what,
+        { ...this.agents(), ...request },
+        {
+          signal,
+          timeouts: this.timeouts,
+          accept: opts.accept,
+          mapError: (e, s) => this.mapThrown(what, e, s),
+        },
+      );
       const isRedirect = res.status >= 300 && res.status < 400;
       if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
         const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');
@@ -248,6 +277,7 @@ export class HttpClient {
         url: this.url(path),
         data: form,
         headers,
+        ...this.agents(),
         responseType: 'text',
         signal: controller.signal,
         maxBodyLength: -1, // no limit, and no size-checking stream in the body's path
@@ -271,7 +301,7 @@ export class HttpClient {
       this.timeouts.requestMs,
     );
     try {
-      const res = await this.axios.request<string>({ ...request, responseType: 'text', signal: controller.signal });
+      const res = await this.axios.request<string>({ ...this.agents(), ...request, responseType: 'text', signal: controller.signal });
       return this.judge(what, res);
     } catch (e) {
       throw this.mapThrown(what, e, controller.signal);

@@ -185,7 +185,7 @@ describe('behind a proxy (http.proxy, http.noProxy, 407)', function () {
     assert.equal(calls.filter((r) => r.method === 'POST' && r.path.startsWith('/cr/provider_predict')).length, 2, `${label}: runs`);
     // Logged for the record of which calls took which way (the in-editor run's output).
     console.log(
-      `[proxy test] ${label}: ${calls.length} calls, ${tunnelsToEmulator().length} CONNECT tunnels, ${emu.connections.api + emu.connections.storage} connections: ${seen.join('; ')}`,
+      `[proxy test] ${label}: ${calls.length} calls, ${tunnelsToEmulator().length} CONNECT tunnels, ${emu.connections.api + emu.connections.storage} connections, ${calls.filter((r) => r.headers.connection === 'close').length} asked to close: ${seen.join('; ')}`,
     );
     return calls;
   }
