@@ -412,14 +412,15 @@ const PROXY_AUTH_THROWN = /\b407\b|proxy authentication required/i;
  * What a 407 means to the person: the proxy between VS Code and the service wants credentials, given in VS Code's own
  * proxy settings (the extension's requests go through VS Code's proxy support). Never a key or a service problem. The
  * example carries no scheme: redact() would mask a `scheme://user:password@` even in our own words. Seen in the
- * extension host of VS Code 1.100: credentials in http.proxy are sent; http.proxyAuthorization is not (its proxy
+ * extension host of VS Code 1.100 (and in the code of 1.104 and 1.139): credentials in http.proxy are sent;
+ * http.proxyAuthorization is not (its proxy
  * support never reads that setting; only VS Code's own requests do).
  */
 export function proxyAuthError(what: string, options: { status?: number; detail?: string } = {}): ProxyAuthError {
   return new ProxyAuthError(
     `${what}: the proxy between VS Code and the service asks for credentials (407 Proxy Authentication Required). ` +
-      "Add them to the http.proxy setting: the proxy's URL with user:password@ before its host (VS Code 1.100 does not " +
-      "send http.proxyAuthorization with extensions' requests). Then try again.",
+      "Add them to the http.proxy setting: the proxy's URL with user:password@ before its host (VS Code does not send " +
+      "http.proxyAuthorization with extensions' requests). Then try again.",
     { status: 407, ...options },
   );
 }

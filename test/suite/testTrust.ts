@@ -1,9 +1,11 @@
-// The private certificate authority of the in-editor run: made before the first test, trusted by the extension host
-// through VS Code's own seam for extension tests (`https.globalAgent.testCertificates`, read by VS Code's proxy support
-// when it loads the certificates it adds to every https request: the system store's under `http.systemCertificates`,
-// and these in a test run). VS Code reads them once, at the first https request of the host, so they are in place
-// before any test runs. The certificate names the made-up host a proxy test gives the service, and 127.0.0.2.
+// The private certificate authority of the in-editor run: made before the first test and trusted by the extension host
+// the way a CA in the machine's store is: added to the host's default CA certificates (Node's
+// tls.setDefaultCACertificates, Node 22.15+: the hosts' Node), which every https request's secure context starts from
+// and VS Code's proxy support adds its loaded certificates to. Older hosts on an older Node get it through VS Code's
+// extension-test seam instead (`https.globalAgent.testCertificates`, read at the host's first https request). The
+// certificate names the made-up host a proxy test gives the service, and 127.0.0.2.
 import * as https from 'node:https';
+import * as tls from 'node:tls';
 import { makeTestCertificates, type TestCertificates } from '../service/testCertificates';
 
 /** Loopback, but not one of the names VS Code always sends direct (localhost, 127.0.0.1, ::1). */
@@ -18,6 +20,14 @@ let certificates: TestCertificates | undefined;
 
 export async function prepareTestTrust(): Promise<void> {
   certificates = await makeTestCertificates({ dns: [SERVICE_NAME], ips: [PROXIED_LOOPBACK] });
+  const store = tls as typeof tls & {
+    setDefaultCACertificates?: (certs: string[]) => void;
+    getCACertificates?: (type: 'default') => string[];
+  };
+  if (store.setDefaultCACertificates && store.getCACertificates) {
+    store.setDefaultCACertificates([...store.getCACertificates('default'), certificates.ca]);
+    return;
+  }
   const agent = https.globalAgent as https.Agent & { testCertificates?: string[] };
   agent.testCertificates = [...(agent.testCertificates ?? []), certificates.ca];
 }
