@@ -248,12 +248,17 @@ export class HttpClient {
   ): Promise<StreamResponse> {
     return this.withRetry(what, opts.idempotent, opts, async (signal) => {
       const waited = opts.waitMs;
-      const res = await openStream(this.axios, what, { ...this.agents(), ...request }, {
-        signal,
-        timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
-        accept: opts.accept,
-        mapError: (e, s) => this.mapThrown(what, e, s),
-      });
+      const res = await openStream(
+        this.axios,
+        what,
+        { ...this.agents(), ...request },
+        {
+          signal,
+          timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
+          accept: opts.accept,
+          mapError: (e, s) => this.mapThrown(what, e, s),
+        },
+      );
       const isRedirect = res.status >= 300 && res.status < 400;
       if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
         const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');

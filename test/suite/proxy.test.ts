@@ -14,6 +14,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { collectInference } from '../../src/api/client';
 import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { ErrorNode } from '../../src/features/models/modelsTree';
@@ -168,10 +169,10 @@ describe('behind a proxy (http.proxy, http.noProxy, 407)', function () {
       temperature: 0,
     };
     let streamed = '';
-    for await (const delta of client.inferStream({ ...run, stream: true })) streamed += delta;
+    for await (const piece of client.infer({ ...run, stream: true })) if (piece.kind === 'answer') streamed += piece.text;
     assert.ok(streamed.length > 0, `${label}: the streamed run said nothing`);
-    const whole = await client.infer({ ...run, stream: false });
-    assert.ok(whole.text.length > 0, `${label}: the non-streamed run said nothing`);
+    const whole = await collectInference(client.infer({ ...run, stream: false }));
+    assert.ok(whole.answer.length > 0, `${label}: the non-streamed run said nothing`);
 
     const calls = [...emu.received];
     const seen = calls.map(describeCall);

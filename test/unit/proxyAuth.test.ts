@@ -7,7 +7,7 @@ import { ProxyAuthError, isApiError } from '../../src/api/errors';
 import { HttpClient } from '../../src/api/http';
 import { classifyError, FIXES } from '../../src/util/classifyError';
 import { startForwardProxy, type ForwardProxy } from '../service/forwardProxy';
-import { baseRequest, collect } from './helpers';
+import { baseRequest, collect, inferStream, inferWhole } from './helpers';
 
 function assertProxyAuth(error: unknown): void {
   assert.ok(isApiError(error), `not an ApiError: ${String(error)}`);
@@ -45,8 +45,8 @@ describe('a proxy asking for credentials (407)', () => {
   });
 
   it('a streamed run and a non-streamed run say the same', async () => {
-    await assert.rejects(collect(client.inferStream({ ...baseRequest, modelName: 'm' })), (e) => (assertProxyAuth(e), true));
-    await assert.rejects(client.infer({ ...baseRequest, modelName: 'm', stream: false }), (e) => (assertProxyAuth(e), true));
+    await assert.rejects(collect(inferStream(client, { ...baseRequest, modelName: 'm' })), (e) => (assertProxyAuth(e), true));
+    await assert.rejects(inferWhole(client, { ...baseRequest, modelName: 'm' }), (e) => (assertProxyAuth(e), true));
   });
 
   it('an agent that throws on the refused tunnel instead (undici) is read the same', () => {
