@@ -343,6 +343,7 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
             signal,
             connectMs: http.timeouts.connectMs,
             mapThrown: (e, s) => http.mapThrown(WHAT, e, s),
+            agent: http.agentFor(new URL(url)),
           }),
         );
       } else {

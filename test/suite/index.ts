@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { GREP_ENV, RESULT_FILE_ENV, type SuiteResult, type TestFailure } from './suiteResult';
+import { prepareTestTrust } from './testTrust';
 
 const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
 
@@ -79,6 +80,7 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 20_000, ...(grep ? { grep } : {}) });
   let result: SuiteResult;
   try {
+    await prepareTestTrust();
     for (const file of testFiles()) mocha.addFile(file);
     result = await runMocha(mocha);
   } catch (error) {
