@@ -4,14 +4,14 @@
 //
 // Every variable in this process's environment reaches the extension host (the server passes its own on), so a test
 // setting is passed as `SOME_VAR=value npm run test:vscode`. HR_TEST_GREP narrows the suite; HR_TEST_TIMEOUT_MS
-// overrides the 5-minute deadline.
+// overrides the 5-minute deadline (of each window: see runPass).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
-import { RESULT_FILE_ENV, type SuiteResult } from '../suite/suiteResult';
+import type { BrowserContext, Page } from 'playwright-core';
+import { RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
-import { formatSuiteResult, suitePassed } from './suiteReport';
+import { formatSuiteResult, suitesPassed } from './suiteReport';
 import { extensionBundlePath, installMarkerPath, repoRoot, suiteIndexPath, testOutputDir, testWorkspacePath } from './vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from './workbenchBrowser';
@@ -75,22 +75,54 @@ async function waitForResult(resultPath: string, server: VscodeServer, deadline:
   return JSON.parse(fs.readFileSync(resultPath, 'utf8')) as SuiteResult;
 }
 
-async function main(): Promise<number> {
-  const problem = preflightProblem();
-  if (problem) {
-    console.error(problem);
-    return 1;
-  }
-  const started = Date.now();
-  const deadline = started + timeoutMs();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-vscode-test-'));
-  fs.mkdirSync(testOutputDir, { recursive: true });
-  let logFd: number | undefined = fs.openSync(logPath, 'w');
-  const log = (line: string): void => {
-    // Output still buffered when the log is closed is dropped rather than thrown.
-    if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
-  };
+/**
+ * The suite runs twice, each time in a window of its own: `trusted` (every test but test/suite/restricted/, workspace
+ * trust off as @vscode/test-electron has it) and `restricted` (test/suite/restricted/ only) in a real Restricted Mode
+ * window: VS Code's workspace trust on, the startup prompt off, so the workspace opens untrusted. A person is played
+ * by the runner there: whenever the Workspace Trust editor shows (the tests open it through the extension's
+ * "Manage Workspace Trust"), it clicks Trust, as a person who reads why and decides to trust would.
+ * HR_TEST_PASSES=trusted (or restricted) runs one of them.
+ */
+type Pass = 'trusted' | 'restricted';
+const PASSES: readonly Pass[] = ['trusted', 'restricted'];
 
+function passesToRun(): Pass[] {
+  const asked = (process.env.HR_TEST_PASSES ?? '').split(',').filter((p) => p !== '');
+  const unknown = asked.filter((p) => !PASSES.includes(p as Pass));
+  if (unknown.length > 0) throw new Error(`HR_TEST_PASSES: unknown pass ${unknown.join(', ')} (known: ${PASSES.join(', ')})`);
+  return asked.length > 0 ? (asked as Pass[]) : [...PASSES];
+}
+
+/** User settings of the Restricted Mode window: untrusted from the start, no prompt in the way. */
+const RESTRICTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'workbench.startupEditor': 'none',
+};
+
+/** Clicks Trust in the Workspace Trust editor each time it shows, until the page closes. */
+async function trustWhenAsked(page: Page, log: (line: string) => void): Promise<void> {
+  const trust = page.locator('.workspace-trust-editor .workspace-trust-buttons-row a.monaco-button', { hasText: /^Trust$/ });
+  for (;;) {
+    try {
+      await trust.first().click({ timeout: 0 });
+      log('[runner] the Workspace Trust editor showed: clicked Trust');
+      await trust
+        .first()
+        .waitFor({ state: 'detached', timeout: 0 })
+        .catch(() => undefined);
+      // The editor stays open after trust is given, its buttons gone; the next time it opens, click again.
+      await page.locator('.workspace-trust-editor.untrusted').waitFor({ state: 'detached', timeout: 0 });
+    } catch {
+      return; // the page or the browser closed
+    }
+  }
+}
+
+async function runPass(pass: Pass, log: (line: string) => void, started: number): Promise<SuiteResult | undefined> {
+  // Each window has the whole time to itself.
+  const deadline = Date.now() + timeoutMs();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hr-vscode-test-${pass}-`));
   let server: VscodeServer | undefined;
   let browserLaunch: Promise<BrowserContext> | undefined;
   let cleanedUp: Promise<void> | undefined;
@@ -105,45 +137,82 @@ async function main(): Promise<number> {
       });
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     })());
+  const onSignal = new Map<NodeJS.Signals, () => void>();
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
     ['SIGHUP', 129],
   ] as const) {
-    process.once(signal, () => {
+    const handler = (): void => {
       console.error(`[vscode-test] ${signal}: stopping the server and the browser`);
       void cleanUp().finally(() => process.exit(code));
-    });
+    };
+    onSignal.set(signal, handler);
+    process.once(signal, handler);
   }
 
-  let passed = false;
   try {
+    const userDataDir = path.join(tmp, 'server-data');
+    if (pass === 'restricted') {
+      const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      fs.writeFileSync(settingsFile, JSON.stringify(RESTRICTED_SETTINGS, null, 2));
+    }
     server = startVscodeServer({
-      userDataDir: path.join(tmp, 'server-data'),
+      userDataDir,
       extensionsDir: path.join(tmp, 'extensions'),
-      env: serverEnvironment(path.join(tmp, 'result.json')),
+      env: { ...serverEnvironment(path.join(tmp, 'result.json')), [TRUST_PASS_ENV]: pass },
       log,
       startTimeoutMs: 60_000,
+      workspaceTrust: pass === 'restricted',
     });
     const port = await server.listening;
-    console.log(`[vscode-test] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
+    console.log(`[vscode-test] ${pass}: VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
     browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
-    await openWorkbench(
+    const page = await openWorkbench(
       await browserLaunch,
       workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: suiteIndexPath }),
       log,
     );
-    console.log(`[vscode-test] workbench opened; waiting for the suite (${seconds(started)})`);
+    if (pass === 'restricted') void trustWhenAsked(page, log);
+    console.log(`[vscode-test] ${pass}: workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
-    console.log(formatSuiteResult(result));
-    passed = suitePassed(result);
+    console.log(formatSuiteResult(result, pass));
+    return result;
   } catch (error) {
-    console.error(`[vscode-test] ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[vscode-test] ${pass}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   } finally {
     await cleanUp();
+    for (const [signal, handler] of onSignal) process.removeListener(signal, handler);
+  }
+}
+
+async function main(): Promise<number> {
+  const problem = preflightProblem();
+  if (problem) {
+    console.error(problem);
+    return 1;
+  }
+  const started = Date.now();
+  fs.mkdirSync(testOutputDir, { recursive: true });
+  let logFd: number | undefined = fs.openSync(logPath, 'w');
+  const log = (line: string): void => {
+    // Output still buffered when the log is closed is dropped rather than thrown.
+    if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
+  };
+
+  const results: (SuiteResult | undefined)[] = [];
+  try {
+    for (const pass of passesToRun()) {
+      log(`[runner] ---- ${pass} window ----`);
+      results.push(await runPass(pass, log, started));
+    }
+  } finally {
     fs.closeSync(logFd);
     logFd = undefined;
   }
+  const passed = suitesPassed(results);
   console.log(`[vscode-test] ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
   if (!passed) console.error(`[vscode-test] server output and browser console: ${logPath}`);
   return passed ? 0 : 1;

@@ -7,6 +7,12 @@ export const RESULT_FILE_ENV = 'HR_TEST_RESULT';
 /** Environment variable with a mocha --grep pattern, to run a subset of the suite. */
 export const GREP_ENV = 'HR_TEST_GREP';
 
+/**
+ * Environment variable naming the window the suite runs in: `restricted` (a real Restricted Mode window) runs only
+ * test/suite/restricted/; anything else runs every other test.
+ */
+export const TRUST_PASS_ENV = 'HR_TEST_TRUST_PASS';
+
 export interface TestFailure {
   /** Full title: describe blocks and the test, space-separated. */
   readonly title: string;
