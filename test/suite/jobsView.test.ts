@@ -425,6 +425,34 @@ describe('jobs view commands', () => {
     assert.ok(rig.api.poller.followed().includes(running.node.key), 'the poller stopped following the running job');
   });
 
+  it('shortens a long tuned-model name in its row, and shows it whole in the tooltip', async function () {
+    await rig.useKey('demo-key');
+    const s = await scope();
+    const modelName = `org-with-a-long-name/oss-reasoner-8b-finetuned-on-the-quarterly-reports-${'x'.repeat(60)}-2026-11-25-v7`;
+    const now = Date.now();
+    const id = `long-name-${now}`;
+    started.push(id);
+    await rig.api.services.jobs.put({
+      id,
+      kind: 'finetune',
+      scope: s,
+      state: 'completed',
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: now,
+      modelName,
+    });
+    const { item } = await waitFor('the row of the job with a long name', () => row(id));
+    const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+    assert.ok(label.length <= 'Create '.length + 40, `the row is crowded: ${label}`);
+    assert.ok(label.startsWith('Create org-with-a-long-name/'), label);
+    assert.ok(label.endsWith('-v7'), `the name's end (what tells tuned models apart) is kept: ${label}`);
+    assert.ok(label.includes('…'), label);
+    assert.equal(typeof item.tooltip, 'string');
+    assert.ok((item.tooltip as string).split('\n')[0] === `Create ${modelName}`, 'the tooltip does not start with the whole title');
+    assert.match(item.accessibilityInformation?.label ?? '', new RegExp(`^Create ${modelName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`));
+  });
+
   it('refreshJobs polls the running jobs now', async function () {
     this.timeout(20_000);
     await rig.useKey('demo-key');
