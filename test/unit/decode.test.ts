@@ -245,7 +245,7 @@ describe('decode: an accuracy that is neither a fraction nor a percentage', () =
     for (const accuracy of [1e308, 101, -0.5]) {
       const s = decodeEvaluationStatus('e', { status: 'completed', result: { ...result, accuracy } });
       assert.equal(s.result?.accuracy, 0.75, `accuracy ${accuracy}`);
-      assert.equal(formatAccuracy(s.result!), '75.0% (3/4)');
+      assert.equal(formatAccuracy(s.result), '75.0% (3/4)');
       assert.throws(() => decodeEvaluationStatus('e', { status: 'completed', result: { dataset_name: 'd', accuracy } }), ContractError);
     }
   });
