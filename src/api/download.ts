@@ -231,11 +231,13 @@ const DISK_WORDS: Record<string, string> = {
   EDQUOT: 'the disk quota is used up',
   EROFS: 'the disk is read-only',
   EFBIG: 'the file system does not allow a file this large',
+  EACCES: 'permission denied',
+  EPERM: 'the operation is not permitted',
 };
 
 async function toDiskError(code: string, part: string, cause: unknown): Promise<DiskError> {
   const kept = await partFileSize(part).catch(() => 0);
-  const why = DISK_WORDS[code] ?? 'the file cannot be written (permission denied)';
+  const why = DISK_WORDS[code] ?? code;
   return new DiskError(`Cannot write the download: ${why}. ${kept} bytes are kept in ${part}.`, code, kept, part, { cause });
 }
 
@@ -243,8 +245,15 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
   const { directory, signal } = options;
   const maxRenewals = options.maxRenewals ?? 2;
   const maxResumes = options.maxResumes ?? 5;
-  await fsp.mkdir(directory, { recursive: true });
   const part = partFilePath(directory, modelName, options.fileName, http.base.href);
+  try {
+    await fsp.mkdir(directory, { recursive: true });
+  } catch (e) {
+    // A folder that cannot be made (read-only, forbidden) is told by its cause, as a refused write is.
+    const code = diskCode(e);
+    if (code !== undefined) throw await toDiskError(code, part, e);
+    throw e;
+  }
   const resumedFrom = await partFileSize(part);
   // The version of the artifact the part file's bytes came from: a resume accepts only the rest of that version.
   let validator = resumedFrom > 0 ? await readValidator(part) : undefined;

@@ -124,6 +124,26 @@ describe('download: files on disk', function () {
       };
     }
 
+    it('a folder that cannot be made (forbidden, read-only) is a DiskError of that cause, keeping nothing', async () => {
+      const mkdir = fsp.mkdir;
+      for (const code of ['EACCES', 'EROFS']) {
+        fsp.mkdir = (() => Promise.reject(Object.assign(new Error(`${code}: emulated`), { code }))) as typeof fsp.mkdir;
+        try {
+          const failure = await clientFor(ctx.emu)
+            .download(MODEL, { directory: path.join(tmp.dir, 'not-made') })
+            .then(
+              () => assert.fail('the download should fail'),
+              (e: unknown) => e,
+            );
+          assert.ok(failure instanceof DiskError, String(failure));
+          assert.equal(failure.code, code);
+          assert.equal(failure.keptBytes, 0);
+        } finally {
+          fsp.mkdir = mkdir;
+        }
+      }
+    });
+
     it('a DiskError is told apart from other refused requests', () => {
       assert.ok(!(new RequestError('refused') instanceof DiskError));
       const disk = new DiskError('full', 'ENOSPC', 10, '/x.part');

@@ -14,6 +14,7 @@ import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
 import { originOf } from '../../connection/apiKeyStore';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { defaultSaveFolder } from './defaultSaveFolder';
+import { diskErrorAdvice, megabytes } from './diskErrorAdvice';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
@@ -97,7 +98,7 @@ export async function runDownload(
               const rate = (p.received - p.resumedFrom) / Math.max(0.001, (Date.now() - started) / 1000);
               progress.report({
                 increment: pct !== undefined ? Math.max(0, pct - reported) : undefined,
-                message: `${mb(p.received)}${p.total ? ` of ${mb(p.total)}` : ''} · ${mb(rate)}/s${p.resumedFrom ? ' (resumed)' : ''}`,
+                message: `${megabytes(p.received)}${p.total ? ` of ${megabytes(p.total)}` : ''} · ${megabytes(rate)}/s${p.resumedFrom ? ' (resumed)' : ''}`,
               });
               if (pct !== undefined) reported = pct;
             },
@@ -130,14 +131,13 @@ export async function runDownload(
       return undefined;
     }
     if (error instanceof DiskError) {
-      // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
-      const resume = vscode.l10n.t('Resume');
+      // Retrying cannot help until the cause is dealt with; the part file stays pending, so a Resume continues it.
       services.log.warn(error.message);
-      void showErrorMessage(
-        vscode.l10n.t('Could not download {0}: {1} kept in {2}; free space and Resume.', modelName, mb(error.keptBytes), error.partFile),
-        resume,
-      ).then((c) => {
-        if (c === resume) void runDownload(services, modelName, directory, fileName);
+      const advice = diskErrorAdvice(modelName, error);
+      const label = { resume: vscode.l10n.t('Resume'), tryAgain: vscode.l10n.t('Try Again') };
+      const actions = advice.action ? [label[advice.action]] : [];
+      void showErrorMessage(advice.message, ...actions).then((c) => {
+        if (c !== undefined) void runDownload(services, modelName, directory, fileName);
       });
       return undefined;
     }
@@ -154,7 +154,7 @@ async function offerActions(modelName: string, file: string, bytes: number): Pro
   const copy = vscode.l10n.t('Copy Path');
   const runLocally = vscode.l10n.t('Run Locally');
   const choice = await showInformationMessage(
-    vscode.l10n.t('Downloaded {0} ({1}).', path.basename(file), mb(bytes)),
+    vscode.l10n.t('Downloaded {0} ({1}).', path.basename(file), megabytes(bytes)),
     reveal,
     copy,
     runLocally,
@@ -170,10 +170,6 @@ async function offerActions(modelName: string, file: string, bytes: number): Pro
   } else if (choice === copy) {
     await vscode.env.clipboard.writeText(file);
   }
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 
 async function setPending(services: Services, d: PendingDownload, present: boolean): Promise<void> {
@@ -208,7 +204,7 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
     const resume = vscode.l10n.t('Resume');
     const discard = vscode.l10n.t('Discard');
     const choice = await showInformationMessage(
-      vscode.l10n.t('The download of {0} stopped at {1}.', d.modelName, mb(size)),
+      vscode.l10n.t('The download of {0} stopped at {1}.', d.modelName, megabytes(size)),
       resume,
       discard,
     );
