@@ -44,6 +44,7 @@ import {
   validatorOf,
   writeValidator,
 } from './partFile';
+import { lockPartFile, type PartLock } from './partLock';
 import { describeUrl } from './redact';
 import type { DownloadTarget } from './types';
 
@@ -242,18 +243,31 @@ async function toDiskError(code: string, part: string, cause: unknown): Promise<
 }
 
 export async function downloadArtifact(http: HttpClient, modelName: string, options: DownloadOptions): Promise<DownloadOutcome> {
+  const { directory } = options;
+  const part = partFilePath(directory, modelName, options.fileName, http.base.href);
+  let lock: PartLock;
+  try {
+    await fsp.mkdir(directory, { recursive: true });
+    // One download per part file, across windows (partLock.ts); released however this one ends.
+    lock = await lockPartFile(part);
+  } catch (e) {
+    // A folder that cannot be made or written (read-only, forbidden, full) is told by its cause, as a refused write is.
+    if (e instanceof ApiError) throw e;
+    const code = diskCode(e);
+    if (code !== undefined) throw await toDiskError(code, part, e);
+    throw new RequestError(`Cannot write the download: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    return await transfer(http, modelName, options, part);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function transfer(http: HttpClient, modelName: string, options: DownloadOptions, part: string): Promise<DownloadOutcome> {
   const { directory, signal } = options;
   const maxRenewals = options.maxRenewals ?? 2;
   const maxResumes = options.maxResumes ?? 5;
-  const part = partFilePath(directory, modelName, options.fileName, http.base.href);
-  try {
-    await fsp.mkdir(directory, { recursive: true });
-  } catch (e) {
-    // A folder that cannot be made (read-only, forbidden) is told by its cause, as a refused write is.
-    const code = diskCode(e);
-    if (code !== undefined) throw await toDiskError(code, part, e);
-    throw e;
-  }
   const resumedFrom = await partFileSize(part);
   // The version of the artifact the part file's bytes came from: a resume accepts only the rest of that version.
   let validator = resumedFrom > 0 ? await readValidator(part) : undefined;

@@ -175,4 +175,39 @@ describe('download', () => {
       fsp.open = open;
     }
   });
+
+  it('joins a download of the same model into the same folder already running in this window (one transfer, no error)', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    if (!rig.emu.artifactPath(MODEL, 'demo-key')) await rig.emu.addCustomModel('demo-key', MODEL);
+    directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'hr-suite-download-'));
+    await rig.setSetting('downloadFolder', directory);
+    const since = rig.emu.received.length;
+    const shown = await recordingMessages(async (shown) => {
+      // As from the finished job's notification and from the Models view, at once.
+      const [first, second] = await Promise.all([
+        vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL }),
+        vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL }),
+      ]);
+      assert.ok(first, `the first download failed: ${JSON.stringify(shown)}`);
+      assert.equal(second, first, 'the second did not join the first');
+      return shown;
+    });
+    assert.deepEqual(
+      shown.filter((m) => m.severity === 'error'),
+      [],
+    );
+    assert.ok(
+      shown.some((m) => /is already being downloaded to/.test(m.text)),
+      JSON.stringify(shown),
+    );
+    assert.deepEqual(await fsp.readdir(directory), [path.basename(downloadedName(shown) ?? `${MODEL}.gguf`)]);
+    const transfers = rig.emu.received.slice(since).filter((r) => r.origin === 'storage' && r.method === 'GET');
+    assert.equal(transfers.length, 1, 'the artifact was fetched twice');
+  });
 });
+
+/** The file name the download's notification names. */
+function downloadedName(shown: { text: string }[]): string | undefined {
+  return /^Downloaded (.+) \(/.exec(shown.find((m) => m.text.startsWith('Downloaded'))?.text ?? '')?.[1];
+}

@@ -12,6 +12,7 @@ import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
 import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
 import { originOf } from '../../connection/apiKeyStore';
+import type { ServiceClient } from '../../api/client';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { defaultSaveFolder } from './defaultSaveFolder';
 import { diskErrorAdvice, megabytes } from './diskErrorAdvice';
@@ -75,7 +76,36 @@ export async function runDownload(
     await showError(services, vscode.l10n.t('Could not download {0}', modelName), error);
     return undefined;
   }
-  const { client, scope } = connection;
+  const { client } = connection;
+  // The same model into the same folder (the notification's Download and the Models view's, or a Resume) writes the
+  // same part file: join the download already running in this window. Another window's is refused by its lock.
+  const part = partFilePath(directory, modelName, fileName, client.baseUrl);
+  const joined = running.get(part);
+  if (joined) {
+    void showInformationMessage(
+      vscode.l10n.t('{0} is already being downloaded to {1}: its progress notification shows how far it is.', modelName, directory),
+    );
+    return joined;
+  }
+  const download = transfer(services, connection, modelName, directory, fileName);
+  running.set(part, download);
+  try {
+    return await download;
+  } finally {
+    running.delete(part);
+  }
+}
+
+/** The downloads running in this window, by part file. */
+const running = new Map<string, Promise<string | undefined>>();
+
+async function transfer(
+  services: Services,
+  { client, scope }: { client: ServiceClient; scope: string },
+  modelName: string,
+  directory: string,
+  fileName: string | undefined,
+): Promise<string | undefined> {
   const pending: PendingDownload = { modelName, directory, fileName, scope };
   await setPending(services, pending, true);
   try {
