@@ -1,33 +1,44 @@
 // Runs the compiled in-editor suite (out/test/suite/index.js) inside VS Code's server build, driven by headless
 // Chromium: the runner for machines that cannot download VS Code desktop. Builds nothing: `npm run test:vscode`
-// bundles the extension, compiles the tests and installs the server first.
+// bundles the extension, compiles the tests and installs the servers first. The same suite runs on every host of
+// vscodeServerLayout.ts in turn (the oldest VS Code the manifest allows, and the newest); HR_VSCODE_HOST=newest runs
+// one.
 //
 // Every variable in this process's environment reaches the extension host (the server passes its own on), so a test
 // setting is passed as `SOME_VAR=value npm run test:vscode`. HR_TEST_GREP narrows the suite; HR_TEST_TIMEOUT_MS
-// overrides the 5-minute deadline (of each window: see runPass).
+// overrides the 5-minute deadline (of each window: see runWindow).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
+import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
 import { formatSuiteResult, suitesPassed } from './suiteReport';
-import { extensionBundlePath, installMarkerPath, repoRoot, suiteIndexPath, testOutputDir, testWorkspacePath } from './vscodeServerLayout';
+import {
+  extensionBundlePath,
+  repoRoot,
+  selectedHosts,
+  suiteIndexPath,
+  testOutputDir,
+  testWorkspacePath,
+  type VscodeHost,
+} from './vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from './workbenchBrowser';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
-const logPath = path.join(testOutputDir, 'vscode-server.log');
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 /** Why this machine or checkout cannot run the suite yet, or undefined. */
-function preflightProblem(): string | undefined {
+function preflightProblem(hosts: readonly VscodeHost[]): string | undefined {
   const missing = missingBrowser();
   if (missing.length > 0) return describeMissing(missing);
-  if (!fs.existsSync(installMarkerPath)) {
-    return 'The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.';
+  for (const host of hosts) {
+    if (!fs.existsSync(host.installMarkerPath)) {
+      return `VS Code ${host.vscodeVersion}'s server is not installed: run \`node out/test/runners/setupVscodeServer.js\`.`;
+    }
   }
   for (const [file, command] of [
     [extensionBundlePath, 'npm run build'],
@@ -44,12 +55,13 @@ function timeoutMs(): number {
 }
 
 /** The runner's environment for the server, minus the variables of a VS Code this runner may itself run inside. */
-function serverEnvironment(resultPath: string): NodeJS.ProcessEnv {
+function serverEnvironment(resultPath: string, host: VscodeHost): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('VSCODE_')) env[key] = value;
   }
   env[RESULT_FILE_ENV] = resultPath;
+  env[EXPECTED_VSCODE_ENV] = host.vscodeVersion;
   return env;
 }
 
@@ -76,12 +88,12 @@ async function waitForResult(resultPath: string, server: VscodeServer, deadline:
 }
 
 /**
- * The suite runs twice, each time in a window of its own: `trusted` (every test but test/suite/restricted/, workspace
- * trust off as @vscode/test-electron has it) and `restricted` (test/suite/restricted/ only) in a real Restricted Mode
- * window: VS Code's workspace trust on, the startup prompt off, so the workspace opens untrusted. A person is played
- * by the runner there: whenever the Workspace Trust editor shows (the tests open it through the extension's
- * "Manage Workspace Trust"), it clicks Trust, as a person who reads why and decides to trust would.
- * HR_TEST_PASSES=trusted (or restricted) runs one of them.
+ * On each host the suite runs in two windows in turn, each with its own server, user data and browser profile:
+ * `trusted` (every test but test/suite/restricted/, workspace trust off as @vscode/test-electron has it) and
+ * `restricted` (test/suite/restricted/ only), a real Restricted Mode window: VS Code's workspace trust on and its
+ * startup prompt off, so the workspace opens untrusted. There the runner plays the person: whenever the Workspace
+ * Trust editor shows (a test opens it through the extension's "Manage Workspace Trust"), it clicks Trust.
+ * HR_TEST_PASSES=trusted (or restricted) runs one window.
  */
 type Pass = 'trusted' | 'restricted';
 const PASSES: readonly Pass[] = ['trusted', 'restricted'];
@@ -89,7 +101,7 @@ const PASSES: readonly Pass[] = ['trusted', 'restricted'];
 function passesToRun(): Pass[] {
   const asked = (process.env.HR_TEST_PASSES ?? '').split(',').filter((p) => p !== '');
   const unknown = asked.filter((p) => !PASSES.includes(p as Pass));
-  if (unknown.length > 0) throw new Error(`HR_TEST_PASSES: unknown pass ${unknown.join(', ')} (known: ${PASSES.join(', ')})`);
+  if (unknown.length > 0) throw new Error(`HR_TEST_PASSES: unknown window ${unknown.join(', ')} (known: ${PASSES.join(', ')})`);
   return asked.length > 0 ? (asked as Pass[]) : [...PASSES];
 }
 
@@ -100,29 +112,30 @@ const RESTRICTED_SETTINGS = {
   'workbench.startupEditor': 'none',
 };
 
-/** Clicks Trust in the Workspace Trust editor each time it shows, until the page closes. */
+/** Clicks Trust in the Workspace Trust editor each time it shows while the window is untrusted, until the page closes. */
 async function trustWhenAsked(page: Page, log: (line: string) => void): Promise<void> {
-  const trust = page.locator('.workspace-trust-editor .workspace-trust-buttons-row a.monaco-button', { hasText: /^Trust$/ });
+  const untrusted = page.locator('.workspace-trust-editor.untrusted');
+  const trust = untrusted.locator('.workspace-trust-buttons-row a.monaco-button', { hasText: /^Trust$/ }).first();
   for (;;) {
     try {
-      await trust.first().click({ timeout: 0 });
+      await trust.click({ timeout: 0 });
       log('[runner] the Workspace Trust editor showed: clicked Trust');
-      await trust
-        .first()
-        .waitFor({ state: 'detached', timeout: 0 })
-        .catch(() => undefined);
-      // The editor stays open after trust is given, its buttons gone; the next time it opens, click again.
-      await page.locator('.workspace-trust-editor.untrusted').waitFor({ state: 'detached', timeout: 0 });
+      // Trusted, the editor stays open without that button; wait until it is gone before looking again.
+      await untrusted.first().waitFor({ state: 'detached', timeout: 0 });
     } catch {
       return; // the page or the browser closed
     }
   }
 }
 
-async function runPass(pass: Pass, log: (line: string) => void, started: number): Promise<SuiteResult | undefined> {
+/** One window of one host: the suite's result, or undefined when it did not report (said on the console). */
+async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => void): Promise<SuiteResult | undefined> {
+  const tag = `[vscode-test ${host.vscodeVersion} ${pass}]`;
+  const started = Date.now();
   // Each window has the whole time to itself.
-  const deadline = Date.now() + timeoutMs();
+  const deadline = started + timeoutMs();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hr-vscode-test-${pass}-`));
+
   let server: VscodeServer | undefined;
   let browserLaunch: Promise<BrowserContext> | undefined;
   let cleanedUp: Promise<void> | undefined;
@@ -133,23 +146,25 @@ async function runPass(pass: Pass, log: (line: string) => void, started: number)
       await browser?.close().catch((error: unknown) => log(`[runner] closing the browser: ${String(error)}`));
       await server?.stop().catch((error: unknown) => {
         log(`[runner] ${String(error)}`);
-        console.error(`[vscode-test] ${String(error)}`);
+        console.error(`${tag} ${String(error)}`);
       });
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     })());
-  const onSignal = new Map<NodeJS.Signals, () => void>();
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-  ] as const) {
+  // Removed when this run ends, so a signal during the next window's run stops that one.
+  const handlers = (
+    [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const
+  ).map(([signal, code]) => {
     const handler = (): void => {
-      console.error(`[vscode-test] ${signal}: stopping the server and the browser`);
+      console.error(`${tag} ${signal}: stopping the server and the browser`);
       void cleanUp().finally(() => process.exit(code));
     };
-    onSignal.set(signal, handler);
     process.once(signal, handler);
-  }
+    return [signal, handler] as const;
+  });
 
   try {
     const userDataDir = path.join(tmp, 'server-data');
@@ -159,15 +174,17 @@ async function runPass(pass: Pass, log: (line: string) => void, started: number)
       fs.writeFileSync(settingsFile, JSON.stringify(RESTRICTED_SETTINGS, null, 2));
     }
     server = startVscodeServer({
+      vscode: host,
+      payload: true,
       userDataDir,
       extensionsDir: path.join(tmp, 'extensions'),
-      env: { ...serverEnvironment(path.join(tmp, 'result.json')), [TRUST_PASS_ENV]: pass },
+      env: { ...serverEnvironment(path.join(tmp, 'result.json'), host), [TRUST_PASS_ENV]: pass },
       log,
       startTimeoutMs: 60_000,
       workspaceTrust: pass === 'restricted',
     });
     const port = await server.listening;
-    console.log(`[vscode-test] ${pass}: VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
+    console.log(`${tag} VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
     browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
     const page = await openWorkbench(
       await browserLaunch,
@@ -175,25 +192,23 @@ async function runPass(pass: Pass, log: (line: string) => void, started: number)
       log,
     );
     if (pass === 'restricted') void trustWhenAsked(page, log);
-    console.log(`[vscode-test] ${pass}: workbench opened; waiting for the suite (${seconds(started)})`);
+    console.log(`${tag} workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
-    console.log(formatSuiteResult(result, pass));
+    console.log(formatSuiteResult(result, `${pass} window`));
     return result;
   } catch (error) {
-    console.error(`[vscode-test] ${pass}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`${tag} ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   } finally {
     await cleanUp();
-    for (const [signal, handler] of onSignal) process.removeListener(signal, handler);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
   }
 }
 
-async function main(): Promise<number> {
-  const problem = preflightProblem();
-  if (problem) {
-    console.error(problem);
-    return 1;
-  }
+/** Every window of one host; true when they all passed. */
+async function runOn(host: VscodeHost): Promise<boolean> {
+  const tag = `[vscode-test ${host.vscodeVersion}]`;
+  const logPath = path.join(testOutputDir, `vscode-server-${host.vscodeVersion}.log`);
   const started = Date.now();
   fs.mkdirSync(testOutputDir, { recursive: true });
   let logFd: number | undefined = fs.openSync(logPath, 'w');
@@ -201,21 +216,34 @@ async function main(): Promise<number> {
     // Output still buffered when the log is closed is dropped rather than thrown.
     if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
   };
-
   const results: (SuiteResult | undefined)[] = [];
   try {
     for (const pass of passesToRun()) {
-      log(`[runner] ---- ${pass} window ----`);
-      results.push(await runPass(pass, log, started));
+      log(`[runner] ---- the ${pass} window ----`);
+      results.push(await runWindow(host, pass, log));
     }
   } finally {
     fs.closeSync(logFd);
     logFd = undefined;
   }
   const passed = suitesPassed(results);
-  console.log(`[vscode-test] ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
-  if (!passed) console.error(`[vscode-test] server output and browser console: ${logPath}`);
-  return passed ? 0 : 1;
+  console.log(`${tag} ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
+  if (!passed) console.error(`${tag} server output and browser console: ${logPath}`);
+  return passed;
+}
+
+async function main(): Promise<number> {
+  const hosts = selectedHosts();
+  const problem = preflightProblem(hosts);
+  if (problem) {
+    console.error(problem);
+    return 1;
+  }
+  // Every host runs even after one failed: a failure on one VS Code only is worth knowing as such.
+  const failed: string[] = [];
+  for (const host of hosts) if (!(await runOn(host))) failed.push(host.vscodeVersion);
+  if (failed.length > 0) console.error(`[vscode-test] FAILED on VS Code ${failed.join(' and ')}`);
+  return failed.length === 0 ? 0 : 1;
 }
 
 main().then(
