@@ -194,7 +194,7 @@ async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => vo
     if (pass === 'restricted') void trustWhenAsked(page, log);
     console.log(`${tag} workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
-    console.log(formatSuiteResult(result, `${pass} window`));
+    console.log(formatSuiteResult(result, pass));
     return result;
   } catch (error) {
     console.error(`${tag} ${error instanceof Error ? error.message : String(error)}`);
