@@ -10,8 +10,11 @@ export function jobTitle(job: JobRecord): string {
   return job.datasetName ? l10n.t('Evaluate {0} on {1}', job.modelName, job.datasetName) : l10n.t('Evaluate {0}', job.modelName);
 }
 
-/** The longest model or dataset name a Jobs row shows whole; the tooltip has every name in full. */
-export const ROW_NAME_CHARS = 40;
+/**
+ * The longest model or dataset name a Jobs row shows whole (a tuned name such as `ft:<base>:<name>:<id>` is ~50); a
+ * longer one would push the row's state and time out of a sidebar of usual width. The tooltip has every name in full.
+ */
+export const ROW_NAME_CHARS = 48;
 
 /**
  * A name shortened in the middle to `max` characters: tuned-model names often share a long start (the base model,

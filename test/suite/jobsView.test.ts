@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
+import { ROW_NAME_CHARS, shortName } from '../../src/jobs/jobFormat';
 import type { JobNode } from '../../src/jobs/jobsTree';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
@@ -305,7 +306,10 @@ describe('jobs view and status bar', () => {
         const made = `ft:${baseModel}:${asked}:${outcome.job.id.slice(0, 8)}`;
 
         const done = await rowIn(outcome.job.id, 'completed', 20_000);
-        assert.equal(done.item.label, `Create ${made}`);
+        // The row shows the name (shortened if long: jobRowTitle), its tooltip and accessible label the whole of it.
+        assert.equal(done.item.label, `Create ${shortName(made)}`);
+        assert.equal((done.item.tooltip as string).split('\n')[0], `Create ${made}`);
+        assert.ok(done.item.accessibilityInformation?.label.startsWith(`Create ${made},`));
         assert.equal(done.node.job.modelName, made);
         assert.equal(done.node.job.requestedName, asked);
         await settledAfter(outcome.job.id);
@@ -444,7 +448,7 @@ describe('jobs view commands', () => {
     });
     const { item } = await waitFor('the row of the job with a long name', () => row(id));
     const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-    assert.ok(label.length <= 'Create '.length + 40, `the row is crowded: ${label}`);
+    assert.ok(label.length <= 'Create '.length + ROW_NAME_CHARS, `the row is crowded: ${label}`);
     assert.ok(label.startsWith('Create org-with-a-long-name/'), label);
     assert.ok(label.endsWith('-v7'), `the name's end (what tells tuned models apart) is kept: ${label}`);
     assert.ok(label.includes('…'), label);

@@ -9,6 +9,7 @@ import {
   jobRowTitle,
   jobTitle,
   oneLine,
+  ROW_NAME_CHARS,
   shortName,
 } from '../../src/jobs/jobFormat';
 import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
@@ -27,14 +28,19 @@ describe('job text', () => {
 
   it('a row title shortens long names in the middle, keeping both ends; short ones stay whole', () => {
     assert.equal(jobRowTitle(job()), 'Create my-model');
+    // A tuned name as the service gives it stays whole.
+    assert.equal(
+      jobRowTitle(job({ modelName: 'ft:oss-reasoner-8b:quarterly-reports:3f9a1c2e' })),
+      'Create ft:oss-reasoner-8b:quarterly-reports:3f9a1c2e',
+    );
     const long = `org/oss-reasoner-8b-finetuned-${'q'.repeat(80)}-2026-11-25-v7`;
     const title = jobRowTitle(job({ modelName: long }));
-    assert.equal(title.length, 'Create '.length + 40);
+    assert.equal(title.length, 'Create '.length + ROW_NAME_CHARS);
     assert.ok(title.startsWith('Create org/oss-reasoner-8b-'), title);
     assert.ok(title.endsWith('2026-11-25-v7'), title);
     assert.equal(jobTitle(job({ modelName: long })), `Create ${long}`, 'the full title (the tooltip’s) is untouched');
     const evaluation = jobRowTitle(job({ kind: 'evaluation', modelName: long, datasetName: 'd'.repeat(100) }));
-    assert.ok(evaluation.length <= 'Evaluate  on '.length + 80, evaluation);
+    assert.ok(evaluation.length <= 'Evaluate  on '.length + 2 * ROW_NAME_CHARS, evaluation);
     // Characters, not UTF-16 units: an emoji is never cut in half.
     const emoji = shortName('🦙'.repeat(50), 10);
     assert.equal([...emoji].length, 10);
