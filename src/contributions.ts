@@ -19,6 +19,9 @@ export const COMMANDS = {
   askAboutSelection: 'hostedReasoning.askAboutSelection',
   runLocally: 'hostedReasoning.runLocally',
   openEvaluationReport: 'hostedReasoning.openEvaluationReport',
+  forgetApiKeys: 'hostedReasoning.forgetApiKeys',
+  discardPartialDownloads: 'hostedReasoning.discardPartialDownloads',
+  clearStoredRecords: 'hostedReasoning.clearStoredRecords',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

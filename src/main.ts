@@ -4,6 +4,9 @@
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './connection/apiKeyStore';
 import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
+import { forgetApiKeysCommand } from './features/apiKey/forgetApiKeys';
+import { discardDownloadsCommand } from './features/download/discardDownloads';
+import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
@@ -53,7 +56,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
   const owned: vscode.Disposable[] = [];
   try {
     const log = new Log();
-    const keys = new ApiKeyStore(context.secrets);
+    const keys = new ApiKeyStore(context.secrets, process.env, context.globalState);
     const session = new Session(keys, log);
     const jobs = new JobStore(context.globalState, (message) => log.warn(message));
     const local = new LocalModels(
@@ -99,6 +102,9 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...playgroundCommands(playground),
       ...runLocallyCommand(services, playground),
       ...reportCommands(report, pickAnyModel),
+      ...forgetApiKeysCommand(services),
+      ...discardDownloadsCommand(services),
+      ...clearRecordsCommand(services, playground),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));
