@@ -5,6 +5,7 @@ export const COMMANDS = {
   setApiKey: 'hostedReasoning.setApiKey',
   clearApiKey: 'hostedReasoning.clearApiKey',
   configureBaseUrl: 'hostedReasoning.configureBaseUrl',
+  openProxySettings: 'hostedReasoning.openProxySettings',
   refreshModels: 'hostedReasoning.refreshModels',
   refreshJobs: 'hostedReasoning.refreshJobs',
   finetune: 'hostedReasoning.finetune',

@@ -573,13 +573,18 @@ const isIdentifierOrText = (v: string) => /^[^\u0000-\u001f\u007f]{1,256}$/.test
 
 function readEvaluationResult(v: unknown): EvaluationResult | undefined {
   if (!isObj(v)) return undefined;
-  const correct = typeof v.correct === 'number' ? v.correct : undefined;
-  const total = typeof v.total === 'number' ? v.total : undefined;
-  let accuracy = typeof v.accuracy === 'number' ? v.accuracy : undefined;
+  const count = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : undefined);
+  const correct = count(v.correct);
+  const total = count(v.total);
+  // More correct answers than questions: these are not the counts of one evaluation.
+  if (correct !== undefined && total !== undefined && correct > total) return undefined;
+  let accuracy = typeof v.accuracy === 'number' && Number.isFinite(v.accuracy) ? v.accuracy : undefined;
+  // Spec: a fraction 0..1. A value above 1 is read as a percentage rather than shown as 7,300%; anything else is
+  // neither (shown, 1e308 would read "Infinity%"), and the counts, when given, say it instead.
+  if (accuracy !== undefined && accuracy > 1 && accuracy <= 100) accuracy = accuracy / 100;
+  if (accuracy !== undefined && (accuracy < 0 || accuracy > 1)) accuracy = undefined;
   if (accuracy === undefined && correct !== undefined && total) accuracy = correct / total;
-  if (accuracy === undefined || !Number.isFinite(accuracy)) return undefined;
-  // Spec: a fraction 0..1. A value above 1 is read as a percentage rather than shown as 7,300%.
-  if (accuracy > 1 && accuracy <= 100) accuracy = accuracy / 100;
+  if (accuracy === undefined) return undefined;
   return {
     datasetName: firstString(v, ['dataset_name', 'dataset']) ?? '',
     modelName: firstString(v, ['model_name', 'model']) ?? '',

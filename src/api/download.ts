@@ -44,6 +44,7 @@ import {
   validatorOf,
   writeValidator,
 } from './partFile';
+import { lockPartFile, type PartLock } from './partLock';
 import { describeUrl } from './redact';
 import type { DownloadTarget } from './types';
 
@@ -231,20 +232,42 @@ const DISK_WORDS: Record<string, string> = {
   EDQUOT: 'the disk quota is used up',
   EROFS: 'the disk is read-only',
   EFBIG: 'the file system does not allow a file this large',
+  EACCES: 'permission denied',
+  EPERM: 'the operation is not permitted',
 };
 
 async function toDiskError(code: string, part: string, cause: unknown): Promise<DiskError> {
   const kept = await partFileSize(part).catch(() => 0);
-  const why = DISK_WORDS[code] ?? 'the file cannot be written (permission denied)';
+  const why = DISK_WORDS[code] ?? code;
   return new DiskError(`Cannot write the download: ${why}. ${kept} bytes are kept in ${part}.`, code, kept, part, { cause });
 }
 
 export async function downloadArtifact(http: HttpClient, modelName: string, options: DownloadOptions): Promise<DownloadOutcome> {
+  const { directory } = options;
+  const part = partFilePath(directory, modelName, options.fileName, http.base.href);
+  let lock: PartLock;
+  try {
+    await fsp.mkdir(directory, { recursive: true });
+    // One download per part file, across windows (partLock.ts); released however this one ends.
+    lock = await lockPartFile(part);
+  } catch (e) {
+    // A folder that cannot be made or written (read-only, forbidden, full) is told by its cause, as a refused write is.
+    if (e instanceof ApiError) throw e;
+    const code = diskCode(e);
+    if (code !== undefined) throw await toDiskError(code, part, e);
+    throw new RequestError(`Cannot write the download: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    return await transfer(http, modelName, options, part);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function transfer(http: HttpClient, modelName: string, options: DownloadOptions, part: string): Promise<DownloadOutcome> {
   const { directory, signal } = options;
   const maxRenewals = options.maxRenewals ?? 2;
   const maxResumes = options.maxResumes ?? 5;
-  await fsp.mkdir(directory, { recursive: true });
-  const part = partFilePath(directory, modelName, options.fileName, http.base.href);
   const resumedFrom = await partFileSize(part);
   // The version of the artifact the part file's bytes came from: a resume accepts only the rest of that version.
   let validator = resumedFrom > 0 ? await readValidator(part) : undefined;
@@ -343,6 +366,7 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
             signal,
             connectMs: http.timeouts.connectMs,
             mapThrown: (e, s) => http.mapThrown(WHAT, e, s),
+            agent: http.agentFor(new URL(url)),
           }),
         );
       } else {

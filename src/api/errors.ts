@@ -4,6 +4,7 @@
 /** Every kind the client raises: the one list (the playground protocol and the error classifier derive theirs). */
 export const API_ERROR_KINDS = [
   'auth', // 401/403 from the service: set or fix the API key
+  'proxy', // 407 from a proxy between VS Code and the service: give the proxy its credentials (http.proxy settings)
   'rateLimit', // 429: wait `retryAfterMs`
   'server', // 5xx or an error event in a stream: retry later or report
   'network', // connection refused, DNS, reset: check the base URL / connectivity
@@ -57,6 +58,8 @@ function kindError(kind: ApiErrorKind, defaultMessage?: string) {
 }
 
 export class AuthError extends kindError('auth') {}
+/** A proxy on the way answered 407: neither the key nor the service is at fault, the proxy wants credentials. */
+export class ProxyAuthError extends kindError('proxy') {}
 export class RateLimitError extends kindError('rateLimit') {}
 export class ServerError extends kindError('server') {}
 export class NetworkError extends kindError('network') {}

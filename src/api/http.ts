@@ -7,6 +7,8 @@
 // (download.ts), which fetches the target with a plain request that carries no key (storageRequest.ts).
 
 import axios, { type AxiosInstance, type AxiosResponse, type AxiosRequestConfig } from 'axios';
+import type { Agent as HttpAgent } from 'http';
+import type { Agent as HttpsAgent } from 'https';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
@@ -16,6 +18,7 @@ import {
   CancelledError,
   ContractError,
   NetworkError,
+  ProxyAuthError,
   RateLimitError,
   RequestError,
   ServerError,
@@ -24,6 +27,7 @@ import {
 } from './errors';
 import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
+import { keepAliveAgents } from './keepAlive';
 import { parseRetryAfter } from './rateLimit';
 import { normaliseBaseUrl } from './urlPolicy';
 import { exactWaitText, waitText } from './waitText';
@@ -70,6 +74,12 @@ export interface HttpConfig {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Test seam: jitter source in [0, 1). */
   random?: () => number;
+  /**
+   * Whether a request may be given the client's keep-alive agents (keepAlive.ts), asked at each request. Inside VS Code
+   * false under `http.proxySupport: on`, where an agent of the extension's would take the request out of the proxy.
+   * Default: always.
+   */
+  reuseConnections?: () => boolean;
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = {
@@ -146,6 +156,7 @@ export class HttpClient {
   /** The wait between attempts (the `sleep` test seam of the config); downloads back off with it too. */
   readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
+  private readonly reuseConnections: () => boolean;
 
   constructor(config: HttpConfig) {
     this.base = parseBaseUrl(config.baseUrl);
@@ -156,6 +167,7 @@ export class HttpClient {
     this.log = config.log ?? (() => undefined);
     this.sleepFn = config.sleep ?? sleep;
     this.random = config.random ?? Math.random;
+    this.reuseConnections = config.reuseConnections ?? (() => true);
     this.axios = axios.create({
       headers: {
         'X-API-Key': config.apiKey,
@@ -171,6 +183,19 @@ export class HttpClient {
       decompress: true,
       proxy: false,
     });
+  }
+
+  /** The keep-alive agents for one request's axios config, when they may be given (see HttpConfig.reuseConnections). */
+  agents(): { httpAgent?: HttpAgent; httpsAgent?: HttpsAgent } {
+    if (!this.reuseConnections()) return {};
+    const { http, https } = keepAliveAgents();
+    return { httpAgent: http, httpsAgent: https };
+  }
+
+  /** The keep-alive agent for a plain request to `url` (the storage hop), when it may be given. */
+  agentFor(url: URL): HttpAgent | undefined {
+    if (!this.reuseConnections()) return undefined;
+    return url.protocol === 'https:' ? keepAliveAgents().https : keepAliveAgents().http;
   }
 
   /** Absolute URL of an API path; guarantees it stays on the base origin, so the key goes nowhere else. */
@@ -221,12 +246,17 @@ export class HttpClient {
     return this.withRetry(what, opts.idempotent, opts, async (signal) => {
       const waited = opts.waitMs;
       const startedAt = Date.now();
-      const res = await openStream(this.axios, what, request, {
-        signal,
-        timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
-        accept: opts.accept,
-        mapError: (e, s) => (waited === undefined ? this.mapThrown(what, e, s) : this.waitError(what, e, s, startedAt)),
-      });
+      const res = await openStream(
+        this.axios,
+        what,
+        { ...this.agents(), ...request },
+        {
+          signal,
+          timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
+          accept: opts.accept,
+          mapError: (e, s) => (waited === undefined ? this.mapThrown(what, e, s) : this.waitError(what, e, s, startedAt)),
+        },
+      );
       const isRedirect = res.status >= 300 && res.status < 400;
       if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
         const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');
@@ -268,6 +298,7 @@ export class HttpClient {
         url: this.url(path),
         data: form,
         headers,
+        ...this.agents(),
         responseType: 'text',
         signal: controller.signal,
         maxBodyLength: -1, // no limit, and no size-checking stream in the body's path
@@ -305,7 +336,7 @@ export class HttpClient {
       limit,
     );
     try {
-      const res = await this.axios.request<string>({ ...request, responseType: 'text', signal: controller.signal });
+      const res = await this.axios.request<string>({ ...this.agents(), ...request, responseType: 'text', signal: controller.signal });
       return { body: this.judge(what, res), status: res.status, location: locationOf(res) };
     } catch (e) {
       throw waitMs === undefined ? this.mapThrown(what, e, controller.signal) : this.waitError(what, e, controller.signal, startedAt);
@@ -324,6 +355,9 @@ export class HttpClient {
 
   /** Maps a non-2xx answer to the error class the user acts on. */
   statusError(what: string, status: number, headers: Record<string, string | undefined>, body: unknown): ApiError {
+    // A proxy's answer, not the service's (VS Code's proxy agent hands a refused CONNECT back as the response): its
+    // body is the proxy's text, so it is not quoted as what the service said.
+    if (status === 407) return proxyAuthError(what, { status, detail: excerpt(body) });
     const said = decodeErrorMessage(body);
     const server = said ? `: ${redact(said)}` : '';
     const detail = excerpt(body);
@@ -356,6 +390,8 @@ export class HttpClient {
     const rawCode = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
     const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : '';
     const message = e instanceof Error ? e.message : String(e);
+    // Some agents throw on a refused tunnel instead of handing back the proxy's answer (undici: "Proxy response (407)").
+    if (PROXY_AUTH_THROWN.test(message)) return proxyAuthError(what, { detail: redact(message) });
     if (code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(message))) {
       return new TimeoutError(`${what}: the service did not answer in time.`, { detail: redact(message) });
     }
@@ -441,6 +477,25 @@ export interface HttpAnswer {
 function locationOf(res: AxiosResponse): string | undefined {
   const v: unknown = (res.headers as Record<string, unknown>).location;
   return typeof v === 'string' ? v : undefined;
+}
+
+const PROXY_AUTH_THROWN = /\b407\b|proxy authentication required/i;
+
+/**
+ * What a 407 means to the person: the proxy between VS Code and the service wants credentials, given in VS Code's own
+ * proxy settings (the extension's requests go through VS Code's proxy support). Never a key or a service problem. The
+ * example carries no scheme: redact() would mask a `scheme://user:password@` even in our own words. Seen in the
+ * extension host of VS Code 1.100 (and in the code of 1.104 and 1.139): credentials in http.proxy are sent;
+ * http.proxyAuthorization is not (its proxy
+ * support never reads that setting; only VS Code's own requests do).
+ */
+export function proxyAuthError(what: string, options: { status?: number; detail?: string } = {}): ProxyAuthError {
+  return new ProxyAuthError(
+    `${what}: the proxy between VS Code and the service asks for credentials (407 Proxy Authentication Required). ` +
+      "Add them to the http.proxy setting: the proxy's URL with user:password@ before its host (VS Code does not send " +
+      "http.proxyAuthorization with extensions' requests). Then try again.",
+    { status: 407, ...options },
+  );
 }
 
 export function secs(ms: number): string {

@@ -1,6 +1,9 @@
 // A download's part file and the validator beside it. The folder is the user's, and anything in it may have been
 // planted: a symlink named like the part file would have a resume append to its target, and a server ignoring Range
 // rewrite it. So the part file is only ever a regular file, opened without following links, created exclusively.
+// A hard link is a second name of one file: a resume would append the artifact to the file of that other name (and a
+// check of the length would still pass). So the part file has exactly one name, checked before use and again on the
+// open file.
 //
 // Its name carries a hash of the service and the model: `team-a/llama` and `team-b/llama` (or `a:b` and `a_b`) reduce
 // to the same safe name, and one must never resume from the other's bytes. The validator (the ETag, or else the
@@ -32,7 +35,19 @@ function refuse(part: string): RequestError {
   return new RequestError(`${part} is not a regular file (a link or a device?); remove it and download again.`);
 }
 
-/** Bytes in the part file (0 when there is none); refuses anything that is not a regular file. */
+function refuseLinked(part: string): RequestError {
+  return new RequestError(
+    `${part} has another name elsewhere (a hard link): the download does not write into a file it shares; remove it and download again.`,
+  );
+}
+
+/** Refuses a part file that is not a regular file with one name. */
+function checkPartStat(part: string, stat: { isFile(): boolean; nlink: number }): void {
+  if (!stat.isFile()) throw refuse(part);
+  if (stat.nlink > 1) throw refuseLinked(part);
+}
+
+/** Bytes in the part file (0 when there is none); refuses anything that is not a regular file with one name. */
 export async function partFileSize(part: string): Promise<number> {
   let stat;
   try {
@@ -41,7 +56,7 @@ export async function partFileSize(part: string): Promise<number> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
     throw e;
   }
-  if (!stat.isFile()) throw refuse(part);
+  checkPartStat(part, stat);
   return stat.size;
 }
 
@@ -64,9 +79,12 @@ export async function openPartFile(part: string, fresh: boolean): Promise<FileHa
     if (code === 'ELOOP' || code === 'EEXIST' || code === 'ENXIO' || code === 'EISDIR' || code === 'ERR_FS_EISDIR') throw refuse(part);
     throw e;
   }
-  if (!(await handle.stat()).isFile()) {
+  try {
+    // On the open file: a name added between the check above and the open is seen here.
+    checkPartStat(part, await handle.stat());
+  } catch (e) {
     await handle.close();
-    throw refuse(part);
+    throw e;
   }
   return handle;
 }

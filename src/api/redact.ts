@@ -39,14 +39,28 @@ export function redact(text: string): string {
   return out;
 }
 
+/** The longest URL a message names (one without an origin can be any length). */
+const DESCRIBED_URL_CHARS = 200;
+
 /** A URL shown without its query and fragment: enough to tell which host and file, not enough to fetch it. */
 export function describeUrl(url: string): string {
+  let u: URL;
   try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}${u.search ? '?[REDACTED]' : ''}`;
+    u = new URL(url);
   } catch {
     return '[unparseable URL]';
   }
+  const query = u.search ? '?[REDACTED]' : '';
+  if (u.origin !== 'null') return `${u.origin}${u.pathname}${query}`;
+  // No origin (file:, data:, javascript:, …): "null" would name nothing. A data: URL is its own content: never copied.
+  if (u.protocol === 'data:') return 'a data: URL';
+  u.username = '';
+  u.password = '';
+  u.search = '';
+  u.hash = '';
+  const text = u.href;
+  const max = DESCRIBED_URL_CHARS - query.length;
+  return `${text.length > max ? `${text.slice(0, max - 1)}…` : text}${query}`;
 }
 
 /** A short, redacted excerpt of a body for the log. */

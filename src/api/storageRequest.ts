@@ -32,6 +32,8 @@ export interface StorageRequestOptions {
   connectMs: number;
   /** Maps a failure that is not our own abort (reset, refused, DNS) to an ApiError. */
   mapThrown: (e: unknown, signal: AbortSignal) => ApiError;
+  /** A keep-alive agent for the storage origin (HttpClient.agentFor), or undefined for the runtime's own. */
+  agent?: http.Agent;
 }
 
 /**
@@ -50,7 +52,12 @@ export function storageGet(url: string, opts: StorageRequestOptions): Promise<St
   const mapError = (e: unknown) => opts.mapThrown(e, controller.signal);
 
   return new Promise<StorageResponse>((resolve, reject) => {
-    const req = transport.request(u, { method: 'GET', headers: opts.headers, signal: controller.signal });
+    const req = transport.request(u, {
+      method: 'GET',
+      headers: opts.headers,
+      signal: controller.signal,
+      ...(opts.agent ? { agent: opts.agent } : {}),
+    });
     const connectTimer = setTimeout(
       () => controller.abort(new TimeoutError(`${opts.what}: no answer within ${secs(opts.connectMs)}.`)),
       opts.connectMs,

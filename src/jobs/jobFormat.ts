@@ -10,6 +10,32 @@ export function jobTitle(job: JobRecord): string {
   return job.datasetName ? l10n.t('Evaluate {0} on {1}', job.modelName, job.datasetName) : l10n.t('Evaluate {0}', job.modelName);
 }
 
+/**
+ * The longest model or dataset name a Jobs row shows whole (a tuned name such as `ft:<base>:<name>:<id>` is ~50); a
+ * longer one would push the row's state and time out of a sidebar of usual width. The tooltip has every name in full.
+ */
+export const ROW_NAME_CHARS = 48;
+
+/**
+ * A name shortened in the middle to `max` characters: tuned-model names often share a long start (the base model,
+ * the organisation) and differ at the end (a date, a suffix), so both ends stay.
+ */
+export function shortName(name: string, max = ROW_NAME_CHARS): string {
+  const chars = [...name];
+  if (chars.length <= max) return name;
+  const tail = Math.floor((max - 1) / 3);
+  return `${chars.slice(0, max - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+
+/** jobTitle with the names shortened (shortName), for a Jobs row; the row's tooltip starts with the whole title. */
+export function jobRowTitle(job: JobRecord): string {
+  return jobTitle({
+    ...job,
+    modelName: shortName(job.modelName),
+    ...(job.datasetName ? { datasetName: shortName(job.datasetName) } : {}),
+  });
+}
+
 /** "45s", "2m 10s", "1h 3m": two units at most, because a row has little room. */
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
-import { formatAccuracy, formatDuration, jobDescription, jobTitle, elapsedMs, stateWord } from './jobFormat';
+import { formatAccuracy, formatDuration, jobDescription, jobRowTitle, jobTitle, elapsedMs, stateWord } from './jobFormat';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import { lineageLines } from './lineage';
 import type { Services } from '../services';
@@ -81,8 +81,9 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
 
   getTreeItem(node: JobNode): vscode.TreeItem {
     const job = node.job;
+    // A long tuned-model name would crowd out the row's description: the row shows it shortened, the tooltip whole.
     const title = shown(jobTitle(job));
-    const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(shown(jobRowTitle(job)), vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     item.description = shown(jobDescription(job, this.now()));
     item.iconPath = iconFor(job);

@@ -522,7 +522,8 @@ export class PollScheduler {
       }
       return;
     }
-    if (retryable) {
+    // A proxy that wants credentials stops every request, not this job's: the whole poller backs off until it is set.
+    if (retryable || kind === 'proxy') {
       round.stoppedBy ??= e as Error;
       this.serviceFailures++;
       const now = this.clock.monotonic();

@@ -148,7 +148,10 @@ function isEvaluationResult(v: unknown): v is EvaluationResult {
     isText(v.modelName) &&
     num(v.correct) &&
     num(v.total) &&
+    // A fraction, as decoding leaves it: anything else would be shown as 1e+310% or Infinity%.
     num(v.accuracy) &&
+    (v.accuracy as number) >= 0 &&
+    (v.accuracy as number) <= 1 &&
     optText(v.split) &&
     optText(v.judgeModel)
   );

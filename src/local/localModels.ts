@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { LOCAL_MODELS_KEY } from '../storageKeys';
 import type { LocalRuntime } from './localRuntime';
+import { WorkspaceTrustGate } from './workspaceTrustGate';
 import {
   describeDropped,
   MAX_LOCAL_MODELS,
@@ -19,6 +20,8 @@ export class LocalModels implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private reported: string | undefined;
+  /** In Restricted Mode, which of these files may run, and the wait for trust of those that may not. */
+  readonly trust = new WorkspaceTrustGate();
 
   constructor(
     private readonly state: vscode.Memento,
@@ -100,6 +103,7 @@ export class LocalModels implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.trust.dispose();
     this.runtime.dispose();
     this.changed.dispose();
   }

@@ -25,6 +25,7 @@ export const FIXES = {
   setApiKey: fix('setApiKey', COMMANDS.setApiKey, () => l10n.t('Set API Key')),
   configureBaseUrl: fix('configureBaseUrl', COMMANDS.configureBaseUrl, () => l10n.t('Configure Service URL')),
   showLog: fix('showLog', COMMANDS.showLog, () => l10n.t('Show Log')),
+  openProxySettings: fix('openProxySettings', COMMANDS.openProxySettings, () => l10n.t('Open Proxy Settings')),
 };
 
 export type Fix = (typeof FIXES)[keyof typeof FIXES];
@@ -44,6 +45,8 @@ const RETRYABLE: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['network', 'timeou
 // none either: its message says what was refused (a DiskError too: the download offers its own Resume).
 const FIX_FOR: Partial<Record<ErrorKind, Fix>> = {
   auth: FIXES.setApiKey,
+  // A proxy that wants credentials: VS Code's proxy settings, never the key (the service has not seen the request).
+  proxy: FIXES.openProxySettings,
   network: FIXES.configureBaseUrl,
   server: FIXES.showLog,
   contract: FIXES.showLog,

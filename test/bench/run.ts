@@ -23,11 +23,12 @@ const FIGURES: Figure[] = [
   { name: 'upload', number: 4, title: 'Upload' },
   { name: 'download', number: 5, title: 'Download' },
   { name: 'polling', number: 6, title: 'Polling' },
+  { name: 'connections', number: 10, title: 'Connection reuse' },
   { name: 'local', number: 8, title: 'Local runtime' },
   { name: 'activation', number: 1, title: 'Activation' },
   { name: 'latency', number: 3, title: 'Token latency in the playground' },
   { name: 'chatLatency', number: 9, title: 'First token through vscode.lm' },
-  { name: 'reasoning', number: 10, title: 'Reasoning latency in the playground' },
+  { name: 'reasoning', number: 11, title: 'Reasoning latency in the playground' },
 ];
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');

@@ -6,14 +6,14 @@
 //
 // Every variable in this process's environment reaches the extension host (the server passes its own on), so a test
 // setting is passed as `SOME_VAR=value npm run test:vscode`. HR_TEST_GREP narrows the suite; HR_TEST_TIMEOUT_MS
-// overrides the 5-minute deadline.
+// overrides the 5-minute deadline (of each window: see runWindow).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
-import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, type SuiteResult } from '../suite/suiteResult';
+import type { BrowserContext, Page } from 'playwright-core';
+import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
-import { formatSuiteResult, suitePassed } from './suiteReport';
+import { formatSuiteResult, suitesPassed } from './suiteReport';
 import {
   extensionBundlePath,
   repoRoot,
@@ -90,19 +90,54 @@ async function waitForResult(resultPath: string, server: VscodeServer, deadline:
   return JSON.parse(fs.readFileSync(resultPath, 'utf8')) as SuiteResult;
 }
 
-/** One run of the suite on one host; true when it passed. */
-async function runOn(host: VscodeHost): Promise<boolean> {
-  const tag = `[vscode-test ${host.vscodeVersion}]`;
-  const logPath = path.join(testOutputDir, `vscode-server-${host.vscodeVersion}.log`);
+/**
+ * On each host the suite runs in two windows in turn, each with its own server, user data and browser profile:
+ * `trusted` (every test but test/suite/restricted/, workspace trust off as @vscode/test-electron has it) and
+ * `restricted` (test/suite/restricted/ only), a real Restricted Mode window: VS Code's workspace trust on and its
+ * startup prompt off, so the workspace opens untrusted. There the runner plays the person: whenever the Workspace
+ * Trust editor shows (a test opens it through the extension's "Manage Workspace Trust"), it clicks Trust.
+ * HR_TEST_PASSES=trusted (or restricted) runs one window.
+ */
+type Pass = 'trusted' | 'restricted';
+const PASSES: readonly Pass[] = ['trusted', 'restricted'];
+
+function passesToRun(): Pass[] {
+  const asked = (process.env.HR_TEST_PASSES ?? '').split(',').filter((p) => p !== '');
+  const unknown = asked.filter((p) => !PASSES.includes(p as Pass));
+  if (unknown.length > 0) throw new Error(`HR_TEST_PASSES: unknown window ${unknown.join(', ')} (known: ${PASSES.join(', ')})`);
+  return asked.length > 0 ? (asked as Pass[]) : [...PASSES];
+}
+
+/** User settings of the Restricted Mode window: untrusted from the start, no prompt in the way. */
+const RESTRICTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'workbench.startupEditor': 'none',
+};
+
+/** Clicks Trust in the Workspace Trust editor each time it shows while the window is untrusted, until the page closes. */
+async function trustWhenAsked(page: Page, log: (line: string) => void): Promise<void> {
+  const untrusted = page.locator('.workspace-trust-editor.untrusted');
+  const trust = untrusted.locator('.workspace-trust-buttons-row a.monaco-button', { hasText: /^Trust$/ }).first();
+  for (;;) {
+    try {
+      await trust.click({ timeout: 0 });
+      log('[runner] the Workspace Trust editor showed: clicked Trust');
+      // Trusted, the editor stays open without that button; wait until it is gone before looking again.
+      await untrusted.first().waitFor({ state: 'detached', timeout: 0 });
+    } catch {
+      return; // the page or the browser closed
+    }
+  }
+}
+
+/** One window of one host: the suite's result, or undefined when it did not report (said on the console). */
+async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => void): Promise<SuiteResult | undefined> {
+  const tag = `[vscode-test ${host.vscodeVersion} ${pass}]`;
   const started = Date.now();
+  // Each window has the whole time to itself.
   const deadline = started + timeoutMs();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-vscode-test-'));
-  fs.mkdirSync(testOutputDir, { recursive: true });
-  let logFd: number | undefined = fs.openSync(logPath, 'w');
-  const log = (line: string): void => {
-    // Output still buffered when the log is closed is dropped rather than thrown.
-    if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
-  };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hr-vscode-test-${pass}-`));
 
   let server: VscodeServer | undefined;
   let browserLaunch: Promise<BrowserContext> | undefined;
@@ -120,7 +155,7 @@ async function runOn(host: VscodeHost): Promise<boolean> {
       });
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     })());
-  // Removed when this run ends, so a signal during the next host's run stops that one.
+  // Removed when this run ends, so a signal during the next window's run stops that one.
   const handlers = (
     [
       ['SIGINT', 130],
@@ -136,39 +171,69 @@ async function runOn(host: VscodeHost): Promise<boolean> {
     return [signal, handler] as const;
   });
 
-  let passed = false;
   try {
     // The suite's view into webview pages, through the browser opened below (test/suite/webviewPage.ts).
     bridge = await startPageBridge(() => browserLaunch);
+    const userDataDir = path.join(tmp, 'server-data');
+    if (pass === 'restricted') {
+      const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      fs.writeFileSync(settingsFile, JSON.stringify(RESTRICTED_SETTINGS, null, 2));
+    }
     server = startVscodeServer({
       vscode: host,
       payload: true,
-      userDataDir: path.join(tmp, 'server-data'),
+      userDataDir,
       extensionsDir: path.join(tmp, 'extensions'),
-      env: serverEnvironment(path.join(tmp, 'result.json'), host, bridge),
+      env: { ...serverEnvironment(path.join(tmp, 'result.json'), host, bridge), [TRUST_PASS_ENV]: pass },
       log,
       startTimeoutMs: 60_000,
+      workspaceTrust: pass === 'restricted',
     });
     const port = await server.listening;
     console.log(`${tag} VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
     browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
-    await openWorkbench(
+    const page = await openWorkbench(
       await browserLaunch,
       workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: suiteIndexPath }),
       log,
     );
+    if (pass === 'restricted') void trustWhenAsked(page, log);
     console.log(`${tag} workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
-    console.log(formatSuiteResult(result));
-    passed = suitePassed(result);
+    console.log(formatSuiteResult(result, pass));
+    return result;
   } catch (error) {
     console.error(`${tag} ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   } finally {
     await cleanUp();
     for (const [signal, handler] of handlers) process.off(signal, handler);
+  }
+}
+
+/** Every window of one host; true when they all passed. */
+async function runOn(host: VscodeHost): Promise<boolean> {
+  const tag = `[vscode-test ${host.vscodeVersion}]`;
+  const logPath = path.join(testOutputDir, `vscode-server-${host.vscodeVersion}.log`);
+  const started = Date.now();
+  fs.mkdirSync(testOutputDir, { recursive: true });
+  let logFd: number | undefined = fs.openSync(logPath, 'w');
+  const log = (line: string): void => {
+    // Output still buffered when the log is closed is dropped rather than thrown.
+    if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
+  };
+  const results: (SuiteResult | undefined)[] = [];
+  try {
+    for (const pass of passesToRun()) {
+      log(`[runner] ---- the ${pass} window ----`);
+      results.push(await runWindow(host, pass, log));
+    }
+  } finally {
     fs.closeSync(logFd);
     logFd = undefined;
   }
+  const passed = suitesPassed(results);
   console.log(`${tag} ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
   if (!passed) console.error(`${tag} server output and browser console: ${logPath}`);
   return passed;

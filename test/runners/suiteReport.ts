@@ -1,13 +1,17 @@
 // Turns the suite's result file into mocha-like console output and a verdict.
 import type { SuiteResult } from '../suite/suiteResult';
 
-/** A run passes only if something ran and nothing failed: zero tests means no test file was found, or grep hid all. */
-export function suitePassed(result: SuiteResult): boolean {
-  return result.failures === 0 && result.passes > 0;
+/**
+ * The verdict of a run of several windows (the trusted one and the Restricted Mode one): each reported and none
+ * failed, and something ran in one of them (HR_TEST_GREP may leave one window without a test).
+ */
+export function suitesPassed(results: readonly (SuiteResult | undefined)[]): boolean {
+  if (results.length === 0 || results.some((r) => r === undefined || r.failures > 0)) return false;
+  return results.some((r) => r!.passes > 0);
 }
 
-export function formatSuiteResult(result: SuiteResult): string {
-  const out = ['', ...result.lines.map((line) => `  ${line}`), ''];
+export function formatSuiteResult(result: SuiteResult, window?: string): string {
+  const out = ['', ...(window ? [`  [${window} window]`] : []), ...result.lines.map((line) => `  ${line}`), ''];
   const duration = `${(result.durationMs / 1000).toFixed(1)} s`;
   out.push(`  ${result.passes} passing (${duration}) in VS Code ${result.vscodeVersion}`);
   if (result.pending > 0) out.push(`  ${result.pending} pending`);

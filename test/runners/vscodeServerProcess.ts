@@ -35,6 +35,11 @@ export interface VscodeServerOptions {
    * do on loopback; a server a person leaves running should not let any local user or peer run code through it.
    */
   readonly connectionTokenFile?: string;
+  /**
+   * Keep VS Code's workspace trust on (the Restricted Mode pass of the suite). Off by default, as @vscode/test-electron
+   * has it: a trust prompt would start the extension in Restricted Mode.
+   */
+  readonly workspaceTrust?: boolean;
   /** Further server flags (e.g. `--disable-getting-started-override`). */
   readonly extraArgs?: readonly string[];
 }
@@ -85,7 +90,7 @@ export function startVscodeServer(options: VscodeServerOptions): VscodeServer {
     '--extensions-dir',
     options.extensionsDir,
     // As @vscode/test-electron does: no trust prompt, which would start the extension in restricted mode.
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     // The extension host gets exactly the runner's environment, not one read from a login shell.
     '--force-disable-user-env',
     '--disable-telemetry',

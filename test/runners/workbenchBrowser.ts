@@ -1,5 +1,5 @@
 // Opens the VS Code web workbench in headless Chromium; the page's console goes to the run's log.
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath } from './vscodeServerLayout';
 
 /** Flags from the team guide: no sandbox (root in a container), no GPU, nothing that calls out to Google. */
@@ -26,13 +26,14 @@ export function launchBrowser(profileDir: string): Promise<BrowserContext> {
   });
 }
 
-/** Loads the workbench; its console and errors go to `log`. */
-export async function openWorkbench(browser: BrowserContext, url: string, log: (line: string) => void): Promise<void> {
+/** Loads the workbench; its console and errors go to `log`. Returns the page. */
+export async function openWorkbench(browser: BrowserContext, url: string, log: (line: string) => void): Promise<Page> {
   const page = browser.pages()[0] ?? (await browser.newPage());
   page.on('console', (message) => log(`[browser:${message.type()}] ${message.text()}`));
   page.on('pageerror', (error) => log(`[browser:pageerror] ${error.stack ?? error.message}`));
   page.on('crash', () => log('[browser] the workbench page crashed'));
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  return page;
 }
 
 export interface WorkbenchTarget {

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,7 @@ const DEFAULTS = {
   streamChunkBytes: 0,
   streamTokenChars: 0,
   recordTokenWrites: false,
+  keepAliveTimeoutMs: 5_000,
   reasoning: 'none',
   thinkMs: 0,
   answerDelayMs: 0,
@@ -102,6 +104,8 @@ async function serveApi(state: State, emulator: Emulator, req: IncomingMessage, 
     return;
   }
   const entry = state.recorder.record('api', req, res);
+  entry.connection = connectionIds.get(req.socket);
+  entry.peer = req.socket.remoteAddress;
   const method = req.method ?? 'GET';
   if (!(await applyFaults(state.faults.take('api', method, path), res, entry, state.recorder))) {
     req.resume();
@@ -129,6 +133,8 @@ async function serveApi(state: State, emulator: Emulator, req: IncomingMessage, 
 
 async function serveStorage(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const entry = state.recorder.record('storage', req, res);
+  entry.connection = connectionIds.get(req.socket);
+  entry.peer = req.socket.remoteAddress;
   const { path } = splitUrl(req.url);
   if (!(await applyFaults(state.faults.take('storage', req.method ?? 'GET', path), res, entry, state.recorder))) {
     return;
@@ -146,13 +152,25 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-function trackSockets(server: Server): Set<Socket> {
+/** Connection numbers per origin, never reused (requests per connection); `connections` counts from clearReceived. */
+const connectionIds = new WeakMap<Socket, number>();
+
+function trackSockets(server: Server, counter: { count: number }): Set<Socket> {
   const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
+  // A TLS server's 'connection' is the TCP socket; its requests arrive on the TLS socket wrapping it.
+  const event = 'setSecureContext' in server ? 'secureConnection' : 'connection';
+  server.on(event, (socket: Socket) => {
     sockets.add(socket);
+    connectionIds.set(socket, ++counter.count);
     socket.once('close', () => sockets.delete(socket));
   });
   return sockets;
+}
+
+function originServer(options: ResolvedOptions): Server {
+  const server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }) : createServer();
+  server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  return server;
 }
 
 function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
@@ -193,10 +211,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     tokenWrites: [],
   };
 
-  const storage = createServer();
-  const storageSockets = trackSockets(storage);
-  const api = createServer();
-  const apiSockets = trackSockets(api);
+  const counts = { api: { count: 0, base: 0 }, storage: { count: 0, base: 0 } };
+  const storage = originServer(resolved);
+  const storageSockets = trackSockets(storage, counts.storage);
+  const api = originServer(resolved);
+  const apiSockets = trackSockets(api, counts.api);
+  const scheme = resolved.tls ? 'https' : 'http';
 
   const storagePort = await listen(storage, resolved.storagePort, resolved.host);
   let apiPort: number;
@@ -206,7 +226,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await closeServer(storage, storageSockets);
     throw err;
   }
-  state.storageUrl = `http://${urlHost(resolved.host)}:${storagePort}`;
+  const host = urlHost(resolved.advertisedHost ?? resolved.host);
+  state.storageUrl = `${scheme}://${host}:${storagePort}`;
   resolved.port = apiPort;
   resolved.storagePort = storagePort;
 
@@ -221,7 +242,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const emulator: Emulator = {
-    url: `http://${urlHost(resolved.host)}:${apiPort}`,
+    url: `${scheme}://${host}:${apiPort}`,
     storageUrl: state.storageUrl,
     get options() {
       return state.options;
@@ -249,8 +270,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     get received() {
       return state.recorder.received;
     },
+    get connections() {
+      return { api: counts.api.count - counts.api.base, storage: counts.storage.count - counts.storage.base };
+    },
     clearReceived(): void {
       state.recorder.clear();
+      counts.api.base = counts.api.count;
+      counts.storage.base = counts.storage.count;
     },
     artifactPath(modelName: string, key?: string): string | undefined {
       return findModel(modelName, key)?.path;

@@ -84,6 +84,18 @@ export const STORAGE_CHECKSUMS: readonly StorageChecksum[] = [
 
 export interface EmulatorOptions {
   host?: string;
+  /**
+   * Serve both origins over HTTPS with this certificate (PEM) instead of plain HTTP: proxy tests (a CONNECT tunnel per
+   * request, as for a real https service) and private certificate authorities. Fixed once started.
+   */
+  tls?: { key: string; cert: string };
+  /**
+   * The host name in the URLs the emulator gives out (`url`, `storageUrl`, signed URLs) when it is not `host`: a name
+   * that only something else resolves to `host` (a proxy test's proxy). Fixed once started.
+   */
+  advertisedHost?: string;
+  /** How long an idle kept-alive connection stays open, ms (Node's default 5,000; real services keep them ~60 s). */
+  keepAliveTimeoutMs?: number;
   port?: number;
   storagePort?: number;
   keys?: Record<string, KeyConfig>;
@@ -141,10 +153,12 @@ export interface EmulatorOptions {
   recordTokenWrites?: boolean;
 }
 
-/** The options actually in force: every default filled in except responseText and reasoningText, which stay optional. */
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText' | 'reasoningText'>> & {
+/** The options actually in force: every default filled in except responseText, reasoningText, tls and advertisedHost. */
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText' | 'reasoningText' | 'tls' | 'advertisedHost'>> & {
   responseText?: string;
   reasoningText?: string;
+  tls?: { key: string; cert: string };
+  advertisedHost?: string;
 };
 
 export interface RecordedRequest {
@@ -160,6 +174,10 @@ export interface RecordedRequest {
   fault?: string;
   /** Final HTTP status sent (absent if the socket died before headers). */
   status?: number;
+  /** The connection it came on, numbered per origin in the order they were opened (requests per connection). */
+  connection?: number;
+  /** The address the connection came from (a proxy test tells proxied from direct requests by it). */
+  peer?: string;
 }
 
 export type FaultKind = 'latency' | 'status' | 'reset' | 'stall' | 'truncate' | 'body';
@@ -233,6 +251,8 @@ export interface Emulator {
   configure(patch: Partial<EmulatorOptions>): void;
   setKey(key: string, config: KeyConfig): void;
   faults: FaultTable;
+  /** Connections each origin has accepted since the start (or the last clearReceived). */
+  readonly connections: { api: number; storage: number };
   /** Every request each origin received, in order (control API excluded). */
   readonly received: RecordedRequest[];
   clearReceived(): void;

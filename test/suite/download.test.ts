@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { recordingMessages } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -136,4 +137,77 @@ describe('download', () => {
     assert.equal(first, downloadsExists ? downloads : os.homedir());
     assert.equal(second, directory, 'the second dialog did not start in the folder chosen the first time');
   });
+
+  // The disk refusing the part file, as a read-only, forbidden or full folder does (root can write anywhere here, so
+  // the refusal is made by the file system calls themselves, which the extension shares with this test).
+  it('tells a read-only or forbidden folder by its cause, without Resume; a full one to free space and try again', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    if (!rig.emu.artifactPath(MODEL, 'demo-key')) await rig.emu.addCustomModel('demo-key', MODEL);
+    directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'hr-suite-download-'));
+    await rig.setSetting('downloadFolder', directory);
+    const open = fsp.open;
+    const folder = directory;
+    let code = '';
+    fsp.open = ((file: string, ...rest: unknown[]) =>
+      String(file).startsWith(folder) && String(file).endsWith('.part')
+        ? Promise.reject(Object.assign(new Error(`${code}: emulated`), { code }))
+        : (open as (...a: unknown[]) => unknown)(file, ...rest)) as typeof fsp.open;
+    try {
+      for (const [refusal, words, actions] of [
+        ['EROFS', /is on a read-only disk\. Choose another folder/, []],
+        ['EACCES', /cannot be written here \(permission denied\)\. Choose another folder/, []],
+        ['ENOSPC', /is full\. Free space, then try again\./, ['Try Again']],
+      ] as const) {
+        code = refusal;
+        const shown = await recordingMessages(async (shown) => {
+          assert.equal(await vscode.commands.executeCommand(COMMANDS.download, { modelName: MODEL }), undefined);
+          return shown;
+        });
+        const errors = shown.filter((m) => m.severity === 'error');
+        assert.equal(errors.length, 1, `${refusal}: ${JSON.stringify(shown)}`);
+        assert.match(errors[0]!.text, words, refusal);
+        assert.ok(errors[0]!.text.includes(folder), `${refusal}: the folder is not named: ${errors[0]!.text}`);
+        assert.doesNotMatch(errors[0]!.text, /0\.0 MB|kept/, refusal);
+        assert.deepEqual(errors[0]!.actions, actions, refusal);
+      }
+    } finally {
+      fsp.open = open;
+    }
+  });
+
+  it('joins a download of the same model into the same folder already running in this window (one transfer, no error)', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    if (!rig.emu.artifactPath(MODEL, 'demo-key')) await rig.emu.addCustomModel('demo-key', MODEL);
+    directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'hr-suite-download-'));
+    await rig.setSetting('downloadFolder', directory);
+    const since = rig.emu.received.length;
+    const shown = await recordingMessages(async (shown) => {
+      // As from the finished job's notification and from the Models view, at once.
+      const [first, second] = await Promise.all([
+        vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL }),
+        vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: MODEL }),
+      ]);
+      assert.ok(first, `the first download failed: ${JSON.stringify(shown)}`);
+      assert.equal(second, first, 'the second did not join the first');
+      return shown;
+    });
+    assert.deepEqual(
+      shown.filter((m) => m.severity === 'error'),
+      [],
+    );
+    assert.ok(
+      shown.some((m) => /is already being downloaded to/.test(m.text)),
+      JSON.stringify(shown),
+    );
+    assert.deepEqual(await fsp.readdir(directory), [path.basename(downloadedName(shown) ?? `${MODEL}.gguf`)]);
+    const transfers = rig.emu.received.slice(since).filter((r) => r.origin === 'storage' && r.method === 'GET');
+    assert.equal(transfers.length, 1, 'the artifact was fetched twice');
+  });
 });
+
+/** The file name the download's notification names. */
+function downloadedName(shown: { text: string }[]): string | undefined {
+  return /^Downloaded (.+) \(/.exec(shown.find((m) => m.text.startsWith('Downloaded'))?.text ?? '')?.[1];
+}

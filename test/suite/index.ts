@@ -5,15 +5,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
-import { GREP_ENV, RESULT_FILE_ENV, type SuiteResult, type TestFailure } from './suiteResult';
+import { GREP_ENV, RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult, type TestFailure } from './suiteResult';
+import { prepareTestTrust } from './testTrust';
 
 const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
 
-/** Compiled test files next to this index, sorted so the order is the same on every machine. */
+/**
+ * Compiled test files next to this index, sorted so the order is the same on every machine: those of restricted/ in
+ * the Restricted Mode window (TRUST_PASS_ENV), every other one elsewhere.
+ */
 function testFiles(): string[] {
+  const restricted = process.env[TRUST_PASS_ENV] === 'restricted';
   return fs
     .readdirSync(__dirname, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.js'))
+    .filter((file) => file.endsWith('.test.js') && file.startsWith(`restricted${path.sep}`) === restricted)
     .sort()
     .map((file) => path.join(__dirname, file));
 }
@@ -79,6 +84,7 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 20_000, ...(grep ? { grep } : {}) });
   let result: SuiteResult;
   try {
+    await prepareTestTrust();
     for (const file of testFiles()) mocha.addFile(file);
     result = await runMocha(mocha);
   } catch (error) {

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
+import { ROW_NAME_CHARS, shortName } from '../../src/jobs/jobFormat';
 import type { JobNode } from '../../src/jobs/jobsTree';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
@@ -305,7 +306,10 @@ describe('jobs view and status bar', () => {
         const made = `ft:${baseModel}:${asked}:${outcome.job.id.slice(0, 8)}`;
 
         const done = await rowIn(outcome.job.id, 'completed', 20_000);
-        assert.equal(done.item.label, `Create ${made}`);
+        // The row shows the name (shortened if long: jobRowTitle), its tooltip and accessible label the whole of it.
+        assert.equal(done.item.label, `Create ${shortName(made)}`);
+        assert.equal((done.item.tooltip as string).split('\n')[0], `Create ${made}`);
+        assert.ok(done.item.accessibilityInformation?.label.startsWith(`Create ${made},`));
         assert.equal(done.node.job.modelName, made);
         assert.equal(done.node.job.requestedName, asked);
         await settledAfter(outcome.job.id);
@@ -423,6 +427,34 @@ describe('jobs view commands', () => {
       'the running job was cleared',
     );
     assert.ok(rig.api.poller.followed().includes(running.node.key), 'the poller stopped following the running job');
+  });
+
+  it('shortens a long tuned-model name in its row, and shows it whole in the tooltip', async function () {
+    await rig.useKey('demo-key');
+    const s = await scope();
+    const modelName = `org-with-a-long-name/oss-reasoner-8b-finetuned-on-the-quarterly-reports-${'x'.repeat(60)}-2026-11-25-v7`;
+    const now = Date.now();
+    const id = `long-name-${now}`;
+    started.push(id);
+    await rig.api.services.jobs.put({
+      id,
+      kind: 'finetune',
+      scope: s,
+      state: 'completed',
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: now,
+      modelName,
+    });
+    const { item } = await waitFor('the row of the job with a long name', () => row(id));
+    const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+    assert.ok(label.length <= 'Create '.length + ROW_NAME_CHARS, `the row is crowded: ${label}`);
+    assert.ok(label.startsWith('Create org-with-a-long-name/'), label);
+    assert.ok(label.endsWith('-v7'), `the name's end (what tells tuned models apart) is kept: ${label}`);
+    assert.ok(label.includes('…'), label);
+    assert.equal(typeof item.tooltip, 'string');
+    assert.ok((item.tooltip as string).split('\n')[0] === `Create ${modelName}`, 'the tooltip does not start with the whole title');
+    assert.match(item.accessibilityInformation?.label ?? '', new RegExp(`^Create ${modelName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`));
   });
 
   it('refreshJobs polls the running jobs now', async function () {

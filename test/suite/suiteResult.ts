@@ -9,6 +9,12 @@ export const EXPECTED_VSCODE_ENV = 'HR_EXPECTED_VSCODE';
 /** Environment variable with a mocha --grep pattern, to run a subset of the suite. */
 export const GREP_ENV = 'HR_TEST_GREP';
 
+/**
+ * Environment variable naming the window the suite runs in: `restricted` (a real Restricted Mode window) runs only
+ * test/suite/restricted/; anything else runs every other test.
+ */
+export const TRUST_PASS_ENV = 'HR_TEST_TRUST_PASS';
+
 export interface TestFailure {
   /** Full title: describe blocks and the test, space-separated. */
   readonly title: string;

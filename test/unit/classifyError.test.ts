@@ -11,6 +11,7 @@ import {
   FileChangedError,
   IntegrityError,
   NetworkError,
+  ProxyAuthError,
   RateLimitError,
   RequestError,
   ServerError,
@@ -22,6 +23,7 @@ import { classifyError, FIXES } from '../../src/util/classifyError';
 /** What the user can do, by kind: Retry or not, and the one fixing command. */
 const EXPECTED: Record<ApiErrorKind, { retryable: boolean; fix?: string }> = {
   auth: { retryable: false, fix: 'hostedReasoning.setApiKey' },
+  proxy: { retryable: false, fix: 'hostedReasoning.openProxySettings' },
   rateLimit: { retryable: true },
   server: { retryable: true, fix: 'hostedReasoning.showLog' },
   network: { retryable: true, fix: 'hostedReasoning.configureBaseUrl' },
@@ -34,6 +36,7 @@ const EXPECTED: Record<ApiErrorKind, { retryable: boolean; fix?: string }> = {
 
 const CLASSES: Record<ApiErrorKind, new (message: string) => ApiError> = {
   auth: AuthError,
+  proxy: ProxyAuthError,
   rateLimit: RateLimitError,
   server: ServerError,
   network: NetworkError,

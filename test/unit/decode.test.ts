@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { formatAccuracy } from '../../src/jobs/jobFormat';
 import {
   decodeDownloadMetadata,
   decodeErrorMessage,
@@ -148,6 +149,25 @@ describe('decode: evaluation status (4.6)', () => {
   it('completed without a result is a ContractError; percentages are read as fractions', () => {
     assert.throws(() => decodeEvaluationStatus('e', { status: 'completed' }), ContractError);
     assert.equal(decodeEvaluationStatus('e', { status: 'completed', result: { ...result, accuracy: 75 } }).result?.accuracy, 0.75);
+  });
+});
+
+describe('decode: an accuracy that is neither a fraction nor a percentage', () => {
+  const result = { dataset_name: 'd', model_name: 'm', correct: 3, total: 4 };
+  it('is never shown as Infinity% or 1e+310%: the counts give it, or the answer is refused', () => {
+    for (const accuracy of [1e308, 101, -0.5]) {
+      const s = decodeEvaluationStatus('e', { status: 'completed', result: { ...result, accuracy } });
+      assert.equal(s.result?.accuracy, 0.75, `accuracy ${accuracy}`);
+      assert.equal(formatAccuracy(s.result), '75.0% (3/4)');
+      assert.throws(() => decodeEvaluationStatus('e', { status: 'completed', result: { dataset_name: 'd', accuracy } }), ContractError);
+    }
+  });
+  it('a result whose counts are not counts is not read as one either', () => {
+    assert.throws(
+      () => decodeEvaluationStatus('e', { status: 'completed', result: { correct: 5, total: 4 } }),
+      ContractError,
+      'more correct than asked',
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ContractError, DiskError, RequestError } from '../../src/api/errors';
 import { partFilePath } from '../../src/api/download';
+import { openPartFile, partFileSize } from '../../src/api/partFile';
 import { KEY, clientFor, tempDir, useEmulator } from './helpers';
 
 describe('download: files on disk', function () {
@@ -55,6 +56,29 @@ describe('download: files on disk', function () {
       await assert.rejects(fsp.stat(target), 'nothing was created outside the folder');
     });
 
+    it('a hard link planted at the part file is refused, and the file it shares is left as it was', async () => {
+      const client = clientFor(ctx.emu);
+      const target = path.join(outside, 'precious');
+      await fsp.writeFile(target, 'precious bytes');
+      const part = partFilePath(tmp.dir, MODEL, undefined, client.baseUrl);
+      await fsp.link(target, part);
+      await assert.rejects(
+        client.download(MODEL, { directory: tmp.dir }),
+        (e: unknown) => e instanceof RequestError && /another name|hard link/.test(e.message),
+      );
+      assert.equal(await fsp.readFile(target, 'utf8'), 'precious bytes', 'the artifact was appended to the linked file');
+      assert.deepEqual(readdirSync(tmp.dir), [path.basename(part)], 'nothing was renamed to the final name');
+    });
+
+    it('a part file given a second name after it was measured is refused when opened (checked on the open file)', async () => {
+      const part = path.join(tmp.dir, 'raced.part');
+      await fsp.writeFile(part, 'abc');
+      assert.equal(await partFileSize(part), 3);
+      await fsp.link(part, path.join(outside, 'second-name'));
+      await assert.rejects(openPartFile(part, false), (e: unknown) => e instanceof RequestError && /hard link/.test(e.message));
+      await assert.rejects(partFileSize(part), RequestError);
+    });
+
     it('the final name is never a link: not renamed over, even with overwrite, even when dangling', async () => {
       const target = path.join(outside, 'victim');
       const final = path.join(tmp.dir, `${MODEL}.gguf`);
@@ -99,6 +123,26 @@ describe('download: files on disk', function () {
         restore = undefined;
       };
     }
+
+    it('a folder that cannot be made (forbidden, read-only) is a DiskError of that cause, keeping nothing', async () => {
+      const mkdir = fsp.mkdir;
+      for (const code of ['EACCES', 'EROFS']) {
+        fsp.mkdir = (() => Promise.reject(Object.assign(new Error(`${code}: emulated`), { code }))) as typeof fsp.mkdir;
+        try {
+          const failure = await clientFor(ctx.emu)
+            .download(MODEL, { directory: path.join(tmp.dir, 'not-made') })
+            .then(
+              () => assert.fail('the download should fail'),
+              (e: unknown) => e,
+            );
+          assert.ok(failure instanceof DiskError, String(failure));
+          assert.equal(failure.code, code);
+          assert.equal(failure.keptBytes, 0);
+        } finally {
+          fsp.mkdir = mkdir;
+        }
+      }
+    });
 
     it('a DiskError is told apart from other refused requests', () => {
       assert.ok(!(new RequestError('refused') instanceof DiskError));

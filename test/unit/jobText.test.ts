@@ -1,7 +1,17 @@
 // What a job row, status bar and notification say, and what a status answer writes to a record.
 import { strict as assert } from 'node:assert';
 import type { JobRecord } from '../../src/jobs/jobRecord';
-import { evaluationSummary, formatAccuracy, formatDuration, jobDescription, jobTitle, oneLine } from '../../src/jobs/jobFormat';
+import {
+  evaluationSummary,
+  formatAccuracy,
+  formatDuration,
+  jobDescription,
+  jobRowTitle,
+  jobTitle,
+  oneLine,
+  ROW_NAME_CHARS,
+  shortName,
+} from '../../src/jobs/jobFormat';
 import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
 
 const T0 = 1_700_000_000_000;
@@ -14,6 +24,27 @@ describe('job text', () => {
   it('titles', () => {
     assert.equal(jobTitle(job()), 'Create my-model');
     assert.equal(jobTitle(job({ kind: 'evaluation', datasetName: 'squad' })), 'Evaluate my-model on squad');
+  });
+
+  it('a row title shortens long names in the middle, keeping both ends; short ones stay whole', () => {
+    assert.equal(jobRowTitle(job()), 'Create my-model');
+    // A tuned name as the service gives it stays whole.
+    assert.equal(
+      jobRowTitle(job({ modelName: 'ft:oss-reasoner-8b:quarterly-reports:3f9a1c2e' })),
+      'Create ft:oss-reasoner-8b:quarterly-reports:3f9a1c2e',
+    );
+    const long = `org/oss-reasoner-8b-finetuned-${'q'.repeat(80)}-2026-11-25-v7`;
+    const title = jobRowTitle(job({ modelName: long }));
+    assert.equal(title.length, 'Create '.length + ROW_NAME_CHARS);
+    assert.ok(title.startsWith('Create org/oss-reasoner-8b-'), title);
+    assert.ok(title.endsWith('2026-11-25-v7'), title);
+    assert.equal(jobTitle(job({ modelName: long })), `Create ${long}`, 'the full title (the tooltip’s) is untouched');
+    const evaluation = jobRowTitle(job({ kind: 'evaluation', modelName: long, datasetName: 'd'.repeat(100) }));
+    assert.ok(evaluation.length <= 'Evaluate  on '.length + 2 * ROW_NAME_CHARS, evaluation);
+    // Characters, not UTF-16 units: an emoji is never cut in half.
+    const emoji = shortName('🦙'.repeat(50), 10);
+    assert.equal([...emoji].length, 10);
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(emoji), 'a lone surrogate');
   });
 
   it('durations', () => {

@@ -38,6 +38,11 @@ describe('the manifest’s trust promises', () => {
     assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited');
     assert.equal(manifest.capabilities?.virtualWorkspaces?.supported, 'limited');
     assert.match(manifest.capabilities?.untrustedWorkspaces?.description ?? '', /playground/);
+    // What waits for trust: a workspace's model file handed to native code.
+    assert.match(
+      manifest.capabilities?.untrustedWorkspaces?.description ?? '',
+      /Run Locally waits for trust on a \.gguf from the workspace/,
+    );
     assert.match(manifest.capabilities?.virtualWorkspaces?.description ?? '', /playground/);
   });
 });

@@ -1,7 +1,7 @@
 // Redaction masks the key in every form a server may echo it, URL credentials and signed-URL queries, and nothing
 // else: a message without them reads exactly as the server wrote it.
 import { strict as assert } from 'node:assert';
-import { redact, registerSecret } from '../../src/api/redact';
+import { describeUrl, redact, registerSecret } from '../../src/api/redact';
 import { seededRandom } from './seededRandom';
 
 const KEY = 'hr-Key/With+Odd=Chars&ü-9f3a';
@@ -75,5 +75,27 @@ describe('redaction', () => {
   it('masks URL credentials and signed-URL queries', () => {
     assert.equal(redact('set to https://user:s3cret@api.example.com/v1'), 'set to https://[REDACTED]@api.example.com/v1');
     assert.equal(redact('GET https://s.example/a.gguf?sig=abc&expires=1 failed'), 'GET https://s.example/a.gguf?[REDACTED] failed');
+  });
+});
+
+describe('describing a URL in a message', () => {
+  it('names an https URL by origin and path, its query masked', () => {
+    assert.equal(describeUrl('https://store.example/a/b?sig=secret'), 'https://store.example/a/b?[REDACTED]');
+  });
+
+  it('names file: and other URLs without an origin by scheme and path, never as "null"', () => {
+    assert.equal(describeUrl('file:///etc/passwd'), 'file:///etc/passwd');
+    assert.equal(describeUrl('file:///tmp/x?token=secret#h'), 'file:///tmp/x?[REDACTED]');
+    assert.equal(describeUrl('javascript:alert(1)'), 'javascript:alert(1)');
+    assert.ok(!describeUrl(`ftp://user:pw@host.example/f`).includes('pw'));
+  });
+
+  it('never copies a data: URL’s content (it can be the whole payload)', () => {
+    const url = `data:application/octet-stream;base64,${'QUJD'.repeat(10_000)}`;
+    assert.equal(describeUrl(url), 'a data: URL');
+  });
+
+  it('bounds a long URL without an origin', () => {
+    assert.ok(describeUrl(`file:///${'a'.repeat(5000)}`).length <= 200);
   });
 });

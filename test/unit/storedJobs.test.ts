@@ -72,6 +72,17 @@ describe('stored jobs: reading globalState back', () => {
     render(read.jobs);
   });
 
+  it('drops a stored result whose accuracy is not a fraction (it would read as 1e+310% or Infinity%)', () => {
+    const result = { datasetName: 'd', modelName: 'm', correct: 9, total: 10 };
+    for (const accuracy of [1e308, 1.5, -0.1]) {
+      const read = readStoredJobs([good({ id: 'e', kind: 'evaluation', state: 'completed', result: { ...result, accuracy } })], SCOPE);
+      assert.equal(read.jobs.length, 1);
+      assert.equal('result' in read.jobs[0]!, false, `accuracy ${accuracy} was kept`);
+    }
+    const fine = readStoredJobs([good({ id: 'e', kind: 'evaluation', state: 'completed', result: { ...result, accuracy: 0.9 } })], SCOPE);
+    assert.equal(fine.jobs[0]!.result?.accuracy, 0.9);
+  });
+
   it('keeps a job whose optional fields have the wrong type, without those fields', () => {
     const raw = [
       good({

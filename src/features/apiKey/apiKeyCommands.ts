@@ -21,6 +21,9 @@ export function apiKeyCommands(services: Services) {
     [COMMANDS.setApiKey]: () => setApiKey(services),
     [COMMANDS.clearApiKey]: () => clearApiKey(services),
     [COMMANDS.configureBaseUrl]: () => configureBaseUrl(services),
+    // VS Code's own settings: the extension's requests go through VS Code's proxy support, so that is where a proxy's
+    // address and credentials are set (http.proxy, http.proxyAuthorization, http.noProxy, http.proxyStrictSSL).
+    [COMMANDS.openProxySettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy'),
   };
 }
 
@@ -74,6 +77,11 @@ async function setApiKey(services: Services): Promise<boolean> {
         if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) return { close: { ok: false, error } };
         const said = redact(classifyError(error).message);
         services.log.warn(`The key was not stored: ${said}`);
+        // A proxy that wants credentials has not let the key reach the service: nothing about the key is known. The box
+        // stays open (it keeps its focus) while the person sets the proxy, then Enter checks the same key again.
+        if (isApiError(error) && error.kind === 'proxy') {
+          return { refused: vscode.l10n.t('{0} Press Enter to check the key again once the proxy is set, or Escape to cancel.', said) };
+        }
         return { refused: `${said} Correct the key, or press Escape to cancel.` };
       }
     },

@@ -6,11 +6,14 @@ import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { DiskError, isApiError } from '../../api/errors';
 import { artifactFileName } from '../../api/fileName';
+import { partFilePath } from '../../api/download';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
 import { originOf } from '../../connection/apiKeyStore';
+import type { ServiceClient } from '../../api/client';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { defaultSaveFolder } from './defaultSaveFolder';
+import { diskErrorAdvice, megabytes } from './diskErrorAdvice';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
@@ -65,7 +68,36 @@ export async function runDownload(
     await showError(services, vscode.l10n.t('Could not download {0}', modelName), error);
     return undefined;
   }
-  const { client, scope } = connection;
+  const { client } = connection;
+  // The same model into the same folder (the notification's Download and the Models view's, or a Resume) writes the
+  // same part file: join the download already running in this window. Another window's is refused by its lock.
+  const part = partFilePath(directory, modelName, fileName, client.baseUrl);
+  const joined = running.get(part);
+  if (joined) {
+    void showInformationMessage(
+      vscode.l10n.t('{0} is already being downloaded to {1}: its progress notification shows how far it is.', modelName, directory),
+    );
+    return joined;
+  }
+  const download = transfer(services, connection, modelName, directory, fileName);
+  running.set(part, download);
+  try {
+    return await download;
+  } finally {
+    running.delete(part);
+  }
+}
+
+/** The downloads running in this window, by part file. */
+const running = new Map<string, Promise<string | undefined>>();
+
+async function transfer(
+  services: Services,
+  { client, scope }: { client: ServiceClient; scope: string },
+  modelName: string,
+  directory: string,
+  fileName: string | undefined,
+): Promise<string | undefined> {
   const pending: PendingDownload = { modelName, directory, fileName, scope };
   await setPending(services, pending, true);
   try {
@@ -88,7 +120,7 @@ export async function runDownload(
               const rate = (p.received - p.resumedFrom) / Math.max(0.001, (Date.now() - started) / 1000);
               progress.report({
                 increment: pct !== undefined ? Math.max(0, pct - reported) : undefined,
-                message: `${mb(p.received)}${p.total ? ` of ${mb(p.total)}` : ''} · ${mb(rate)}/s${p.resumedFrom ? ' (resumed)' : ''}`,
+                message: `${megabytes(p.received)}${p.total ? ` of ${megabytes(p.total)}` : ''} · ${megabytes(rate)}/s${p.resumedFrom ? ' (resumed)' : ''}`,
               });
               if (pct !== undefined) reported = pct;
             },
@@ -124,14 +156,13 @@ export async function runDownload(
       return undefined;
     }
     if (error instanceof DiskError) {
-      // Retrying cannot help until space is freed; the part file stays pending, so a Resume continues it.
-      const resume = vscode.l10n.t('Resume');
+      // Retrying cannot help until the cause is dealt with; the part file stays pending, so a Resume continues it.
       services.log.warn(error.message);
-      void showErrorMessage(
-        vscode.l10n.t('Could not download {0}: {1} kept in {2}; free space and Resume.', modelName, mb(error.keptBytes), error.partFile),
-        resume,
-      ).then((c) => {
-        if (c === resume) void runDownload(services, modelName, directory, fileName);
+      const advice = diskErrorAdvice(modelName, error);
+      const label = { resume: vscode.l10n.t('Resume'), tryAgain: vscode.l10n.t('Try Again') };
+      const actions = advice.action ? [label[advice.action]] : [];
+      void showErrorMessage(advice.message, ...actions).then((c) => {
+        if (c !== undefined) void runDownload(services, modelName, directory, fileName);
       });
       return undefined;
     }
@@ -148,7 +179,7 @@ async function offerActions(modelName: string, file: string, bytes: number): Pro
   const copy = vscode.l10n.t('Copy Path');
   const runLocally = vscode.l10n.t('Run Locally');
   const choice = await showInformationMessage(
-    vscode.l10n.t('Downloaded {0} ({1}).', path.basename(file), mb(bytes)),
+    vscode.l10n.t('Downloaded {0} ({1}).', path.basename(file), megabytes(bytes)),
     reveal,
     copy,
     runLocally,
@@ -164,10 +195,6 @@ async function offerActions(modelName: string, file: string, bytes: number): Pro
   } else if (choice === copy) {
     await vscode.env.clipboard.writeText(file);
   }
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 
 /**
@@ -194,7 +221,7 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
     const resume = vscode.l10n.t('Resume');
     const discard = vscode.l10n.t('Discard');
     const choice = await showInformationMessage(
-      vscode.l10n.t('The download of {0} stopped at {1}.', d.modelName, mb(size)),
+      vscode.l10n.t('The download of {0} stopped at {1}.', d.modelName, megabytes(size)),
       resume,
       discard,
     );

@@ -218,7 +218,9 @@ function errorRows(error: unknown): ModelsNode[] {
     } else row(vscode.l10n.t('The service failed — retry'), COMMANDS.refreshModels, vscode.l10n.t('Retry'), 'error');
   }
   if (fix === FIXES.setApiKey) row(vscode.l10n.t('The service refused the API key — set a valid key'), fix.command, fix.title, 'key');
-  else if (fix === FIXES.configureBaseUrl) {
+  else if (fix === FIXES.openProxySettings) {
+    row(vscode.l10n.t('The proxy asks for credentials — set them in http.proxy'), fix.command, fix.title, 'lock');
+  } else if (fix === FIXES.configureBaseUrl) {
     row(
       unreachable ? vscode.l10n.t('Check the service URL') : vscode.l10n.t('The service URL or request is not valid'),
       fix.command,

@@ -27,7 +27,7 @@ async function runLocally(services: Services, playground: PlaygroundManager, arg
     void showWarningMessage(platformPackageMessage());
     return undefined;
   }
-  const model = arg instanceof vscode.Uri ? await chosenFile(services, arg) : await downloadedModel(services, arg);
+  const model = arg instanceof vscode.Uri ? await chosenFile(services, playground, arg) : await downloadedModel(services, playground, arg);
   if (!model) return undefined;
   services.log.info(`Run Locally: ${model.label} (${model.source}).`);
   return playground.openPanel({
@@ -36,7 +36,15 @@ async function runLocally(services: Services, playground: PlaygroundManager, arg
   });
 }
 
-async function chosenFile(services: Services, uri: vscode.Uri): Promise<LocalModel | undefined> {
+/**
+ * In Restricted Mode a file the workspace controls waits for trust (src/local/trustPolicy.ts): the command says why,
+ * offers Manage Workspace Trust, and runs again by itself once trust is granted.
+ */
+function trusted(services: Services, playground: PlaygroundManager, arg: unknown, model: Pick<LocalModel, 'source' | 'path'>) {
+  return services.local.trust.allows(model, () => runLocally(services, playground, arg));
+}
+
+async function chosenFile(services: Services, playground: PlaygroundManager, uri: vscode.Uri): Promise<LocalModel | undefined> {
   // As finetune does: only what the user sees in this workspace, so a link cannot name any file on the machine.
   if (uri.scheme !== 'file' || !vscode.workspace.getWorkspaceFolder(uri)) {
     void showWarningMessage(vscode.l10n.t('Only .gguf files in this workspace can be run locally: right-click one in the Explorer.'));
@@ -51,10 +59,12 @@ async function chosenFile(services: Services, uri: vscode.Uri): Promise<LocalMod
     void showWarningMessage(vscode.l10n.t('{0} could not be read.', path.basename(uri.fsPath)));
     return undefined;
   }
+  // Before it is recorded: a file of an untrusted workspace is not listed for the playground either.
+  if (!(await trusted(services, playground, uri, { source: 'file', path: uri.fsPath }))) return undefined;
   return services.local.addFile(uri.fsPath, stat.size);
 }
 
-async function downloadedModel(services: Services, arg: unknown): Promise<LocalModel | undefined> {
+async function downloadedModel(services: Services, playground: PlaygroundManager, arg: unknown): Promise<LocalModel | undefined> {
   const modelName = modelNameFromArgument(arg);
   if (!modelName) {
     void showInformationMessage(
@@ -64,7 +74,7 @@ async function downloadedModel(services: Services, arg: unknown): Promise<LocalM
   }
   const { origin } = await services.session.current();
   const model = origin ? await services.local.download(origin, modelName) : undefined;
-  if (model) return model;
+  if (model) return (await trusted(services, playground, arg, model)) ? model : undefined;
   const download = vscode.l10n.t('Download');
   const choice = await showInformationMessage(
     vscode.l10n.t('{0} is not downloaded on this machine (or its file was moved or deleted): download it to run it locally.', modelName),

@@ -1,4 +1,4 @@
-// Figure 10: reasoning latency in the playground, beside the answer's. The same harness as figure 3 (latency.ts: VS Code's
+// Figure 11: reasoning latency in the playground, beside the answer's. The same harness as figure 3 (latency.ts: VS Code's
 // server build in headless Chromium, the helper extension, the emulator in this process at 2,000 tokens/s): each run the
 // model writes numbered reasoning words (r000000, r000001…) and then an answer-shaped text of numbered words, in one of
 // the three forms a service sends reasoning in (its own SSE event type, a `reasoning` field, inline `<think>` tags
@@ -251,7 +251,7 @@ function thirds(runs: number[][]): string {
 
 function section(summaries: FormSummary[], load: number[]): string {
   return [
-    '## 10. Reasoning latency in the playground',
+    '## 11. Reasoning latency in the playground',
     '',
     `One-minute load average during the runs: ${fmt(Math.min(...load))}–${fmt(Math.max(...load))}.`,
     '',
@@ -343,7 +343,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const tokens = m.results.reduce((n, r) => n + r.reasoningTokens, 0);
     return {
       figure:
-        `10. Reasoning latency in the playground, reasoning as ${FORM_TITLES[m.form]} (${m.results.length} runs × ` +
+        `11. Reasoning latency in the playground, reasoning as ${FORM_TITLES[m.form]} (${m.results.length} runs × ` +
         `${(m.results[0]?.reasoningTokens ?? 0).toLocaleString('en-US')} reasoning + ${(m.results[0]?.answerTokens ?? 0).toLocaleString('en-US')} answer tokens; ` +
         `asked ${fmt(ASKED_RATE, 0)} tokens/s, sent ${fmt(m.rate, 0)}/s; headless Chromium)`,
       subject: `p99 ${fmt(m.reasoning.p99)} ms, ${m.lost} of ${(tokens + m.results.reduce((n, r) => n + r.answerTokens, 0)).toLocaleString('en-US')} tokens lost`,

@@ -176,6 +176,15 @@ export class PlaygroundPanel extends WebviewPanelHost<WebviewToHost, HostToWebvi
       );
       return;
     }
+    if (!(await this.services.local.trust.allows(model))) {
+      run.refuse(
+        vscode.l10n.t(
+          'Restricted Mode: {0} is run locally only once you trust this workspace (Manage Workspace Trust); then run again.',
+          path.basename(model.path),
+        ),
+      );
+      return;
+    }
     const fileName = path.basename(model.path);
     this.panel.title = vscode.l10n.t('Playground · Local · {0}', untrustedText(model.label, { maxChars: 80 }));
     this.services.log.info(

@@ -276,6 +276,7 @@ export function fixLabel(fix: ErrorFix): string {
     setApiKey: l10n.t('Set API Key'),
     configureBaseUrl: l10n.t('Configure Service URL'),
     showLog: l10n.t('Show Log'),
+    openProxySettings: l10n.t('Open Proxy Settings'),
   };
   return labels[fix];
 }
