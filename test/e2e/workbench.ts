@@ -145,6 +145,28 @@ export class Workbench {
     await this.quickInput.locator('.quick-input-title', { hasText: text }).waitFor();
   }
 
+  /**
+   * Replaces the whole value of the open quick input with `text`, as a person does it: waits for the caret in the box
+   * (a box that is still being filled in moves the caret and the selection), selects all of it and sees it selected,
+   * inserts the text, and reads it back. Enter is the caller's.
+   */
+  async replaceQuickInputValue(text: string): Promise<void> {
+    const box = this.quickInputBox;
+    await eventually('the caret in the quick input', async () => (await box.evaluate((el) => el === document.activeElement)) || undefined);
+    await this.page.keyboard.press('Control+A');
+    await eventually(
+      'the whole value of the quick input to be selected',
+      async () =>
+        (await box.evaluate((el: HTMLInputElement) => el.selectionStart === 0 && el.selectionEnd === el.value.length)) || undefined,
+    );
+    await this.page.keyboard.insertText(text);
+    let seen = '';
+    await eventually(
+      () => `the quick input to read ${JSON.stringify(text)} (it reads ${JSON.stringify(seen)})`,
+      async () => ((seen = await box.inputValue()) === text ? true : undefined),
+    );
+  }
+
   /** An item of the open quick pick, by the start of its accessible label. */
   quickPickItem(label: string | RegExp): Locator {
     return this.quickInput.getByRole('option', { name: label });
@@ -194,13 +216,23 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Polls `probe` until it returns a value that is not undefined; fails with `what` and the last value seen. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+/**
+ * Polls `probe` until it returns a value that is not undefined; fails with `what` (a function: read at the failure,
+ * so it can name the last value seen).
+ */
+export async function eventually<T>(
+  what: string | (() => string),
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${typeof what === 'string' ? what : what()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -13,6 +13,7 @@ import { RESULT_FILE_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
 import { formatSuiteResult, suitePassed } from './suiteReport';
 import { extensionBundlePath, installMarkerPath, repoRoot, suiteIndexPath, testOutputDir, testWorkspacePath } from './vscodeServerLayout';
+import { withTemporaryHome } from './temporaryHome';
 import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from './workbenchBrowser';
 
@@ -118,16 +119,18 @@ async function main(): Promise<number> {
 
   let passed = false;
   try {
+    // The server's, the extension host's and the browser's home: the tests' files stay in the temporary folder.
+    const env = withTemporaryHome(serverEnvironment(path.join(tmp, 'result.json')), path.join(tmp, 'home'));
     server = startVscodeServer({
       userDataDir: path.join(tmp, 'server-data'),
       extensionsDir: path.join(tmp, 'extensions'),
-      env: serverEnvironment(path.join(tmp, 'result.json')),
+      env,
       log,
       startTimeoutMs: 60_000,
     });
     const port = await server.listening;
     console.log(`[vscode-test] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
-    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
+    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'), env);
     await openWorkbench(
       await browserLaunch,
       workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: suiteIndexPath }),
