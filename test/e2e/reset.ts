@@ -1,9 +1,10 @@
 // The state every UI step starts from, and the reset that restores it after each step, passed or failed: a step that
 // fails mid-way leaves its dialog, editor, notification or setting behind, and the next step must not stumble on it.
 // The reset undoes, in order: open quick inputs, dialogs and menus (Escape until none is open); editors (all closed,
-// unsaved ones discarded); the user settings (the file written back and the window opened afresh, which reads it); the emulator's options and faults; the window size and the side bar's width; then
-// what the story itself expects (`settle`: e.g. no job still running); last, notifications. Every wait is on a state
-// of the page; each part says what it could not undo.
+// unsaved ones discarded); the user settings (the file written back and the window opened afresh, which reads it);
+// the emulator's options and faults; the window size and the side bar's width; then what the story itself expects
+// (`settle`: no job still running, the run's service shown); last, notifications. Every wait is on a state of the
+// page; each part says what it could not undo.
 import * as fs from 'node:fs';
 import type { Locator } from 'playwright-core';
 import type { Emulator, EmulatorOptions } from '../service/emulator';

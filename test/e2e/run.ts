@@ -25,6 +25,7 @@ import { withTemporaryHome } from '../runners/temporaryHome';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
 import { missingReadmeScreenshots, updateReadmeScreenshots } from './readmeScreenshots';
 import { WorkbenchReset } from './reset';
+import { sabotaged } from './sabotage';
 import { runSteps, type Step, type StepResult } from './stepRunner';
 import { story } from './steps';
 import { Workbench } from './workbench';
@@ -276,7 +277,7 @@ async function main(): Promise<number> {
       await reconnect();
     };
     const reset = new WorkbenchReset({ workbench, userSettingsFile, emu, reopen, settle });
-    results = await runSteps(page, selectedSteps(steps), outputDir, {
+    results = await runSteps(page, sabotaged(selectedSteps(steps), { workbench, emu, userSettingsFile }), outputDir, {
       reset: () => reset.reset(),
       recover: async () => {
         await reopen();
