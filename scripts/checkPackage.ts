@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describeMissing, missingBrowser } from '../test/runners/hostPrerequisites';
 import { installVsix, packagedVsixPath } from '../test/runners/installExtension';
-import { installMarkerPath, repoRoot, testOutputDir } from '../test/runners/vscodeServerLayout';
+import { NEWEST_HOST, repoRoot, testOutputDir } from '../test/runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../test/runners/vscodeServerProcess';
 import { withTemporaryHome } from '../test/runners/temporaryHome';
 import { launchBrowser, openWorkbench } from '../test/runners/workbenchBrowser';
@@ -57,7 +57,7 @@ async function showInstalledExtension(page: Page, displayName: string): Promise<
 async function main(): Promise<number> {
   const missing = missingBrowser();
   if (missing.length > 0) throw new CheckError(describeMissing(missing, 'check the package in VS Code'));
-  if (!fs.existsSync(installMarkerPath)) {
+  if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
     throw new CheckError('the VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`');
   }
   const manifest = readManifest();
@@ -96,7 +96,7 @@ async function main(): Promise<number> {
     const extensionsDir = path.join(tmp, 'extensions');
     // The server's, the extension host's and the browser's home: nothing lands in the person's.
     const home = withTemporaryHome(process.env, path.join(tmp, 'home'));
-    say(`server --install-extension: ${installVsix(vsix, extensionsDir, home)}`);
+    say(`server --install-extension: ${installVsix(NEWEST_HOST, vsix, extensionsDir, home)}`);
     const installed = fs.readdirSync(extensionsDir).filter((entry) => !entry.startsWith('.'));
     say(`extensions dir now holds: ${installed.join(', ')}`);
 
@@ -109,6 +109,7 @@ async function main(): Promise<number> {
     env.HOSTED_REASONING_BASE_URL = emulator.url;
     env.HOSTED_REASONING_API_KEY = DEMO_KEY;
     server = startVscodeServer({
+      vscode: NEWEST_HOST,
       userDataDir: path.join(tmp, 'server-data'),
       extensionsDir,
       env,

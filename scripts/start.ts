@@ -9,14 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensurePrerequisites, missingInstallTools } from '../test/runners/hostPrerequisites';
-import {
-  CODE_SERVER_VERSION,
-  extensionBundlePath,
-  installMarkerPath,
-  repoRoot,
-  serverMainPath,
-  vscodeDir,
-} from '../test/runners/vscodeServerLayout';
+import { extensionBundlePath, NEWEST_HOST, repoRoot } from '../test/runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../test/runners/vscodeServerProcess';
 import { workbenchUrl } from '../test/runners/workbenchBrowser';
 import { startEmulator } from '../test/service/emulator';
@@ -146,18 +139,18 @@ function runInstaller(args: readonly string[]): Promise<number> {
 }
 
 async function ensureServerInstalled(): Promise<void> {
-  if (fs.existsSync(installMarkerPath) && fs.existsSync(serverMainPath)) return;
+  if (fs.existsSync(NEWEST_HOST.installMarkerPath) && fs.existsSync(NEWEST_HOST.nodePath)) return;
   const problem = ensurePrerequisites(missingInstallTools, "install VS Code's server build (done once, on the first npm start)");
   if (problem) throw new StartError(problem);
-  say(`First start: installing VS Code's server build (code-server ${CODE_SERVER_VERSION}) ...`);
-  const code = await unlessInterrupted(runInstaller([setupScript, '--without-browser']));
+  say(`First start: installing VS Code's server build (code-server ${NEWEST_HOST.codeServerVersion}) ...`);
+  const code = await unlessInterrupted(runInstaller([setupScript, '--without-browser', '--host', NEWEST_HOST.id]));
   if (code !== 0) throw new StartError('installing the VS Code server build failed (see above); run npm start again');
 }
 
-/** The VS Code version inside the code-server package (1.100.3 in code-server 4.100.3), as the person sees it. */
+/** The VS Code version inside the code-server package (1.139.1 in code-server 4.139.1), as the person sees it. */
 function serverVscodeVersion(): string {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(vscodeDir, 'package.json'), 'utf8')) as { version?: unknown };
+    const manifest = JSON.parse(fs.readFileSync(path.join(NEWEST_HOST.vscodeDir, 'package.json'), 'utf8')) as { version?: unknown };
     return typeof manifest.version === 'string' ? manifest.version : '?';
   } catch {
     return '?';
@@ -217,8 +210,10 @@ async function startServerEditor(options: StartOptions, emulatorUrl: string): Pr
   const log = (line: string): void => {
     if (logOpen) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
   };
-  say(`Starting VS Code ${serverVscodeVersion()} (server build of code-server ${CODE_SERVER_VERSION}) ...`);
+  say(`Starting VS Code ${serverVscodeVersion()} (server build of code-server ${NEWEST_HOST.codeServerVersion}) ...`);
   const server: VscodeServer = startVscodeServer({
+    vscode: NEWEST_HOST,
+    payload: true,
     userDataDir,
     extensionsDir: path.join(serverDataDir, 'extensions'),
     env: editorEnvironment(emulatorUrl),

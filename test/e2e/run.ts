@@ -19,7 +19,7 @@ import { writeDemoWorkspace } from '../../scripts/demoWorkspace';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
 import { installVsix, packagedVsixPath } from '../runners/installExtension';
-import { extensionBundlePath, installMarkerPath, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
+import { extensionBundlePath, NEWEST_HOST, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
 import { withTemporaryHome } from '../runners/temporaryHome';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
@@ -80,7 +80,7 @@ const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFi
 function preflightProblem(): string | undefined {
   const missing = missingBrowser();
   if (missing.length > 0) return describeMissing(missing, 'run the UI tests');
-  if (!fs.existsSync(installMarkerPath)) {
+  if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
     return 'The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.';
   }
   if (mode === 'dev' && !fs.existsSync(extensionBundlePath)) return 'dist/extension.js is missing: run `npm run build`.';
@@ -227,14 +227,22 @@ async function main(): Promise<number> {
 
     if (mode === 'vsix') {
       const vsix = packagedVsixPath(PLATFORM_TARGET);
-      log(`[e2e] ${installVsix(vsix, extensionsDir, env)}`);
+      log(`[e2e] ${installVsix(NEWEST_HOST, vsix, extensionsDir, env)}`);
       const installed = fs.readdirSync(extensionsDir).filter((entry) => !entry.startsWith('.'));
       console.log(`[e2e] installed ${path.basename(vsix)} (${installed.join(', ')}) (${seconds(started)})`);
     } else {
       console.log(`[e2e] HR_E2E_EXTENSION=dev: the working tree's dist/ as the development extension`);
     }
 
-    server = startVscodeServer({ userDataDir, extensionsDir, env, log, startTimeoutMs: 60_000 });
+    server = startVscodeServer({
+      vscode: NEWEST_HOST,
+      payload: mode !== 'vsix',
+      userDataDir,
+      extensionsDir,
+      env,
+      log,
+      startTimeoutMs: 60_000,
+    });
     const port = await server.listening;
     console.log(`[e2e] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
     browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'), env);

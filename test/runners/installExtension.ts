@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot, serverMainPath } from './vscodeServerLayout';
+import { repoRoot, type VscodeHost } from './vscodeServerLayout';
 
 /** Where `npm run package` (vsce) writes the package: `<name>-<version>.vsix` at the repository root. */
 /** The universal package (`npm run package`), or with a target the platform one (`npm run package:target`). */
@@ -14,10 +14,10 @@ export function packagedVsixPath(target?: string): string {
 }
 
 /** Installs `vsix`; returns the server's own words. Throws with them when it did not say it succeeded. */
-export function installVsix(vsix: string, extensionsDir: string, env: NodeJS.ProcessEnv = process.env): string {
+export function installVsix(vscode: VscodeHost, vsix: string, extensionsDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const result = spawnSync(
-    process.execPath,
-    [serverMainPath, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
+    vscode.nodePath,
+    [vscode.serverMainPath, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
     { encoding: 'utf8', env, timeout: 120_000 },
   );
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`

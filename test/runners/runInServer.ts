@@ -1,6 +1,8 @@
 // Runs the compiled in-editor suite (out/test/suite/index.js) inside VS Code's server build, driven by headless
 // Chromium: the runner for machines that cannot download VS Code desktop. Builds nothing: `npm run test:vscode`
-// bundles the extension, compiles the tests and installs the server first.
+// bundles the extension, compiles the tests and installs the servers first. The same suite runs on every host of
+// vscodeServerLayout.ts in turn (the oldest VS Code the manifest allows, and the newest); HR_VSCODE_HOST=newest runs
+// one.
 //
 // Every variable in this process's environment reaches the extension host (the server passes its own on), so a test
 // setting is passed as `SOME_VAR=value npm run test:vscode`. HR_TEST_GREP narrows the suite; HR_TEST_TIMEOUT_MS
@@ -9,26 +11,35 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { RESULT_FILE_ENV, type SuiteResult } from '../suite/suiteResult';
+import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
 import { formatSuiteResult, suitePassed } from './suiteReport';
-import { extensionBundlePath, installMarkerPath, repoRoot, suiteIndexPath, testOutputDir, testWorkspacePath } from './vscodeServerLayout';
 import { withTemporaryHome } from './temporaryHome';
+import {
+  extensionBundlePath,
+  repoRoot,
+  selectedHosts,
+  suiteIndexPath,
+  testOutputDir,
+  testWorkspacePath,
+  type VscodeHost,
+} from './vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from './workbenchBrowser';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
-const logPath = path.join(testOutputDir, 'vscode-server.log');
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 /** Why this machine or checkout cannot run the suite yet, or undefined. */
-function preflightProblem(): string | undefined {
+function preflightProblem(hosts: readonly VscodeHost[]): string | undefined {
   const missing = missingBrowser();
   if (missing.length > 0) return describeMissing(missing);
-  if (!fs.existsSync(installMarkerPath)) {
-    return 'The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.';
+  for (const host of hosts) {
+    if (!fs.existsSync(host.installMarkerPath)) {
+      return `VS Code ${host.vscodeVersion}'s server is not installed: run \`node out/test/runners/setupVscodeServer.js\`.`;
+    }
   }
   for (const [file, command] of [
     [extensionBundlePath, 'npm run build'],
@@ -45,12 +56,13 @@ function timeoutMs(): number {
 }
 
 /** The runner's environment for the server, minus the variables of a VS Code this runner may itself run inside. */
-function serverEnvironment(resultPath: string): NodeJS.ProcessEnv {
+function serverEnvironment(resultPath: string, host: VscodeHost): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('VSCODE_')) env[key] = value;
   }
   env[RESULT_FILE_ENV] = resultPath;
+  env[EXPECTED_VSCODE_ENV] = host.vscodeVersion;
   return env;
 }
 
@@ -76,12 +88,10 @@ async function waitForResult(resultPath: string, server: VscodeServer, deadline:
   return JSON.parse(fs.readFileSync(resultPath, 'utf8')) as SuiteResult;
 }
 
-async function main(): Promise<number> {
-  const problem = preflightProblem();
-  if (problem) {
-    console.error(problem);
-    return 1;
-  }
+/** One run of the suite on one host; true when it passed. */
+async function runOn(host: VscodeHost): Promise<boolean> {
+  const tag = `[vscode-test ${host.vscodeVersion}]`;
+  const logPath = path.join(testOutputDir, `vscode-server-${host.vscodeVersion}.log`);
   const started = Date.now();
   const deadline = started + timeoutMs();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-vscode-test-'));
@@ -102,26 +112,33 @@ async function main(): Promise<number> {
       await browser?.close().catch((error: unknown) => log(`[runner] closing the browser: ${String(error)}`));
       await server?.stop().catch((error: unknown) => {
         log(`[runner] ${String(error)}`);
-        console.error(`[vscode-test] ${String(error)}`);
+        console.error(`${tag} ${String(error)}`);
       });
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     })());
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-  ] as const) {
-    process.once(signal, () => {
-      console.error(`[vscode-test] ${signal}: stopping the server and the browser`);
+  // Removed when this run ends, so a signal during the next host's run stops that one.
+  const handlers = (
+    [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const
+  ).map(([signal, code]) => {
+    const handler = (): void => {
+      console.error(`${tag} ${signal}: stopping the server and the browser`);
       void cleanUp().finally(() => process.exit(code));
-    });
-  }
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
 
   let passed = false;
   try {
     // The server's, the extension host's and the browser's home: the tests' files stay in the temporary folder.
-    const env = withTemporaryHome(serverEnvironment(path.join(tmp, 'result.json')), path.join(tmp, 'home'));
+    const env = withTemporaryHome(serverEnvironment(path.join(tmp, 'result.json'), host), path.join(tmp, 'home'));
     server = startVscodeServer({
+      vscode: host,
+      payload: true,
       userDataDir: path.join(tmp, 'server-data'),
       extensionsDir: path.join(tmp, 'extensions'),
       env,
@@ -129,27 +146,42 @@ async function main(): Promise<number> {
       startTimeoutMs: 60_000,
     });
     const port = await server.listening;
-    console.log(`[vscode-test] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
+    console.log(`${tag} VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
     browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'), env);
     await openWorkbench(
       await browserLaunch,
       workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: suiteIndexPath }),
       log,
     );
-    console.log(`[vscode-test] workbench opened; waiting for the suite (${seconds(started)})`);
+    console.log(`${tag} workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
     console.log(formatSuiteResult(result));
     passed = suitePassed(result);
   } catch (error) {
-    console.error(`[vscode-test] ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`${tag} ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await cleanUp();
+    for (const [signal, handler] of handlers) process.off(signal, handler);
     fs.closeSync(logFd);
     logFd = undefined;
   }
-  console.log(`[vscode-test] ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
-  if (!passed) console.error(`[vscode-test] server output and browser console: ${logPath}`);
-  return passed ? 0 : 1;
+  console.log(`${tag} ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
+  if (!passed) console.error(`${tag} server output and browser console: ${logPath}`);
+  return passed;
+}
+
+async function main(): Promise<number> {
+  const hosts = selectedHosts();
+  const problem = preflightProblem(hosts);
+  if (problem) {
+    console.error(problem);
+    return 1;
+  }
+  // Every host runs even after one failed: a failure on one VS Code only is worth knowing as such.
+  const failed: string[] = [];
+  for (const host of hosts) if (!(await runOn(host))) failed.push(host.vscodeVersion);
+  if (failed.length > 0) console.error(`[vscode-test] FAILED on VS Code ${failed.join(' and ')}`);
+  return failed.length === 0 ? 0 : 1;
 }
 
 main().then(

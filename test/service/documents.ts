@@ -1,11 +1,10 @@
 // Source documents of a finetune job: is each file what its name says (magic bytes, and for DOCX the ZIP central
 // directory), and the real text extraction the service performs (pdfjs-dist for PDF, mammoth for DOCX).
 import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createInflateRaw } from 'node:zlib';
-import type * as Pdfjs from 'pdfjs-dist';
 
 export type DocumentKind = 'pdf' | 'docx';
 
@@ -16,10 +15,6 @@ export const SUPPORTED_EXTENSIONS: Record<string, DocumentKind> = { '.pdf': 'pdf
  * flat memory, and pdfjs/mammoth would otherwise load the whole file (mammoth always does: it unzips in memory).
  */
 export const LARGE_FILE_BYTES = 20 * 1024 * 1024;
-/** Pages read from a large PDF. */
-const LARGE_PDF_PAGES = 3;
-/** Pages read from a normal PDF (a bound for pathological page counts). */
-const MAX_PDF_PAGES = 500;
 /** Decompressed bytes of word/document.xml read from a large DOCX. */
 const LARGE_DOCX_XML_BYTES = 4 * 1024 * 1024;
 const EXTRACTION_TIMEOUT_MS = 60_000;
@@ -130,18 +125,6 @@ export interface Extraction {
   pages?: number;
 }
 
-// pdfjs-dist v5 ships ESM only; Node 20.19+ can require() it, and the legacy build is the one meant for Node.
-const requireHere = createRequire(__filename);
-type PdfjsModule = typeof Pdfjs;
-let pdfjsModule: PdfjsModule | undefined;
-function pdfjs(): PdfjsModule {
-  pdfjsModule ??= requireHere('pdfjs-dist/legacy/build/pdf.mjs') as PdfjsModule;
-  return pdfjsModule;
-}
-function standardFontDataUrl(): string {
-  return join(dirname(requireHere.resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
-}
-
 async function withTimeout<T>(what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -154,63 +137,27 @@ async function withTimeout<T>(what: string, work: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * PDF text comes from pdfjs in a worker thread of its own (test/service/pdfText.ts): pdfjs installs browser globals
+ * (`navigator`, `DOMMatrix`, ...) when they are missing, and the emulator often runs inside VS Code's extension host,
+ * whose `navigator` is a getter that refuses to be set (VS Code 1.101+): there pdfjs failed on every PDF. A worker has
+ * its own globals, so nothing pdfjs installs reaches the process that hosts the emulator, nor the extension under test.
+ */
 async function extractPdf(path: string): Promise<Extraction> {
-  const lib = pdfjs();
-  const { size } = await stat(path);
-  const large = size > LARGE_FILE_BYTES;
-  const common = {
-    standardFontDataUrl: standardFontDataUrl(),
-    isEvalSupported: false,
-    verbosity: 0, // errors only: font warnings on stderr would clutter test output
-  };
-  let task: Pdfjs.PDFDocumentLoadingTask;
-  let fh: Awaited<ReturnType<typeof open>> | undefined;
-  if (large) {
-    // Range transport: pdfjs asks for the byte ranges it needs (trailer, xref, first pages) and we read just those.
-    fh = await open(path, 'r');
-    const handle = fh;
-    const transport = new lib.PDFDataRangeTransport(size, null);
-    transport.requestDataRange = (begin: number, end: number): void => {
-      const chunk = Buffer.alloc(end - begin);
-      handle.read(chunk, 0, end - begin, begin).then(
-        ({ bytesRead }) => transport.onDataRange(begin, new Uint8Array(chunk.buffer, chunk.byteOffset, bytesRead)),
-        () => transport.abort(),
-      );
-    };
-    task = lib.getDocument({
-      ...common,
-      range: transport,
-      length: size,
-      disableAutoFetch: true,
-      disableStream: true,
-      rangeChunkSize: 256 * 1024,
-    });
-  } else {
-    const data = await readFile(path);
-    task = lib.getDocument({ ...common, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
-  }
+  const worker = new Worker(join(__dirname, 'pdfText.js'), { workerData: { path } });
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const doc = await withTimeout('PDF parsing', task.promise);
-    const pages = Math.min(doc.numPages, large ? LARGE_PDF_PAGES : MAX_PDF_PAGES);
-    const parts: string[] = [];
-    for (let p = 1; p <= pages; p++) {
-      const page = await doc.getPage(p);
-      const content = await withTimeout('PDF text extraction', page.getTextContent());
-      const line = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
-      parts.push(line);
-      page.cleanup();
-    }
-    return {
-      text: parts
-        .join('\n')
-        .replace(/[ \t]+/g, ' ')
-        .trim(),
-      partial: large && doc.numPages > pages,
-      pages: doc.numPages,
-    };
+    return await new Promise<Extraction>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`PDF parsing timed out after ${EXTRACTION_TIMEOUT_MS} ms`)), EXTRACTION_TIMEOUT_MS);
+      worker.once('message', (message: { extraction?: Extraction; error?: string }) =>
+        message.extraction ? resolve(message.extraction) : reject(new Error(message.error ?? 'PDF parsing failed')),
+      );
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the PDF worker exited (${code})`)));
+    });
   } finally {
-    await task.destroy().catch(() => undefined);
-    await fh?.close().catch(() => undefined);
+    clearTimeout(timer);
+    await worker.terminate();
   }
 }
 

@@ -1,7 +1,9 @@
 // The in-editor harness itself: the right VS Code, our extension loaded from this repository, the test workspace open.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { EXPECTED_VSCODE_ENV } from './suiteResult';
 
 /** publisher.name from package.json. */
 const EXTENSION_ID = 'hosted-reasoning.hosted-reasoning';
@@ -10,8 +12,18 @@ const EXTENSION_ID = 'hosted-reasoning.hosted-reasoning';
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
 describe('extension host smoke', () => {
-  it('runs inside VS Code 1.100', () => {
-    assert.match(vscode.version, /^1\.100\./);
+  it('runs inside the VS Code the runner started, no older than the manifest allows', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { engines: { vscode: string } };
+    const minimum = /(\d+)\.(\d+)/.exec(manifest.engines.vscode);
+    const running = /^(\d+)\.(\d+)/.exec(vscode.version);
+    assert.ok(minimum && running, `${vscode.version} / ${manifest.engines.vscode}`);
+    assert.ok(
+      Number(running[1]) * 1000 + Number(running[2]) >= Number(minimum[1]) * 1000 + Number(minimum[2]),
+      `VS Code ${vscode.version} is older than engines.vscode ${manifest.engines.vscode}`,
+    );
+    const expected = process.env[EXPECTED_VSCODE_ENV];
+    // Desktop VS Code through @vscode/test-electron sets no expectation.
+    if (expected) assert.equal(vscode.version, expected);
   });
 
   it('loads the extension from this repository and activates it', async () => {

@@ -3,6 +3,8 @@
 
 /** Environment variable naming the JSON file the suite writes its result to; the runner sets it for the server. */
 export const RESULT_FILE_ENV = 'HR_TEST_RESULT';
+/** The VS Code version the runner started, which the suite checks it runs in. */
+export const EXPECTED_VSCODE_ENV = 'HR_EXPECTED_VSCODE';
 
 /** Environment variable with a mocha --grep pattern, to run a subset of the suite. */
 export const GREP_ENV = 'HR_TEST_GREP';

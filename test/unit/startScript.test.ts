@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { withTemporaryHome } from '../runners/temporaryHome';
-import { installMarkerPath, repoRoot, serverMainPath } from '../runners/vscodeServerLayout';
+import { NEWEST_HOST, repoRoot } from '../runners/vscodeServerLayout';
 
 const BUILT = ['dist/extension.js', 'dist/main.js', 'dist/webview/playground.js'].map((f) => path.join(repoRoot, f));
 const mtimes = (): (number | undefined)[] => BUILT.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : undefined));
@@ -66,7 +66,7 @@ describe('npm start', () => {
 
   it('stops VS Code and the emulator on a SIGTERM to npm, leaving no process', async function () {
     if (process.platform === 'win32') this.skip();
-    if (!fs.existsSync(installMarkerPath) || !fs.existsSync(serverMainPath)) {
+    if (!fs.existsSync(NEWEST_HOST.installMarkerPath) || !fs.existsSync(NEWEST_HOST.serverMainPath)) {
       // The server build comes with the in-editor suite's setup (`npm run test:vscode`, .ci/run); not installed here.
       this.skip();
     }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext } from 'playwright-core';
 import { missingBrowser } from '../../runners/hostPrerequisites';
-import { installMarkerPath, repoRoot, testOutputDir } from '../../runners/vscodeServerLayout';
+import { NEWEST_HOST, repoRoot, testOutputDir } from '../../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser } from '../../runners/workbenchBrowser';
 import { EMPTY_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SUBJECT_ID, type ProbeLine } from '../activationShared';
@@ -166,7 +166,7 @@ async function inHost(
   tmp: string,
 ): Promise<{ lines: ProbeLine[]; problem?: string; breakdown?: Breakdown }> {
   if (missingBrowser().length > 0) return { lines: [], problem: 'no Chromium on this machine' };
-  if (!fs.existsSync(installMarkerPath)) {
+  if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
     const setup = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'runners', 'setupVscodeServer.js')], {
       stdio: 'inherit',
     });
@@ -191,7 +191,15 @@ async function inHost(
   try {
     const extensionsDir = path.join(tmp, 'extensions');
     for (const dir of installed) fs.cpSync(dir, path.join(extensionsDir, `${path.basename(dir)}-0.0.1`), { recursive: true });
-    server = startVscodeServer({ userDataDir: path.join(tmp, 'server-data'), extensionsDir, env, log, startTimeoutMs: 60_000 });
+    server = startVscodeServer({
+      vscode: NEWEST_HOST,
+      payload: true,
+      userDataDir: path.join(tmp, 'server-data'),
+      extensionsDir,
+      env,
+      log,
+      startTimeoutMs: 60_000,
+    });
     const port = await server.listening;
     const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p.split('/').map(encodeURIComponent).join('/')}`;
     // The web workbench keeps one extensionDevelopmentPath only: the empty extensions are installed (above).

@@ -18,7 +18,7 @@ import { OBSERVER_GLOBAL } from '../../../src/webviews/playground/latencyObserve
 import { startEmulator, type Emulator } from '../../service/emulator';
 import { tokensOf } from '../../service/inference';
 import { describeMissing, missingBrowser } from '../../runners/hostPrerequisites';
-import { extensionBundlePath, installMarkerPath, repoRoot } from '../../runners/vscodeServerLayout';
+import { extensionBundlePath, NEWEST_HOST, repoRoot } from '../../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
 import type { FigureOptions } from '../figure';
@@ -473,7 +473,7 @@ function section(summaries: ShapeSummary[], bare: ShapeSummary[], load: number[]
 export async function run(options: FigureOptions): Promise<FigureResult> {
   const missing = missingBrowser();
   if (missing.length > 0) throw new Error(describeMissing(missing, 'measure the playground latency'));
-  if (!fs.existsSync(installMarkerPath)) {
+  if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
     throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
   }
   if (!fs.existsSync(extensionBundlePath)) throw new Error('dist/extension.js is missing: run `npm run build`.');
@@ -512,7 +512,15 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     for (const [name, value] of Object.entries(process.env)) {
       if (!name.startsWith('VSCODE_') && !name.startsWith('HOSTED_REASONING_')) env[name] = value;
     }
-    server = startVscodeServer({ userDataDir, extensionsDir, env, log: () => undefined, startTimeoutMs: 60_000 });
+    server = startVscodeServer({
+      vscode: NEWEST_HOST,
+      payload: true,
+      userDataDir,
+      extensionsDir,
+      env,
+      log: () => undefined,
+      startTimeoutMs: 60_000,
+    });
     const port = await server.listening;
     browser = await launchBrowser(path.join(tmp, 'chromium-profile'));
     await openWorkbench(browser, workbenchUrl({ port, workspace, extensionRoot: repoRoot }), () => undefined);
