@@ -85,13 +85,31 @@ export class WorkbenchReset {
     }
   }
 
-  /** Every editor and editor group closed; an unsaved editor (an untitled file) is discarded ("Don't Save"). */
+  /**
+   * Every editor and editor group closed, and the modal editor (the Settings editor of VS Code 1.10x+); an unsaved
+   * editor (an untitled file) is discarded ("Don't Save").
+   */
   private async closeEditors(undone: string[]): Promise<void> {
+    const wb = this.options.workbench;
+    if (await wb.modalEditor.isVisible()) {
+      const title = (
+        await wb.modalEditor
+          .locator('.modal-editor-title')
+          .innerText()
+          .catch(() => '')
+      ).trim();
+      undone.push(`closed the modal editor ${JSON.stringify(title)}`);
+      await wb.modalEditor
+        .getByRole('button', { name: /^Close/ })
+        .first()
+        .click();
+      await wb.modalEditor.waitFor({ state: 'hidden' });
+    }
     const tabs = this.page.locator('.part.editor .tab');
     const count = await tabs.count();
     if (count === 0) return;
     undone.push(`closed ${count} editor${count === 1 ? '' : 's'}`);
-    await this.options.workbench.runCommand('View: Close All Editor Groups');
+    await wb.runCommand('View: Close All Editor Groups');
     const dontSave = this.page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save" });
     await eventually('every editor to close', async () => {
       if ((await tabs.count()) === 0) return true;

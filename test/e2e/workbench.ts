@@ -107,12 +107,30 @@ export class Workbench {
     await this.restMouse();
   }
 
-  /** Closes an editor through the close button of its tab. */
+  /**
+   * The modal editor part of VS Code 1.10x+ (`workbench.editor.useModal`, "some" by default): the Settings editor opens
+   * over the workbench, with a title and a close button instead of a tab.
+   */
+  get modalEditor(): Locator {
+    return this.page.locator('.modal-editor-part');
+  }
+
+  /** Closes an editor through the close button of its tab, or of the modal editor showing it. */
   async closeEditor(title: string | RegExp): Promise<void> {
+    const modal = this.modalEditor.filter({ has: this.page.locator('.modal-editor-title', { hasText: title }) });
     const tab = this.page.getByRole('tab', { name: title });
-    await tab.hover();
-    await tab.getByRole('button', { name: /^Close/ }).click();
-    await tab.waitFor({ state: 'detached' });
+    await modal.or(tab).first().waitFor();
+    if (await modal.isVisible()) {
+      await modal
+        .getByRole('button', { name: /^Close/ })
+        .first()
+        .click();
+      await modal.waitFor({ state: 'hidden' });
+    } else {
+      await tab.hover();
+      await tab.getByRole('button', { name: /^Close/ }).click();
+      await tab.waitFor({ state: 'detached' });
+    }
     await this.restMouse();
   }
 
@@ -173,16 +191,34 @@ export class Workbench {
   }
 
   /**
-   * F1, enters the command's title and picks that exact entry. The title goes in as one insertion (as a paste
-   * would): typed key by key, the palette re-filters on every key and a title takes seconds.
+   * F1, enters the command's title and runs that exact entry. The title goes in as one insertion (as a paste
+   * would): typed key by key, the palette re-filters on every key and a title takes seconds. The person presses Enter
+   * once the entry is the highlighted one (a click on it while the list was still re-rendering was lost: the palette
+   * stayed open), and sees the palette take it (it closes, or the command's own input replaces it).
    */
   async runCommand(title: string): Promise<void> {
     await this.page.keyboard.press('F1');
     await this.quickInputBox.waitFor();
     await this.page.keyboard.insertText(title);
-    await this.quickPickItem(new RegExp(`^${escapeRegExp(title)}`))
-      .first()
-      .click();
+    const typed = await this.quickInputBox.inputValue();
+    const highlighted = this.quickInput.locator('.monaco-list-row.focused');
+    // The entry itself, not one whose title only starts the same ("… (JSON)", "File: Compare New Untitled Text Files"
+    // ranks above "File: New Untitled Text File"): the person moves down to it.
+    const exact = (label: string | null): boolean => label === title || (label?.startsWith(`${title},`) ?? false);
+    let labels: (string | null)[] = [];
+    await eventually(
+      () => `the palette to highlight ${JSON.stringify(title)} (it lists ${JSON.stringify(labels)})`,
+      async () => {
+        if (exact(await highlighted.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null))) return true;
+        labels = await this.quickInput.locator('.monaco-list-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label')));
+        if (labels.some(exact)) await this.page.keyboard.press('ArrowDown');
+        return undefined;
+      },
+    );
+    await this.page.keyboard.press('Enter');
+    await eventually(`the palette to run ${JSON.stringify(title)}`, async () =>
+      !(await this.quickInput.isVisible()) || (await this.quickInputBox.inputValue()) !== typed ? true : undefined,
+    );
   }
 
   // ---------------------------------------------------------------------------------------------- notifications
