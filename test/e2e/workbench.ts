@@ -204,7 +204,8 @@ export class Workbench {
     const highlighted = this.quickInput.locator('.monaco-list-row.focused');
     // The entry itself, not one whose title only starts the same ("… (JSON)", "File: Compare New Untitled Text Files"
     // ranks above "File: New Untitled Text File"): the person moves down to it.
-    const exact = (label: string | null): boolean => label === title || (label?.startsWith(`${title},`) ?? false);
+    // The palette's label is the title (with the "…" some titles end in), then ", " and what else it shows.
+    const exact = (label: string | null): boolean => label?.split(', ')[0]?.replace(/(\.\.\.|…)$/, '') === title.replace(/(\.\.\.|…)$/, '');
     let labels: (string | null)[] = [];
     await eventually(
       () => `the palette to highlight ${JSON.stringify(title)} (it lists ${JSON.stringify(labels)})`,
