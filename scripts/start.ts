@@ -40,6 +40,11 @@ const setupScript = path.join(__dirname, '..', 'test', 'runners', 'setupVscodeSe
  * the emulator's defaults are tuned for tests (a finetune in 1.5 s, a token every 5 ms).
  */
 const DEMO_TIMINGS = { finetuneDurationMs: 20_000, evaluationDurationMs: 8_000, tokenIntervalMs: 30 };
+/**
+ * The demo's models reason as many do, inline (`<think>…</think>` before the answer), after a short silence: the
+ * playground shows *Thinking…* with its clock, then the Thinking section, then the answer.
+ */
+const DEMO_REASONING = { reasoning: 'inline', thinkMs: 2_500 } as const;
 
 // From the start of this node process: `npm start` builds (scripts/startEntry.mjs) in the same process before it runs
 // this file, so "Ready in" is what the person waited, the build and a first start's server install included.
@@ -292,7 +297,7 @@ async function run(options: StartOptions): Promise<number> {
 
   // Loopback only: the extension host, on this machine, is its only client. Not raced: it takes milliseconds, and a
   // started emulator must be registered to be stopped.
-  const emulator = await startEmulator({ host: '127.0.0.1', port: options.emulatorPort, ...DEMO_TIMINGS });
+  const emulator = await startEmulator({ host: '127.0.0.1', port: options.emulatorPort, ...DEMO_TIMINGS, ...DEMO_REASONING });
   stoppers.push({ what: 'the emulator', stop: () => emulator.close() });
   const keys = Object.entries(emulator.options.keys).map(([key, config]) => `${key} (${config.models.join(', ')})`);
   say(`Emulator: ${emulator.url}   keys: ${keys.join('; ')}`);

@@ -6,11 +6,14 @@ import type { Readable } from 'node:stream';
 import FormData from 'form-data';
 import { FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
-import { decodeEvaluationStatus, decodeFinetuneStatus, decodeInferenceResult, decodeModelList, decodeStartedJob } from './decode';
-import { decodeStream } from './stream';
+import { decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from './decode';
+import { decodeInferenceResult, type InferencePiece } from './answerText';
+import { decodePieces } from './stream';
 import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
 import { openUploadSource } from './uploadSource';
-import type { EvaluationStatus, FinetuneStatus, InferenceRequest, InferenceResult, ModelInfo, StartedJob } from './types';
+import type { EvaluationStatus, FinetuneStatus, InferenceRequest, ModelInfo, StartedJob } from './types';
+
+export type { InferencePiece } from './answerText';
 
 export const PATHS = {
   models: '/cr/get_allowed_models',
@@ -53,8 +56,22 @@ export interface UploadProgress {
   total: number;
 }
 
-/** The inference stream: an async iterable of text deltas. Breaking out of the loop aborts the request. */
-export type DeltaStream = AsyncGenerator<string, void, undefined>;
+/**
+ * A run's output as it comes: pieces of reasoning (`kind: 'reasoning'`) and of the answer (`kind: 'answer'`), in
+ * order; neighbouring pieces may have the same kind. Breaking out of the loop aborts the request.
+ */
+export type InferencePieces = AsyncGenerator<InferencePiece, void, undefined>;
+
+/** The whole of a run's output, reasoning and answer apart (tests, and callers that do not show it as it comes). */
+export async function collectInference(pieces: AsyncIterable<InferencePiece>): Promise<{ reasoning: string; answer: string }> {
+  let reasoning = '';
+  let answer = '';
+  for await (const p of pieces) {
+    if (p.kind === 'reasoning') reasoning += p.text;
+    else answer += p.text;
+  }
+  return { reasoning, answer };
+}
 
 export class ServiceClient {
   readonly http: HttpClient;
@@ -72,17 +89,21 @@ export class ServiceClient {
     return decodeModelList(await this.http.getJson('Listing models', PATHS.models, undefined, opts));
   }
 
-  /** 4.2, non-streamed: one final result. */
-  async infer(req: InferenceRequest, opts: CallOptions = {}): Promise<InferenceResult> {
-    const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), opts);
-    return { text: decodeInferenceResult(raw), raw };
-  }
-
   /**
-   * 4.2, streamed: text deltas as they arrive, whatever the framing (SSE, NDJSON, plain text, or a single
-   * JSON answer from a server that does not stream). Cancel with the signal or by leaving the loop.
+   * 4.2: one run, streamed or not (`req.stream`), as typed pieces of reasoning and answer (see InferencePieces).
+   * Reasoning is told apart whatever its form: a field beside the answer, an event type or channel of the stream,
+   * or `<think>`-like tags opening the answer (answerText.ts). Silence is thinking, not a failure: the run waits for
+   * its headers, for each byte of a stream and for a whole non-streamed answer up to `timeouts.answerWaitMs` (the
+   * user's wait limit), never the shorter limits of other calls. Cancel with the signal or by leaving the loop; a
+   * streamed answer's framing (SSE, NDJSON, plain text, or one JSON document) is read from the response.
    */
-  async *inferStream(req: InferenceRequest, opts: CallOptions = {}): DeltaStream {
+  async *infer(req: InferenceRequest, opts: CallOptions = {}): InferencePieces {
+    const waitMs = this.http.timeouts.answerWaitMs;
+    if (!req.stream) {
+      const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), { ...opts, waitMs });
+      yield* decodeInferenceResult(raw);
+      return;
+    }
     const res = await this.http.stream(
       'Inference',
       {
@@ -91,11 +112,11 @@ export class ServiceClient {
         data: JSON.stringify(inferenceBody({ ...req, stream: true })),
         headers: { 'Content-Type': 'application/json' },
       },
-      { ...opts, idempotent: false, accept: 'text/event-stream, application/x-ndjson, application/json, text/plain' },
+      { ...opts, waitMs, idempotent: false, accept: 'text/event-stream, application/x-ndjson, application/json, text/plain' },
     );
     try {
-      // One delta per read of the socket, not per event: the same text, far fewer awaits (deltas are just text).
-      yield* decodeStream(res.body, { contentType: res.headers['content-type'], coalesce: true });
+      // One piece per kind per read of the socket, not per event: the same text, far fewer awaits.
+      yield* decodePieces(res.body, { contentType: res.headers['content-type'], coalesce: true });
     } finally {
       res.abort();
     }

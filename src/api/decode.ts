@@ -14,11 +14,9 @@
 //      the first, the record is kept raw. A body with no list is a ContractError; an empty list is not.
 //  §4.2 required fields: the client always sends every documented field (`query_only` defaults to the prompt).
 //      Ranges of temperature and budgets: not enforced here (the playground form checks 0..2 and positive
-//      integers); a server refusal is shown with its message. Non-streamed body: the text is found in
-//      TEXT_FIELDS, OpenAI/Anthropic-like nesting (`choices[0].message.content`, content blocks) or a JSON
-//      string; a non-JSON body is the text itself. Stream framing: chosen in stream.ts from Content-Type, then
-//      the first bytes (SSE, NDJSON, plain text, or one JSON document); each event is read by readStreamPayload,
-//      or, when it is exactly `{"<text field>":"<string>"}`, by the byte lane of streamLane.ts (same result).
+//      integers); a server refusal is shown with its message. Non-streamed body and stream events: read in answerText.ts. Stream
+//      framing: chosen in stream.ts from Content-Type, then the first bytes (SSE, NDJSON, plain text, or one JSON
+//      document).
 //  §4.3 required fields: all six are sent. `mode`: `pretraining` by default; other values are passed through
 //      and the server judges them. Response: the job id is `job_id`, `jobId`, `id`, `task_id` or `taskId`, at top
 //      level or under `job`/`data`/`result`; a bare JSON string or plain-text id is accepted.
@@ -201,130 +199,6 @@ export function decodeModelList(body: Json): ModelInfo[] {
 
 function asArray(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
-}
-
-// ------------------------------------------------------------------------------------------ 4.2 inference
-
-const TEXT_FIELDS = [
-  'response',
-  'text',
-  'output',
-  'completion',
-  'content',
-  'answer',
-  'generated_text',
-  'result',
-  'prediction',
-  'token',
-  'delta',
-] as const;
-
-/** Finds the text in one JSON value: a string itself, a known field, or OpenAI/Anthropic-like nesting. */
-export function findText(v: unknown, depth = 0): string | undefined {
-  if (typeof v === 'string') return v;
-  if (depth > 4) return undefined;
-  if (Array.isArray(v)) {
-    // e.g. Anthropic-like content blocks: concatenate their texts.
-    const parts = v.map((x) => findText(x, depth + 1)).filter((x): x is string => x !== undefined);
-    return parts.length ? parts.join('') : undefined;
-  }
-  if (!isObj(v)) return undefined;
-  if (Array.isArray(v.choices) && v.choices.length > 0) {
-    const c: unknown = v.choices[0];
-    if (isObj(c)) {
-      const t = findText(c.delta, depth + 1) ?? findText(c.message, depth + 1) ?? findText(c.text, depth + 1);
-      if (t !== undefined) return t;
-    }
-  }
-  for (const f of TEXT_FIELDS) {
-    if (f in v) {
-      const t = findText(v[f], depth + 1);
-      if (t !== undefined) return t;
-    }
-  }
-  if (isObj(v.data)) return findText(v.data, depth + 1);
-  return undefined;
-}
-
-export function decodeInferenceResult(body: Json): string {
-  const text = findText(body);
-  if (text === undefined) throw contract('inference: no text in the answer', body);
-  return text;
-}
-
-export type StreamPayload = { kind: 'text'; text: string } | { kind: 'done' } | { kind: 'error'; message: string } | { kind: 'ignore' };
-
-const TEXT_FIELD_SET: ReadonlySet<string> = new Set(TEXT_FIELDS);
-
-/**
- * True when `{"<name>":"<string>"}` is read as that string (see `singleTextField`): the byte-level lane of
- * stream.ts (streamLane.ts) takes such events without building strings for their framing.
- */
-export function isTextField(name: string): boolean {
-  return TEXT_FIELD_SET.has(name);
-}
-// A quote, a backslash or a control character (invalid unescaped in JSON): the string needs JSON.parse.
-// eslint-disable-next-line no-control-regex
-const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
-
-/**
- * The string of a JSON object text that is exactly `{"<one of TEXT_FIELDS>":"<string>"}` (no spaces, one member),
- * else undefined. For such an object the general reader returns this very string (findText finds the one field), so
- * this only skips building an object: the string is sliced as is when it has no escapes, else parsed on its own.
- */
-function singleTextField(t: string): string | undefined {
-  const n = t.length;
-  if (t.charCodeAt(1) !== 0x22 || t.charCodeAt(n - 1) !== 0x7d || t.charCodeAt(n - 2) !== 0x22) return undefined;
-  const k = t.indexOf('"', 2);
-  // `"`, `:`, `"` after the name, and the value's closing quote after its opening one.
-  if (k < 0 || n < k + 5 || t.charCodeAt(k + 1) !== 0x3a || t.charCodeAt(k + 2) !== 0x22) return undefined;
-  if (!TEXT_FIELD_SET.has(t.slice(2, k))) return undefined;
-  const value = t.slice(k + 3, n - 2);
-  if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return value;
-  // Escapes (or a quote that may end the string early, as in `{"token":"a","token":"b"}`): valid only if the
-  // whole quoted part is one JSON string.
-  const parsed = tryParseJson(t.slice(k + 2, n - 1));
-  return typeof parsed?.value === 'string' ? parsed.value : undefined;
-}
-
-/**
- * Reads one event of a stream (an SSE `data` or an NDJSON line). `[DONE]`, `{done: true}` and a
- * `finish_reason` without text end the stream; an `error` field is an error event; a JSON value with no
- * text (usage records, pings) is ignored; non-JSON data is the text itself.
- */
-export function readStreamPayload(data: string, jsonOnly = false): StreamPayload {
-  const t = data.trim();
-  if (t === '[DONE]') return { kind: 'done' };
-  if (t.charCodeAt(0) === 0x7b) {
-    // Fast path, same result as the general one below: most events are exactly `{"token":"..."}`.
-    const text = singleTextField(t);
-    if (text !== undefined) return text === '' ? { kind: 'ignore' } : { kind: 'text', text };
-  }
-  let v: unknown;
-  if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) {
-    const parsed = tryParseJson(t, 'event');
-    if (!parsed) {
-      if (jsonOnly) throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
-      return { kind: 'text', text: data };
-    }
-    v = parsed.value;
-  } else {
-    if (jsonOnly) {
-      if (t === '') return { kind: 'ignore' };
-      throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
-    }
-    return { kind: 'text', text: data };
-  }
-  if (isObj(v)) {
-    const err = v.error ?? (v.type === 'error' ? v : undefined);
-    if (err !== undefined && err !== null && err !== false) return { kind: 'error', message: errorText(err) };
-    const text = findText(v);
-    if (text !== undefined && text !== '') return { kind: 'text', text };
-    if (v.done === true || v.finished === true || v.type === 'done' || v.event === 'done') return { kind: 'done' };
-    return { kind: 'ignore' };
-  }
-  const text = findText(v);
-  return text !== undefined ? { kind: 'text', text } : { kind: 'ignore' };
 }
 
 // --------------------------------------------------------------------------------------- 4.3 / 4.5 start

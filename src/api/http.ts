@@ -39,6 +39,12 @@ export interface Timeouts {
   uploadIdleMs: number;
   /** Time to receive the response headers of a streamed call. */
   connectMs: number;
+  /**
+   * An inference run: how long it may be silent, waiting for the headers, its first byte, its next byte (streamed) or
+   * its whole answer (not streamed). A reasoning model thinks for minutes before it writes anything: that silence is
+   * not a stall, so the limits above do not apply; this one (the user's setting) does, and Stop at any moment.
+   */
+  answerWaitMs: number;
 }
 
 export interface RetryPolicy {
@@ -63,10 +69,17 @@ export interface HttpConfig {
   random?: () => number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 30_000, streamIdleMs: 60_000, uploadIdleMs: 120_000, connectMs: 30_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  requestMs: 30_000,
+  streamIdleMs: 60_000,
+  uploadIdleMs: 120_000,
+  connectMs: 30_000,
+  answerWaitMs: 15 * 60_000,
+};
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
-const MAX_JSON_BYTES = 32 * 1024 * 1024;
+/** The largest JSON answer read whole: a non-streamed body, or one JSON document answering a streamed request. */
+export const MAX_JSON_BYTES = 32 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const NETWORK_CODES = new Set([
@@ -91,6 +104,12 @@ export interface CallOptions {
    * cannot help. Other failures keep the policy; background calls (the poller) keep the backoff for everything.
    */
   interactive?: boolean;
+  /**
+   * Waits this long instead of the call kind's own limit: for a JSON call the whole answer (instead of `requestMs`),
+   * for a streamed one the headers and each silence of the body (instead of `connectMs` and `streamIdleMs`). Inference
+   * passes `answerWaitMs`.
+   */
+  waitMs?: number;
 }
 
 /** A response whose body is a stream; the caller must consume it or call `abort()`. */
@@ -176,7 +195,9 @@ export class HttpClient {
   }
 
   async getJson(what: string, path: string, query: Record<string, string> | undefined, opts: CallOptions = {}): Promise<unknown> {
-    return this.withRetry(what, true, opts, (signal) => this.jsonAttempt(what, { method: 'GET', url: this.url(path, query) }, signal));
+    return this.withRetry(what, true, opts, (signal) =>
+      this.jsonAttempt(what, { method: 'GET', url: this.url(path, query) }, signal, opts.waitMs),
+    );
   }
 
   /** POSTs are not repeated when the outcome is unknown: only a refused connection or a 429 is retried. */
@@ -186,6 +207,7 @@ export class HttpClient {
         what,
         { method: 'POST', url: this.url(path), data: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
         signal,
+        opts.waitMs,
       ),
     );
   }
@@ -200,9 +222,10 @@ export class HttpClient {
     opts: CallOptions & { idempotent: boolean; allowRedirect?: boolean; accept?: string },
   ): Promise<StreamResponse> {
     return this.withRetry(what, opts.idempotent, opts, async (signal) => {
+      const waited = opts.waitMs;
       const res = await openStream(this.axios, what, request, {
         signal,
-        timeouts: this.timeouts,
+        timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
         accept: opts.accept,
         mapError: (e, s) => this.mapThrown(what, e, s),
       });
@@ -262,12 +285,25 @@ export class HttpClient {
     }
   }
 
-  private async jsonAttempt(what: string, request: AxiosRequestConfig, signal: AbortSignal | undefined): Promise<unknown> {
+  private async jsonAttempt(
+    what: string,
+    request: AxiosRequestConfig,
+    signal: AbortSignal | undefined,
+    waitMs: number | undefined,
+  ): Promise<unknown> {
     const controller = new AbortController();
     const unlink = linkAbort(signal, controller);
+    const limit = waitMs ?? this.timeouts.requestMs;
     const timer = setTimeout(
-      () => controller.abort(new TimeoutError(`${what}: the service did not answer within ${secs(this.timeouts.requestMs)}.`)),
-      this.timeouts.requestMs,
+      () =>
+        controller.abort(
+          new TimeoutError(
+            waitMs === undefined
+              ? `${what}: the service did not answer within ${secs(limit)}.`
+              : `${what}: no answer within ${waitText(limit)}, the wait limit (a longer one can be set).`,
+          ),
+        ),
+      limit,
     );
     try {
       const res = await this.axios.request<string>({ ...request, responseType: 'text', signal: controller.signal });
@@ -422,15 +458,21 @@ export async function openStream(
   request: AxiosRequestConfig & { url: string },
   opts: {
     signal?: AbortSignal;
-    timeouts: Pick<Timeouts, 'connectMs' | 'streamIdleMs'>;
+    /** `silence: 'wait'`: the limits are the inference wait limit, and their messages say so. */
+    timeouts: Pick<Timeouts, 'connectMs' | 'streamIdleMs'> & { silence?: 'stall' | 'wait' };
     accept?: string;
     mapError: (e: unknown, signal: AbortSignal) => ApiError;
   },
 ): Promise<StreamResponse> {
   const controller = new AbortController();
   const unlink = linkAbort(opts.signal, controller);
+  const waiting = opts.timeouts.silence === 'wait';
+  const waitLimit = (ms: number) => `${what}: nothing came within ${waitText(ms)}, the wait limit (a longer one can be set).`;
   const connectTimer = setTimeout(
-    () => controller.abort(new TimeoutError(`${what}: no answer within ${secs(opts.timeouts.connectMs)}.`)),
+    () =>
+      controller.abort(
+        new TimeoutError(waiting ? waitLimit(opts.timeouts.connectMs) : `${what}: no answer within ${secs(opts.timeouts.connectMs)}.`),
+      ),
     opts.timeouts.connectMs,
   );
   let res: AxiosResponse<Readable>;
@@ -455,7 +497,7 @@ export async function openStream(
     unlink();
   };
   const onIdle = () => {
-    controller.abort(new TimeoutError(`${what}: the transfer stalled (no data for ${secs(idleMs)}).`));
+    controller.abort(new TimeoutError(waiting ? waitLimit(idleMs) : `${what}: the transfer stalled (no data for ${secs(idleMs)}).`));
     res.data.destroy();
   };
   const body = idleWatch(res.data, idleMs, onIdle, controller.signal, (e) => opts.mapError(e, controller.signal), unlink);

@@ -10,18 +10,33 @@
 //  - text/plain and unknown types are sniffed, so a text/plain answer that itself starts with `{` or
 //    `data:` would be read as NDJSON / SSE (the price of accepting SSE sent as text/plain).
 //  - Plain text has no cap: each chunk is passed on as it comes.
-//  - Size cap (`maxEventBytes`): one SSE event (the sum of its data lines plus the line being read), one
-//    line of any framing, or the whole single-document JSON body. Counted in input bytes.
+//  - Size caps, one per framing whether the request was streamed or not, counted in input bytes: `maxEventBytes`
+//    for one SSE event (the sum of its data lines plus the line being read) or one line of any framing;
+//    `maxJsonBytes` (http.ts's MAX_JSON_BYTES, the limit of a non-streamed answer) for a single JSON document.
 //  - An error met after some deltas of the same chunk does not lose them: push()/end() return the deltas and
 //    the error is thrown by the next push()/end() call, and is readable at once from `error`.
 
-import { decodeInferenceResult, errorText, parseBody, readStreamPayload, type StreamPayload } from './decode';
+import {
+  decodeInferenceResult,
+  InlineReasoning,
+  isReasoningName,
+  mergePieces,
+  readStreamPayload,
+  type InferencePiece,
+  type StreamPayload,
+  type TextMemory,
+} from './answerText';
+import { errorText, parseBody } from './decode';
 import { tryParseJson } from './safeJson';
 import { ContractError, ServerError } from './errors';
 import { excerpt, redact } from './redact';
 import { TokenLane } from './streamLane';
+import { MAX_JSON_BYTES } from './http';
 
 export type Framing = 'sse' | 'ndjson' | 'text' | 'json';
+
+/** What a decoder gives: answer text as a plain string (the common case, kept cheap), or reasoning marked so. */
+export type Delta = string | { reasoning: string };
 type LineFraming = 'sse' | 'ndjson' | 'text';
 
 export const DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
@@ -30,6 +45,8 @@ export interface DecodeOptions {
   contentType?: string;
   /** Largest SSE event, NDJSON line or single JSON body accepted; default 8 MiB. */
   maxEventBytes?: number;
+  /** Largest single JSON document accepted (application/json that is not NDJSON); default MAX_JSON_BYTES (32 MiB). */
+  maxJsonBytes?: number;
   /**
    * The text completed by one chunk may come as one delta instead of one per event: decodeStream yields one string
    * per read of the source, and push()/end() may join the texts of events the byte lane took. Same text, far fewer
@@ -41,9 +58,9 @@ export interface DecodeOptions {
 /** What the decoders below have in common; `createDecoder` returns one for a Content-Type. */
 export interface IncrementalDecoder {
   /** Text deltas completed by this chunk. */
-  push(chunk: Uint8Array): string[];
+  push(chunk: Uint8Array): Delta[];
   /** Deltas left at the end of the body. */
-  end(): string[];
+  end(): Delta[];
   /** True after `[DONE]` or a done event: later bytes are ignored. */
   readonly finished: boolean;
   /** The error that stopped decoding, if any (thrown by the call after the one that returned its deltas). */
@@ -171,7 +188,7 @@ export class StreamDecoder implements IncrementalDecoder {
   private bomPending = true; // nothing decoded yet: a U+FEFF first is the BOM
   private readonly max: number;
   private readonly lane: TokenLane | undefined;
-  private out: string[] = [];
+  private out: Delta[] = [];
   private ascii = true; // the current chunk decoded to one code unit per byte
   private highLast = false; // the last bytes decoded ended with a byte ≥ 0x80: the decoder may hold part of a character
   // The line being read: its pieces so far and their size in bytes.
@@ -188,6 +205,8 @@ export class StreamDecoder implements IncrementalDecoder {
   private eventType = '';
   private done = false;
   private failure: Error | undefined;
+  /** Which field carried the answer so far (answerText.ts): it wins a tie in a later event. */
+  private readonly memory: TextMemory = {};
 
   /**
    * `coalesce`: push()/end() may return the text of several events as one delta (see DecodeOptions). `byteLane:
@@ -210,10 +229,10 @@ export class StreamDecoder implements IncrementalDecoder {
     return this.failure;
   }
 
-  push(chunk: Uint8Array): string[] {
+  push(chunk: Uint8Array): Delta[] {
     if (this.failure) throw this.failure;
     if (this.done || chunk.byteLength === 0) return [];
-    const out: string[] = [];
+    const out: Delta[] = [];
     this.out = out;
     try {
       if (this.lane) this.lanes(this.lane, chunk);
@@ -224,10 +243,10 @@ export class StreamDecoder implements IncrementalDecoder {
     return out;
   }
 
-  end(): string[] {
+  end(): Delta[] {
     if (this.failure) throw this.failure;
     if (this.done) return [];
-    const out: string[] = [];
+    const out: Delta[] = [];
     this.out = out;
     try {
       const text = this.text(this.utf8.decode());
@@ -384,7 +403,7 @@ export class StreamDecoder implements IncrementalDecoder {
   private line(line: string, bytes: number): void {
     if (this.framing === 'ndjson') {
       if (line.length === 0) return;
-      this.payload(readStreamPayload(line.charCodeAt(0) === RS ? line.slice(1) : line, true), line);
+      this.payload(readStreamPayload(line.charCodeAt(0) === RS ? line.slice(1) : line, true, false, this.memory), line);
       return;
     }
     if (line.length === 0) {
@@ -434,14 +453,18 @@ export class StreamDecoder implements IncrementalDecoder {
     this.dataCount = 0;
     this.dataBytes = 0;
     if (type === 'error') throw serverError(errorEventMessage(data), data);
-    this.payload(readStreamPayload(data), data);
+    // An event type that says reasoning (`event: thinking`) makes its text reasoning, whatever the data's shape.
+    this.payload(readStreamPayload(data, false, type !== '' && isReasoningName(type), this.memory), data);
     if (type === 'done') this.finish();
   }
 
   private payload(p: StreamPayload, raw: string): void {
     switch (p.kind) {
       case 'text':
-        if (p.text !== '') this.out.push(p.text);
+        if (p.text !== '') this.out.push(p.reasoning ? { reasoning: p.text } : p.text);
+        return;
+      case 'parts':
+        this.out.push({ reasoning: p.reasoning }, p.answer);
         return;
       case 'done':
         this.finish();
@@ -489,8 +512,8 @@ function lineEndAfter(chunk: Uint8Array, pos: number): number {
 }
 
 /** Pushes the held bytes into a fresh decoder without losing deltas to an error (see `IncrementalDecoder`). */
-function replay(decoder: StreamDecoder, chunks: Uint8Array[], total: number, final: boolean): string[] {
-  const out: string[] = [];
+function replay(decoder: StreamDecoder, chunks: Uint8Array[], total: number, final: boolean): Delta[] {
+  const out: Delta[] = [];
   try {
     if (total > 0) for (const d of decoder.push(concat(chunks, total))) out.push(d);
     if (final && !decoder.error && !decoder.finished) for (const d of decoder.end()) out.push(d);
@@ -520,10 +543,10 @@ abstract class HoldingDecoder implements IncrementalDecoder {
     return this.inner?.error ?? this.failure;
   }
 
-  abstract push(chunk: Uint8Array): string[];
-  abstract end(): string[];
+  abstract push(chunk: Uint8Array): Delta[];
+  abstract end(): Delta[];
 
-  protected start(framing: LineFraming, final: boolean): string[] {
+  protected start(framing: LineFraming, final: boolean): Delta[] {
     this.inner = new StreamDecoder(framing, { maxEventBytes: this.max, coalesce: this.coalesce });
     const held = this.held;
     this.held = [];
@@ -535,7 +558,7 @@ abstract class HoldingDecoder implements IncrementalDecoder {
 class SniffingDecoder extends HoldingDecoder {
   private readonly sniffer = new Sniffer();
 
-  push(chunk: Uint8Array): string[] {
+  push(chunk: Uint8Array): Delta[] {
     if (this.inner) return this.inner.push(chunk);
     this.held.push(chunk);
     this.heldBytes += chunk.byteLength;
@@ -544,7 +567,7 @@ class SniffingDecoder extends HoldingDecoder {
     return f ? this.start(f, false) : [];
   }
 
-  end(): string[] {
+  end(): Delta[] {
     if (this.inner) return this.inner.end();
     return this.start(this.sniffer.final(), true);
   }
@@ -572,13 +595,22 @@ const enum JsonPhase {
  * starts like SSE (`data:`, `:` ...; never valid JSON) is decoded as SSE.
  */
 class JsonBodyDecoder extends HoldingDecoder {
+  /** One document is held whole up to the JSON limit, as a non-streamed answer is; NDJSON lines keep the event limit. */
+  constructor(
+    max: number,
+    coalesce: boolean,
+    private readonly jsonMax: number,
+  ) {
+    super(max, coalesce);
+  }
+
   private sniffer: Sniffer | undefined = new Sniffer(); // only to catch SSE sent as application/json
   private phase = JsonPhase.Lead;
   private line1Start = 0;
   private line1End = 0;
   private line2Start = 0;
 
-  push(chunk: Uint8Array): string[] {
+  push(chunk: Uint8Array): Delta[] {
     if (this.inner) return this.inner.push(chunk);
     if (this.failure) throw this.failure;
     const base = this.heldBytes;
@@ -590,23 +622,24 @@ class JsonBodyDecoder extends HoldingDecoder {
       if (f === 'sse') return this.start('sse', false);
     }
     if (this.phase !== JsonPhase.Doc && this.advance(chunk, base)) return this.start('ndjson', false);
-    if (this.heldBytes > this.max) this.fail(tooLarge(this.max));
+    if (this.heldBytes > this.jsonMax) this.fail(tooLarge(this.jsonMax));
     return [];
   }
 
-  end(): string[] {
+  end(): Delta[] {
     if (this.inner) return this.inner.end();
     if (this.failure) throw this.failure;
     if (this.phase === JsonPhase.Line2 && this.secondLineIsJson(this.heldBytes)) return this.start('ndjson', true);
     const body = new TextDecoder().decode(concat(this.held, this.heldBytes));
     this.held = [];
-    let text: string;
+    let pieces: InferencePiece[];
     try {
-      text = decodeInferenceResult(parseBody(body));
+      // Inline reasoning tags are split by decodePieces, as for every framing.
+      pieces = decodeInferenceResult(parseBody(body), false);
     } catch (e) {
       this.fail(e instanceof Error ? e : new Error(String(e)));
     }
-    return text === '' ? [] : [text];
+    return pieces.map((p) => (p.kind === 'reasoning' ? { reasoning: p.text } : p.text));
   }
 
   private fail(e: Error): never {
@@ -659,31 +692,70 @@ export function createDecoder(options: DecodeOptions = {}): IncrementalDecoder {
   const coalesce = options.coalesce === true;
   const framing = framingFromContentType(options.contentType);
   if (framing === 'sse' || framing === 'ndjson') return new StreamDecoder(framing, { maxEventBytes: max, coalesce });
-  if (framing === 'json') return new JsonBodyDecoder(max, coalesce);
+  if (framing === 'json') return new JsonBodyDecoder(max, coalesce, options.maxJsonBytes ?? MAX_JSON_BYTES);
   return new SniffingDecoder(max, coalesce);
 }
 
+/** Joins the deltas of one read: neighbouring answer strings into one, neighbouring reasoning into one. */
+function coalesced(deltas: Delta[]): Delta[] {
+  if (deltas.length < 2) return deltas;
+  const out: Delta[] = [];
+  let answer: string[] = [];
+  let reasoning: string[] = [];
+  const flush = () => {
+    if (answer.length > 0) out.push(answer.join(''));
+    if (reasoning.length > 0) out.push({ reasoning: reasoning.join('') });
+    answer = [];
+    reasoning = [];
+  };
+  for (const d of deltas) {
+    if (typeof d === 'string') {
+      if (reasoning.length > 0) flush();
+      answer.push(d);
+    } else {
+      if (answer.length > 0) flush();
+      reasoning.push(d.reasoning);
+    }
+  }
+  flush();
+  return out;
+}
+
 /**
- * Text deltas of a streamed body. Stopping early (break / return()) closes `source` (its finally runs, so
- * the caller's abort happens); errors of `source` propagate as thrown; after `[DONE]` the source is closed
- * without reading further.
+ * Deltas of a streamed body: answer text as strings, reasoning as `{reasoning}`. Stopping early (break / return())
+ * closes `source` (its finally runs, so the caller's abort happens); errors of `source` propagate as thrown; after
+ * `[DONE]` the source is closed without reading further.
  */
 export async function* decodeStream(
   source: AsyncIterable<Uint8Array | string>,
   options: DecodeOptions = {},
-): AsyncGenerator<string, void, undefined> {
+): AsyncGenerator<Delta, void, undefined> {
   const decoder = createDecoder(options);
   const coalesce = options.coalesce === true;
   for await (const raw of source) {
     const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
     const deltas = decoder.push(chunk);
-    if (coalesce && deltas.length > 1) yield deltas.join('');
-    else for (const d of deltas) yield d;
+    yield* coalesce ? coalesced(deltas) : deltas;
     if (decoder.error) throw decoder.error;
     if (decoder.finished) return;
   }
   const rest = decoder.end();
-  if (coalesce && rest.length > 1) yield rest.join('');
-  else for (const d of rest) yield d;
+  yield* coalesce ? coalesced(rest) : rest;
   if (decoder.error) throw decoder.error;
+}
+
+/**
+ * Typed pieces of a streamed body (what ServiceClient.infer yields): reasoning from fields, events and inline tags
+ * at the start of the answer (InlineReasoning), and the answer. Pieces of one read of the source come merged.
+ */
+export async function* decodePieces(
+  source: AsyncIterable<Uint8Array | string>,
+  options: DecodeOptions = {},
+): AsyncGenerator<InferencePiece, void, undefined> {
+  const inline = new InlineReasoning();
+  for await (const d of decodeStream(source, options)) {
+    if (typeof d === 'string') yield* mergePieces(inline.push(d));
+    else if (d.reasoning !== '') yield { kind: 'reasoning', text: d.reasoning };
+  }
+  yield* inline.end();
 }

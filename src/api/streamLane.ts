@@ -12,7 +12,8 @@
 // cut by the chunk's end) stops the lane at that event's first byte, and the general path reads on from there. The
 // caller runs it only between events (nothing pending).
 
-import { isTextField } from './decode';
+import { isTextField } from './answerText';
+import type { Delta } from './stream';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -55,7 +56,7 @@ export class TokenLane {
    * Takes the events at `chunk[pos..]`; returns the index of the first byte not taken. The usual event (the known
    * field, plain ASCII text) is read inline, 4 bytes at a time for the framing, without a call per event.
    */
-  take(chunk: Uint8Array, pos: number, out: string[]): number {
+  take(chunk: Uint8Array, pos: number, out: Delta[]): number {
     const n = chunk.length;
     if (this.buf.length < this.used + n - pos) this.grow(this.used + n - pos);
     const buf = this.buf;
@@ -135,7 +136,7 @@ export class TokenLane {
   }
 
   /** The text of the events taken since the last flush, as one delta. */
-  flush(out: string[]): void {
+  flush(out: Delta[]): void {
     if (this.used === 0) return;
     out.push(this.buf.toString('utf8', 0, this.used));
     this.used = 0;

@@ -23,12 +23,6 @@ export interface InferenceRequest {
   temperature: number;
 }
 
-export interface InferenceResult {
-  text: string;
-  /** The decoded body (or the raw text when it was not JSON), kept for the log and for "show raw". */
-  raw: unknown;
-}
-
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'unknown';
 
 export interface FinetuneStatus {

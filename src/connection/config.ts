@@ -20,6 +20,8 @@ export interface Settings {
   /** Undefined: ask with a save dialog. */
   downloadFolder: string | undefined;
   requestTimeoutMs: number;
+  /** How long an inference run may be silent (its first byte, a non-streamed answer): reasoning takes minutes. */
+  answerWaitMs: number;
   finetune: FinetuneDefaults;
 }
 
@@ -35,6 +37,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     pollIntervalMs: num('pollIntervalSeconds', 5, 1) * 1000,
     downloadFolder: expandFolder(c.get<string>('downloadFolder')?.trim()),
     requestTimeoutMs: num('requestTimeoutSeconds', 30, 5) * 1000,
+    answerWaitMs: num('answerWaitMinutes', 15, 1) * 60_000,
     finetune: {
       numQs: Math.round(num('finetune.numQs', 50, 1)),
       mode: c.get<string>('finetune.mode')?.trim() || 'pretraining',

@@ -87,21 +87,26 @@ export class Session implements vscode.Disposable {
     if ('problem' in normalised) throw new RequestError(redact(normalised.problem));
     const key = await this.keys.get(normalised.url.origin);
     if (!key) throw new NotConfiguredError('apiKey');
-    const fingerprint = `${settings.baseUrl}\n${keyIdentity(key.key)}\n${settings.requestTimeoutMs}`;
+    const fingerprint = `${settings.baseUrl}\n${keyIdentity(key.key)}\n${settings.requestTimeoutMs}\n${settings.answerWaitMs}`;
     this.announced ??= fingerprint;
     if (this.cached?.fingerprint === fingerprint) return this.cached.connection;
-    const client = await this.createClient(settings.baseUrl, key.key, settings.requestTimeoutMs);
+    const client = await this.createClient(settings.baseUrl, key.key, settings.requestTimeoutMs, settings.answerWaitMs);
     const connection = { client, scope: scopeOf(client.baseUrl, key.key), keySource: key.source };
     this.cached = { fingerprint, connection };
     return connection;
   }
 
   /** A client for a key that is not stored yet (used to check a key before storing it). */
-  async createClient(baseUrl: string, apiKey: string, requestTimeoutMs = this.settings().requestTimeoutMs): Promise<ServiceClient> {
+  async createClient(
+    baseUrl: string,
+    apiKey: string,
+    requestTimeoutMs = this.settings().requestTimeoutMs,
+    answerWaitMs = this.settings().answerWaitMs,
+  ): Promise<ServiceClient> {
     return new ServiceClient({
       baseUrl,
       apiKey,
-      timeouts: { requestMs: requestTimeoutMs },
+      timeouts: { requestMs: requestTimeoutMs, answerWaitMs },
       log: this.log.sink,
       userAgent: `hosted-reasoning-vscode/${vscode.version}`,
     });
@@ -110,7 +115,8 @@ export class Session implements vscode.Disposable {
   /** Current (base URL, key identity, timeout): what a connection depends on. */
   private async fingerprint(): Promise<string> {
     const { baseUrl, key } = await this.current();
-    return `${baseUrl ?? ''}\n${key ? keyIdentity(key.key) : ''}\n${this.settings().requestTimeoutMs}`;
+    const settings = this.settings();
+    return `${baseUrl ?? ''}\n${key ? keyIdentity(key.key) : ''}\n${settings.requestTimeoutMs}\n${settings.answerWaitMs}`;
   }
 
   // One key change reaches us several times (our own store event, SecretStorage's event in every window) and

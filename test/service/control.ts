@@ -4,8 +4,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonObject, sendDetail, sendJson } from './http-util';
 import { MODEL_LIST_SHAPES } from './keys';
-import type { DatasetConfig, Emulator, EmulatorOptions, FaultKind, FaultRule, KeyConfig, StorageChecksum } from './types';
-import { STORAGE_CHECKSUMS } from './types';
+import type { DatasetConfig, Emulator, EmulatorOptions, FaultKind, FaultRule, KeyConfig, ReasoningForm, StorageChecksum } from './types';
+import { REASONING_FORMS, STORAGE_CHECKSUMS } from './types';
 
 const FAULT_KINDS: FaultKind[] = ['latency', 'status', 'reset', 'stall', 'truncate', 'body'];
 
@@ -69,7 +69,15 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
       case 'signedUrlTtlMs':
       case 'streamChunkBytes':
       case 'streamTokenChars':
+      case 'thinkMs':
+      case 'answerDelayMs':
         patch[k] = num(v, k);
+        break;
+      case 'reasoning':
+        if (!REASONING_FORMS.includes(v as ReasoningForm)) {
+          throw new BadInput(`reasoning must be one of ${REASONING_FORMS.join(', ')}`);
+        }
+        patch.reasoning = v as ReasoningForm;
         break;
       case 'renameTunedModels':
         if (typeof v !== 'boolean') {

@@ -31,6 +31,7 @@ export type {
   KeyConfig,
   ModelListShape,
   RecordedRequest,
+  ReasoningForm,
   RedirectStatus,
   ResolvedOptions,
   StorageChecksum,
@@ -38,7 +39,8 @@ export type {
 export { FaultTable } from './faults';
 export { DEFAULT_KEYS, MODEL_LIST_SHAPES } from './keys';
 export { DEFAULT_DATASETS, JUDGE_MODEL } from './evaluation';
-export { STREAM_ERROR_MARKER } from './inference';
+export { STREAM_ERROR_MARKER, composeReasoning } from './inference';
+export { REASONING_FORMS } from './types';
 export { readGgufHeader } from './gguf';
 
 const DEFAULTS = {
@@ -57,6 +59,9 @@ const DEFAULTS = {
   streamChunkBytes: 0,
   streamTokenChars: 0,
   recordTokenWrites: false,
+  reasoning: 'none',
+  thinkMs: 0,
+  answerDelayMs: 0,
 } as const;
 
 type Handler = (state: State, key: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => void | Promise<void>;

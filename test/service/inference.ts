@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonObject, sendDetail, sendJson, sendValidation, sleepUnlessClosed, type ValidationIssue } from './http-util';
 import { hasModel, keyConfig } from './keys';
-import type { Framing, State } from './types';
+import type { Framing, ReasoningForm, State } from './types';
 
 /** Budgets: the spec shows no range; the emulator accepts integers 1..64 (defaults 8 sequential, 1 parallel). */
 export const BUDGET_MIN = 1;
@@ -172,6 +172,21 @@ export function composeAnswer(request: InferenceRequest): string {
   return lines.join('\n');
 }
 
+/** The deterministic reasoning written before the answer (when `reasoning` is not 'none'): a few sentences. */
+export function composeReasoning(request: InferenceRequest): string {
+  const echo = request.prompt.replace(/\s+/g, ' ').trim().slice(0, 40);
+  return [
+    `The question is about “${echo}”.`,
+    `With ${request.sequentialBudget} sequential × ${request.parallelBudget} parallel steps, weigh the trade-offs first,`,
+    'then check the edge cases, then write a short answer with one example.',
+  ].join(' ');
+}
+
+/** The answer's text with reasoning inline (`<think>` first), as a model that writes its thinking into its answer. */
+export function inlineReasoning(reasoning: string, answer: string): string {
+  return `<think>\n${reasoning}\n</think>\n\n${answer}`;
+}
+
 /** Longest token we emit; longer words (and whitespace-free responseText) are chopped. */
 const MAX_TOKEN_CHARS = 16;
 
@@ -239,12 +254,15 @@ const CONTENT_TYPES: Record<Framing, string> = {
   text: 'text/plain; charset=utf-8',
 };
 
-function frameToken(framing: Framing, token: string): string {
+/** One token's frame; a reasoning token (`thinking`) in the form the emulator is set to ('field' or 'event'). */
+function frameToken(framing: Framing, token: string, thinking = false, form: ReasoningForm = 'none'): string {
   switch (framing) {
     case 'sse':
-      return `data: ${JSON.stringify({ token })}\n\n`;
+      if (thinking && form === 'event') return `event: reasoning\ndata: ${JSON.stringify({ token })}\n\n`;
+      return `data: ${JSON.stringify(thinking ? { reasoning: token } : { token })}\n\n`;
     case 'ndjson':
-      return `${JSON.stringify({ token })}\n`;
+      if (form === 'event') return `${JSON.stringify({ channel: thinking ? 'analysis' : 'final', token })}\n`;
+      return `${JSON.stringify(thinking ? { reasoning: token } : { token })}\n`;
     case 'text':
       return token;
   }
@@ -396,7 +414,22 @@ class TokenSchedule {
   }
 }
 
-async function streamAnswer(state: State, res: ServerResponse, framing: Framing, tokens: string[], failMidStream: boolean): Promise<void> {
+/**
+ * `thinking`: the first this many tokens are reasoning, framed in `form`. `thinkMs`: silence before the first byte
+ * (headers included).
+ */
+async function streamAnswer(
+  state: State,
+  res: ServerResponse,
+  framing: Framing,
+  tokens: string[],
+  failMidStream: boolean,
+  thinking = 0,
+  form: ReasoningForm = 'none',
+): Promise<void> {
+  if (state.options.thinkMs > 0 && !(await sleepUnlessClosed(res, state.options.thinkMs))) {
+    return;
+  }
   res.writeHead(200, {
     'Content-Type': CONTENT_TYPES[framing],
     'Cache-Control': 'no-cache',
@@ -424,7 +457,7 @@ async function streamAnswer(state: State, res: ServerResponse, framing: Framing,
       if (framing === 'sse' && i > 0 && i % KEEPALIVE_EVERY === 0) {
         frames.push(': keep-alive\n\n');
       }
-      frames.push(frameToken(framing, tokens[i]!));
+      frames.push(frameToken(framing, tokens[i]!, i < thinking, form));
       i++;
     } while (interval > 0 && i < limit && schedule.waitFor(i, now) <= 0);
     if (state.options.recordTokenWrites) {
@@ -476,11 +509,16 @@ export async function handleInference(state: State, key: string, req: IncomingMe
     sendDetail(res, 404, `Model '${request.modelName}' is not available for this API key`);
     return;
   }
-  const text = state.options.responseText ?? composeAnswer(request);
+  const answer = state.options.responseText ?? composeAnswer(request);
+  const form = state.options.reasoning;
+  const reasoning = form === 'none' ? '' : composeReasoning(request);
   const failMidStream = request.prompt.includes(STREAM_ERROR_MARKER);
   const { streamChunkBytes, streamTokenChars, tokenIntervalMs } = state.options;
-  if (request.stream && !failMidStream && streamChunkBytes > 0 && tokenIntervalMs === 0) {
-    const framing = framingFor(state, key, req);
+  const framing = framingFor(state, key, req);
+  // Inline reasoning is the answer's own text; a plain-text stream has no fields or events to carry it otherwise.
+  const inline = form === 'inline' || (form !== 'none' && request.stream && framing === 'text');
+  const text = inline ? inlineReasoning(reasoning, answer) : answer;
+  if (request.stream && !failMidStream && streamChunkBytes > 0 && tokenIntervalMs === 0 && (form === 'none' || inline)) {
     await streamBatched(res, framing, batchedBody(text, framing, streamTokenChars), streamChunkBytes);
     return;
   }
@@ -490,17 +528,30 @@ export async function handleInference(state: State, key: string, req: IncomingMe
       sendDetail(res, 502, 'Model backend failed (emulated)');
       return;
     }
-    // Non-streamed answers still take "generation time", a fraction of the streamed duration.
-    const delay = Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens.length) / 4));
+    // Non-streamed answers take "generation time": the configured delay, else a fraction of the streamed duration.
+    const delay =
+      state.options.answerDelayMs > 0
+        ? state.options.answerDelayMs
+        : Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens.length) / 4));
     if (delay > 0 && !(await sleepUnlessClosed(res, delay))) {
       return;
     }
-    sendJson(res, 200, {
-      response: text,
-      model_name: request.modelName,
-      usage: { prompt_tokens: countWords(request.prompt), completion_tokens: tokens.length },
-    });
+    const usage = { prompt_tokens: countWords(request.prompt), completion_tokens: tokens.length };
+    if (form === 'event') {
+      const content = [
+        { type: 'reasoning', text: reasoning },
+        { type: 'text', text: answer },
+      ];
+      sendJson(res, 200, { content, model_name: request.modelName, usage });
+    } else {
+      sendJson(res, 200, { ...(form === 'field' ? { reasoning } : {}), response: text, model_name: request.modelName, usage });
+    }
     return;
   }
-  await streamAnswer(state, res, framingFor(state, key, req), tokens, failMidStream);
+  if (inline || form === 'none') {
+    await streamAnswer(state, res, framing, tokens, failMidStream);
+    return;
+  }
+  const thinking = tokensOf(reasoning, streamTokenChars);
+  await streamAnswer(state, res, framing, [...thinking, ...tokens], failMidStream, thinking.length, form);
 }

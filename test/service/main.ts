@@ -1,8 +1,9 @@
 // CLI: node out/test/service/main.js --port N [--storage-port M] [--host H] [--token-interval-ms X]
 //   [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--download-mode redirect|metadata] [--data-dir D]
-//   [--stream-chunk-bytes B] [--stream-token-chars C]
+//   [--stream-chunk-bytes B] [--stream-token-chars C] [--reasoning none|inline|field|event] [--think-ms S]
+//   [--answer-delay-ms D]
 // Prints one line "Emulator listening on <url> (storage <storageUrl>)", then the keys; stops on SIGINT/SIGTERM.
-import { startEmulator, type EmulatorOptions } from './emulator';
+import { REASONING_FORMS, startEmulator, type EmulatorOptions, type ReasoningForm } from './emulator';
 
 function parseArgs(argv: string[]): EmulatorOptions {
   const options: EmulatorOptions = {};
@@ -61,6 +62,21 @@ function parseArgs(argv: string[]): EmulatorOptions {
         options.streamTokenChars = number(flag, value);
         i++;
         break;
+      case '--reasoning':
+        if (!(REASONING_FORMS as readonly string[]).includes(value ?? '')) {
+          throw new Error(`--reasoning must be one of ${REASONING_FORMS.join(', ')}`);
+        }
+        options.reasoning = value as ReasoningForm;
+        i++;
+        break;
+      case '--think-ms':
+        options.thinkMs = number(flag, value);
+        i++;
+        break;
+      case '--answer-delay-ms':
+        options.answerDelayMs = number(flag, value);
+        i++;
+        break;
       case '--download-mode':
         if (value !== 'redirect' && value !== 'metadata') {
           throw new Error('--download-mode must be redirect or metadata');
@@ -71,7 +87,7 @@ function parseArgs(argv: string[]): EmulatorOptions {
       case '--help':
       case '-h':
         console.log(
-          'usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D] [--stream-chunk-bytes B] [--stream-token-chars C]',
+          'usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D] [--stream-chunk-bytes B] [--stream-token-chars C] [--reasoning none|inline|field|event] [--think-ms S] [--answer-delay-ms D]',
         );
         process.exit(0);
         break;

@@ -18,6 +18,18 @@ export type ModelListShape =
 
 export type Framing = 'sse' | 'ndjson' | 'text';
 
+/**
+ * How an answer carries the model's reasoning (written before the answer):
+ *  - 'none': no reasoning;
+ *  - 'inline': `<think>…</think>` opening the answer text (every framing; non-streamed in `response`);
+ *  - 'field': a field beside the answer (`{"reasoning": "…"}` events; non-streamed `{"reasoning", "response"}`);
+ *  - 'event': its own event type or channel (SSE `event: reasoning`; NDJSON `{"channel": "analysis", "token"}` beside
+ *    `{"channel": "final", …}`; non-streamed content blocks `[{type: "reasoning", text}, {type: "text", text}]`).
+ * Plain-text streams have no fields or events: 'field' and 'event' fall back to 'inline' there.
+ */
+export type ReasoningForm = 'none' | 'inline' | 'field' | 'event';
+export const REASONING_FORMS: readonly ReasoningForm[] = ['none', 'inline', 'field', 'event'];
+
 export interface KeyConfig {
   /** Base models this key may use. Custom models created by the key's finetune jobs are added at runtime. */
   models: string[];
@@ -93,6 +105,15 @@ export interface EmulatorOptions {
   /** The checksum header the storage origin sends with artifacts (default 'none'). */
   storageChecksum?: StorageChecksum;
   responseText?: string;
+  /** How answers carry reasoning (default 'none'); see ReasoningForm. */
+  reasoning?: ReasoningForm;
+  /**
+   * Streamed answers: silence before the first byte (no headers, no bytes) for this long, as a reasoning service
+   * behind a gateway that holds its answer until the model writes. Default 0.
+   */
+  thinkMs?: number;
+  /** Non-streamed answers: sent after this long (a reasoning model's whole run). Default 0 (a short generation time). */
+  answerDelayMs?: number;
   dataDir?: string;
   /**
    * Benchmarks: when > 0 and tokenIntervalMs is 0, a stream's frames go out back to back in writes of about this many

@@ -4,11 +4,9 @@ import {
   decodeErrorMessage,
   decodeEvaluationStatus,
   decodeFinetuneStatus,
-  decodeInferenceResult,
   decodeModelList,
   decodeStartedJob,
   normaliseState,
-  readStreamPayload,
 } from '../../src/api/decode';
 import { ContractError } from '../../src/api/errors';
 
@@ -78,91 +76,6 @@ describe('decode: model list shapes (4.1)', () => {
         () => decodeModelList(body),
         (e: unknown) => e instanceof ContractError && typeof e.detail === 'string',
       );
-    }
-  });
-});
-
-describe('decode: inference results and stream payloads (4.2)', () => {
-  it('finds the text in common shapes', () => {
-    assert.equal(decodeInferenceResult({ response: 'r' }), 'r');
-    assert.equal(decodeInferenceResult({ text: 't' }), 't');
-    assert.equal(decodeInferenceResult({ output: { text: 'o' } }), 'o');
-    assert.equal(decodeInferenceResult({ choices: [{ message: { content: 'c' } }] }), 'c');
-    assert.equal(
-      decodeInferenceResult({
-        content: [
-          { type: 'text', text: 'a' },
-          { type: 'text', text: 'b' },
-        ],
-      }),
-      'ab',
-    );
-    assert.equal(decodeInferenceResult('plain'), 'plain');
-    assert.equal(decodeInferenceResult({ data: { generated_text: 'g' } }), 'g');
-  });
-
-  it('a body without text is a ContractError', () => {
-    assert.throws(() => decodeInferenceResult({ usage: { tokens: 3 } }), ContractError);
-    assert.throws(() => decodeInferenceResult(17), ContractError);
-  });
-
-  it('reads stream payloads', () => {
-    assert.deepEqual(readStreamPayload('{"token":"a"}'), { kind: 'text', text: 'a' });
-    assert.deepEqual(readStreamPayload('{"choices":[{"delta":{"content":"b"}}]}'), { kind: 'text', text: 'b' });
-    assert.deepEqual(readStreamPayload('[DONE]'), { kind: 'done' });
-    assert.deepEqual(readStreamPayload('{"done":true}'), { kind: 'done' });
-    assert.deepEqual(readStreamPayload('{"error":{"message":"boom"}}'), { kind: 'error', message: 'boom' });
-    assert.deepEqual(readStreamPayload('not json'), { kind: 'text', text: 'not json' });
-    assert.deepEqual(readStreamPayload('{"usage":{"n":1}}'), { kind: 'ignore' });
-    assert.throws(() => readStreamPayload('not json', true), ContractError);
-  });
-
-  it('the `{"token":"..."}` fast path answers exactly what the general reader does', () => {
-    const cases = [
-      '{"token":"a"}',
-      '{"token":""}',
-      '{"token":"a\\nb"}',
-      '{"token":"\\"q\\""}',
-      '{"token":"a","token":"b"}',
-      '{"token":"a\\"}',
-      '{"token":"a\\\\"}',
-      '{"token":"}',
-      '{"token":"\u0001"}',
-      '{"token":"\\x"}',
-      '{"text":"x"}',
-      '{"delta":"d"}',
-      '{"data":"x"}',
-      '{"error":"x"}',
-      '{"tok\\"en":"x"}',
-      '{"token":"é🚀"}',
-      '{"token":"\\ud83d\\ude80"}',
-      ' {"token":"a"} ',
-      '{"token":"a"}x',
-      '{"response":"r","done":true}',
-      '{"token":1}',
-      '{"token":"x\\u0041"}',
-      '{"":"x"}',
-    ];
-    for (const data of cases) {
-      // `{ ` instead of `{` takes the general path for the same JSON value.
-      const t = data.trim();
-      const general = (s: string, jsonOnly: boolean) => {
-        try {
-          const p = readStreamPayload(`{ ${s.slice(1)}`, jsonOnly);
-          return p.kind === 'text' && p.text === `{ ${s.slice(1)}` ? { kind: 'text', text: data } : p;
-        } catch (e) {
-          return e instanceof ContractError ? 'ContractError' : e;
-        }
-      };
-      const fast = (jsonOnly: boolean) => {
-        try {
-          return readStreamPayload(data, jsonOnly);
-        } catch (e) {
-          return e instanceof ContractError ? 'ContractError' : e;
-        }
-      };
-      assert.deepEqual(fast(false), general(t, false), data);
-      assert.deepEqual(fast(true), general(t, true), data);
     }
   });
 });

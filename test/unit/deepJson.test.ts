@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { ContractError, ServerError } from '../../src/api/errors';
 import { MAX_JSON_DEPTH, nestingExceeds, parseJson } from '../../src/api/safeJson';
 import { deepJson } from '../service/faults';
-import { clientFor, collect, baseRequest, useEmulator } from './helpers';
+import { clientFor, collect, baseRequest, useEmulator, inferStream } from './helpers';
 
 const DEEP = 100_000;
 const MODELS = '/cr/get_allowed_models';
@@ -39,12 +39,12 @@ describe('client: deeply nested JSON', function () {
 
   it('an SSE error event nested 100,000 deep is a ContractError', async () => {
     answer(INFER, `data: {"token":"a"}\n\nevent: error\ndata: {"error":${deepJson(DEEP)}}\n\n`, 'text/event-stream');
-    await assert.rejects(collect(clientFor(ctx.emu).inferStream({ ...baseRequest, modelName: 'm' })), isContract);
+    await assert.rejects(collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: 'm' })), isContract);
   });
 
   it('an NDJSON line nested 100,000 deep is a ContractError', async () => {
     answer(INFER, `{"token":"a"}\n{"error":${deepJson(DEEP)}}\n`, 'application/x-ndjson');
-    await assert.rejects(collect(clientFor(ctx.emu).inferStream({ ...baseRequest, modelName: 'm' })), isContract);
+    await assert.rejects(collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: 'm' })), isContract);
   });
 
   it('a 500 whose body is nested 100,000 deep stays a ServerError (not a retried network error)', async () => {

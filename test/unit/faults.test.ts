@@ -14,7 +14,7 @@ import {
 import { ServiceClient } from '../../src/api/client';
 import { sleep } from '../../src/api/http';
 import { deferred } from './pollRig';
-import { KEY, baseRequest, clientFor, collect, useEmulator } from './helpers';
+import { KEY, baseRequest, clientFor, collect, useEmulator, inferStream, inferWhole } from './helpers';
 
 const MODELS = '/cr/get_allowed_models';
 const INFER = '/cr/provider_predict_platform_base_oss';
@@ -86,16 +86,16 @@ describe('client: injected faults', function () {
 
   it('a reset mid-stream on inference is a NetworkError and the POST is not repeated', async () => {
     ctx.emu.faults.add({ path: INFER, kind: 'reset', afterBytes: 40, times: 1 });
-    await assert.rejects(collect(clientFor(ctx.emu).inferStream({ ...baseRequest, modelName: model })), NetworkError);
+    await assert.rejects(collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: model })), NetworkError);
     assert.equal(hits(INFER), 1);
   });
 
-  it('a stream that stalls after its headers is cut by the idle watchdog', async () => {
+  it('an inference stream silent after its headers is thinking: the idle limit does not apply, the wait limit does', async () => {
     ctx.emu.faults.add({ path: INFER, kind: 'stall', times: 1 });
-    const client = clientFor(ctx.emu, KEY, { timeouts: { streamIdleMs: 300 } });
+    const client = clientFor(ctx.emu, KEY, { timeouts: { streamIdleMs: 50, answerWaitMs: 600 } });
     await assert.rejects(
-      collect(client.inferStream({ ...baseRequest, modelName: model })),
-      (e: unknown) => e instanceof TimeoutError && /stalled/.test(e.message),
+      collect(inferStream(client, { ...baseRequest, modelName: model })),
+      (e: unknown) => e instanceof TimeoutError && /the wait limit/.test(e.message) && !/stalled/.test(e.message),
     );
   });
 
@@ -141,14 +141,14 @@ describe('client: injected faults', function () {
       (e: unknown) => e instanceof RequestError && e.status === 404,
     );
     await assert.rejects(
-      clientFor(ctx.emu).infer({ ...baseRequest, modelName: model, stream: false, temperature: 99 }),
+      inferWhole(clientFor(ctx.emu), { ...baseRequest, modelName: model, stream: false, temperature: 99 }),
       (e: unknown) => e instanceof RequestError && /temperature/i.test(e.message),
     );
   });
 
   it('an error event inside a stream is a ServerError carrying its message', async () => {
     await assert.rejects(
-      collect(clientFor(ctx.emu).inferStream({ ...baseRequest, modelName: model, prompt: 'fail [[emulator:stream-error]]' })),
+      collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: model, prompt: 'fail [[emulator:stream-error]]' })),
       ServerError,
     );
   });

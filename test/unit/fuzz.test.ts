@@ -4,7 +4,7 @@ import { ApiError, ContractError } from '../../src/api/errors';
 import type { ServiceClient } from '../../src/api/client';
 import { isUsableJobId, type JobState } from '../../src/api/types';
 import { deepJson } from '../service/faults';
-import { baseRequest, clientFor, collect, tempDir, useEmulator, KEY } from './helpers';
+import { baseRequest, clientFor, collect, tempDir, useEmulator, KEY, inferStream, inferWhole } from './helpers';
 import { seededRandom } from './seededRandom';
 
 const ODD_VALUES: unknown[] = [null, 0, -1, 1e308, '', 'x', true, [], {}, [null], { a: [] }, '\u0000', 'ü😀', NaN];
@@ -57,7 +57,7 @@ describe('client: malformed and mutated bodies', function () {
     {
       path: '/cr/provider_predict_platform_base_oss',
       valid: { response: 'hi', usage: { n: 1 } },
-      call: (c) => c.infer({ ...baseRequest, modelName: 'm', stream: false }),
+      call: (c) => inferWhole(c, { ...baseRequest, modelName: 'm', stream: false }),
     },
     {
       path: '/cr/generate_questions_status',
@@ -75,7 +75,7 @@ describe('client: malformed and mutated bodies', function () {
       path: '/cr/provider_predict_platform_base_oss',
       valid: 'data: {"token":"a"}\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\n',
       contentType: 'text/event-stream',
-      call: (c) => collect(c.inferStream({ ...baseRequest, modelName: 'm' })),
+      call: (c) => collect(inferStream(c, { ...baseRequest, modelName: 'm' })),
     },
   ];
 
@@ -128,7 +128,11 @@ const checks: Record<string, Check> = {
       assert.ok(['base', 'custom', 'unknown'].includes(m.kind as string));
     }
   },
-  infer: (v) => assert.equal(typeof (v as { text: unknown }).text, 'string'),
+  infer: (v) => {
+    const r = v as { answer: unknown; reasoning: unknown };
+    assert.equal(typeof r.answer, 'string');
+    assert.equal(typeof r.reasoning, 'string');
+  },
   finetuneStatus: (v) => {
     const s = v as { jobId: unknown; state: JobState; progress?: unknown; message?: unknown; error?: unknown };
     assert.equal(s.jobId, 'j');
@@ -206,7 +210,7 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
     {
       path: '/cr/provider_predict_platform_base_oss',
       valid: { response: 'hi', usage: { n: 1 } },
-      call: (c) => c.infer({ ...baseRequest, modelName: 'm', stream: false }),
+      call: (c) => inferWhole(c, { ...baseRequest, modelName: 'm', stream: false }),
       check: checks.infer!,
     },
     {
@@ -231,7 +235,7 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
       path: '/cr/provider_predict_platform_base_oss',
       valid: 'sse',
       contentType: 'text/event-stream',
-      call: (c) => collect(c.inferStream({ ...baseRequest, modelName: 'm' })),
+      call: (c) => collect(inferStream(c, { ...baseRequest, modelName: 'm' })),
       check: checks.deltas!,
     },
   ];

@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ServiceClient } from '../../src/api/client';
-import type { HttpConfig } from '../../src/api/http';
+import { collectInference, ServiceClient, type InferencePiece } from '../../src/api/client';
+import type { CallOptions, HttpConfig } from '../../src/api/http';
+import type { InferenceRequest } from '../../src/api/types';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../service/emulator';
 
 export const KEY = 'demo-key';
@@ -58,6 +59,25 @@ export async function collect(stream: AsyncIterable<string>): Promise<string[]> 
   const out: string[] = [];
   for await (const d of stream) out.push(d);
   return out;
+}
+
+/** The answer's pieces of a streamed run, as text deltas (reasoning left out). */
+export async function* answerDeltas(pieces: AsyncIterable<InferencePiece>): AsyncGenerator<string> {
+  for await (const p of pieces) if (p.kind === 'answer') yield p.text;
+}
+
+/** A streamed run's answer deltas: `client.infer` with `stream: true`. */
+export function inferStream(client: ServiceClient, req: InferenceRequest, opts: CallOptions = {}): AsyncGenerator<string> {
+  return answerDeltas(client.infer({ ...req, stream: true }, opts));
+}
+
+/** A non-streamed run's answer and reasoning. */
+export function inferWhole(
+  client: ServiceClient,
+  req: InferenceRequest,
+  opts: CallOptions = {},
+): Promise<{ reasoning: string; answer: string }> {
+  return collectInference(client.infer({ ...req, stream: false }, opts));
 }
 
 export async function until<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {

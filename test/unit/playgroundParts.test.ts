@@ -176,4 +176,11 @@ describe('playground session export', () => {
     assert.equal(fenced('`````'), '``````text\n`````\n``````');
     assert.equal(exportFileName(new Date(2024, 0, 2, 3, 4)), 'playground-2024-01-02-0304.md');
   });
+
+  it('fences a prompt holding more backtick runs than a call can take arguments (no RangeError)', () => {
+    const prompt = '`a'.repeat(200_000) + '````';
+    const md = fenced(prompt);
+    assert.ok(md.startsWith('`````text\n'), md.slice(0, 12));
+    assert.ok(md.endsWith('\n`````'));
+  });
 });

@@ -71,7 +71,7 @@ describe('playground run (emulator)', function () {
         end.timing.ttfbMs !== undefined && end.timing.ttfbMs >= 0 && end.timing.ttfbMs <= end.timing.totalMs,
         JSON.stringify(end.timing),
       );
-      assert.deepEqual(run.snapshot(), { runId: 'r1', text: expectedAnswer(settings), nextSeq: chunks.length, end });
+      assert.deepEqual(run.snapshot(), { runId: 'r1', text: expectedAnswer(settings), reasoning: '', nextSeq: chunks.length, end });
     });
   }
 
@@ -80,11 +80,10 @@ describe('playground run (emulator)', function () {
     const seen: unknown[] = [];
     const client = clientFor(h.emu);
     const spy: InferenceClient = {
-      inferStream: (req, opts) => {
+      infer: (req, opts) => {
         seen.push(req);
-        return client.inferStream(req, opts);
+        return client.infer(req, opts);
       },
-      infer: (req, opts) => client.infer(req, opts),
     };
     await new InferenceRun('r2', settings, () => undefined).execute(async () => spy);
     await new InferenceRun('r3', { ...settings, queryOnly: 'caching' }, () => undefined).execute(async () => spy);
@@ -244,13 +243,12 @@ describe('playground run (emulator)', function () {
     const deltas = Array.from({ length: 500 }, (_, i) => `d${i} `);
     const random = seededRandom(12);
     const fake: InferenceClient = {
-      async *inferStream() {
+      async *infer() {
         for (const d of deltas) {
-          yield d;
+          yield { kind: 'answer', text: d };
           if (random() < 0.1) await new Promise((r) => setTimeout(r, 1));
         }
       },
-      infer: async () => ({ text: '' }),
     };
     const run = new InferenceRun('r12', settings, post, { batcher: { intervalMs: 2 } });
     await run.execute(async () => fake);
@@ -274,12 +272,11 @@ describe('playground run (emulator)', function () {
       }
     };
     const fake: InferenceClient = {
-      async *inferStream() {
-        yield 'ab';
-        yield '';
-        yield 'cd';
+      async *infer() {
+        yield { kind: 'answer', text: 'ab' };
+        yield { kind: 'answer', text: '' };
+        yield { kind: 'answer', text: 'cd' };
       },
-      infer: async () => ({ text: '' }),
     };
     const global = globalThis as { [OBSERVER_GLOBAL]?: PlaygroundObserver };
     global[OBSERVER_GLOBAL] = observer;

@@ -2,15 +2,25 @@ import { strict as assert } from 'node:assert';
 import { ApiError, ContractError, ServerError } from '../../src/api/errors';
 import {
   createDecoder,
-  decodeStream,
+  DEFAULT_MAX_EVENT_BYTES,
+  decodeStream as decodeDeltas,
   framingFromContentType,
   type IncrementalDecoder,
   sniffFraming,
   StreamDecoder,
 } from '../../src/api/stream';
-import { bytes, decodeChunks } from './streamHelpers';
+import { bytes, decodeChunks, joinText } from './streamHelpers';
+import { MAX_JSON_BYTES } from '../../src/api/http';
 
 // ------------------------------------------------------------------------------------------------ helpers
+
+/** decodeStream's answer text (these bodies hold no reasoning: one would fail the test). */
+async function* decodeStream(...args: Parameters<typeof decodeDeltas>): AsyncGenerator<string> {
+  for await (const d of decodeDeltas(...args)) {
+    if (typeof d !== 'string') throw new Error(`unexpected reasoning: ${d.reasoning}`);
+    yield d;
+  }
+}
 
 interface ErrorOutcome {
   type: typeof ServerError | typeof ContractError;
@@ -273,7 +283,7 @@ for (const f of FIXTURES) {
     for (const { label, make, threeWay, joined } of makers) {
       it(`${label}: one chunk gives the expected deltas`, () => {
         const got = run(make, [f.body]);
-        if (joined) assert.equal(got.deltas.join(''), f.deltas.join(''));
+        if (joined) assert.equal(joinText(got.deltas), f.deltas.join(''));
         else assert.deepEqual(got.deltas, f.deltas);
         checkError(got.error, f.error, 'one chunk');
       });
@@ -281,7 +291,7 @@ for (const f of FIXTURES) {
       it(`${label}: the same output however the body is cut`, () => {
         for (const { label: cut, chunks } of splits(f.body, threeWay)) {
           const got = run(make, chunks);
-          if (isText || joined) assert.equal(got.deltas.join(''), f.deltas.join(''), cut);
+          if (isText || joined) assert.equal(joinText(got.deltas), f.deltas.join(''), cut);
           else assert.deepEqual(got.deltas, f.deltas, cut);
           assert.ok(!got.deltas.includes(''), `${cut}: empty delta`);
           checkError(got.error, f.error, cut);
@@ -495,7 +505,7 @@ describe('stream: size cap', () => {
       }
       const out: string[] = [];
       await assert.rejects(async () => {
-        for await (const d of decodeStream(source(), { contentType: c.contentType, maxEventBytes: 256 * 1024 })) {
+        for await (const d of decodeStream(source(), { contentType: c.contentType, maxEventBytes: 256 * 1024, maxJsonBytes: 256 * 1024 })) {
           out.push(d);
         }
       }, ContractError);
@@ -505,6 +515,25 @@ describe('stream: size cap', () => {
       assert.ok(peak < 30 * MiB, `heap grew by ${Math.round(peak / MiB)} MiB`);
     });
   }
+
+  it('one JSON document answering a streamed request has the JSON limit, as a non-streamed answer does', async () => {
+    // Over the per-event limit (8 MiB) but under the JSON limit: the framing decides the limit, not `stream`.
+    const text = 'x'.repeat(DEFAULT_MAX_EVENT_BYTES + MiB);
+    const body = Buffer.from(JSON.stringify({ response: text }));
+    async function* source(): AsyncGenerator<Uint8Array> {
+      for (let at = 0; at < body.length; at += MiB) yield body.subarray(at, at + MiB);
+    }
+    let got = '';
+    for await (const d of decodeStream(source(), { contentType: 'application/json' })) got += d;
+    assert.equal(got.length, text.length);
+    async function* over(): AsyncGenerator<Uint8Array> {
+      yield bytes('{"response":"');
+      for (let i = 0; i <= MAX_JSON_BYTES / MiB; i++) yield Buffer.alloc(MiB, 'y');
+    }
+    await assert.rejects(async () => {
+      for await (const _ of decodeStream(over(), { contentType: 'application/json' })) void _;
+    }, /larger than the limit of 33554432 bytes/);
+  });
 
   it('plain text has no cap: it is passed on chunk by chunk', async () => {
     async function* source(): AsyncGenerator<Uint8Array> {
@@ -564,7 +593,7 @@ describe('stream: decodeStream', () => {
     }
     const gen = decodeStream(source(), { contentType: 'text/event-stream' });
     assert.deepEqual(await gen.next(), { value: 'a', done: false });
-    await gen.return();
+    await gen.return(undefined);
     assert.ok(closed);
   });
 

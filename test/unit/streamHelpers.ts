@@ -1,21 +1,21 @@
 // What the stream decoder tests share: bodies from text and raw bytes, and a whole decode of chunked input.
 import { strict as assert } from 'node:assert';
 import { ApiError } from '../../src/api/errors';
-import type { IncrementalDecoder } from '../../src/api/stream';
+import type { Delta, IncrementalDecoder } from '../../src/api/stream';
 
 export function bytes(...parts: (string | number[])[]): Uint8Array {
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Uint8Array.from(p))));
 }
 
 export interface Decoded {
-  deltas: string[];
+  deltas: Delta[];
   error?: ApiError;
 }
 
 /** Feeds chunks to a fresh decoder; an error (thrown, or left in `error` after end()) ends the run. */
 export function decodeChunks(make: () => IncrementalDecoder, chunks: Uint8Array[]): Decoded {
   const dec = make();
-  const deltas: string[] = [];
+  const deltas: Delta[] = [];
   try {
     for (const c of chunks) deltas.push(...dec.push(c));
     deltas.push(...dec.end());
@@ -25,4 +25,9 @@ export function decodeChunks(make: () => IncrementalDecoder, chunks: Uint8Array[
     return { deltas, error: e };
   }
   return { deltas };
+}
+
+/** The text of deltas joined, reasoning marked (`⟨r:…⟩`) so that it can never pass for the answer. */
+export function joinText(deltas: readonly Delta[]): string {
+  return deltas.map((d) => (typeof d === 'string' ? d : `⟨r:${d.reasoning}⟩`)).join('');
 }

@@ -59,8 +59,12 @@ export interface RunTiming {
   /** Time to the first text; absent when none arrived. */
   ttfbMs?: number;
   totalMs: number;
-  /** Characters of output (UTF-16 code units, as JavaScript counts). */
+  /** Characters of the answer (UTF-16 code units, as JavaScript counts). */
   chars: number;
+  /** Characters of reasoning, when the model wrote any apart from its answer. */
+  reasoningChars?: number;
+  /** Thinking time: from sending the request to the first answer text (or the end), when reasoning came. */
+  thinkingMs?: number;
 }
 
 /** Commands an error can offer; the host maps each to a fixed command id (the webview never names a command). */
@@ -87,7 +91,10 @@ export interface ExportedRun {
   /** Epoch milliseconds. */
   startedAt: number;
   settings: RunSettings;
+  /** The answer only: what Copy copies. */
   output: string;
+  /** The reasoning written before (or beside) the answer, kept apart from it. */
+  reasoning?: string;
   outcome: RunOutcome;
   error?: string;
   timing?: RunTiming;
@@ -121,12 +128,16 @@ export interface Prefill {
 
 // ---- host -> webview -------------------------------------------------------------------------------------------
 
-/** A piece of a run's output. Chunks of one run share its runId and arrive with seq 0, 1, 2, ... */
+/**
+ * A piece of a run's output. Chunks of one run share its runId and arrive with seq 0, 1, 2, ... A chunk is the
+ * answer's text, or (`reasoning: true`) the model's reasoning, shown apart from the answer.
+ */
 export interface ChunkMessage {
   type: 'chunk';
   runId: string;
   seq: number;
   text: string;
+  reasoning?: true;
   /** On the first chunk only: time from sending the request to the first text. */
   ttfbMs?: number;
 }
@@ -150,6 +161,9 @@ export interface ErrorMessage {
 export interface RunSnapshot {
   runId: string;
   text: string;
+  reasoning: string;
+  /** Thinking time so far, when the answer has begun after reasoning. */
+  thinkingMs?: number;
   /** Chunks posted so far: the next live chunk has this seq. */
   nextSeq: number;
   end?: DoneMessage | ErrorMessage;
@@ -226,7 +240,11 @@ const presetCheck = shape({
 
 const timingCheck = shape(
   { totalMs: num(0, Number.MAX_SAFE_INTEGER), chars: num(0, Number.MAX_SAFE_INTEGER, true) },
-  { ttfbMs: num(0, Number.MAX_SAFE_INTEGER) },
+  {
+    ttfbMs: num(0, Number.MAX_SAFE_INTEGER),
+    reasoningChars: num(0, Number.MAX_SAFE_INTEGER, true),
+    thinkingMs: num(0, Number.MAX_SAFE_INTEGER),
+  },
 );
 
 const exportedRunCheck = shape(
@@ -237,7 +255,7 @@ const exportedRunCheck = shape(
     output: str(0, LIMITS.exportOutputChars),
     outcome: literal('done', 'stopped', 'error'),
   },
-  { error: str(0, LIMITS.errorChars), timing: timingCheck },
+  { error: str(0, LIMITS.errorChars), timing: timingCheck, reasoning: str(0, LIMITS.exportOutputChars) },
 );
 
 const typeIs = (...names: WebviewMessageType[]): Check => literal(...names);

@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
 import { Stream } from 'openai/streaming';
 import { ServiceClient } from '../../../src/api/client';
-import { StreamDecoder } from '../../../src/api/stream';
+import { StreamDecoder, type Delta } from '../../../src/api/stream';
 import { framedStream, tokensOf } from '../../service/inference';
 import type { Framing } from '../../service/emulator';
 import { EmulatorProcess } from '../emulatorProcess';
@@ -106,11 +106,16 @@ function rawRead(
   });
 }
 
+/** Characters of a decoder's delta: answer text, or reasoning (none in these bodies). */
+function deltaLength(d: Delta): number {
+  return typeof d === 'string' ? d.length : d.reasoning.length;
+}
+
 async function clientRead(client: ServiceClient): Promise<{ ms: number; cpuMs: number; chars: number }> {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   let chars = 0;
-  for await (const delta of client.inferStream(REQUEST)) chars += delta.length;
+  for await (const piece of client.infer(REQUEST)) chars += piece.text.length;
   const cpu = process.cpuUsage(c0);
   return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1e3, chars };
 }
@@ -154,7 +159,7 @@ interface Peers {
 }
 
 /**
- * The same SSE body in 64 KiB chunks through our decoder (as inferStream uses it), through eventsource-parser fed
+ * The same SSE body in 64 KiB chunks through our decoder (as infer uses it), through eventsource-parser fed
  * streaming TextDecoder text with JSON.parse per event, and through openai-node's `Stream.fromSSEResponse` (its public
  * `openai/streaming` export) over an in-memory Response. Each adds up the text of every event, and all must agree.
  */
@@ -166,8 +171,8 @@ async function peers(label: string, tokenChars: number, block: string, reps: num
   const ours = () => {
     const d = new StreamDecoder('sse', { coalesce: true });
     let n = 0;
-    for (const c of chunks) for (const t of d.push(c)) n += t.length;
-    for (const t of d.end()) n += t.length;
+    for (const c of chunks) for (const t of d.push(c)) n += deltaLength(t);
+    for (const t of d.end()) n += deltaLength(t);
     return n;
   };
   const esp = () => {
@@ -227,7 +232,7 @@ interface InMemory {
 
 /**
  * The decoder alone, in memory (no socket, CPU time): the body in 64 KiB chunks through the general path only
- * (`byteLane: false`), through the lane as inferStream uses it (coalesced), through the two floors, and through the
+ * (`byteLane: false`), through the lane as infer uses it (coalesced), through the two floors, and through the
  * two UTF-8 decoders Node offers.
  */
 function inMemory(label: string, framing: 'sse' | 'ndjson', tokenChars: number, block: string, reps: number): InMemory {
@@ -239,8 +244,8 @@ function inMemory(label: string, framing: 'sse' | 'ndjson', tokenChars: number, 
   const decode = (byteLane: boolean) => () => {
     const d = new StreamDecoder(framing, { coalesce: true, byteLane });
     let n = 0;
-    for (const c of chunks) for (const s of d.push(c)) n += s.length;
-    for (const s of d.end()) n += s.length;
+    for (const c of chunks) for (const s of d.push(c)) n += deltaLength(s);
+    for (const s of d.end()) n += deltaLength(s);
     return n;
   };
   const expected = decode(false)();
@@ -325,7 +330,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         throw new Error(`${c.label}: the floor found ${floor0.boundaries} boundaries for ${events} events`);
       }
       let decoded = '';
-      for await (const d of client.inferStream(REQUEST)) decoded += d;
+      for await (const d of client.infer(REQUEST)) decoded += d.text;
       if (decoded !== text) {
         throw new Error(`${c.label}: the client decoded ${decoded.length} chars, expected ${text.length} (different text)`);
       }

@@ -31,8 +31,12 @@ const realClock: BatcherClock = {
   time: () => performance.now(),
 };
 
+/** What a chunk holds: the answer, or the reasoning written before it (shown apart). */
+export type ChunkKind = 'answer' | 'reasoning';
+
 export class DeltaBatcher {
   private parts: string[] = [];
+  private kind: ChunkKind = 'answer';
   private pendingChars = 0;
   private timer: unknown;
   /** When the last message went out; undefined before the first. */
@@ -42,9 +46,9 @@ export class DeltaBatcher {
   private readonly maxChars: number;
   private readonly clock: BatcherClock;
 
-  /** `emit` receives the text in order; nothing is dropped, merged across emits or sent twice. */
+  /** `emit` receives the text in order; nothing is dropped, merged across emits or kinds, or sent twice. */
   constructor(
-    private readonly emit: (text: string) => void,
+    private readonly emit: (text: string, kind: ChunkKind) => void,
     options: DeltaBatcherOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
@@ -52,9 +56,12 @@ export class DeltaBatcher {
     this.clock = options.clock ?? realClock;
   }
 
-  push(delta: string): void {
+  push(delta: string, kind: ChunkKind = 'answer'): void {
     if (this.closed) throw new Error('DeltaBatcher: push after close');
     if (delta.length === 0) return;
+    // A change of kind sends what is pending first: one message never mixes reasoning with the answer.
+    if (kind !== this.kind && this.pendingChars > 0) this.flush();
+    this.kind = kind;
     this.parts.push(delta);
     this.pendingChars += delta.length;
     // Text goes out at once when the last message is an interval old or more (the first text: time to first token
@@ -84,7 +91,7 @@ export class DeltaBatcher {
     this.parts = [];
     this.pendingChars = 0;
     this.sentAt = this.clock.time();
-    this.emit(text);
+    this.emit(text, this.kind);
   }
 
   /** Flushes and refuses further text; the run's end message must follow every chunk, never precede one. */

@@ -1,17 +1,18 @@
-// One run of the playground: sends the request (streamed or not), passes the text on in ordered, batched chunks,
-// measures time to first text and total time, and ends with exactly one `done` or `error`. Stop aborts the HTTP
+// One run of the playground: sends the request (streamed or not), passes the reasoning and the answer on in ordered,
+// batched chunks (a chunk holds one or the other), measures time to first text, thinking time and total time, and
+// ends with exactly one `done` or `error`. Stop aborts the HTTP
 // request at once. It also keeps what it has sent, so a webview re-created while hidden can be brought up to date.
 // No `vscode` import: tested under plain mocha with a fake client.
+import type { InferencePiece } from '../../../api/answerText';
 import type { InferenceRequest } from '../../../api/types';
-import { DeltaBatcher, type DeltaBatcherOptions } from './deltaBatcher';
+import { DeltaBatcher, type ChunkKind, type DeltaBatcherOptions } from './deltaBatcher';
 import { playgroundObserver } from '../latencyObserver';
 import type { DoneMessage, ErrorMessage, HostToWebview, RunSettings, RunSnapshot, RunTiming } from '../protocol';
 import { runErrorInfo } from './runError';
 
-/** The part of the service client a run uses. */
+/** The part of the service client a run uses (ServiceClient.infer: typed pieces, streamed or not). */
 export interface InferenceClient {
-  inferStream(req: InferenceRequest, opts: { signal?: AbortSignal }): AsyncIterable<string>;
-  infer(req: InferenceRequest, opts: { signal?: AbortSignal }): Promise<{ text: string }>;
+  infer(req: InferenceRequest, opts: { signal?: AbortSignal }): AsyncIterable<InferencePiece>;
 }
 
 export interface InferenceRunOptions {
@@ -35,7 +36,10 @@ class OutputTooLargeError extends Error {
 export class InferenceRun {
   private readonly controller = new AbortController();
   private readonly parts: string[] = [];
+  private readonly reasoningParts: string[] = [];
   private chars = 0;
+  private reasoningChars = 0;
+  private thinkingMs: number | undefined;
   private nextSeq = 0;
   private ttfbMs: number | undefined;
   private stopRequested = false;
@@ -68,8 +72,22 @@ export class InferenceRun {
     return this.parts[0] ?? '';
   }
 
+  /** The reasoning sent to the webview so far. */
+  get reasoning(): string {
+    const parts = this.reasoningParts;
+    if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
+    return parts[0] ?? '';
+  }
+
   snapshot(): RunSnapshot {
-    return { runId: this.runId, text: this.text, nextSeq: this.nextSeq, ...(this.ended ? { end: this.ended } : {}) };
+    return {
+      runId: this.runId,
+      text: this.text,
+      reasoning: this.reasoning,
+      ...(this.thinkingMs !== undefined ? { thinkingMs: round(this.thinkingMs) } : {}),
+      nextSeq: this.nextSeq,
+      ...(this.ended ? { end: this.ended } : {}),
+    };
   }
 
   /** Ends the run now: the request is aborted (its connection closed) and the run reports `done` with `stopped`. */
@@ -83,28 +101,33 @@ export class InferenceRun {
   async execute(connect: () => Promise<InferenceClient>): Promise<void> {
     const started = this.now();
     const signal = this.controller.signal;
-    const batcher = new DeltaBatcher((text) => this.sendChunk(text), this.options.batcher);
-    const accept = (delta: string) => {
+    const batcher = new DeltaBatcher((text, kind) => this.sendChunk(text, kind), this.options.batcher);
+    const accept = (piece: InferencePiece) => {
+      const delta = piece.text;
       if (delta.length === 0) return;
-      if (this.chars + delta.length > this.maxOutputChars) throw new OutputTooLargeError(this.maxOutputChars);
-      if (this.ttfbMs === undefined) this.ttfbMs = this.now() - started;
-      this.chars += delta.length;
-      this.observer?.deltaRead?.(this.runId);
-      batcher.push(delta);
+      if (this.chars + this.reasoningChars + delta.length > this.maxOutputChars) throw new OutputTooLargeError(this.maxOutputChars);
+      const at = this.now() - started;
+      if (this.ttfbMs === undefined) this.ttfbMs = at;
+      if (piece.kind === 'reasoning') {
+        this.reasoningChars += delta.length;
+        this.observer?.reasoningRead?.(this.runId);
+      } else {
+        // Thinking ends where the answer starts.
+        if (this.chars === 0 && this.reasoningChars > 0) this.thinkingMs = at;
+        this.chars += delta.length;
+        this.observer?.deltaRead?.(this.runId);
+      }
+      batcher.push(delta, piece.kind);
     };
     try {
       const client = await connect();
       signal.throwIfAborted();
       // The spec's documented usage sends the prompt again as the query part.
       const request: InferenceRequest = { ...this.settings, queryOnly: this.settings.queryOnly ?? this.settings.prompt };
-      if (this.settings.stream) {
-        // Leaving the loop (stop, too much output) closes the generator, which aborts the request.
-        for await (const delta of client.inferStream(request, { signal })) {
-          if (this.stopRequested) break;
-          accept(delta);
-        }
-      } else {
-        accept((await client.infer(request, { signal })).text);
+      // Leaving the loop (stop, too much output) closes the generator, which aborts the request.
+      for await (const piece of client.infer(request, { signal })) {
+        if (this.stopRequested) break;
+        accept(piece);
       }
       batcher.close();
       this.finish({ type: 'done', runId: this.runId, stopped: this.stopRequested, timing: this.timing(started) });
@@ -130,9 +153,9 @@ export class InferenceRun {
     });
   }
 
-  private sendChunk(text: string): void {
+  private sendChunk(text: string, kind: ChunkKind): void {
     // Kept as sent (not as received), so a snapshot's text and nextSeq always agree.
-    this.parts.push(text);
+    (kind === 'reasoning' ? this.reasoningParts : this.parts).push(text);
     const seq = this.nextSeq++;
     this.observer?.chunkPosted?.(this.runId, seq);
     this.post({
@@ -140,15 +163,19 @@ export class InferenceRun {
       runId: this.runId,
       seq,
       text,
+      ...(kind === 'reasoning' ? { reasoning: true as const } : {}),
       ...(seq === 0 && this.ttfbMs !== undefined ? { ttfbMs: round(this.ttfbMs) } : {}),
     });
   }
 
   private timing(started: number): RunTiming {
+    const totalMs = this.now() - started;
+    const reasoned = this.reasoningChars > 0;
     return {
       ...(this.ttfbMs !== undefined ? { ttfbMs: round(this.ttfbMs) } : {}),
-      totalMs: round(this.now() - started),
+      totalMs: round(totalMs),
       chars: this.chars,
+      ...(reasoned ? { reasoningChars: this.reasoningChars, thinkingMs: round(this.thinkingMs ?? totalMs) } : {}),
     };
   }
 

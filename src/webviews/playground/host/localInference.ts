@@ -2,6 +2,7 @@
 // same delta batching, timings, Stop and end messages as a hosted one. The runtime calls back per chunk; the stream
 // hands those on in order and ends when generation ends. Stop aborts the runtime's signal (it ends with the partial
 // text). No `vscode` import: tested under plain mocha with a fake runtime.
+import { InlineReasoning, mergePieces, type InferencePiece } from '../../../api/answerText';
 import type { InferenceRequest } from '../../../api/types';
 import type { LocalGenerateRequest, LocalRuntime, LocalRuntimeErrorKind } from '../../../local/localRuntime';
 import type { InferenceClient } from './inferenceRun';
@@ -60,19 +61,32 @@ export function localInferenceClient(runtime: LocalRuntime, target: LocalModelTa
     return new LocalRunFailure(kind, describe(kind, target.fileName, typeof e.message === 'string' ? e.message : ''));
   };
   return {
-    inferStream: (req, { signal }) => streamed(runtime, request(req), signal, failure),
-    infer: async (req, { signal }) => {
-      const controller = linkedController(signal);
-      try {
-        const result = await runtime.generate(request(req), () => undefined, controller.signal);
-        return { text: result.text };
-      } catch (error) {
-        throw failure(error);
-      } finally {
-        controller.dispose();
-      }
-    },
+    infer: (req, { signal }) =>
+      pieces(req.stream ? streamed(runtime, request(req), signal, failure) : whole(runtime, request(req), signal, failure)),
   };
+}
+
+/** A local model that thinks writes `<think>…</think>` first (Qwen3, DeepSeek R1 distills): shown apart, as a service's. */
+async function* pieces(text: AsyncIterable<string>): AsyncGenerator<InferencePiece> {
+  const inline = new InlineReasoning();
+  for await (const t of text) yield* mergePieces(inline.push(t));
+  yield* inline.end();
+}
+
+async function* whole(
+  runtime: LocalRuntime,
+  req: LocalGenerateRequest,
+  signal: AbortSignal | undefined,
+  failure: (error: unknown) => unknown,
+): AsyncGenerator<string> {
+  const controller = linkedController(signal);
+  try {
+    yield (await runtime.generate(req, () => undefined, controller.signal)).text;
+  } catch (error) {
+    throw failure(error);
+  } finally {
+    controller.dispose();
+  }
 }
 
 async function* streamed(

@@ -1,5 +1,6 @@
-// A playground session as a markdown document: each run's settings, timing, prompt and answer. Prompts are fenced
-// (their text is the user's, shown as typed); answers stay markdown, as the model wrote them. No `vscode` import.
+// A playground session as a markdown document: each run's settings, timing, prompt, reasoning and answer. Prompts and
+// reasoning are fenced (shown as written, and kept apart from the answer); answers stay markdown, as the model wrote
+// them. No `vscode` import.
 import type { ExportedRun } from '../protocol';
 
 export function sessionMarkdown(runs: readonly ExportedRun[], exportedAt = new Date()): string {
@@ -18,10 +19,14 @@ export function sessionMarkdown(runs: readonly ExportedRun[], exportedAt = new D
       const t = run.timing;
       const first = t.ttfbMs !== undefined ? `first text after ${ms(t.ttfbMs)}, ` : '';
       out.push(`- Timing: ${first}total ${ms(t.totalMs)}, ${t.chars} characters`);
+      if (t.reasoningChars !== undefined) {
+        out.push(`- Thinking: ${t.thinkingMs !== undefined ? `${ms(t.thinkingMs)}, ` : ''}${t.reasoningChars} characters`);
+      }
     }
     out.push(`- Outcome: ${run.outcome === 'error' ? `error — ${oneLine(run.error ?? 'unknown')}` : run.outcome}`);
     out.push('', '### Prompt', '', fenced(run.settings.prompt));
     if (s.queryOnly !== undefined && s.queryOnly !== s.prompt) out.push('', '### Query part', '', fenced(s.queryOnly));
+    if (run.reasoning) out.push('', '### Thinking', '', fenced(run.reasoning));
     out.push('', '### Answer', '', run.output || '_(no output)_');
   });
   return `${out.join('\n')}\n`;
@@ -29,7 +34,9 @@ export function sessionMarkdown(runs: readonly ExportedRun[], exportedAt = new D
 
 /** A fence longer than any backtick run inside, so the text cannot close it early. */
 export function fenced(text: string, info = 'text'): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  // A loop, not a spread into Math.max: a prompt may hold more backtick runs than a call takes arguments.
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${info}\n${text}\n${fence}`;
 }

@@ -61,11 +61,13 @@ export class HistoryList {
   }
 
   add(entry: ExportedRun): void {
-    const output =
-      entry.output.length > HISTORY_OUTPUT_CHARS
-        ? `${entry.output.slice(0, HISTORY_OUTPUT_CHARS)}\n\n_(${l10n.t('cut: the history keeps the first {0} characters', HISTORY_OUTPUT_CHARS.toLocaleString('en-US'))})_`
-        : entry.output;
-    this.entries = [{ ...entry, output }, ...this.entries.filter((e) => e.runId !== entry.runId)].slice(0, HISTORY_LIMIT);
+    const cut = (text: string) =>
+      text.length > HISTORY_OUTPUT_CHARS
+        ? `${text.slice(0, HISTORY_OUTPUT_CHARS)}\n\n_(${l10n.t('cut: the history keeps the first {0} characters', HISTORY_OUTPUT_CHARS.toLocaleString('en-US'))})_`
+        : text;
+    // The reasoning is kept apart from the answer: Copy answer copies the answer only.
+    const kept: ExportedRun = { ...entry, output: cut(entry.output), ...(entry.reasoning ? { reasoning: cut(entry.reasoning) } : {}) };
+    this.entries = [kept, ...this.entries.filter((e) => e.runId !== entry.runId)].slice(0, HISTORY_LIMIT);
     this.paint();
     this.events.changed();
   }

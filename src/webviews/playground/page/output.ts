@@ -1,6 +1,8 @@
 // One output pane: a run's text rendered as markdown as it arrives (at most once per animation frame), its status
 // for screen readers, time to first token / total time / size, auto-scroll that yields to a person scrolling up,
-// code-block and whole-answer copy, link clicks handed to the host, and the error with Retry.
+// code-block and whole-answer copy, link clicks handed to the host, and the error with Retry. The model's reasoning
+// goes to a collapsible Thinking section above the answer (open while it thinks, closed once the answer starts, with
+// thinking time and length); while nothing has come the pane says it is thinking or waiting, with the time so far.
 import { l10n } from '../../../l10n';
 import { playgroundObserver } from '../latencyObserver';
 import {
@@ -54,6 +56,15 @@ export class OutputPane {
   private readonly body: HTMLElement;
   private readonly errorBox: HTMLElement;
   private readonly copyAll: HTMLButtonElement;
+  private readonly elapsed: HTMLElement;
+  private readonly thinking: HTMLDetailsElement;
+  private readonly thinkingSummary: HTMLElement;
+  private readonly thinkingBody: HTMLElement;
+  /** Characters of reasoning already in thinkingBody. */
+  private shownReasoning = 0;
+  private clock: ReturnType<typeof setInterval> | undefined;
+  /** What the pane last set the section's `open` to: a toggle to anything else is the person's. */
+  private autoOpen: boolean | undefined;
   private following = true;
   private frame: number | undefined;
   private readonly markdown: IncrementalMarkdown;
@@ -92,12 +103,30 @@ export class OutputPane {
       'data-testid': tid('output'),
     });
     this.errorBox = h('div', { class: 'error-box', role: 'alert', 'data-testid': tid('error'), hidden: true });
+    // Not a live region: a clock read out every second would drown the status.
+    this.elapsed = h('span', { class: 'metric elapsed', 'data-testid': tid('elapsed') });
+    this.thinkingSummary = h('summary', { class: 'thinking-summary', 'data-testid': tid('thinking-summary') });
+    this.thinkingBody = h('div', {
+      class: 'thinking-body',
+      tabindex: '0',
+      role: 'region',
+      'aria-label': l10n.t('Thinking'),
+      'data-testid': tid('thinking'),
+    });
+    this.thinking = h('details', { class: 'thinking', hidden: true }, this.thinkingSummary, this.thinkingBody);
+    this.thinking.addEventListener('toggle', () => {
+      // 'toggle' comes after the change, as a task: the pane's own changes are told apart by their value.
+      if (this.thinking.open === this.autoOpen) return;
+      this.state.thinkingToggled = true;
+      this.events.changed();
+    });
     this.element = h(
       'section',
       { class: 'pane', 'aria-label': id === 'a' ? l10n.t('Output') : l10n.t('Output B'), 'data-pane': id },
       h('header', { class: 'pane-header' }, this.title, this.summary, this.copyAll),
-      h('div', { class: 'pane-status' }, this.status, this.ttft, this.total, this.size),
+      h('div', { class: 'pane-status' }, this.status, this.elapsed, this.ttft, this.total, this.size),
       this.errorBox,
+      this.thinking,
       this.body,
     );
 
@@ -132,25 +161,39 @@ export class OutputPane {
 
   restore(state: PaneState): void {
     this.state = { ...state };
+    this.resetThinking();
     this.paint();
   }
 
   start(runId: string, settings: RunSettings): void {
-    this.state = { status: 'running', runId, settings, startedAt: Date.now(), text: '', nextSeq: 0 };
+    this.state = { status: 'running', runId, settings, startedAt: Date.now(), text: '', reasoning: '', nextSeq: 0 };
     this.following = true;
+    this.resetThinking();
     this.paint();
   }
 
-  /** Appends a chunk of this pane's run; returns false when chunks went missing (the page should resynchronise). */
-  chunk(seq: number, text: string, ttfbMs: number | undefined): boolean {
+  /** The reasoning so far. */
+  get reasoning(): string {
+    return this.state.reasoning ?? '';
+  }
+
+  /**
+   * Appends a chunk of this pane's run (answer text, or reasoning when `reasoning`); returns false when chunks went
+   * missing (the page should resynchronise).
+   */
+  chunk(seq: number, text: string, ttfbMs: number | undefined, reasoning = false): boolean {
     if (seq < this.state.nextSeq) return true; // already have it (re-sent after the page was re-created)
     if (seq > this.state.nextSeq) return false;
-    this.state.text += text;
-    this.state.nextSeq = seq + 1;
-    if (ttfbMs !== undefined) this.state.ttfbMs = ttfbMs;
-    // The status line changes once per run here, not per chunk: it is a live region a screen reader reads out.
-    if (seq === 0) this.paintStatus();
-    if (this.state.runId) playgroundObserver()?.chunkArrived?.(this.state.runId, seq, this.state.text.length);
+    const s = this.state;
+    const answerBegins = !reasoning && s.text === '' && text !== '';
+    if (reasoning) s.reasoning = (s.reasoning ?? '') + text;
+    else s.text += text;
+    s.nextSeq = seq + 1;
+    if (ttfbMs !== undefined) s.ttfbMs = ttfbMs;
+    if (answerBegins && this.reasoning !== '' && s.startedAt !== undefined) s.thinkingMs = Date.now() - s.startedAt;
+    // The status line changes a few times per run here, not per chunk: it is a live region a screen reader reads out.
+    if (seq === 0 || answerBegins) this.paintStatus();
+    if (s.runId && !reasoning) playgroundObserver()?.chunkArrived?.(s.runId, seq, s.text.length);
     this.scheduleRender();
     return true;
   }
@@ -164,6 +207,7 @@ export class OutputPane {
       this.state.error = message.error;
     }
     this.state.timing = message.timing;
+    if (message.timing.thinkingMs !== undefined) this.state.thinkingMs = message.timing.thinkingMs;
     this.paint();
   }
 
@@ -182,7 +226,10 @@ export class OutputPane {
       return;
     }
     this.state.text = snapshot.text;
+    this.state.reasoning = snapshot.reasoning;
+    if (snapshot.thinkingMs !== undefined) this.state.thinkingMs = snapshot.thinkingMs;
     this.state.nextSeq = snapshot.nextSeq;
+    this.resetThinking();
     if (snapshot.end) this.end(snapshot.end);
     else this.paint();
   }
@@ -195,6 +242,8 @@ export class OutputPane {
       settings: entry.settings,
       startedAt: entry.startedAt,
       text: entry.output,
+      reasoning: entry.reasoning ?? '',
+      ...(entry.timing?.thinkingMs !== undefined ? { thinkingMs: entry.timing.thinkingMs } : {}),
       nextSeq: 0,
       ...(entry.timing ? { timing: entry.timing, ...(entry.timing.ttfbMs !== undefined ? { ttfbMs: entry.timing.ttfbMs } : {}) } : {}),
       ...(entry.outcome === 'error'
@@ -202,13 +251,21 @@ export class OutputPane {
         : {}),
     };
     this.following = false;
+    this.resetThinking();
     this.paint();
     this.body.scrollTop = 0;
   }
 
   clear(): void {
     this.state = emptyPane();
+    this.resetThinking();
     this.paint();
+  }
+
+  /** The Thinking section is rebuilt from the state on the next render. */
+  private resetThinking(): void {
+    this.thinkingBody.textContent = '';
+    this.shownReasoning = 0;
   }
 
   /** Everything except the text, which renders on the next frame. */
@@ -245,8 +302,61 @@ export class OutputPane {
 
   private paintStatus(): void {
     const s = this.state;
-    this.status.textContent = s.status === 'running' && s.nextSeq === 0 ? l10n.t('Waiting for the first token…') : statusText(s.status);
+    this.status.textContent = s.status === 'running' && s.text === '' ? this.waitingText() : statusText(s.status);
     this.element.dataset.status = s.status;
+    this.element.dataset.phase = s.status !== 'running' ? s.status : s.text !== '' ? 'answering' : 'thinking';
+    this.paintClock();
+  }
+
+  /** Nothing of the answer yet: a streamed run (or one writing its reasoning) thinks; a non-streamed one is awaited. */
+  private waitingText(): string {
+    const s = this.state;
+    return s.settings?.stream === false && this.reasoning === '' ? l10n.t('Waiting for the answer…') : l10n.t('Thinking…');
+  }
+
+  /** The time since the run began, each second, while no answer text has come. */
+  private paintClock(): void {
+    const s = this.state;
+    const waiting = s.status === 'running' && s.text === '' && s.startedAt !== undefined;
+    if (!waiting) {
+      if (this.clock !== undefined) clearInterval(this.clock);
+      this.clock = undefined;
+      this.elapsed.textContent = '';
+      return;
+    }
+    const tick = () => {
+      this.elapsed.textContent = clockText(Date.now() - (this.state.startedAt ?? Date.now()));
+    };
+    tick();
+    this.clock ??= setInterval(tick, 1000);
+  }
+
+  private paintThinking(): void {
+    const s = this.state;
+    const reasoning = this.reasoning;
+    show(this.thinking, reasoning !== '');
+    if (reasoning === '') return;
+    if (this.shownReasoning > reasoning.length) this.resetThinking();
+    if (reasoning.length > this.shownReasoning) {
+      // Plain text, appended: the reasoning is read as written, and a long one costs only its new part per frame.
+      this.thinkingBody.append(reasoning.slice(this.shownReasoning));
+      this.shownReasoning = reasoning.length;
+      if (this.thinking.open) this.thinkingBody.scrollTop = this.thinkingBody.scrollHeight;
+    }
+    const thinkingNow = s.status === 'running' && s.text === '';
+    const ms = s.thinkingMs ?? (thinkingNow && s.startedAt !== undefined ? Date.now() - s.startedAt : s.timing?.totalMs);
+    const chars = l10n.t('{0} chars', reasoning.length.toLocaleString('en-US'));
+    this.thinkingSummary.textContent = thinkingNow
+      ? l10n.t('Thinking · {0}', chars)
+      : ms !== undefined
+        ? l10n.t('Thought for {0} · {1}', formatMs(ms), chars)
+        : l10n.t('Thinking · {0}', chars);
+    // Open while the model thinks, closed once the answer starts; a person's own choice stays.
+    if (!s.thinkingToggled && this.thinking.open !== thinkingNow) {
+      this.autoOpen = thinkingNow;
+      this.thinking.open = thinkingNow;
+    }
+    if (s.runId) playgroundObserver()?.reasoningRendered?.(s.runId, reasoning.length);
   }
 
   private paintMetrics(): void {
@@ -270,6 +380,7 @@ export class OutputPane {
     // At most once per frame, and only the open tail: finished blocks keep their nodes, so a frame's cost (markdown,
     // HTML parsing, layout) follows the last block, not the whole answer. The result is the same as rendering the
     // whole text (IncrementalMarkdown).
+    this.paintThinking();
     const update = this.markdown.update(this.state.text);
     if (update.reset) this.finishedNodes = 0;
     while (this.body.childNodes.length > this.finishedNodes) this.body.lastChild?.remove();
@@ -318,6 +429,15 @@ function summaryText(settings: RunSettings): string {
       : l10n.t('RAG off · budgets {0}×{1}', settings.sequentialBudget, settings.parallelBudget);
   const streamed = settings.stream ? l10n.t('streamed') : l10n.t('not streamed');
   return l10n.t('temperature {0} · {1} · {2}', settings.temperature, service, streamed);
+}
+
+/** Elapsed time as a clock: `0:45`, `1:05`, `1:02:03`. */
+export function clockText(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
 export function formatMs(ms: number): string {

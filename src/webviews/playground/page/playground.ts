@@ -122,6 +122,7 @@ function ended(pane: OutputPane): void {
       startedAt: s.startedAt,
       settings: s.settings,
       output: s.text,
+      ...(s.reasoning ? { reasoning: s.reasoning } : {}),
       outcome: s.status,
       ...(s.error ? { error: s.error.message } : {}),
       ...(s.timing ? { timing: s.timing } : {}),
@@ -164,7 +165,7 @@ function onMessage(message: HostToWebview): void {
       return;
     case 'chunk': {
       const pane = outputs.paneFor(message.runId);
-      if (pane?.isRunning && !pane.chunk(message.seq, message.text, message.ttfbMs)) resync();
+      if (pane?.isRunning && !pane.chunk(message.seq, message.text, message.ttfbMs, message.reasoning === true)) resync();
       return;
     }
     case 'done':

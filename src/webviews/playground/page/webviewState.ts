@@ -13,7 +13,14 @@ export interface PaneState {
   runId?: string;
   settings?: RunSettings;
   startedAt?: number;
+  /** The answer only. */
   text: string;
+  /** The model's reasoning, shown apart in the Thinking section (absent in state saved before it existed). */
+  reasoning?: string;
+  /** Thinking time: from the start to the first answer text, once the answer began after reasoning. */
+  thinkingMs?: number;
+  /** The person opened or closed the Thinking section: it stays as they left it. */
+  thinkingToggled?: boolean;
   /** The seq of the next chunk this pane expects. */
   nextSeq: number;
   ttfbMs?: number;

@@ -1,0 +1,461 @@
+// Reading the text of an inference answer (spec §4.2, shapes "not shown"): the non-streamed body and each event of a
+// stream, told apart into reasoning and answer. Kept apart from decode.ts, which reads every other answer.
+//
+// Read by structure, with names only as hints among candidates the structure leaves:
+//  - A string is text. A list is its items' text in order, except a list of alternatives (records of one shape, each
+//    numbered, as OpenAI's `choices`): the first. A record's text is in its text-bearing fields (strings, or records
+//    and lists that hold text); numbers, booleans and nulls never are.
+//  - Reasoning: a field whose name says so (its words: think, thinking, thought(s), reasoning, analysis, reflection,
+//    scratchpad), a record a label field marks so (`type: "thinking_delta"`, `channel: "analysis"`: a short value
+//    with those words), an SSE event whose type says so (`event: reasoning`, stream.ts), and text that opens with a
+//    `<think>`, `<thinking>`, `<reasoning>` or `<thought>` tag up to its closing tag or the end (InlineReasoning).
+//    Inside reasoning everything is reasoning.
+//  - The answer: among the other text-bearing fields, the best by rank: a field named like text (words such as
+//    text, content, response, output, answer, token, delta, message) first, then one whose value is prose (holds a
+//    space), then a lone label-like string (a record's only text-bearing field is its text whatever its name). Fields
+//    named like labels (type, kind, object, event, channel, role, id, model, name, status, finish …) are never the
+//    answer. Two fields of the best rank: in a stream, the one that carried text before wins; otherwise the answer
+//    is refused as ambiguous, naming both, rather than guessed.
+//  - Stream events: `[DONE]`, `{done: true}` and `{type: "done"}` end the stream; an `error` field is an error;
+//    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text.
+
+import { ContractError } from './errors';
+import { errorText } from './decode';
+import { excerpt } from './redact';
+import { tryParseJson } from './safeJson';
+
+type Obj = Record<string, unknown>;
+
+/** One piece of a run's output: reasoning the model wrote before (or beside) its answer, or the answer itself. */
+export interface InferencePiece {
+  kind: 'reasoning' | 'answer';
+  text: string;
+}
+
+/** The text of one JSON value, split. Either may be absent (no such text), or empty. */
+export interface AnswerParts {
+  reasoning?: string;
+  answer?: string;
+}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function contract(what: string, body: unknown): ContractError {
+  return new ContractError(`The service sent an answer the extension cannot read (${what}).`, {
+    detail: excerpt(body),
+  });
+}
+
+const MAX_DEPTH = 8;
+
+/** The words of a name: `reasoning_content` → reasoning, content; `thinkingDelta` → thinking, delta. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+const REASONING_WORDS = new Set(['think', 'thinking', 'thought', 'thoughts', 'reasoning', 'analysis', 'reflection', 'scratchpad']);
+const TEXT_WORDS = new Set([
+  'text',
+  'content',
+  'contents',
+  'response',
+  'output',
+  'answer',
+  'completion',
+  'token',
+  'delta',
+  'message',
+  'generated',
+  'generation',
+  'result',
+  'prediction',
+  'reply',
+  'chunk',
+  'body',
+]);
+const LABEL_WORDS = new Set([
+  'type',
+  'kind',
+  'object',
+  'event',
+  'channel',
+  'role',
+  'id',
+  'model',
+  'name',
+  'status',
+  'state',
+  'finish',
+  'stop',
+  'reason',
+  'created',
+  'at',
+  'time',
+  'timestamp',
+  'date',
+  'version',
+  'fingerprint',
+  'index',
+  'lang',
+  'language',
+  'format',
+  'encoding',
+  'url',
+  'usage',
+  'logprobs',
+  'metadata',
+  'meta',
+  'stats',
+]);
+/** Labels that say what a record is (a discriminator); other labels name things (a model may be "…-thinking"). */
+const KIND_WORDS = new Set(['type', 'kind', 'channel', 'event', 'object', 'role', 'category', 'phase', 'stage', 'part', 'mode', 'section']);
+const ERROR_WORDS = new Set(['error', 'errors']);
+
+function says(set: ReadonlySet<string>, name: string): boolean {
+  return words(name).some((w) => set.has(w));
+}
+
+/** A field name that marks reasoning (`reasoning_content`, `thinking`, `thoughts`). */
+export function isReasoningName(name: string): boolean {
+  return says(REASONING_WORDS, name);
+}
+
+/** A label field never holds the answer (`type`, `role`, `model`, `finish_reason`), unless it names text too. */
+function isLabelName(name: string): boolean {
+  const w = words(name);
+  return w.some((x) => LABEL_WORDS.has(x)) && !w.some((x) => TEXT_WORDS.has(x));
+}
+
+const LABEL_VALUE = /^\S{1,64}$/;
+
+/** Remembers, along a stream, which field carried the answer: it wins a tie in a later event. */
+export interface TextMemory {
+  answerField?: string;
+  /** Answer or reasoning text came before: an event that says it is done then repeats it, and is not read again. */
+  seen?: boolean;
+}
+
+const DONE_WORDS = new Set(['done', 'completed', 'complete', 'finished', 'stop', 'end']);
+
+interface Found {
+  reasoning: string[];
+  answer: string[];
+}
+
+function add(into: Found, from: Found | undefined): void {
+  if (!from) return;
+  into.reasoning.push(...from.reasoning);
+  into.answer.push(...from.answer);
+}
+
+function holds(f: Found | undefined): f is Found {
+  return f !== undefined && (f.reasoning.length > 0 || f.answer.length > 0);
+}
+
+/** Alternatives (OpenAI's `choices`): records of one shape, each numbered. Only the first is read. */
+function isAlternatives(list: unknown[]): boolean {
+  if (list.length < 2 || !list.every(isObj)) return false;
+  const keys = Object.keys(list[0] as Obj)
+    .sort()
+    .join('\n');
+  return list.every(
+    (o) => Object.keys(o).sort().join('\n') === keys && Object.values(o).some((x) => typeof x === 'number' && Number.isInteger(x)),
+  );
+}
+
+/** Any string within reach (names aside): whether a field could hold text at all. */
+function hasString(v: unknown, depth: number): boolean {
+  if (typeof v === 'string') return true;
+  if (depth > MAX_DEPTH || typeof v !== 'object' || v === null) return false;
+  return Object.values(v).some((x) => hasString(x, depth + 1));
+}
+
+function nonEmpty(f: Found): boolean {
+  return f.answer.some((s) => s !== '') || f.reasoning.some((s) => s !== '');
+}
+
+/**
+ * `loose`: a record's lone label-like string is its text (an event or body itself, or a record under a text name);
+ * deeper, such a string is a setting (`reasoning: {effort: "high"}`), not text.
+ */
+function read(v: unknown, reasoning: boolean, depth: number, memory: TextMemory | undefined, loose: boolean): Found | undefined {
+  if (typeof v === 'string') return reasoning ? { reasoning: [v], answer: [] } : { reasoning: [], answer: [v] };
+  if (depth > MAX_DEPTH) return undefined;
+  if (Array.isArray(v)) {
+    const items = isAlternatives(v) ? v.slice(0, 1) : v;
+    const out: Found = { reasoning: [], answer: [] };
+    for (const x of items) add(out, read(x, reasoning, depth + 1, undefined, loose));
+    return holds(out) ? out : undefined;
+  }
+  if (!isObj(v)) return undefined;
+  const textBearing = Object.entries(v).filter(([, x]) => hasString(x, depth + 1));
+  // A label whose value says reasoning marks the record, when the record has other text to mark.
+  const marked =
+    reasoning ||
+    (textBearing.length > 1 &&
+      textBearing.some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && LABEL_VALUE.test(x) && isReasoningName(x)));
+  const out: Found = { reasoning: [], answer: [] };
+  const candidates: { key: string; rank: number; found: Found }[] = [];
+  for (const [key, x] of textBearing) {
+    if (isReasoningName(key)) {
+      add(out, read(x, true, depth + 1, undefined, false));
+      continue;
+    }
+    if (isLabelName(key) || says(ERROR_WORDS, key)) continue;
+    const named = says(TEXT_WORDS, key);
+    const found = read(x, marked, depth + 1, undefined, named);
+    if (!found) continue;
+    const prose = typeof x !== 'string' || /\s/.test(x);
+    const rank = named ? 3 : prose ? 2 : loose && textBearing.length === 1 ? 1 : 0;
+    if (rank > 0) candidates.push({ key, rank, found });
+  }
+  const best = Math.max(0, ...candidates.map((c) => c.rank));
+  const top = candidates.filter((c) => c.rank === best);
+  let chosen = top[0];
+  if (top.length > 1) {
+    // Fields that hold only empty strings do not compete (`content: ""` beside `text: "x"`); then the field that
+    // carried the answer earlier in the stream.
+    const filled = top.filter((c) => nonEmpty(c.found));
+    chosen = filled.length <= 1 ? (filled[0] ?? top[0]) : filled.find((c) => c.key === memory?.answerField);
+    if (!chosen) {
+      throw new ContractError(
+        `The service sent an answer with two texts and nothing to tell which one is the answer (${filled.map((c) => c.key).join(', ')}).`,
+        { detail: excerpt(v) },
+      );
+    }
+  }
+  if (chosen) {
+    add(out, chosen.found);
+    if (memory && chosen.found.answer.some((s) => s !== '')) memory.answerField = chosen.key;
+  }
+  return holds(out) ? out : undefined;
+}
+
+/**
+ * The reasoning and the answer in one JSON value (a body or an event), by structure (see the header). Absent parts
+ * are undefined; throws a ContractError when two fields could each be the answer.
+ */
+export function findParts(v: unknown, memory?: TextMemory, reasoning = false): AnswerParts {
+  const found = read(v, reasoning, 0, memory, true);
+  if (!found) return {};
+  return {
+    ...(found.reasoning.length > 0 ? { reasoning: found.reasoning.join('') } : {}),
+    ...(found.answer.length > 0 ? { answer: found.answer.join('') } : {}),
+  };
+}
+
+/** The answer text of one JSON value, reasoning left out (see findParts). */
+export function findText(v: unknown): string | undefined {
+  return findParts(v).answer;
+}
+
+/** A non-streamed answer as pieces: its reasoning (a field, or inline tags), then its answer. */
+export function decodeInferenceResult(body: unknown, inlineTags = true): InferencePiece[] {
+  const parts = findParts(body);
+  if (parts.answer === undefined && parts.reasoning === undefined) throw contract('inference: no text in the answer', body);
+  const out: InferencePiece[] = [];
+  if (parts.reasoning) out.push({ kind: 'reasoning', text: parts.reasoning });
+  if (!inlineTags) {
+    out.push({ kind: 'answer', text: parts.answer ?? '' });
+    return mergePieces(out);
+  }
+  const inline = new InlineReasoning();
+  out.push(...inline.push(parts.answer ?? ''), ...inline.end());
+  return mergePieces(out);
+}
+
+/** Joins neighbouring pieces of one kind and drops empty ones. */
+export function mergePieces(pieces: readonly InferencePiece[]): InferencePiece[] {
+  const out: InferencePiece[] = [];
+  for (const p of pieces) {
+    if (p.text === '') continue;
+    const last = out[out.length - 1];
+    if (last?.kind === p.kind) last.text += p.text;
+    else out.push({ ...p });
+  }
+  return out;
+}
+
+// --------------------------------------------------------------------------------------------- inline tags
+
+const OPEN_TAGS = ['think', 'thinking', 'reasoning', 'thought'].map((t) => `<${t}>`);
+const LONGEST_OPEN = Math.max(...OPEN_TAGS.map((t) => t.length));
+
+/**
+ * Splits answer text that opens with `<think>` (or `<thinking>`, `<reasoning>`, `<thought>`; any case; after
+ * whitespace) into reasoning up to the matching close tag, then the answer. Tags may be cut anywhere across pieces;
+ * a block never closed is reasoning to the end. Only the start is looked at: once the text has begun otherwise,
+ * everything passes through untouched (a tag later in an answer is the answer's own text).
+ */
+export class InlineReasoning {
+  private phase: 'start' | 'inside' | 'afterClose' | 'through' = 'start';
+  private held = '';
+  private close = '';
+  /** Nothing of the block written yet: its leading whitespace is dropped. */
+  private leading = true;
+
+  push(text: string): InferencePiece[] {
+    if (this.phase === 'through') return text === '' ? [] : [{ kind: 'answer', text }];
+    const out: InferencePiece[] = [];
+    let rest = this.held + text;
+    this.held = '';
+    if (this.phase === 'start') {
+      const lead = rest.length - rest.trimStart().length;
+      const head = rest.slice(lead, lead + LONGEST_OPEN).toLowerCase();
+      const open = OPEN_TAGS.find((t) => head.startsWith(t));
+      if (open) {
+        this.phase = 'inside';
+        this.close = `</${open.slice(1)}`;
+        rest = rest.slice(lead + open.length);
+      } else if (head.length < LONGEST_OPEN && OPEN_TAGS.some((t) => t.startsWith(head))) {
+        this.held = rest; // whitespace, or the start of a tag: wait for more
+        return out;
+      } else {
+        this.phase = 'through';
+        return rest === '' ? [] : [{ kind: 'answer', text: rest }];
+      }
+    }
+    if (this.phase === 'inside') {
+      const at = rest.toLowerCase().indexOf(this.close);
+      // Whitespace at the start and end of the block belongs to the tags, not to the reasoning.
+      let end = at === -1 ? rest.length - partialSuffix(rest.toLowerCase(), this.close) : at;
+      const cut = end;
+      while (end > 0 && /\s/.test(rest.charAt(end - 1))) end--;
+      let start = 0;
+      if (this.leading) while (start < end && /\s/.test(rest.charAt(start))) start++;
+      if (end > start) {
+        this.leading = false;
+        out.push({ kind: 'reasoning', text: rest.slice(start, end) });
+      }
+      if (at === -1) {
+        // Kept back: trailing whitespace and what may be the start of the close tag.
+        this.held = rest.slice(Math.max(start, end));
+        if (cut === rest.length && this.held.trim() === '' && this.leading) this.held = '';
+        return out;
+      }
+      rest = rest.slice(at + this.close.length);
+      this.phase = 'afterClose';
+    }
+    // The whitespace between the close tag and the answer belongs to neither.
+    const trimmed = rest.trimStart();
+    if (trimmed !== '') {
+      this.phase = 'through';
+      out.push({ kind: 'answer', text: trimmed });
+    }
+    return out;
+  }
+
+  /** What is held at the end: a partial tag is text of the part it was in. */
+  end(): InferencePiece[] {
+    const held = this.held;
+    this.held = '';
+    if (this.phase === 'inside') return held.trim() === '' ? [] : [{ kind: 'reasoning', text: held.trimEnd() }];
+    return held === '' ? [] : [{ kind: 'answer', text: held }];
+  }
+}
+
+/** The length of the longest suffix of `text` that is a proper prefix of `tag`. */
+function partialSuffix(text: string, tag: string): number {
+  for (let n = Math.min(tag.length - 1, text.length); n > 0; n--) {
+    if (tag.startsWith(text.slice(text.length - n))) return n;
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------------------------------- stream events
+
+export type StreamPayload =
+  | { kind: 'text'; text: string; reasoning?: boolean }
+  | { kind: 'parts'; reasoning: string; answer: string }
+  | { kind: 'done' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ignore' };
+
+/**
+ * True when `{"<name>":"<string>"}` is read as that string, the answer (see `singleTextField`): the byte-level lane
+ * of stream.ts (streamLane.ts) takes such events without building strings for their framing. A record's only string
+ * is its answer unless its name says reasoning or label.
+ */
+export function isTextField(name: string): boolean {
+  return name !== '' && !isReasoningName(name) && !isLabelName(name) && !says(ERROR_WORDS, name);
+}
+// A quote, a backslash or a control character (invalid unescaped in JSON): the string needs JSON.parse.
+// eslint-disable-next-line no-control-regex
+const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
+
+/**
+ * The string of a JSON object text that is exactly `{"<text field>":"<string>"}` (no spaces, one member, a name
+ * isTextField accepts), else undefined. For such an object the general reader returns this very string, so this only
+ * skips building an object: the string is sliced as is when it has no escapes, else parsed on its own.
+ */
+function singleTextField(t: string): string | undefined {
+  const n = t.length;
+  if (t.charCodeAt(1) !== 0x22 || t.charCodeAt(n - 1) !== 0x7d || t.charCodeAt(n - 2) !== 0x22) return undefined;
+  const k = t.indexOf('"', 2);
+  // `"`, `:`, `"` after the name, and the value's closing quote after its opening one.
+  if (k < 0 || n < k + 5 || t.charCodeAt(k + 1) !== 0x3a || t.charCodeAt(k + 2) !== 0x22) return undefined;
+  const name = t.slice(2, k);
+  if (name.includes('\\') || !isTextField(name)) return undefined;
+  const value = t.slice(k + 3, n - 2);
+  if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return value;
+  // Escapes (or a quote that may end the string early, as in `{"token":"a","token":"b"}`): valid only if the
+  // whole quoted part is one JSON string.
+  const parsed = tryParseJson(t.slice(k + 2, n - 1));
+  return typeof parsed?.value === 'string' ? parsed.value : undefined;
+}
+
+/**
+ * Reads one event of a stream (an SSE `data` or an NDJSON line). `[DONE]`, `{done: true}` and a `type`/`event` of
+ * `done` end the stream; an `error` field is an error event; a JSON value with no text (usage records, pings) is
+ * ignored; non-JSON data is the text itself. `reasoning`: the event's type said so (SSE `event: thinking`).
+ * `memory` carries which field held the answer so far along one stream.
+ */
+export function readStreamPayload(data: string, jsonOnly = false, reasoning = false, memory?: TextMemory): StreamPayload {
+  const t = data.trim();
+  if (t === '[DONE]') return { kind: 'done' };
+  if (t.charCodeAt(0) === 0x7b && !reasoning) {
+    // Fast path, same result as the general one below: most events are exactly `{"token":"..."}`.
+    const text = singleTextField(t);
+    if (text !== undefined) return text === '' ? { kind: 'ignore' } : { kind: 'text', text };
+  }
+  const plain = (): StreamPayload => (reasoning ? { kind: 'text', text: data, reasoning: true } : { kind: 'text', text: data });
+  let v: unknown;
+  if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) {
+    const parsed = tryParseJson(t, 'event');
+    if (!parsed) {
+      if (jsonOnly) throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
+      return plain();
+    }
+    v = parsed.value;
+  } else {
+    if (jsonOnly) {
+      if (t === '') return { kind: 'ignore' };
+      throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
+    }
+    return plain();
+  }
+  if (isObj(v)) {
+    const err = v.error ?? (v.type === 'error' ? v : undefined);
+    if (err !== undefined && err !== null && err !== false) return { kind: 'error', message: errorText(err) };
+  }
+  // OpenAI's Responses stream ends with events that repeat the whole text (`response.output_text.done`,
+  // `response.completed`): after text has come, an event whose label says done holds no new text.
+  if (memory?.seen && isObj(v) && Object.entries(v).some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && says(DONE_WORDS, x))) {
+    return { kind: 'ignore' };
+  }
+  const parts = findParts(v, memory, reasoning);
+  if (memory && (parts.reasoning || parts.answer)) memory.seen = true;
+  const r = parts.reasoning ?? '';
+  const a = parts.answer ?? '';
+  if (r !== '' && a !== '') return { kind: 'parts', reasoning: r, answer: a };
+  if (r !== '') return { kind: 'text', text: r, reasoning: true };
+  if (a !== '') return { kind: 'text', text: a };
+  if (isObj(v) && (v.done === true || v.finished === true || v.type === 'done' || v.event === 'done')) return { kind: 'done' };
+  return { kind: 'ignore' };
+}
