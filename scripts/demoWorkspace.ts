@@ -65,8 +65,11 @@ const README = `# Hosted Reasoning demo workspace
 
 Made by \`npm start\` for trying the extension against the local emulator (API key \`demo-key\`).
 
+- This window already uses the emulator's key \`demo-key\` from the \`HOSTED_REASONING_API_KEY\` environment variable,
+  so the walkthrough's first step (*Welcome → Get Started with Hosted Reasoning*) is done.
 - \`product-handbook.pdf\`, \`support-faq.docx\`, \`release-notes.pdf\`: documents about one made-up product.
-- Right-click one of them (or this folder) → **Create Finetuned Model…** to start a finetuning job.
+- Right-click one of them (or this folder) → **Create Finetuned Model…** to start a finetuning job: the
+  walkthrough's last step, with documents to try.
 - Evaluate a model on the dataset \`demo-qa\` (also \`arith-small\`, \`reasoning-hard\`).
 
 \`npm start\` rewrites these files on every start; other files you add here are left alone.

@@ -19,6 +19,9 @@ export const COMMANDS = {
   askAboutSelection: 'hostedReasoning.askAboutSelection',
   runLocally: 'hostedReasoning.runLocally',
   openEvaluationReport: 'hostedReasoning.openEvaluationReport',
+  forgetApiKeys: 'hostedReasoning.forgetApiKeys',
+  discardPartialDownloads: 'hostedReasoning.discardPartialDownloads',
+  clearStoredRecords: 'hostedReasoning.clearStoredRecords',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -31,3 +34,9 @@ export const PLAYGROUND_VIEW_TYPE = 'hostedReasoning.playground';
 
 /** The evaluation report panel's view type: createWebviewPanel, the serializer and `onWebviewPanel:` activation. */
 export const REPORT_VIEW_TYPE = 'hostedReasoning.evaluationReport';
+
+/** The vendor of the models this extension offers to VS Code's Chat and `vscode.lm` (contributes.languageModelChatProviders). */
+export const CHAT_VENDOR = 'hostedReasoning';
+
+/** The chat participant (`@hosted`), as contributed in contributes.chatParticipants. */
+export const CHAT_PARTICIPANT = 'hostedReasoning.hosted';

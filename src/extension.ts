@@ -1,10 +1,11 @@
 // The extension's entry, what VS Code loads to activate it. It is kept small on purpose: activation happens in
 // every window (onStartupFinished, so jobs are followed after a reload) and its cost is measured (test/bench, figure
-// 1). It registers what package.json contributes (the commands, the two views, the playground's serializer) and
+// 1). It registers what package.json contributes (the commands, the two views, the playground's and the report's
+// serializers, the language-model provider and the chat participant, each forwarding to the main module) and
 // loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its rows, a panel to
 // restore, a job still running or a download a reload interrupted.
 import * as vscode from 'vscode';
-import { COMMANDS, PLAYGROUND_VIEW_TYPE, REPORT_VIEW_TYPE } from './contributions';
+import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS, PLAYGROUND_VIEW_TYPE, REPORT_VIEW_TYPE } from './contributions';
 import { DeferredTree } from './deferredTree';
 import { isActive, type JobRecord } from './jobs/jobRecord';
 import type { ExtensionApi, Shell } from './main';
@@ -37,12 +38,18 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
 
   const models = new DeferredTree<unknown>(main);
   const jobs = new DeferredTree<unknown>(main);
+  const chatModelsChanged = new vscode.EventEmitter<void>();
   const shell: Shell = {
     modelsView: vscode.window.createTreeView(VIEW_MODELS, { treeDataProvider: models, showCollapseAll: false }),
     jobsView: vscode.window.createTreeView(VIEW_JOBS, { treeDataProvider: jobs }),
     connectModels: (provider) => models.connect(provider),
     connectJobs: (provider) => jobs.connect(provider),
+    announceChatModels: () => chatModelsChanged.fire(),
   };
+  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT, async (request, chatContext, stream, token) =>
+    (await main()).chat.participant(request, chatContext, stream, token),
+  );
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'activity-bar.svg');
   context.subscriptions.push(
     { dispose: () => (disposed = true) },
     models,
@@ -59,6 +66,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => (await main()).report.deserializeWebviewPanel(panel, state),
     }),
+    chatModelsChanged,
+    // The models in Chat and `vscode.lm`: VS Code asks for the list when something (a picker, an extension) wants it,
+    // which loads the main module then; a request forwards as it came.
+    vscode.lm.registerLanguageModelChatProvider(CHAT_VENDOR, {
+      onDidChangeLanguageModelChatInformation: chatModelsChanged.event,
+      provideLanguageModelChatInformation: async (options) => (await main()).chat.models.provideLanguageModelChatInformation(options),
+      provideLanguageModelChatResponse: async (model, messages, options, progress, token) =>
+        (await main()).chat.models.provideLanguageModelChatResponse(model, messages, options, progress, token),
+      provideTokenCount: async (model, text) => (await main()).chat.models.provideTokenCount(model, text),
+    }),
+    participant,
   );
 
   const timers: ReturnType<typeof setTimeout>[] = [];

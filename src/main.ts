@@ -4,6 +4,9 @@
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './connection/apiKeyStore';
 import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
+import { forgetApiKeysCommand } from './features/apiKey/forgetApiKeys';
+import { discardDownloadsCommand } from './features/download/discardDownloads';
+import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
@@ -32,6 +35,8 @@ import { JobsStatusBar } from './jobs/statusBar';
 import { useTranslations } from './l10n';
 import { completeWalkthroughStep } from './util/walkthroughStep';
 import { WALKTHROUGH_CONTEXT } from './walkthroughContext';
+import { ChatModelProvider } from './features/chat/chatModelProvider';
+import { chatParticipantHandler } from './features/chat/chatParticipant';
 
 /** What start() returns: for the in-editor tests, the live services and views (not a public API), and for the entry
  * module, the handler of each command it registered and the panels to restore. */
@@ -43,6 +48,8 @@ export interface Shell {
   jobsView: vscode.TreeView<unknown>;
   connectModels(provider: vscode.TreeDataProvider<unknown>): void;
   connectJobs(provider: vscode.TreeDataProvider<unknown>): void;
+  /** Fires the language-model provider's change event (the list of models offered to Chat and `vscode.lm`). */
+  announceChatModels(): void;
 }
 
 export function start(context: vscode.ExtensionContext, shell: Shell) {
@@ -53,7 +60,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
   const owned: vscode.Disposable[] = [];
   try {
     const log = new Log();
-    const keys = new ApiKeyStore(context.secrets);
+    const keys = new ApiKeyStore(context.secrets, process.env, context.globalState);
     const session = new Session(keys, log);
     const jobs = new JobStore(context.globalState, (message) => log.warn(message));
     const local = new LocalModels(
@@ -75,8 +82,10 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       pickModel: pickAnyModel,
       listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
     });
+    const chatModels = new ChatModelProvider(services, models, () => shell.announceChatModels());
     owned.push(
       models,
+      chatModels,
       poller,
       notifier,
       jobsView,
@@ -99,6 +108,9 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...playgroundCommands(playground),
       ...runLocallyCommand(services, playground),
       ...reportCommands(report, pickAnyModel),
+      ...forgetApiKeysCommand(services),
+      ...discardDownloadsCommand(services),
+      ...clearRecordsCommand(services, playground),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));
@@ -123,6 +135,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       playground,
       report,
       commands,
+      /** What the entry's language-model provider and chat participant forward to. */
+      chat: { models: chatModels, participant: chatParticipantHandler(services, models) },
       evaluate: (modelName: string, datasetName: string) => startEvaluation(services, modelName, datasetName),
       finetune: (args: FinetuneProgrammaticArgs) => finetuneWithoutWizard(services, args),
       offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),

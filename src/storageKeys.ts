@@ -10,3 +10,7 @@ export const LOCAL_MODELS_KEY = 'hostedReasoning.localModels';
 export const DROPPED_EVALUATIONS_KEY_PREFIX = 'hostedReasoning.droppedEvaluations:';
 /** The evaluate command's recently chosen datasets, one list per scope: `<prefix><scope>` (see features/evaluate/datasetItems.ts). */
 export const RECENT_DATASETS_KEY_PREFIX = 'hostedReasoning.recentDatasets:';
+/** The origins that have an API key in SecretStorage, which cannot list its keys (see connection/apiKeyStore.ts). */
+export const API_KEY_ORIGINS_KEY = 'hostedReasoning.apiKeyOrigins';
+/** When the playground's history was last cleared (epoch ms): older runs are dropped from every page (see PlaygroundManager). */
+export const PLAYGROUND_HISTORY_CLEARED_KEY = 'hostedReasoning.playground.historyClearedAt';

@@ -155,14 +155,16 @@ export class ServiceClient {
     form.append('use_case', req.useCase);
     const total = form.getLengthSync();
     try {
-      const raw = await this.http.upload(
+      const answer = await this.http.upload(
         'Starting the finetuning job',
         PATHS.finetuneStart,
         form,
         { ...form.getHeaders(), 'Content-Length': String(total) },
         { signal: opts.signal, onProgress: (sent) => opts.onProgress?.({ sent: Math.min(sent, total), total }) },
       );
-      return { ...decodeStartedJob(raw), sha256: digests.map((d) => d()) };
+      const names = req.files.map((f) => path.basename(typeof f === 'string' ? f : f.path));
+      const sent = [req.modelName, req.modelType, req.mode, req.useCase, String(req.numQs), ...names];
+      return { ...decodeStartedJob(answer.body, { ...answer, sent }), sha256: digests.map((d) => d()) };
     } catch (e) {
       throw changed ?? e;
     } finally {
@@ -179,13 +181,13 @@ export class ServiceClient {
 
   /** 4.5 */
   async startEvaluation(modelName: string, datasetName: string, opts: CallOptions = {}): Promise<StartedJob> {
-    const raw = await this.http.postJson(
+    const answer = await this.http.post(
       'Starting the evaluation',
       PATHS.evaluateStart,
       { dataset_name: datasetName, model_name: modelName },
       opts,
     );
-    return decodeStartedJob(raw);
+    return decodeStartedJob(answer.body, { ...answer, sent: [modelName, datasetName] });
   }
 
   /** 4.6 */

@@ -1,66 +1,42 @@
-// Tolerant readers for every part of the spec marked "not shown". This is the only file that guesses;
-// each decision is written once here, next to the reader that applies it. A body none of the plausible
-// shapes fit becomes a ContractError carrying a redacted excerpt, never a crash or a silent empty result.
+// Readers for every part of the spec marked "not shown", the only file that guesses. It reads an answer by its shape,
+// not by a list of key names: the next service names its fields differently, but a list of models is still a list of
+// named things, a job id the one identifier in the answer, progress a number or a pair of counts. Words are read only
+// for meaning (a state, a kind, "total"), in values or in the words of a key, never as whole key names. A body no
+// reading fits, or that two readings fit equally well, is a ContractError naming what was found, with a redacted
+// excerpt for the log: never a crash, a silent empty result or a guess.
 //
-// Decisions, by spec section ("not shown" there; decided here once):
-//  §2/§4.1 model list body and model record fields: a bare array, or an array wrapped in `models`,
-//      `allowed_models`, `data`, `result`, `results` or `items` (nested wrappers too, e.g. `data.models`);
-//      `{base_models: [...], custom_models: [...]}` is read too. Entries are strings or objects named by
-//      `name`, `model_name`, `modelName`, `id` or `model` (first present wins). Base vs custom: the words of
-//      `type`/`kind`/`model_type`/`category`/`source`/`origin`, the booleans `is_custom`/`custom`/`finetuned`/
-//      `is_base`, or a `base_model` field (only a custom model has one); when none of these says, a name with a
-//      fine-tune prefix (`ft:`, as OpenAI names tuned models, or `custom:`; any case) is custom; otherwise
-//      'unknown' (the extension then marks models its own finetune jobs created as custom). Nameless entries are skipped, duplicates keep
-//      the first, the record is kept raw. A body with no list is a ContractError; an empty list is not.
-//  §4.2 required fields: the client always sends every documented field (`query_only` defaults to the prompt).
-//      Ranges of temperature and budgets: not enforced here (the playground form checks 0..2 and positive
-//      integers); a server refusal is shown with its message. Non-streamed body and stream events: read in answerText.ts. Stream
-//      framing: chosen in stream.ts from Content-Type, then the first bytes (SSE, NDJSON, plain text, or one JSON
-//      document).
-//  §4.3 required fields: all six are sent. `mode`: `pretraining` by default; other values are passed through
-//      and the server judges them. Response: the job id is `job_id`, `jobId`, `id`, `task_id` or `taskId`, at top
-//      level or under `job`/`data`/`result`; a bare JSON string or plain-text id is accepted.
-//  §3/§4.4 finetune state names, transitions and status body: the state word is `status`, `state`,
-//      `job_status` or `phase`, mapped by STATE_WORDS after lower-casing and folding spaces/dashes to `_`.
-//      THE RULE for an unknown word: state 'unknown', shown verbatim, not terminal (polling goes on), except
-//      that an `error` field makes it 'failed'. Progress (percent): `percent`/`percentage`/`progress_percent`/
-//      `pct` as given; `progress` above 1 is a percentage, in [0, 1] a fraction (exactly 1 while not finished
-//      reads as 1%); `{current, total}`-like pairs; "45%" strings. Message: `message`, `detail`, `stage`,
-//      `step_name`, `status_message`, `description`. Error: `error` (string, `{message}`, list),
-//      `error_message`, `failure_reason`, `reason`. The model the job made (`modelName`): `fine_tuned_model`,
-//      `fineTunedModel`, `tuned_model`, `output_model`, then `model_name`, `modelName`, `model`; a value equal to
-//      the answer's own base model (`base_model`, `baseModel`, `modelType`) is not it (OpenAI's `model` is the base),
-//      nor one over 256 characters or with control characters. A finished job's name is adopted (statusPatch.ts).
-//  §3/§4.6 evaluation transitions: any non-terminal word (queued, running, …) keeps polling. `error` of a
-//      failed evaluation (§7: shape not shown): a string, an object with `message`/`detail`, a list, or
-//      anything else stringified. An accuracy above 1 is read as a percentage.
-//  §4.7 body when not redirected: JSON with `url`, `signed_url`, `download_url`, `presigned_url` or `href`
-//      (top level or under `data`); expiry from `expires_at`/`expiresAt`/`expiry`/`expires`/`expiration` (ISO
-//      date, epoch seconds or ms) or `expires_in`/`ttl` (seconds); `sha256`/`checksum` ("sha256:<hex>" or hex;
-//      other algorithms are not verified); `size`/`content_length`/`bytes`; `filename`/`file_name`. A 200 with
-//      a binary body is the artifact itself (download.ts). Further parameters: none sent.
-//  §5 missing or invalid key: 401 and 403 from the API origin both mean "fix the key" (AuthError). Obtaining
-//      and rotating keys is outside the client: the user sets a new key; windows follow SecretStorage.
-//  §6 events: none; jobs are polled (src/jobs), one poller for all active jobs.
-//  §7 error statuses and bodies: 401/403 auth, 408 timeout, 429 rate limit, 5xx server, other 4xx request
-//      (http.ts). Messages from `detail` (string or FastAPI list of `{loc, msg}`), `error` (string or
-//      `{message}`), `message`, `error_description`, `title`, `msg`, an S3-like XML `<Message>`; an HTML page
-//      says nothing; otherwise a short text excerpt.
-//  §8 limits: Retry-After (seconds, HTTP date, `retry-after-ms`) on 429, 503 or any retried status honoured
-//      exactly, without jitter, up to a cap (http.ts; above it the caller, e.g. the poller, waits); file
-//      size/count and numQs bounds are client settings checked before upload, the server's refusal shown;
-//      prompt length: not checked; signed-URL lifetime: the announced expiry when given, renewal ahead of it,
-//      and a 401/403/410 from the storage origin renews the URL (download.ts).
-//  §9 versioning: no version is sent; unknown extra fields are ignored everywhere.
-//  All bodies: JSON is parsed by safeJson.ts only; nesting deeper than MAX_JSON_DEPTH (64) is a ContractError (an
-//      error body that deep just says nothing, its status still decides the error). A job id (§4.3/§4.5) longer
-//      than 256 characters or holding control characters is a ContractError: it would be stored, shown and sent
-//      back in every poll.
+//  §4.1 model list: every array within MAX_DEPTH levels is a candidate, of strings or records; a record's name is its
+//      identifier-like string (isModelName), the column every record has with the most distinct values, a parent
+//      reference (key says base/parent/root/from...) after the others, then the first in the record (services put the
+//      name first). Two or more such arrays of one shape side by side, or under keys that say a kind, are groups, as
+//      is an array of records each holding a list. The list with the most names wins; a tie elsewhere is refused.
+//      Kind: the group key, a value saying base/custom/tuned, a boolean whose key says it, or a parent reference
+//      (custom, with its lineage); else a `ft:`/`custom:` name is custom; else 'unknown'. Duplicates keep the first.
+//  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts).
+//  §4.3/§4.5 started job: the one identifier in the answer, at any depth, that is no state word and no value the
+//      request sent; one with a digit, then a shallower one, wins; a tie is refused. A number only as the whole answer.
+//      No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment). An id over
+//      256 characters or with control characters is refused (it is stored and sent back in every poll).
+//  §3/§4.4/§4.6 status: the state is a value anywhere that is a state word (STATE_WORDS, after folding case, spaces
+//      and dashes), under a key saying status/state first, then phase/stage, then the shallowest; a disagreement at
+//      one rank is refused. An unknown word under a status key is kept as `rawState` (state 'unknown', polling goes on,
+//      shown humanised: `validating_files` -> "Validating files"); an error field makes it 'failed'. Progress: a
+//      percent text; a number whose key says percent; one whose key says progress/fraction (above 1 a percentage, 1
+//      while not finished 1%); else a done/total pair of counts in one object (a key saying total beside one other, or
+//      two keys sharing a word, the larger total winning). Message: the first human text, else a phase word. Error: a
+//      key saying error/failure/reason, by errorText. Message, error and state word are capped (capText): they are
+//      stored in the job record, rewritten at each poll. The model the job made: readMadeModel.
+//  §4.7 download body when not redirected: see decodeDownloadMetadata.
+//  §5 401 and 403 from the API origin both mean "fix the key" (AuthError).  §6 no events: jobs are polled (src/jobs).
+//  §7 error bodies: FastAPI's `detail` list of `{loc, msg}`, an S3-like XML `<Message>`, else errorText of the body (a
+//      string, an object's human text, or a list of them, joined); an HTML page says nothing. Statuses: http.ts.
+//  §8 limits: Retry-After, IETF RateLimit and X-RateLimit-Reset (rateLimit.ts), for retries and the poller alike.
+//  §9 versioning: no version is sent; unknown fields are ignored. All JSON is parsed by safeJson.ts only (depth 64).
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
 import { tryParseJson } from './safeJson';
-import { isUsableJobId, MAX_JOB_ID_LENGTH } from './types';
+import { capText, humanise, isUsableJobId, MAX_JOB_ID_LENGTH, MAX_STATE_WORD_LENGTH } from './types';
 import type {
   DownloadTarget,
   EvaluationResult,
@@ -117,227 +93,404 @@ export function parseErrorBody(text: string): Json {
   }
 }
 
+// ------------------------------------------------------------------------------------------------ structure
+
+/** How deep the readers look for a list, an id, a state or progress: any real wrapping is a few levels. */
+const MAX_DEPTH = 10;
+
+/** The words of a key: `fineTunedModel`, `fine_tuned-model` and `FINE TUNED MODEL` all give fine, tuned, model. */
+function wordsOf(key: string): string[] {
+  let words = WORDS_SEEN.get(key);
+  if (words) return words;
+  words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => (w.length > 3 && /[^su]s$/.test(w) ? w.slice(0, -1) : w));
+  // Keys repeat in every record of a list: each is split once (the cache is dropped before it grows large).
+  if (WORDS_SEEN.size > 2_000) WORDS_SEEN.clear();
+  WORDS_SEEN.set(key, words);
+  return words;
+}
+const WORDS_SEEN = new Map<string, string[]>();
+
+function keySays(key: string, words: ReadonlySet<string>): boolean {
+  for (const w of wordsOf(key)) if (words.has(w)) return true;
+  return false;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
+const ONE_TOKEN = /^[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,256}$/;
+
+/** One token that can name a thing the service keeps: not text, not a URL, not a date. */
+function isIdentifier(v: unknown): v is string {
+  return typeof v === 'string' && ONE_TOKEN.test(v) && /[\p{L}\p{N}]/u.test(v) && !v.includes('://') && !/^\d{4}-\d\d-\d\d/.test(v);
+}
+
+/** Text a person wrote: it has a space between two words. */
+const isHumanText = (v: unknown): v is string => typeof v === 'string' && /\S\s+\S/.test(v);
+
 // ---------------------------------------------------------------------------------------------- 4.1 models
 
-const NAME_FIELDS = ['name', 'model_name', 'modelName', 'id', 'model'] as const;
-const LIST_WRAPPERS = ['models', 'allowed_models', 'data', 'result', 'results', 'items'] as const;
-const CUSTOM_WORDS = new Set(['custom', 'finetuned', 'fine-tuned', 'fine_tuned', 'lora', 'adapter', 'user', 'tuned']);
-const BASE_WORDS = new Set(['base', 'foundation', 'pretrained', 'builtin', 'built-in', 'system', 'public']);
-
+const words = (list: string) => new Set(list.split(' '));
+const CUSTOM_WORDS = words('custom finetuned finetune tuned ft lora adapter user your my own private trained derived');
+const BASE_WORDS = words('base built builtin foundation pretrained system public stock standard official shared');
+/** Words that say what a value is, never which one: `{"object": "model"}` names nothing. */
+const TYPE_WORDS = new Set([...CUSTOM_WORDS, ...BASE_WORDS, ...words('fine in model list object type kind')]);
+const LINEAGE_WORDS = words('base parent root from source origin upstream based');
 // What the answer says wins: a `ft:` model listed with `type: base` stays base.
 const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
 
-function kindByName(name: string): ModelKind {
-  return CUSTOM_NAME_PREFIX.test(name) ? 'custom' : 'unknown';
+/** The kind words say: custom when any word says custom, base when any says base (custom first: "fine_tuned_base"). */
+function kindOfWords(words: readonly string[]): ModelKind {
+  let kind: ModelKind = 'unknown';
+  for (const w of words) {
+    if (CUSTOM_WORDS.has(w)) return 'custom';
+    if (BASE_WORDS.has(w)) kind = 'base';
+  }
+  return kind;
 }
 
-function kindOf(o: Obj): ModelKind {
-  for (const f of ['type', 'kind', 'model_type', 'category', 'source', 'origin']) {
-    const v = o[f];
+/** A value made only of type words ("base", "fine-tuned", "model"): it says a kind, it names nothing. */
+function isTypeValue(v: string): boolean {
+  if (v.length > 40 || /\d/.test(v)) return false;
+  for (const w of wordsOf(v)) if (!TYPE_WORDS.has(w)) return false;
+  return true;
+}
+
+function isModelName(v: unknown): v is string {
+  return isIdentifier(v) && /\p{L}/u.test(v) && !isTypeValue(v);
+}
+
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** One record as the list reader sees it: its name-like fields, and what its other fields say. */
+interface Seen {
+  names: [string, string][];
+  kind: ModelKind;
+  createdAt?: string;
+}
+
+/** A record's fields in one pass (a list may hold 10,000 of them): names, a kind said by a value or a boolean, a date. */
+function seeRecord(r: Obj): Seen {
+  const seen: Seen = { names: [], kind: 'unknown' };
+  for (const k in r) {
+    const v = r[k];
     if (typeof v === 'string') {
-      const w = v.trim().toLowerCase();
-      if (CUSTOM_WORDS.has(w)) return 'custom';
-      if (BASE_WORDS.has(w)) return 'base';
+      if (isModelName(v)) seen.names.push([k, v]);
+      else if (seen.kind === 'unknown' && isTypeValue(v)) seen.kind = kindOfWords(wordsOf(v));
+      else if (seen.createdAt === undefined && /^\d{4}-\d\d-\d\dT/.test(v)) seen.createdAt = v;
+    } else if (typeof v === 'boolean' && seen.kind === 'unknown') {
+      const said = kindOfWords(wordsOf(k));
+      if (said !== 'unknown') seen.kind = v ? said : said === 'custom' ? 'base' : 'custom';
     }
   }
-  for (const f of ['is_custom', 'custom', 'finetuned', 'is_finetuned']) {
-    if (typeof o[f] === 'boolean') return o[f] ? 'custom' : 'base';
-  }
-  if (typeof o.is_base === 'boolean') return o.is_base ? 'base' : 'custom';
-  if (typeof o.base_model === 'string' || typeof o.baseModel === 'string') return 'custom';
-  return 'unknown';
+  return seen;
 }
 
-function modelFrom(entry: unknown, forced?: ModelKind): ModelInfo | undefined {
-  if (typeof entry === 'string') {
-    const name = entry.trim();
-    return name ? { name, kind: forced ?? kindByName(name), raw: entry } : undefined;
-  }
-  if (!isObj(entry)) return undefined;
-  const name = firstString(entry, NAME_FIELDS)?.trim();
-  if (!name) return undefined;
-  const baseModel = firstString(entry, ['base_model', 'baseModel', 'modelType']);
-  const createdAt = firstString(entry, ['created_at', 'createdAt', 'created']);
-  const said = forced ?? kindOf(entry);
-  return { name, kind: said === 'unknown' ? kindByName(name) : said, baseModel, createdAt, raw: entry };
-}
-
-function findModelArray(body: Json): unknown[] | undefined {
-  if (Array.isArray(body)) return body as unknown[];
-  if (!isObj(body)) return undefined;
-  for (const w of LIST_WRAPPERS) {
-    const v = body[w];
-    if (Array.isArray(v)) return v as unknown[];
-    if (isObj(v)) {
-      const inner = findModelArray(v);
-      if (inner) return inner;
+/** The key of the field that names each record (see the header: coverage, distinct values, lineage, order). */
+function nameColumn(seen: Seen[]): string | undefined {
+  const columns = new Map<string, { covered: number; values: Set<string>; lineage: boolean; order: number }>();
+  for (const { names } of seen) {
+    for (const [k, v] of names) {
+      let c = columns.get(k);
+      if (!c) columns.set(k, (c = { covered: 0, values: new Set(), lineage: keySays(k, LINEAGE_WORDS), order: columns.size }));
+      c.covered++;
+      c.values.add(v);
     }
   }
-  return undefined;
+  let best: string | undefined;
+  let bestRank: number[] = [];
+  for (const [k, c] of columns) {
+    const rank = [c.covered, c.values.size, c.lineage ? 0 : 1, -c.order];
+    if (best === undefined || compareRanks(rank, bestRank) > 0) [best, bestRank] = [k, rank];
+  }
+  return best;
+}
+
+/** The models of one array (its strings, its records by their name column) and their shape; undefined when none is named. */
+function readArray(list: unknown[]): { models: ModelInfo[]; shape: string } | undefined {
+  const cached = ARRAYS_READ.get(list);
+  if (cached !== undefined) return cached ?? undefined;
+  const seen = list.map((e) => (isObj(e) ? seeRecord(e) : undefined));
+  const records = seen.filter((r): r is Seen => r !== undefined);
+  const nameKey = nameColumn(records);
+  const models: ModelInfo[] = [];
+  list.forEach((entry, i) => {
+    const record = seen[i];
+    if (isModelName(entry)) models.push({ name: entry, kind: 'unknown', raw: entry });
+    if (!record || nameKey === undefined) return;
+    let name: string | undefined;
+    let baseModel: string | undefined;
+    for (const [k, v] of record.names) if (k === nameKey) name = v;
+    // A reference to a parent model: another name-like field whose key says so. The model is then a custom one.
+    for (const [k, v] of record.names) {
+      if (baseModel === undefined && k !== nameKey && v !== name && keySays(k, LINEAGE_WORDS)) baseModel = v;
+    }
+    if (name === undefined) return;
+    const kind = record.kind === 'unknown' && baseModel !== undefined ? 'custom' : record.kind;
+    models.push({ name, kind, baseModel, createdAt: record.createdAt, raw: entry });
+  });
+  const shape = records.length > 0 ? `records named by ${nameKey}` : 'strings';
+  const read = models.length > 0 || list.length === 0 ? { models, shape } : undefined;
+  ARRAYS_READ.set(list, read ?? null);
+  return read;
+}
+// An array is read once per answer, though the search for groups and lists meets it more than once.
+const ARRAYS_READ = new WeakMap<unknown[], { models: ModelInfo[]; shape: string } | null>();
+
+/** `models` as a group that says their kind: its word wins over theirs. */
+const ofKind = (models: ModelInfo[], kind: ModelKind) => (kind === 'unknown' ? models : models.map((m) => ({ ...m, kind })));
+
+interface ListCandidate {
+  path: string;
+  models: ModelInfo[];
+}
+
+/**
+ * The lists of models within `v`: an array of named entries (not looked into further), an object of groups (two or
+ * more such arrays, or arrays under keys that say a kind), an array of records each holding lists; else what its
+ * members hold.
+ */
+function findLists(v: unknown, path: string, depth: number, forced: ModelKind, out: ListCandidate[]): void {
+  if (depth > MAX_DEPTH) return;
+  if (Array.isArray(v)) {
+    const read = readArray(v);
+    if (read) {
+      out.push({ path, models: ofKind(read.models, forced) });
+      return;
+    }
+    const inner: ListCandidate[] = [];
+    v.forEach((e, i) => {
+      // A record of a group says its kind in a value ({"kind": "base", "models": [...]}).
+      const said = isObj(e) ? Object.values(e).find((x): x is string => typeof x === 'string' && isTypeValue(x)) : undefined;
+      const kind = forced !== 'unknown' ? forced : said ? kindOfWords(wordsOf(said)) : 'unknown';
+      findLists(e, `${path}[${i}]`, depth + 1, kind, inner);
+    });
+    if (inner.length > 0) out.push(merged(path, inner));
+    return;
+  }
+  if (!isObj(v)) return;
+  const lists = Object.entries(v).filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && readArray(e[1]) !== undefined);
+  // Groups hold entries of one shape (all strings, or records named by the same field); `tags: ["fast"]` beside a list
+  // of records is not a group of models.
+  const shapes = new Set(lists.filter(([, l]) => l.length > 0).map(([, l]) => readArray(l)!.shape));
+  const kindKeys = lists.some(([k]) => kindOfWords(wordsOf(k)) !== 'unknown');
+  if ((lists.length >= 2 && shapes.size === 1) || (kindKeys && shapes.size > 0)) {
+    const groups = lists.map(([k, l]) => {
+      const kind = forced !== 'unknown' ? forced : kindOfWords(wordsOf(k));
+      return { path: `${path}.${k}`, models: ofKind(readArray(l)!.models, kind) };
+    });
+    out.push(merged(path, groups));
+    return;
+  }
+  for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) findLists(x, `${path}.${k}`, depth + 1, forced, out);
+}
+
+function merged(path: string, parts: ListCandidate[]): ListCandidate {
+  return { path, models: parts.flatMap((p) => p.models) };
 }
 
 export function decodeModelList(body: Json): ModelInfo[] {
-  const out: ModelInfo[] = [];
-  const seen = new Set<string>();
-  const add = (m: ModelInfo | undefined) => {
-    if (m && !seen.has(m.name)) {
-      seen.add(m.name);
-      out.push(m);
-    }
-  };
-  if (isObj(body) && (Array.isArray(body.base_models) || Array.isArray(body.custom_models))) {
-    for (const e of asArray(body.base_models)) add(modelFrom(e, 'base'));
-    for (const e of asArray(body.custom_models)) add(modelFrom(e, 'custom'));
-    return out;
+  const found: ListCandidate[] = [];
+  findLists(body, '$', 0, 'unknown', found);
+  if (found.length === 0) throw contract('model list: no list of models found', body);
+  const size = (c: ListCandidate) => new Set(c.models.map((m) => m.name)).size;
+  found.sort((a, b) => size(b) - size(a));
+  const [best, second] = found;
+  if (second && size(second) === size(best!) && size(best!) > 0) {
+    const show = (c: ListCandidate) => `${c.path} (${capText(c.models.map((m) => m.name).join(', '), 80)})`;
+    throw contract(`model list: two lists fit equally well, ${show(best!)} and ${show(second)}`, body);
   }
-  const list = findModelArray(body);
-  if (!list) throw contract('model list: no list of models found', body);
-  for (const e of list) add(modelFrom(e));
-  if (list.length > 0 && out.length === 0) throw contract('model list: no entry has a name', body);
-  return out;
+  const seen = new Set<string>();
+  return best!.models
+    .filter((m) => !seen.has(m.name) && seen.add(m.name))
+    .map((m) => (m.kind === 'unknown' && CUSTOM_NAME_PREFIX.test(m.name) ? { ...m, kind: 'custom' } : m));
 }
-
-function asArray(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
 // --------------------------------------------------------------------------------------- 4.3 / 4.5 start
 
-const JOB_ID_FIELDS = ['job_id', 'jobId', 'id', 'task_id', 'taskId', 'job'] as const;
-
-export function decodeStartedJob(body: Json): StartedJob {
-  if (typeof body === 'string') {
-    const id = body.trim();
-    if (/^[\w.:-]{1,200}$/.test(id)) return { jobId: id, raw: body };
-    throw contract('no job id in the answer', body);
-  }
-  if (isObj(body)) {
-    const id = firstString(body, JOB_ID_FIELDS);
-    if (id) return started(id, body);
-    for (const w of ['job', 'data', 'result']) {
-      const inner = body[w];
-      if (isObj(inner)) {
-        const innerId = firstString(inner, JOB_ID_FIELDS);
-        if (innerId) return started(innerId, body);
-      }
-    }
-  }
-  throw contract('no job id in the answer', body);
+/** What else the client knows of a start answer: its status and Location header, and the values the request sent. */
+export interface StartAnswer {
+  status?: number;
+  location?: string;
+  /** Values the request itself sent (model, dataset, mode…): an answer echoing them back does not make them ids. */
+  sent?: readonly string[];
 }
 
-// An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
-function started(id: string, body: Obj): StartedJob {
+export function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJob {
+  const sent = new Set(answer.sent ?? []);
+  const strings: { id: string; rank: number[] }[] = [];
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    if (typeof v === 'string') {
+      const t = v.trim();
+      if (isIdentifier(t) && !sent.has(t) && normaliseState(t) === 'unknown' && !isTypeValue(t)) {
+        strings.push({ id: t, rank: [/\d/.test(t) ? 1 : 0, -depth] });
+      }
+    } else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
+    else if (isObj(v)) for (const x of Object.values(v)) visit(x, depth + 1);
+  };
+  visit(body, 0);
+  strings.sort((a, b) => compareRanks(b.rank, a.rank));
+  const [best, next] = strings;
+  if (best && next && compareRanks(best.rank, next.rank) === 0 && best.id !== next.id) {
+    throw contract(`two values could each be the job id: "${best.id}" and "${next.id}"`, body);
+  }
+  // A number is an id only when it is the whole answer: in a record, `{"position": 3}` looks just like `{"id": 3}`.
+  const id = best?.id ?? (typeof body === 'number' && Number.isSafeInteger(body) ? String(body) : undefined) ?? idFromLocation(answer);
+  if (id === undefined) throw contract('no job id in the answer', body);
+  // An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
   if (!isUsableJobId(id)) {
     throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
   }
   return { jobId: id, raw: body };
 }
 
-// ---------------------------------------------------------------------------------------- 4.4 / 4.6 poll
-
-const STATE_WORDS: Record<Exclude<JobState, 'unknown'>, readonly string[]> = {
-  queued: ['queued', 'pending', 'waiting', 'submitted', 'created', 'accepted', 'scheduled', 'new', 'enqueued'],
-  running: [
-    'running',
-    'processing',
-    'in_progress',
-    'started',
-    'starting',
-    'training',
-    'generating',
-    'extracting',
-    'uploading',
-    'uploaded',
-    'preparing',
-    'validating',
-    'tuning',
-    'finetuning',
-    'fine_tuning',
-    'evaluating',
-    'active',
-    'working',
-    'building',
-    'generating_questions',
-    'exporting',
-    'saving',
-  ],
-  completed: ['completed', 'complete', 'succeeded', 'success', 'successful', 'done', 'finished', 'ready', 'ok'],
-  failed: ['failed', 'failure', 'error', 'errored', 'crashed', 'rejected', 'timeout', 'timed_out', 'expired'],
-  cancelled: ['cancelled', 'canceled', 'aborted', 'stopped', 'killed', 'cancelling', 'canceling'],
-};
-
-const WORD_TO_STATE = new Map<string, JobState>();
-for (const [state, words] of Object.entries(STATE_WORDS) as [JobState, readonly string[]][]) {
-  for (const w of words) WORD_TO_STATE.set(w, state);
+/** A 201/202 that says where the job is: its one query value, else the last segment of its path. */
+function idFromLocation({ status, location }: StartAnswer): string | undefined {
+  if ((status !== 201 && status !== 202) || !location) return undefined;
+  try {
+    const url = new URL(location, 'http://service.invalid/');
+    const values = [...url.searchParams.values()].filter(isIdentifier);
+    const id = values.length === 1 ? values[0] : decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
+    return isIdentifier(id) ? id : undefined;
+  } catch {
+    return undefined; // not a URL, or a segment that is not URI-encoded
+  }
 }
 
-/** The one mapping rule: lower-case, fold spaces and dashes to `_`, look up; an unknown word is 'unknown'. */
-export function normaliseState(word: string): JobState {
-  const w = word
+// ---------------------------------------------------------------------------------------- 4.4 / 4.6 poll
+
+const STATE_WORDS: Record<Exclude<JobState, 'unknown'>, string> = {
+  queued: 'queued pending waiting submitted created accepted scheduled new enqueued',
+  running:
+    'running processing in_progress started starting training generating extracting uploading uploaded preparing validating ' +
+    'tuning finetuning fine_tuning evaluating active working building generating_questions exporting saving',
+  completed: 'completed complete succeeded success successful done finished ready ok',
+  failed: 'failed failure error errored crashed rejected timeout timed_out expired',
+  cancelled: 'cancelled canceled aborted stopped killed cancelling canceling',
+};
+
+const WORD_TO_STATE = new Map<string, JobState>(
+  Object.entries(STATE_WORDS).flatMap(([state, words]) => words.split(' ').map((w): [string, JobState] => [w, state as JobState])),
+);
+
+const foldWord = (word: string) =>
+  word
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  return WORD_TO_STATE.get(w) ?? 'unknown';
+
+/** The one mapping rule: lower-case, fold spaces and dashes to `_`, look up; an unknown word is 'unknown'. */
+export function normaliseState(word: string): JobState {
+  // A text longer than any state word is not one: not folded (an 8 MiB message would be copied twice).
+  return (word.length <= MAX_STATE_WORD_LENGTH && WORD_TO_STATE.get(foldWord(word))) || 'unknown';
 }
 
-function readState(o: Obj): { state: JobState; rawState?: string } {
-  const rawState = firstString(o, ['status', 'state', 'job_status', 'phase']);
-  let state: JobState = rawState ? normaliseState(rawState) : 'unknown';
-  const hasError = o.error !== undefined && o.error !== null && o.error !== '' && o.error !== false;
-  if (state === 'unknown' && hasError) state = 'failed';
-  if (state === 'unknown' && !rawState && (o.done === true || o.completed === true)) state = 'completed';
-  return { state, rawState };
-}
+const STATUS_KEY = words('status state');
+const PHASE_KEY = words('phase stage step');
+const ERROR_KEY = words('error failure reason err');
 
-/**
- * Progress in percent. A field named like `percent` is already a percentage. For `progress`, a value
- * above 1 is a percentage and a value in [0, 1] a fraction, except that exactly 1 is read as 1% while the
- * job is not finished (a fraction of 1 would mean "finished", which the state says better).
- */
-function readProgress(o: Obj, state: JobState): number | undefined {
-  const clamp = (n: number) => Math.max(0, Math.min(100, n));
-  const num = (v: unknown): number | undefined => {
-    if (typeof v === 'number' && Number.isFinite(v)) return v;
-    if (typeof v === 'string') {
-      const m = /^\s*(-?\d+(?:\.\d+)?)\s*%?\s*$/.exec(v);
-      if (m) return Number(m[1]);
+/** Each field of a record and of the records it holds (in lists too), with its depth, shallowest first. */
+function fieldsOf(o: Obj): { key: string; value: unknown; depth: number; parent: Obj }[] {
+  const out: { key: string; value: unknown; depth: number; parent: Obj }[] = [];
+  let level: Obj[] = [o];
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const next: Obj[] = [];
+    for (const parent of level) {
+      for (const [key, value] of Object.entries(parent)) {
+        out.push({ key, value, depth, parent });
+        if (isObj(value)) next.push(value);
+        else if (Array.isArray(value)) next.push(...value.filter(isObj));
+      }
     }
-    return undefined;
-  };
-  for (const f of ['percent', 'percentage', 'progress_percent', 'pct']) {
-    const n = num(o[f]);
-    if (n !== undefined) return clamp(n);
+    level = next;
   }
-  const p = o.progress;
-  if (isObj(p)) {
-    const inner = readProgress(p, state);
-    if (inner !== undefined) return inner;
-    const cur = num(p.current ?? p.done ?? p.completed);
-    const total = num(p.total);
-    if (cur !== undefined && total) return clamp((cur / total) * 100);
+  return out;
+}
+
+const hasValue = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== false;
+
+/** The state, the word that said it, and the record that holds it (the job's own record, in whatever wrapper). */
+function readState(body: Obj, fields: ReturnType<typeof fieldsOf>): { state: JobState; rawState?: string; holder: Obj } {
+  const keyRank = (k: string) => (keySays(k, STATUS_KEY) ? 2 : keySays(k, PHASE_KEY) ? 1 : 0);
+  const said = fields
+    .filter((f): f is typeof f & { value: string } => typeof f.value === 'string' && normaliseState(f.value) !== 'unknown')
+    .map((f) => ({ word: f.value, state: normaliseState(f.value), rank: [keyRank(f.key), -f.depth], holder: f.parent }))
+    .sort((a, b) => compareRanks(b.rank, a.rank));
+  const [best, next] = said;
+  if (best) {
+    if (next && compareRanks(best.rank, next.rank) === 0 && next.state !== best.state) {
+      throw contract(`status: two states, "${capText(best.word, 40)}" and "${capText(next.word, 40)}"`, body);
+    }
+    return { state: best.state, rawState: capText(best.word.trim(), MAX_STATE_WORD_LENGTH), holder: best.holder };
   }
-  const n = num(p);
-  if (n !== undefined) {
-    if (typeof p === 'string' && p.includes('%')) return clamp(n);
+  // A word the extension does not know, where a status is written: kept (and shown humanised), polling goes on.
+  const unknown = fields.find((f) => f.depth === 0 && typeof f.value === 'string' && f.value.trim() && keyRank(f.key) === 2);
+  const rawState = unknown ? capText(String(unknown.value).trim(), MAX_STATE_WORD_LENGTH) : undefined;
+  const failed = fields.some((f) => f.depth === 0 && keySays(f.key, ERROR_KEY) && hasValue(f.value));
+  return { state: failed ? 'failed' : 'unknown', rawState, holder: body };
+}
+
+const PERCENT_KEY = words('percent pct percentage');
+const PROGRESS_KEY = words('progress fraction ratio completion');
+const TOTAL_KEY = words('total max of count num all target expected');
+/** Counts above this are times (epoch seconds), sizes or ids, not items done. */
+const MAX_COUNT = 1e9;
+const PERCENT_TEXT = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/;
+
+/** Progress in percent (see the header for the order); undefined when the record holds none. */
+function readProgress(fields: ReturnType<typeof fieldsOf>, state: JobState): number | undefined {
+  const clamp = (n: number) => Math.max(0, Math.min(100, n));
+  const text = fields.find((f) => typeof f.value === 'string' && PERCENT_TEXT.test(f.value));
+  if (text) return clamp(Number(PERCENT_TEXT.exec(text.value as string)![1]));
+  const num = (v: unknown) =>
+    typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined;
+  const percent = fields.find((f) => num(f.value) !== undefined && keySays(f.key, PERCENT_KEY));
+  if (percent) return clamp(num(percent.value)!);
+  const progress = fields.find((f) => num(f.value) !== undefined && keySays(f.key, PROGRESS_KEY));
+  if (progress) {
+    const n = num(progress.value)!;
     if (n > 1) return clamp(n);
-    if (n === 1 && state !== 'completed') return 1;
-    return clamp(n * 100);
+    return n === 1 && state !== 'completed' ? 1 : clamp(n * 100);
   }
-  const cur = num(o.current_step ?? o.completed_steps ?? o.step);
-  const total = num(o.total_steps ?? o.steps);
-  if (cur !== undefined && total) return clamp((cur / total) * 100);
+  // Pairs of counts, object by object, shallowest first.
+  const byParent = new Map<Obj, { key: string; n: number; words: string[] }[]>();
+  for (const f of fields) {
+    const n = f.value;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_COUNT) continue;
+    const counts = byParent.get(f.parent) ?? [];
+    counts.push({ key: f.key, n, words: wordsOf(f.key) });
+    byParent.set(f.parent, counts);
+  }
+  for (const counts of byParent.values()) {
+    let best: { done: number; total: number } | undefined;
+    const consider = (a: (typeof counts)[number], b: (typeof counts)[number]) => {
+      const aTotal = a.words.some((w) => TOTAL_KEY.has(w));
+      const bTotal = b.words.some((w) => TOTAL_KEY.has(w));
+      const [done, total] = aTotal !== bTotal ? (aTotal ? [b.n, a.n] : [a.n, b.n]) : [Math.min(a.n, b.n), Math.max(a.n, b.n)];
+      if (total > 0 && done <= total && (!best || total > best.total)) best = { done, total };
+    };
+    // One count whose key says total beside one other (`{done, total}`), or keys that share a word (`step`,
+    // `total_steps`), bucketed by word so that a record of 50,000 numbers stays linear. Two anonymous numbers
+    // (`{priority: 2, attempt: 5}`) are no progress.
+    if (counts.length === 2 && counts.filter((c) => c.words.some((w) => TOTAL_KEY.has(w))).length === 1) consider(counts[0]!, counts[1]!);
+    const byWord = new Map<string, (typeof counts)[number][]>();
+    for (const c of counts) for (const w of c.words) if (!TOTAL_KEY.has(w)) byWord.set(w, [...(byWord.get(w) ?? []), c].slice(0, 8));
+    for (const group of byWord.values()) group.forEach((a, i) => group.slice(i + 1).forEach((b) => consider(a, b)));
+    if (best) return clamp((best.done / best.total) * 100);
+  }
   return undefined;
 }
 
-/** Error text from whatever shape the service used (part 7: not shown). */
+/** Error text from whatever shape the service used: a string, an object's own text, or a list of them, joined. */
 export function errorText(err: unknown): string {
-  if (typeof err === 'string') return err;
-  if (Array.isArray(err)) return err.map(errorText).join('; ');
-  if (isObj(err)) {
-    const s = firstString(err, ['message', 'detail', 'msg', 'error', 'description', 'reason', 'code']);
-    if (s) return s;
-    if (isObj(err.error) || Array.isArray(err.error)) return errorText(err.error);
-  }
+  const said = textOf(err, 0);
+  if (said !== undefined) return said;
   try {
     return JSON.stringify(err);
   } catch {
@@ -345,52 +498,78 @@ export function errorText(err: unknown): string {
   }
 }
 
-function readError(o: Obj): string | undefined {
-  for (const f of ['error', 'error_message', 'errorMessage', 'failure_reason', 'reason']) {
-    const v = o[f];
-    if (v !== undefined && v !== null && v !== '' && v !== false) return errorText(v);
+/** The text a value says: a string; of an object, its human text (else its longest string); a list's, joined. */
+function textOf(v: unknown, depth: number): string | undefined {
+  if (typeof v === 'string') return v.trim() ? v : undefined;
+  if (depth > MAX_DEPTH) return undefined;
+  if (Array.isArray(v)) {
+    const parts = v.map((x) => textOf(x, depth + 1)).filter((x): x is string => x !== undefined);
+    return parts.length ? parts.join('; ') : undefined;
   }
-  return undefined;
+  if (!isObj(v)) return undefined;
+  const strings = Object.values(v).filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+  const human = strings.find(isHumanText);
+  if (human) return human;
+  const inner = Object.values(v)
+    .filter((x) => typeof x === 'object' && x !== null)
+    .map((x) => textOf(x, depth + 1))
+    .find((x) => x !== undefined);
+  return inner ?? strings.sort((a, b) => b.length - a.length)[0];
 }
 
-function unwrapRecord(body: Json, what: string): Obj {
+function statusOf(body: Json, what: string) {
   if (!isObj(body)) throw contract(`${what}: not a JSON object`, body);
-  for (const w of ['job', 'data']) {
-    const inner = body[w];
-    if (isObj(inner) && !('status' in body) && !('state' in body)) return inner;
-  }
-  return body;
+  const fields = fieldsOf(body);
+  const said = readState(body, fields);
+  if (!said.rawState && said.state === 'unknown') throw contract(`${what}: no status field`, body);
+  return { fields, ...said };
+}
+
+function readError(fields: ReturnType<typeof fieldsOf>, holder: Obj): string | undefined {
+  const f = fields.find((x) => (x.depth === 0 || x.parent === holder) && keySays(x.key, ERROR_KEY) && hasValue(x.value));
+  return f ? capText(errorText(f.value)) : undefined;
+}
+
+function readMessage(fields: ReturnType<typeof fieldsOf>, holder: Obj, rawState: string | undefined): string | undefined {
+  const own = fields.filter((f) => f.parent === holder && !keySays(f.key, ERROR_KEY));
+  const text = own.find((f) => isHumanText(f.value));
+  if (text) return capText(text.value as string);
+  const phase = own.find((f) => keySays(f.key, PHASE_KEY) && isIdentifier(f.value) && f.value !== rawState);
+  return phase ? capText(humanise(phase.value as string)) : undefined;
 }
 
 export function decodeFinetuneStatus(jobId: string, body: Json): FinetuneStatus {
-  const o = unwrapRecord(body, 'finetune status');
-  const { state, rawState } = readState(o);
-  if (!rawState && state === 'unknown') throw contract('finetune status: no status field', body);
-  const error = state === 'failed' ? (readError(o) ?? firstString(o, ['detail', 'message'])) : readError(o);
+  const { fields, state, rawState, holder } = statusOf(body, 'finetune status');
+  const message = readMessage(fields, holder, rawState);
+  const error = readError(fields, holder) ?? (state === 'failed' ? message : undefined);
   return {
     jobId,
     state,
     rawState,
-    progress: state === 'completed' ? 100 : readProgress(o, state),
-    message: firstString(o, ['message', 'detail', 'stage', 'step_name', 'status_message', 'description']),
+    progress: state === 'completed' ? 100 : readProgress(fields, state),
+    message,
     error,
-    modelName: readMadeModel(o),
+    modelName: readMadeModel(holder),
     raw: body,
   };
 }
 
+// The model the job made: the service may name it itself (OpenAI's `fine_tuned_model`). Read by key, as it is one
+// value among several model names (the base, the name asked for) that only their keys tell apart; a value equal to
+// the answer's own base model is not it, nor one that is not a usable name.
 const MADE_MODEL_FIELDS = ['fine_tuned_model', 'fineTunedModel', 'tuned_model', 'output_model', 'model_name', 'modelName', 'model'];
-// eslint-disable-next-line no-control-regex
-const USABLE_MODEL_NAME = /^[^\u0000-\u001f\u007f]{1,256}$/;
 
 function readMadeModel(o: Obj): string | undefined {
   const base = firstString(o, ['base_model', 'baseModel', 'modelType'])?.trim();
   for (const f of MADE_MODEL_FIELDS) {
     const name = firstString(o, [f])?.trim();
-    if (name && name !== base && USABLE_MODEL_NAME.test(name)) return name;
+    if (name && name !== base && isIdentifierOrText(name)) return name;
   }
   return undefined;
 }
+
+// eslint-disable-next-line no-control-regex
+const isIdentifierOrText = (v: string) => /^[^\u0000-\u001f\u007f]{1,256}$/.test(v);
 
 function readEvaluationResult(v: unknown): EvaluationResult | undefined {
   if (!isObj(v)) return undefined;
@@ -413,15 +592,13 @@ function readEvaluationResult(v: unknown): EvaluationResult | undefined {
 }
 
 export function decodeEvaluationStatus(jobId: string, body: Json): EvaluationStatus {
-  const o = unwrapRecord(body, 'evaluation status');
-  const { state, rawState } = readState(o);
-  if (!rawState && state === 'unknown') throw contract('evaluation status: no status field', body);
+  const { fields, state, rawState, holder } = statusOf(body, 'evaluation status');
   if (state === 'completed') {
-    const result = readEvaluationResult(o.result);
+    const result = readEvaluationResult(holder.result);
     if (!result) throw contract('evaluation status: completed without a readable result', body);
     return { jobId, state, rawState, result, raw: body };
   }
-  const error = state === 'failed' ? (readError(o) ?? 'The evaluation failed without a reason.') : undefined;
+  const error = state === 'failed' ? (readError(fields, holder) ?? 'The evaluation failed without a reason.') : undefined;
   return { jobId, state, rawState, error, raw: body };
 }
 
@@ -475,24 +652,18 @@ export function decodeErrorMessage(body: Json): string | undefined {
     const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(t);
     if (xml) return xml[1];
     if (t.startsWith('<')) return undefined;
-    return t.length > 300 ? `${t.slice(0, 300)}…` : t;
+    return capText(t, 300);
   }
-  if (!isObj(body)) return undefined;
-  const d = body.detail;
-  if (Array.isArray(d)) {
-    // FastAPI validation errors: [{loc: [...], msg: "..."}]
-    return d
+  // FastAPI validation errors: {detail: [{loc: [...], msg: "..."}]}, each said with the field it is about.
+  if (isObj(body) && Array.isArray(body.detail)) {
+    return body.detail
       .map((e) => {
-        if (!isObj(e)) return String(e);
-        const loc = Array.isArray(e.loc) ? e.loc.filter((x) => x !== 'body').join('.') : '';
-        const msg = typeof e.msg === 'string' ? e.msg : errorText(e);
-        return loc ? `${loc}: ${msg}` : msg;
+        if (!isObj(e) || !Array.isArray(e.loc) || typeof e.msg !== 'string') return errorText(e);
+        const loc = e.loc.filter((x) => x !== 'body').join('.');
+        return loc ? `${loc}: ${e.msg}` : e.msg;
       })
       .join('; ');
   }
-  for (const f of ['detail', 'error', 'message', 'error_description', 'title', 'msg']) {
-    const v = body[f];
-    if (v !== undefined && v !== null && v !== '') return errorText(v);
-  }
-  return undefined;
+  const said = isObj(body) || Array.isArray(body) ? textOf(body, 0) : undefined;
+  return said === undefined ? undefined : capText(said, 300);
 }

@@ -24,8 +24,11 @@ import {
 } from './errors';
 import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
+import { parseRetryAfter } from './rateLimit';
 import { normaliseBaseUrl } from './urlPolicy';
-import { waitText } from './waitText';
+import { exactWaitText, waitText } from './waitText';
+
+export { parseRetryAfter } from './rateLimit';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, message: string) => void;
@@ -124,21 +127,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return delay(ms, undefined, { signal }).catch(() => Promise.reject(new CancelledError()));
 }
 
-/** Longer waits are read as this long: callers cap far below it, and the number stays finite (no "Infinity s"). */
-const MAX_RETRY_AFTER_HEADER_MS = 24 * 3600_000;
-
-/** Retry-After as seconds or an HTTP date; `retry-after-ms` first when present. */
-export function parseRetryAfter(headers: Record<string, unknown>, now = Date.now()): number | undefined {
-  const bounded = (ms: number) => Math.min(Math.max(0, Math.ceil(ms)), MAX_RETRY_AFTER_HEADER_MS);
-  const ms = headers['retry-after-ms'];
-  if (typeof ms === 'string' && /^\d+(\.\d+)?$/.test(ms.trim())) return bounded(Number(ms));
-  const ra = headers['retry-after'];
-  if (typeof ra !== 'string' || !ra.trim()) return undefined;
-  if (/^\d+(\.\d+)?$/.test(ra.trim())) return bounded(Number(ra) * 1000);
-  const date = Date.parse(ra);
-  return Number.isNaN(date) ? undefined : bounded(date - now);
-}
-
 /** Normalises a configured base URL; throws a RequestError the user can act on when it is not usable. */
 export function parseBaseUrl(baseUrl: string): URL {
   const result = normaliseBaseUrl(baseUrl);
@@ -195,13 +183,19 @@ export class HttpClient {
   }
 
   async getJson(what: string, path: string, query: Record<string, string> | undefined, opts: CallOptions = {}): Promise<unknown> {
-    return this.withRetry(what, true, opts, (signal) =>
+    const answer = await this.withRetry(what, true, opts, (signal) =>
       this.jsonAttempt(what, { method: 'GET', url: this.url(path, query) }, signal, opts.waitMs),
     );
+    return answer.body;
   }
 
   /** POSTs are not repeated when the outcome is unknown: only a refused connection or a 429 is retried. */
   async postJson(what: string, path: string, body: unknown, opts: CallOptions = {}): Promise<unknown> {
+    return (await this.post(what, path, body, opts)).body;
+  }
+
+  /** A POST whose status and Location header matter too (a job started with 202 and only a Location). */
+  async post(what: string, path: string, body: unknown, opts: CallOptions = {}): Promise<HttpAnswer> {
     return this.withRetry(what, false, opts, (signal) =>
       this.jsonAttempt(
         what,
@@ -250,7 +244,7 @@ export class HttpClient {
     form: FormData,
     headers: Record<string, string>,
     opts: CallOptions & { onProgress?: (sent: number) => void },
-  ): Promise<unknown> {
+  ): Promise<HttpAnswer> {
     const controller = new AbortController();
     const unlink = linkAbort(opts.signal, controller);
     const idleMs = this.timeouts.uploadIdleMs;
@@ -274,7 +268,7 @@ export class HttpClient {
         signal: controller.signal,
         maxBodyLength: -1, // no limit, and no size-checking stream in the body's path
       });
-      return this.judge(what, res);
+      return { body: this.judge(what, res), status: res.status, location: locationOf(res) };
     } catch (e) {
       throw this.mapThrown(what, e, controller.signal);
     } finally {
@@ -290,7 +284,7 @@ export class HttpClient {
     request: AxiosRequestConfig,
     signal: AbortSignal | undefined,
     waitMs: number | undefined,
-  ): Promise<unknown> {
+  ): Promise<HttpAnswer> {
     const controller = new AbortController();
     const unlink = linkAbort(signal, controller);
     const limit = waitMs ?? this.timeouts.requestMs;
@@ -307,7 +301,7 @@ export class HttpClient {
     );
     try {
       const res = await this.axios.request<string>({ ...request, responseType: 'text', signal: controller.signal });
-      return this.judge(what, res);
+      return { body: this.judge(what, res), status: res.status, location: locationOf(res) };
     } catch (e) {
       throw this.mapThrown(what, e, controller.signal);
     } finally {
@@ -331,8 +325,9 @@ export class HttpClient {
     if (status === 401 || status === 403) {
       return new AuthError(`The service refused the API key (${status})${server}. Set a valid key.`, { status, detail });
     }
-    // Any status may carry Retry-After (a 503 during maintenance does): it is kept on the error whatever the class.
-    const retryAfterMs = parseRetryAfter(headers);
+    // Any status may carry Retry-After (a 503 during maintenance does): it is kept on the error whatever the class; a
+    // 429's quota fields (RateLimit, X-RateLimit-Reset) say the same (rateLimit.ts).
+    const retryAfterMs = parseRetryAfter(headers, Date.now(), status);
     const wait = retryAfterMs !== undefined ? ` Try again in ${waitText(retryAfterMs)}.` : '';
     if (status === 429) {
       return new RateLimitError(`${what}: too many requests (429)${server}.${wait}`, { status, detail, retryAfterMs });
@@ -379,9 +374,13 @@ export class HttpClient {
         return await attempt(signal);
       } catch (e) {
         const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
-        const delay = this.retryDelay(err, n, idempotent, opts.interactive === true);
-        if (delay === undefined) throw err;
-        this.log('warn', `${what}: ${err.message} Retrying in ${waitText(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
+        const wait = this.retryDelay(err, n, idempotent, opts.interactive === true);
+        if (wait === undefined) throw err;
+        // Said to a tenth of a second and waited exactly that: the log never says "1 s" of a retry that goes at 0.3 s.
+        const delay = Math.ceil(wait / 100) * 100;
+        // Most messages already start with what was being done ("Listing models: …"): said once.
+        const said = err.message.startsWith(`${what}: `) ? err.message : `${what}: ${err.message}`;
+        this.log('warn', `${said} Retrying in ${exactWaitText(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
         await this.sleepFn(delay, signal);
       }
     }
@@ -404,6 +403,18 @@ export class HttpClient {
     const backoff = Math.min(this.retry.baseDelayMs * 2 ** n, this.retry.maxDelayMs);
     return backoff / 2 + this.random() * (backoff / 2);
   }
+}
+
+/** A 2xx answer with what a start needs besides its body. */
+export interface HttpAnswer {
+  body: unknown;
+  status: number;
+  location?: string;
+}
+
+function locationOf(res: AxiosResponse): string | undefined {
+  const v: unknown = (res.headers as Record<string, unknown>).location;
+  return typeof v === 'string' ? v : undefined;
 }
 
 export function secs(ms: number): string {

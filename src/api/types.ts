@@ -87,3 +87,23 @@ export function isUsableJobId(id: unknown): id is string {
   const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
   return typeof id === 'string' && id.trim() !== '' && id.length <= MAX_JOB_ID_LENGTH && !control.test(id);
 }
+
+/** Service text kept in a job record (message, error): each record is rewritten at every poll and loaded by every window. */
+export const MAX_SERVICE_TEXT = 2_000;
+/** A state word longer than this is not a word: the rest is cut. */
+export const MAX_STATE_WORD_LENGTH = 64;
+
+/** `text` cut to `max` characters (the last one an ellipsis) when longer: what is kept of service text. */
+export function capText(text: string, max = MAX_SERVICE_TEXT): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A service word as a person reads it: `validating_files` -> "Validating files". */
+export function humanise(word: string): string {
+  const spaced = word
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.\s]+/g, ' ')
+    .toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}

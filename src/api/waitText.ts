@@ -9,3 +9,9 @@ export function waitText(ms: number): string {
   if (min < 90) return `${min} min`;
   return `${Math.round(min / 60)} h`;
 }
+
+/** A wait as it will be waited: tenths of a second below 10 s ("0.3 s", "1 s", "2.5 s"), else as waitText. */
+export function exactWaitText(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0 || ms >= 10_000) return waitText(ms);
+  return `${Math.ceil(ms / 100) / 10} s`;
+}

@@ -2,11 +2,14 @@
 // against and is read back only for that origin, so a service URL that changes (by the user, or by anything else)
 // never receives a key that was set for another service. The environment variable is the fallback for headless
 // use; it belongs to HOSTED_REASONING_BASE_URL's origin when that is set too.
-// SecretStorage.onDidChange fires in every window, so all windows agree on the keys.
+// SecretStorage.onDidChange fires in every window, so all windows agree on the keys. SecretStorage cannot list what it
+// holds, so the origins a key was stored for are kept beside it (in globalState, never the keys): that is how
+// "Forget API Keys…" finds every key to offer.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { registerSecret } from '../api/redact';
 import { normaliseBaseUrl } from '../api/urlPolicy';
+import { API_KEY_ORIGINS_KEY } from '../storageKeys';
 import { ENV_BASE_URL } from './config';
 
 /** Where keys were kept before they were bound to an origin; read only to offer it again, then removed. */
@@ -27,6 +30,12 @@ export function originOf(baseUrl: string): string | undefined {
   return 'url' in normalised ? normalised.url.origin : undefined;
 }
 
+/** Where the origins of stored keys are listed (globalState; a Map-backed stand-in in tests). */
+export interface OriginIndex {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -35,6 +44,7 @@ export class ApiKeyStore implements vscode.Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly index?: OriginIndex,
   ) {
     this.subscription = secrets.onDidChange((e) => {
       if (e.key.startsWith(SECRET_PREFIX)) this.changed.fire();
@@ -60,13 +70,36 @@ export class ApiKeyStore implements vscode.Disposable {
   async set(origin: string, key: string): Promise<void> {
     registerSecret(key);
     await this.secrets.store(SECRET_PREFIX + origin, key.trim());
+    await this.updateIndex((list) => [...list.filter((o) => o !== origin), origin]);
     this.changed.fire();
   }
 
   async clear(origin: string): Promise<void> {
     // The old value stays registered for redaction: it may still sit in earlier error texts.
     await this.secrets.delete(SECRET_PREFIX + origin);
+    await this.updateIndex((list) => list.filter((o) => o !== origin));
     this.changed.fire();
+  }
+
+  /**
+   * The origins that have a stored key, among those the index lists and `candidates` (origins the caller knows of
+   * otherwise: the configured service, the services of stored jobs, for keys stored before the index existed).
+   */
+  async storedOrigins(candidates: Iterable<string> = []): Promise<string[]> {
+    const all = new Set([...this.indexed(), ...candidates]);
+    const stored = await Promise.all(
+      [...all].map(async (origin) => ((await this.read(SECRET_PREFIX + origin))?.trim() ? origin : undefined)),
+    );
+    return stored.filter((o): o is string => o !== undefined).sort();
+  }
+
+  private indexed(): string[] {
+    const list = this.index?.get<unknown>(API_KEY_ORIGINS_KEY);
+    return Array.isArray(list) ? list.filter((o): o is string => typeof o === 'string') : [];
+  }
+
+  private async updateIndex(edit: (list: string[]) => string[]): Promise<void> {
+    await this.index?.update(API_KEY_ORIGINS_KEY, edit(this.indexed()));
   }
 
   /** A key an earlier version stored for no particular service: offered (never sent) until the user stores one. */

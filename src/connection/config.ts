@@ -23,6 +23,15 @@ export interface Settings {
   /** How long an inference run may be silent (its first byte, a non-streamed answer): reasoning takes minutes. */
   answerWaitMs: number;
   finetune: FinetuneDefaults;
+  /** The knobs of a request from Chat or `vscode.lm` when the caller's model options do not set them. */
+  chat: ChatDefaults;
+}
+
+export interface ChatDefaults {
+  temperature: number;
+  sequentialBudget: number;
+  parallelBudget: number;
+  useRag: boolean;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -44,6 +53,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       useCase: c.get<string>('finetune.useCase') ?? '',
       maxFileBytes: num('finetune.maxFileSizeMB', 512, 1) * 1024 * 1024,
       maxFiles: Math.round(num('finetune.maxFiles', 100, 1)),
+    },
+    // The playground's defaults.
+    chat: {
+      temperature: num('chat.temperature', 0.7, 0),
+      sequentialBudget: Math.round(num('chat.sequentialBudget', 8, 1)),
+      parallelBudget: Math.round(num('chat.parallelBudget', 1, 1)),
+      useRag: c.get<boolean>('chat.useRag') === true,
     },
   };
 }

@@ -1,6 +1,6 @@
 // The words a job is shown with, shared by the Jobs view, the status bar and the notifications so all three
 // say the same thing. Plain functions of a record and a clock: no vscode, tested in plain mocha.
-import type { EvaluationResult } from '../api/types';
+import { humanise, type EvaluationResult } from '../api/types';
 import { isActive, type JobRecord } from './jobRecord';
 import { l10n } from '../l10n';
 
@@ -27,9 +27,9 @@ export function formatAccuracy(result: EvaluationResult): string {
   return result.total > 0 ? `${pct} (${result.correct}/${result.total})` : pct;
 }
 
-/** The state in words; an unknown state shows the service's own word, since ours would say nothing. */
+/** The state in words; an unknown state shows the service's own word as a person reads it (`validating_files` -> "Validating files"). */
 export function stateWord(job: JobRecord): string {
-  if (job.state === 'unknown') return job.rawState ? `"${job.rawState}"` : l10n.t('unknown state');
+  if (job.state === 'unknown') return job.rawState ? humanise(job.rawState) : l10n.t('unknown state');
   return job.state;
 }
 

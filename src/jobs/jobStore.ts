@@ -76,6 +76,23 @@ export class JobStore implements vscode.Disposable {
     this.changed.fire(undefined);
   }
 
+  /**
+   * Forgets every job of these scopes and the counts of evaluations the history limit dropped (Clear Stored
+   * Records…). Running jobs are forgotten too: nothing is cancelled on the service, they are no longer followed.
+   */
+  async clear(scopes: readonly string[]): Promise<void> {
+    const run = async (): Promise<void> => {
+      for (const scope of scopes) {
+        await this.memento.update(JOBS_KEY_PREFIX + scope, undefined);
+        await this.memento.update(DROPPED_EVALUATIONS_KEY_PREFIX + scope, undefined);
+      }
+    };
+    const done = this.queue.then(run);
+    this.queue = done.catch(() => undefined);
+    await done;
+    this.changed.fire(undefined);
+  }
+
   /** Re-reads storage (another window may have written) and tells listeners. */
   refresh(): void {
     this.changed.fire(undefined);

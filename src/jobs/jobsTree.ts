@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
-import { formatAccuracy, formatDuration, jobDescription, jobTitle, elapsedMs } from './jobFormat';
+import { formatAccuracy, formatDuration, jobDescription, jobTitle, elapsedMs, stateWord } from './jobFormat';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import { lineageLines } from './lineage';
 import type { Services } from '../services';
@@ -162,7 +162,7 @@ export function tooltipFor(job: JobRecord, now: number): string {
   row(vscode.l10n.t('Kind'), job.kind === 'finetune' ? vscode.l10n.t('finetuning') : vscode.l10n.t('evaluation'));
   row(
     vscode.l10n.t('State'),
-    job.rawState && job.rawState !== job.state ? vscode.l10n.t('{0} (service: {1})', job.state, job.rawState) : job.state,
+    job.rawState && job.rawState !== job.state ? vscode.l10n.t('{0} (service: {1})', stateWord(job), job.rawState) : job.state,
   );
   if (job.progress !== undefined && isActive(job)) row(vscode.l10n.t('Progress'), `${Math.round(job.progress)}%`);
   row(vscode.l10n.t('Message'), job.message);

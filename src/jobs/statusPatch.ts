@@ -1,7 +1,7 @@
 // A status answer of the service -> the change to a stored job record. Decided once here so the poller, its tests and
 // any later caller (e.g. a "check now" on one job) write the same thing.
 import type { EvaluationStatus, FinetuneStatus } from '../api/types';
-import { isTerminal } from '../api/types';
+import { capText, isTerminal, MAX_STATE_WORD_LENGTH } from '../api/types';
 import type { JobRecord } from './jobRecord';
 
 /** The error a job gets when its status endpoint answers 404: polling it again would never end. */
@@ -15,7 +15,7 @@ export type JobPatch = Partial<
 >;
 
 export function finetunePatch(current: JobRecord, status: FinetuneStatus, now: number): JobPatch {
-  const patch: JobPatch = { state: status.state, rawState: status.rawState, message: status.message, error: status.error };
+  const patch: JobPatch = { state: status.state, ...keptText(status) };
   // An answer without progress keeps the last known value: a bar that jumps back to nothing says less.
   if (status.progress !== undefined) patch.progress = status.progress;
   Object.assign(patch, adoptedName(current, status));
@@ -33,14 +33,23 @@ function adoptedName(current: JobRecord, status: FinetuneStatus): JobPatch {
 }
 
 export function evaluationPatch(current: JobRecord, status: EvaluationStatus, now: number): JobPatch {
-  const patch: JobPatch = { state: status.state, rawState: status.rawState, error: status.error };
+  const patch: JobPatch = { state: status.state, ...keptText({ rawState: status.rawState, error: status.error }) };
   if (status.result) patch.result = status.result;
   return finish(current, patch, now);
 }
 
+/**
+ * The service's text as kept in the record, capped: the record is rewritten at every poll and every window loads it at
+ * startup, so an 8 MiB message changing at each poll would rewrite megabytes of state each time.
+ */
+function keptText(s: Pick<FinetuneStatus, 'rawState' | 'message' | 'error'>): JobPatch {
+  const cap = (t: string | undefined, max?: number) => (t === undefined ? undefined : capText(t, max));
+  return { rawState: cap(s.rawState, MAX_STATE_WORD_LENGTH), message: cap(s.message), error: cap(s.error) };
+}
+
 /** The patch for a job whose status answers could not be read several times in a row (`reason`: the last error). */
 export function unreadablePatch(current: JobRecord, reason: string, now: number): JobPatch {
-  return withEnd(current, { state: 'failed', error: `The service's answer could not be read: ${reason}` }, now);
+  return withEnd(current, { state: 'failed', error: capText(`The service's answer could not be read: ${reason}`) }, now);
 }
 
 /** The patch for a job whose status endpoint answered 404. */

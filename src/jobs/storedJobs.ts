@@ -4,7 +4,7 @@
 // no usable id, an unknown kind or state, no times) is dropped; a wrong optional field (a progress that is text, a
 // result without an accuracy) is removed and the job kept, since forgetting an active job would lose what the user
 // paid for. The report says how many and why, never the values (a record may hold paths or messages with secrets).
-import { isUsableJobId, type EvaluationResult, type JobState } from '../api/types';
+import { capText, isUsableJobId, MAX_SERVICE_TEXT, MAX_STATE_WORD_LENGTH, type EvaluationResult, type JobState } from '../api/types';
 import { jobKey, type JobKind, type JobRecord } from './jobRecord';
 import { isModelLineage } from './lineage';
 import { countedReasons, isRecord as isObj } from '../shape';
@@ -115,6 +115,19 @@ function withValidOptionals(o: Obj): { job: JobRecord; fixed: boolean } {
   take('progress', (v) => typeof v === 'number' && v >= 0 && v <= 100);
   take('message', isText);
   take('error', isText);
+  // Service text written before it was capped (or by another version) is cut now: kept whole, it would be loaded by
+  // every window and rewritten at every poll.
+  for (const [key, max] of [
+    ['rawState', MAX_STATE_WORD_LENGTH],
+    ['message', MAX_SERVICE_TEXT],
+    ['error', MAX_SERVICE_TEXT],
+  ] as const) {
+    const text = job[key];
+    if (text !== undefined && text.length > max) {
+      job[key] = capText(text, max);
+      fixed = true;
+    }
+  }
   take('finishedAt', isTime);
   take('baseModel', isText);
   take('requestedName', isText);

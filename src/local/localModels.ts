@@ -75,6 +75,11 @@ export class LocalModels implements vscode.Disposable {
     return this.put({ source: 'file', path: filePath, bytes, addedAt: Date.now() });
   }
 
+  /** Forgets every local model (Clear Stored Records…); the files themselves stay where they are. */
+  async clear(): Promise<void> {
+    await this.save([]);
+  }
+
   private async put(record: LocalModelRecord): Promise<LocalModel> {
     const model = withId(record);
     // Newest first: past the limit, reading drops the oldest.

@@ -6,7 +6,7 @@ import type { LocalRuntimeErrorKind } from './localRuntime';
 /** The universal package has everything but the runtime: the one thing the user can do about it. */
 export function platformPackageMessage(): string {
   return vscode.l10n.t(
-    'Running models locally needs the Hosted Reasoning package built for your platform: install the extension from the Marketplace, which picks it for you, or the .vsix whose name ends with your platform (such as linux-x64).',
+    'Running models locally needs the Hosted Reasoning package built for your platform: install the .vsix whose name ends with your platform (such as linux-x64).',
   );
 }
 

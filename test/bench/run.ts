@@ -26,6 +26,7 @@ const FIGURES: Figure[] = [
   { name: 'local', number: 8, title: 'Local runtime' },
   { name: 'activation', number: 1, title: 'Activation' },
   { name: 'latency', number: 3, title: 'Token latency in the playground' },
+  { name: 'chatLatency', number: 9, title: 'First token through vscode.lm' },
 ];
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');

@@ -51,6 +51,7 @@ const DEFAULTS = {
   finetuneDurationMs: 1500,
   renameTunedModels: false,
   evaluationDurationMs: 800,
+  answerShapes: {},
   artifactBytes: 2 * 1024 * 1024,
   downloadMode: 'redirect',
   redirectStatus: 302,

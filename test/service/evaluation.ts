@@ -2,7 +2,7 @@
 // queued -> running -> completed|failed over evaluationDurationMs; scores are deterministic per (model, dataset).
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readJsonObject, sendDetail, sendJson, sendValidation, type ValidationIssue } from './http-util';
+import { readJsonObject, sendDetail, sendJson, sendStarted, sendValidation, type ValidationIssue } from './http-util';
 import { customModelsOf, hasModel } from './keys';
 import type { DatasetConfig, State } from './types';
 
@@ -114,7 +114,7 @@ export async function handleEvaluateAsync(state: State, key: string, req: Incomi
       : { kind: 'error', error: `Dataset '${datasetName}' not found` },
   };
   state.evaluationJobs.set(job.id, job);
-  sendJson(res, 200, { job_id: job.id, status: 'queued' });
+  sendStarted(res, state.options.answerShapes.start, job.id, '/cr/finetune_model/evaluate_status');
 }
 
 export function handleEvaluateStatus(state: State, key: string, res: ServerResponse, query: URLSearchParams): void {

@@ -97,8 +97,10 @@ export async function applyFaults(
   switch (terminal.kind) {
     case 'status': {
       const status = terminal.status ?? 503;
-      const headers: Record<string, string> =
-        terminal.retryAfter !== undefined ? { 'Retry-After': retryAfterHeader(terminal.retryAfter) } : {};
+      const headers: Record<string, string> = {
+        ...(terminal.retryAfter !== undefined ? { 'Retry-After': retryAfterHeader(terminal.retryAfter) } : {}),
+        ...terminal.headers,
+      };
       if (terminal.body !== undefined) {
         // A chosen error body (a hostile detail, deepJson()): sent as is, whatever it holds.
         const body = Buffer.from(terminal.body);

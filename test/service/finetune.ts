@@ -7,7 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCustomModel } from './artifacts';
 import { extractText, kindFromName, verifyDocument, type DocumentKind } from './documents';
-import { sendDetail, sendJson, sendValidation, sleep, type ValidationIssue } from './http-util';
+import { sendDetail, sendJson, sendStarted, sendValidation, sleep, type ValidationIssue } from './http-util';
 import { customModelsOf, keyConfig, isBaseModel } from './keys';
 import { ClientGone, receiveMultipart, UploadError } from './multipart';
 import type { State } from './types';
@@ -236,7 +236,7 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
     extractedChars: 0,
   };
   state.finetuneJobs.set(job.id, job);
-  sendJson(res, 200, { job_id: job.id, status: 'queued' });
+  sendStarted(res, state.options.answerShapes.start, job.id, '/cr/generate_questions_status');
   void runJob(state, job);
 }
 
@@ -370,12 +370,13 @@ function messageOf(job: FinetuneJob): string {
 }
 
 /** The status record (spec: not shown). */
-export function jobView(job: FinetuneJob): Record<string, unknown> {
+export function jobView(job: FinetuneJob, progress: 'percent' | 'counts' = 'percent'): Record<string, unknown> {
   const active = job.status !== 'completed' && job.status !== 'failed' && job.status !== 'queued';
   const view: Record<string, unknown> = {
     job_id: job.id,
     status: job.status,
-    progress: progressOf(job),
+    // Counts: steps done of a thousand, beside the questions (the decoder takes the pair with the larger total).
+    ...(progress === 'counts' ? { steps_done: Math.round(progressOf(job) * 10), steps_total: 1000 } : { progress: progressOf(job) }),
     message: messageOf(job),
     model_name: job.modelName,
     base_model: job.baseModel,
@@ -412,5 +413,5 @@ export function handleFinetuneStatus(state: State, key: string, res: ServerRespo
     sendDetail(res, 404, `Job '${id}' not found`);
     return;
   }
-  sendJson(res, 200, jobView(job));
+  sendJson(res, 200, jobView(job, state.options.answerShapes.progress));
 }

@@ -134,3 +134,23 @@ export function sleep(ms: number): Promise<void> {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/**
+ * A job's start answered in the shape the emulator was told (EmulatorOptions.answerShapes.start): the id at top level,
+ * nested two levels down, or only in the Location header of a 202 with an empty body.
+ */
+export function sendStarted(
+  res: ServerResponse,
+  shape: 'flat' | 'nested' | 'location' | undefined,
+  jobId: string,
+  statusPath: string,
+): void {
+  if (shape === 'location') {
+    res.writeHead(202, { Location: `${statusPath}?job_id=${encodeURIComponent(jobId)}`, 'Content-Length': '0' });
+    res.end();
+  } else if (shape === 'nested') {
+    sendJson(res, 200, { accepted: true, result: { job: { ref: jobId, status: 'queued' } } });
+  } else {
+    sendJson(res, 200, { job_id: jobId, status: 'queued' });
+  }
+}

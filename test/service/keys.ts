@@ -102,6 +102,27 @@ export function shapeModelList(list: ModelRecord[], shape: ModelListShape): unkn
     case 'wrapped-data':
       // OpenAI-compatible list: {"object": "list", "data": [{"id", "object": "model", ...}]}.
       return { object: 'list', data: list.map((r) => ({ ...withNameField(r, 'id'), object: 'model' })) };
+    case 'grouped-by-kind':
+      return {
+        foundation_models: list.filter((r) => r.type === 'base').map((r) => r.model_name),
+        yourModels: list
+          .filter((r) => r.type === 'custom')
+          .map((r) => ({ slug: r.model_name, derived_from: r.base_model, created: r.created_at })),
+      };
+    case 'nested-handles':
+      return {
+        ok: true,
+        payload: {
+          catalogue: list.map((r) => ({
+            handle: r.model_name,
+            owner: 'emulator',
+            flavour: r.type === 'base' ? 'foundation' : 'fine-tuned',
+            ...(r.base_model ? { derived_from: r.base_model } : {}),
+          })),
+        },
+      };
+    case 'unreadable':
+      return { catalogue: 'see the documentation for the models of this key' };
   }
 }
 

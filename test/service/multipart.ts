@@ -6,8 +6,12 @@ import type { IncomingMessage } from 'node:http';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-/** Limits chosen for the emulator (spec: not shown). */
-export const MAX_FILES = 50;
+/**
+ * Limits chosen for the emulator (spec §8: not shown): no tighter than the extension's defaults
+ * (hostedReasoning.finetune.maxFiles, maxFileSizeMB), so a job the extension lets through by default is never refused
+ * here (test/unit/emulatorLimits.test.ts).
+ */
+export const MAX_FILES = 100;
 export const MAX_FILE_BYTES = 4 * 1024 * 1024 * 1024;
 const MAX_FIELD_BYTES = 64 * 1024;
 const HEAD_BYTES = 16;

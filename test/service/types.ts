@@ -14,7 +14,11 @@ export type ModelListShape =
   | 'objects-model'
   | 'wrapped-models'
   | 'wrapped-allowed_models'
-  | 'wrapped-data';
+  | 'wrapped-data'
+  // Shapes no key name of the spec's era fits (issue 20): read by structure, or (the last) not at all.
+  | 'grouped-by-kind' // {"foundation_models": [...], "yourModels": [...]}
+  | 'nested-handles' // {"payload": {"catalogue": [{"handle", "owner", "flavour", "derived_from"}]}}
+  | 'unreadable'; // a 200 that lists nothing readable: {"catalogue": "see the documentation"}
 
 export type Framing = 'sse' | 'ndjson' | 'text';
 
@@ -98,6 +102,12 @@ export interface EmulatorOptions {
    */
   renameTunedModels?: boolean;
   evaluationDurationMs?: number;
+  /**
+   * How job answers are shaped (the spec shows none): a start's job id at top level (`flat`, default), nested two
+   * levels down (`nested`), or only in the Location header of a 202 with an empty body (`location`); a finetune's
+   * progress as a percentage (`percent`, default) or as counts of questions done of total (`counts`).
+   */
+  answerShapes?: { start?: 'flat' | 'nested' | 'location'; progress?: 'percent' | 'counts' };
   artifactBytes?: number;
   downloadMode?: 'redirect' | 'metadata';
   redirectStatus?: RedirectStatus;
@@ -166,8 +176,8 @@ export interface FaultRule {
   body?: string | Buffer;
   contentType?: string;
   /**
-   * 'body': more headers of the answer, e.g. a wrong or missing Content-Range with status 206, a Content-Encoding, a
-   * checksum header.
+   * More headers of the answer: for 'body', e.g. a wrong or missing Content-Range with status 206, a Content-Encoding,
+   * a checksum header, a Location; for 'status', rate-limit fields (X-RateLimit-Reset, RateLimit, RateLimit-Policy).
    */
   headers?: Record<string, string>;
 }

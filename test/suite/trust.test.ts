@@ -72,7 +72,8 @@ describe('trust boundary', () => {
   it('keeps links in a failed job’s error and in model names inert in rows, tooltips, the status bar, notifications and pickers', async function () {
     this.timeout(30_000);
     await rig.useKey(KEY);
-    const hostileModel = `m-[x](command:hostedReasoning.download) $(zap)`;
+    // One token: a model's name is its identifier-like string (decode.ts); the link and the icon are what matter here.
+    const hostileModel = `m-[x](command:hostedReasoning.download)$(zap)`;
     if (!rig.emu.artifactPath(hostileModel, KEY)) await rig.emu.addCustomModel(KEY, hostileModel);
     // An unknown dataset fails on the service with an error that repeats its name (links included).
     const dataset = `ds ${LINKS}`;

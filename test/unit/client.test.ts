@@ -42,6 +42,22 @@ describe('client against the emulator: happy paths', function () {
     });
   }
 
+  for (const shape of ['grouped-by-kind', 'nested-handles'] as const) {
+    it(`4.1 reads by structure the model list shaped ${shape}: names, kinds and lineage`, async () => {
+      ctx.emu.setKey('shape-key', { models: ['m-one', 'm-two'], modelListShape: shape });
+      await ctx.emu.addCustomModel('shape-key', 'c-tuned', { baseModel: 'm-one' });
+      const models = await clientFor(ctx.emu, 'shape-key').listModels();
+      assert.deepEqual(
+        models.map((m) => [m.name, m.kind, m.baseModel]),
+        [
+          ['m-one', 'base', undefined],
+          ['m-two', 'base', undefined],
+          ['c-tuned', 'custom', 'm-one'],
+        ],
+      );
+    });
+  }
+
   it('4.2 non-streamed inference returns the text', async () => {
     const [model] = await clientFor(ctx.emu).listModels();
     assert.ok(model);

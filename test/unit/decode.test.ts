@@ -187,3 +187,76 @@ describe('decode: error bodies (7)', () => {
     assert.equal(decodeErrorMessage({}), undefined);
   });
 });
+
+describe('decode: by structure (issue 20)', () => {
+  it('a model list grouped by kind under keys the decoder does not list', () => {
+    const body = {
+      available: { foundation_models: ['llama-8b', { slug: 'qwen-7b' }], yourModels: [{ slug: 'mine-1', derived_from: 'llama-8b' }] },
+    };
+    assert.deepEqual(
+      decodeModelList(body).map((m) => [m.name, m.kind, m.baseModel]),
+      [
+        ['llama-8b', 'base', undefined],
+        ['qwen-7b', 'base', undefined],
+        ['mine-1', 'custom', 'llama-8b'],
+      ],
+    );
+  });
+
+  it('two lists that fit equally well are a ContractError naming both, never a silent pick', () => {
+    const body = { left: { list: ['a-1', 'b-1'] }, right: { list: ['c-1', 'd-1'] } };
+    assert.throws(
+      () => decodeModelList(body),
+      (e: unknown) =>
+        e instanceof ContractError && /\$\.left\.list \(a-1, b-1\)/.test(e.message) && /\$\.right\.list \(c-1, d-1\)/.test(e.message),
+    );
+  });
+
+  it('the body that "plainly listed two models" while the old decoder said "no entry has a name"', () => {
+    const body = {
+      catalogue: [
+        { handle: 'acme-reasoner-8b', owner: 'acme' },
+        { handle: 'acme-coder-14b', owner: 'acme' },
+      ],
+    };
+    assert.deepEqual(
+      decodeModelList(body).map((m) => m.name),
+      ['acme-reasoner-8b', 'acme-coder-14b'],
+    );
+  });
+
+  it('a job id nested deeper, past the request echoed back; two candidates refused by name', () => {
+    assert.equal(decodeStartedJob({ result: { ticket: { ref: 'job-77' } }, model: 'm-1' }, { sent: ['m-1'] }).jobId, 'job-77');
+    assert.throws(
+      () => decodeStartedJob({ job: 'job-1', request: 'req-2' }),
+      (e: unknown) => e instanceof ContractError && /"job-1" and "req-2"/.test(e.message),
+    );
+  });
+
+  it('a 201/202 with only a Location header gives the job id; a 200 without an id is refused', () => {
+    assert.equal(decodeStartedJob('', { status: 202, location: '/v1/jobs/ftjob-9' }).jobId, 'ftjob-9');
+    assert.equal(decodeStartedJob({ status: 'accepted' }, { status: 201, location: 'https://svc/status?job_id=e-3' }).jobId, 'e-3');
+    assert.throws(() => decodeStartedJob('', { status: 200, location: '/v1/jobs/ftjob-9' }), ContractError);
+  });
+
+  it('progress from counts: items done of total, step of max steps, epoch of epochs', () => {
+    const p = (body: Record<string, unknown>) => decodeFinetuneStatus('j', { status: 'running', ...body }).progress;
+    assert.equal(p({ items: { done: 30, total: 120 } }), 25);
+    assert.equal(p({ step: 50, max_steps: 200, created: 1_700_000_000 }), 25);
+    assert.equal(p({ epoch: 1, epochs: 4 }), 25);
+    assert.equal(p({ questions_generated: 20, num_questions: 50 }), 40);
+    assert.equal(p({ attempt: 2, priority: 5 }), undefined, 'two numbers that are not a done/total pair');
+  });
+
+  it('a phase word when there is no number; a list of errors joined', () => {
+    const s = decodeFinetuneStatus('j', { status: 'running', stage: 'extracting_text' });
+    assert.deepEqual([s.progress, s.message], [undefined, 'Extracting text']);
+    const f = decodeFinetuneStatus('j', { status: 'failed', errors: [{ message: 'bad page 3' }, 'no text in file b'] });
+    assert.equal(f.error, 'bad page 3; no text in file b');
+  });
+
+  it('two states that disagree at the same rank are a ContractError', () => {
+    assert.throws(() => decodeFinetuneStatus('j', { status: 'running', state: 'failed' }), ContractError);
+    assert.equal(decodeFinetuneStatus('j', { status: 'running', health: 'ok' }).state, 'running', 'a status key says it first');
+  });
+});

@@ -28,7 +28,7 @@ describe('job text', () => {
   it('descriptions by state', () => {
     assert.equal(jobDescription(job({ progress: 40 }), T0 + 130_000), 'running 40% · 2m 10s');
     assert.equal(jobDescription(job({ state: 'queued' }), T0 + 12_000), 'queued · 12s');
-    assert.equal(jobDescription(job({ state: 'unknown', rawState: 'frobnicating' }), T0 + 1000), '"frobnicating" · 1s');
+    assert.equal(jobDescription(job({ state: 'unknown', rawState: 'frobnicating' }), T0 + 1000), 'Frobnicating · 1s');
     assert.equal(jobDescription(job({ state: 'completed', finishedAt: T0 + 302_000 }), T0 + 999_999), 'completed · 5m 2s');
     assert.equal(jobDescription(job({ kind: 'evaluation', state: 'completed', result }), T0), '84.0% (42/50) · judge judge-1');
     assert.equal(jobDescription(job({ state: 'failed', error: 'No text\nin PDF' }), T0), 'failed: No text in PDF');

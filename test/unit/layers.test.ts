@@ -18,7 +18,7 @@ const LAYERS: string[][] = [
   ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
   ['report/shared'], // the evaluation report's protocol: reads features/evaluate's types
   ['report/host', 'report/page'], // the report builds on features/evaluate and reuses the playground page's DOM helper
-  ['features/runLocally'], // opens the playground
+  ['features/runLocally', 'features/cleanup', 'features/chat'], // open or clear the playground; chat runs the finetune and evaluate flows
   ['entry'], // extension.ts and main.ts: the composition roots
 ];
 

@@ -5,7 +5,7 @@
 // - quick picks, tree labels, the status bar: the `$(icon)` syntax.
 import * as assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
-import { untrustedText } from '../../src/util/untrustedText';
+import { markdownLiteral, untrustedMarkdown, untrustedText, UntrustedMarkdown } from '../../src/util/untrustedText';
 
 /** VS Code 1.100's notification link grammar (linkedText.ts): `[label](https://…|command:…|file:…)`. */
 const VSCODE_NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
@@ -103,5 +103,67 @@ describe('untrustedText', () => {
     const cut = untrustedText(`${'x'.repeat(8)}😀😀`, { maxChars: 10 });
     assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut), `a lone surrogate is left: ${JSON.stringify(cut)}`);
     assert.equal(untrustedText('short', { maxChars: 10 }), 'short');
+  });
+});
+
+/** `text` fed to an UntrustedMarkdown in pieces of `size` characters, as a stream delivers it. */
+function streamed(text: string, size: number): string {
+  const m = new UntrustedMarkdown();
+  let out = '';
+  for (let at = 0; at < text.length; at += size) out += m.push(text.slice(at, at + size));
+  return out + m.end();
+}
+
+describe("untrustedMarkdown (a model's answer shown as markdown in Chat)", () => {
+  for (const payload of PAYLOADS) {
+    it(`makes ${JSON.stringify(payload)} inert, whole and streamed in pieces`, () => {
+      const text = `Answer: ${payload}\n\n- item ${payload}\n`;
+      assertInert(untrustedMarkdown(text), 'whole');
+      for (const size of [1, 2, 5]) assertInert(streamed(text, size), `in pieces of ${size}`);
+    });
+  }
+
+  it('keeps what makes an answer readable: headings, emphasis, lists, indentation, code as written', () => {
+    const text = [
+      '### Answer',
+      '',
+      'It depends on **caching** — _naïve_ but fine ✅ (简体).',
+      '',
+      '```ts',
+      'if (a[0](b) < c) return `$(x)`; // [link](command:x) <b>',
+      '    indented();',
+      '```',
+      '',
+      '- one',
+      '  - two',
+      '',
+      'Inline `[a](command:x)` stays code, [b](command:y) does not.',
+    ].join('\n');
+    const out = untrustedMarkdown(text);
+    const lines = out.split('\n');
+    assert.deepEqual(lines.slice(0, 12), text.split('\n').slice(0, 12));
+    assert.equal(lines[12], 'Inline `[a](command:x)` stays code, [b] (command:y) does not.');
+    assert.equal(streamed(text, 3), out);
+  });
+
+  it('closes a code block the model left open, so nothing after it is swallowed as code', () => {
+    assert.equal(untrustedMarkdown('Thinking:\n```\n</details>'), 'Thinking:\n```\n</details>\n```\n');
+    assert.equal(untrustedMarkdown('```py\nprint(1)\n'), '```py\nprint(1)\n```\n');
+  });
+
+  it('removes invisible format characters, even in code', () => {
+    assert.equal(untrustedMarkdown('```\nlet a\u202e = 1\n```\nok\u200b'), '```\nlet a = 1\n```\nok');
+  });
+});
+
+describe('markdownLiteral (a name inside markdown)', () => {
+  for (const payload of PAYLOADS) {
+    it(`shows ${JSON.stringify(payload)} as plain characters`, () => assertInert(markdownLiteral(payload), 'literal'));
+  }
+
+  it('renders as exactly the name, with no emphasis or code', () => {
+    for (const name of ['ft:oss-reasoner-8b:my_model_v2:1a2b', '*bold* `code` #1', 'a_b_c']) {
+      assert.equal(markdown.renderInline(markdownLiteral(name)), name.replace(/&/g, '&amp;'));
+    }
   });
 });

@@ -44,6 +44,11 @@ describe('the Get Started walkthrough', () => {
     );
   });
 
+  it('speaks to users of the real service: the demo hints are in the demo workspace, not here', () => {
+    const texts = manifest.contributes.walkthroughs.flatMap((w) => [JSON.stringify(w)]);
+    for (const text of texts) assert.doesNotMatch(text, /npm start|emulator|demo/i);
+  });
+
   it('gives every step an image that ships, with a text alternative', () => {
     for (const step of steps) {
       assert.equal(typeof step.media.image, 'string', `${step.id}: no image`);

@@ -43,7 +43,8 @@ async function setApiKey(services: Services): Promise<boolean> {
   const host = new URL(origin).host;
   // A key an earlier version kept for no particular service is filled in (hidden): Enter binds it to this service.
   const legacy = await services.session.keys.legacy();
-  type Checked = { ok: true; count: number } | { ok: false; error: unknown };
+  // `count` undefined: the service accepted the key (a 2xx) but its list of models could not be read.
+  type Checked = { ok: true; count?: number } | { ok: false; error: unknown };
   const answer = await checkedKeyBox<Checked>(
     {
       title: 'Hosted Reasoning: API Key',
@@ -62,6 +63,13 @@ async function setApiKey(services: Services): Promise<boolean> {
         const models = await client.listModels({ signal, interactive: true });
         return { close: { ok: true, count: models.length } };
       } catch (error) {
+        // A 2xx whose list cannot be read is the service's problem, not the key's: the key is kept, the answer logged.
+        if (isApiError(error) && error.kind === 'contract' && error.status === undefined) {
+          services.log.warn(
+            `The key was accepted, but the list of models could not be read: ${error.message} Answer: ${error.detail ?? '(none)'}`,
+          );
+          return { close: { ok: true } };
+        }
         // The key may be fine when the service cannot be reached: the box closes and the person decides below.
         if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) return { close: { ok: false, error } };
         const said = redact(classifyError(error).message);
@@ -88,8 +96,17 @@ async function setApiKey(services: Services): Promise<boolean> {
   }
   await services.session.keys.set(origin, key);
   if (legacy) await services.session.keys.dropLegacy();
-  services.log.info(`API key stored for ${origin}${checked.ok ? ` (${checked.count} models visible)` : ' without a check'}.`);
-  if (checked.ok) void showInformationMessage(vscode.l10n.t('API key saved. {0} models available.', checked.count));
+  services.log.info(
+    `API key stored for ${origin}${!checked.ok ? ' without a check' : checked.count === undefined ? ' (its model list unreadable)' : ` (${checked.count} models visible)`}.`,
+  );
+  if (checked.ok && checked.count === undefined) {
+    void showWarningMessage(
+      vscode.l10n.t(
+        "API key saved: the service accepted it, but its list of models could not be read. Type a model's name where one is asked; the service's answer is in the log.",
+      ),
+      vscode.l10n.t('Show Log'),
+    ).then((c) => (c ? vscode.commands.executeCommand(COMMANDS.showLog) : undefined));
+  } else if (checked.ok) void showInformationMessage(vscode.l10n.t('API key saved. {0} models available.', checked.count ?? 0));
   return true;
 }
 

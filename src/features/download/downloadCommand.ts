@@ -6,25 +6,16 @@ import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { DiskError, isApiError } from '../../api/errors';
 import { artifactFileName } from '../../api/fileName';
-import { partFilePath } from '../../api/download';
-import { removePartFile } from '../../api/partFile';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
-import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
 import { originOf } from '../../connection/apiKeyStore';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { defaultSaveFolder } from './defaultSaveFolder';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
-
-/** A download that has not finished: enough to resume it after a reload. */
-interface PendingDownload {
-  modelName: string;
-  directory: string;
-  fileName?: string;
-  scope: string;
-}
+import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
+import { discardPending } from './discardDownloads';
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name). Where the bytes go is never taken from it:
@@ -121,11 +112,14 @@ export async function runDownload(
   } catch (error) {
     if (isApiError(error) && error.kind === 'cancelled') {
       const resume = vscode.l10n.t('Resume');
+      const discard = vscode.l10n.t('Discard');
       void showInformationMessage(
         vscode.l10n.t('Download of {0} paused. The partial file is kept; resume any time.', modelName),
         resume,
-      ).then((c) => {
+        discard,
+      ).then(async (c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
+        else if (c === discard) await discardPending(services, [pending]);
       });
       return undefined;
     }
@@ -176,27 +170,19 @@ function mb(bytes: number): string {
   return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 
-async function setPending(services: Services, d: PendingDownload, present: boolean): Promise<void> {
-  const same = (x: PendingDownload) =>
-    x.modelName === d.modelName && x.directory === d.directory && x.fileName === d.fileName && x.scope === d.scope;
-  const list = (services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? []).filter((x) => !same(x));
-  await services.context.globalState.update(PENDING_DOWNLOADS_KEY, present ? [...list, d] : list);
-}
-
 /**
  * After a reload: offers to resume downloads that did not finish and still have their part file.
  * Runs after activation, off the activation path.
  */
 export async function offerPendingDownloads(services: Services): Promise<void> {
-  const list = services.context.globalState.get<PendingDownload[]>(PENDING_DOWNLOADS_KEY) ?? [];
+  const list = pendingDownloads(services);
   if (!list.length) return;
   const scope = await services.session.scope();
   if (!scope) return;
-  // The part file's name depends on the service (its base URL), so two services' downloads of one name never mix.
-  const { client } = await services.session.connect();
   for (const d of list) {
     if (d.scope !== scope) continue;
-    const part = partFilePath(d.directory, d.modelName, d.fileName, client.baseUrl);
+    // Named for the service and the model, so two services' downloads of one name never mix.
+    const part = pendingPartFile(d);
     const size = await fsp.stat(part).then(
       (s) => s.size,
       () => 0,
@@ -213,9 +199,6 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
       discard,
     );
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
-    else if (choice === discard) {
-      await removePartFile(part);
-      await setPending(services, d, false);
-    }
+    else if (choice === discard) await discardPending(services, [d]);
   }
 }

@@ -61,6 +61,15 @@ export function finetuneWithoutWizard(services: Services, args: FinetuneProgramm
   return new FinetuneRun(services).run(undefined, undefined, args);
 }
 
+/**
+ * Chat's /finetune: the files a person referenced take the Explorer selection's path (only files inside the workspace,
+ * folders searched, the same checks and confirmation, then the wizard). `answers` (the in-editor tests) stand in for
+ * the wizard, checked by its rules, as in finetuneWithoutWizard.
+ */
+export function finetuneFromReferences(services: Services, uris: vscode.Uri[], answers?: FinetuneAnswers): Promise<FinetuneOutcome> {
+  return new FinetuneRun(services).run(undefined, uris, undefined, answers);
+}
+
 /** Most problem lines shown in a dialog; the rest go to the log, which the dialog points to. */
 const MAX_LISTED = 25;
 /** Progress is reported at most this often: thousands of tiny updates would flood the notification. */
@@ -77,9 +86,9 @@ class FinetuneRun {
     return this.services.log;
   }
 
-  async run(first: unknown, second: unknown, given?: FinetuneProgrammaticArgs): Promise<FinetuneOutcome> {
+  async run(first: unknown, second: unknown, given?: FinetuneProgrammaticArgs, answers?: FinetuneAnswers): Promise<FinetuneOutcome> {
     try {
-      return await this.runUnguarded(first, second, given);
+      return await this.runUnguarded(first, second, given, answers);
     } catch (e) {
       // A bug, not a service answer: say so plainly and keep the details in the log.
       const message = e instanceof Error ? e.message : String(e);
@@ -91,11 +100,16 @@ class FinetuneRun {
     }
   }
 
-  private async runUnguarded(first: unknown, second: unknown, given?: FinetuneProgrammaticArgs): Promise<FinetuneOutcome> {
+  private async runUnguarded(
+    first: unknown,
+    second: unknown,
+    given?: FinetuneProgrammaticArgs,
+    givenAnswers?: FinetuneAnswers,
+  ): Promise<FinetuneOutcome> {
     // 1. Which files.
     let uris: vscode.Uri[];
     let notes: FileProblem[] = [];
-    let answers: FinetuneAnswers | undefined;
+    let answers: FinetuneAnswers | undefined = givenAnswers;
     if (given) {
       // A relative path would silently resolve against the extension host's working directory, not the workspace.
       const relative = given.files.filter((f) => !path.isAbsolute(f));

@@ -17,6 +17,7 @@ import {
 } from './finetuneAnswers';
 import { redact } from '../../api/redact';
 import { untrustedText } from '../../util/untrustedText';
+import { typedItem, typedModelName } from '../../util/typedModelName';
 import { formatBytes } from '../../util/byteSize';
 import type { CheckedFile } from './finetuneFiles';
 import { interact, type StepResult } from '../../util/quickInputStep';
@@ -144,10 +145,13 @@ class Wizard {
       if (closed) return; // cancelled while loading: the input is gone
       qp.busy = false;
       qp.enabled = true;
+      typing = false;
       if (models) {
         const items = modelItems(models);
         if (items.length === 0) {
-          qp.items = [{ label: vscode.l10n.t('$(info) This API key has no models'), alwaysShow: true }, retryItem()];
+          typing = true;
+          qp.items = [{ label: vscode.l10n.t("$(info) No models listed: type the base model's name"), alwaysShow: true }, retryItem()];
+          fixed = qp.items;
         } else {
           qp.items = items;
           const current = items.find((i) => i.model !== undefined && i.model === this.answers.baseModel);
@@ -163,15 +167,25 @@ class Wizard {
           },
           retryItem(),
         ];
-        qp.placeholder = vscode.l10n.t('The model list could not be loaded');
+        typing = true;
+        fixed = qp.items;
+        qp.placeholder = vscode.l10n.t("The model list could not be read: type the base model's name");
       }
     };
+    // With no list to choose from, a typed name is offered as an item of its own.
+    let typing = false;
+    let fixed: readonly Item[] = [];
     const retryItem = (): Item => ({ label: vscode.l10n.t('$(refresh) Retry'), retry: true, alwaysShow: true });
 
     return interact<string>(qp, { back }, (finish) => {
       void fill();
       return [
         { dispose: () => (closed = true) },
+        qp.onDidChangeValue((value) => {
+          if (!typing) return;
+          const name = typedModelName(value);
+          qp.items = name ? [{ ...typedItem(name), model: name }, ...fixed] : fixed;
+        }),
         qp.onDidAccept(() => {
           const [picked] = qp.selectedItems;
           if (picked?.retry) {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ModelInfo } from '../../api/types';
 import type { ModelsNode, ModelsTreeProvider } from './modelsTree';
 import { untrustedText } from '../../util/untrustedText';
+import { typedItem, typedModelName } from '../../util/typedModelName';
 
 export function modelNameFromArgument(arg: unknown): string | undefined {
   if (typeof arg === 'string' && arg.trim()) return arg.trim();
@@ -15,7 +16,7 @@ export function modelNameFromArgument(arg: unknown): string | undefined {
   return undefined;
 }
 
-/** Asks for a model among the live list (optionally filtered); undefined when the user cancels. */
+/** Asks for a model among the live list (optionally filtered), or a typed name when there is none; undefined when cancelled. */
 export async function pickModel(
   models: ModelsTreeProvider,
   title: string,
@@ -30,7 +31,17 @@ export async function pickModel(
     await models.load();
     const list = (models.models ?? []).filter(filter);
     pick.busy = false;
-    pick.placeholder = list.length ? vscode.l10n.t('Choose a model') : vscode.l10n.t('No matching models (see the Models view for errors)');
+    pick.placeholder = list.length
+      ? vscode.l10n.t('Choose a model')
+      : models.models === undefined
+        ? vscode.l10n.t('The model list could not be read: type a model name')
+        : vscode.l10n.t('No models listed: type a model name');
+    if (list.length === 0) {
+      pick.onDidChangeValue((value) => {
+        const name = typedModelName(value);
+        pick.items = name ? [{ ...typedItem(name), name }] : [];
+      });
+    }
     pick.items = list.map((m) => ({
       label: untrustedText(m.name),
       name: m.name,

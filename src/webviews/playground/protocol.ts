@@ -176,6 +176,14 @@ export interface InitMessage {
   prefill?: Prefill;
   /** Runs the host still knows of; a run the webview thinks is running but is not here was cut off (reload). */
   runs: RunSnapshot[];
+  /** When the history was last cleared (epoch ms): the page drops the runs it keeps that started before. */
+  historyClearedAt?: number;
+}
+
+/** The history was cleared from the palette (Clear Stored Records…): the page drops the runs that started before `at`. */
+export interface ClearHistoryMessage {
+  type: 'clearHistory';
+  at: number;
 }
 
 export interface ModelsMessage {
@@ -190,7 +198,7 @@ export interface PresetsMessage {
   presets: Preset[];
 }
 
-export type HostToWebview = InitMessage | ModelsMessage | PresetsMessage | ChunkMessage | DoneMessage | ErrorMessage;
+export type HostToWebview = InitMessage | ModelsMessage | PresetsMessage | ChunkMessage | DoneMessage | ErrorMessage | ClearHistoryMessage;
 
 // ---- webview -> host -------------------------------------------------------------------------------------------
 
@@ -287,7 +295,7 @@ export function isPreset(x: unknown): x is Preset {
   return presetCheck(x) === undefined;
 }
 
-const HOST_TYPES: readonly HostToWebview['type'][] = ['init', 'models', 'presets', 'chunk', 'done', 'error'];
+const HOST_TYPES: readonly HostToWebview['type'][] = ['init', 'models', 'presets', 'chunk', 'done', 'error', 'clearHistory'];
 
 /**
  * The webview's cheap check of what it receives: only the extension can post into its own webview, so this guards

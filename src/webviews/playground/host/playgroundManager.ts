@@ -6,6 +6,7 @@ import { PlaygroundPanel } from './playgroundPanel';
 import { webviewOptions } from '../../../util/webviewPanel';
 import { PresetStore } from './presets';
 import { PLAYGROUND_VIEW_TYPE, type Prefill } from '../protocol';
+import { PLAYGROUND_HISTORY_CLEARED_KEY } from '../../../storageKeys';
 
 export interface OpenOptions extends Prefill {
   /** Where the panel goes; the active editor group by default. */
@@ -25,6 +26,22 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
   /** The open panels, oldest first. */
   get panels(): readonly PlaygroundPanel[] {
     return [...this.open];
+  }
+
+  /**
+   * Clears the history of every playground page (Clear Stored Records…). A page keeps its history in its own webview
+   * state, which only it can change: open pages are told now, and a page that loads later (a hidden one shown again,
+   * one restored after a reload) hears the time in its `init` and drops what is older.
+   */
+  async clearHistory(): Promise<void> {
+    const at = Date.now();
+    await this.services.context.globalState.update(PLAYGROUND_HISTORY_CLEARED_KEY, at);
+    for (const panel of this.open) panel.historyCleared(at);
+  }
+
+  private historyClearedAt(): number | undefined {
+    const at = this.services.context.globalState.get<unknown>(PLAYGROUND_HISTORY_CLEARED_KEY);
+    return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
   }
 
   /** Opens a new panel (several may be open: each is its own session). */
@@ -52,6 +69,7 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
     const panel = new PlaygroundPanel(webviewPanel, this.services, {
       presets: this.presets,
       prefill,
+      historyClearedAt: () => this.historyClearedAt(),
     });
     this.open.add(panel);
     const closed = panel.onDidDispose(() => {

@@ -37,6 +37,8 @@ export interface PlaygroundPanelOptions {
   presets: PresetStore;
   /** What a new panel starts with; undefined for a panel restored after a reload (its webview state has it all). */
   prefill?: Prefill;
+  /** When the history was last cleared (epoch ms), told to every page that loads. */
+  historyClearedAt(): number | undefined;
 }
 
 export class PlaygroundPanel extends WebviewPanelHost<WebviewToHost, HostToWebview> {
@@ -118,6 +120,11 @@ export class PlaygroundPanel extends WebviewPanelHost<WebviewToHost, HostToWebvi
     }
   }
 
+  /** Tells the page the history was cleared at `at` (a hidden page hears it from the next `init`). */
+  historyCleared(at: number): void {
+    this.post({ type: 'clearHistory', at });
+  }
+
   private onReady(): void {
     // Each `ready` is a fresh page (first load, or re-created after being hidden): it gets everything it needs again.
     const first = !this.everReady;
@@ -127,6 +134,7 @@ export class PlaygroundPanel extends WebviewPanelHost<WebviewToHost, HostToWebvi
       presets: this.options.presets.list(),
       ...(first && this.options.prefill ? { prefill: this.options.prefill } : {}),
       runs: [...this.runs.values()].map((r) => r.snapshot()),
+      ...(this.options.historyClearedAt() !== undefined && { historyClearedAt: this.options.historyClearedAt() }),
     });
     if (this.models && !this.models.loading) this.post(this.models);
     else if (!this.modelsLoad) void this.loadModels();

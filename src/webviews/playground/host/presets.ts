@@ -39,6 +39,11 @@ export class PresetStore implements vscode.Disposable {
     if (kept.length !== list.length) await this.write(kept);
   }
 
+  /** Forgets every preset (Clear Stored Records…). */
+  async clear(): Promise<void> {
+    await this.write([]);
+  }
+
   private async write(list: Preset[]): Promise<void> {
     await this.memento.update(STORAGE_KEY, list);
     this.changed.fire(list);

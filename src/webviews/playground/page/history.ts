@@ -5,7 +5,7 @@ import type { ExportedRun } from '../protocol';
 import { h, icon, show } from './dom';
 import { modelLabel } from './modelLabels';
 import { formatMs } from './output';
-import { HISTORY_LIMIT, HISTORY_OUTPUT_CHARS } from './webviewState';
+import { HISTORY_LIMIT, HISTORY_OUTPUT_CHARS, historyAfter } from './webviewState';
 
 export interface HistoryEvents {
   show(entry: ExportedRun): void;
@@ -53,6 +53,15 @@ export class HistoryList {
   /** Newest first. */
   get saved(): ExportedRun[] {
     return this.entries;
+  }
+
+  /** Drops the runs that started at or before `clearedAt`; returns whether any went. */
+  dropUntil(clearedAt: number | undefined): boolean {
+    const kept = historyAfter(this.entries, clearedAt);
+    if (kept.length === this.entries.length) return false;
+    this.entries = kept;
+    this.paint();
+    return true;
   }
 
   restore(entries: ExportedRun[]): void {

@@ -22,6 +22,8 @@ export class KnobsGroup {
   private readonly model: HTMLSelectElement;
   private readonly refresh: HTMLButtonElement;
   private readonly modelNote: HTMLElement;
+  /** A model name typed by hand: shown when the service's list is empty or could not be read, so a run can still start. */
+  private readonly typedModel: HTMLInputElement;
   private readonly temperature: HTMLInputElement;
   private readonly sequential: HTMLInputElement;
   private readonly parallel: HTMLInputElement;
@@ -56,6 +58,16 @@ export class KnobsGroup {
     );
     // The list's own status (loading, could not list) is apart from the field's problem (none chosen).
     this.modelNote = h('div', { class: 'field-note', 'aria-live': 'polite' });
+    this.typedModel = h('input', {
+      type: 'text',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: l10n.t('Or type a model name'),
+      'aria-label': l10n.t('Model name, typed'),
+      title: l10n.t('The service did not list its models: type the name of the model to run.'),
+      'data-testid': tid('model-typed'),
+    });
+    show(this.typedModel, false);
 
     const textInput = (id: string, testId: string, inputmode: string, title: string) =>
       h('input', {
@@ -101,6 +113,7 @@ export class KnobsGroup {
         h('div', { class: 'inline model-choice' }, this.model, this.refresh),
       ),
       helpFor('model', modelId),
+      this.typedModel,
       this.modelNote,
       this.fields.modelName.message,
       h('div', { class: 'row' }, label(tempId, knobHelp('temperature'), l10n.t('Temperature (0–2)')), this.temperature),
@@ -126,6 +139,11 @@ export class KnobsGroup {
     this.model.addEventListener('change', () => this.markLocal());
     for (const input of [this.model, this.rag, this.stream]) input.addEventListener('change', () => events.changed());
     this.refresh.addEventListener('click', () => events.refreshModels());
+    this.typedModel.addEventListener('input', () => {
+      this.fillModels(this.typedModel.value.trim());
+      this.markLocal();
+      events.changed();
+    });
   }
 
   get values(): Knobs {
@@ -157,6 +175,8 @@ export class KnobsGroup {
     this.fillModels(this.model.value || (message.loading || !first ? '' : first.name));
     this.markLocal();
     this.refresh.disabled = message.loading;
+    // No service model to choose (an empty or unreadable list): a typed name is the way forward.
+    show(this.typedModel, !message.loading && !message.models.some((m) => m.kind !== 'local'));
     this.modelNote.replaceChildren();
     this.modelNote.classList.remove('error');
     if (message.loading) {

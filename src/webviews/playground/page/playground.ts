@@ -146,6 +146,7 @@ function onMessage(message: HostToWebview): void {
   switch (message.type) {
     case 'init': {
       form.setPresets(message.presets);
+      if (history.dropUntil(message.historyClearedAt)) saver.saveNow();
       if (message.prefill) form.applyPrefill(message.prefill);
       for (const pane of outputs.panes) {
         const wasRunning = pane.isRunning;
@@ -162,6 +163,9 @@ function onMessage(message: HostToWebview): void {
       return;
     case 'presets':
       form.setPresets(message.presets);
+      return;
+    case 'clearHistory':
+      if (history.dropUntil(message.at)) saver.saveNow();
       return;
     case 'chunk': {
       const pane = outputs.paneFor(message.runId);

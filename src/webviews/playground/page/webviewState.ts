@@ -50,6 +50,11 @@ export const HISTORY_LIMIT = 50;
 export const HISTORY_OUTPUT_CHARS = 200_000;
 const SAVE_INTERVAL_MS = 300;
 
+/** The history without the runs that started at or before `clearedAt` (a clear from the palette). */
+export function historyAfter(entries: readonly ExportedRun[], clearedAt: number | undefined): ExportedRun[] {
+  return clearedAt === undefined ? [...entries] : entries.filter((e) => e.startedAt > clearedAt);
+}
+
 export function emptyPane(): PaneState {
   return { status: 'idle', text: '', nextSeq: 0 };
 }

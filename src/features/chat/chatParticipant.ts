@@ -1,0 +1,375 @@
+// `@hosted` in VS Code's Chat: the whole extension in one participant. A plain question goes to a model (the one
+// picked in Chat when it is ours, else the first base model), its reasoning shown collapsed and its answer as
+// markdown; /models lists the key's models; /finetune runs the Explorer command's flow on the files the person
+// referenced (#file); /evaluate starts an evaluation; /jobs shows the jobs with their progress. Buttons open the
+// playground, the evaluation report or the download. Every word of the service (answers, reasoning, names, errors)
+// is made inert before it reaches the response (src/util/untrustedText.ts): chat renders markdown, where a link or an
+// image would act.
+import * as vscode from 'vscode';
+import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS } from '../../contributions';
+import type { ModelInfo } from '../../api/types';
+import { isActive, type JobRecord } from '../../jobs/jobRecord';
+import { jobDescription, jobTitle } from '../../jobs/jobFormat';
+import type { ModelsTreeProvider } from '../models/modelsTree';
+import type { Services } from '../../services';
+import { classifyError, FIXES } from '../../util/classifyError';
+import { markdownLiteral, untrustedText, UntrustedMarkdown } from '../../util/untrustedText';
+import { startEvaluation } from '../evaluate/evaluateCommand';
+import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
+import { askModel } from './chatInference';
+import { renderConversation, type ChatTurn } from './chatRequest';
+
+/** What a response says it did (ChatResult.metadata): the tests read it, and a follow-up could. */
+export interface ChatResponseMetadata {
+  command: 'ask' | 'models' | 'finetune' | 'evaluate' | 'jobs';
+  modelName?: string;
+  jobId?: string;
+}
+
+/** For the in-editor tests: what a person would type into the wizard, instead of the wizard. */
+export interface ParticipantTestHooks {
+  finetuneAnswers?: FinetuneAnswers;
+}
+
+export type ParticipantHandler = (
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  hooks?: ParticipantTestHooks,
+) => Promise<vscode.ChatResult>;
+
+/** Most jobs /jobs lists (the newest first); the Jobs view has them all. */
+const MAX_JOBS = 20;
+/** Most buttons one response offers. */
+const MAX_BUTTONS = 6;
+
+export function chatParticipantHandler(services: Services, models: ModelsTreeProvider): ParticipantHandler {
+  return async (request, context, stream, token, hooks) => {
+    const run = new ParticipantRun(services, models, stream, token);
+    try {
+      switch (request.command) {
+        case 'models':
+          return await run.listModels();
+        case 'finetune':
+          return await run.finetune(request, hooks?.finetuneAnswers);
+        case 'evaluate':
+          return await run.evaluate(request);
+        case 'jobs':
+          return await run.jobs();
+        default:
+          return await run.ask(request, context);
+      }
+    } catch (error) {
+      if (token.isCancellationRequested) return {};
+      return run.failed(error, request.command);
+    }
+  };
+}
+
+class ParticipantRun {
+  constructor(
+    private readonly services: Services,
+    private readonly models: ModelsTreeProvider,
+    private readonly stream: vscode.ChatResponseStream,
+    private readonly token: vscode.CancellationToken,
+  ) {}
+
+  // ------------------------------------------------------------------------------------------------ a question
+
+  async ask(request: vscode.ChatRequest, context: vscode.ChatContext): Promise<vscode.ChatResult> {
+    if (!request.prompt.trim()) {
+      this.stream.markdown(
+        vscode.l10n.t(
+          'Ask a question, or use /models, /finetune, /evaluate or /jobs. The model picked in Chat answers when it is one of ours.',
+        ),
+      );
+      return { metadata: { command: 'ask' } satisfies ChatResponseMetadata };
+    }
+    const modelName = await this.chosenModel(request.model);
+    if (!modelName) {
+      this.stream.markdown(vscode.l10n.t('Your key allows no model to ask. /models lists what it allows.'));
+      return { metadata: { command: 'ask' } satisfies ChatResponseMetadata };
+    }
+    const shownName = untrustedText(modelName, { maxChars: 120 });
+    this.stream.progress(
+      request.model?.vendor === CHAT_VENDOR
+        ? vscode.l10n.t('Asking {0}…', shownName)
+        : vscode.l10n.t('Asking {0} (pick another of our models in the Chat model picker, or see /models)…', shownName),
+    );
+    const conversation = renderConversation([...historyTurns(context), { role: 'user', text: request.prompt }]);
+    const controller = new AbortController();
+    const cancel = this.token.onCancellationRequested(() => controller.abort());
+    const answer = new UntrustedMarkdown();
+    const reasoning = new UntrustedMarkdown();
+    let thought = '';
+    let thinkingSince: number | undefined;
+    let thinkingMs = 0;
+    // Reasoning is shown once it is over (when the answer starts, or at the end), as one collapsed block: a block
+    // opened in one markdown part and closed in a later one is not rendered as one element.
+    const closeReasoning = () => {
+      if (thinkingSince === undefined) return;
+      thinkingMs = performance.now() - thinkingSince;
+      thinkingSince = undefined;
+      thought += reasoning.end();
+      if (thought.trim()) this.stream.markdown(reasoningBlock(thought, thinkingMs));
+      thought = '';
+    };
+    try {
+      const knobs = this.services.session.settings().chat;
+      for await (const piece of askModel(this.services, modelName, conversation, knobs, controller.signal)) {
+        if (this.token.isCancellationRequested) break;
+        if (piece.kind === 'reasoning') {
+          if (thinkingSince === undefined) {
+            thinkingSince = performance.now();
+            this.stream.progress(vscode.l10n.t('Thinking…'));
+          }
+          thought += reasoning.push(piece.text);
+          continue;
+        }
+        closeReasoning();
+        this.answerMarkdown(answer.push(piece.text));
+      }
+      closeReasoning();
+      this.answerMarkdown(answer.end());
+    } finally {
+      cancel.dispose();
+    }
+    this.stream.button({
+      command: COMMANDS.openPlayground,
+      arguments: [modelName],
+      title: vscode.l10n.t('Open {0} in the Playground', untrustedText(modelName, { maxChars: 60 })),
+    });
+    return { metadata: { command: 'ask', modelName } satisfies ChatResponseMetadata };
+  }
+
+  /** The model picked in Chat when it is ours; else the first base model of the list (else its first model). */
+  private async chosenModel(picked: vscode.LanguageModelChat | undefined): Promise<string | undefined> {
+    if (picked?.vendor === CHAT_VENDOR) return picked.id;
+    const list = await this.modelList();
+    const byName = (a: ModelInfo, b: ModelInfo) => a.name.localeCompare(b.name);
+    return (list.filter((m) => m.kind === 'base').sort(byName)[0] ?? [...list].sort(byName)[0])?.name;
+  }
+
+  /** The key's models; a missing key or service throws the session's error (shown with its fix). */
+  private async modelList(fresh = false): Promise<ModelInfo[]> {
+    await this.services.session.connect();
+    await (fresh ? this.models.refresh() : this.models.load());
+    if (this.models.models) return this.models.models;
+    // The list failed: ask once more to have its error in words.
+    const { client } = await this.services.session.connect();
+    return client.listModels({ interactive: true });
+  }
+
+  private answerMarkdown(text: string): void {
+    if (!text) return;
+    const md = new vscode.MarkdownString(text);
+    md.isTrusted = false;
+    md.supportHtml = false;
+    this.stream.markdown(md);
+  }
+
+  // ------------------------------------------------------------------------------------------------ /models
+
+  async listModels(): Promise<vscode.ChatResult> {
+    this.stream.progress(vscode.l10n.t('Listing the models your key allows…'));
+    const list = await this.modelList(true);
+    if (list.length === 0) {
+      this.stream.markdown(vscode.l10n.t('Your key allows no model yet.'));
+      return { metadata: { command: 'models' } satisfies ChatResponseMetadata };
+    }
+    const line = (m: ModelInfo) =>
+      m.kind === 'custom' && m.baseModel
+        ? vscode.l10n.t('- {0}: tuned from {1}', markdownLiteral(m.name), markdownLiteral(m.baseModel))
+        : `- ${markdownLiteral(m.name)}`;
+    const byName = (a: ModelInfo, b: ModelInfo) => a.name.localeCompare(b.name);
+    const tuned = list.filter((m) => m.kind === 'custom').sort(byName);
+    const others = list.filter((m) => m.kind !== 'custom').sort(byName);
+    const parts: string[] = [];
+    if (others.length) parts.push(`**${vscode.l10n.t('Base models')}** (${others.length})`, '', ...others.map(line), '');
+    if (tuned.length) parts.push(`**${vscode.l10n.t('Tuned models')}** (${tuned.length})`, '', ...tuned.map(line), '');
+    parts.push(vscode.l10n.t('Pick one in the Chat model picker and ask @hosted, or open it in the Playground.'));
+    this.stream.markdown(parts.join('\n'));
+    this.stream.button({ command: COMMANDS.openPlayground, title: vscode.l10n.t('Open the Playground') });
+    return { metadata: { command: 'models' } satisfies ChatResponseMetadata };
+  }
+
+  // ------------------------------------------------------------------------------------------------ /finetune
+
+  async finetune(request: vscode.ChatRequest, answers?: FinetuneAnswers): Promise<vscode.ChatResult> {
+    const uris = referencedFiles(request.references);
+    if (uris.length === 0) {
+      this.stream.markdown(
+        vscode.l10n.t(
+          'Reference the PDF or DOCX files to learn from, for example `/finetune #file:handbook.pdf #file:notes.docx` (a folder reference takes the documents in it). The same checks and questions as **Create Finetuned Model…** in the Explorer follow.',
+        ),
+      );
+      return { metadata: { command: 'finetune' } satisfies ChatResponseMetadata };
+    }
+    this.stream.progress(vscode.l10n.t('Checking {0} referenced files…', uris.length));
+    const outcome = await finetuneFromReferences(this.services, uris, answers);
+    switch (outcome.status) {
+      case 'started':
+        this.stream.markdown(
+          vscode.l10n.t(
+            'Finetuning started: {0} is being created from {1}. /jobs shows its progress; you are notified when it is ready.',
+            markdownLiteral(outcome.job.modelName),
+            (outcome.job.files ?? []).map((f) => markdownLiteral(f, 120)).join(', '),
+          ),
+        );
+        this.stream.button({ command: COMMANDS.showJobs, title: vscode.l10n.t('Show Jobs') });
+        return {
+          metadata: { command: 'finetune', modelName: outcome.job.modelName, jobId: outcome.job.id } satisfies ChatResponseMetadata,
+        };
+      case 'cancelled':
+        this.stream.markdown(vscode.l10n.t('Cancelled: no job was started.'));
+        break;
+      case 'invalid':
+        this.stream.markdown(
+          [vscode.l10n.t('No job was started:'), '', ...outcome.problems.map((p) => `- ${markdownLiteral(p, 500)}`)].join('\n'),
+        );
+        break;
+      case 'failed':
+        this.stream.markdown(vscode.l10n.t('No job was started: {0}', markdownLiteral(outcome.message, 2000)));
+        break;
+    }
+    return { metadata: { command: 'finetune' } satisfies ChatResponseMetadata };
+  }
+
+  // ------------------------------------------------------------------------------------------------ /evaluate
+
+  async evaluate(request: vscode.ChatRequest): Promise<vscode.ChatResult> {
+    const words = request.prompt.trim().split(/\s+/).filter(Boolean);
+    const list = await this.modelList();
+    let modelName: string | undefined;
+    let dataset: string | undefined;
+    if (words[0] && list.some((m) => m.name === words[0])) {
+      modelName = words[0];
+      dataset = words.slice(1).join(' ') || undefined;
+    } else if (request.model?.vendor === CHAT_VENDOR) {
+      modelName = request.model.id;
+      dataset = words.join(' ') || undefined;
+    }
+    let jobId: string | undefined;
+    if (modelName && dataset) {
+      this.stream.progress(vscode.l10n.t('Starting the evaluation…'));
+      jobId = await startEvaluation(this.services, modelName, dataset);
+    } else {
+      // What was not said is asked for, as the command asks.
+      jobId = (await vscode.commands.executeCommand<string | undefined>(COMMANDS.evaluate, modelName)) ?? undefined;
+    }
+    const job = jobId ? await this.findJob('evaluation', jobId) : undefined;
+    if (!jobId || !job) {
+      this.stream.markdown(vscode.l10n.t('No evaluation was started. Type `/evaluate <model> <dataset>`, or answer the pickers.'));
+      return { metadata: { command: 'evaluate' } satisfies ChatResponseMetadata };
+    }
+    this.stream.markdown(
+      vscode.l10n.t(
+        'Evaluation started: {0} on {1}. /jobs shows its progress; the report opens once it is done.',
+        markdownLiteral(job.modelName),
+        markdownLiteral(job.datasetName ?? ''),
+      ),
+    );
+    this.stream.button({ command: COMMANDS.showJobs, title: vscode.l10n.t('Show Jobs') });
+    return { metadata: { command: 'evaluate', modelName: job.modelName, jobId } satisfies ChatResponseMetadata };
+  }
+
+  private async findJob(kind: JobRecord['kind'], id: string): Promise<JobRecord | undefined> {
+    const scope = await this.services.session.scope();
+    return scope ? this.services.jobs.list(scope).find((j) => j.kind === kind && j.id === id) : undefined;
+  }
+
+  // ------------------------------------------------------------------------------------------------ /jobs
+
+  async jobs(): Promise<vscode.ChatResult> {
+    const scope = await this.services.session.scope();
+    if (!scope) {
+      await this.services.session.connect(); // says what is missing
+      return { metadata: { command: 'jobs' } satisfies ChatResponseMetadata };
+    }
+    const all = [...this.services.jobs.list(scope)].sort((a, b) => b.createdAt - a.createdAt);
+    if (all.length === 0) {
+      this.stream.markdown(vscode.l10n.t('No jobs yet. /finetune creates a model from your documents; /evaluate measures one.'));
+      return { metadata: { command: 'jobs' } satisfies ChatResponseMetadata };
+    }
+    const now = Date.now();
+    const shown = all.slice(0, MAX_JOBS);
+    const lines = shown.map((j) => `- ${markdownLiteral(jobTitle(j))}: ${markdownLiteral(jobDescription(j, now), 300)}`);
+    if (all.length > shown.length) lines.push('', vscode.l10n.t('…and {0} older jobs in the Jobs view.', all.length - shown.length));
+    const running = all.filter(isActive).length;
+    if (running > 0) lines.push('', vscode.l10n.t('{0} running: ask /jobs again for their progress, or watch the Jobs view.', running));
+    this.stream.markdown(lines.join('\n'));
+    for (const button of jobButtons(shown).slice(0, MAX_BUTTONS)) this.stream.button(button);
+    return { metadata: { command: 'jobs' } satisfies ChatResponseMetadata };
+  }
+
+  // ------------------------------------------------------------------------------------------------ failures
+
+  failed(error: unknown, command: string | undefined): vscode.ChatResult {
+    const info = classifyError(error, vscode.l10n.t('The request failed'));
+    this.services.log.warn(`Chat: @hosted ${command ? `/${command}` : 'question'} failed: ${info.message}`);
+    if (info.fix) this.stream.button({ command: info.fix.command, title: info.fix.title });
+    else if (info.kind !== 'request') this.stream.button({ command: FIXES.showLog.command, title: FIXES.showLog.title });
+    return { errorDetails: { message: untrustedText(info.message, { maxChars: 2000 }) } };
+  }
+}
+
+/** The buttons a list of jobs offers: a finished evaluation's report, a finished model's playground and download. */
+function jobButtons(jobs: readonly JobRecord[]): vscode.Command[] {
+  const buttons: vscode.Command[] = [];
+  const seen = new Set<string>();
+  for (const j of jobs) {
+    if (j.state !== 'completed') continue;
+    const name = untrustedText(j.modelName, { maxChars: 60 });
+    const add = (command: string, title: string) => {
+      if (seen.has(`${command}\n${j.modelName}`)) return;
+      seen.add(`${command}\n${j.modelName}`);
+      buttons.push({ command, title, arguments: [j.modelName] });
+    };
+    if (j.kind === 'evaluation') add(COMMANDS.openEvaluationReport, vscode.l10n.t('Evaluation Report: {0}', name));
+    else {
+      add(COMMANDS.openPlayground, vscode.l10n.t('Open {0} in the Playground', name));
+      add(COMMANDS.download, vscode.l10n.t('Download {0}', name));
+    }
+  }
+  return buttons;
+}
+
+/** The reasoning as one collapsed block: its text is already inert (no tag in it can close the block). */
+function reasoningBlock(text: string, ms: number): vscode.MarkdownString {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  const md = new vscode.MarkdownString(
+    `<details><summary>${vscode.l10n.t('Thought for {0} s', seconds)}</summary>\n\n${text.trimEnd()}\n\n</details>\n\n`,
+  );
+  md.isTrusted = false;
+  md.supportHtml = true;
+  return md;
+}
+
+/** The files and folders the request references (#file, a folder, a selection's file); other references are not files. */
+function referencedFiles(references: readonly vscode.ChatPromptReference[]): vscode.Uri[] {
+  const uris: vscode.Uri[] = [];
+  for (const r of references) {
+    if (r.value instanceof vscode.Uri) uris.push(r.value);
+    else if (r.value instanceof vscode.Location) uris.push(r.value.uri);
+  }
+  const unique = new Map(uris.map((u) => [u.toString(), u]));
+  return [...unique.values()];
+}
+
+/** Earlier questions to @hosted and its answers (reasoning and notes left out), for the conversation's prompt. */
+function historyTurns(context: vscode.ChatContext): ChatTurn[] {
+  const turns: ChatTurn[] = [];
+  for (const turn of context.history) {
+    if (turn.participant !== CHAT_PARTICIPANT || turn.command) continue;
+    if (turn instanceof vscode.ChatRequestTurn) turns.push({ role: 'user', text: turn.prompt });
+    else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .filter((t) => !t.startsWith('<details>'))
+        .join('');
+      turns.push({ role: 'assistant', text });
+    }
+  }
+  return turns;
+}

@@ -1,0 +1,48 @@
+// The downloads that have not finished (cancelled, interrupted by a reload, stopped by a full disk), kept in
+// globalState so a later session can offer to resume them, or discard their part files.
+import { partFilePath } from '../../api/download';
+import type { Services } from '../../services';
+import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
+
+/** A download that has not finished: enough to resume it after a reload, or find its part file. */
+export interface PendingDownload {
+  modelName: string;
+  directory: string;
+  fileName?: string;
+  /** The session scope it ran in: `<the client's base URL>#<key identity>` (connection/session.ts). */
+  scope: string;
+}
+
+function isPendingDownload(x: unknown): x is PendingDownload {
+  const d = x as Partial<PendingDownload> | null;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.modelName === 'string' &&
+    typeof d.directory === 'string' &&
+    typeof d.scope === 'string' &&
+    (d.fileName === undefined || typeof d.fileName === 'string')
+  );
+}
+
+/** The recorded downloads (anything unreadable is left out). */
+export function pendingDownloads(services: Services): PendingDownload[] {
+  const stored = services.context.globalState.get<unknown>(PENDING_DOWNLOADS_KEY);
+  return Array.isArray(stored) ? stored.filter(isPendingDownload) : [];
+}
+
+export async function setPending(services: Services, d: PendingDownload, present: boolean): Promise<void> {
+  const same = (x: PendingDownload) =>
+    x.modelName === d.modelName && x.directory === d.directory && x.fileName === d.fileName && x.scope === d.scope;
+  const list = pendingDownloads(services).filter((x) => !same(x));
+  await services.context.globalState.update(PENDING_DOWNLOADS_KEY, present ? [...list, d] : list);
+}
+
+/**
+ * Where the download's bytes wait: the part file is named for the service (the client's base URL, which the scope
+ * starts with: a key identity is hex, so the last `#` ends the URL) and the model.
+ */
+export function pendingPartFile(d: PendingDownload): string {
+  const cut = d.scope.lastIndexOf('#');
+  return partFilePath(d.directory, d.modelName, d.fileName, cut < 0 ? d.scope : d.scope.slice(0, cut));
+}

@@ -1,0 +1,144 @@
+// README.md is what a person reads first: every command, setting and view the manifest contributes is in it, and
+// everything it names as one exists (a renamed command or a removed setting fails here, not in a user's hands).
+// Every image it links exists; the packaged copy (scripts/packageReadme.mjs) is the user half only, without blank
+// holes where the screenshots were.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { localizedManifest } from './localizedManifest';
+
+const root = path.resolve(__dirname, '../../..');
+const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+
+interface Manifest {
+  contributes: {
+    commands: { command: string; title: string }[];
+    configuration: { properties: Record<string, { default?: unknown }> };
+    viewsContainers: { activitybar: { title: string }[] };
+    views: Record<string, { id: string; name: string }[]>;
+  };
+}
+const manifest = localizedManifest<Manifest>();
+
+/** The rows of the table under `## <heading>`: each row's cells, without the header and the rule. */
+function tableUnder(heading: string): string[][] {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `README has no "## ${heading}" section`);
+  const section = readme.slice(start + 1).split(/\n## /)[0]!;
+  const rows = section.split('\n').filter((l) => l.startsWith('|'));
+  return rows.slice(2).map((row) =>
+    row
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim()),
+  );
+}
+
+/** The text of the section under `## <heading>`. */
+function sectionText(heading: string): string {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `README has no "## ${heading}" section`);
+  return readme.slice(start + 1).split(/\n## /)[0]!;
+}
+
+/** How the Settings table writes a default. */
+function shownDefault(value: unknown): string {
+  if (value === '' || value === undefined) return '(empty)';
+  return typeof value === 'string' ? `\`${value}\`` : JSON.stringify(value);
+}
+
+/** The packaged README, written by the script `npm run package` runs. */
+function packagedReadme(): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hr-readme-')), 'README.md');
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'packageReadme.mjs'), file]);
+  return fs.readFileSync(file, 'utf8');
+}
+
+describe('README', () => {
+  it('lists every contributed command by its title in the Commands table, and nothing else there', () => {
+    const listed = tableUnder('Commands').map(([cell]) => (cell ?? '').replace(/^\*(.+)\*(?: †)?$/, '$1'));
+    assert.deepEqual([...listed].sort(), manifest.contributes.commands.map((c) => c.title).sort());
+  });
+
+  it('names no command that does not exist', () => {
+    const titles = new Set(manifest.contributes.commands.map((c) => c.title));
+    // "*Hosted Reasoning: Title*" anywhere: the palette's way of naming one of ours.
+    const named = [...readme.matchAll(/\*Hosted Reasoning: ([^*]+)\*/g)].map((m) => m[1]!);
+    assert.ok(named.length > 0);
+    assert.deepEqual(
+      named.filter((t) => !titles.has(t)),
+      [],
+    );
+  });
+
+  it('lists every setting with its default in the Settings table, and no setting that does not exist', () => {
+    const rows = tableUnder('Settings').map(([name, value]) => [(name ?? '').replace(/`/g, ''), value]);
+    const properties = manifest.contributes.configuration.properties;
+    assert.deepEqual(
+      rows,
+      Object.entries(properties).map(([name, p]) => [name, shownDefault(p.default)]),
+    );
+    const mentioned = new Set([...readme.matchAll(/\bhostedReasoning\.[\w.]*\w/g)].map((m) => m[0]));
+    assert.deepEqual(
+      [...mentioned].filter((name) => !(name in properties)),
+      [],
+      'README names a setting the manifest does not contribute',
+    );
+    // A setting named by its short form (`maxFiles`, `idleSeconds`) exists too.
+    const shortNames = new Set(Object.keys(properties).map((n) => n.split('.').pop()!));
+    const shortMentioned = [...readme.matchAll(/`(\w+(?:Seconds|MB|Files|Size|Folder|Url|Qs))`/g)].map((m) => m[1]!);
+    assert.deepEqual(
+      shortMentioned.filter((n) => !shortNames.has(n)),
+      [],
+    );
+  });
+
+  it('names every view and its container as the activity bar shows them, and no other view', () => {
+    for (const container of manifest.contributes.viewsContainers.activitybar) assert.ok(readme.includes(`**${container.title}** view`));
+    const views = Object.values(manifest.contributes.views).flat();
+    for (const view of views) assert.ok(readme.includes(`**${view.name}** view`), `README does not present the ${view.name} view`);
+    const named = [...readme.matchAll(/\*\*([\w ]+)\*\* view/g)].map((m) => m[1]!);
+    const known = new Set([...views.map((v) => v.name), ...manifest.contributes.viewsContainers.activitybar.map((c) => c.title)]);
+    assert.deepEqual(
+      named.filter((n) => !known.has(n)),
+      [],
+    );
+  });
+
+  it('asks in Requirements for the VS Code version of engines.vscode in package.json', () => {
+    const engines = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { vscode: string } }).engines;
+    const minimum = /^\^(\d+\.\d+)\.\d+$/.exec(engines.vscode)?.[1];
+    assert.ok(minimum, `engines.vscode ${engines.vscode} is not a caret range`);
+    assert.match(sectionText('Requirements'), new RegExp(`\\*\\*VS Code ${minimum.replace('.', '\\.')} or newer\\*\\*`));
+  });
+
+  it('links only images that exist', () => {
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    assert.ok(images.length > 0);
+    assert.deepEqual(
+      images.filter((image) => /^\w+:/.test(image) || !fs.existsSync(path.join(root, image))),
+      [],
+    );
+  });
+
+  it('ships without its section for contributors, without developer commands and without blank holes', () => {
+    const packaged = packagedReadme();
+    assert.match(readme, /^## Contributing$/m, 'README lost its pointer for contributors (the check would pass for nothing)');
+    assert.doesNotMatch(packaged, /^## (Contributing|Development|Developing)\b/m);
+    for (const developer of [
+      /npm (start|test)\b/,
+      /npm run (test|bench|emulator|screenshots)/,
+      /\bemulator\b/i,
+      /CONTRIBUTING/,
+      /\b(src|test)\//,
+    ]) {
+      assert.doesNotMatch(packaged, developer);
+    }
+    assert.doesNotMatch(packaged, /\n\s*\n\s*\n/, 'two blank lines in a row: a hole where something was left out');
+    // The screenshots are replaced by one sentence that says where to see them.
+    assert.equal([...packaged.matchAll(/Screenshots of each step are in the README/g)].length, 1);
+    assert.doesNotMatch(packaged, /media\/screenshots\/[\w.-]+\.png/);
+  });
+});
