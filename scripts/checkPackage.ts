@@ -10,6 +10,7 @@ import { describeMissing, missingBrowser } from '../test/runners/hostPrerequisit
 import { installVsix, packagedVsixPath } from '../test/runners/installExtension';
 import { NEWEST_HOST, repoRoot, testOutputDir } from '../test/runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../test/runners/vscodeServerProcess';
+import { withTemporaryHome } from '../test/runners/temporaryHome';
 import { launchBrowser, openWorkbench } from '../test/runners/workbenchBrowser';
 import { startEmulator, type Emulator } from '../test/service/emulator';
 
@@ -93,7 +94,9 @@ async function main(): Promise<number> {
   }
   try {
     const extensionsDir = path.join(tmp, 'extensions');
-    say(`server --install-extension: ${installVsix(NEWEST_HOST, vsix, extensionsDir)}`);
+    // The server's, the extension host's and the browser's home: nothing lands in the person's.
+    const home = withTemporaryHome(process.env, path.join(tmp, 'home'));
+    say(`server --install-extension: ${installVsix(NEWEST_HOST, vsix, extensionsDir, home)}`);
     const installed = fs.readdirSync(extensionsDir).filter((entry) => !entry.startsWith('.'));
     say(`extensions dir now holds: ${installed.join(', ')}`);
 
@@ -102,7 +105,7 @@ async function main(): Promise<number> {
     if (!demo) throw new CheckError(`the emulator has no ${DEMO_KEY}`);
     const models = demo.models;
     const env: NodeJS.ProcessEnv = {};
-    for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('VSCODE_')) env[key] = value;
+    for (const [key, value] of Object.entries(home)) if (!key.startsWith('VSCODE_')) env[key] = value;
     env.HOSTED_REASONING_BASE_URL = emulator.url;
     env.HOSTED_REASONING_API_KEY = DEMO_KEY;
     server = startVscodeServer({
@@ -114,7 +117,7 @@ async function main(): Promise<number> {
       startTimeoutMs: 60_000,
     });
     const port = await server.listening;
-    browser = await launchBrowser(path.join(tmp, 'chromium-profile'));
+    browser = await launchBrowser(path.join(tmp, 'chromium-profile'), env);
     const page = browser.pages()[0] ?? (await browser.newPage());
     await page.setViewportSize({ width: 1400, height: 900 });
     // No payload: the extension must come from the extensions folder, as for a person who installed the .vsix.

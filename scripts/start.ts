@@ -24,8 +24,11 @@ const ENV_BASE_URL = 'HOSTED_REASONING_BASE_URL';
 const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
 const DEMO_KEY = 'demo-key';
 
-/** Everything of the demo lives here (git-ignored). Editor profiles are recreated on each start; see below. */
-const demoDir = path.join(repoRoot, '.demo');
+/**
+ * Everything of the demo lives here (git-ignored). Editor profiles are recreated on each start; see below. The test of
+ * `npm start` (test/unit/startScript.test.ts) points HR_DEMO_DIR at a temporary folder: tests write only there.
+ */
+const demoDir = process.env.HR_DEMO_DIR ? path.resolve(process.env.HR_DEMO_DIR) : path.join(repoRoot, '.demo');
 const workspaceDir = path.join(demoDir, 'workspace');
 const serverDataDir = path.join(demoDir, 'vscode-server');
 const desktopDataDir = path.join(demoDir, 'vscode-desktop');

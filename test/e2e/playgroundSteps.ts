@@ -7,7 +7,7 @@ import type { Dialog, Locator, Request } from 'playwright-core';
 import type { Emulator } from '../service/emulator';
 import { fromWebview, PlaygroundPage } from './playgroundPage';
 import type { Step } from './stepRunner';
-import { eventually, type Workbench } from './workbench';
+import { escapeRegExp, eventually, type Workbench } from './workbench';
 
 export interface PlaygroundEnvironment {
   readonly workbench: Workbench;
@@ -60,22 +60,32 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
   const page = wb.page;
   const pg = new PlaygroundPage(page);
 
+  /**
+   * The model row's inline Open Playground, and the page's model choice (the page asks the extension for the model
+   * list after it loads: the choice arrives a moment later). The row's label may end with an accuracy (the report's
+   * base evaluation adds one).
+   */
+  const openPlayground = async (): Promise<void> => {
+    await wb.showContainer('Hosted Reasoning');
+    await wb.inlineAction(wb.row('Models', new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`)), 'Open Playground');
+    await pg.prompt.waitFor();
+    let chosen = '';
+    await eventually(
+      () => `the playground to choose ${model} (it shows ${JSON.stringify(chosen)})`,
+      async () => {
+        chosen = await pg.modelSelect.inputValue();
+        return chosen === model ? chosen : undefined;
+      },
+    );
+  };
+
   const streaming: Step = {
     number: 5,
     id: 'playground-stream',
     title: 'open the playground from a model, run a prompt, watch the tokens arrive, stop it midway',
     needs: ['api-key'],
     async run({ shot, note }) {
-      await wb.clearNotifications();
-      await wb.showContainer('Hosted Reasoning');
-      await wb.inlineAction(wb.row('Models', `Base model ${model}`), 'Open Playground');
-      await pg.prompt.waitFor();
-      // The page asks the extension for the model list after it loads: the choice arrives a moment later.
-      let chosen = '';
-      await eventually(`the playground to choose ${model} (it shows ${JSON.stringify(chosen)})`, async () => {
-        chosen = await pg.modelSelect.inputValue();
-        return chosen === model ? chosen : undefined;
-      });
+      await openPlayground();
 
       const tokenIntervalMs = emu.options.tokenIntervalMs;
       emu.configure({ tokenIntervalMs: SLOW_TOKEN_MS });
@@ -125,8 +135,9 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
     number: 6,
     id: 'playground-hostile',
     title: 'a hostile answer (script, onerror, javascript: link, iframe, svg onload) is shown as text and runs nothing',
-    needs: ['playground-stream'],
+    needs: ['api-key'],
     async run({ note }) {
+      await openPlayground();
       const workbenchOrigin = new URL(page.url()).origin;
       const { host, content } = await pg.frames();
       /** Adds an image pointing at `url` to the page and removes it: true when the policy refused to load it. */
@@ -224,16 +235,18 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
     number: 8,
     id: 'playground-layout',
     title: 'at 1280x720 the prompt, Run and the answer show without scrolling; every knob explains itself; Ask About Selection',
-    needs: ['playground-stream'],
+    needs: ['api-key'],
     async run({ shot, note }) {
       const before = page.viewportSize();
       await page.setViewportSize(SMALL_WINDOW);
       try {
-        await pg.prompt.waitFor();
+        await openPlayground();
+        await pg.ask('How do I restore a deleted note?');
+        await pg.content.locator('[data-testid="status"]', { hasText: 'Done.' }).waitFor();
         const { content } = await pg.frames();
         // From the top of the page: what is checked below is what a person sees without scrolling.
         await content.evaluate(() => window.scrollTo(0, 0));
-        assert.ok((await pg.output.innerText()).trim().length > 0, 'the answer of step 5 is shown');
+        assert.ok((await pg.output.innerText()).trim().length > 0, 'the answer is shown');
         const seen = await pg.host.boundingBox();
         assert.ok(seen, 'the webview is laid out');
         const right = Math.min(seen.x + seen.width, SMALL_WINDOW.width);

@@ -7,28 +7,36 @@
 // of installing the package: quicker while writing a step, but not what a person installs.
 //
 // Everything runs from one temporary folder (workspace, server user data and extensions, browser profile, download
-// folder) removed at the end; screenshots and the log stay in test-output/e2e/ (git-ignored). The run fails (exit 1)
+// folder, and the home folder of the server and the browser, where the save dialog starts) removed at the end;
+// screenshots and the log stay in test-output/e2e/ (git-ignored). After each step the workbench is reset to the state
+// the steps start from (reset.ts). The run fails (exit 1)
 // when a step fails, and also when a process it started is still alive after it stopped them.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Dialog } from 'playwright-core';
 import { writeDemoWorkspace } from '../../scripts/demoWorkspace';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
 import { installVsix, packagedVsixPath } from '../runners/installExtension';
 import { extensionBundlePath, NEWEST_HOST, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
+import { withTemporaryHome } from '../runners/temporaryHome';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
 import { missingReadmeScreenshots, updateReadmeScreenshots } from './readmeScreenshots';
+import { WorkbenchReset } from './reset';
+import { sabotaged } from './sabotage';
 import { runSteps, type Step, type StepResult } from './stepRunner';
-import { storySteps } from './steps';
+import { story } from './steps';
 import { Workbench } from './workbench';
 
 const outputDir = path.join(testOutputDir, 'e2e');
 const logPath = path.join(outputDir, 'run.log');
-/** The whole run, startup to cleanup; the steps take about a minute. */
-const RUN_TIMEOUT_MS = 5 * 60_000;
+/**
+ * The whole run, startup to cleanup: a bound for a hang, not a measure (each step has its own bound). Runs took up to
+ * 195 s of steps at a load of 25 on 2 cores, including the resets and two windows opened afresh.
+ */
+const RUN_TIMEOUT_MS = 10 * 60_000;
 const DEMO_KEY = 'demo-key';
 /** The platform package is what a person on this machine installs; unlike the universal one it runs models locally. */
 const PLATFORM_TARGET = `${process.platform}-${process.arch}`;
@@ -172,7 +180,10 @@ async function main(): Promise<number> {
   const downloadFolder = path.join(tmp, 'downloads');
   const userDataDir = path.join(tmp, 'server-data');
   const extensionsDir = path.join(tmp, 'extensions');
+  const home = path.join(tmp, 'home');
   fs.mkdirSync(downloadFolder);
+  // The server's, the extension host's and the browser's home: what they keep "at home", and the save dialog's start.
+  const env = withTemporaryHome(serverEnvironment(), home);
 
   let logFd: number | undefined = fs.openSync(logPath, 'w');
   const log = (line: string): void => {
@@ -219,7 +230,7 @@ async function main(): Promise<number> {
 
     if (mode === 'vsix') {
       const vsix = packagedVsixPath(PLATFORM_TARGET);
-      log(`[e2e] ${installVsix(NEWEST_HOST, vsix, extensionsDir, serverEnvironment())}`);
+      log(`[e2e] ${installVsix(NEWEST_HOST, vsix, extensionsDir, env)}`);
       const installed = fs.readdirSync(extensionsDir).filter((entry) => !entry.startsWith('.'));
       console.log(`[e2e] installed ${path.basename(vsix)} (${installed.join(', ')}) (${seconds(started)})`);
     } else {
@@ -231,13 +242,13 @@ async function main(): Promise<number> {
       payload: mode !== 'vsix',
       userDataDir,
       extensionsDir,
-      env: serverEnvironment(),
+      env,
       log,
       startTimeoutMs: 60_000,
     });
     const port = await server.listening;
     console.log(`[e2e] VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
-    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
+    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'), env);
     const browser = await browserLaunch;
     // The installed package needs no payload: the workbench finds it in the extensions folder, as for a person.
     const url =
@@ -253,24 +264,37 @@ async function main(): Promise<number> {
     await workbench.ready(60_000);
     console.log(`[e2e] workbench ready (${seconds(started)})`);
 
-    results = await runSteps(
-      page,
-      selectedSteps(
-        storySteps({
-          workbench,
-          emu,
-          key: DEMO_KEY,
-          downloadFolder,
-          userSettingsFile,
-          workspace,
-          sourcePdfs: ['product-handbook.pdf', 'release-notes.pdf'],
-          baseModel: 'oss-reasoner-8b',
-          modelName: 'lumen-e2e',
-          dataset: 'demo-qa',
-        }),
-      ),
-      outputDir,
-    );
+    const { steps, settle, reconnect } = story({
+      workbench,
+      emu,
+      key: DEMO_KEY,
+      downloadFolder,
+      userSettingsFile,
+      workspace,
+      home,
+      scratch: tmp,
+      sourcePdfs: ['product-handbook.pdf', 'release-notes.pdf'],
+      baseModel: 'oss-reasoner-8b',
+      modelName: 'lumen-e2e',
+      dataset: 'demo-qa',
+    });
+    // A fresh window: the page loaded again (the browser workbench keeps the key in memory only: given again).
+    const reopen = async (): Promise<void> => {
+      // An editor with unsaved changes makes the page ask before it unloads: leave anyway.
+      const leave = (dialog: Dialog): void => void (dialog.type() === 'beforeunload' ? dialog.accept() : undefined);
+      page.on('dialog', leave);
+      await page.reload({ waitUntil: 'domcontentloaded' }).finally(() => page.off('dialog', leave));
+      await workbench.ready(60_000);
+      await reconnect();
+    };
+    const reset = new WorkbenchReset({ workbench, userSettingsFile, emu, reopen, settle });
+    results = await runSteps(page, sabotaged(selectedSteps(steps), { workbench, emu, userSettingsFile }), outputDir, {
+      reset: () => reset.reset(),
+      recover: async () => {
+        await reopen();
+        await reset.reset();
+      },
+    });
   } catch (error) {
     setupError = error instanceof Error ? error.message : String(error);
     console.error(`[e2e] setup failed: ${setupError}`);

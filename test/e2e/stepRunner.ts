@@ -1,7 +1,9 @@
 // A tiny step runner for the UI tests: the steps share one browser session and run in the order given; each ends with a
-// screenshot `NN-<id>.png` (the state it left, or the state it failed in); a step whose prerequisite failed is
-// skipped, so one failure does not bury the others under follow-on errors. No mocha: the steps are a story, not a
-// set of independent tests, and one page object is passed from step to step.
+// screenshot `NN-<id>.png` (the state it left, or the state it failed in), then the reset (reset.ts) returns the
+// workbench to the known state every step starts from, whether the step passed or failed. A step that needs another's
+// result (`needs`: the model a finetune made) is skipped when that one failed; any other step runs as if alone. When
+// the reset itself cannot undo what a step left, the step counts as failed and the window is opened afresh
+// (`recover`). No mocha: one page object is passed from step to step.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -28,6 +30,13 @@ export interface Step {
   run(context: StepContext): Promise<void>;
 }
 
+export interface RunOptions {
+  /** Returns the workbench to the known state; resolves to what it had to undo (printed under the step). */
+  readonly reset?: () => Promise<string[]>;
+  /** Opens the window afresh (reload, reconnect) when the reset failed. */
+  readonly recover?: () => Promise<void>;
+}
+
 export type StepOutcome = 'passed' | 'failed' | 'skipped';
 
 export interface StepResult {
@@ -40,6 +49,13 @@ export interface StepResult {
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
+/** The reset's own bound: closing what is open and waiting for a running job to end. */
+const RESET_TIMEOUT_MS = 90_000;
+/**
+ * After a step's time is up, how long its promise may take to settle before the reset starts: every action and wait
+ * inside it has its own bound (15 s for an action), and a reset racing a step still clicking would undo nothing.
+ */
+const SETTLE_AFTER_TIMEOUT_MS = 30_000;
 
 class StepTimeout extends Error {}
 
@@ -49,6 +65,17 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
     timer = setTimeout(() => reject(new StepTimeout(`${what} did not finish within ${ms / 1000} s`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Waits (bounded) for a step that ran out of time to stop acting on the page. */
+async function settled(work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), SETTLE_AFTER_TIMEOUT_MS)));
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([done, bound]).finally(() => clearTimeout(timer));
 }
 
 function describe(error: unknown): string {
@@ -85,8 +112,29 @@ async function screenshot(page: Page, file: string): Promise<string | undefined>
   }
 }
 
+/**
+ * Resets after a step; on failure takes `NN-<id>-reset.png`, opens the window afresh and returns why (the step then
+ * counts as failed: it left behind what the reset could not undo). Undefined when the reset succeeded.
+ */
+async function resetAfter(page: Page, number: string, step: Step, outputDir: string, options: RunOptions): Promise<string | undefined> {
+  try {
+    const undone = await withTimeout(options.reset!(), RESET_TIMEOUT_MS, `the reset after step ${number}`);
+    if (undone.length > 0) console.log(`[e2e]     ${number} reset: ${undone.join('; ')}`);
+    return undefined;
+  } catch (caught) {
+    const shot = await screenshot(page, path.join(outputDir, `${number}-${step.id}-reset.png`));
+    const problem = `the reset after it failed (${describe(caught).split('\n')[0]}); screenshot: ${shot ?? 'none'}`;
+    try {
+      await options.recover?.();
+      return `${problem}; the window was opened afresh`;
+    } catch (recoverError) {
+      return `${problem}; opening the window afresh failed too: ${describe(recoverError).split('\n')[0]}`;
+    }
+  }
+}
+
 /** Runs the steps in order; prints one line per step (and the error of a failed one). */
-export async function runSteps(page: Page, steps: readonly Step[], outputDir: string): Promise<StepResult[]> {
+export async function runSteps(page: Page, steps: readonly Step[], outputDir: string, options: RunOptions = {}): Promise<StepResult[]> {
   fs.mkdirSync(outputDir, { recursive: true });
   const results: StepResult[] = [];
   const passed = new Set<string>();
@@ -111,12 +159,20 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
       note: (line) => console.log(`[e2e]     ${number} ${line}`),
     };
     let error: string | undefined;
+    const work = step.run(context);
     try {
-      await withTimeout(step.run(context), step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, `step ${number}`);
+      await withTimeout(work, step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, `step ${number}`);
     } catch (caught) {
       error = describe(caught);
+      if (caught instanceof StepTimeout && !(await settled(work))) {
+        error += `\n(the step was still acting ${SETTLE_AFTER_TIMEOUT_MS / 1000} s later)`;
+      }
     }
     const shot = await screenshot(page, path.join(outputDir, `${number}-${step.id}.png`));
+    if (options.reset) {
+      const problem = await resetAfter(page, number, step, outputDir, options);
+      if (problem !== undefined) error = error === undefined ? problem : `${error}\n${problem}`;
+    }
     const durationMs = Date.now() - started;
     const seconds = `${(durationMs / 1000).toFixed(1)} s`;
     if (error === undefined) {

@@ -2,11 +2,13 @@
 // PDFs of the workspace, evaluate it, download it, try the playground, survive hostile output, and recover from a
 // wrong key and an unreachable service. Each step acts only through what a person sees and does (clicks, the
 // palette, typing) and checks what a person would see; the emulator's record confirms what reached the service.
+// Each step starts from the known state the runner's reset returns to (reset.ts, and `settle` below: no editor, no
+// dialog, no notification, the run's settings, no job running, the Hosted Reasoning view shown); a step uses another's
+// result only through `needs` (the model the finetune made), never what the previous step left on screen.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
@@ -25,6 +27,10 @@ export interface StoryEnvironment {
   /** The user settings file (settings.json of the server's user data) and the workspace folder the window shows. */
   readonly userSettingsFile: string;
   readonly workspace: string;
+  /** The home folder of the server and the browser (temporary): the save dialogs start there. */
+  readonly home: string;
+  /** The run's temporary folder, for files a step writes through the product (an export). */
+  readonly scratch: string;
   /** Two PDFs of the workspace (names as the Explorer shows them) to finetune from. */
   readonly sourcePdfs: readonly [string, string];
   /** Base model of the model the story creates (also the playground's model), and the new model's name. */
@@ -43,6 +49,12 @@ function accuracyText(correct: number, total: number): string {
   return `${((correct / total) * 100).toFixed(1)}% (${correct}/${total})`;
 }
 
+/** Whether `file` is inside `folder` (or is it). */
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, path.resolve(file));
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
 /** A loopback port nothing listens on (bound, then released). */
 function closedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -55,9 +67,48 @@ function closedPort(): Promise<number> {
   });
 }
 
-export function storySteps(env: StoryEnvironment): Step[] {
+export interface Story {
+  readonly steps: Step[];
+  /** The story's part of the known state, waited for by the reset after every step (reset.ts). */
+  readonly settle: () => Promise<void>;
+  /** After the window was opened afresh: the key again (the browser workbench keeps it in memory only). */
+  readonly reconnect: () => Promise<void>;
+}
+
+export function story(env: StoryEnvironment): Story {
   const { workbench: wb, emu, key, modelName } = env;
   const page = wb.page;
+  const emulatorHost = new URL(emu.url).host;
+  /** Whether step 1 gave the workbench the key (a fresh window must be given it again). */
+  let keyGiven = false;
+
+  const settle = async (): Promise<void> => {
+    // No job still running (a finetune step that failed leaves one): a finetune step counts "1 job running".
+    await wb.statusBarItem('Hosted Reasoning:').waitFor({ state: 'hidden', timeout: FINETUNE_TIMEOUT_MS });
+    await wb.showContainer('Hosted Reasoning');
+    // The Models view names the run's service (a step may have pointed the URL elsewhere; the reset restored it).
+    await wb
+      .pane(MODELS)
+      .locator('.pane-header')
+      .getByText(new RegExp(`^${escapeRegExp(emulatorHost)} · ${keyGiven ? 'key stored' : 'no key'}$`))
+      .waitFor();
+  };
+
+  /** Set API Key… from the palette, the key typed, Enter: "API key saved". */
+  const giveKey = async (): Promise<void> => {
+    await wb.runCommand('Hosted Reasoning: Set API Key…');
+    await wb.quickInputTitled('Hosted Reasoning: API Key');
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
+    await wb.notification(/API key saved\. \d+ models available\./).waitFor();
+  };
+
+  const reconnect = async (): Promise<void> => {
+    await wb.showContainer('Hosted Reasoning');
+    const header = wb.pane(MODELS).locator('.pane-header');
+    await header.getByText(new RegExp(`^${escapeRegExp(emulatorHost)} · `)).waitFor();
+    if (keyGiven && (await header.getByText(/ · no key$/).count()) > 0) await giveKey();
+  };
 
   /** Selects the two PDFs in the Explorer (click, Ctrl+click), as a person picks the files to learn from. */
   const selectSourcePdfs = async (): Promise<void> => {
@@ -139,6 +190,7 @@ export function storySteps(env: StoryEnvironment): Step[] {
       await page.keyboard.press('Enter');
 
       await wb.notification(/API key saved\. \d+ models available\./).waitFor();
+      keyGiven = true;
       for (const model of DEFAULT_KEYS[key]?.models ?? []) await wb.waitForRow(MODELS, `Base model ${model}`);
       // The view names the service it talks to and where the key came from.
       await wb
@@ -321,12 +373,30 @@ export function storySteps(env: StoryEnvironment): Step[] {
       await shot('lineage');
 
       // Export as Markdown to a file the person names in the save dialog (the server build's own: a quick input).
-      const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hr-e2e-export-')), 'report.md');
+      const target = path.join(fs.mkdtempSync(path.join(env.scratch, 'export-')), 'report.md');
       await reportPage.byTestId('export-markdown').click();
       await wb.quickInputTitled('Export Evaluation Report');
-      await page.keyboard.press('Control+A');
-      await page.keyboard.insertText(target);
-      await wb.quickInput.getByRole('button', { name: 'OK' }).click();
+      // The dialog first shows its proposal (the default name in the folder it starts in) with the name's stem
+      // selected; keys typed before then land in the middle of it (seen: `…/report.md.md`). The person waits for
+      // the proposal and the caret in the box, selects all of it, and reads what was typed before pressing Enter.
+      const proposal = await eventually('the save dialog to propose a file name', async () => {
+        const value = await wb.quickInputBox.inputValue();
+        return value.endsWith('.md') ? value : undefined;
+      });
+      note(`the save dialog proposes ${proposal}`);
+      assert.ok(isInside(env.home, proposal), `the save dialog starts in the (temporary) home folder ${env.home}: ${proposal}`);
+      await wb.replaceQuickInputValue(target);
+      // A path in another folder moves the dialog there, listing that folder (here empty: only `..`); Enter before
+      // the move ends is taken as "go to this folder", not "save" (seen: the dialog stayed open). The person waits.
+      let listed: string[] = [];
+      await eventually(
+        () => `the save dialog to list the export folder (it lists ${JSON.stringify(listed)})`,
+        async () => {
+          listed = (await wb.quickInput.getByRole('option').allInnerTexts()).map((label) => label.trim());
+          return listed.length === 1 && listed[0] === '..' ? true : undefined;
+        },
+      );
+      await page.keyboard.press('Enter');
       await wb.notification(/Exported the evaluation report to/).waitFor();
       const markdown = fs.readFileSync(target, 'utf8');
       // The page's verdict, as the export's comparison row: the base, the same difference, the verdict's word.
@@ -340,7 +410,6 @@ export function storySteps(env: StoryEnvironment): Step[] {
       );
       note(`exported ${markdown.split('\n').length} lines of Markdown to ${target}`);
       await shot('exported');
-      fs.rmSync(path.dirname(target), { recursive: true, force: true });
     },
   };
 
@@ -392,58 +461,54 @@ export function storySteps(env: StoryEnvironment): Step[] {
     title: 'with no download folder set, Download asks where to save, starting outside the workspace; Escape writes nothing',
     needs: ['finetune'],
     async run({ shot, note }) {
-      const settingsBefore = fs.readFileSync(env.userSettingsFile, 'utf8');
+      // The runner's reset puts the user settings back afterwards (and waits until the workbench has read them).
       await wb.clearNotifications();
-      try {
-        // The person empties the setting in the Settings editor.
-        await wb.runCommand('Preferences: Open User Settings');
-        await page.locator('.settings-editor').waitFor();
-        await page.keyboard.insertText('hostedReasoning.downloadFolder');
-        const field = page.locator('.settings-editor .setting-item-text').filter({ hasText: 'Download Folder' }).locator('input');
-        await field.waitFor();
-        assert.equal(await field.inputValue(), env.downloadFolder, 'the Settings editor shows the download folder of the user settings');
-        await field.fill('');
-        await eventually('the emptied setting to be written to settings.json', async () => {
-          const written = JSON.parse(fs.readFileSync(env.userSettingsFile, 'utf8')) as Record<string, unknown>;
-          return (written['hostedReasoning.downloadFolder'] ?? '') === '' ? true : undefined;
-        });
-        await shot('setting-cleared');
-        await wb.closeEditor('Settings');
+      // The person empties the setting in the Settings editor.
+      await wb.runCommand('Preferences: Open User Settings');
+      await page.locator('.settings-editor').waitFor();
+      await page.keyboard.insertText('hostedReasoning.downloadFolder');
+      const field = page.locator('.settings-editor .setting-item-text').filter({ hasText: 'Download Folder' }).locator('input');
+      await field.waitFor();
+      assert.equal(await field.inputValue(), env.downloadFolder, 'the Settings editor shows the download folder of the user settings');
+      await field.fill('');
+      await eventually('the emptied setting to be written to settings.json', async () => {
+        const written = JSON.parse(fs.readFileSync(env.userSettingsFile, 'utf8')) as Record<string, unknown>;
+        return (written['hostedReasoning.downloadFolder'] ?? '') === '' ? true : undefined;
+      });
+      await shot('setting-cleared');
+      await wb.closeEditor('Settings');
 
-        const info = emu.artifactInfo(modelName, key);
-        assert.ok(info, 'the emulator has the artifact');
-        const downloadsBefore = fs.readdirSync(env.downloadFolder);
-        const requestsBefore = emu.received.length;
-        await wb.showContainer('Hosted Reasoning');
-        await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
-        // The server build's save dialog is VS Code's own: a quick input holding the path to save to.
-        await wb.quickInputTitled(`Save the artifact of ${modelName}`);
-        const proposed = await eventually('the dialog to propose a path', async () => {
-          const value = await wb.quickInputBox.inputValue();
-          return value.endsWith(info.filename) ? value : undefined;
-        });
-        note(`the save dialog proposes ${proposed} (the workspace is ${env.workspace})`);
-        const relative = path.relative(env.workspace, path.resolve(proposed));
-        assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${proposed} is outside the workspace ${env.workspace}`);
-        await shot('outside-workspace');
+      const info = emu.artifactInfo(modelName, key);
+      assert.ok(info, 'the emulator has the artifact');
+      const downloadsBefore = fs.readdirSync(env.downloadFolder);
+      const requestsBefore = emu.received.length;
+      await wb.showContainer('Hosted Reasoning');
+      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
+      // The server build's save dialog is VS Code's own: a quick input holding the path to save to.
+      await wb.quickInputTitled(`Save the artifact of ${modelName}`);
+      const proposed = await eventually('the dialog to propose a path', async () => {
+        const value = await wb.quickInputBox.inputValue();
+        return value.endsWith(info.filename) ? value : undefined;
+      });
+      note(`the save dialog proposes ${proposed} (the workspace is ${env.workspace})`);
+      const relative = path.relative(env.workspace, path.resolve(proposed));
+      assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${proposed} is outside the workspace ${env.workspace}`);
+      assert.ok(isInside(env.home, proposed), `the dialog starts in the (temporary) home folder ${env.home}: ${proposed}`);
+      await shot('outside-workspace');
 
-        await page.keyboard.press('Escape');
-        await wb.quickInput.waitFor({ state: 'hidden' });
-        assert.equal(fs.existsSync(proposed), false, `nothing was written at ${proposed}`);
-        assert.deepEqual(fs.readdirSync(env.downloadFolder), downloadsBefore, 'nothing new in the old download folder');
-        const ggufInWorkspace = fs.readdirSync(env.workspace, { recursive: true }).filter((name) => String(name).endsWith('.gguf'));
-        assert.deepEqual(ggufInWorkspace, [], 'no model file in the workspace');
-        const fetched = emu.received.slice(requestsBefore).filter((r) => r.origin === 'storage');
-        assert.deepEqual(
-          fetched.map((r) => `${r.method} ${r.path}`),
-          [],
-          'no artifact was fetched',
-        );
-        assert.equal(await wb.notification(/^Downloading|Downloaded/).count(), 0, 'no download started');
-      } finally {
-        // As it was: the later steps and a rerun find the download folder set.
-        fs.writeFileSync(env.userSettingsFile, settingsBefore);
-      }
+      await page.keyboard.press('Escape');
+      await wb.quickInput.waitFor({ state: 'hidden' });
+      assert.equal(fs.existsSync(proposed), false, `nothing was written at ${proposed}`);
+      assert.deepEqual(fs.readdirSync(env.downloadFolder), downloadsBefore, 'nothing new in the old download folder');
+      const ggufInWorkspace = fs.readdirSync(env.workspace, { recursive: true }).filter((name) => String(name).endsWith('.gguf'));
+      assert.deepEqual(ggufInWorkspace, [], 'no model file in the workspace');
+      const fetched = emu.received.slice(requestsBefore).filter((r) => r.origin === 'storage');
+      assert.deepEqual(
+        fetched.map((r) => `${r.method} ${r.path}`),
+        [],
+        'no artifact was fetched',
+      );
+      assert.equal(await wb.notification(/^Downloading|Downloaded/).count(), 0, 'no download started');
     },
   };
 
@@ -548,12 +613,11 @@ export function storySteps(env: StoryEnvironment): Step[] {
     },
   };
 
-  return [
+  const steps = [
     apiKey,
     finetune,
     evaluate,
     download,
-    // The playground's steps find the base model's row by its name: the report's base evaluation adds its accuracy.
     ...playgroundSteps({ workbench: wb, emu, model: env.baseModel }),
     report,
     localCompare,
@@ -562,4 +626,5 @@ export function storySteps(env: StoryEnvironment): Step[] {
     walkthrough,
     errors,
   ];
+  return { steps, settle, reconnect };
 }

@@ -107,12 +107,30 @@ export class Workbench {
     await this.restMouse();
   }
 
-  /** Closes an editor through the close button of its tab. */
+  /**
+   * The modal editor part of VS Code 1.10x+ (`workbench.editor.useModal`, "some" by default): the Settings editor opens
+   * over the workbench, with a title and a close button instead of a tab.
+   */
+  get modalEditor(): Locator {
+    return this.page.locator('.modal-editor-part');
+  }
+
+  /** Closes an editor through the close button of its tab, or of the modal editor showing it. */
   async closeEditor(title: string | RegExp): Promise<void> {
+    const modal = this.modalEditor.filter({ has: this.page.locator('.modal-editor-title', { hasText: title }) });
     const tab = this.page.getByRole('tab', { name: title });
-    await tab.hover();
-    await tab.getByRole('button', { name: /^Close/ }).click();
-    await tab.waitFor({ state: 'detached' });
+    await modal.or(tab).first().waitFor();
+    if (await modal.isVisible()) {
+      await modal
+        .getByRole('button', { name: /^Close/ })
+        .first()
+        .click();
+      await modal.waitFor({ state: 'hidden' });
+    } else {
+      await tab.hover();
+      await tab.getByRole('button', { name: /^Close/ }).click();
+      await tab.waitFor({ state: 'detached' });
+    }
     await this.restMouse();
   }
 
@@ -145,22 +163,63 @@ export class Workbench {
     await this.quickInput.locator('.quick-input-title', { hasText: text }).waitFor();
   }
 
+  /**
+   * Replaces the whole value of the open quick input with `text`, as a person does it: waits for the caret in the box
+   * (a box that is still being filled in moves the caret and the selection), selects all of it and sees it selected,
+   * inserts the text, and reads it back. Enter is the caller's.
+   */
+  async replaceQuickInputValue(text: string): Promise<void> {
+    const box = this.quickInputBox;
+    await eventually('the caret in the quick input', async () => (await box.evaluate((el) => el === document.activeElement)) || undefined);
+    await this.page.keyboard.press('Control+A');
+    await eventually(
+      'the whole value of the quick input to be selected',
+      async () =>
+        (await box.evaluate((el: HTMLInputElement) => el.selectionStart === 0 && el.selectionEnd === el.value.length)) || undefined,
+    );
+    await this.page.keyboard.insertText(text);
+    let seen = '';
+    await eventually(
+      () => `the quick input to read ${JSON.stringify(text)} (it reads ${JSON.stringify(seen)})`,
+      async () => ((seen = await box.inputValue()) === text ? true : undefined),
+    );
+  }
+
   /** An item of the open quick pick, by the start of its accessible label. */
   quickPickItem(label: string | RegExp): Locator {
     return this.quickInput.getByRole('option', { name: label });
   }
 
   /**
-   * F1, enters the command's title and picks that exact entry. The title goes in as one insertion (as a paste
-   * would): typed key by key, the palette re-filters on every key and a title takes seconds.
+   * F1, enters the command's title and runs that exact entry. The title goes in as one insertion (as a paste
+   * would): typed key by key, the palette re-filters on every key and a title takes seconds. The person presses Enter
+   * once the entry is the highlighted one (a click on it while the list was still re-rendering was lost: the palette
+   * stayed open), and sees the palette take it (it closes, or the command's own input replaces it).
    */
   async runCommand(title: string): Promise<void> {
     await this.page.keyboard.press('F1');
     await this.quickInputBox.waitFor();
     await this.page.keyboard.insertText(title);
-    await this.quickPickItem(new RegExp(`^${escapeRegExp(title)}`))
-      .first()
-      .click();
+    const typed = await this.quickInputBox.inputValue();
+    const highlighted = this.quickInput.locator('.monaco-list-row.focused');
+    // The entry itself, not one whose title only starts the same ("… (JSON)", "File: Compare New Untitled Text Files"
+    // ranks above "File: New Untitled Text File"): the person moves down to it.
+    // The palette's label is the title (with the "…" some titles end in), then ", " and what else it shows.
+    const exact = (label: string | null): boolean => label?.split(', ')[0]?.replace(/(\.\.\.|…)$/, '') === title.replace(/(\.\.\.|…)$/, '');
+    let labels: (string | null)[] = [];
+    await eventually(
+      () => `the palette to highlight ${JSON.stringify(title)} (it lists ${JSON.stringify(labels)})`,
+      async () => {
+        if (exact(await highlighted.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null))) return true;
+        labels = await this.quickInput.locator('.monaco-list-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label')));
+        if (labels.some(exact)) await this.page.keyboard.press('ArrowDown');
+        return undefined;
+      },
+    );
+    await this.page.keyboard.press('Enter');
+    await eventually(`the palette to run ${JSON.stringify(title)}`, async () =>
+      !(await this.quickInput.isVisible()) || (await this.quickInputBox.inputValue()) !== typed ? true : undefined,
+    );
   }
 
   // ---------------------------------------------------------------------------------------------- notifications
@@ -194,13 +253,23 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Polls `probe` until it returns a value that is not undefined; fails with `what` and the last value seen. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+/**
+ * Polls `probe` until it returns a value that is not undefined; fails with `what` (a function: read at the failure,
+ * so it can name the last value seen).
+ */
+export async function eventually<T>(
+  what: string | (() => string),
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${typeof what === 'string' ? what : what()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

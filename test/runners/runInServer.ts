@@ -14,6 +14,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
 import { formatSuiteResult, suitesPassed } from './suiteReport';
+import { withTemporaryHome } from './temporaryHome';
 import {
   extensionBundlePath,
   repoRoot,
@@ -180,19 +181,24 @@ async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => vo
       fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
       fs.writeFileSync(settingsFile, JSON.stringify(RESTRICTED_SETTINGS, null, 2));
     }
+    // The server's, the extension host's and the browser's home: the tests' files stay in the temporary folder.
+    const env = withTemporaryHome(
+      { ...serverEnvironment(path.join(tmp, 'result.json'), host, bridge), [TRUST_PASS_ENV]: pass },
+      path.join(tmp, 'home'),
+    );
     server = startVscodeServer({
       vscode: host,
       payload: true,
       userDataDir,
       extensionsDir: path.join(tmp, 'extensions'),
-      env: { ...serverEnvironment(path.join(tmp, 'result.json'), host, bridge), [TRUST_PASS_ENV]: pass },
+      env,
       log,
       startTimeoutMs: 60_000,
       workspaceTrust: pass === 'restricted',
     });
     const port = await server.listening;
     console.log(`${tag} VS Code server listening on 127.0.0.1:${port} (${seconds(started)})`);
-    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'));
+    browserLaunch = launchBrowser(path.join(tmp, 'chromium-profile'), env);
     const page = await openWorkbench(
       await browserLaunch,
       workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: suiteIndexPath }),

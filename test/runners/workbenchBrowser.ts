@@ -12,9 +12,14 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** Headless Chromium on a fresh, empty profile folder: no state from an earlier run may leak in. */
-export function launchBrowser(profileDir: string): Promise<BrowserContext> {
+/**
+ * Headless Chromium on a fresh, empty profile folder: no state from an earlier run may leak in. `env` is the browser's
+ * environment (a test gives it a temporary home: Chromium writes crash reports and GTK settings there).
+ */
+export function launchBrowser(profileDir: string, env?: NodeJS.ProcessEnv): Promise<BrowserContext> {
+  const defined = env && Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return chromium.launchPersistentContext(profileDir, {
+    ...(defined ? { env: defined } : {}),
     executablePath: chromiumPath,
     headless: true,
     chromiumSandbox: false,

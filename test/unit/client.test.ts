@@ -73,7 +73,10 @@ describe('client against the emulator: happy paths', function () {
       const request = { ...baseRequest, modelName: 'm-stream', prompt: 'Café ☕ and 😀 please' };
       const deltas = await collect(inferStream(client, request));
       const whole = await inferWhole(client, { ...request, stream: false });
-      assert.ok(deltas.length > 3, `expected several deltas, got ${deltas.length}`);
+      // How many pieces arrive is the network's doing (a loaded machine coalesces the emulator's writes into few reads),
+      // so only their sum is checked here; that the first piece comes before the answer ends is shown by the
+      // early-exit test below and by UI step 5 (the answer grows in visible steps).
+      assert.ok(deltas.length >= 1);
       assert.equal(deltas.join(''), whole.answer);
     });
   }

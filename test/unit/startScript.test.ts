@@ -3,7 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { withTemporaryHome } from '../runners/temporaryHome';
 import { NEWEST_HOST, repoRoot } from '../runners/vscodeServerLayout';
 
 const BUILT = ['dist/extension.js', 'dist/main.js', 'dist/webview/playground.js'].map((f) => path.join(repoRoot, f));
@@ -69,7 +71,11 @@ describe('npm start', () => {
       this.skip();
     }
     this.timeout(120_000);
-    const npm = spawn('npm', ['start', '--', '--server'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The demo and the server's home in a temporary folder: a test writes nothing into the checkout or the home folder.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-start-'));
+    const demoDir = path.join(tmp, 'demo');
+    const env = { ...withTemporaryHome(process.env, path.join(tmp, 'home')), HR_DEMO_DIR: demoDir };
+    const npm = spawn('npm', ['start', '--', '--server'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -94,13 +100,14 @@ describe('npm start', () => {
 
       assert.deepEqual(started.filter(alive), [], `left running after npm ended:\n${output.split('\n').slice(-5).join('\n')}`);
       // Also one that left the tree: the server build is the only process given the demo's user-data-dir.
-      const marker = spawnSync('pgrep', ['-f', path.join(repoRoot, '.demo', 'vscode-server')], { encoding: 'utf8' });
+      const marker = spawnSync('pgrep', ['-f', path.join(demoDir, 'vscode-server')], { encoding: 'utf8' });
       assert.equal(marker.stdout.trim(), '', "a process of the demo's VS Code server is left running");
       assert.match(output, /\[start\] Stopped: nothing of this demo is left running\./);
     } finally {
       // A failure must not leave the demo running (nor mocha waiting on its pipes): the orphan stops as on Ctrl+C.
       if (npm.exitCode === null) npm.kill('SIGKILL');
       for (const pid of started.filter(alive)) process.kill(pid, 'SIGTERM');
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     }
   });
 });
