@@ -91,6 +91,9 @@ export const DEFAULT_TIMEOUTS: Timeouts = {
 };
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
+/** Codes of a connection that was open and ended: reset, broken, or found dead by keep-alive (ETIMEDOUT). */
+const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED_BY_PEER', 'UND_ERR_SOCKET']);
+
 /** The largest JSON answer read whole: a non-streamed body, or one JSON document answering a streamed request. */
 export const MAX_JSON_BYTES = 32 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -242,6 +245,7 @@ export class HttpClient {
   ): Promise<StreamResponse> {
     return this.withRetry(what, opts.idempotent, opts, async (signal) => {
       const waited = opts.waitMs;
+      const startedAt = Date.now();
       const res = await openStream(
         this.axios,
         what,
@@ -250,7 +254,7 @@ export class HttpClient {
           signal,
           timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
           accept: opts.accept,
-          mapError: (e, s) => this.mapThrown(what, e, s),
+          mapError: (e, s) => (waited === undefined ? this.mapThrown(what, e, s) : this.waitError(what, e, s, startedAt)),
         },
       );
       const isRedirect = res.status >= 300 && res.status < 400;
@@ -319,6 +323,7 @@ export class HttpClient {
     const controller = new AbortController();
     const unlink = linkAbort(signal, controller);
     const limit = waitMs ?? this.timeouts.requestMs;
+    const startedAt = Date.now();
     const timer = setTimeout(
       () =>
         controller.abort(
@@ -334,7 +339,7 @@ export class HttpClient {
       const res = await this.axios.request<string>({ ...this.agents(), ...request, responseType: 'text', signal: controller.signal });
       return { body: this.judge(what, res), status: res.status, location: locationOf(res) };
     } catch (e) {
-      throw this.mapThrown(what, e, controller.signal);
+      throw waitMs === undefined ? this.mapThrown(what, e, controller.signal) : this.waitError(what, e, controller.signal, startedAt);
     } finally {
       clearTimeout(timer);
       unlink();
@@ -400,6 +405,27 @@ export class HttpClient {
       });
     }
     return new NetworkError(`${what}: the request failed (${redact(message)}).`, { detail: redact(message), cause: e });
+  }
+
+  /**
+   * A call that waits for a thinking model (`waitMs`): a connection that was open and then closed or died (reset, hung
+   * up, no reply to TCP keep-alive probes) is said as such, with how long the run had waited. "Cannot reach the
+   * service" would send the person to check a URL that worked a minute ago. Keep-alive: axios turns it on for every
+   * request socket (60 s idle, then libuv's probes 1 s apart, 10 of them), so a peer that vanished without a word is
+   * found in about 70 s instead of at the wait limit; the socket is VS Code's (its proxy support included), not ours.
+   */
+  private waitError(what: string, e: unknown, signal: AbortSignal, startedAt: number): ApiError {
+    const mapped = this.mapThrown(what, e, signal);
+    if (signal.aborted || e instanceof ApiError) return mapped;
+    const rawCode = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+    const code = typeof rawCode === 'string' ? rawCode : '';
+    const message = e instanceof Error ? e.message : String(e);
+    if (!CLOSED_CODES.has(code) && !/socket hang up|aborted|ECONNRESET/i.test(message)) return mapped;
+    return new NetworkError(
+      `${what}: the connection to the service closed before the answer was complete, ${waitText(Date.now() - startedAt)} after the request (${code || 'closed'}). ` +
+        'The service, or a proxy or gateway on the way, ended it; run it again.',
+      { detail: redact(message), cause: e },
+    );
   }
 
   private async withRetry<T>(what: string, idempotent: boolean, opts: CallOptions, attempt: (s?: AbortSignal) => Promise<T>): Promise<T> {

@@ -28,6 +28,7 @@ const FIGURES: Figure[] = [
   { name: 'activation', number: 1, title: 'Activation' },
   { name: 'latency', number: 3, title: 'Token latency in the playground' },
   { name: 'chatLatency', number: 9, title: 'First token through vscode.lm' },
+  { name: 'reasoning', number: 11, title: 'Reasoning latency in the playground' },
 ];
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');

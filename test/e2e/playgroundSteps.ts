@@ -1,10 +1,12 @@
-// Steps 5, 6 and 8: the playground webview. A streamed answer arrives token by token and stops when asked; a hostile
+// Steps 5, 6, 8 and 14: the playground webview. A streamed answer arrives token by token and stops when asked; a hostile
 // answer (script, event handlers, a javascript: link, an iframe, svg onload) is shown as text, runs nothing, opens no
 // dialog and makes no request; in a 1280x720 window the prompt, Run and the answer come first, every knob explains
-// itself, and Ask About Selection asks a question about the selection.
+// itself, and Ask About Selection asks a question about the selection; a model that thinks in silence shows
+// "Thinking…" with a running clock, its reasoning in an open Thinking section, then folds it away for the answer.
 import * as assert from 'node:assert/strict';
 import type { Dialog, Locator, Request } from 'playwright-core';
 import type { Emulator } from '../service/emulator';
+import { composeReasoning, type InferenceRequest } from '../service/inference';
 import { fromWebview, PlaygroundPage } from './playgroundPage';
 import type { Step } from './stepRunner';
 import { escapeRegExp, eventually, type Workbench } from './workbench';
@@ -47,6 +49,18 @@ const KNOBS = [
   'query-only',
   'compare',
 ];
+/** Step 14: the model's silence before its first byte (a reasoning model behind a gateway), and its pace after. */
+const THINK_MS = 3_000;
+/** Slow enough that the reasoning is seen streaming into its section (about 40 tokens: 1.6 s). */
+const THINKING_TOKEN_MS = 40;
+/** What the playground sends with its form untouched (the reasoning the emulator writes depends on the budgets). */
+const DEFAULT_RUN: Omit<InferenceRequest, 'modelName' | 'prompt'> = {
+  stream: true,
+  useRag: false,
+  sequentialBudget: 8,
+  parallelBudget: 1,
+  temperature: 0.7,
+};
 const SELECTED_CODE = 'function twice(x: number) { return 2 * x; }';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -333,5 +347,69 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
     },
   };
 
-  return [streaming, hostile, answerFirst];
+  const thinking: Step = {
+    number: 14,
+    id: 'thinking',
+    title:
+      'a model that thinks for a few seconds: "Thinking…" with a running clock, its reasoning in an open Thinking section, then folded away as the answer appears',
+    needs: ['api-key'],
+    async run({ shot, note }) {
+      await openPlayground();
+      // Silent before the first byte, then its reasoning on its own SSE event type, slowly enough to be seen.
+      emu.configure({ reasoning: 'event', thinkMs: THINK_MS, tokenIntervalMs: THINKING_TOKEN_MS });
+      const prompt = 'Which eviction policy suits a notes app?';
+      await pg.ask(prompt);
+
+      // The silence is thinking: the status says so and its clock runs (seen at 0:01 and again at 0:02).
+      const clock: string[] = [];
+      for (const tick of ['0:01', '0:02']) {
+        await eventually(
+          () => `the status to read "Thinking…" at ${tick} (seen: ${clock.join(', ')})`,
+          async () => {
+            const [status, elapsed] = [await pg.status.innerText(), await pg.byTestId('elapsed').innerText()];
+            if (clock[clock.length - 1] !== `${status} ${elapsed}`) clock.push(`${status} ${elapsed}`);
+            return status === 'Thinking…' && elapsed === tick ? true : undefined;
+          },
+          THINK_MS + 10_000,
+          100,
+        );
+        if (tick === '0:01') await shot('silent');
+      }
+      assert.equal(await pg.byTestId('thinking').isVisible(), false, 'no Thinking section before any reasoning');
+      assert.equal((await pg.output.innerText()).trim(), '', 'no answer during the silence');
+      note(`while silent: ${clock.join(' → ')}`);
+
+      // The reasoning streams into the open Thinking section while the answer is still empty.
+      const section = pg.content.locator('details.thinking', { has: pg.byTestId('thinking') }); // pane A's
+      await eventually(
+        'the reasoning in an open Thinking section, with no answer yet',
+        async () =>
+          (await pg.byTestId('thinking').isVisible()) &&
+          (await pg.byTestId('thinking').innerText()).length > 40 &&
+          (await pg.output.innerText()).trim() === ''
+            ? true
+            : undefined,
+        20_000,
+        50,
+      );
+      assert.equal(await section.evaluate((d) => (d as HTMLDetailsElement).open), true, 'open while the model thinks');
+      assert.match(await pg.byTestId('thinking-summary').innerText(), /^Thinking · \d+ chars$/);
+      await shot('reasoning');
+
+      // The answer starts: the section folds away, saying how long the model thought; the answer shows alone.
+      await pg.content.locator('[data-testid="status"]', { hasText: 'Done.' }).waitFor({ timeout: 30_000 });
+      const reasoning = composeReasoning({ ...DEFAULT_RUN, modelName: model, prompt });
+      assert.equal(await section.evaluate((d) => (d as HTMLDetailsElement).open), false, 'folded once the answer came');
+      assert.equal(await pg.byTestId('thinking').isVisible(), false);
+      const summary = await pg.byTestId('thinking-summary').innerText();
+      assert.match(summary, new RegExp(`^Thought for \\d+\\.\\d\\d s · ${reasoning.length} chars$`));
+      const answer = await pg.output.innerText();
+      assert.match(answer, new RegExp(`Answer from ${escapeRegExp(model)}`));
+      assert.ok(!answer.includes(reasoning.slice(0, 30)), 'the answer shows none of the reasoning');
+      assert.equal(await pg.byTestId('elapsed').innerText(), '', 'the clock stops once the answer comes');
+      note(`folded: "${summary}"; the answer has ${answer.length} characters`);
+    },
+  };
+
+  return [streaming, hostile, answerFirst, thinking];
 }

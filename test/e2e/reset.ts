@@ -139,9 +139,15 @@ export class WorkbenchReset {
   private restoreEmulator(undone: string[]): void {
     const emu = this.options.emu;
     const changed = (Object.keys(this.emulatorOptions) as (keyof StepOptions)[]).filter((k) => emu.options[k] !== this.emulatorOptions[k]);
-    if ('responseText' in emu.options && !('responseText' in this.emulatorOptions)) changed.push('responseText');
+    for (const optional of ['responseText', 'reasoningText'] as const) {
+      if (optional in emu.options && !(optional in this.emulatorOptions)) changed.push(optional);
+    }
     if (changed.length > 0) undone.push(`restored the emulator's ${changed.join(', ')}`);
-    emu.configure({ ...this.emulatorOptions, responseText: this.emulatorOptions.responseText });
+    emu.configure({
+      ...this.emulatorOptions,
+      responseText: this.emulatorOptions.responseText,
+      reasoningText: this.emulatorOptions.reasoningText,
+    });
     if (emu.faults.list().length > 0) undone.push("cleared the emulator's faults");
     emu.faults.clear();
   }

@@ -25,6 +25,8 @@ import {
   type VscodeHost,
 } from './vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from './vscodeServerProcess';
+import { startPageBridge, type PageBridge } from './pageBridge';
+import { PAGE_BRIDGE_ENV } from '../suite/webviewPage';
 import { launchBrowser, openWorkbench, workbenchUrl } from './workbenchBrowser';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
@@ -56,13 +58,14 @@ function timeoutMs(): number {
 }
 
 /** The runner's environment for the server, minus the variables of a VS Code this runner may itself run inside. */
-function serverEnvironment(resultPath: string, host: VscodeHost): NodeJS.ProcessEnv {
+function serverEnvironment(resultPath: string, host: VscodeHost, bridge: PageBridge): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('VSCODE_')) env[key] = value;
   }
   env[RESULT_FILE_ENV] = resultPath;
   env[EXPECTED_VSCODE_ENV] = host.vscodeVersion;
+  env[PAGE_BRIDGE_ENV] = bridge.url;
   return env;
 }
 
@@ -139,10 +142,12 @@ async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => vo
 
   let server: VscodeServer | undefined;
   let browserLaunch: Promise<BrowserContext> | undefined;
+  let bridge: PageBridge | undefined;
   let cleanedUp: Promise<void> | undefined;
   // Idempotent, and safe at any point: a browser still launching is awaited and closed, the server group is ended.
   const cleanUp = (): Promise<void> =>
     (cleanedUp ??= (async () => {
+      await bridge?.close();
       const browser = await browserLaunch?.catch(() => undefined);
       await browser?.close().catch((error: unknown) => log(`[runner] closing the browser: ${String(error)}`));
       await server?.stop().catch((error: unknown) => {
@@ -168,6 +173,8 @@ async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => vo
   });
 
   try {
+    // The suite's view into webview pages, through the browser opened below (test/suite/webviewPage.ts).
+    bridge = await startPageBridge(() => browserLaunch);
     const userDataDir = path.join(tmp, 'server-data');
     if (pass === 'restricted') {
       const settingsFile = path.join(userDataDir, 'User', 'settings.json');
@@ -176,7 +183,7 @@ async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => vo
     }
     // The server's, the extension host's and the browser's home: the tests' files stay in the temporary folder.
     const env = withTemporaryHome(
-      { ...serverEnvironment(path.join(tmp, 'result.json'), host), [TRUST_PASS_ENV]: pass },
+      { ...serverEnvironment(path.join(tmp, 'result.json'), host, bridge), [TRUST_PASS_ENV]: pass },
       path.join(tmp, 'home'),
     );
     server = startVscodeServer({

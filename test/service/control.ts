@@ -107,6 +107,9 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
         // null clears it (back to the deterministic composed answer).
         patch.responseText = v === null ? undefined : str(v, k);
         break;
+      case 'reasoningText':
+        patch.reasoningText = v === null ? undefined : str(v, k);
+        break;
       case 'keys': {
         if (v === null || typeof v !== 'object' || Array.isArray(v)) {
           throw new BadInput("'keys' must be an object");

@@ -253,6 +253,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if ('responseText' in patch && patch.responseText === undefined) {
         delete state.options.responseText;
       }
+      if ('reasoningText' in patch && patch.reasoningText === undefined) {
+        delete state.options.reasoningText;
+      }
       if (keys) {
         state.options.keys = { ...keys };
       }
@@ -294,6 +297,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     activeConnections(): number {
       return apiSockets.size;
+    },
+    dropConnections(): number {
+      const count = apiSockets.size;
+      for (const socket of apiSockets) socket.destroy();
+      return count;
     },
     async close(): Promise<void> {
       if (state.closed) {

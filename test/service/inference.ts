@@ -511,7 +511,7 @@ export async function handleInference(state: State, key: string, req: IncomingMe
   }
   const answer = state.options.responseText ?? composeAnswer(request);
   const form = state.options.reasoning;
-  const reasoning = form === 'none' ? '' : composeReasoning(request);
+  const reasoning = form === 'none' ? '' : (state.options.reasoningText ?? composeReasoning(request));
   const failMidStream = request.prompt.includes(STREAM_ERROR_MARKER);
   const { streamChunkBytes, streamTokenChars, tokenIntervalMs } = state.options;
   const framing = framingFor(state, key, req);

@@ -127,6 +127,8 @@ export interface EmulatorOptions {
   /** The checksum header the storage origin sends with artifacts (default 'none'). */
   storageChecksum?: StorageChecksum;
   responseText?: string;
+  /** The reasoning written before the answer (when `reasoning` is not 'none'); default: composeReasoning's. */
+  reasoningText?: string;
   /** How answers carry reasoning (default 'none'); see ReasoningForm. */
   reasoning?: ReasoningForm;
   /**
@@ -151,9 +153,10 @@ export interface EmulatorOptions {
   recordTokenWrites?: boolean;
 }
 
-/** The options actually in force: every default filled in except responseText, which stays optional. */
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText' | 'tls' | 'advertisedHost'>> & {
+/** The options actually in force: every default filled in except responseText, reasoningText, tls and advertisedHost. */
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText' | 'reasoningText' | 'tls' | 'advertisedHost'>> & {
   responseText?: string;
+  reasoningText?: string;
   tls?: { key: string; cert: string };
   advertisedHost?: string;
 };
@@ -261,5 +264,10 @@ export interface Emulator {
   readonly tokenWrites: number[];
   /** Open sockets on the API origin. */
   activeConnections(): number;
+  /**
+   * Destroys every open socket on the API origin now, as a service or gateway that went away mid-request (the client
+   * sees the connection close). Returns how many there were.
+   */
+  dropConnections(): number;
   close(): Promise<void>;
 }

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BrowserContext, Frame } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { writeDemoWorkspace } from '../../../scripts/demoWorkspace';
 import { PlaygroundPage } from '../../e2e/playgroundPage';
 import { eventually, Workbench } from '../../e2e/workbench';
@@ -34,13 +34,13 @@ import {
 import { runsTable, type FigureResult } from '../report';
 import { fmt } from '../stats';
 
-const KEY = 'demo-key';
-const MODEL = 'oss-reasoner-8b';
-const TOKEN_INTERVAL_MS = 0.5;
+export const KEY = 'demo-key';
+export const MODEL = 'oss-reasoner-8b';
+export const TOKEN_INTERVAL_MS = 0.5;
 /** The playground's p99 may exceed a bare webview's (every token posted as it arrives, same VS Code, same rate) by one frame. */
-const GOAL_OVER_BARE_MS = 16;
+export const GOAL_OVER_BARE_MS = 16;
 const WARM_UP_WORDS = 500;
-const PROMPT = 'Count for the latency benchmark';
+export const PROMPT = 'Count for the latency benchmark';
 
 /** What the page's observer logs; times are the page's performance.now(). */
 interface PageLog {
@@ -114,7 +114,7 @@ function hostStamps(file: string): HostStamp[] {
 }
 
 /** What the model "writes": numbered words w000000, w000001… in one of two shapes. */
-type Shape = 'answer' | 'oneParagraph';
+export type Shape = 'answer' | 'oneParagraph';
 const SHAPES: readonly Shape[] = ['answer', 'oneParagraph'];
 
 const PARAGRAPH_WORDS = 60;
@@ -129,7 +129,7 @@ const CODE_LINE_WORDS = 4;
  * which tokens it shows. `answer` is shaped like a model's answer (paragraphs of 60 words, a four-item list, a code
  * block of six lines, in turn); `oneParagraph` is every word in a single paragraph, the worst case for rendering.
  */
-function answerText(words: number, shape: Shape): { text: string; ends: number[]; tokens: number } {
+export function answerText(words: number, shape: Shape): { text: string; ends: number[]; tokens: number } {
   const word = (i: number) => `w${String(i).padStart(6, '0')}`;
   const parts: string[] = [];
   let next = 0;
@@ -161,7 +161,7 @@ function answerText(words: number, shape: Shape): { text: string; ends: number[]
   return { text, ends: tokens.map((t) => (end += t.length)), tokens: tokens.length };
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
@@ -305,7 +305,7 @@ async function oneRun(
 }
 
 /** Reads the page's epoch clock between two readings of ours: it must lie between them (less the round trip). */
-async function checkClock(content: Frame): Promise<string> {
+export async function checkClock(content: Frame): Promise<string> {
   let best = { before: 0, page: 0, after: Infinity };
   for (let i = 0; i < 5; i++) {
     const before = performance.timeOrigin + performance.now();
@@ -316,21 +316,21 @@ async function checkClock(content: Frame): Promise<string> {
   return `page clock ${fmt(best.page - best.before)} ms after our reading before, ${fmt(best.after - best.page)} ms before our reading after`;
 }
 
-const ASKED_RATE = 1000 / TOKEN_INTERVAL_MS;
+export const ASKED_RATE = 1000 / TOKEN_INTERVAL_MS;
 
 const SHAPE_TITLES: Record<Shape, string> = {
   answer: 'answer-shaped text',
   oneParagraph: 'worst case, one paragraph',
 };
 
-interface Dist {
+export interface Dist {
   p50: number;
   p90: number;
   p99: number;
   max: number;
 }
 
-function dist(values: number[]): Dist {
+export function dist(values: number[]): Dist {
   if (values.length === 0) return { p50: NaN, p90: NaN, p99: NaN, max: NaN };
   const sorted = [...values].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN };
@@ -386,7 +386,7 @@ function summarizeShape(shape: Shape, results: RunResult[]): ShapeSummary {
   };
 }
 
-function distCells(d: Dist): string[] {
+export function distCells(d: Dist): string[] {
   return [fmt(d.p50), fmt(d.p90), fmt(d.p99), fmt(d.max)];
 }
 
@@ -470,16 +470,32 @@ function section(summaries: ShapeSummary[], bare: ShapeSummary[], load: number[]
   ].join('\n');
 }
 
-export async function run(options: FigureOptions): Promise<FigureResult> {
+/** The playground in VS Code's server build, in headless Chromium, against an emulator in this process. */
+export interface PlaygroundBench {
+  readonly emu: Emulator;
+  readonly page: Page;
+  readonly pg: PlaygroundPage;
+  readonly browser: BrowserContext;
+  /** The helper extension's host stamps (test/bench/latencyHostObserver.ts). */
+  readonly stampsFile: string;
+  /** Brings the playground's tab to the front and waits for its (re-created) page. */
+  readonly showPlayground: () => Promise<void>;
+  /** Opens (or shows) the bare webview, the reference. */
+  readonly showBare: () => Promise<void>;
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Starts the emulator (paced at TOKEN_INTERVAL_MS), VS Code's server with the helper extension, Chromium; sets the key
+ * and opens the playground on MODEL from the Models view, as a person would.
+ */
+export async function openPlaygroundBench(): Promise<PlaygroundBench> {
   const missing = missingBrowser();
   if (missing.length > 0) throw new Error(describeMissing(missing, 'measure the playground latency'));
   if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
     throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
   }
   if (!fs.existsSync(extensionBundlePath)) throw new Error('dist/extension.js is missing: run `npm run build`.');
-  const runs = options.quick ? 1 : 5;
-  const words = options.quick ? 1_000 : 10_000;
-
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-latency-'));
   const workspace = path.join(tmp, 'workspace');
   const userDataDir = path.join(tmp, 'server-data');
@@ -488,10 +504,12 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   let emu: Emulator | undefined;
   let server: VscodeServer | undefined;
   let browser: BrowserContext | undefined;
-  const results: Record<Shape, RunResult[]> = { answer: [], oneParagraph: [] };
-  const bare: Record<Shape, RunResult[]> = { answer: [], oneParagraph: [] };
-  /** One-minute load average before the measured runs and after each. */
-  const load: number[] = [];
+  const close = async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+    await emu?.close().catch(() => undefined);
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  };
   try {
     emu = await startEmulator({ tokenIntervalMs: TOKEN_INTERVAL_MS });
     await writeDemoWorkspace(workspace);
@@ -541,7 +559,6 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const pg = new PlaygroundPage(page);
     await pg.prompt.waitFor();
     await eventually(`the playground to choose ${MODEL}`, async () => ((await pg.modelSelect.inputValue()) === MODEL ? true : undefined));
-    const emulator = emu;
     const showPlayground = async () => {
       await page.locator('.tabs-container [role="tab"]', { hasText: 'Playground' }).first().click();
       // The page was discarded while hidden (retainContextWhenHidden is off): wait for the restored one. Errors are
@@ -561,6 +578,24 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         60_000,
       );
     };
+    return { emu, page, pg, browser, stampsFile, showPlayground, showBare, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function run(options: FigureOptions): Promise<FigureResult> {
+  const runs = options.quick ? 1 : 5;
+  const words = options.quick ? 1_000 : 10_000;
+  const results: Record<Shape, RunResult[]> = { answer: [], oneParagraph: [] };
+  const bare: Record<Shape, RunResult[]> = { answer: [], oneParagraph: [] };
+  /** One-minute load average before the measured runs and after each. */
+  const load: number[] = [];
+  const bench = await openPlaygroundBench();
+  try {
+    const { emu, pg, page, browser, stampsFile, showPlayground, showBare } = bench;
+    const emulator = emu;
     const bareRuns = async (n: number) => {
       await showBare();
       for (const shape of SHAPES) {
@@ -614,10 +649,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       fs.writeFileSync(path.join(profileDir, 'latency-page.cpuprofile'), JSON.stringify(profile));
     }
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
-    await emu?.close().catch(() => undefined);
-    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+    await bench.close();
   }
 
   const summaries = SHAPES.map((shape) => summarizeShape(shape, results[shape]));

@@ -1,0 +1,119 @@
+// The server runner's side of the in-editor suite's view into webview pages (test/suite/webviewPage.ts): a loopback
+// HTTP endpoint, under a random path, that reads or acts on the one webview frame holding a given test id, in the
+// browser the runner opened. It acts only on elements named by `data-testid`, with Playwright's own waits; it runs no
+// script sent to it.
+import { randomBytes } from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BrowserContext, Frame } from 'playwright-core';
+import type { ElementView, PageAnswer, PageRequest, PageView } from '../suite/webviewPage';
+
+const ACTION_TIMEOUT_MS = 10_000;
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface PageBridge {
+  /** The address the suite posts to (HR_PAGE_BRIDGE). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The frames (across every page of the browser) holding `[data-testid=pageWith]`. */
+async function framesWith(browser: BrowserContext, pageWith: string): Promise<Frame[]> {
+  const found: Frame[] = [];
+  for (const page of browser.pages()) {
+    for (const frame of page.frames()) {
+      const has = await frame
+        .evaluate((id) => document.querySelector(`[data-testid="${CSS.escape(id)}"]`) !== null, pageWith)
+        .catch(() => false); // a frame that went away meanwhile
+      if (has) found.push(frame);
+    }
+  }
+  return found;
+}
+
+async function readView(frame: Frame): Promise<PageView> {
+  return frame.evaluate(() => {
+    const view: Record<string, ElementView[]> = {};
+    for (const el of Array.from(document.querySelectorAll('[data-testid]'))) {
+      const id = el.getAttribute('data-testid') ?? '';
+      const details = el.closest('details');
+      const entry: ElementView = { text: el.textContent ?? '', visible: el.checkVisibility() };
+      if (details) entry.open = details.open;
+      if (el instanceof HTMLInputElement) entry.value = el.type === 'checkbox' ? (el.checked ? 'on' : 'off') : el.value;
+      else if (el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) entry.value = el.value;
+      const control = el instanceof HTMLButtonElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
+      if (control) entry.disabled = el.disabled;
+      (view[id] ??= []).push(entry);
+    }
+    return view;
+  });
+}
+
+async function act(browser: BrowserContext, request: PageRequest): Promise<PageAnswer> {
+  const frames = await framesWith(browser, request.pageWith);
+  if (frames.length !== 1) return { ok: false, error: `${frames.length} webview frames hold [data-testid="${request.pageWith}"], not one` };
+  const frame = frames[0]!;
+  const action = request.action;
+  if (action.op === 'read') return { ok: true, view: await readView(frame) };
+  const target = frame.locator(`[data-testid="${action.testId}"]`);
+  const options = { timeout: ACTION_TIMEOUT_MS };
+  switch (action.op) {
+    case 'click':
+      await target.nth(action.nth ?? 0).click(options);
+      break;
+    case 'fill':
+      await target.first().fill(action.value, options);
+      break;
+    case 'select':
+      await target.first().selectOption(action.value, options);
+      break;
+    case 'check':
+      await target.first().setChecked(action.checked, options);
+      break;
+  }
+  return { ok: true };
+}
+
+/** Starts the endpoint; `browser` resolves once the runner's browser is up (requests wait for it). */
+export async function startPageBridge(browser: () => Promise<BrowserContext> | undefined): Promise<PageBridge> {
+  const secret = randomBytes(16).toString('hex');
+  const server = http.createServer((req, res) => {
+    const reply = (status: number, answer: PageAnswer) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    };
+    if (req.method !== 'POST' || req.url !== `/${secret}`) return reply(404, { ok: false, error: 'not here' });
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) parts.push(c);
+    });
+    req.on('end', () => {
+      void (async () => {
+        try {
+          if (size > MAX_BODY_BYTES) throw new Error('request too large');
+          const request = JSON.parse(Buffer.concat(parts).toString('utf8')) as PageRequest;
+          const context = await browser();
+          if (!context) throw new Error('the browser is not open');
+          reply(200, await act(context, request));
+        } catch (error) {
+          reply(200, { ok: false, error: error instanceof Error ? error.message : String(error) });
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/${secret}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

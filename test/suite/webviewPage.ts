@@ -1,0 +1,88 @@
+// The in-editor suite's view into a webview page. The extension host cannot see inside a webview (it only posts
+// messages to it); the runner's browser can. The server runner (test/runners/pageBridge.ts) serves a few actions on a
+// loopback address it names in HR_PAGE_BRIDGE: read every `data-testid` element of the page, and click, fill, select
+// or check one, the way a person would (Playwright, with its waits for the element to be ready). Under a runner
+// without a browser of its own (test:electron) the variable is unset and `webviewPage()` is undefined.
+
+export const PAGE_BRIDGE_ENV = 'HR_PAGE_BRIDGE';
+
+/** One element with a `data-testid`, as the page shows it. */
+export interface ElementView {
+  /** Its text (textContent: what is in the DOM, shown or not). */
+  text: string;
+  /** Laid out and not hidden (checkVisibility: a closed `<details>` hides its content). */
+  visible: boolean;
+  /** The nearest `<details>` around or at it: open or not. */
+  open?: boolean;
+  /** Inputs and selects: their value; checkboxes: "on"/"off". */
+  value?: string;
+  disabled?: boolean;
+}
+
+/** Every `data-testid` of the page, each with its elements in document order. */
+export type PageView = Record<string, ElementView[]>;
+
+export type PageAction =
+  | { op: 'read' }
+  | { op: 'click'; testId: string; nth?: number }
+  | { op: 'fill'; testId: string; value: string }
+  | { op: 'select'; testId: string; value: string }
+  | { op: 'check'; testId: string; checked: boolean };
+
+export interface PageRequest {
+  /** The page is the one webview frame holding an element with this test id (e.g. the playground's `prompt`). */
+  pageWith: string;
+  action: PageAction;
+}
+
+export type PageAnswer = { ok: true; view?: PageView } | { ok: false; error: string };
+
+export class WebviewPage {
+  constructor(
+    private readonly url: string,
+    private readonly pageWith: string,
+  ) {}
+
+  async read(): Promise<PageView> {
+    const view = await this.ask({ op: 'read' });
+    if (!view) throw new Error('the page bridge sent no view');
+    return view;
+  }
+
+  /** The first (or `nth`) element with this test id; throws when there is none. */
+  async element(testId: string, nth = 0): Promise<ElementView> {
+    const found = (await this.read())[testId]?.[nth];
+    if (!found) throw new Error(`no element [data-testid="${testId}"] #${nth} in the page`);
+    return found;
+  }
+
+  async click(testId: string, nth = 0): Promise<void> {
+    await this.ask({ op: 'click', testId, nth });
+  }
+
+  async fill(testId: string, value: string): Promise<void> {
+    await this.ask({ op: 'fill', testId, value });
+  }
+
+  async select(testId: string, value: string): Promise<void> {
+    await this.ask({ op: 'select', testId, value });
+  }
+
+  async check(testId: string, checked: boolean): Promise<void> {
+    await this.ask({ op: 'check', testId, checked });
+  }
+
+  private async ask(action: PageAction): Promise<PageView | undefined> {
+    const body: PageRequest = { pageWith: this.pageWith, action };
+    const res = await fetch(this.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = (await res.json()) as PageAnswer;
+    if (!answer.ok) throw new Error(`page bridge, ${action.op}: ${answer.error}`);
+    return answer.view;
+  }
+}
+
+/** The webview page holding an element with test id `pageWith`, or undefined when the runner offers no bridge. */
+export function webviewPage(pageWith: string): WebviewPage | undefined {
+  const url = process.env[PAGE_BRIDGE_ENV];
+  return url ? new WebviewPage(url, pageWith) : undefined;
+}
