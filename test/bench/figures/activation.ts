@@ -12,6 +12,7 @@ import { missingBrowser } from '../../runners/hostPrerequisites';
 import { NEWEST_HOST, repoRoot, testOutputDir } from '../../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser } from '../../runners/workbenchBrowser';
+import { withTemporaryHome } from '../../runners/temporaryHome';
 import { EMPTY_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SUBJECT_ID, type ProbeLine } from '../activationShared';
 import type { FigureOptions } from '../figure';
 import { runNodeJson } from '../proc';
@@ -196,7 +197,7 @@ async function inHost(
       payload: true,
       userDataDir: path.join(tmp, 'server-data'),
       extensionsDir,
-      env,
+      env: withTemporaryHome(env, path.join(tmp, 'home')),
       log,
       startTimeoutMs: 60_000,
     });
@@ -208,7 +209,7 @@ async function inHost(
       ['extensionTestsPath', remote(path.join(__dirname, '..', 'activationProbe.js'))],
     ];
     const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    browser = await launchBrowser(path.join(tmp, 'chromium-profile'));
+    browser = await launchBrowser(path.join(tmp, 'chromium-profile'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
     const page = browser.pages()[0] ?? (await browser.newPage());
     page.on('pageerror', (e) => log(`[browser:pageerror] ${e.message}`));
     for (let i = 0; i <= runs; i++) {

@@ -14,6 +14,7 @@ import { describeMissing, missingBrowser } from '../../runners/hostPrerequisites
 import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath } from '../../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
+import { withTemporaryHome } from '../../runners/temporaryHome';
 import type { FigureOptions } from '../figure';
 import { CHAT_RESULT_ENV, CHAT_RUNS_ENV, type ChatLatencyResult } from '../chatLatencyShared';
 import { runsTable, type FigureResult } from '../report';
@@ -55,12 +56,12 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       payload: true,
       userDataDir: path.join(tmp, 'server-data'),
       extensionsDir: path.join(tmp, 'extensions'),
-      env,
+      env: withTemporaryHome(env, path.join(tmp, 'home')),
       log: (line) => fs.appendFileSync(logFile, `${line}\n`),
       startTimeoutMs: 60_000,
     });
     const port = await server.listening;
-    browser = await launchBrowser(path.join(tmp, 'chromium'));
+    browser = await launchBrowser(path.join(tmp, 'chromium'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
     const probe = path.join(repoRoot, 'out', 'test', 'bench', 'chatLatencyProbe.js');
     await openWorkbench(browser, workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: probe }), (line) =>
       fs.appendFileSync(logFile, `${line}\n`),

@@ -21,6 +21,7 @@ import { describeMissing, missingBrowser } from '../../runners/hostPrerequisites
 import { extensionBundlePath, NEWEST_HOST, repoRoot } from '../../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
+import { withTemporaryHome } from '../../runners/temporaryHome';
 import type { FigureOptions } from '../figure';
 import {
   BARE_COMMAND,
@@ -535,12 +536,12 @@ export async function openPlaygroundBench(): Promise<PlaygroundBench> {
       payload: true,
       userDataDir,
       extensionsDir,
-      env,
+      env: withTemporaryHome(env, path.join(tmp, 'home')),
       log: () => undefined,
       startTimeoutMs: 60_000,
     });
     const port = await server.listening;
-    browser = await launchBrowser(path.join(tmp, 'chromium-profile'));
+    browser = await launchBrowser(path.join(tmp, 'chromium-profile'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
     await openWorkbench(browser, workbenchUrl({ port, workspace, extensionRoot: repoRoot }), () => undefined);
     const page = browser.pages()[0];
     if (!page) throw new Error('the browser has no page');
