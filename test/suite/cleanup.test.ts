@@ -10,7 +10,7 @@ import { partFilePath } from '../../src/api/partFile';
 import { COMMANDS } from '../../src/contributions';
 import { PENDING_DOWNLOADS_KEY, RECENT_DATASETS_KEY_PREFIX } from '../../src/storageKeys';
 import type { HostToWebview } from '../../src/webviews/playground/protocol';
-import { recordingMessages, waitFor, type ShownMessage } from './helpers';
+import { recordingMessages, waitFor, whenPanelReady, type ShownMessage } from './helpers';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -221,15 +221,7 @@ describe('cleanup commands', function () {
     await services.context.globalState.update('hostedReasoning.lastDownloadFolder', directory);
     rig.api.playground.openPanel();
     const panel = rig.api.playground.panels[0]!;
-    await waitFor(
-      'the playground page to say ready',
-      async () => {
-        let ready = false;
-        await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
-        return ready || undefined;
-      },
-      { timeoutMs: 20_000 },
-    );
+    await whenPanelReady(panel);
     const posted: HostToWebview[] = [];
     const listening = panel.onDidPostMessage((m) => posted.push(m));
     const all = (items: Item[]) => items;

@@ -2,6 +2,7 @@
 // messages the extension shows, reading the Models view as the user sees it.
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/main';
+import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
 import type { GroupNode, ModelNode, ModelsNode } from '../../src/features/models/modelsTree';
 
 /**
@@ -208,4 +209,18 @@ export async function modelsView(api: ExtensionApi): Promise<{ roots: ModelsNode
 /** The view's model node of that name (undefined when it is not listed). */
 export async function modelNode(api: ExtensionApi, name: string): Promise<ModelNode | undefined> {
   return (await modelsView(api)).models.find((m) => m.model.name === name);
+}
+
+/** Waits for a playground panel's page to say `ready` (its script ran under the policy); returns the panel. */
+export async function whenPanelReady(panel: PlaygroundPanel): Promise<PlaygroundPanel> {
+  await waitFor(
+    'the playground page to say ready',
+    async () => {
+      let ready = false;
+      await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
+      return ready || undefined;
+    },
+    { timeoutMs: 20_000 },
+  );
+  return panel;
 }

@@ -16,7 +16,7 @@ import { LOCAL_MODELS_KEY } from '../../src/storageKeys';
 import { composeAnswer } from '../service/inference';
 import { LOCAL_ANSWER_TOKENS } from '../../src/webviews/playground/host/localInference';
 import { FakeLocalRuntime } from '../unit/fakeLocalRuntime';
-import { recordingMessages, waitFor, type ShownMessage } from './helpers';
+import { recordingMessages, waitFor, whenPanelReady, type ShownMessage } from './helpers';
 import { record, textOf, waitForEnd } from './playgroundMessages';
 import { useRig } from './rig';
 
@@ -36,19 +36,6 @@ const base: Omit<RunSettings, 'modelName'> = {
   stream: true,
 };
 
-async function whenReady(panel: PlaygroundPanel): Promise<PlaygroundPanel> {
-  await waitFor(
-    'the playground page to say ready',
-    async () => {
-      let ready = false;
-      await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
-      return ready || undefined;
-    },
-    { timeoutMs: 20_000 },
-  );
-  return panel;
-}
-
 function send(panel: PlaygroundPanel, message: unknown): void {
   assert.equal(panel.handleMessage(message), true, `the panel refused ${JSON.stringify(message).slice(0, 200)}`);
 }
@@ -65,7 +52,7 @@ async function recordedFile(): Promise<string> {
 async function runLocally(arg: unknown): Promise<PlaygroundPanel> {
   const panel = await vscode.commands.executeCommand<PlaygroundPanel | undefined>(COMMANDS.runLocally, arg);
   assert.ok(panel, 'Run Locally opened no panel');
-  return whenReady(panel);
+  return whenPanelReady(panel);
 }
 
 describe('run locally', function () {

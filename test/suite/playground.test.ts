@@ -11,7 +11,7 @@ import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgro
 import type { ExportedRun, ModelsMessage, RunSettings } from '../../src/webviews/playground/protocol';
 import { STREAM_ERROR_MARKER } from '../service/emulator';
 import { composeAnswer } from '../service/inference';
-import { waitFor } from './helpers';
+import { waitFor, whenPanelReady } from './helpers';
 import { chunks, record, waitForEnd } from './playgroundMessages';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { COMMANDS, type CommandId } from '../../src/contributions';
@@ -43,16 +43,7 @@ async function openPanel(arg?: unknown, command: CommandId = COMMANDS.openPlaygr
   await vscode.commands.executeCommand(command, arg);
   const panel = rig.api.playground.panels.find((p) => !before.has(p));
   assert.ok(panel, `${command} opened no panel`);
-  await waitFor(
-    'the playground page to say ready',
-    async () => {
-      let ready = false;
-      await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
-      return ready || undefined;
-    },
-    { timeoutMs: 20_000 },
-  );
-  return panel;
+  return whenPanelReady(panel);
 }
 
 /** Sends a message as the webview would; asserts the guard accepted it. */

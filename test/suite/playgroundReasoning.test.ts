@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
 import { composeAnswer, composeReasoning, type InferenceRequest } from '../service/inference';
 import type { ReasoningForm } from '../service/types';
-import { waitFor } from './helpers';
+import { waitFor, whenPanelReady } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { webviewPage, type PageView, type WebviewPage } from './webviewPage';
 import { COMMANDS } from '../../src/contributions';
@@ -43,16 +43,7 @@ async function openPanel(): Promise<PlaygroundPanel> {
   await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName: MODEL });
   const panel = rig.api.playground.panels.find((p) => !before.has(p));
   assert.ok(panel, 'the command opened no panel');
-  await waitFor(
-    'the playground page to say ready',
-    async () => {
-      let ready = false;
-      await Promise.race([panel.ready.then(() => (ready = true)), new Promise((r) => setTimeout(r, 100))]);
-      return ready || undefined;
-    },
-    { timeoutMs: 20_000 },
-  );
-  return panel;
+  return whenPanelReady(panel);
 }
 
 const one = (view: PageView, testId: string) => {
