@@ -1,10 +1,13 @@
 // Figure 9: first-token time through `vscode.lm` (another extension's sendRequest, the provider answering through
-// VS Code's own request plumbing) beside the playground's, for the same emulator answer, in one run. The emulator runs
-// in this process (paced at 1 token/ms, no silence before the first byte); VS Code's server build (the newest host), opened in headless
-// Chromium, runs the working tree's extension under development and the probe (test/bench/chatLatencyProbe.ts) as its
-// tests entry. The vscode.lm time is the caller's: from sendRequest to the first piece of response.text, which crosses
-// from the calling extension host to the workbench and back to the provider's. The playground's is its own: from the
-// run's start to the first piece of text read in the extension host (the chunk's ttfbMs), before the webview.
+// VS Code's own request plumbing) beside the playground's and beside a bare provider's, for the same answer, in one
+// run. The emulator runs in this process (paced at 1 token/ms, no silence before the first byte); VS Code's server
+// build (the newest host), opened in headless Chromium, runs the working tree's extension under development, a helper
+// extension with the bare provider (test/bench/bareChatProvider.ts: it answers the moment it is called, no HTTP), and
+// the probe (test/bench/chatLatencyProbe.ts) as its tests entry. A vscode.lm time is the caller's: from sendRequest
+// to the first piece of response.text, which crosses from the calling extension host to the workbench and back to
+// the provider's, and back again. The playground's is its own: from the run's start to the first piece of text read
+// in the extension host (the chunk's ttfbMs), before the webview. The bare provider's time is VS Code's own path, the
+// playground's the network's and the emulator's: what ours takes beyond their sum is ours.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,12 +19,24 @@ import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServer
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
 import { withTemporaryHome } from '../../runners/temporaryHome';
 import type { FigureOptions } from '../figure';
-import { CHAT_RESULT_ENV, CHAT_RUNS_ENV, type ChatLatencyResult } from '../chatLatencyShared';
+import {
+  BARE_EXTENSION_ID,
+  BARE_VENDOR,
+  CHAT_RESULT_ENV,
+  CHAT_RUNS_ENV,
+  type ChatLatencyResult,
+  type ChatPath,
+  type ChatRun,
+} from '../chatLatencyShared';
 import { runsTable, type FigureResult } from '../report';
-import { fmt, range, summarize } from '../stats';
+import { fmt, range, summarize, type Summary } from '../stats';
 
-/** Through vscode.lm, the first token may come later than in the playground by VS Code's two hops, a few ms. */
-const GOAL_OVER_PLAYGROUND_MS = 20;
+/**
+ * What our provider may add, per round, beyond the bare provider's first token (VS Code's own path) plus the
+ * playground's (the session, the HTTP request, the emulator's first token): its own work is well under a millisecond
+ * (the conversation rendered, a listener), the rest one wait for a CPU on a shared 2-core machine. See PERFORMANCE.md, 9.
+ */
+const GOAL_MARGIN_MS = 5;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
@@ -50,12 +65,14 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       [CHAT_RESULT_ENV]: resultFile,
       [CHAT_RUNS_ENV]: String(runs),
     });
+    const extensionsDir = path.join(tmp, 'extensions');
+    bareExtension(extensionsDir);
     server = startVscodeServer({
       // HR_VSCODE_HOST=minimum measures on the oldest supported VS Code instead.
       vscode: host,
       payload: true,
       userDataDir: path.join(tmp, 'server-data'),
-      extensionsDir: path.join(tmp, 'extensions'),
+      extensionsDir,
       env: withTemporaryHome(env, path.join(tmp, 'home')),
       log: (line) => fs.appendFileSync(logFile, `${line}\n`),
       startTimeoutMs: 60_000,
@@ -82,36 +99,143 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   }
 }
 
+/**
+ * The helper extension of the bare provider (test/bench/bareChatProvider.ts), installed in the server's extensions
+ * folder (the web workbench takes one development path only). VS Code takes a provider only for a vendor its
+ * extension declares.
+ */
+function bareExtension(extensionsDir: string): void {
+  const dir = path.join(extensionsDir, `${BARE_EXTENSION_ID}-0.0.1`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: BARE_EXTENSION_ID.split('.')[1],
+        publisher: BARE_EXTENSION_ID.split('.')[0],
+        version: '0.0.1',
+        engines: { vscode: '^1.104.0' },
+        main: './bareChatProvider.js',
+        activationEvents: [],
+        contributes: { languageModelChatProviders: [{ vendor: BARE_VENDOR, displayName: 'Bare (benchmark)' }] },
+      },
+      null,
+      2,
+    ),
+  );
+  // Copied, not required from out/: VS Code gives a module the API of the extension whose folder holds it, and out/
+  // is inside the extension under test.
+  for (const file of ['bareChatProvider.js', 'chatLatencyShared.js']) fs.copyFileSync(path.join(__dirname, '..', file), path.join(dir, file));
+}
+
 function report(result: ChatLatencyResult): FigureResult {
-  const of = (p: 'lm' | 'playground') => result.runs.filter((r) => r.path === p);
-  const lm = summarize(of('lm').map((r) => r.firstTokenMs));
-  const pg = summarize(of('playground').map((r) => r.firstTokenMs));
+  const of = (p: ChatPath) => result.runs.filter((r) => r.path === p);
+  const lmRuns = of('lm');
+  const bareRuns = of('bare');
+  const pgRuns = of('playground');
+  const lm = summarize(lmRuns.map((r) => r.firstTokenMs));
+  const bare = summarize(bareRuns.map((r) => r.firstTokenMs));
+  const pg = summarize(pgRuns.map((r) => r.firstTokenMs));
   const whole = result.runs.every((r) => r.sameAnswer);
-  const over = lm.median - pg.median;
+  // Round i holds the i-th run of each path (run back to back, the order rotating): what ours takes beyond VS Code's
+  // own path (the bare provider) and the playground's (the network, the emulator, the client), round by round.
+  const rounds = Math.min(lmRuns.length, bareRuns.length, pgRuns.length);
+  const excess = summarize(
+    Array.from({ length: rounds }, (_, i) => lmRuns[i]!.firstTokenMs - bareRuns[i]!.firstTokenMs - pgRuns[i]!.firstTokenMs),
+  );
+  const overBare = summarize(Array.from({ length: rounds }, (_, i) => lmRuns[i]!.firstTokenMs - bareRuns[i]!.firstTokenMs));
+  const stage = (runs: ChatRun[], f: (r: ChatRun) => number | undefined) =>
+    summarize(runs.map(f).filter((n): n is number => n !== undefined && Number.isFinite(n)));
+  const inside = stage(lmRuns, (r) => (r.providerFirstReportMs ?? NaN) - (r.providerCalledMs ?? NaN));
+  const toProvider = { lm: stage(lmRuns, (r) => r.providerCalledMs), bare: stage(bareRuns, (r) => r.providerCalledMs) };
+  const back = {
+    lm: stage(lmRuns, (r) => r.firstTokenMs - (r.providerFirstReportMs ?? NaN)),
+    bare: stage(bareRuns, (r) => r.firstTokenMs - (r.providerFirstReportMs ?? NaN)),
+  };
+  const connect = { lm: stage(lmRuns, (r) => r.connectMs), pg: stage(pgRuns, (r) => r.connectMs) };
+  const host = `VS Code ${result.vscodeVersion}`;
+  const ms = (s: Summary) => `${fmt(s.median, 1)} ms`;
+  const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 1)} ms`;
+  const opt = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '—' : fmt(n, 1));
   return {
     rows: [
       {
-        figure: `9. First token through vscode.lm vs the playground (VS Code ${result.vscodeVersion})`,
-        subject: `${fmt(lm.median, 1)} ms`,
-        reference: `${fmt(pg.median, 1)} ms`,
-        ratio: `${fmt(lm.median / pg.median, 2)}× (+${fmt(over, 1)} ms)`,
+        figure: `9. First token through vscode.lm, our provider beyond VS Code's own path and the playground's (${host}, ${rounds} rounds)`,
+        subject: `${ms(lm)} ours`,
+        reference: `${ms(bare)} bare provider + ${ms(pg)} playground`,
+        ratio: `${signed(excess.median)} (median per round)`,
+        spread: `per round ${range(excess, ' ms', 1)}`,
+        goal: `≤ bare provider + playground + ${GOAL_MARGIN_MS} ms, every answer whole`,
+        met: whole && excess.median <= GOAL_MARGIN_MS,
+      },
+      {
+        figure: `9. First token through vscode.lm vs the playground (${host})`,
+        subject: `${ms(lm)} vscode.lm, our provider`,
+        reference: `${ms(pg)} playground`,
+        ratio: `${fmt(lm.median / pg.median, 2)}× (${signed(lm.median - pg.median)})`,
         spread: `${range(lm, ' ms', 1)} / ${range(pg, ' ms', 1)}`,
-        goal: `≤ playground + ${GOAL_OVER_PLAYGROUND_MS} ms, same answer`,
-        met: whole && over <= GOAL_OVER_PLAYGROUND_MS,
+        goal: '(context)',
+        met: undefined,
+      },
+      {
+        figure: `9. First token through vscode.lm, our provider vs a bare provider that answers at once (${host})`,
+        subject: `${ms(lm)} ours`,
+        reference: `${ms(bare)} bare provider`,
+        ratio: `${signed(overBare.median)} (median per round)`,
+        spread: `${range(lm, ' ms', 1)} / ${range(bare, ' ms', 1)}`,
+        goal: '(context)',
+        met: undefined,
+      },
+      {
+        figure: '9. Inside our provider: its call to its first text part reported (vs the playground’s first token)',
+        subject: ms(inside),
+        reference: `${ms(pg)} playground`,
+        ratio: `${signed(inside.median - pg.median)}`,
+        spread: `${range(inside, ' ms', 1)}; session.connect() ${fmt(connect.lm.median, 1)} ms (playground ${fmt(connect.pg.median, 1)} ms)`,
+        goal: '(context)',
+        met: undefined,
       },
     ],
     section: [
-      'Method: test/bench/figures/chatLatency.ts. The same question to the same model, for the same emulator answer',
-      `(every run's text compared: ${whole ? 'all equal' : '**not all equal**'}), ${of('lm').length} runs per path, interleaved.`,
+      'Method: test/bench/figures/chatLatency.ts. The same question, for the same emulator answer, through three paths in',
+      'one extension host: `vscode.lm` to our provider, `vscode.lm` to a bare provider (a helper extension that reports its',
+      'first text part the moment it is called, no HTTP, then the same answer a word per millisecond), and the playground',
+      `(its own first-token time, host side). Every run's text compared: ${whole ? 'all equal' : '**not all equal**'};`,
+      `${rounds} rounds, each one run of every path back to back, the order rotating. Times in ms from the caller's start.`,
       '',
       runsTable(
-        ['run', 'path', 'sendRequest resolved (ms)', 'first token (ms)', 'whole answer (ms)', 'chars'],
+        ['Stage (median, ms)', 'our provider', 'bare provider'],
+        [
+          ['sendRequest → the provider called', fmt(toProvider.lm.median, 1), fmt(toProvider.bare.median, 1)],
+          ['the provider called → its first text part reported', fmt(inside.median, 1), '0.0 (in the call)'],
+          ['first part reported → the caller’s first piece', fmt(back.lm.median, 1), fmt(back.bare.median, 1)],
+          ['sendRequest → the caller’s first piece', fmt(lm.median, 1), fmt(bare.median, 1)],
+        ],
+      ),
+      '',
+      runsTable(
+        [
+          'run',
+          'path',
+          'sendRequest resolved',
+          'provider called',
+          'first part reported',
+          'first token',
+          'whole answer',
+          'pieces (with the first)',
+          'connect()',
+          'chars',
+        ],
         result.runs.map((r, i) => [
           i,
           r.path,
-          r.resolvedMs === undefined ? '—' : fmt(r.resolvedMs, 1),
+          opt(r.resolvedMs),
+          opt(r.providerCalledMs),
+          opt(r.providerFirstReportMs),
           fmt(r.firstTokenMs, 1),
           fmt(r.totalMs, 1),
+          r.pieces === undefined ? '—' : `${r.pieces} (${r.piecesWithFirst ?? 0})`,
+          opt(r.connectMs),
           r.chars,
         ]),
       ),
