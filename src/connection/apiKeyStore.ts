@@ -2,9 +2,11 @@
 // against and is read back only for that origin, so a service URL that changes (by the user, or by anything else)
 // never receives a key that was set for another service. The environment variable is the fallback for headless
 // use; it belongs to HOSTED_REASONING_BASE_URL's origin when that is set too.
-// SecretStorage.onDidChange fires in every window, so all windows agree on the keys. SecretStorage cannot list what it
-// holds, so the origins a key was stored for are kept beside it (in globalState, never the keys): that is how
-// "Forget API Keys…" finds every key to offer.
+// SecretStorage.onDidChange fires in every window, so all windows agree on the keys. What was read is kept in memory
+// until that event (or this store's own write) says it changed: every request reads the key, and each read of
+// SecretStorage is a round trip out of the extension host (8–11 ms per request in benchmark figure 9).
+// SecretStorage cannot list what it holds, so the origins a key was stored for are kept beside it (in globalState,
+// never the keys): that is how "Forget API Keys…" finds every key to offer.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { registerSecret } from '../api/redact';
@@ -40,6 +42,8 @@ export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  /** Each secret as last read, until SecretStorage reports a change to it (in any window) or this store writes it. */
+  private readonly reads = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -47,6 +51,7 @@ export class ApiKeyStore implements vscode.Disposable {
     private readonly index?: OriginIndex,
   ) {
     this.subscription = secrets.onDidChange((e) => {
+      this.reads.delete(e.key);
       if (e.key.startsWith(SECRET_PREFIX)) this.changed.fire();
     });
   }
@@ -69,14 +74,14 @@ export class ApiKeyStore implements vscode.Disposable {
 
   async set(origin: string, key: string): Promise<void> {
     registerSecret(key);
-    await this.secrets.store(SECRET_PREFIX + origin, key.trim());
+    await this.write(SECRET_PREFIX + origin, () => this.secrets.store(SECRET_PREFIX + origin, key.trim()));
     await this.updateIndex((list) => [...list.filter((o) => o !== origin), origin]);
     this.changed.fire();
   }
 
   async clear(origin: string): Promise<void> {
     // The old value stays registered for redaction: it may still sit in earlier error texts.
-    await this.secrets.delete(SECRET_PREFIX + origin);
+    await this.write(SECRET_PREFIX + origin, () => this.secrets.delete(SECRET_PREFIX + origin));
     await this.updateIndex((list) => list.filter((o) => o !== origin));
     this.changed.fire();
   }
@@ -110,15 +115,28 @@ export class ApiKeyStore implements vscode.Disposable {
   }
 
   async dropLegacy(): Promise<void> {
-    await this.secrets.delete(LEGACY_SECRET_KEY).then(undefined, () => undefined);
+    await this.write(LEGACY_SECRET_KEY, () => this.secrets.delete(LEGACY_SECRET_KEY)).then(undefined, () => undefined);
   }
 
-  private async read(name: string): Promise<string | undefined> {
-    try {
-      return await this.secrets.get(name);
-    } catch {
+  private read(name: string): Promise<string | undefined> {
+    const kept = this.reads.get(name);
+    if (kept) return kept;
+    const reading = Promise.resolve(this.secrets.get(name)).then(undefined, () => {
       // No keyring (e.g. Linux without a secret service): fall through to the environment, ask again later.
+      if (this.reads.get(name) === reading) this.reads.delete(name);
       return undefined;
+    });
+    this.reads.set(name, reading);
+    return reading;
+  }
+
+  /** A write forgets the value read before it, and whatever a read that overlapped it found. */
+  private async write(name: string, change: () => Thenable<void>): Promise<void> {
+    this.reads.delete(name);
+    try {
+      await change();
+    } finally {
+      this.reads.delete(name);
     }
   }
 

@@ -106,4 +106,20 @@ describe('API key', () => {
     await rig.api.models.refresh();
     assert.deepEqual(await rig.api.models.getChildren(), []);
   });
+
+  it('a key stored or removed elsewhere (another window) is read at once, though reads are kept in memory', async () => {
+    const { session } = rig.api.services;
+    const secrets = rig.api.services.context.secrets;
+    const { origin } = await session.current();
+    assert.ok(origin);
+    // Read once with no key: what the store keeps until SecretStorage says the key changed.
+    assert.equal((await session.current()).key, undefined, 'a key is already stored (or comes from HOSTED_REASONING_API_KEY)');
+    // Written past the store, as another window's store would.
+    await secrets.store(`hostedReasoning.apiKey@${origin}`, 'demo-key');
+    await waitFor('the key stored elsewhere to be read', async () =>
+      (await session.current()).key?.key === 'demo-key' ? true : undefined,
+    );
+    await secrets.delete(`hostedReasoning.apiKey@${origin}`);
+    await waitFor('the key removed elsewhere to be gone', async () => ((await session.current()).key === undefined ? true : undefined));
+  });
 });
