@@ -6,6 +6,7 @@ import { AuthError, CancelledError, NetworkError, RequestError } from '../../src
 import { ServiceClient } from '../../src/api/client';
 import { isTerminal } from '../../src/api/types';
 import { writeDocx, writePdf } from '../service/fixtures';
+import { tokenize } from '../service/inference';
 import { KEY, OTHER_KEY, baseRequest, clientFor, collect, tempDir, until, useEmulator, inferStream, inferWhole } from './helpers';
 
 describe('client against the emulator: happy paths', function () {
@@ -80,6 +81,22 @@ describe('client against the emulator: happy paths', function () {
       assert.equal(deltas.join(''), whole.answer);
     });
   }
+
+  it('4.2 perEvent: a streamed answer comes as a piece per event even when one read carries them all', async () => {
+    // The whole answer in one write: a read holds every event, which by default would come as one or a few pieces.
+    ctx.emu.configure({ tokenIntervalMs: 0, streamChunkBytes: 65_536 });
+    try {
+      const client = clientFor(ctx.emu);
+      const [model] = await client.listModels();
+      assert.ok(model);
+      const request = { ...baseRequest, modelName: model.name };
+      const whole = await inferWhole(client, { ...request, stream: false });
+      const pieces = await collect(inferStream(client, request, { perEvent: true }));
+      assert.deepEqual(pieces, tokenize(whole.answer), 'not one piece per event (the emulator writes a token per event)');
+    } finally {
+      ctx.emu.configure({ tokenIntervalMs: 1, streamChunkBytes: 0 });
+    }
+  });
 
   it('4.2 leaving the loop early closes the connection', async () => {
     const client = clientFor(ctx.emu);

@@ -11,10 +11,12 @@ export async function* askModel(
   conversation: RenderedConversation,
   knobs: ChatKnobs,
   signal: AbortSignal,
+  /** A piece per event of the stream, not per read of the socket (the language-model provider: see ServiceClient.infer). */
+  perEvent = false,
 ): AsyncGenerator<InferencePiece, void, undefined> {
   const { client } = await services.session.connect();
   signal.throwIfAborted();
-  for await (const piece of client.infer({ modelName, ...conversation, ...knobs, stream: true }, { signal })) {
+  for await (const piece of client.infer({ modelName, ...conversation, ...knobs, stream: true }, { signal, perEvent })) {
     if (piece.text) yield piece;
   }
 }
