@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/main';
 import type { ExtensionExports } from '../../src/extension';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
+import { tokenize } from '../service/inference';
 import type { ChunkMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
 import {
   BARE_EXTENSION_ID,
@@ -23,6 +24,7 @@ import {
   CHAT_PROMPT,
   CHAT_RESULT_ENV,
   CHAT_RUNS_ENV,
+  CHAT_TOKEN_MS_ENV,
   type BareChatSeam,
   type ChatLatencyResult,
   type ChatPath,
@@ -179,7 +181,9 @@ export async function run(): Promise<void> {
     let answer = '';
     const response = await ours.sendRequest([vscode.LanguageModelChatMessage.User(CHAT_PROMPT)], {});
     for await (const piece of response.text) answer += piece;
-    (globalThis as { [BARE_GLOBAL]?: BareChatSeam })[BARE_GLOBAL] = { answer };
+    const parts = tokenize(answer);
+    const intervalMs = Number(process.env[CHAT_TOKEN_MS_ENV] ?? 1);
+    (globalThis as { [BARE_GLOBAL]?: BareChatSeam })[BARE_GLOBAL] = { parts, intervalMs };
     const warm = await viaPlayground(api, -1, answer);
     if (!warm.sameAnswer) throw new Error(`the two paths answered differently (${warm.chars} vs ${answer.length} chars)`);
     const warmBare = await viaLm(bare, 'bare', answer);

@@ -5,6 +5,8 @@
 export const CHAT_RESULT_ENV = 'HR_BENCH_CHAT_RESULT';
 /** Runs per path. */
 export const CHAT_RUNS_ENV = 'HR_BENCH_CHAT_RUNS';
+/** The emulator's pace, ms per token (the bare provider keeps the same). */
+export const CHAT_TOKEN_MS_ENV = 'HR_BENCH_CHAT_TOKEN_MS';
 export const CHAT_MODEL = 'oss-reasoner-8b';
 export const CHAT_PROMPT = 'What does a cache buy you?';
 
@@ -20,8 +22,10 @@ export const BARE_MODEL = 'bare';
  */
 export const BARE_GLOBAL = '__hrBenchBareChat';
 export interface BareChatSeam {
-  /** The text the bare provider answers with: the emulator's answer, so both paths deliver the same. */
-  answer: string;
+  /** The parts the bare provider reports: the emulator's answer in the emulator's tokens, so every path delivers the same. */
+  parts: string[];
+  /** Its pace after the first part, the emulator's (token i is due i intervals after the call). */
+  intervalMs: number;
   /** Set by the bare provider per request: when it was called and when it reported its first part. */
   calledAt?: number;
   firstReportAt?: number;

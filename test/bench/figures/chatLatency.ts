@@ -24,6 +24,7 @@ import {
   BARE_VENDOR,
   CHAT_RESULT_ENV,
   CHAT_RUNS_ENV,
+  CHAT_TOKEN_MS_ENV,
   type ChatLatencyResult,
   type ChatPath,
   type ChatRun,
@@ -53,7 +54,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   const logFile = path.join(testOutputDir, 'bench-chat-latency.log');
   fs.mkdirSync(testOutputDir, { recursive: true });
   fs.writeFileSync(logFile, '');
-  const emu = await startEmulator({ tokenIntervalMs: Number(process.env.HR_BENCH_CHAT_TOKEN_MS ?? 1) });
+  const tokenMs = Number(process.env[CHAT_TOKEN_MS_ENV] ?? 1);
+  const emu = await startEmulator({ tokenIntervalMs: tokenMs });
   let server: VscodeServer | undefined;
   let browser: BrowserContext | undefined;
   try {
@@ -64,6 +66,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       HOSTED_REASONING_API_KEY: 'demo-key',
       [CHAT_RESULT_ENV]: resultFile,
       [CHAT_RUNS_ENV]: String(runs),
+      [CHAT_TOKEN_MS_ENV]: String(tokenMs),
     });
     const extensionsDir = path.join(tmp, 'extensions');
     bareExtension(extensionsDir);
@@ -125,7 +128,8 @@ function bareExtension(extensionsDir: string): void {
   );
   // Copied, not required from out/: VS Code gives a module the API of the extension whose folder holds it, and out/
   // is inside the extension under test.
-  for (const file of ['bareChatProvider.js', 'chatLatencyShared.js']) fs.copyFileSync(path.join(__dirname, '..', file), path.join(dir, file));
+  for (const file of ['bareChatProvider.js', 'chatLatencyShared.js'])
+    fs.copyFileSync(path.join(__dirname, '..', file), path.join(dir, file));
 }
 
 function report(result: ChatLatencyResult): FigureResult {
@@ -152,6 +156,8 @@ function report(result: ChatLatencyResult): FigureResult {
     lm: stage(lmRuns, (r) => r.firstTokenMs - (r.providerFirstReportMs ?? NaN)),
     bare: stage(bareRuns, (r) => r.firstTokenMs - (r.providerFirstReportMs ?? NaN)),
   };
+  const parts = { lm: stage(lmRuns, (r) => r.pieces), bare: stage(bareRuns, (r) => r.pieces) };
+  const withFirst = { lm: stage(lmRuns, (r) => r.piecesWithFirst), bare: stage(bareRuns, (r) => r.piecesWithFirst) };
   const connect = { lm: stage(lmRuns, (r) => r.connectMs), pg: stage(pgRuns, (r) => r.connectMs) };
   const host = `VS Code ${result.vscodeVersion}`;
   const ms = (s: Summary) => `${fmt(s.median, 1)} ms`;
@@ -199,7 +205,7 @@ function report(result: ChatLatencyResult): FigureResult {
     section: [
       'Method: test/bench/figures/chatLatency.ts. The same question, for the same emulator answer, through three paths in',
       'one extension host: `vscode.lm` to our provider, `vscode.lm` to a bare provider (a helper extension that reports its',
-      'first text part the moment it is called, no HTTP, then the same answer a word per millisecond), and the playground',
+      'first text part the moment it is called, no HTTP, then the rest in the emulator’s tokens at its pace), and the playground',
       `(its own first-token time, host side). Every run's text compared: ${whole ? 'all equal' : '**not all equal**'};`,
       `${rounds} rounds, each one run of every path back to back, the order rotating. Times in ms from the caller's start.`,
       '',
@@ -210,6 +216,8 @@ function report(result: ChatLatencyResult): FigureResult {
           ['the provider called → its first text part reported', fmt(inside.median, 1), '0.0 (in the call)'],
           ['first part reported → the caller’s first piece', fmt(back.lm.median, 1), fmt(back.bare.median, 1)],
           ['sendRequest → the caller’s first piece', fmt(lm.median, 1), fmt(bare.median, 1)],
+          ['parts reported (each a piece to the caller)', fmt(parts.lm.median, 0), fmt(parts.bare.median, 0)],
+          ['of them delivered with the first (within 2 ms)', fmt(withFirst.lm.median, 0), fmt(withFirst.bare.median, 0)],
         ],
       ),
       '',
