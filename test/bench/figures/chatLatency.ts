@@ -128,8 +128,9 @@ function bareExtension(extensionsDir: string): void {
   );
   // Copied, not required from out/: VS Code gives a module the API of the extension whose folder holds it, and out/
   // is inside the extension under test.
-  for (const file of ['bareChatProvider.js', 'chatLatencyShared.js'])
+  for (const file of ['bareChatProvider.js', 'chatLatencyShared.js']) {
     fs.copyFileSync(path.join(__dirname, '..', file), path.join(dir, file));
+  }
 }
 
 function report(result: ChatLatencyResult): FigureResult {
