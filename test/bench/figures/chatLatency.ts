@@ -204,6 +204,8 @@ function report(result: ChatLatencyResult): FigureResult {
       },
     ],
     section: [
+      '## 9. First token through vscode.lm',
+      '',
       'Method: test/bench/figures/chatLatency.ts. The same question, for the same emulator answer, through three paths in',
       'one extension host: `vscode.lm` to our provider, `vscode.lm` to a bare provider (a helper extension that reports its',
       'first text part the moment it is called, no HTTP, then the rest in the emulator’s tokens at its pace), and the playground',
