@@ -11,6 +11,8 @@ export const EMPTY_ID = 'hr-bench.bench-empty';
 export const PRIMER_ID = 'hr-bench.bench-primer';
 /** How long the probe waits before timing, so the activations of a starting window are over. */
 export const SETTLE_MS = 3000;
+/** How long the probe waits after each timed activation, so its deferred work is over before the next is timed. */
+export const BETWEEN_MS = 1000;
 
 export interface ProbeLine {
   run: number;
