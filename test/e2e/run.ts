@@ -117,6 +117,9 @@ function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: s
     'workbench.startupEditor': 'none',
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
+    // Without Copilot, VS Code 1.139 has only Agent mode, which hides models without tool calling; with it off, Chat
+    // is in Ask mode and offers ours (what the README tells a person without Copilot; step 15 needs it).
+    'chat.agent.enabled': false,
   };
   const file = path.join(userDataDir, 'User', 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });

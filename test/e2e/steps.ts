@@ -12,6 +12,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
+import { chatSteps } from './chatSteps';
 import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
 import type { Step } from './stepRunner';
@@ -624,6 +625,7 @@ export function story(env: StoryEnvironment): Story {
     renamed,
     saveDialog,
     walkthrough,
+    ...chatSteps({ workbench: wb, emu }),
     errors,
   ];
   return { steps, settle, reconnect };
