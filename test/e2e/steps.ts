@@ -381,12 +381,12 @@ export function story(env: StoryEnvironment): Story {
       const table = reportPage.byTestId('dataset').locator('table').first();
       await table.waitFor();
       // README's picture: the base evaluation's notification (over the report's lower half) read and dismissed, the
-      // status bar's "Evaluating…" gone with the job, and the report scrolled to its chart, verdict and table.
+      // status bar's "Evaluating…" gone with the job, and the whole report in view, its heading to its table.
       await wb.notification(`${env.baseModel} on ${env.dataset}:`).waitFor();
       await wb.clearNotifications();
       await wb.statusBarText(/Evaluating/).waitFor({ state: 'hidden' });
-      // A window tall enough for the whole report, read from its heading down.
-      await page.setViewportSize({ width: page.viewportSize()?.width ?? 1440, height: TALL_WINDOW_HEIGHT });
+      // A window tall enough for the whole report, read from its heading down (the reset would restore it too).
+      await page.setViewportSize({ width: before.width, height: TALL_WINDOW_HEIGHT });
       await reportPage.content.locator('h1').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
       const seen = await reportPage.host.boundingBox();
       assert.ok(seen, 'the report is laid out');
