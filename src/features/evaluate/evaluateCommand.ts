@@ -7,9 +7,14 @@ import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
+import { jobKey } from '../../jobs/jobRecord';
+import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
 import { datasetItems, readRecentDatasets, recentDatasetsKey, withRecentDataset, type DatasetItem } from './datasetItems';
+
+/** How long the status bar may say "Evaluating…" at most: the jobs item and the Jobs view follow a long evaluation. */
+const STARTED_MESSAGE_MS = 5_000;
 
 /** The list before it was kept per scope: its datasets may be another service's, so it is no longer read, and removed. */
 const LEGACY_RECENT_DATASETS = 'hostedReasoning.recentDatasets';
@@ -50,7 +55,15 @@ export async function startEvaluation(services: Services, modelName: string, dat
     await rememberDataset(services, scope, datasetName);
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
-    vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`, 5000);
+    // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
+    const key = jobKey({ kind: 'evaluation', id: job.jobId });
+    vscode.window.setStatusBarMessage(
+      `$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`,
+      untilJobEnds(
+        { onDidChange: (listener) => services.jobs.onDidChange(listener), current: () => services.jobs.get(scope, key) },
+        STARTED_MESSAGE_MS,
+      ),
+    );
     return job.jobId;
   } catch (error) {
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
