@@ -85,7 +85,7 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
       await tab.waitFor();
       const editor = page.locator('.part.editor .editor-instance .view-lines');
       await editor.getByText('The question is about').first().waitFor();
-      assert.match((await editor.innerText()).replace(/\u00a0/g, ' '), /Reasoning of \S+ \(as the service sent it\)/);
+      assert.match((await editor.innerText()).replace(/\s+/g, ' '), /Reasoning of \S+ \(as the service sent it\)/);
       await shot('reasoning');
     },
   };
