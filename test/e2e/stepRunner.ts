@@ -128,7 +128,10 @@ async function resetAfter(page: Page, number: string, step: Step, outputDir: str
     const shot = await screenshot(page, path.join(outputDir, `${number}-${step.id}-reset.png`));
     // The first line, and the locator a timed-out wait was on (Playwright puts it in the call log below).
     const lines = describe(caught).split('\n');
-    const waitingFor = lines.find((line) => line.includes('waiting for'))?.replace(/\u001b\[\d+m/g, '').trim();
+    const waitingFor = lines
+      .find((line) => line.includes('waiting for'))
+      ?.replace(/\u001b\[\d+m/g, '')
+      .trim();
     const problem = `the reset after it failed (${lines[0]}${waitingFor ? `: ${waitingFor}` : ''}); screenshot: ${shot ?? 'none'}`;
     try {
       await options.recover?.();
