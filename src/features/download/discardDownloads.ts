@@ -3,15 +3,13 @@
 // from the Discard button of a paused download's notification (that one, as the button says). The files are found
 // from the extension's own record only, never from a command argument: a link can pass any argument.
 import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { removePartFile } from '../../api/partFile';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
 import { formatBytes } from '../../util/byteSize';
 import { showInformationMessage, showWarningMessage } from '../../util/notify';
 import { untrustedText } from '../../util/untrustedText';
-import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
+import { discardPending, pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
 
 export function discardDownloadsCommand(services: Services) {
   return { [COMMANDS.discardPartialDownloads]: () => discardPartialDownloads(services) };
@@ -85,14 +83,4 @@ async function discardPartialDownloads(services: Services): Promise<number> {
   );
   void showInformationMessage(vscode.l10n.t('Discarded {0} partial downloads ({1}).', chosen.length, formatBytes(total)));
   return chosen.length;
-}
-
-/** Deletes the part files of these downloads and forgets them (no confirmation: the caller has it). */
-export async function discardPending(services: Services, downloads: readonly PendingDownload[]): Promise<void> {
-  for (const d of downloads) {
-    const part = pendingPartFile(d);
-    await removePartFile(part);
-    await setPending(services, d, false);
-    services.log.info(`Discarded the partial download of ${d.modelName} (${path.basename(part)}).`);
-  }
 }

@@ -17,8 +17,7 @@ import { diskErrorAdvice, megabytes } from './diskErrorAdvice';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
-import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
-import { discardPending } from './discardDownloads';
+import { discardPending, pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name). Where the bytes go is never taken from it:

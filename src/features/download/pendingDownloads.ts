@@ -1,6 +1,9 @@
 // The downloads that have not finished (cancelled, interrupted by a reload, stopped by a full disk), kept in
-// globalState so a later session can offer to resume them, or discard their part files.
+// globalState so a later session can offer to resume them, or discard their part files. No vscode here: the record and
+// the discard are tested without an editor.
+import * as path from 'node:path';
 import { partFilePath } from '../../api/download';
+import { removePartFile } from '../../api/partFile';
 import type { Services } from '../../services';
 import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
 
@@ -45,4 +48,14 @@ export async function setPending(services: Services, d: PendingDownload, present
 export function pendingPartFile(d: PendingDownload): string {
   const cut = d.scope.lastIndexOf('#');
   return partFilePath(d.directory, d.modelName, d.fileName, cut < 0 ? d.scope : d.scope.slice(0, cut));
+}
+
+/** Deletes the part files of these downloads and forgets them (no confirmation: the caller has it). */
+export async function discardPending(services: Services, downloads: readonly PendingDownload[]): Promise<void> {
+  for (const d of downloads) {
+    const part = pendingPartFile(d);
+    await removePartFile(part);
+    await setPending(services, d, false);
+    services.log.info(`Discarded the partial download of ${d.modelName} (${path.basename(part)}).`);
+  }
 }

@@ -9,10 +9,8 @@ import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
-import { datasetItems, readRecentDatasets, recentDatasetsKey, withRecentDataset, type DatasetItem } from './datasetItems';
-
-/** The list before it was kept per scope: its datasets may be another service's, so it is no longer read, and removed. */
-const LEGACY_RECENT_DATASETS = 'hostedReasoning.recentDatasets';
+import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
+import { rememberDataset } from './recentDatasets';
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name); the dataset is always the user's choice:
@@ -47,7 +45,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
       modelName,
       datasetName,
     });
-    await rememberDataset(services, scope, datasetName);
+    await rememberDataset(services.context.globalState, scope, datasetName);
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`, 5000);
@@ -91,9 +89,3 @@ async function pickDataset(services: Services): Promise<string | undefined> {
   }
 }
 
-async function rememberDataset(services: Services, scope: string, name: string): Promise<void> {
-  const state = services.context.globalState;
-  const key = recentDatasetsKey(scope);
-  await state.update(key, withRecentDataset(readRecentDatasets(state.get<unknown>(key)), name));
-  if (state.get<unknown>(LEGACY_RECENT_DATASETS) !== undefined) await state.update(LEGACY_RECENT_DATASETS, undefined);
-}
