@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { partFilePath } from '../../api/download';
 import { removePartFile } from '../../api/partFile';
+import { editGlobalState } from '../../globalStateEdit';
 import type { Services } from '../../services';
 import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
 
@@ -30,15 +31,26 @@ function isPendingDownload(x: unknown): x is PendingDownload {
 
 /** The recorded downloads (anything unreadable is left out). */
 export function pendingDownloads(services: Services): PendingDownload[] {
-  const stored = services.context.globalState.get<unknown>(PENDING_DOWNLOADS_KEY);
+  return pendingOf(services.context.globalState.get<unknown>(PENDING_DOWNLOADS_KEY));
+}
+
+function pendingOf(stored: unknown): PendingDownload[] {
   return Array.isArray(stored) ? stored.filter(isPendingDownload) : [];
 }
 
+/** Records the download, or forgets it; a change made while another window (or the job list) writes is kept. */
 export async function setPending(services: Services, d: PendingDownload, present: boolean): Promise<void> {
   const same = (x: PendingDownload) =>
     x.modelName === d.modelName && x.directory === d.directory && x.fileName === d.fileName && x.scope === d.scope;
-  const list = pendingDownloads(services).filter((x) => !same(x));
-  await services.context.globalState.update(PENDING_DOWNLOADS_KEY, present ? [...list, d] : list);
+  await editGlobalState(
+    services.context.globalState,
+    PENDING_DOWNLOADS_KEY,
+    (stored) => {
+      const list = pendingOf(stored).filter((x) => !same(x));
+      return present ? [...list, d] : list;
+    },
+    { log: (m) => services.log.warn(m), what: 'The list of unfinished downloads' },
+  );
 }
 
 /**

@@ -45,7 +45,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
       modelName,
       datasetName,
     });
-    await rememberDataset(services.context.globalState, scope, datasetName);
+    await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`, 5000);
@@ -88,4 +88,3 @@ async function pickDataset(services: Services): Promise<string | undefined> {
     pick.dispose();
   }
 }
-
