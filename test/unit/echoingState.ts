@@ -5,6 +5,7 @@
 // the writer's `update` answered. So a flush that is on its way while a window writes again comes back over that
 // write (the echo), and a window reading before another window's flush reaches it reads an older list.
 // Turns are setImmediate callbacks: the order is fixed, no clock is involved.
+import type { Services } from '../../src/services';
 
 type State = Record<string, unknown>;
 
@@ -82,4 +83,10 @@ export class WindowState {
     await this.workbench.receive(clone(this.copy));
     for (const resolve of answered) resolve();
   }
+}
+
+/** What the download functions use of the services: globalState and the log (kept in `logged`). */
+export function servicesOver(state: WindowState, logged: string[] = []): Services {
+  const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m) };
+  return { context: { globalState: state }, log } as unknown as Services;
 }

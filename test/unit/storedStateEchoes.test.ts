@@ -3,14 +3,13 @@
 // windows write the same list, one before the other's write has reached it (echoingState.ts models both). Each store
 // goes through globalStateEdit.ts: a change that did not stick is read back and made again on what is there.
 import { strict as assert } from 'node:assert';
-import type { Services } from '../../src/services';
 import { rememberDataset } from '../../src/features/evaluate/recentDatasets';
 import { readRecentDatasets, recentDatasetsKey } from '../../src/features/evaluate/datasetItems';
 import { pendingDownloads, setPending, type PendingDownload } from '../../src/features/download/pendingDownloads';
 import { deletePreset, PRESETS_KEY, readPresets, savePreset } from '../../src/webviews/playground/host/presetList';
 import type { Preset } from '../../src/webviews/playground/protocol';
 import { JOBS_KEY_PREFIX } from '../../src/storageKeys';
-import { EchoingWorkbench, type WindowState } from './echoingState';
+import { EchoingWorkbench, servicesOver, type WindowState } from './echoingState';
 
 const SCOPE = 'http://127.0.0.1:1#0123456789abcdef';
 
@@ -20,11 +19,6 @@ const preset = (name: string): Preset => ({
 });
 
 const download = (modelName: string): PendingDownload => ({ modelName, directory: '/tmp/hr-downloads', scope: SCOPE });
-
-/** What the download functions use of the services: globalState and the log. */
-function services(state: WindowState): Services {
-  return { context: { globalState: state }, log: { info: () => undefined, warn: () => undefined } } as unknown as Services;
-}
 
 /**
  * Starts `first`, and `second` once the first write's flush is on its way to the workbench (written, not yet echoed):
@@ -96,12 +90,12 @@ describe('globalState read-modify-write: every change kept through echoes and a 
       const [one, two] = [workbench.window(), workbench.window()];
       await overlapping(
         workbench,
-        () => setPending(services(one), download('model-a'), true),
-        () => setPending(services(two), download('model-b'), true),
+        () => setPending(servicesOver(one), download('model-a'), true),
+        () => setPending(servicesOver(two), download('model-b'), true),
       );
       for (const state of [one, two]) {
         assert.deepEqual(
-          pendingDownloads(services(state))
+          pendingDownloads(servicesOver(state))
             .map((d) => d.modelName)
             .sort(),
           ['model-a', 'model-b'],
@@ -112,11 +106,11 @@ describe('globalState read-modify-write: every change kept through echoes and a 
     it('keeps a download recorded while the job list is being written, and forgets one forgotten meanwhile', async () => {
       const workbench = new EchoingWorkbench();
       const state = workbench.window();
-      await setPending(services(state), download('finished'), true);
-      await overlapping(workbench, pollerWrites(state), () => setPending(services(state), download('started'), true));
-      await overlapping(workbench, pollerWrites(state), () => setPending(services(state), download('finished'), false));
+      await setPending(servicesOver(state), download('finished'), true);
+      await overlapping(workbench, pollerWrites(state), () => setPending(servicesOver(state), download('started'), true));
+      await overlapping(workbench, pollerWrites(state), () => setPending(servicesOver(state), download('finished'), false));
       assert.deepEqual(
-        pendingDownloads(services(state)).map((d) => d.modelName),
+        pendingDownloads(servicesOver(state)).map((d) => d.modelName),
         ['started'],
       );
       assert.deepEqual(

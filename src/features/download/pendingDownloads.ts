@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { partFilePath } from '../../api/download';
 import { removePartFile } from '../../api/partFile';
+import { lockPartFile, PartFileBusyError, type PartLock } from '../../api/partLock';
 import { editGlobalState } from '../../globalStateEdit';
 import type { Services } from '../../services';
 import { PENDING_DOWNLOADS_KEY } from '../../storageKeys';
@@ -62,12 +63,42 @@ export function pendingPartFile(d: PendingDownload): string {
   return partFilePath(d.directory, d.modelName, d.fileName, cut < 0 ? d.scope : d.scope.slice(0, cut));
 }
 
-/** Deletes the part files of these downloads and forgets them (no confirmation: the caller has it). */
-export async function discardPending(services: Services, downloads: readonly PendingDownload[]): Promise<void> {
+export interface DiscardResult {
+  discarded: PendingDownload[];
+  /** Kept: a download in progress (in this window or another) holds their part file. */
+  inUse: PendingDownload[];
+}
+
+/**
+ * Deletes the part files of these downloads and forgets them (no confirmation: the caller has it), except those a
+ * download in progress holds. Each part file is deleted under its lock (partLock.ts), so a download starting meanwhile
+ * in another window waits its turn instead of writing into a file being deleted; a stale lock is taken over, and goes
+ * with the part file when it is released.
+ */
+export async function discardPending(services: Services, downloads: readonly PendingDownload[]): Promise<DiscardResult> {
+  const result: DiscardResult = { discarded: [], inUse: [] };
   for (const d of downloads) {
     const part = pendingPartFile(d);
-    await removePartFile(part);
+    let lock: PartLock | undefined;
+    try {
+      lock = await lockPartFile(part);
+    } catch (e) {
+      if (e instanceof PartFileBusyError) {
+        result.inUse.push(d);
+        services.log.info(`Kept the partial download of ${d.modelName} (${path.basename(part)}): a download in progress holds it.`);
+        continue;
+      }
+      // The folder is gone: nothing of it is left to delete.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    try {
+      await removePartFile(part);
+    } finally {
+      await lock?.release();
+    }
     await setPending(services, d, false);
+    result.discarded.push(d);
     services.log.info(`Discarded the partial download of ${d.modelName} (${path.basename(part)}).`);
   }
+  return result;
 }
