@@ -10,13 +10,13 @@ import * as vscode from 'vscode';
 import { registerSecret } from '../api/redact';
 import { normaliseBaseUrl } from '../api/urlPolicy';
 import { editGlobalState, type StoredState } from '../globalStateEdit';
-import { API_KEY_ORIGINS_KEY } from '../storageKeys';
+import { API_KEY_ORIGINS_KEY, ENV_API_KEY } from '../storageKeys';
 import { ENV_BASE_URL } from './config';
 
 /** Where keys were kept before they were bound to an origin; read only to offer it again, then removed. */
 export const LEGACY_SECRET_KEY = 'hostedReasoning.apiKey';
 const SECRET_PREFIX = 'hostedReasoning.apiKey@';
-export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
+export { ENV_API_KEY };
 
 export type KeySource = 'secretStorage' | 'environment';
 

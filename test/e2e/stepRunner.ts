@@ -10,8 +10,11 @@ import type { Page } from 'playwright-core';
 
 export interface StepContext {
   readonly page: Page;
-  /** Saves `NN-<id>-<detail>.png` now (a state inside the step worth looking at); returns its path. */
-  shot: (detail: string) => Promise<string>;
+  /**
+   * Saves `NN-<id>-<detail>.png` now (a state inside the step worth looking at), of the whole window or of the part
+   * `clip` names (page coordinates); returns its path.
+   */
+  shot: (detail: string, clip?: { x: number; y: number; width: number; height: number }) => Promise<string>;
   /** A line in the run's output under the step's number. */
   note: (line: string) => void;
 }
@@ -150,10 +153,10 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
     const started = Date.now();
     const context: StepContext = {
       page,
-      shot: async (detail) => {
+      shot: async (detail, clip) => {
         const file = path.join(outputDir, `${number}-${step.id}-${detail}.png`);
         await settleAnimations(page);
-        await page.screenshot({ path: file });
+        await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
         return file;
       },
       note: (line) => console.log(`[e2e]     ${number} ${line}`),

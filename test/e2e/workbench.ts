@@ -247,6 +247,11 @@ export class Workbench {
   statusBarItem(labelStart: string): Locator {
     return this.page.locator(`.statusbar-item[aria-label^="${labelStart}"]`);
   }
+
+  /** Text shown anywhere in the status bar (an extension's message: "Evaluating m on d…"). */
+  statusBarText(text: string | RegExp): Locator {
+    return this.page.locator('.part.statusbar').getByText(text);
+  }
 }
 
 export function escapeRegExp(text: string): string {

@@ -7,10 +7,15 @@ import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
+import { jobKey } from '../../jobs/jobRecord';
+import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
 import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
 import { rememberDataset } from './recentDatasets';
+
+/** How long the status bar may say "Evaluating…" at most: the jobs item and the Jobs view follow a long evaluation. */
+const STARTED_MESSAGE_MS = 5_000;
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name); the dataset is always the user's choice:
@@ -48,7 +53,15 @@ export async function startEvaluation(services: Services, modelName: string, dat
     await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
-    vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`, 5000);
+    // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
+    const key = jobKey({ kind: 'evaluation', id: job.jobId });
+    vscode.window.setStatusBarMessage(
+      `$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`,
+      untilJobEnds(
+        { onDidChange: (listener) => services.jobs.onDidChange(listener), current: () => services.jobs.get(scope, key) },
+        STARTED_MESSAGE_MS,
+      ),
+    );
     return job.jobId;
   } catch (error) {
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
