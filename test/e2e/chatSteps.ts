@@ -37,9 +37,16 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
       await input.waitFor();
       // Ask mode, one of our models picked: what makes a participant's request possible without Copilot.
       await chat.locator('.chat-mode-picker-item').getByText('Ask', { exact: true }).waitFor();
-      const picked = chat.locator('.model-picker-item');
-      await picked.getByText(/^oss-reasoner-/).waitFor();
-      note(`the Chat view's model picker shows ${(await picked.innerText()).trim()}`);
+      // The picked model is one of the Models view's rows (the story's tuned models by now, or a base model).
+      const rows = await page.locator('.part.sidebar .monaco-list-row .label-name').allInnerTexts();
+      const picked = await eventually(
+        () => `one of our models (${rows.join(', ')}) picked in the Chat view`,
+        async () => {
+          const shown = (await chat.locator('.model-picker-item').innerText()).trim().replace(/…$/, '');
+          return shown && rows.some((row) => row.startsWith(shown)) ? shown : undefined;
+        },
+      );
+      note(`the Chat view's model picker shows ${picked}`);
       await input.click();
       // The mention first: the participant, not the built-in agent, gets the prompt.
       await page.keyboard.type('@hosted ');
@@ -74,11 +81,11 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
 
       // "Show reasoning" opens the reasoning, as plain text, in a read-only editor.
       await folded.getByRole('link', { name: 'Show reasoning' }).click();
-      const tab = page.locator('.part.editor .tab.active', { hasText: /^Reasoning oss-reasoner-\S+ [0-9a-f]{4}\.txt/ });
+      const tab = page.locator('.part.editor .tab.active', { hasText: /^Reasoning \S+ [0-9a-f]{4}\.txt/ });
       await tab.waitFor();
       const editor = page.locator('.part.editor .editor-instance .view-lines');
       await editor.getByText('The question is about').first().waitFor();
-      assert.match((await editor.innerText()).replace(/\u00a0/g, ' '), /Reasoning of oss-reasoner-\S+ \(as the service sent it\)/);
+      assert.match((await editor.innerText()).replace(/\u00a0/g, ' '), /Reasoning of \S+ \(as the service sent it\)/);
       await shot('reasoning');
     },
   };
