@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { registerSecret } from '../api/redact';
 import { normaliseBaseUrl } from '../api/urlPolicy';
+import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { API_KEY_ORIGINS_KEY, ENV_API_KEY } from '../storageKeys';
 import { ENV_BASE_URL } from './config';
 
@@ -30,12 +31,6 @@ export function originOf(baseUrl: string): string | undefined {
   return 'url' in normalised ? normalised.url.origin : undefined;
 }
 
-/** Where the origins of stored keys are listed (globalState; a Map-backed stand-in in tests). */
-export interface OriginIndex {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
-}
-
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -44,7 +39,8 @@ export class ApiKeyStore implements vscode.Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly index?: OriginIndex,
+    /** Where the origins of stored keys are listed (globalState; a stand-in in tests). */
+    private readonly index?: StoredState,
   ) {
     this.subscription = secrets.onDidChange((e) => {
       if (e.key.startsWith(SECRET_PREFIX)) this.changed.fire();
@@ -94,12 +90,16 @@ export class ApiKeyStore implements vscode.Disposable {
   }
 
   private indexed(): string[] {
-    const list = this.index?.get<unknown>(API_KEY_ORIGINS_KEY);
-    return Array.isArray(list) ? list.filter((o): o is string => typeof o === 'string') : [];
+    return originsOf(this.index?.get<unknown>(API_KEY_ORIGINS_KEY));
   }
 
+  /** Echo-safe (globalStateEdit.ts): keys stored in two windows at once are both listed. */
   private async updateIndex(edit: (list: string[]) => string[]): Promise<void> {
-    await this.index?.update(API_KEY_ORIGINS_KEY, edit(this.indexed()));
+    if (this.index) {
+      await editGlobalState(this.index, API_KEY_ORIGINS_KEY, (stored) => edit(originsOf(stored)), {
+        what: 'The list of services with a key',
+      });
+    }
   }
 
   /** A key an earlier version stored for no particular service: offered (never sent) until the user stores one. */
@@ -126,4 +126,8 @@ export class ApiKeyStore implements vscode.Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function originsOf(stored: unknown): string[] {
+  return Array.isArray(stored) ? stored.filter((o): o is string => typeof o === 'string') : [];
 }
