@@ -130,7 +130,8 @@ async function resetAfter(page: Page, number: string, step: Step, outputDir: str
     const lines = describe(caught).split('\n');
     const waitingFor = lines
       .find((line) => line.includes('waiting for'))
-      ?.replace(/\u001b\[\d+m/g, '')
+      // Without the terminal's colour codes (ESC [ n m).
+      ?.replace(new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g'), '')
       .trim();
     const problem = `the reset after it failed (${lines[0]}${waitingFor ? `: ${waitingFor}` : ''}); screenshot: ${shot ?? 'none'}`;
     try {
