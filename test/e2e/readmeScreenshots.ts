@@ -13,6 +13,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'evaluation-report.png': '10-evaluation-report-verdict.png',
   'playground.png': '08-playground-layout-reasoning-open.png',
   'local-compare.png': '09-local-compare-side-by-side.png',
+  'chat.png': '15-chat-participant-reasoning.png',
 };
 
 export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');
