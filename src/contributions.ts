@@ -23,6 +23,7 @@ export const COMMANDS = {
   forgetApiKeys: 'hostedReasoning.forgetApiKeys',
   discardPartialDownloads: 'hostedReasoning.discardPartialDownloads',
   clearStoredRecords: 'hostedReasoning.clearStoredRecords',
+  showChatReasoning: 'hostedReasoning.showChatReasoning',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -38,6 +39,12 @@ export const REPORT_VIEW_TYPE = 'hostedReasoning.evaluationReport';
 
 /** The vendor of the models this extension offers to VS Code's Chat and `vscode.lm` (contributes.languageModelChatProviders). */
 export const CHAT_VENDOR = 'hostedReasoning';
+
+/**
+ * The scheme of the read-only documents that hold a Chat answer's reasoning (src/features/chat/chatReasoning.ts), and
+ * their language (contributes.languages: long lines of prose wrap, by configurationDefaults, in those documents only).
+ */
+export const REASONING_SCHEME = 'hosted-reasoning-thought';
 
 /** The chat participant (`@hosted`), as contributed in contributes.chatParticipants. */
 export const CHAT_PARTICIPANT = 'hostedReasoning.hosted';

@@ -5,12 +5,12 @@
 // loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its rows, a panel to
 // restore, a job still running or a download a reload interrupted.
 import * as vscode from 'vscode';
-import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS, PLAYGROUND_VIEW_TYPE, REPORT_VIEW_TYPE } from './contributions';
+import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS, PLAYGROUND_VIEW_TYPE, REASONING_SCHEME, REPORT_VIEW_TYPE } from './contributions';
 import { DeferredTree } from './deferredTree';
 import { isActive, type JobRecord } from './jobs/jobRecord';
 import type { ExtensionApi, Shell } from './main';
 import { VIEW_JOBS, VIEW_MODELS } from './services';
-import { JOBS_KEY_PREFIX, PENDING_DOWNLOADS_KEY } from './storageKeys';
+import { API_KEY_ORIGINS_KEY, ENV_API_KEY, JOBS_KEY_PREFIX, PENDING_DOWNLOADS_KEY } from './storageKeys';
 
 /** What activate() returns. Not a public API: the in-editor tests reach the live services through it. */
 export interface ExtensionExports {
@@ -77,6 +77,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
       provideTokenCount: async (model, text) => (await main()).chat.models.provideTokenCount(model, text),
     }),
     participant,
+    // A Chat answer's reasoning, opened from its "Show reasoning" link; registered here so that a tab restored after a
+    // reload finds its provider (and says the reasoning is gone rather than failing to open).
+    vscode.workspace.registerTextDocumentContentProvider(REASONING_SCHEME, {
+      provideTextDocumentContent: async (uri) => (await main()).chat.reasonings.provideTextDocumentContent(uri),
+    }),
   );
 
   const timers: ReturnType<typeof setTimeout>[] = [];
@@ -99,6 +104,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
       }
     });
     context.subscriptions.push(focus);
+  }
+  // VS Code's Chat lists a provider's models only once something has asked `vscode.lm` for them (the workbench does
+  // not ask by itself: seen in 1.139), and a participant runs only with a model picked. With a key stored, ask once
+  // after startup, so that the models are in the Chat model picker before the person opens our views. (The main
+  // module asks as well when a key is given later: chatModelProvider.ts.)
+  if (context.globalState.get<unknown[]>(API_KEY_ORIGINS_KEY)?.length || process.env[ENV_API_KEY]?.trim()) {
+    timers.push(setTimeout(() => void vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined), 0));
   }
   if (context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY)?.length) {
     timers.push(

@@ -16,7 +16,7 @@ import { JobPoller } from './jobs/jobPoller';
 import { modelCommands } from './features/models/modelCommands';
 import { runLocallyCommand } from './features/runLocally/runLocallyCommand';
 import { playgroundCommands } from './webviews/playground/host/playgroundCommands';
-import type { CommandHandlers } from './contributions';
+import { COMMANDS, type CommandHandlers } from './contributions';
 import { JobStore } from './jobs/jobStore';
 import { PlaygroundManager } from './webviews/playground/host/playgroundManager';
 import { ReportManager } from './webviews/report/host/reportManager';
@@ -37,6 +37,7 @@ import { completeWalkthroughStep } from './util/walkthroughStep';
 import { WALKTHROUGH_CONTEXT } from './walkthroughContext';
 import { ChatModelProvider } from './features/chat/chatModelProvider';
 import { chatParticipantHandler } from './features/chat/chatParticipant';
+import { ChatReasoningStore } from './features/chat/chatReasoning';
 
 /** What start() returns: for the in-editor tests, the live services and views (not a public API), and for the entry
  * module, the handler of each command it registered and the panels to restore. */
@@ -83,6 +84,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
     });
     const chatModels = new ChatModelProvider(services, models, () => shell.announceChatModels());
+    const chatReasonings = new ChatReasoningStore();
     owned.push(
       models,
       chatModels,
@@ -111,6 +113,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...forgetApiKeysCommand(services),
       ...discardDownloadsCommand(services),
       ...clearRecordsCommand(services, playground),
+      [COMMANDS.showChatReasoning]: (id) => chatReasonings.show(id),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));
@@ -136,7 +139,11 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       report,
       commands,
       /** What the entry's language-model provider and chat participant forward to. */
-      chat: { models: chatModels, participant: chatParticipantHandler(services, models) },
+      chat: {
+        models: chatModels,
+        participant: chatParticipantHandler(services, models, chatReasonings),
+        reasonings: chatReasonings,
+      },
       evaluate: (modelName: string, datasetName: string) => startEvaluation(services, modelName, datasetName),
       finetune: (args: FinetuneProgrammaticArgs) => finetuneWithoutWizard(services, args),
       offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),

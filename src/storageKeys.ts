@@ -12,5 +12,7 @@ export const DROPPED_EVALUATIONS_KEY_PREFIX = 'hostedReasoning.droppedEvaluation
 export const RECENT_DATASETS_KEY_PREFIX = 'hostedReasoning.recentDatasets:';
 /** The origins that have an API key in SecretStorage, which cannot list its keys (see connection/apiKeyStore.ts). */
 export const API_KEY_ORIGINS_KEY = 'hostedReasoning.apiKeyOrigins';
+/** Not a globalState key: the environment variable that may hold a key (see connection/apiKeyStore.ts). */
+export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
 /** When the playground's history was last cleared (epoch ms): older runs are dropped from every page (see PlaygroundManager). */
 export const PLAYGROUND_HISTORY_CLEARED_KEY = 'hostedReasoning.playground.historyClearedAt';

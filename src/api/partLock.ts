@@ -95,6 +95,25 @@ async function readHolder(file: string): Promise<{ holder: Holder; mtimeMs: numb
   }
 }
 
+/** Whether a lock found is no longer anyone's: a planted non-file, a stopped heartbeat, or a process of this host that is gone. */
+function isStale(
+  { holder, mtimeMs, regular }: { holder: Holder; mtimeMs: number; regular: boolean },
+  isAlive: (pid: number) => boolean,
+  now: () => number,
+): boolean {
+  const sameHost = holder.host === undefined || holder.host === os.hostname();
+  return !regular || now() - mtimeMs > LOCK_STALE_MS || (sameHost && holder.pid !== undefined && !isAlive(holder.pid));
+}
+
+/**
+ * Whether a download (in this window or another) holds the lock of `part` now. A stale lock is held by no one: taking
+ * the lock (lockPartFile) removes it. For what to offer; whoever deletes the part file takes the lock first.
+ */
+export async function partLockHeld(part: string, options: LockOptions = {}): Promise<boolean> {
+  const found = await readHolder(lockPath(part));
+  return found !== undefined && !isStale(found, options.isAlive ?? processAlive, options.now ?? Date.now);
+}
+
 /** Takes the lock of `part`, removing a stale one; a PartFileBusyError when another download holds it. */
 export async function lockPartFile(part: string, options: LockOptions = {}): Promise<PartLock> {
   const isAlive = options.isAlive ?? processAlive;
@@ -109,10 +128,7 @@ export async function lockPartFile(part: string, options: LockOptions = {}): Pro
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const found = await readHolder(file);
       if (!found) continue; // released meanwhile
-      const { holder, mtimeMs, regular } = found;
-      const sameHost = holder.host === undefined || holder.host === os.hostname();
-      const stale = !regular || now() - mtimeMs > LOCK_STALE_MS || (sameHost && holder.pid !== undefined && !isAlive(holder.pid));
-      if (!stale || attempt > 0) throw new PartFileBusyError(part, holder);
+      if (!isStale(found, isAlive, now) || attempt > 0) throw new PartFileBusyError(part, found.holder);
       await fsp.rm(file, { force: true });
       continue;
     }

@@ -11,13 +11,14 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { registerSecret } from '../api/redact';
 import { normaliseBaseUrl } from '../api/urlPolicy';
-import { API_KEY_ORIGINS_KEY } from '../storageKeys';
+import { editGlobalState, type StoredState } from '../globalStateEdit';
+import { API_KEY_ORIGINS_KEY, ENV_API_KEY } from '../storageKeys';
 import { ENV_BASE_URL } from './config';
 
 /** Where keys were kept before they were bound to an origin; read only to offer it again, then removed. */
 export const LEGACY_SECRET_KEY = 'hostedReasoning.apiKey';
 const SECRET_PREFIX = 'hostedReasoning.apiKey@';
-export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
+export { ENV_API_KEY };
 
 export type KeySource = 'secretStorage' | 'environment';
 
@@ -32,12 +33,6 @@ export function originOf(baseUrl: string): string | undefined {
   return 'url' in normalised ? normalised.url.origin : undefined;
 }
 
-/** Where the origins of stored keys are listed (globalState; a Map-backed stand-in in tests). */
-export interface OriginIndex {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
-}
-
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -48,7 +43,8 @@ export class ApiKeyStore implements vscode.Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly index?: OriginIndex,
+    /** Where the origins of stored keys are listed (globalState; a stand-in in tests). */
+    private readonly index?: StoredState,
   ) {
     this.subscription = secrets.onDidChange((e) => {
       this.reads.delete(e.key);
@@ -99,12 +95,16 @@ export class ApiKeyStore implements vscode.Disposable {
   }
 
   private indexed(): string[] {
-    const list = this.index?.get<unknown>(API_KEY_ORIGINS_KEY);
-    return Array.isArray(list) ? list.filter((o): o is string => typeof o === 'string') : [];
+    return originsOf(this.index?.get<unknown>(API_KEY_ORIGINS_KEY));
   }
 
+  /** Echo-safe (globalStateEdit.ts): keys stored in two windows at once are both listed. */
   private async updateIndex(edit: (list: string[]) => string[]): Promise<void> {
-    await this.index?.update(API_KEY_ORIGINS_KEY, edit(this.indexed()));
+    if (this.index) {
+      await editGlobalState(this.index, API_KEY_ORIGINS_KEY, (stored) => edit(originsOf(stored)), {
+        what: 'The list of services with a key',
+      });
+    }
   }
 
   /** A key an earlier version stored for no particular service: offered (never sent) until the user stores one. */
@@ -144,4 +144,8 @@ export class ApiKeyStore implements vscode.Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function originsOf(stored: unknown): string[] {
+  return Array.isArray(stored) ? stored.filter((o): o is string => typeof o === 'string') : [];
 }

@@ -1,21 +1,15 @@
 // Persisted job records, one list per scope (service URL + key identity) in globalState, so they survive a
-// reload and are shared by all windows. Writes go through here; views and the poller listen to onDidChange.
+// reload and are shared by all windows. Writes go through here, echo-safe (globalStateEdit.ts); views and the poller
+// listen to onDidChange.
 import * as vscode from 'vscode';
+import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { DROPPED_EVALUATIONS_KEY_PREFIX, JOBS_KEY_PREFIX } from '../storageKeys';
 import { addDropped, boundEvaluations, readDropped } from './evaluationHistory';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import { StoredJobsReader } from './storedJobs';
 
-/** The part of vscode.Memento the store needs (globalState in the extension, a Map in unit tests). */
-export interface JobMemento {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
-}
-
 /** Finished finetune jobs beyond this many per scope are forgotten (evaluations: evaluationHistory.ts). */
 const MAX_FINISHED = 200;
-/** Writes of one change before the store gives up until the next one (see change()). */
-const MAX_WRITE_ATTEMPTS = 3;
 
 export class JobStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<JobRecord | undefined>();
@@ -23,20 +17,25 @@ export class JobStore implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   private readonly reader: StoredJobsReader;
-  /** The change being written; the next waits for it (see change()). */
-  private queue: Promise<void> = Promise.resolve();
+  /** A change that did not stick is logged; the next poll writes the list again. */
+  private readonly editOptions: { log: (message: string) => void; what: string };
 
   /** `log` hears about stored records that were ignored or repaired (counts and reasons, no values). */
   constructor(
-    private readonly memento: JobMemento,
-    private readonly log: (message: string) => void = () => undefined,
+    private readonly memento: StoredState,
+    log: (message: string) => void = () => undefined,
   ) {
     this.reader = new StoredJobsReader(log);
+    this.editOptions = { log, what: 'Job store: the job list' };
   }
 
   /** The scope's jobs, newest first; what globalState holds is checked first (storedJobs.ts). */
   list(scope: string): JobRecord[] {
-    return this.reader.read(this.memento.get<unknown>(JOBS_KEY_PREFIX + scope), scope).sort((a, b) => b.createdAt - a.createdAt);
+    return this.read(this.memento.get<unknown>(JOBS_KEY_PREFIX + scope), scope);
+  }
+
+  private read(stored: unknown, scope: string): JobRecord[] {
+    return this.reader.read(stored, scope).sort((a, b) => b.createdAt - a.createdAt);
   }
 
   active(scope: string): JobRecord[] {
@@ -61,6 +60,7 @@ export class JobStore implements vscode.Disposable {
   async update(scope: string, key: string, patch: Partial<JobRecord>): Promise<JobRecord | undefined> {
     let next: JobRecord | undefined;
     await this.change(scope, (jobs) => {
+      next = undefined;
       const current = jobs.find((j) => jobKey(j) === key);
       if (!current) return undefined;
       next = { ...current, ...patch, updatedAt: Date.now() };
@@ -81,15 +81,10 @@ export class JobStore implements vscode.Disposable {
    * Records…). Running jobs are forgotten too: nothing is cancelled on the service, they are no longer followed.
    */
   async clear(scopes: readonly string[]): Promise<void> {
-    const run = async (): Promise<void> => {
-      for (const scope of scopes) {
-        await this.memento.update(JOBS_KEY_PREFIX + scope, undefined);
-        await this.memento.update(DROPPED_EVALUATIONS_KEY_PREFIX + scope, undefined);
-      }
-    };
-    const done = this.queue.then(run);
-    this.queue = done.catch(() => undefined);
-    await done;
+    for (const scope of scopes) {
+      await editGlobalState(this.memento, JOBS_KEY_PREFIX + scope, () => undefined, this.editOptions);
+      await editGlobalState(this.memento, DROPPED_EVALUATIONS_KEY_PREFIX + scope, () => undefined, this.editOptions);
+    }
     this.changed.fire(undefined);
   }
 
@@ -99,45 +94,46 @@ export class JobStore implements vscode.Disposable {
   }
 
   /**
-   * Applies `edit` to the scope's stored list, one change at a time, and reads the result back. VS Code echoes every
-   * flushed globalState write back into the window's copy; an echo of an earlier flush that lands between a write and
-   * its own flush puts the older list back, and the flush then stores that. Three evaluations started at once lost one
-   * that way (in CI). Read back after the write, such a loss shows, and the edit is made again on what is there, which
-   * also keeps what another window wrote meanwhile.
+   * Applies `edit` to the scope's stored list and bounds it (finished jobs and evaluations beyond their limits are
+   * forgotten, evaluations counted per model). Echo-safe: see globalStateEdit.ts; `edit` may run again on what another
+   * window wrote. The evaluations counted are those the list that stuck dropped, once.
    */
-  private change(scope: string, edit: (jobs: JobRecord[]) => JobRecord[] | undefined): Promise<void> {
-    const run = async (): Promise<void> => {
-      for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
-        const next = edit(this.list(scope));
-        if (!next) return;
-        const written = JSON.stringify(await this.write(scope, next));
-        if (JSON.stringify(this.memento.get<unknown>(JOBS_KEY_PREFIX + scope)) === written) return;
-      }
-      this.log(`Job store: the job list did not keep a change after ${MAX_WRITE_ATTEMPTS} writes; the next poll repairs it.`);
-    };
-    const done = this.queue.then(run);
-    this.queue = done.catch(() => undefined);
-    return done;
-  }
-
-  /** Writes the bounded list (and the counts it dropped); returns the list written. */
-  private async write(scope: string, jobs: JobRecord[]): Promise<JobRecord[]> {
-    const { kept, droppedByModel } = boundEvaluations(jobs);
-    const active = kept.filter(isActive);
-    const finished = kept.filter((j) => !isActive(j));
-    const evaluations = finished.filter((j) => j.kind === 'evaluation');
-    const others = finished.filter((j) => j.kind !== 'evaluation').slice(0, MAX_FINISHED);
-    const list = [...active, ...others, ...evaluations];
-    const written = this.memento.update(JOBS_KEY_PREFIX + scope, list);
-    if (Object.keys(droppedByModel).length > 0) {
-      const key = DROPPED_EVALUATIONS_KEY_PREFIX + scope;
-      await this.memento.update(key, addDropped(this.memento.get<unknown>(key), droppedByModel));
+  private async change(scope: string, edit: (jobs: JobRecord[]) => JobRecord[] | undefined): Promise<void> {
+    let dropped: Record<string, number> = {};
+    const kept = await editGlobalState(
+      this.memento,
+      JOBS_KEY_PREFIX + scope,
+      (stored) => {
+        dropped = {};
+        const next = edit(this.read(stored, scope));
+        if (!next) return UNCHANGED;
+        const bounded = bound(next);
+        dropped = bounded.droppedByModel;
+        return bounded.list;
+      },
+      this.editOptions,
+    );
+    if (kept && Object.keys(dropped).length > 0) {
+      await editGlobalState(
+        this.memento,
+        DROPPED_EVALUATIONS_KEY_PREFIX + scope,
+        (stored) => addDropped(stored, dropped),
+        this.editOptions,
+      );
     }
-    await written;
-    return list;
   }
 
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/** The list as stored: active jobs, the newest finished finetunes up to MAX_FINISHED, evaluations as evaluationHistory bounds them. */
+function bound(jobs: JobRecord[]): { list: JobRecord[]; droppedByModel: Record<string, number> } {
+  const { kept, droppedByModel } = boundEvaluations(jobs);
+  const active = kept.filter(isActive);
+  const finished = kept.filter((j) => !isActive(j));
+  const evaluations = finished.filter((j) => j.kind === 'evaluation');
+  const others = finished.filter((j) => j.kind !== 'evaluation').slice(0, MAX_FINISHED);
+  return { list: [...active, ...others, ...evaluations], droppedByModel };
 }

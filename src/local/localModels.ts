@@ -3,6 +3,7 @@
 // is dropped the next time it is looked up, so a deleted model does not linger in the lists.
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
+import { editGlobalState } from '../globalStateEdit';
 import { LOCAL_MODELS_KEY } from '../storageKeys';
 import type { LocalRuntime } from './localRuntime';
 import { WorkspaceTrustGate } from './workspaceTrustGate';
@@ -80,25 +81,29 @@ export class LocalModels implements vscode.Disposable {
 
   /** Forgets every local model (Clear Stored Records…); the files themselves stay where they are. */
   async clear(): Promise<void> {
-    await this.save([]);
+    await this.change(() => []);
   }
 
   private async put(record: LocalModelRecord): Promise<LocalModel> {
     const model = withId(record);
     // Newest first: past the limit, reading drops the oldest.
-    const others = this.all().filter((m) => m.id !== model.id);
-    await this.save([model, ...others].slice(0, MAX_LOCAL_MODELS));
+    await this.change((models) => [model, ...models.filter((m) => m.id !== model.id)].slice(0, MAX_LOCAL_MODELS));
     return model;
   }
 
   private async remove(ids: readonly string[]): Promise<void> {
-    await this.save(this.all().filter((m) => !ids.includes(m.id)));
+    await this.change((models) => models.filter((m) => !ids.includes(m.id)));
   }
 
-  private async save(models: readonly LocalModel[]): Promise<void> {
-    // The id and label are derived on every read: only the record itself is stored.
-    const records: LocalModelRecord[] = models.map(({ id: _id, label: _label, ...record }) => record);
-    await this.state.update(LOCAL_MODELS_KEY, records);
+  /** Echo-safe (globalStateEdit.ts): a download recorded while another window records one keeps both. */
+  private async change(edit: (models: LocalModel[]) => LocalModel[]): Promise<void> {
+    await editGlobalState(
+      this.state,
+      LOCAL_MODELS_KEY,
+      // The id and label are derived on every read: only the record itself is stored.
+      (stored) => edit(readStoredLocalModels(stored).models).map(({ id: _id, label: _label, ...record }): LocalModelRecord => record),
+      { log: this.log, what: 'The list of local models' },
+    );
     this.changed.fire();
   }
 

@@ -8,6 +8,7 @@ import type { Dialog, Locator, Request } from 'playwright-core';
 import type { Emulator } from '../service/emulator';
 import { composeReasoning, type InferenceRequest } from '../service/inference';
 import { fromWebview, PlaygroundPage } from './playgroundPage';
+import { RESTORE_NOTE } from './showcase';
 import type { Step } from './stepRunner';
 import { escapeRegExp, eventually, type Workbench } from './workbench';
 
@@ -255,8 +256,11 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
       await page.setViewportSize(SMALL_WINDOW);
       try {
         await openPlayground();
-        await pg.ask('How do I restore a deleted note?');
+        // A question from the demo's documents with an answer and reasoning a person would expect (README's picture).
+        emu.configure(RESTORE_NOTE.options);
+        await pg.ask(RESTORE_NOTE.prompt);
         await pg.content.locator('[data-testid="status"]', { hasText: 'Done.' }).waitFor();
+        assert.match(await pg.byTestId('thinking-summary').innerText(), /^Thought for /, 'the reasoning is folded above the answer');
         const { content } = await pg.frames();
         // From the top of the page: what is checked below is what a person sees without scrolling.
         await content.evaluate(() => window.scrollTo(0, 0));
@@ -283,6 +287,11 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         ];
         note(`without scrolling, in the webview up to ${Math.round(right)},${Math.round(bottom)}: ${places.join('; ')}`);
         await shot('answer-first');
+        // The person unfolds the reasoning to read how the model got there (README's picture of the playground).
+        await pg.byTestId('thinking-summary').click();
+        await pg.byTestId('thinking').waitFor();
+        await wb.restMouse();
+        await shot('reasoning-open');
 
         // The query part is under "Advanced": open it, so its description is seen too.
         await pg.content.locator('details.advanced > summary').click();

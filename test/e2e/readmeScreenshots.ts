@@ -9,10 +9,11 @@ import { repoRoot } from '../runners/vscodeServerLayout';
 
 export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'finetune-wizard.png': '02-finetune-summary.png',
-  'models-and-jobs.png': '03-evaluate.png',
+  'models-and-jobs.png': '03-evaluate-finished.png',
   'evaluation-report.png': '10-evaluation-report-verdict.png',
-  'playground.png': '08-playground-layout-answer-first.png',
+  'playground.png': '08-playground-layout-reasoning-open.png',
   'local-compare.png': '09-local-compare-side-by-side.png',
+  'chat.png': '15-chat-participant-reasoning.png',
 };
 
 export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');

@@ -2,9 +2,9 @@
 // fails mid-way leaves its dialog, editor, notification or setting behind, and the next step must not stumble on it.
 // The reset undoes, in order: open quick inputs, dialogs and menus (Escape until none is open); editors (all closed,
 // unsaved ones discarded); the user settings (the file written back and the window opened afresh, which reads it);
-// the emulator's options and faults; the window size and the side bar's width; then what the story itself expects
-// (`settle`: no job still running, the run's service shown); last, notifications. Every wait is on a state of the
-// page; each part says what it could not undo.
+// the emulator's options and faults; the window size, the side bar's width and the secondary side bar hidden; then
+// what the story itself expects (`settle`: no job still running, the run's service shown); last, notifications.
+// Every wait is on a state of the page; each part says what it could not undo.
 import * as fs from 'node:fs';
 import type { Locator } from 'playwright-core';
 import type { Emulator, EmulatorOptions } from '../service/emulator';
@@ -158,6 +158,14 @@ export class WorkbenchReset {
     if (this.viewport && (size?.width !== this.viewport.width || size.height !== this.viewport.height)) {
       undone.push(`restored the window size ${this.viewport.width}x${this.viewport.height}`);
       await this.page.setViewportSize(this.viewport);
+    }
+    // The secondary side bar (where VS Code 1.139 shows the Chat view) is hidden in the known state: open, it takes
+    // the editor area's width from the steps that follow.
+    const auxiliaryBar = this.page.locator('.part.auxiliarybar');
+    if (await auxiliaryBar.isVisible()) {
+      undone.push('hid the secondary side bar');
+      await this.options.workbench.runCommand('View: Hide Secondary Side Bar');
+      await auxiliaryBar.waitFor({ state: 'hidden' });
     }
     const box = await this.sideBarBox();
     if (!box) return;

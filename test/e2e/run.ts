@@ -114,9 +114,17 @@ function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: s
     'hostedReasoning.pollIntervalSeconds': 1,
     // One thread for the local runtime: two on a loaded 2-core machine slowed generation by orders of magnitude.
     'hostedReasoning.local.threads': 1,
+    // VS Code 1.139 opens its Chat view in the secondary side bar of every window; it would take a third of the
+    // screenshots (README's among them) from the views and editors the steps are about. A step may still open it.
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // The emulator's ports, forwarded by the server build on its own, would be counted in the status bar.
+    'remote.autoForwardPorts': false,
     'workbench.startupEditor': 'none',
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
+    // Without Copilot, VS Code 1.139 has only Agent mode, which hides models without tool calling; with it off, Chat
+    // is in Ask mode and offers ours (what the README tells a person without Copilot; step 15 needs it).
+    'chat.agent.enabled': false,
   };
   const file = path.join(userDataDir, 'User', 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -10,8 +10,11 @@ import type { Page } from 'playwright-core';
 
 export interface StepContext {
   readonly page: Page;
-  /** Saves `NN-<id>-<detail>.png` now (a state inside the step worth looking at); returns its path. */
-  shot: (detail: string) => Promise<string>;
+  /**
+   * Saves `NN-<id>-<detail>.png` now (a state inside the step worth looking at), of the whole window or of the part
+   * `clip` names (page coordinates); returns its path.
+   */
+  shot: (detail: string, clip?: { x: number; y: number; width: number; height: number }) => Promise<string>;
   /** A line in the run's output under the step's number. */
   note: (line: string) => void;
 }
@@ -123,7 +126,14 @@ async function resetAfter(page: Page, number: string, step: Step, outputDir: str
     return undefined;
   } catch (caught) {
     const shot = await screenshot(page, path.join(outputDir, `${number}-${step.id}-reset.png`));
-    const problem = `the reset after it failed (${describe(caught).split('\n')[0]}); screenshot: ${shot ?? 'none'}`;
+    // The first line, and the locator a timed-out wait was on (Playwright puts it in the call log below).
+    const lines = describe(caught).split('\n');
+    const waitingFor = lines
+      .find((line) => line.includes('waiting for'))
+      // Without the terminal's colour codes (ESC [ n m).
+      ?.replace(new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g'), '')
+      .trim();
+    const problem = `the reset after it failed (${lines[0]}${waitingFor ? `: ${waitingFor}` : ''}); screenshot: ${shot ?? 'none'}`;
     try {
       await options.recover?.();
       return `${problem}; the window was opened afresh`;
@@ -150,10 +160,10 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
     const started = Date.now();
     const context: StepContext = {
       page,
-      shot: async (detail) => {
+      shot: async (detail, clip) => {
         const file = path.join(outputDir, `${number}-${step.id}-${detail}.png`);
         await settleAnimations(page);
-        await page.screenshot({ path: file });
+        await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
         return file;
       },
       note: (line) => console.log(`[e2e]     ${number} ${line}`),

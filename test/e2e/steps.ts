@@ -10,10 +10,12 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { DEFAULT_DATASETS, DEFAULT_KEYS, type Emulator } from '../service/emulator';
+import { DEFAULT_DATASETS, DEFAULT_KEYS, JUDGE_MODEL, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
+import { chatSteps } from './chatSteps';
 import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
+import { WHAT_IS_LUMEN } from './showcase';
 import type { Step } from './stepRunner';
 import { escapeRegExp, eventually, Workbench } from './workbench';
 
@@ -41,6 +43,8 @@ export interface StoryEnvironment {
 
 const MODELS = 'Models';
 const FINETUNE_TIMEOUT_MS = 60_000;
+/** The evaluation report's picture: the whole report, its heading to its table, in one window. */
+const TALL_WINDOW_HEIGHT = 1000;
 /** Wide enough for a service-chosen model name (ft:<base>:<name>:<job>) in the side bar. */
 const WIDE_SIDE_BAR = 560;
 
@@ -271,6 +275,18 @@ export function story(env: StoryEnvironment): Story {
       const expected = accuracyText(scoreFor(modelName, true, env.dataset, dataset), dataset.total);
       const row = await wb.waitForRow(MODELS, `Custom model ${modelName}, accuracy ${expected}`, 30_000);
       assert.ok((await row.innerText()).includes(expected), `the row shows ${expected}`);
+      await wb.notification(`${modelName} on ${env.dataset}: ${expected}, judged by ${JUDGE_MODEL}`).waitFor();
+      // README's picture of both views once the result is in: the notification read and dismissed, the status bar's
+      // "Evaluating…" gone with the job, the side bar wide enough for the Jobs rows' whole descriptions.
+      await wb.clearNotifications();
+      await wb.statusBarText(/Evaluating/).waitFor({ state: 'hidden' });
+      await wb.waitForRow('Jobs', new RegExp(`^Evaluate ${escapeRegExp(modelName)} on ${escapeRegExp(env.dataset)}, `));
+      const width = await wb.resizeSideBar(WIDE_SIDE_BAR);
+      // The activity bar and the side bar: the editor area shows nothing of this step.
+      const sideBar = await page.locator('.part.sidebar').boundingBox();
+      assert.ok(sideBar, 'the side bar is shown');
+      await shot('finished', { x: 0, y: sideBar.y, width: sideBar.x + sideBar.width, height: sideBar.height });
+      await wb.resizeSideBar(width);
     },
   };
 
@@ -317,7 +333,8 @@ export function story(env: StoryEnvironment): Story {
       });
       await pg.byTestId('compare').check();
       await pg.byTestId('model-select-b').selectOption(env.baseModel);
-      await pg.ask('What is Lumen Notes?');
+      emu.configure(WHAT_IS_LUMEN.options);
+      await pg.ask(WHAT_IS_LUMEN.prompt);
       for (const side of ['', '-b']) {
         await pg.byTestId(`status${side}`).getByText('Done.').waitFor({ timeout: 90_000 });
       }
@@ -325,6 +342,13 @@ export function story(env: StoryEnvironment): Story {
       assert.ok(localText.trim().length > 0, 'the local model answered');
       assert.ok(hostedText.includes('Lumen Notes'), `the hosted model answered (${hostedText.slice(0, 80)})`);
       note(`local (${localText.length} chars, llama.cpp in a child process) beside ${env.baseModel} (${hostedText.length} chars)`);
+      // Side by side in a window of usual size (README says so): the second answer is to the right of the first, on the
+      // same rows (their tops can differ: a status line that wraps on one side pushes its answer down).
+      const [a, b] = [await pg.output.boundingBox(), await pg.byTestId('output-b').boundingBox()];
+      assert.ok(
+        a && b && b.x >= a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height,
+        `the answers side by side: ${JSON.stringify({ a, b })}`,
+      );
       await shot('side-by-side');
     },
   };
@@ -336,6 +360,8 @@ export function story(env: StoryEnvironment): Story {
     needs: ['evaluate'],
     async run({ shot, note }) {
       await wb.clearNotifications();
+      const before = page.viewportSize();
+      assert.ok(before, 'the window has a size');
       await wb.showContainer('Hosted Reasoning');
       await wb.contextMenu(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Open Evaluation Report');
       // The report's page is a webview like the playground's: the same two frames, elements by data-testid.
@@ -356,8 +382,29 @@ export function story(env: StoryEnvironment): Story {
       );
       // The chart is an image to screen readers, its numbers also in a table.
       assert.equal(await reportPage.byTestId('report-chart').getAttribute('role'), 'img');
-      await reportPage.byTestId('dataset').locator('table').first().waitFor();
+      const table = reportPage.byTestId('dataset').locator('table').first();
+      await table.waitFor();
+      // README's picture: the base evaluation's notification (over the report's lower half) read and dismissed, the
+      // status bar's "Evaluating…" gone with the job, and the whole report in view, its heading to its table.
+      await wb.notification(`${env.baseModel} on ${env.dataset}:`).waitFor();
+      await wb.clearNotifications();
+      await wb.statusBarText(/Evaluating/).waitFor({ state: 'hidden' });
+      // A window tall enough for the whole report, read from its heading down (the reset would restore it too).
+      await page.setViewportSize({ width: before.width, height: TALL_WINDOW_HEIGHT });
+      await reportPage.content.locator('h1').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      const seen = await reportPage.host.boundingBox();
+      assert.ok(seen, 'the report is laid out');
+      for (const [name, element] of [
+        ['the verdict', verdict],
+        ['the table', table],
+      ] as const) {
+        await eventually(`${name} in view without scrolling further`, async () => {
+          const box = await element.boundingBox();
+          return box && box.y >= seen.y && box.y + box.height <= seen.y + seen.height ? true : undefined;
+        });
+      }
       await shot('verdict');
+      await page.setViewportSize(before);
 
       // Where the model came from: the two PDFs of step 2, each with the SHA-256 of its bytes.
       const lineage = reportPage.byTestId('lineage');
@@ -624,6 +671,7 @@ export function story(env: StoryEnvironment): Story {
     renamed,
     saveDialog,
     walkthrough,
+    ...chatSteps({ workbench: wb, emu }),
     errors,
   ];
   return { steps, settle, reconnect };

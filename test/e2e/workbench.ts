@@ -21,10 +21,14 @@ export class Workbench {
     return this.page.locator(`.activitybar .action-item[role="tab"]:has(a[aria-label^="${label}"])`);
   }
 
-  /** Shows a view container through its activity bar icon; a click on the one already shown would hide the side bar. */
+  /**
+   * Shows a view container through its activity bar icon; a click on the one already shown would hide the side bar.
+   * The tab can be selected while the side bar is hidden (1.139 reopened a window so after the Chat view had been in
+   * the secondary side bar): a click then shows it.
+   */
   async showContainer(label: string): Promise<void> {
     const tab = this.activityTab(label);
-    if ((await tab.getAttribute('aria-selected')) !== 'true') {
+    if ((await tab.getAttribute('aria-selected')) !== 'true' || !(await this.page.locator('.part.sidebar').isVisible())) {
       // The tab, not its icon: a badge ("1 unsaved file") drawn over the icon would take the click.
       await tab.click();
       await this.restMouse();
@@ -246,6 +250,11 @@ export class Workbench {
   /** A status bar entry by the start of its accessible label. */
   statusBarItem(labelStart: string): Locator {
     return this.page.locator(`.statusbar-item[aria-label^="${labelStart}"]`);
+  }
+
+  /** Text shown anywhere in the status bar (an extension's message: "Evaluating m on d…"). */
+  statusBarText(text: string | RegExp): Locator {
+    return this.page.locator('.part.statusbar').getByText(text);
   }
 }
 

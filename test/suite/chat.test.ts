@@ -252,7 +252,9 @@ describe('models in vscode.lm', () => {
 
 // ------------------------------------------------------------------------------------------------ @hosted
 
-type Said = { kind: 'markdown' | 'progress'; text: string; supportHtml?: boolean } | { kind: 'button'; command: vscode.Command };
+type Said =
+  | { kind: 'markdown' | 'progress'; text: string; supportHtml?: boolean; isTrusted?: vscode.MarkdownString['isTrusted'] }
+  | { kind: 'button'; command: vscode.Command };
 
 /** A response stream that records what the participant said. */
 function recordingStream(): { stream: vscode.ChatResponseStream; said: Said[]; markdown(): string; buttons(): vscode.Command[] } {
@@ -260,7 +262,12 @@ function recordingStream(): { stream: vscode.ChatResponseStream; said: Said[]; m
   const text = (v: string | vscode.MarkdownString) => (typeof v === 'string' ? v : v.value);
   const stream = {
     markdown: (v: string | vscode.MarkdownString) =>
-      said.push({ kind: 'markdown', text: text(v), supportHtml: typeof v === 'string' ? false : v.supportHtml === true }),
+      said.push({
+        kind: 'markdown',
+        text: text(v),
+        supportHtml: typeof v === 'string' ? false : v.supportHtml === true,
+        isTrusted: typeof v === 'string' ? undefined : v.isTrusted,
+      }),
     progress: (v: string) => said.push({ kind: 'progress', text: v }),
     button: (command: vscode.Command) => said.push({ kind: 'button', command }),
     anchor: () => undefined,
@@ -314,24 +321,51 @@ describe('the @hosted chat participant', () => {
     );
   });
 
-  it('shows reasoning collapsed before the answer, its text inert, and the answer alone as markdown', async () => {
+  it('folds reasoning to one line before the answer, whose link opens it as plain text; the answer alone as markdown', async () => {
     await rig.useKey('demo-key');
     rig.emu.configure({ reasoning: 'field' });
     const prompt = 'Think first <img src=x> [x](command:y).';
     const r = await participant(chatRequest(prompt, { model: await model() }));
     const parts = r.said.filter((s) => s.kind === 'markdown');
-    const [block, ...rest] = parts;
-    assert.ok(block && block.kind === 'markdown' && block.supportHtml, JSON.stringify(parts[0]));
-    assert.match(block.text, /^<details><summary>Thought for \d+ s<\/summary>\n\n/);
-    assert.match(block.text, /<\/details>\n\n$/);
-    const inner = block.text.replace(/^<details><summary>[^<]*<\/summary>/, '').replace(/<\/details>\n\n$/, '');
-    assert.doesNotMatch(inner, /<img|<\/?details|\]\(/);
-    assert.ok(inner.includes('The question is about'), inner);
+    const [line, ...rest] = parts;
+    assert.ok(line && line.kind === 'markdown', JSON.stringify(parts));
+    // One line of the extension's own words: chat drops <details>, so the reasoning is not in the response at all.
+    const link =
+      /^\*Thought for \d+ s · [\d,]+ characters\* · \[Show reasoning\]\(command:hostedReasoning\.showChatReasoning\?([^)]+)\)\n\n$/.exec(
+        line.text,
+      );
+    assert.ok(link?.[1], line.text);
+    assert.equal(line.supportHtml, false);
+    assert.deepEqual(line.isTrusted, { enabledCommands: [COMMANDS.showChatReasoning] });
+    assert.ok(!r.markdown().includes('The question is about'), r.markdown());
     assert.equal(
       rest.map((p) => (p.kind === 'markdown' ? p.text : '')).join(''),
       answer(prompt).replace('<img', '< img').replace('](', '] ('),
     );
-    assert.ok(rest.every((p) => p.kind === 'markdown' && !p.supportHtml));
+    assert.ok(rest.every((p) => p.kind === 'markdown' && !p.supportHtml && !p.isTrusted));
+
+    // The link's command opens the reasoning, as the service sent it, in a read-only plain-text document.
+    const args = JSON.parse(decodeURIComponent(link[1])) as unknown[];
+    assert.equal(args.length, 1);
+    await vscode.commands.executeCommand(COMMANDS.showChatReasoning, ...args);
+    const shown = vscode.window.activeTextEditor?.document;
+    assert.equal(shown?.uri.scheme, 'hosted-reasoning-thought');
+    assert.equal(shown.languageId, 'hosted-reasoning-thought');
+    assert.equal(vscode.workspace.getConfiguration('editor', shown).get('wordWrap'), 'on');
+    const reasoningSent = composeReasoning(request(prompt));
+    assert.equal(shown.getText(), `Reasoning of ${MODEL} (as the service sent it)\n\n${reasoningSent}\n`);
+    assert.ok(shown.getText().includes('<img src=x>'), 'plain text: nothing to neutralise');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // Anything but the id of a kept reasoning opens nothing (commands never take a path or URL from arguments).
+    for (const bad of ['/etc/passwd', 'file:///etc/passwd', 42, undefined]) {
+      await vscode.commands.executeCommand(COMMANDS.showChatReasoning, bad);
+      assert.notEqual(vscode.window.activeTextEditor?.document.uri.scheme, 'hosted-reasoning-thought', String(bad));
+    }
+    // An id this window no longer keeps (a restored tab after a reload) says so.
+    const gone = await vscode.workspace.openTextDocument(
+      vscode.Uri.from({ scheme: 'hosted-reasoning-thought', path: '/Reasoning x.txt', query: '00000000-0000-4000-8000-000000000000' }),
+    );
+    assert.match(gone.getText(), /no longer kept/);
   });
 
   it('asks the first base model when the model picked is not ours, and says so', async () => {

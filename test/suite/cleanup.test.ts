@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { partFilePath } from '../../src/api/partFile';
+import { lockPartFile } from '../../src/api/partLock';
 import { COMMANDS } from '../../src/contributions';
 import { PENDING_DOWNLOADS_KEY, RECENT_DATASETS_KEY_PREFIX } from '../../src/storageKeys';
 import type { HostToWebview } from '../../src/webviews/playground/protocol';
@@ -186,6 +187,34 @@ describe('cleanup commands', function () {
       none.map((m) => m.text),
       ['No partial downloads to discard.'],
     );
+  });
+
+  it('Discard Partial Downloads… keeps a part file a download in progress holds (its lock is live) and says so', async () => {
+    const { part } = await cancelledDownload(() => undefined);
+    const bytes = (await fsp.stat(part)).size;
+    // As a download of the same model running in another window holds it (this window's process: a live lock).
+    const lock = await lockPartFile(part);
+    try {
+      const { count, shown } = await recordingMessages(
+        async (shown) => ({ count: await vscode.commands.executeCommand<number>(COMMANDS.discardPartialDownloads), shown }),
+        { answer: confirmWith('Discard') },
+      );
+      assert.equal(count, 0);
+      assert.deepEqual(
+        shown.map((m) => [m.text, m.modal]),
+        [['1 partial download is in use by a download in progress and was kept.', false]],
+      );
+      assert.equal((await fsp.stat(part)).size, bytes, 'the part file a download holds was touched');
+      assert.equal(rig.api.services.context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY)?.length, 1);
+    } finally {
+      await lock.release();
+    }
+    // Released (the download ended): offered and discarded as any other.
+    const count = await recordingMessages(async () => vscode.commands.executeCommand<number>(COMMANDS.discardPartialDownloads), {
+      answer: confirmWith('Discard'),
+    });
+    assert.equal(count, 1);
+    assert.deepEqual(await fsp.readdir(directory!), [], 'the part file, its validator or its lock is still there');
   });
 
   it('the paused notification’s Discard deletes that download’s part file', async () => {

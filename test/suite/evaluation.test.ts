@@ -64,6 +64,45 @@ describe('evaluation', () => {
     assert.ok(Math.abs(job.result.accuracy - correct / total) < 1e-9, `accuracy ${job.result.accuracy}`);
   });
 
+  it('says "Evaluating…" in the status bar until the evaluation ends, not for a fixed time', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    // The extension host hands the extension and its tests the same `vscode` API object: its calls land here.
+    const window = vscode.window as unknown as { setStatusBarMessage: (text: string, hide?: unknown) => vscode.Disposable };
+    const original = window.setStatusBarMessage;
+    const shown: { text: string; hide: unknown; gone: boolean }[] = [];
+    window.setStatusBarMessage = (text: string, hide?: unknown) => {
+      const message = { text, hide, gone: false };
+      shown.push(message);
+      if (hide && typeof (hide as Thenable<unknown>).then === 'function') {
+        (hide as Thenable<unknown>).then(
+          () => (message.gone = true),
+          () => (message.gone = true),
+        );
+      }
+      return new vscode.Disposable(() => (message.gone = true));
+    };
+    let jobId: string | undefined;
+    try {
+      jobId = await rig.api.evaluate(MODEL, DATASET);
+    } finally {
+      window.setStatusBarMessage = original;
+    }
+    assert.ok(jobId);
+    const message = shown.find((m) => m.text.includes(`Evaluating ${MODEL} on ${DATASET}`));
+    assert.ok(message, `no "Evaluating…" message: ${JSON.stringify(shown.map((m) => m.text))}`);
+    // A fixed time said "Evaluating…" beside a job that had already finished (a quick one), and hid it while a long
+    // one still ran: the message goes with the job.
+    assert.notEqual(typeof message.hide, 'number', 'the message is hidden after a fixed time, whatever the job does');
+    const scope = await rig.api.services.session.scope();
+    assert.ok(scope);
+    await waitFor(`evaluation ${jobId} to complete`, () => rig.api.services.jobs.get(scope, `evaluation:${jobId}`)?.result, {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
+    await waitFor('the "Evaluating…" message to go once the evaluation ended', () => message.gone || undefined);
+  });
+
   it('offers a dataset evaluated before in the dataset picker, with its last result beside it', async function () {
     this.timeout(30_000);
     await rig.useKey('demo-key');

@@ -3,13 +3,14 @@
 // echoes it back, which replaces the window's copy, before it answers. An echo of an earlier flush that lands between
 // a write and its own flush puts the older list back; three evaluations started at once lost one that way in CI.
 import * as assert from 'node:assert/strict';
-import { JobStore, type JobMemento } from '../../src/jobs/jobStore';
+import type { StoredState } from '../../src/globalStateEdit';
+import { JobStore } from '../../src/jobs/jobStore';
 import { jobKey, type JobRecord } from '../../src/jobs/jobRecord';
 import { JOBS_KEY_PREFIX } from '../../src/storageKeys';
 
 const SCOPE = 'http://127.0.0.1:1#echo';
 
-class EchoingMemento implements JobMemento {
+class EchoingMemento implements StoredState {
   private copy: Record<string, unknown> = {};
   private waiting: Array<() => void> = [];
   private flushScheduled = false;

@@ -10,7 +10,7 @@
 //   service has neither.
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../api/types';
-import { COMMANDS } from '../../contributions';
+import { CHAT_VENDOR, COMMANDS } from '../../contributions';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import type { Services } from '../../services';
 import { untrustedText } from '../../util/untrustedText';
@@ -124,8 +124,13 @@ export class ChatModelProvider implements vscode.Disposable {
     this.seen = now;
     // Not loaded (a refresh under way, or failed): VS Code asks again and the answer waits for the new list.
     const next = now ? signature(now) : '';
-    // Never asked: VS Code asks when it needs the list.
-    if (this.given === undefined || next === this.given) return;
+    // Never asked: VS Code's Chat shows a provider's models only once something has asked `vscode.lm` for them, so
+    // the first list loaded (a key given, the Models view opened) is offered by asking on its behalf.
+    if (this.given === undefined) {
+      if (now && now.length > 0) void vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined);
+      return;
+    }
+    if (next === this.given) return;
     this.given = next;
     this.services.log.info('Chat: the list of models changed; VS Code is told.');
     this.announce();

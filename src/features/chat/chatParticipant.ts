@@ -1,10 +1,10 @@
 // `@hosted` in VS Code's Chat: the whole extension in one participant. A plain question goes to a model (the one
-// picked in Chat when it is ours, else the first base model), its reasoning shown collapsed and its answer as
-// markdown; /models lists the key's models; /finetune runs the Explorer command's flow on the files the person
-// referenced (#file); /evaluate starts an evaluation; /jobs shows the jobs with their progress. Buttons open the
-// playground, the evaluation report or the download. Every word of the service (answers, reasoning, names, errors)
-// is made inert before it reaches the response (src/util/untrustedText.ts): chat renders markdown, where a link or an
-// image would act.
+// picked in Chat when it is ours, else the first base model), its reasoning folded to one line that opens it
+// (chatReasoning.ts) and its answer as markdown; /models lists the key's models; /finetune runs the Explorer
+// command's flow on the files the person referenced (#file); /evaluate starts an evaluation; /jobs shows the jobs with
+// their progress. Buttons open the playground, the evaluation report or the download. Every word of the service
+// (answers, names, errors) is made inert before it reaches the response (src/util/untrustedText.ts): chat renders
+// markdown, where a link or an image would act.
 import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS } from '../../contributions';
 import type { ModelInfo } from '../../api/types';
@@ -17,6 +17,7 @@ import { markdownLiteral, untrustedText, UntrustedMarkdown } from '../../util/un
 import { startEvaluation } from '../evaluate/evaluateCommand';
 import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
 import { askModel } from './chatInference';
+import { isFoldedReasoning, type ChatReasoningStore } from './chatReasoning';
 import { renderConversation, type ChatTurn } from './chatRequest';
 
 /** What a response says it did (ChatResult.metadata): the tests read it, and a follow-up could. */
@@ -44,9 +45,9 @@ const MAX_JOBS = 20;
 /** Most buttons one response offers. */
 const MAX_BUTTONS = 6;
 
-export function chatParticipantHandler(services: Services, models: ModelsTreeProvider): ParticipantHandler {
+export function chatParticipantHandler(services: Services, models: ModelsTreeProvider, reasonings: ChatReasoningStore): ParticipantHandler {
   return async (request, context, stream, token, hooks) => {
-    const run = new ParticipantRun(services, models, stream, token);
+    const run = new ParticipantRun(services, models, reasonings, stream, token);
     try {
       switch (request.command) {
         case 'models':
@@ -71,6 +72,7 @@ class ParticipantRun {
   constructor(
     private readonly services: Services,
     private readonly models: ModelsTreeProvider,
+    private readonly reasonings: ChatReasoningStore,
     private readonly stream: vscode.ChatResponseStream,
     private readonly token: vscode.CancellationToken,
   ) {}
@@ -101,18 +103,14 @@ class ParticipantRun {
     const controller = new AbortController();
     const cancel = this.token.onCancellationRequested(() => controller.abort());
     const answer = new UntrustedMarkdown();
-    const reasoning = new UntrustedMarkdown();
     let thought = '';
     let thinkingSince: number | undefined;
-    let thinkingMs = 0;
-    // Reasoning is shown once it is over (when the answer starts, or at the end), as one collapsed block: a block
-    // opened in one markdown part and closed in a later one is not rendered as one element.
+    // Reasoning is folded once it is over (when the answer starts, or at the end): one line, the text one click away.
     const closeReasoning = () => {
       if (thinkingSince === undefined) return;
-      thinkingMs = performance.now() - thinkingSince;
+      const thinkingMs = performance.now() - thinkingSince;
       thinkingSince = undefined;
-      thought += reasoning.end();
-      if (thought.trim()) this.stream.markdown(reasoningBlock(thought, thinkingMs));
+      if (thought.trim()) this.stream.markdown(this.reasonings.fold(modelName, thought, thinkingMs));
       thought = '';
     };
     try {
@@ -124,7 +122,7 @@ class ParticipantRun {
             thinkingSince = performance.now();
             this.stream.progress(vscode.l10n.t('Thinking…'));
           }
-          thought += reasoning.push(piece.text);
+          thought += piece.text;
           continue;
         }
         closeReasoning();
@@ -335,17 +333,6 @@ function jobButtons(jobs: readonly JobRecord[]): vscode.Command[] {
   return buttons;
 }
 
-/** The reasoning as one collapsed block: its text is already inert (no tag in it can close the block). */
-function reasoningBlock(text: string, ms: number): vscode.MarkdownString {
-  const seconds = Math.max(1, Math.round(ms / 1000));
-  const md = new vscode.MarkdownString(
-    `<details><summary>${vscode.l10n.t('Thought for {0} s', seconds)}</summary>\n\n${text.trimEnd()}\n\n</details>\n\n`,
-  );
-  md.isTrusted = false;
-  md.supportHtml = true;
-  return md;
-}
-
 /** The files and folders the request references (#file, a folder, a selection's file); other references are not files. */
 function referencedFiles(references: readonly vscode.ChatPromptReference[]): vscode.Uri[] {
   const uris: vscode.Uri[] = [];
@@ -366,7 +353,7 @@ function historyTurns(context: vscode.ChatContext): ChatTurn[] {
     else if (turn instanceof vscode.ChatResponseTurn) {
       const text = turn.response
         .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .filter((t) => !t.startsWith('<details>'))
+        .filter((t) => !isFoldedReasoning(t))
         .join('');
       turns.push({ role: 'assistant', text });
     }

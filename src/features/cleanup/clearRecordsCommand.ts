@@ -5,6 +5,7 @@
 // (Forget API Keys…) and partial downloads (Discard Partial Downloads…) have their own commands.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
+import { editGlobalState } from '../../globalStateEdit';
 import { isActive } from '../../jobs/jobRecord';
 import type { Services } from '../../services';
 import { DROPPED_EVALUATIONS_KEY_PREFIX, JOBS_KEY_PREFIX, RECENT_DATASETS_KEY_PREFIX } from '../../storageKeys';
@@ -100,13 +101,14 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
   if (answer !== clear) return [];
   const kinds = picked.map((i) => i.record);
   const state = services.context.globalState;
+  const log = (m: string) => services.log.warn(m);
   for (const kind of kinds) {
     switch (kind) {
       case 'jobs':
         await services.jobs.clear(jobScopes);
         break;
       case 'datasets':
-        for (const key of datasetKeys) await state.update(key, undefined);
+        for (const key of datasetKeys) await editGlobalState(state, key, () => undefined, { log, what: 'The recent datasets' });
         break;
       case 'playgroundHistory':
         await playground.clearHistory();
@@ -118,7 +120,7 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
         await services.local.clear();
         break;
       case 'folders':
-        for (const key of FOLDER_KEYS) await state.update(key, undefined);
+        for (const key of FOLDER_KEYS) await editGlobalState(state, key, () => undefined, { log, what: 'The last folders' });
         break;
     }
   }

@@ -2,16 +2,17 @@
 // the list of downloads to resume. From the palette (every one, or the ones picked, after a modal confirmation) and
 // from the Discard button of a paused download's notification (that one, as the button says). The files are found
 // from the extension's own record only, never from a command argument: a link can pass any argument.
+// A part file a download in progress holds (its lock is live: this window's download, or another window's) is neither
+// offered nor deleted, and the person is told it was kept; a stale lock holds nothing and goes with its part file.
 import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { removePartFile } from '../../api/partFile';
+import { partLockHeld } from '../../api/partLock';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
 import { formatBytes } from '../../util/byteSize';
 import { showInformationMessage, showWarningMessage } from '../../util/notify';
 import { untrustedText } from '../../util/untrustedText';
-import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
+import { discardPending, pendingDownloads, pendingPartFile, type PendingDownload } from './pendingDownloads';
 
 export function discardDownloadsCommand(services: Services) {
   return { [COMMANDS.discardPartialDownloads]: () => discardPartialDownloads(services) };
@@ -21,9 +22,11 @@ interface PartialDownload {
   download: PendingDownload;
   part: string;
   bytes: number;
+  /** A download in progress holds the part file (its lock is live). */
+  inUse: boolean;
 }
 
-/** Each recorded download with the bytes its part file holds (0: none left). */
+/** Each recorded download with the bytes its part file holds (0: none left) and whether a download holds it now. */
 async function partials(services: Services): Promise<PartialDownload[]> {
   return Promise.all(
     pendingDownloads(services).map(async (download) => {
@@ -32,19 +35,41 @@ async function partials(services: Services): Promise<PartialDownload[]> {
         (s) => (s.isFile() ? s.size : 0),
         () => 0,
       );
-      return { download, part, bytes };
+      const inUse = await partLockHeld(part).catch(() => false);
+      return { download, part, bytes, inUse };
     }),
   );
+}
+
+/** What the person is told of the part files kept because a download in progress holds them. */
+function keptInUse(count: number): string {
+  return count === 1
+    ? vscode.l10n.t('1 partial download is in use by a download in progress and was kept.')
+    : vscode.l10n.t('{0} partial downloads are in use by downloads in progress and were kept.', count);
+}
+
+/** The paused or stopped download's Discard button: that one, unless a download in progress holds it now. */
+export async function discardFromNotification(services: Services, download: PendingDownload): Promise<void> {
+  const { inUse } = await discardPending(services, [download]);
+  if (inUse.length) void showInformationMessage(keptInUse(inUse.length));
 }
 
 /** Returns how many downloads were discarded. */
 async function discardPartialDownloads(services: Services): Promise<number> {
   const all = await partials(services);
-  // A record whose part file is gone holds nothing to discard: it is dropped quietly.
-  for (const gone of all.filter((p) => p.bytes === 0)) await setPending(services, gone.download, false);
-  let chosen = all.filter((p) => p.bytes > 0);
+  const inUse = all.filter((p) => p.inUse);
+  // A record whose part file is gone holds nothing to discard: it is dropped quietly (a stale lock with it). One a
+  // download in progress holds is that download's: it may not have written its first byte yet.
+  const gone = all.filter((p) => !p.inUse && p.bytes === 0);
+  if (gone.length) {
+    await discardPending(
+      services,
+      gone.map((p) => p.download),
+    );
+  }
+  let chosen = all.filter((p) => !p.inUse && p.bytes > 0);
   if (chosen.length === 0) {
-    void showInformationMessage(vscode.l10n.t('No partial downloads to discard.'));
+    void showInformationMessage(inUse.length ? keptInUse(inUse.length) : vscode.l10n.t('No partial downloads to discard.'));
     return 0;
   }
   if (chosen.length > 1) {
@@ -74,25 +99,31 @@ async function discardPartialDownloads(services: Services): Promise<number> {
       detail: [
         vscode.l10n.t('These files are deleted; a later download starts from the beginning:'),
         ...chosen.map((p) => `${p.part} (${formatBytes(p.bytes)})`),
+        ...(inUse.length ? ['', vscode.l10n.t('Not offered, in use by a download in progress:'), ...inUse.map((p) => p.part)] : []),
       ].join('\n'),
     },
     discard,
   );
   if (answer !== discard) return 0;
-  await discardPending(
+  // A download may have started on one of them since it was offered: that one is kept too.
+  const result = await discardPending(
     services,
     chosen.map((p) => p.download),
   );
-  void showInformationMessage(vscode.l10n.t('Discarded {0} partial downloads ({1}).', chosen.length, formatBytes(total)));
-  return chosen.length;
-}
-
-/** Deletes the part files of these downloads and forgets them (no confirmation: the caller has it). */
-export async function discardPending(services: Services, downloads: readonly PendingDownload[]): Promise<void> {
-  for (const d of downloads) {
-    const part = pendingPartFile(d);
-    await removePartFile(part);
-    await setPending(services, d, false);
-    services.log.info(`Discarded the partial download of ${d.modelName} (${path.basename(part)}).`);
-  }
+  const discarded = chosen.filter((p) => result.discarded.includes(p.download));
+  const kept = inUse.length + result.inUse.length;
+  const told = [
+    ...(discarded.length
+      ? [
+          vscode.l10n.t(
+            'Discarded {0} partial downloads ({1}).',
+            discarded.length,
+            formatBytes(discarded.reduce((sum, p) => sum + p.bytes, 0)),
+          ),
+        ]
+      : []),
+    ...(kept ? [keptInUse(kept)] : []),
+  ];
+  void showInformationMessage(told.join(' '));
+  return discarded.length;
 }

@@ -18,7 +18,7 @@ import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
 import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
-import { discardPending } from './discardDownloads';
+import { discardFromNotification } from './discardDownloads';
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name). Where the bytes go is never taken from it:
@@ -151,7 +151,7 @@ async function transfer(
         discard,
       ).then(async (c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
-        else if (c === discard) await discardPending(services, [pending]);
+        else if (c === discard) await discardFromNotification(services, pending);
       });
       return undefined;
     }
@@ -226,6 +226,6 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
       discard,
     );
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
-    else if (choice === discard) await discardPending(services, [d]);
+    else if (choice === discard) await discardFromNotification(services, d);
   }
 }

@@ -7,12 +7,15 @@ import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
+import { jobKey } from '../../jobs/jobRecord';
+import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
-import { datasetItems, readRecentDatasets, recentDatasetsKey, withRecentDataset, type DatasetItem } from './datasetItems';
+import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
+import { rememberDataset } from './recentDatasets';
 
-/** The list before it was kept per scope: its datasets may be another service's, so it is no longer read, and removed. */
-const LEGACY_RECENT_DATASETS = 'hostedReasoning.recentDatasets';
+/** How long the status bar may say "Evaluating…" at most: the jobs item and the Jobs view follow a long evaluation. */
+const STARTED_MESSAGE_MS = 5_000;
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name); the dataset is always the user's choice:
@@ -47,10 +50,18 @@ export async function startEvaluation(services: Services, modelName: string, dat
       modelName,
       datasetName,
     });
-    await rememberDataset(services, scope, datasetName);
+    await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
-    vscode.window.setStatusBarMessage(`$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`, 5000);
+    // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
+    const key = jobKey({ kind: 'evaluation', id: job.jobId });
+    vscode.window.setStatusBarMessage(
+      `$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`,
+      untilJobEnds(
+        { onDidChange: (listener) => services.jobs.onDidChange(listener), current: () => services.jobs.get(scope, key) },
+        STARTED_MESSAGE_MS,
+      ),
+    );
     return job.jobId;
   } catch (error) {
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
@@ -89,11 +100,4 @@ async function pickDataset(services: Services): Promise<string | undefined> {
   } finally {
     pick.dispose();
   }
-}
-
-async function rememberDataset(services: Services, scope: string, name: string): Promise<void> {
-  const state = services.context.globalState;
-  const key = recentDatasetsKey(scope);
-  await state.update(key, withRecentDataset(readRecentDatasets(state.get<unknown>(key)), name));
-  if (state.get<unknown>(LEGACY_RECENT_DATASETS) !== undefined) await state.update(LEGACY_RECENT_DATASETS, undefined);
 }

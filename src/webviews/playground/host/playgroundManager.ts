@@ -7,6 +7,7 @@ import { webviewOptions } from '../../../util/webviewPanel';
 import { PresetStore } from './presets';
 import { PLAYGROUND_VIEW_TYPE, type Prefill } from '../protocol';
 import { PLAYGROUND_HISTORY_CLEARED_KEY } from '../../../storageKeys';
+import { editGlobalState } from '../../../globalStateEdit';
 
 export interface OpenOptions extends Prefill {
   /** Where the panel goes; the active editor group by default. */
@@ -20,7 +21,7 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
   readonly presets: PresetStore;
 
   constructor(private readonly services: Services) {
-    this.presets = new PresetStore(services.context.globalState);
+    this.presets = new PresetStore(services.context.globalState, (m) => services.log.warn(m));
   }
 
   /** The open panels, oldest first. */
@@ -35,7 +36,11 @@ export class PlaygroundManager implements vscode.Disposable, vscode.WebviewPanel
    */
   async clearHistory(): Promise<void> {
     const at = Date.now();
-    await this.services.context.globalState.update(PLAYGROUND_HISTORY_CLEARED_KEY, at);
+    // Echo-safe (globalStateEdit.ts): an echo of an earlier write must not put back an older time.
+    await editGlobalState(this.services.context.globalState, PLAYGROUND_HISTORY_CLEARED_KEY, () => at, {
+      log: (m) => this.services.log.warn(m),
+      what: 'The time the playground history was cleared',
+    });
     for (const panel of this.open) panel.historyCleared(at);
   }
 

@@ -1,52 +1,42 @@
-// Named presets of playground settings, kept in globalState so every panel and every workspace can reuse them.
-// What is read back is checked again: globalState outlives versions of this extension and may hold older shapes.
+// Named presets of playground settings, kept in globalState so every panel and every workspace can reuse them. The
+// stored list and its edits are presetList.ts; this store tells every open panel when it changes.
 import * as vscode from 'vscode';
-import { isPreset, LIMITS, type Preset } from '../protocol';
-
-const STORAGE_KEY = 'hostedReasoning.playground.presets';
+import type { Preset } from '../protocol';
+import type { StoredState } from '../../../globalStateEdit';
+import { clearPresets, deletePreset, readPresets, savePreset } from './presetList';
 
 export class PresetStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Preset[]>();
   /** Fires with the new list: every open panel shows it. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly memento: vscode.Memento) {}
+  constructor(
+    private readonly memento: StoredState,
+    /** Hears when a change did not stick (see globalStateEdit.ts). */
+    private readonly log?: (message: string) => void,
+  ) {}
 
   list(): Preset[] {
-    const stored = this.memento.get<unknown>(STORAGE_KEY);
-    return Array.isArray(stored) ? stored.filter(isPreset).slice(0, LIMITS.presets) : [];
+    return readPresets(this.memento);
   }
 
   /** Adds the preset or replaces the one of the same name; refuses a new name past the limit. */
   async save(preset: Preset): Promise<{ saved: boolean; reason?: string }> {
-    const name = preset.name.trim();
-    const list = this.list();
-    const index = list.findIndex((p) => p.name === name);
-    if (index < 0 && list.length >= LIMITS.presets) {
-      return { saved: false, reason: `There are already ${LIMITS.presets} presets; delete one first.` };
-    }
-    const entry: Preset = { name, settings: { ...preset.settings } };
-    if (index >= 0) list[index] = entry;
-    else list.push(entry);
-    list.sort((a, b) => a.name.localeCompare(b.name));
-    await this.write(list);
+    const result = await savePreset(this.memento, preset, this.log);
+    if (!result.saved) return result;
+    this.changed.fire(result.list);
     return { saved: true };
   }
 
   async delete(name: string): Promise<void> {
-    const list = this.list();
-    const kept = list.filter((p) => p.name !== name);
-    if (kept.length !== list.length) await this.write(kept);
+    const kept = await deletePreset(this.memento, name, this.log);
+    if (kept) this.changed.fire(kept);
   }
 
   /** Forgets every preset (Clear Stored Records…). */
   async clear(): Promise<void> {
-    await this.write([]);
-  }
-
-  private async write(list: Preset[]): Promise<void> {
-    await this.memento.update(STORAGE_KEY, list);
-    this.changed.fire(list);
+    await clearPresets(this.memento, this.log);
+    this.changed.fire([]);
   }
 
   dispose(): void {

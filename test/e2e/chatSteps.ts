@@ -1,0 +1,94 @@
+// Step 15: the @hosted participant in VS Code's own Chat view (issue 21, part 4), on the newest host (1.139), where
+// the Chat view opens without a sign-in. Without Copilot, 1.139 offers only Agent mode, whose model picker hides models
+// without tool calling (ours), and a participant runs only with a model picked: VS Code answered "Language model
+// unavailable" before @hosted saw the request. The run's user settings turn Agent mode off (`chat.agent.enabled`,
+// what the README tells a person without Copilot), so Chat is in Ask mode with our model picked. A prompt that does not
+// mention the participant would go to the built-in Copilot agent and open a modal sign-in: this step never sends one.
+import * as assert from 'node:assert/strict';
+import type { Emulator } from '../service/emulator';
+import type { Step } from './stepRunner';
+import { escapeRegExp, eventually, type Workbench } from './workbench';
+
+export interface ChatEnvironment {
+  readonly workbench: Workbench;
+  readonly emu: Emulator;
+}
+
+/** The emulator's answer for this step: known text, so the step reads it in the Chat view. */
+export const CHAT_ANSWER = 'A reasoning model thinks before it answers: it weighs the question, then writes a short answer.';
+const QUESTION = 'What does a reasoning model do?';
+const INFERENCE_PATH = '/cr/provider_predict_platform_base_oss';
+
+export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
+  const page = wb.page;
+
+  const participant: Step = {
+    number: 15,
+    id: 'chat-participant',
+    title: 'opens the Chat view, asks @hosted a question: the streamed answer shows there, its reasoning folded to a line that opens it',
+    needs: ['api-key'],
+    async run({ shot, note }) {
+      // The service reasons first (its own event, long enough to be seen), then answers with the known text.
+      emu.configure({ responseText: CHAT_ANSWER, reasoning: 'event', thinkMs: 1_500 });
+      const asked = emu.received.length;
+      await wb.runCommand('Chat: Open Chat');
+      const chat = page.locator('.interactive-session').first();
+      const input = chat.locator('.interactive-input-part .monaco-editor').first();
+      await input.waitFor();
+      // Ask mode, one of our models picked: what makes a participant's request possible without Copilot.
+      await chat.locator('.chat-mode-picker-item').getByText('Ask', { exact: true }).waitFor();
+      // The picked model is one of the Models view's rows (the story's tuned models by now, or a base model).
+      const rows = await page.locator('.part.sidebar .monaco-list-row .label-name').allInnerTexts();
+      const picked = await eventually(
+        () => `one of our models (${rows.join(', ')}) picked in the Chat view`,
+        async () => {
+          const shown = (await chat.locator('.model-picker-item').innerText()).trim().replace(/…$/, '');
+          return shown && rows.some((row) => row.startsWith(shown)) ? shown : undefined;
+        },
+      );
+      note(`the Chat view's model picker shows ${picked}`);
+      await input.click();
+      // The mention first: the participant, not the built-in agent, gets the prompt.
+      await page.keyboard.type('@hosted ');
+      await page.keyboard.type(QUESTION);
+      // Escape closes a suggestion list the mention may have opened, so Enter sends rather than accepts one.
+      const suggest = chat.locator('.suggest-widget.visible');
+      if (await suggest.isVisible()) await page.keyboard.press('Escape');
+      await shot('typed');
+      await page.keyboard.press('Enter');
+
+      await chat.locator('.interactive-request').filter({ hasText: QUESTION }).first().waitFor();
+      const response = chat.locator('.interactive-response').last();
+      await response.getByText(new RegExp(escapeRegExp(CHAT_ANSWER))).waitFor({ timeout: 30_000 });
+      // The reasoning is one line, before the answer, with a link that opens it; its text is not in the response.
+      const folded = response.locator('.rendered-markdown', { hasText: /Thought for \d+ s · [\d,]+ characters/ });
+      await folded.waitFor();
+      assert.equal(await response.getByText('The question is about').count(), 0, 'the reasoning itself is not in the response');
+      const [foldedAt, answerAt] = await response.evaluate((el, answer) => {
+        const text = el.textContent ?? '';
+        return [text.search(/Thought for \d+ s/), text.indexOf(answer)] as const;
+      }, CHAT_ANSWER);
+      assert.ok(foldedAt >= 0 && foldedAt < answerAt, `the folded reasoning comes before the answer (${foldedAt}, ${answerAt})`);
+      // No sign-in dialog: the prompt went to the participant.
+      assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no modal dialog (the Copilot sign-in) opened');
+      let served = 0;
+      await eventually('the service to have answered the participant', async () => {
+        served = emu.received.slice(asked).filter((r) => r.path.startsWith(INFERENCE_PATH) && r.status === 200).length;
+        return served > 0 ? true : undefined;
+      });
+      note(`answered through ${served} streamed inference call(s)`);
+      await shot('answered');
+
+      // "Show reasoning" opens the reasoning, as plain text, in a read-only editor.
+      await folded.getByRole('link', { name: 'Show reasoning' }).click();
+      const tab = page.locator('.part.editor .tab.active', { hasText: /^Reasoning \S+ [0-9a-f]{4}\.txt/ });
+      await tab.waitFor();
+      const editor = page.locator('.part.editor .editor-instance .view-lines');
+      await editor.getByText('The question is about').first().waitFor();
+      assert.match((await editor.innerText()).replace(/\s+/g, ' '), /Reasoning of \S+ \(as the service sent it\)/);
+      await shot('reasoning');
+    },
+  };
+
+  return [participant];
+}
