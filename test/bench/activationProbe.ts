@@ -1,8 +1,9 @@
 // Loaded by the VS Code extension host as `extensionTestsPath` (test/bench/figures/activation.ts): waits until the
 // window's own startup activations are over, activates a primer extension (the host's first activation does
-// once-per-process work), then asks the host to activate the extension under test and an empty extension, times each
-// `activate()` until it resolves, and appends one JSON line to the file named by HR_BENCH_ACTIVATION. Which of the
-// two goes first alternates from run to run.
+// once-per-process work), then asks the host to activate the extension under test, an empty extension and the floor
+// (the extension's registrations with handlers that do nothing), times each `activate()` until it resolves, and
+// appends one JSON line to the file named by HR_BENCH_ACTIVATION. The order goes through all six in turn, so each of
+// the three comes before each other as often as after.
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as path from 'node:path';
@@ -10,13 +11,13 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import {
   BETWEEN_MS,
-  EMPTY_ID,
   PRIMER_ID,
   PROFILE_ENV,
   PROFILE_RUN_ENV,
   RESULT_ENV,
   SETTLE_MS,
   SUBJECT_ID,
+  TIMED_IDS,
   type ProbeLine,
 } from './activationShared';
 
@@ -53,7 +54,7 @@ async function time(id: string, line: ProbeLine): Promise<void> {
 
 /**
  * Not part of activation: what the first use (a view asking for rows, a command) adds by loading the main module. Only
- * after both activations: loading it between them (when the extension went first) slowed the empty extension's
+ * after all activations: loading it between them (when the extension went first) slowed the empty extension's
  * activation that followed, which lowered those runs' differences.
  */
 async function firstUse(line: ProbeLine): Promise<void> {
@@ -62,6 +63,11 @@ async function firstUse(line: ProbeLine): Promise<void> {
   const t1 = performance.now();
   await exports.main();
   line.firstUseMs = performance.now() - t1;
+}
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }
 
 export async function run(): Promise<void> {
@@ -73,8 +79,8 @@ export async function run(): Promise<void> {
         .split('\n')
         .filter((l) => l.trim() !== '').length
     : 0;
-  const order = done % 2 === 0 ? ([SUBJECT_ID, EMPTY_ID] as const) : ([EMPTY_ID, SUBJECT_ID] as const);
-  const line: ProbeLine = { run: done, first: order[0], ms: {}, alreadyActive: [], missing: [], known: [], vscodeVersion: vscode.version };
+  const order = permutations(TIMED_IDS)[done % 6]!;
+  const line: ProbeLine = { run: done, first: order[0]!, ms: {}, alreadyActive: [], missing: [], known: [], vscodeVersion: vscode.version };
   line.known = vscode.extensions.all.filter((e) => !(e.packageJSON as { isBuiltin?: boolean }).isBuiltin).map((e) => e.id);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const primer = vscode.extensions.getExtension(PRIMER_ID);

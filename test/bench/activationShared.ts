@@ -7,6 +7,10 @@ export const PROFILE_ENV = 'HR_BENCH_ACTIVATION_PROFILE';
 export const PROFILE_RUN_ENV = 'HR_BENCH_ACTIVATION_PROFILE_RUN';
 export const SUBJECT_ID = 'hosted-reasoning.hosted-reasoning';
 export const EMPTY_ID = 'hr-bench.bench-empty';
+/** The same registrations as the extension, with handlers that do nothing (floorExtension.ts). */
+export const FLOOR_ID = 'hr-bench.bench-floor';
+/** Timed in every host, in each of their six orders in turn. */
+export const TIMED_IDS = [SUBJECT_ID, EMPTY_ID, FLOOR_ID] as const;
 /** Another empty extension, activated first and not counted: it pays what the host does once per process. */
 export const PRIMER_ID = 'hr-bench.bench-primer';
 /** How long the probe waits before timing, so the activations of a starting window are over. */

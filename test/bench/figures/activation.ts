@@ -13,7 +13,7 @@ import { NEWEST_HOST, repoRoot, testOutputDir } from '../../runners/vscodeServer
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser } from '../../runners/workbenchBrowser';
 import { withTemporaryHome } from '../../runners/temporaryHome';
-import { EMPTY_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SUBJECT_ID, type ProbeLine } from '../activationShared';
+import { EMPTY_ID, FLOOR_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SUBJECT_ID, type ProbeLine } from '../activationShared';
 import type { FigureOptions } from '../figure';
 import { runNodeJson } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
@@ -99,6 +99,35 @@ function emptyExtension(dir: string, name: string): void {
     ),
   );
   fs.writeFileSync(path.join(dir, 'extension.js'), 'exports.activate = function () {};\nexports.deactivate = function () {};\n');
+}
+
+/**
+ * The floor (test/bench/floorExtension.ts): the staged manifest, as the extension ships it, with every id renamed so
+ * that both can be installed in one host (commands, views and their container, settings, the participant and its
+ * name, the models' vendor, the reasoning language), its main module the floor's.
+ */
+function floorExtension(staging: string, dir: string): void {
+  const renamed = fs
+    .readFileSync(path.join(staging, 'package.json'), 'utf8')
+    .replaceAll('hostedReasoning', 'hrBenchFloor')
+    .replaceAll('hosted-reasoning', 'hr-bench-floor');
+  const manifest = JSON.parse(renamed) as Record<string, unknown> & {
+    contributes?: { chatParticipants?: { name: string }[] };
+  };
+  for (const participant of manifest.contributes?.chatParticipants ?? []) participant.name = `${participant.name}Floor`;
+  Object.assign(manifest, {
+    name: FLOOR_ID.split('.')[1],
+    publisher: FLOOR_ID.split('.')[0],
+    version: '0.0.1',
+    main: './floorExtension.js',
+  });
+  delete manifest.scripts;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  fs.copyFileSync(path.join(staging, 'package.nls.json'), path.join(dir, 'package.nls.json'));
+  fs.cpSync(path.join(staging, 'media'), path.join(dir, 'media'), { recursive: true });
+  // Copied, not required from out/: VS Code gives a module the API of the extension whose folder holds it.
+  fs.copyFileSync(path.join(__dirname, '..', 'floorExtension.js'), path.join(dir, 'floorExtension.js'));
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -237,9 +266,9 @@ async function inHost(
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  // The first is a warm-up (server caches), not counted; the rest an even number, so each order (which of the two is
-  // activated first) has as many runs and the median of the differences leans to neither.
-  const hostRuns = options.quick ? 5 : 13;
+  // The first is a warm-up (server caches), not counted; the rest a multiple of six, so each order of the three timed
+  // extensions has as many runs and the median of the differences leans to none.
+  const hostRuns = options.quick ? 7 : 13;
   const requireRuns = options.quick ? 3 : 10;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-activation-'));
   try {
@@ -250,6 +279,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     emptyExtension(empty, EMPTY_ID.split('.')[1]!);
     const primer = path.join(tmp, PRIMER_ID);
     emptyExtension(primer, PRIMER_ID.split('.')[1]!);
+    const floor = path.join(tmp, FLOOR_ID);
+    floorExtension(staging, floor);
     const bundle = path.join(staging, 'dist', 'extension.js');
     const others = fs
       .readdirSync(path.join(staging, 'dist'))
@@ -265,7 +296,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const size = (f: string) => fs.statSync(f).size;
     const gz = (f: string) => gzipSync(fs.readFileSync(f)).length;
 
-    const host = await inHost(staging, [empty, primer], hostRuns, tmp);
+    const host = await inHost(staging, [empty, primer, floor], hostRuns, tmp);
     if (process.env.BENCH_DEBUG) console.error(JSON.stringify(host));
     const counted = host.lines.slice(1).filter((l) => l.ms[SUBJECT_ID] !== undefined && l.ms[EMPTY_ID] !== undefined);
     const subj = counted.map((l) => l.ms[SUBJECT_ID] as number);
@@ -301,6 +332,32 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         ratio: '—',
         spread: host.problem ?? 'too few runs',
         goal: `≤ ${GOAL_DELTA_MS} ms over empty`,
+        met: undefined,
+      });
+    }
+    // The floor, where it was timed: what the registrations alone cost, and what the extension adds to them.
+    const withFloor = counted.filter((l) => l.ms[FLOOR_ID] !== undefined);
+    if (withFloor.length >= 3) {
+      const ms = (l: ProbeLine, id: string) => l.ms[id] as number;
+      const f = summarize(withFloor.map((l) => ms(l, FLOOR_ID)));
+      const floorOverEmpty = summarize(withFloor.map((l) => ms(l, FLOOR_ID) - ms(l, EMPTY_ID)));
+      const oursOverFloor = summarize(withFloor.map((l) => ms(l, SUBJECT_ID) - ms(l, FLOOR_ID)));
+      rows.push({
+        figure: `1. Activation of the floor: the same registrations with handlers that do nothing (${withFloor.length} fresh hosts)`,
+        subject: `${fmt(f.median)} ms`,
+        reference: `${fmt(summarize(withFloor.map((l) => ms(l, EMPTY_ID))).median)} ms empty extension`,
+        ratio: `+${fmt(floorOverEmpty.median)} ms`,
+        spread: `${range(f, ' ms')}; difference ${range(floorOverEmpty, ' ms')}`,
+        goal: '(context: what the goal above allows any extension with these registrations)',
+        met: undefined,
+      });
+      rows.push({
+        figure: '1. Activation beyond the floor: the extension minus its registrations alone (same hosts)',
+        subject: `${fmt(summarize(withFloor.map((l) => ms(l, SUBJECT_ID))).median)} ms`,
+        reference: `${fmt(f.median)} ms floor`,
+        ratio: `${oursOverFloor.median >= 0 ? '+' : ''}${fmt(oursOverFloor.median)} ms`,
+        spread: `difference ${range(oursOverFloor, ' ms')}`,
+        goal: '(context: what our own code adds)',
         met: undefined,
       });
     }
@@ -357,14 +414,19 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       '',
       counted.length
         ? runsTable(
-            ['Run', 'first', 'extension (ms)', 'empty (ms)', 'difference (ms)'],
-            counted.map((l) => [
-              l.run,
-              l.first === SUBJECT_ID ? 'extension' : 'empty',
-              fmt(l.ms[SUBJECT_ID] as number),
-              fmt(l.ms[EMPTY_ID] as number),
-              fmt((l.ms[SUBJECT_ID] as number) - (l.ms[EMPTY_ID] as number)),
-            ]),
+            ['Run', 'first', 'extension (ms)', 'empty (ms)', 'floor (ms)', 'extension − empty (ms)', 'floor − empty (ms)'],
+            counted.map((l) => {
+              const floorMs = l.ms[FLOOR_ID];
+              return [
+                l.run,
+                l.first === SUBJECT_ID ? 'extension' : l.first === EMPTY_ID ? 'empty' : 'floor',
+                fmt(l.ms[SUBJECT_ID] as number),
+                fmt(l.ms[EMPTY_ID] as number),
+                floorMs === undefined ? '—' : fmt(floorMs),
+                fmt((l.ms[SUBJECT_ID] as number) - (l.ms[EMPTY_ID] as number)),
+                floorMs === undefined ? '—' : fmt(floorMs - (l.ms[EMPTY_ID] as number)),
+              ];
+            }),
           )
         : '',
       '',
