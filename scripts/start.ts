@@ -18,7 +18,7 @@ import { DEMO_FILES, writeDemoWorkspace } from './demoWorkspace';
 import { findDesktopCode, launchDesktopCode } from './desktopCode';
 import { parseStartArgs, USAGE, type StartOptions } from './startArgs';
 
-// The extension's environment fallbacks (src/connection/config.ts ENV_BASE_URL, src/connection/apiKeyStore.ts ENV_API_KEY); not
+// The extension's environment fallbacks (src/connection/config.ts ENV_BASE_URL, src/storageKeys.ts ENV_API_KEY); not
 // imported because those modules need the `vscode` module, which exists only inside an extension host.
 const ENV_BASE_URL = 'HOSTED_REASONING_BASE_URL';
 const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';

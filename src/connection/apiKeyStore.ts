@@ -2,9 +2,10 @@
 // against and is read back only for that origin, so a service URL that changes (by the user, or by anything else)
 // never receives a key that was set for another service. The environment variable is the fallback for headless
 // use; it belongs to HOSTED_REASONING_BASE_URL's origin when that is set too.
-// SecretStorage.onDidChange fires in every window, so all windows agree on the keys. What was read is kept in memory
+// SecretStorage.onDidChange fires in every window, so all windows agree on the keys. A key read is kept in memory
 // until that event (or this store's own write) says it changed: every request reads the key, and each read of
-// SecretStorage is a round trip out of the extension host (8–11 ms per request in benchmark figure 9).
+// SecretStorage is a round trip out of the extension host (8–11 ms per request in benchmark figure 9). A miss is
+// never kept: SecretStorage may answer nothing while its keyring is not ready, and is asked again next time.
 // SecretStorage cannot list what it holds, so the origins a key was stored for are kept beside it (in globalState,
 // never the keys): that is how "Forget API Keys…" finds every key to offer.
 import { createHash } from 'node:crypto';
@@ -18,7 +19,6 @@ import { ENV_BASE_URL } from './config';
 /** Where keys were kept before they were bound to an origin; read only to offer it again, then removed. */
 export const LEGACY_SECRET_KEY = 'hostedReasoning.apiKey';
 const SECRET_PREFIX = 'hostedReasoning.apiKey@';
-export { ENV_API_KEY };
 
 export type KeySource = 'secretStorage' | 'environment';
 
@@ -121,11 +121,22 @@ export class ApiKeyStore implements vscode.Disposable {
   private read(name: string): Promise<string | undefined> {
     const kept = this.reads.get(name);
     if (kept) return kept;
-    const reading = Promise.resolve(this.secrets.get(name)).then(undefined, () => {
-      // No keyring (e.g. Linux without a secret service): fall through to the environment, ask again later.
+    const forget = () => {
       if (this.reads.get(name) === reading) this.reads.delete(name);
-      return undefined;
-    });
+    };
+    const reading = Promise.resolve(this.secrets.get(name)).then(
+      (value) => {
+        // Only a key is kept: an empty answer may be a keyring not ready yet (or one that keeps secrets in memory
+        // only), and what is not there costs no request, so the next read asks SecretStorage again.
+        if (!value?.trim()) forget();
+        return value;
+      },
+      () => {
+        // No keyring (e.g. Linux without a secret service): fall through to the environment, ask again later.
+        forget();
+        return undefined;
+      },
+    );
     this.reads.set(name, reading);
     return reading;
   }

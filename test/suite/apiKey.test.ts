@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { type AskedBox, answeringInputBoxes, modelsView, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
+import { ApiKeyStore } from '../../src/connection/apiKeyStore';
 
 const rig = useRig();
 
@@ -105,6 +106,35 @@ describe('API key', () => {
     // No key: the view has no rows, so VS Code shows the "Set API Key" welcome content instead.
     await rig.api.models.refresh();
     assert.deepEqual(await rig.api.models.getChildren(), []);
+  });
+
+  it('asks SecretStorage again after it answered nothing (a keyring not ready yet), and keeps a key it read', async () => {
+    // A stand-in SecretStorage that fires no change event: what a keyring that was not ready, then is, looks like.
+    const held = new Map<string, string>();
+    const asked: string[] = [];
+    const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+    const secrets: vscode.SecretStorage = {
+      get: async (name) => {
+        asked.push(name);
+        return held.get(name);
+      },
+      store: async () => undefined,
+      delete: async () => undefined,
+      onDidChange: changed.event,
+    };
+    const store = new ApiKeyStore(secrets, {});
+    const origin = 'https://service.example';
+    try {
+      assert.equal(await store.get(origin), undefined);
+      held.set(`hostedReasoning.apiKey@${origin}`, 'late-key');
+      assert.equal((await store.get(origin))?.key, 'late-key', 'the miss was kept: the key that came later is not read');
+      const reads = asked.length;
+      assert.equal((await store.get(origin))?.key, 'late-key');
+      assert.equal(asked.length, reads, 'a key read once is read again from SecretStorage');
+    } finally {
+      store.dispose();
+      changed.dispose();
+    }
   });
 
   it('a key stored or removed elsewhere (another window) is read at once, though reads are kept in memory', async () => {
