@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { ChatResponseMetadata } from '../../src/features/chat/chatParticipant';
+import { isFoldedReasoning } from '../../src/features/chat/chatReasoning';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
 import { recordingMessages, waitFor } from './helpers';
@@ -335,6 +336,9 @@ describe('the @hosted chat participant', () => {
         line.text,
       );
     assert.ok(link?.[1], line.text);
+    // The folded line is left out of the conversation sent again; an answer quoting its command's text is not.
+    assert.ok(isFoldedReasoning(line.text), line.text);
+    assert.ok(!isFoldedReasoning(`see (command:${COMMANDS.showChatReasoning}?x) and ] (command:${COMMANDS.showChatReasoning}?y)`));
     assert.equal(line.supportHtml, false);
     assert.deepEqual(line.isTrusted, { enabledCommands: [COMMANDS.showChatReasoning] });
     assert.ok(!r.markdown().includes('The question is about'), r.markdown());
@@ -357,10 +361,20 @@ describe('the @hosted chat participant', () => {
     assert.ok(shown.getText().includes('<img src=x>'), 'plain text: nothing to neutralise');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     // Anything but the id of a kept reasoning opens nothing (commands never take a path or URL from arguments).
-    for (const bad of ['/etc/passwd', 'file:///etc/passwd', 42, undefined]) {
-      await vscode.commands.executeCommand(COMMANDS.showChatReasoning, bad);
-      assert.notEqual(vscode.window.activeTextEditor?.document.uri.scheme, 'hosted-reasoning-thought', String(bad));
+    const opened: string[] = [];
+    const watch = vscode.workspace.onDidOpenTextDocument((d) => {
+      if (d.uri.scheme !== 'output') opened.push(d.uri.toString());
+    });
+    const before = vscode.window.activeTextEditor?.document.uri.toString();
+    try {
+      for (const bad of ['/etc/passwd', 'file:///etc/passwd', 42, undefined]) {
+        await vscode.commands.executeCommand(COMMANDS.showChatReasoning, bad);
+        assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), before, `${String(bad)} opened an editor`);
+      }
+    } finally {
+      watch.dispose();
     }
+    assert.deepEqual(opened, [], 'a document was opened for an argument');
     // An id this window no longer keeps (a restored tab after a reload) says so.
     const gone = await vscode.workspace.openTextDocument(
       vscode.Uri.from({ scheme: 'hosted-reasoning-thought', path: '/Reasoning x.txt', query: '00000000-0000-4000-8000-000000000000' }),

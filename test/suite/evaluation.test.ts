@@ -6,15 +6,19 @@ import { COMMANDS } from '../../src/contributions';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { recentDatasetsKey } from '../../src/features/evaluate/datasetItems';
+import { isActive } from '../../src/jobs/jobRecord';
 import { capturingQuickPicks, modelNode, waitFor } from './helpers';
-import { useRig } from './rig';
+import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
 const DATASET = 'demo-qa';
 
 describe('evaluation', () => {
-  afterEach(() => rig.clearKey());
+  afterEach(async () => {
+    rig.emu.configure({ evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs });
+    await rig.clearKey();
+  });
 
   it('shows the finished evaluation’s accuracy on the model and keeps the completed job', async function () {
     this.timeout(30_000);
@@ -66,6 +70,9 @@ describe('evaluation', () => {
 
   it('says "Evaluating…" in the status bar until the evaluation ends, not for a fixed time', async function () {
     this.timeout(30_000);
+    // Long enough to see the message while the job runs; shorter than the message's longest stay (5 s), so its end,
+    // not that limit, takes it away.
+    rig.emu.configure({ evaluationDurationMs: 3000 });
     await rig.useKey('demo-key');
     // The extension host hands the extension and its tests the same `vscode` API object: its calls land here.
     const window = vscode.window as unknown as { setStatusBarMessage: (text: string, hide?: unknown) => vscode.Disposable };
@@ -96,11 +103,26 @@ describe('evaluation', () => {
     assert.notEqual(typeof message.hide, 'number', 'the message is hidden after a fixed time, whatever the job does');
     const scope = await rig.api.services.session.scope();
     assert.ok(scope);
-    await waitFor(`evaluation ${jobId} to complete`, () => rig.api.services.jobs.get(scope, `evaluation:${jobId}`)?.result, {
-      timeoutMs: 20_000,
-      intervalMs: 100,
+    const { jobs } = rig.api.services;
+    const current = () => jobs.get(scope, `evaluation:${jobId}`);
+    // While the job runs the message stays (a message tied to the wrong job, or to none, went at once).
+    await new Promise((r) => setTimeout(r, 0));
+    const running = current();
+    assert.ok(running && isActive(running), `the evaluation is not running right after it started: ${running?.state}`);
+    assert.equal(message.gone, false, 'the message went while the evaluation was still running');
+    // The moment the store records the end, the message goes with it (a fixed time would still be showing it).
+    let goneAtEnd: boolean | undefined;
+    const listener = jobs.onDidChange(() => {
+      const record = current();
+      if (goneAtEnd === undefined && record && !isActive(record)) setTimeout(() => (goneAtEnd ??= message.gone), 0);
     });
-    await waitFor('the "Evaluating…" message to go once the evaluation ended', () => message.gone || undefined);
+    try {
+      await waitFor(`evaluation ${jobId} to complete`, () => goneAtEnd !== undefined || undefined, { timeoutMs: 20_000, intervalMs: 50 });
+    } finally {
+      listener.dispose();
+    }
+    assert.equal(current()?.state, 'completed');
+    assert.equal(goneAtEnd, true, 'the message stayed after the evaluation ended');
   });
 
   it('offers a dataset evaluated before in the dataset picker, with its last result beside it', async function () {

@@ -39,7 +39,7 @@ export class ChatReasoningStore {
     return md;
   }
 
-  /** Opens a kept reasoning beside the chat, read-only. */
+  /** Opens a kept reasoning in the active editor group, read-only (a preview tab). */
   async show(id: unknown): Promise<void> {
     if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) return;
     // The tab's title: the model's name reduced to characters a file name shows plainly, and a short id to tell two
@@ -66,7 +66,11 @@ export class ChatReasoningStore {
   }
 }
 
-/** Whether a markdown part of an earlier response is a folded reasoning (left out of the conversation sent again). */
+/**
+ * Whether a markdown part of an earlier response is a folded reasoning (left out of the conversation sent again): it
+ * holds the link to our command. An answer cannot hold one: its `](` is neutralised, so an answer quoting the link's
+ * text stays in the conversation.
+ */
 export function isFoldedReasoning(markdown: string): boolean {
-  return markdown.includes(`(command:${COMMANDS.showChatReasoning}?`);
+  return markdown.includes(`](command:${COMMANDS.showChatReasoning}?`);
 }
