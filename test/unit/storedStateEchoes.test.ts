@@ -84,6 +84,17 @@ describe('globalState read-modify-write: every change kept through echoes and a 
     });
   });
 
+  describe('playground presets that do not stick', () => {
+    it('says a preset was not saved when another window kept writing the list over it', async () => {
+      // Another window that always writes last: every read finds its list, whatever this window wrote.
+      const theirs = [preset('theirs')];
+      const state = { get: <T>() => theirs as T, update: () => Promise.resolve() };
+      const result = await savePreset(state, preset('ours'));
+      assert.equal(result.saved, false);
+      assert.match(result.saved ? '' : result.reason, /could not be stored/);
+    });
+  });
+
   describe('pending downloads', () => {
     it('keeps both downloads when two windows record one each', async () => {
       const workbench = new EchoingWorkbench();

@@ -19,6 +19,7 @@ import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
 import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
 import { discardFromNotification } from './discardDownloads';
+import { editGlobalState } from '../../globalStateEdit';
 
 /**
  * The argument names the model only (a row, `{ modelName }` or a name). Where the bytes go is never taken from it:
@@ -50,7 +51,7 @@ async function chooseDestination(services: Services, modelName: string): Promise
     saveLabel: vscode.l10n.t('Download'),
   });
   if (!uri) return undefined;
-  await services.context.globalState.update('hostedReasoning.lastDownloadFolder', path.dirname(uri.fsPath));
+  await editGlobalState(services.context.globalState, 'hostedReasoning.lastDownloadFolder', () => path.dirname(uri.fsPath));
   return { directory: path.dirname(uri.fsPath), fileName: path.basename(uri.fsPath) };
 }
 
@@ -151,7 +152,11 @@ async function transfer(
         discard,
       ).then(async (c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
-        else if (c === discard) await discardFromNotification(services, pending);
+        else if (c === discard) {
+          await discardFromNotification(services, pending).catch((e: unknown) =>
+            showError(services, vscode.l10n.t('Could not discard the partial download'), e),
+          );
+        }
       });
       return undefined;
     }
@@ -226,6 +231,10 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
       discard,
     );
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
-    else if (choice === discard) await discardFromNotification(services, d);
+    else if (choice === discard) {
+      await discardFromNotification(services, d).catch((e: unknown) =>
+        showError(services, vscode.l10n.t('Could not discard the partial download'), e),
+      );
+    }
   }
 }

@@ -23,7 +23,7 @@ export async function savePreset(state: StoredState, preset: Preset, log?: (mess
   const name = preset.name.trim();
   const entry: Preset = { name, settings: { ...preset.settings } };
   let result: SaveResult = { saved: false, reason: '' };
-  await editGlobalState(
+  const kept = await editGlobalState(
     state,
     PRESETS_KEY,
     (stored) => {
@@ -41,6 +41,10 @@ export async function savePreset(state: StoredState, preset: Preset, log?: (mess
     },
     { log, what },
   );
+  // Another window kept writing the list over ours: the preset is not there, so it is not said to be.
+  if (result.saved && !kept) {
+    return { saved: false, reason: 'The preset could not be stored (another window kept changing the presets); try again.' };
+  }
   return result;
 }
 

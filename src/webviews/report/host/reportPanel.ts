@@ -10,6 +10,7 @@ import { reportCsv, reportFileName, reportMarkdown } from './reportExport';
 import { defaultSaveFolder } from '../../../features/download/defaultSaveFolder';
 import { showInformationMessage } from '../../../util/notify';
 import { untrustedText } from '../../../util/untrustedText';
+import { editGlobalState } from '../../../globalStateEdit';
 
 const LAST_EXPORT_FOLDER = 'hostedReasoning.report.lastExportFolder';
 
@@ -134,7 +135,7 @@ export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
     if (!target) return;
     const content = format === 'markdown' ? reportMarkdown(view) : reportCsv(view);
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
-    if (target.scheme === 'file') await state.update(LAST_EXPORT_FOLDER, vscode.Uri.joinPath(target, '..').fsPath);
+    if (target.scheme === 'file') await editGlobalState(state, LAST_EXPORT_FOLDER, () => vscode.Uri.joinPath(target, '..').fsPath);
     const open = vscode.l10n.t('Open');
     const pick = await showInformationMessage(vscode.l10n.t('Exported the evaluation report to {0}.', target.fsPath), open);
     if (pick === open) await vscode.window.showTextDocument(target);
