@@ -38,10 +38,12 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
       // Ask mode, one of our models picked: what makes a participant's request possible without Copilot.
       await chat.locator('.chat-mode-picker-item').getByText('Ask', { exact: true }).waitFor();
       // The picked model is one of the Models view's rows (the story's tuned models by now, or a base model).
-      const rows = await page.locator('.part.sidebar .monaco-list-row .label-name').allInnerTexts();
+      // Both are read again on every try: the view may still be drawing its rows, the picker still filling.
+      let rows: string[] = [];
       const picked = await eventually(
         () => `one of our models (${rows.join(', ')}) picked in the Chat view`,
         async () => {
+          rows = await page.locator('.part.sidebar .monaco-list-row .label-name').allInnerTexts();
           const shown = (await chat.locator('.model-picker-item').innerText()).trim().replace(/…$/, '');
           return shown && rows.some((row) => row.startsWith(shown)) ? shown : undefined;
         },
@@ -51,9 +53,16 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
       // The mention first: the participant, not the built-in agent, gets the prompt.
       await page.keyboard.type('@hosted ');
       await page.keyboard.type(QUESTION);
-      // Escape closes a suggestion list the mention may have opened, so Enter sends rather than accepts one.
-      const suggest = chat.locator('.suggest-widget.visible');
-      if (await suggest.isVisible()) await page.keyboard.press('Escape');
+      // Escape closes a suggestion list the mention opened (it may open late), so Enter sends rather than accepts one:
+      // Enter waits until the input holds the whole prompt and no list is open.
+      const suggest = page.locator('.suggest-widget.visible');
+      await eventually('the prompt typed, with no suggestion list open', async () => {
+        if (await suggest.isVisible()) {
+          await page.keyboard.press('Escape');
+          return undefined;
+        }
+        return (await input.innerText()).replace(/\s+/g, ' ').includes(`@hosted ${QUESTION}`) ? true : undefined;
+      });
       await shot('typed');
       await page.keyboard.press('Enter');
 
