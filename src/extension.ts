@@ -3,7 +3,8 @@
 // 1). It registers what package.json contributes (the commands, the two views, the playground's and the report's
 // serializers, the language-model provider and the chat participant, each forwarding to the main module) and
 // loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its rows, a panel to
-// restore, a job still running or a download a reload interrupted.
+// restore, a job still running or a download a reload interrupted; and, with a key stored, a few seconds after
+// startup, to offer the models to VS Code's Chat (below).
 import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS, PLAYGROUND_VIEW_TYPE, REASONING_SCHEME, REPORT_VIEW_TYPE } from './contributions';
 import { DeferredTree } from './deferredTree';
@@ -18,8 +19,11 @@ export interface ExtensionExports {
   main(): Promise<ExtensionApi>;
 }
 
-/** After startup, so an interrupted download's offer does not compete with the window opening. */
-const PENDING_DOWNLOAD_DELAY_MS = 3000;
+/**
+ * After startup, so what follows does not compete with the window opening: an interrupted download's offer, and the
+ * models offered to Chat (which loads the main module and lists the models once).
+ */
+const AFTER_STARTUP_MS = 3000;
 
 export function activate(context: vscode.ExtensionContext): ExtensionExports {
   let loading: Promise<ExtensionApi> | undefined;
@@ -107,10 +111,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
   }
   // VS Code's Chat lists a provider's models only once something has asked `vscode.lm` for them (the workbench does
   // not ask by itself: seen in 1.139), and a participant runs only with a model picked. With a key stored, ask once
-  // after startup, so that the models are in the Chat model picker before the person opens our views. (The main
-  // module asks as well when a key is given later: chatModelProvider.ts.)
+  // after startup, so that the models are in the Chat model picker before the person opens our views. That loads the
+  // main module and lists the models (one request), which a person with a key pays in every window: the price of
+  // the models being in Chat at all; left until the window has opened. (The main module asks as well when a key is
+  // given later: chatModelProvider.ts.)
   if (context.globalState.get<unknown[]>(API_KEY_ORIGINS_KEY)?.length || process.env[ENV_API_KEY]?.trim()) {
-    timers.push(setTimeout(() => void vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined), 0));
+    timers.push(
+      setTimeout(() => void vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined), AFTER_STARTUP_MS),
+    );
   }
   if (context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY)?.length) {
     timers.push(
@@ -119,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
           void main()
             .then((api) => api.offerPendingDownloads())
             .catch(report(vscode.l10n.t('Hosted Reasoning could not offer to resume a download'))),
-        PENDING_DOWNLOAD_DELAY_MS,
+        AFTER_STARTUP_MS,
       ),
     );
   }
