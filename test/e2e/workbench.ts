@@ -28,12 +28,24 @@ export class Workbench {
    */
   async showContainer(label: string): Promise<void> {
     const tab = this.activityTab(label);
-    if ((await tab.getAttribute('aria-selected')) !== 'true' || !(await this.page.locator('.part.sidebar').isVisible())) {
-      // The tab, not its icon: a badge ("1 unsaved file") drawn over the icon would take the click.
-      await tab.click();
-      await this.restMouse();
-    }
-    await this.page.locator(`.activitybar .action-item[role="tab"][aria-selected="true"]:has(a[aria-label^="${label}"])`).waitFor();
+    const sideBar = this.page.locator('.part.sidebar');
+    const selected = this.page.locator(`.activitybar .action-item[role="tab"][aria-selected="true"]:has(a[aria-label^="${label}"])`);
+    const shown = async () => (await tab.getAttribute('aria-selected')) === 'true' && (await sideBar.isVisible());
+    // A click on the tab toggles the side bar, so it is looked at again after each click: in a window that has just
+    // opened, the layout it restores may show or hide the side bar after the first look (a click then hid it).
+    await eventually(
+      `the ${label} container to show in the side bar`,
+      async () => {
+        if (await shown()) return true;
+        // The tab, not its icon: a badge ("1 unsaved file") drawn over the icon would take the click.
+        await tab.click();
+        await this.restMouse();
+        await Promise.all([selected.waitFor({ timeout: 2_000 }), sideBar.waitFor({ timeout: 2_000 })]).catch(() => undefined);
+        return (await shown()) || undefined;
+      },
+      20_000,
+      250,
+    );
   }
 
   /** Moves the mouse off the activity bar and trees, so no hover tooltip covers the next target. */
