@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { ChatResponseMetadata } from '../../src/features/chat/chatParticipant';
-import { isFoldedReasoning } from '../../src/features/chat/chatReasoning';
+import { ChatReasoningStore, isFoldedReasoning } from '../../src/features/chat/chatReasoning';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
 import { recordingMessages, waitFor } from './helpers';
@@ -380,6 +380,26 @@ describe('the @hosted chat participant', () => {
       vscode.Uri.from({ scheme: 'hosted-reasoning-thought', path: '/Reasoning x.txt', query: '00000000-0000-4000-8000-000000000000' }),
     );
     assert.match(gone.getText(), /no longer kept/);
+  });
+
+  it('keeps reasonings within a bound of characters: the oldest go first, an overlong one keeps its beginning', async () => {
+    const store = new ChatReasoningStore(100);
+    const idOf = (md: vscode.MarkdownString) => {
+      const args = /\(command:[^?]+\?([^)]+)\)/.exec(md.value)?.[1];
+      assert.ok(args, md.value);
+      return (JSON.parse(decodeURIComponent(args)) as string[])[0]!;
+    };
+    const content = (id: string) =>
+      store.provideTextDocumentContent(vscode.Uri.from({ scheme: 'hosted-reasoning-thought', path: '/r.txt', query: id }));
+    const first = idOf(store.fold('m', 'a'.repeat(60), 1000));
+    const second = idOf(store.fold('m', 'b'.repeat(60), 1000));
+    assert.match(content(first), /no longer kept/, 'two reasonings over the bound are both kept');
+    assert.ok(content(second).includes('b'.repeat(60)));
+    const long = idOf(store.fold('m', 'c'.repeat(250), 1000));
+    assert.match(content(second), /no longer kept/);
+    const kept = content(long);
+    assert.ok(kept.includes('c'.repeat(100)) && !kept.includes('c'.repeat(101)), kept);
+    assert.match(kept, /The rest, 150 characters, was not kept/);
   });
 
   it('asks the first base model when the model picked is not ours, and says so', async () => {

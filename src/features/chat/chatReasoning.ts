@@ -10,6 +10,11 @@ import { untrustedText } from '../../util/untrustedText';
 
 /** Most reasonings kept per window; older ones say they are gone. */
 const KEPT = 50;
+/**
+ * Most characters of reasoning kept per window (a model may think at length, and the service is not ours to trust):
+ * older reasonings go first; the newest is kept whole unless it alone is longer, then its beginning is kept.
+ */
+export const KEPT_CHARS = 10_000_000;
 
 interface Kept {
   readonly model: string;
@@ -18,14 +23,23 @@ interface Kept {
 
 export class ChatReasoningStore {
   private readonly kept = new Map<string, Kept>();
+  private keptChars = 0;
+
+  constructor(private readonly maxChars = KEPT_CHARS) {}
 
   /** Keeps a reasoning and returns the one-line markdown that stands for it in the response. */
   fold(model: string, text: string, ms: number): vscode.MarkdownString {
     const id = crypto.randomUUID();
-    this.kept.set(id, { model, text });
-    for (const old of this.kept.keys()) {
-      if (this.kept.size <= KEPT) break;
+    const kept =
+      text.length <= this.maxChars
+        ? text
+        : `${text.slice(0, this.maxChars)}\n\n${vscode.l10n.t('(The rest, {0} characters, was not kept.)', (text.length - this.maxChars).toLocaleString('en-US'))}`;
+    this.kept.set(id, { model, text: kept });
+    this.keptChars += kept.length;
+    for (const [old, { text: oldText }] of this.kept) {
+      if (old === id || (this.kept.size <= KEPT && this.keptChars <= this.maxChars)) break;
       this.kept.delete(old);
+      this.keptChars -= oldText.length;
     }
     const seconds = Math.max(1, Math.round(ms / 1000));
     const args = encodeURIComponent(JSON.stringify([id]));
