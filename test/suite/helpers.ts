@@ -1,6 +1,10 @@
 // Small helpers for the in-editor tests: waiting on a condition with a deadline (never a fixed sleep), recording the
 // messages the extension shows, reading the Models view as the user sees it.
+import * as assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ExtensionExports } from '../../src/extension';
 import type { ExtensionApi } from '../../src/main';
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
 import type { GroupNode, ModelNode, ModelsNode } from '../../src/features/models/modelsTree';
@@ -223,4 +227,25 @@ export async function whenPanelReady(panel: PlaygroundPanel): Promise<Playground
     { timeoutMs: 20_000 },
   );
   return panel;
+}
+
+/** What VS Code does on deactivation, for this extension: every subscription disposed. */
+export function deactivate(context: vscode.ExtensionContext): void {
+  const problems: string[] = [];
+  for (const d of context.subscriptions.splice(0)) {
+    try {
+      d.dispose();
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  assert.deepEqual(problems, [], 'disposing the subscriptions threw');
+}
+
+/** Activates the built entry module again on the same context, as a window reload does (after `deactivate`). */
+export function activateAgain(extensionPath: string, context: vscode.ExtensionContext): ExtensionExports {
+  const bundle = createRequire(__filename)(path.join(extensionPath, 'dist', 'extension.js')) as {
+    activate(context: vscode.ExtensionContext): ExtensionExports;
+  };
+  return bundle.activate(context);
 }

@@ -1,12 +1,9 @@
 // Jobs outlive the extension instance: after a deactivate/activate in the same extension host (what a window reload
 // does to the extension), the new instance finds the persisted job and polls it to completion.
 import * as assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionExports } from '../../src/extension';
 import type { RecordedRequest } from '../service/emulator';
-import { modelNode, waitFor } from './helpers';
+import { activateAgain, deactivate, modelNode, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
 
@@ -24,19 +21,6 @@ function statusRequestsFor(jobId: string, since = 0): RecordedRequest[] {
       r.path.includes(encodeURIComponent(jobId)) &&
       r.time >= since,
   );
-}
-
-/** What VS Code does on deactivation, for this extension: every subscription disposed. */
-function deactivate(context: vscode.ExtensionContext): void {
-  const problems: string[] = [];
-  for (const d of context.subscriptions.splice(0)) {
-    try {
-      d.dispose();
-    } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
-    }
-  }
-  assert.deepEqual(problems, [], 'disposing the subscriptions threw');
 }
 
 describe('jobs across a restart', () => {
@@ -69,9 +53,7 @@ describe('jobs across a restart', () => {
     deactivate(context);
     const restarted = Date.now();
 
-    const bundlePath = path.join(rig.extension.extensionPath, 'dist', 'extension.js');
-    const bundle = createRequire(__filename)(bundlePath) as { activate(context: vscode.ExtensionContext): ExtensionExports };
-    const exports = bundle.activate(context);
+    const exports = activateAgain(rig.extension.extensionPath, context);
     // Nothing asks for the main module here (no view, no command): the running job alone must bring the poller back.
     await waitFor(
       `a status request for ${jobId} from the new instance, unprompted`,
