@@ -11,6 +11,7 @@ import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
 import { formatBytes } from '../../util/byteSize';
 import { showInformationMessage, showWarningMessage } from '../../util/notify';
+import { showError } from '../../util/showError';
 import { untrustedText } from '../../util/untrustedText';
 import { discardPending, pendingDownloads, pendingPartFile, type PendingDownload } from './pendingDownloads';
 
@@ -48,10 +49,17 @@ function keptInUse(count: number): string {
     : vscode.l10n.t('{0} partial downloads are in use by downloads in progress and were kept.', count);
 }
 
-/** The paused or stopped download's Discard button: that one, unless a download in progress holds it now. */
+/**
+ * The paused or stopped download's Discard button: that one, unless a download in progress holds it now. Never
+ * rejects (a notification's button has nobody to hear it): a failure is shown.
+ */
 export async function discardFromNotification(services: Services, download: PendingDownload): Promise<void> {
-  const { inUse } = await discardPending(services, [download]);
-  if (inUse.length) void showInformationMessage(keptInUse(inUse.length));
+  try {
+    const { inUse } = await discardPending(services, [download]);
+    if (inUse.length) void showInformationMessage(keptInUse(inUse.length));
+  } catch (error) {
+    await showError(services, vscode.l10n.t('Could not discard the partial download of {0}', download.modelName), error);
+  }
 }
 
 /** Returns how many downloads were discarded. */

@@ -152,11 +152,7 @@ async function transfer(
         discard,
       ).then(async (c) => {
         if (c === resume) void runDownload(services, modelName, directory, fileName);
-        else if (c === discard) {
-          await discardFromNotification(services, pending).catch((e: unknown) =>
-            showError(services, vscode.l10n.t('Could not discard the partial download'), e),
-          );
-        }
+        else if (c === discard) await discardFromNotification(services, pending);
       });
       return undefined;
     }
@@ -231,10 +227,6 @@ export async function offerPendingDownloads(services: Services): Promise<void> {
       discard,
     );
     if (choice === resume) void runDownload(services, d.modelName, d.directory, d.fileName);
-    else if (choice === discard) {
-      await discardFromNotification(services, d).catch((e: unknown) =>
-        showError(services, vscode.l10n.t('Could not discard the partial download'), e),
-      );
-    }
+    else if (choice === discard) await discardFromNotification(services, d);
   }
 }
