@@ -1,5 +1,6 @@
 // Small helpers for the in-editor tests: waiting on a condition with a deadline (never a fixed sleep), recording the
-// messages the extension shows, reading the Models view as the user sees it.
+// messages the extension shows, reading the Models view as the user sees it, and deactivating and activating the
+// extension again as a window reload does.
 import * as assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
