@@ -5,10 +5,30 @@
 // The lock is `<part>.lock`, created exclusively and never through a link, holding who took it (process id, host,
 // a random token). Its modification time is refreshed while the download runs, so a lock left by a window that
 // crashed, or by a process whose id was since reused, or by another machine on a shared folder, goes stale: a lock
-// whose process is gone (same host) or whose heartbeat stopped is removed and taken. Within one window the download
-// command joins the running download instead of asking for the lock (features/download/downloadCommand.ts).
+// whose process is gone (same host) or whose heartbeat is outside its window is taken over. The window goes both ways:
+// a date more than LOCK_STALE_MS ahead (a clock far ahead on a shared folder, a planted file) says nothing of a
+// heartbeat either, and would otherwise hold for ever. Within one window the download command joins the running
+// download instead of asking for the lock (features/download/downloadCommand.ts).
+//
+// Taking over a stale lock is the race: "judge it stale, remove it, create ours" let two takers that judged the same
+// stale lock both hold it (the second removed the first one's new lock: 52 to 56 rounds of 200 across two processes,
+// 11 to 15 within one, test/unit/partLockRace.test.ts). proper-lockfile does the same (stat, rmdir, mkdir: its open
+// issue #121), never finds a date ahead stale and judges no process, so it is not used. Here the name is never removed
+// to take it over, and only one taker at a time may replace what it judged:
+// - A taker first wins `<lock>.takeover<n>` by exclusive create (the claim). Only its creator ever removes a claim.
+// - Holding the claim, it checks that the lock's name still holds the very file it judged (device, inode, times and
+//   size: a heartbeat, a release or a takeover changes them), then renames its own lock over it, atomically: the name
+//   is never empty, so no plain exclusive create slips in, and the claim is removed.
+// - Two takers cannot both pass the check: their claims are exclusive, and one that claims after another's takeover
+//   finds the name holding the new lock, not the one it judged, and looks again (it sees a live lock).
+// - A claim left by a taker that crashed is judged like a lock (process gone, or dated outside the window); the next
+//   taker passes to `takeover<n+1>`. Being never removed, an abandoned claim cannot be claimed again, so two live
+//   claims of different numbers are never held at once. It is left in the folder: that needs a crash within the
+//   milliseconds of a takeover.
+// What no heartbeat lock can rule out is kept: a holder that stops for longer than LOCK_STALE_MS (a suspended
+// machine) and goes on afterwards is judged gone meanwhile.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, type BigIntStats } from 'node:fs';
 import * as os from 'node:os';
 import { RequestError } from './errors';
 
@@ -18,6 +38,9 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
 /** How often a held lock says it is alive, and how long without that makes it stale. */
 export const LOCK_HEARTBEAT_MS = 10_000;
 export const LOCK_STALE_MS = 60_000;
+
+/** Claims past this many, all abandoned, are planted: the lock is refused rather than looked at for ever. */
+const MAX_CLAIMS = 8;
 
 /** Another download is writing this part file now. */
 export class PartFileBusyError extends RequestError {
@@ -29,7 +52,9 @@ export class PartFileBusyError extends RequestError {
       holder.pid === undefined
         ? 'another download'
         : `another download (process ${holder.pid}${holder.host && holder.host !== os.hostname() ? ` on ${holder.host}` : ''})`;
-    super(`${part} is being written by ${who}: let it finish, or stop it in the window that runs it, then download again.`);
+    super(
+      `${part} is being written by ${who}, which holds ${lockPath(part)}: let it finish, or stop it in the window that runs it, then download again.`,
+    );
   }
 }
 
@@ -44,6 +69,15 @@ interface Holder {
   token?: string;
 }
 
+/** What is found at a lock's (or a claim's) name. */
+interface Found {
+  kind: 'file' | 'folder' | 'other';
+  holder: Holder;
+  mtimeMs: number;
+  /** Which file, as it is now: another file at the name, or this one touched, renamed or written, differs. */
+  identity: string;
+}
+
 export interface LockOptions {
   /** Whether a process of this host runs (tests replace it). */
   isAlive?: (pid: number) => boolean;
@@ -51,6 +85,8 @@ export interface LockOptions {
 }
 
 const lockPath = (part: string) => `${part}.lock`;
+
+const identityOf = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.mtimeNs}:${s.ctimeNs}:${s.size}`;
 
 function processAlive(pid: number): boolean {
   try {
@@ -62,22 +98,27 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function readHolder(file: string): Promise<{ holder: Holder; mtimeMs: number; regular: boolean } | undefined> {
+async function readLock(file: string): Promise<Found | undefined> {
   let handle;
   try {
     handle = await fsp.open(file, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    // A link or something else planted under the name: not a lock anyone took.
-    if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') return { holder: {}, mtimeMs: 0, regular: false };
+    // A link or something else planted under the name (Windows refuses to open a folder): not a lock anyone took.
+    if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') {
+      const stat = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
+      if (!stat) return undefined;
+      return { kind: stat.isDirectory() ? 'folder' : 'other', holder: {}, mtimeMs: 0, identity: identityOf(stat) };
+    }
     throw e;
   }
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { holder: {}, mtimeMs: 0, regular: false };
+    const stat = await handle.stat({ bigint: true });
+    const identity = identityOf(stat);
+    if (!stat.isFile()) return { kind: stat.isDirectory() ? 'folder' : 'other', holder: {}, mtimeMs: 0, identity };
     let holder: Holder = {};
-    if (stat.size <= 4096) {
+    if (stat.size <= 4096n) {
       try {
         const o = JSON.parse(await handle.readFile('utf8')) as Record<string, unknown>;
         holder = {
@@ -89,66 +130,122 @@ async function readHolder(file: string): Promise<{ holder: Holder; mtimeMs: numb
         // Half written (its writer is writing it now, or crashed doing so): judged by its age alone.
       }
     }
-    return { holder, mtimeMs: stat.mtimeMs, regular: true };
+    return { kind: 'file', holder, mtimeMs: Number(stat.mtimeMs), identity };
   } finally {
     await handle.close();
   }
 }
 
-/** Whether a lock found is no longer anyone's: a planted non-file, a stopped heartbeat, or a process of this host that is gone. */
-function isStale(
-  { holder, mtimeMs, regular }: { holder: Holder; mtimeMs: number; regular: boolean },
-  isAlive: (pid: number) => boolean,
-  now: () => number,
-): boolean {
+/**
+ * Whether a lock (or a claim) found is no longer anyone's: a planted non-file, a date outside the heartbeat's window
+ * (behind: it stopped; ahead: no heartbeat can be read from it), or a process of this host that is gone.
+ */
+function isStale({ kind, holder, mtimeMs }: Found, isAlive: (pid: number) => boolean, now: () => number): boolean {
   const sameHost = holder.host === undefined || holder.host === os.hostname();
-  return !regular || now() - mtimeMs > LOCK_STALE_MS || (sameHost && holder.pid !== undefined && !isAlive(holder.pid));
+  return kind !== 'file' || Math.abs(now() - mtimeMs) > LOCK_STALE_MS || (sameHost && holder.pid !== undefined && !isAlive(holder.pid));
+}
+
+/** A folder is nobody's lock, and may hold someone's files: it is neither removed nor taken as held. */
+function refuseFolder(file: string): RequestError {
+  return new RequestError(`${file} is a folder, not a download's lock: move or remove it, then download again.`);
+}
+
+/** Creates `file` with `content`, exclusively and never through a link. */
+async function createExclusive(file: string, content: string): Promise<void> {
+  const handle = await fsp.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+  try {
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+}
+
+const exists = (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST';
+
+/**
+ * Replaces the stale lock `judged` with ours, if no other taker does (the header says why this is race-free). True
+ * when ours is in place; false when the name no longer holds what was judged (look again); a PartFileBusyError when
+ * another taker is taking it over now.
+ */
+async function takeOver(part: string, judged: Found, content: string, token: string, judge: (f: Found) => boolean): Promise<boolean> {
+  const file = lockPath(part);
+  for (let n = 0; n < MAX_CLAIMS; n++) {
+    const claim = `${file}.takeover${n}`;
+    try {
+      await createExclusive(claim, content);
+    } catch (e) {
+      if (!exists(e)) throw e;
+      const other = await readLock(claim);
+      if (!other) return false; // that taker has just finished: the lock is another now
+      if (!judge(other)) throw new PartFileBusyError(part, other.holder);
+      continue; // abandoned by a taker that crashed: never removed, so never claimed again
+    }
+    try {
+      const now = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
+      if (!now || identityOf(now) !== judged.identity) return false;
+      const ours = `${file}.${token}`;
+      await createExclusive(ours, content);
+      await fsp.rename(ours, file).catch(async (e: unknown) => {
+        await fsp.rm(ours, { force: true });
+        throw e;
+      });
+      return true;
+    } finally {
+      await fsp.rm(claim, { force: true });
+    }
+  }
+  throw new RequestError(
+    `${file} is stale, and ${MAX_CLAIMS} takeovers of it were left unfinished (${file}.takeover*): remove them, then download again.`,
+  );
 }
 
 /**
  * Whether a download (in this window or another) holds the lock of `part` now. A stale lock is held by no one: taking
- * the lock (lockPartFile) removes it. For what to offer; whoever deletes the part file takes the lock first.
+ * the lock (lockPartFile) takes it over. For what to offer; whoever deletes the part file takes the lock first.
  */
 export async function partLockHeld(part: string, options: LockOptions = {}): Promise<boolean> {
-  const found = await readHolder(lockPath(part));
+  const found = await readLock(lockPath(part));
   return found !== undefined && !isStale(found, options.isAlive ?? processAlive, options.now ?? Date.now);
 }
 
-/** Takes the lock of `part`, removing a stale one; a PartFileBusyError when another download holds it. */
+/**
+ * Takes the lock of `part`, taking over a stale one; a PartFileBusyError when another download holds it, a
+ * RequestError when a folder has the lock's name.
+ */
 export async function lockPartFile(part: string, options: LockOptions = {}): Promise<PartLock> {
-  const isAlive = options.isAlive ?? processAlive;
-  const now = options.now ?? Date.now;
+  const judge = (f: Found) => isStale(f, options.isAlive ?? processAlive, options.now ?? Date.now);
   const file = lockPath(part);
   const token = randomBytes(12).toString('hex');
+  const content = JSON.stringify({
+    pid: process.pid,
+    host: os.hostname(),
+    token,
+    since: new Date((options.now ?? Date.now)()).toISOString(),
+  });
   for (let attempt = 0; ; attempt++) {
-    let handle;
     try {
-      handle = await fsp.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+      await createExclusive(file, content);
+      break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const found = await readHolder(file);
-      if (!found) continue; // released meanwhile
-      if (!isStale(found, isAlive, now) || attempt > 0) throw new PartFileBusyError(part, found.holder);
-      await fsp.rm(file, { force: true });
-      continue;
+      if (!exists(e)) throw e;
     }
-    try {
-      await handle.writeFile(JSON.stringify({ pid: process.pid, host: os.hostname(), token, since: new Date(now()).toISOString() }));
-    } finally {
-      await handle.close();
-    }
-    const heartbeat = setInterval(() => {
-      const t = new Date();
-      fsp.utimes(file, t, t).catch(() => undefined);
-    }, LOCK_HEARTBEAT_MS);
-    heartbeat.unref();
-    return {
-      release: async () => {
-        clearInterval(heartbeat);
-        // Only our own: a lock judged stale and taken by another download is theirs now.
-        const found = await readHolder(file).catch(() => undefined);
-        if (found?.holder.token === token) await fsp.rm(file, { force: true });
-      },
-    };
+    const found = await readLock(file);
+    if (!found) continue; // released meanwhile
+    if (found.kind === 'folder') throw refuseFolder(file);
+    if (!judge(found) || attempt > 0) throw new PartFileBusyError(part, found.holder);
+    if (await takeOver(part, found, content, token, judge)) break;
   }
+  const heartbeat = setInterval(() => {
+    const t = new Date();
+    fsp.utimes(file, t, t).catch(() => undefined);
+  }, LOCK_HEARTBEAT_MS);
+  heartbeat.unref();
+  return {
+    release: async () => {
+      clearInterval(heartbeat);
+      // Only our own: a lock judged stale and taken by another download is theirs now.
+      const found = await readLock(file).catch(() => undefined);
+      if (found?.holder.token === token) await fsp.rm(file, { force: true });
+    },
+  };
 }

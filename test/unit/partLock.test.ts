@@ -1,13 +1,16 @@
 // One download per part file across windows (src/api/partLock.ts): a second download of the same model into the same
 // folder is refused with who holds it, while the first one's bytes stay whole; a lock left by a process that is gone
-// or whose heartbeat stopped is taken over.
+// or whose heartbeat stopped, or that is dated beyond the heartbeat's window either way, is taken over. Two takers
+// racing for one stale lock: partLockRace.test.ts.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { promises as fsp, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { partFilePath } from '../../src/api/download';
-import { LOCK_STALE_MS, PartFileBusyError, lockPartFile } from '../../src/api/partLock';
+import { RequestError } from '../../src/api/errors';
+import { LOCK_STALE_MS, PartFileBusyError, lockPartFile, partLockHeld } from '../../src/api/partLock';
+import { untrustedText } from '../../src/util/untrustedText';
 import { KEY, clientFor, tempDir, useEmulator } from './helpers';
 
 /** The id of a process that has ended (spawned and waited for). */
@@ -95,5 +98,73 @@ describe('download: one at a time per part file', function () {
     } finally {
       await fsp.rm(outside, { recursive: true, force: true });
     }
+  });
+  it('a takeover left unfinished by a crashed window does not block the next one; one under way does', async () => {
+    const part = path.join(tmp.dir, 'claimed.part');
+    const stale = JSON.stringify({ pid: endedPid(), host: os.hostname(), token: 'old' });
+    await fsp.writeFile(`${part}.lock`, stale);
+    await fsp.writeFile(`${part}.lock.takeover0`, JSON.stringify({ pid: process.pid, host: 'another-machine', token: 'taking' }));
+    await assert.rejects(lockPartFile(part), (e: unknown) => e instanceof PartFileBusyError && /on another-machine/.test(e.message));
+    assert.equal(await fsp.readFile(`${part}.lock`, 'utf8'), stale, 'the lock was replaced under a takeover under way');
+    await fsp.writeFile(`${part}.lock.takeover0`, stale);
+    const lock = await lockPartFile(part);
+    assert.equal((JSON.parse(await fsp.readFile(`${part}.lock`, 'utf8')) as { pid: number }).pid, process.pid);
+    await lock.release();
+    assert.deepEqual(await fsp.readdir(tmp.dir), ['claimed.part.lock.takeover0'], 'only the crashed taker’s claim stays');
+  });
+
+  it('takes over a lock dated in the future beyond the heartbeat’s window (a clock far ahead, or a planted file)', async () => {
+    const part = path.join(tmp.dir, 'future.part');
+    await fsp.writeFile(`${part}.lock`, JSON.stringify({ pid: 1, host: 'another-machine', token: 'ahead' }));
+    const ahead = new Date(Date.now() + 365 * 24 * 3600_000);
+    await fsp.utimes(`${part}.lock`, ahead, ahead);
+    assert.equal(await partLockHeld(part), false);
+    const lock = await lockPartFile(part);
+    assert.equal((JSON.parse(await fsp.readFile(`${part}.lock`, 'utf8')) as { pid: number }).pid, process.pid);
+    await lock.release();
+  });
+
+  it('keeps a live lock dated a few seconds ahead (another machine whose clock is a little fast)', async () => {
+    const part = path.join(tmp.dir, 'fast-clock.part');
+    await fsp.writeFile(`${part}.lock`, JSON.stringify({ pid: 1, host: 'another-machine', token: 'theirs' }));
+    const ahead = new Date(Date.now() + 5_000);
+    await fsp.utimes(`${part}.lock`, ahead, ahead);
+    await assert.rejects(lockPartFile(part), PartFileBusyError);
+    assert.match(await fsp.readFile(`${part}.lock`, 'utf8'), /theirs/);
+  });
+
+  it('names the lock file when another download holds it; shown, its path is inert', async () => {
+    const folder = path.join(tmp.dir, '[x](command:hostedReasoning.evil)');
+    await fsp.mkdir(folder);
+    const part = path.join(folder, 'held.part');
+    const held = await lockPartFile(part);
+    try {
+      await assert.rejects(lockPartFile(part), (e: unknown) => {
+        assert.ok(e instanceof PartFileBusyError);
+        assert.ok(e.message.includes(`${part}.lock`), e.message);
+        // What notify.ts shows: the name stays readable, its link syntax does not act.
+        const shown = untrustedText(e.message, { maxChars: 1000 });
+        assert.ok(shown.includes('held.part.lock') && !shown.includes('](command:'), shown);
+        return true;
+      });
+    } finally {
+      await held.release();
+    }
+  });
+
+  it('refuses a folder at the lock’s name in its own words, keeps the folder, and does not loop', async () => {
+    const part = path.join(tmp.dir, 'folder.part');
+    await fsp.mkdir(`${part}.lock`);
+    await fsp.writeFile(path.join(`${part}.lock`, 'kept'), 'a file of the user');
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(lockPartFile(part), (e: unknown) => {
+        assert.ok(e instanceof RequestError && !(e instanceof PartFileBusyError), String(e));
+        assert.ok(e.message.includes(`${part}.lock`), e.message);
+        assert.match(e.message, /is a folder/);
+        assert.doesNotMatch(e.message, /EISDIR/);
+        return true;
+      });
+    }
+    assert.equal(await fsp.readFile(path.join(`${part}.lock`, 'kept'), 'utf8'), 'a file of the user');
   });
 });
