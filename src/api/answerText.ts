@@ -19,7 +19,7 @@
 //  - Stream events: `[DONE]`, `{done: true}` and `{type: "done"}` end the stream; an `error` field is an error;
 //    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text.
 
-import { ContractError } from './errors';
+import { answerReader, ContractError } from './errors';
 import { errorText } from './decode';
 import { excerpt } from './redact';
 import { tryParseJson } from './safeJson';
@@ -148,10 +148,11 @@ interface Found {
   answer: string[];
 }
 
+/** A loop, not push(...list): an answer may come in more pieces than a spread takes (about 125,000: RangeError). */
 function add(into: Found, from: Found | undefined): void {
   if (!from) return;
-  into.reasoning.push(...from.reasoning);
-  into.answer.push(...from.answer);
+  for (const s of from.reasoning) into.reasoning.push(s);
+  for (const s of from.answer) into.answer.push(s);
 }
 
 function holds(f: Found | undefined): f is Found {
@@ -215,7 +216,7 @@ function read(v: unknown, reasoning: boolean, depth: number, memory: TextMemory 
     const rank = named ? 3 : prose ? 2 : loose && textBearing.length === 1 ? 1 : 0;
     if (rank > 0) candidates.push({ key, rank, found });
   }
-  const best = Math.max(0, ...candidates.map((c) => c.rank));
+  const best = candidates.reduce((m, c) => Math.max(m, c.rank), 0); // a record may have more fields than a spread takes
   const top = candidates.filter((c) => c.rank === best);
   let chosen = top[0];
   if (top.length > 1) {
@@ -256,7 +257,7 @@ export function findText(v: unknown): string | undefined {
 }
 
 /** A non-streamed answer as pieces: its reasoning (a field, or inline tags), then its answer. */
-export function decodeInferenceResult(body: unknown, inlineTags = true): InferencePiece[] {
+export const decodeInferenceResult = answerReader(function decodeInferenceResult(body: unknown, inlineTags = true): InferencePiece[] {
   const parts = findParts(body);
   if (parts.answer === undefined && parts.reasoning === undefined) throw contract('inference: no text in the answer', body);
   const out: InferencePiece[] = [];
@@ -266,9 +267,8 @@ export function decodeInferenceResult(body: unknown, inlineTags = true): Inferen
     return mergePieces(out);
   }
   const inline = new InlineReasoning();
-  out.push(...inline.push(parts.answer ?? ''), ...inline.end());
-  return mergePieces(out);
-}
+  return mergePieces(out.concat(inline.push(parts.answer ?? ''), inline.end()));
+});
 
 /** Joins neighbouring pieces of one kind and drops empty ones. */
 export function mergePieces(pieces: readonly InferencePiece[]): InferencePiece[] {
