@@ -19,7 +19,7 @@
 //  - Stream events: `[DONE]`, `{done: true}` and `{type: "done"}` end the stream; an `error` field is an error;
 //    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text.
 
-import { ContractError } from './errors';
+import { answerReader, ContractError } from './errors';
 import { errorText } from './decode';
 import { excerpt } from './redact';
 import { tryParseJson } from './safeJson';
@@ -148,10 +148,11 @@ interface Found {
   answer: string[];
 }
 
+/** A loop, not push(...list): an answer may come in more pieces than a spread takes (about 125,000: RangeError). */
 function add(into: Found, from: Found | undefined): void {
   if (!from) return;
-  into.reasoning.push(...from.reasoning);
-  into.answer.push(...from.answer);
+  for (const s of from.reasoning) into.reasoning.push(s);
+  for (const s of from.answer) into.answer.push(s);
 }
 
 function holds(f: Found | undefined): f is Found {
@@ -215,7 +216,7 @@ function read(v: unknown, reasoning: boolean, depth: number, memory: TextMemory 
     const rank = named ? 3 : prose ? 2 : loose && textBearing.length === 1 ? 1 : 0;
     if (rank > 0) candidates.push({ key, rank, found });
   }
-  const best = Math.max(0, ...candidates.map((c) => c.rank));
+  const best = candidates.reduce((m, c) => Math.max(m, c.rank), 0); // a record may have more fields than a spread takes
   const top = candidates.filter((c) => c.rank === best);
   let chosen = top[0];
   if (top.length > 1) {
@@ -256,7 +257,7 @@ export function findText(v: unknown): string | undefined {
 }
 
 /** A non-streamed answer as pieces: its reasoning (a field, or inline tags), then its answer. */
-export function decodeInferenceResult(body: unknown, inlineTags = true): InferencePiece[] {
+export const decodeInferenceResult = answerReader(function decodeInferenceResult(body: unknown, inlineTags = true): InferencePiece[] {
   const parts = findParts(body);
   if (parts.answer === undefined && parts.reasoning === undefined) throw contract('inference: no text in the answer', body);
   const out: InferencePiece[] = [];
@@ -266,9 +267,8 @@ export function decodeInferenceResult(body: unknown, inlineTags = true): Inferen
     return mergePieces(out);
   }
   const inline = new InlineReasoning();
-  out.push(...inline.push(parts.answer ?? ''), ...inline.end());
-  return mergePieces(out);
-}
+  return mergePieces(out.concat(inline.push(parts.answer ?? ''), inline.end()));
+});
 
 /** Joins neighbouring pieces of one kind and drops empty ones. */
 export function mergePieces(pieces: readonly InferencePiece[]): InferencePiece[] {
@@ -286,60 +286,84 @@ export function mergePieces(pieces: readonly InferencePiece[]): InferencePiece[]
 
 const OPEN_TAGS = ['think', 'thinking', 'reasoning', 'thought'].map((t) => `<${t}>`);
 const LONGEST_OPEN = Math.max(...OPEN_TAGS.map((t) => t.length));
+/**
+ * Whitespace held back at most, before the open tag or after the reasoning written so far. Past it the whitespace is
+ * given out (before a tag, the text is then an answer without one), so a body of nothing but whitespace streams
+ * through in bounded memory. Far above what a model writes there: a few newlines, a few thousand at most.
+ */
+export const MAX_HELD_WHITESPACE = 64 * 1024;
 
 /**
  * Splits answer text that opens with `<think>` (or `<thinking>`, `<reasoning>`, `<thought>`; any case; after
  * whitespace) into reasoning up to the matching close tag, then the answer. Tags may be cut anywhere across pieces;
  * a block never closed is reasoning to the end. Only the start is looked at: once the text has begun otherwise,
  * everything passes through untouched (a tag later in an answer is the answer's own text).
+ * Each piece is looked at once: held whitespace is only appended to (never scanned again), and a partial tag is
+ * shorter than the tag, so a piece costs what its own length costs however many came before.
  */
 export class InlineReasoning {
   private phase: 'start' | 'inside' | 'afterClose' | 'through' = 'start';
-  private held = '';
+  /** Whitespace kept back: before the open tag, or after the last reasoning text (the close tag may follow). */
+  private space = '';
+  /** The start of a tag cut by the piece's end: the open tag (phase start) or the close tag (inside). */
+  private partial = '';
   private close = '';
   /** Nothing of the block written yet: its leading whitespace is dropped. */
   private leading = true;
 
   push(text: string): InferencePiece[] {
     if (this.phase === 'through') return text === '' ? [] : [{ kind: 'answer', text }];
-    const out: InferencePiece[] = [];
-    let rest = this.held + text;
-    this.held = '';
+    let rest = text;
     if (this.phase === 'start') {
-      const lead = rest.length - rest.trimStart().length;
-      const head = rest.slice(lead, lead + LONGEST_OPEN).toLowerCase();
-      const open = OPEN_TAGS.find((t) => head.startsWith(t));
-      if (open) {
-        this.phase = 'inside';
-        this.close = `</${open.slice(1)}`;
-        rest = rest.slice(lead + open.length);
-      } else if (head.length < LONGEST_OPEN && OPEN_TAGS.some((t) => t.startsWith(head))) {
-        this.held = rest; // whitespace, or the start of a tag: wait for more
-        return out;
-      } else {
-        this.phase = 'through';
-        return rest === '' ? [] : [{ kind: 'answer', text: rest }];
+      if (this.partial === '') {
+        const lead = leadingSpace(rest);
+        this.space += rest.slice(0, lead);
+        rest = rest.slice(lead);
+        if (rest === '') return this.space.length > MAX_HELD_WHITESPACE ? this.through('') : [];
       }
+      const head = this.partial + rest;
+      const start = head.slice(0, LONGEST_OPEN).toLowerCase();
+      const open = OPEN_TAGS.find((t) => start.startsWith(t));
+      if (!open) {
+        if (start.length < LONGEST_OPEN && OPEN_TAGS.some((t) => t.startsWith(start))) {
+          this.partial = head; // the start of a tag: wait for more
+          return [];
+        }
+        return this.through(head);
+      }
+      this.phase = 'inside';
+      this.close = `</${open.slice(1)}`;
+      this.space = '';
+      this.partial = '';
+      rest = head.slice(open.length);
     }
+    const out: InferencePiece[] = [];
     if (this.phase === 'inside') {
-      const at = rest.toLowerCase().indexOf(this.close);
+      const s = this.partial + rest;
+      this.partial = '';
+      const lower = s.toLowerCase();
+      const at = lower.indexOf(this.close);
+      const cut = at === -1 ? s.length - partialSuffix(lower, this.close) : at;
       // Whitespace at the start and end of the block belongs to the tags, not to the reasoning.
-      let end = at === -1 ? rest.length - partialSuffix(rest.toLowerCase(), this.close) : at;
-      const cut = end;
-      while (end > 0 && /\s/.test(rest.charAt(end - 1))) end--;
-      let start = 0;
-      if (this.leading) while (start < end && /\s/.test(rest.charAt(start))) start++;
+      const end = cut - trailingSpace(s, cut);
+      const start = this.leading ? Math.min(leadingSpace(s), end) : 0;
       if (end > start) {
         this.leading = false;
-        out.push({ kind: 'reasoning', text: rest.slice(start, end) });
+        out.push({ kind: 'reasoning', text: this.space + s.slice(start, end) });
+        this.space = '';
       }
       if (at === -1) {
-        // Kept back: trailing whitespace and what may be the start of the close tag.
-        this.held = rest.slice(Math.max(start, end));
-        if (cut === rest.length && this.held.trim() === '' && this.leading) this.held = '';
+        // Kept back: whitespace after the reasoning so far (none before it: dropped), and a partial close tag.
+        if (!this.leading) this.space += s.slice(Math.max(start, end), cut);
+        this.partial = s.slice(cut);
+        if (this.space.length > MAX_HELD_WHITESPACE) {
+          out.push({ kind: 'reasoning', text: this.space });
+          this.space = '';
+        }
         return out;
       }
-      rest = rest.slice(at + this.close.length);
+      this.space = '';
+      rest = s.slice(at + this.close.length);
       this.phase = 'afterClose';
     }
     // The whitespace between the close tag and the answer belongs to neither.
@@ -353,11 +377,37 @@ export class InlineReasoning {
 
   /** What is held at the end: a partial tag is text of the part it was in. */
   end(): InferencePiece[] {
-    const held = this.held;
-    this.held = '';
-    if (this.phase === 'inside') return held.trim() === '' ? [] : [{ kind: 'reasoning', text: held.trimEnd() }];
+    const held = this.space + this.partial;
+    const partial = this.partial;
+    this.space = '';
+    this.partial = '';
+    if (this.phase === 'inside') return partial === '' ? [] : [{ kind: 'reasoning', text: held }];
     return held === '' ? [] : [{ kind: 'answer', text: held }];
   }
+
+  /** No tag opens the text: the whitespace held and `text` (which holds any partial tag) are the answer, as is all after. */
+  private through(text: string): InferencePiece[] {
+    this.phase = 'through';
+    const all = this.space + text;
+    this.space = '';
+    this.partial = '';
+    return all === '' ? [] : [{ kind: 'answer', text: all }];
+  }
+}
+
+const NOT_SPACE = /\S/;
+
+/** How many whitespace characters `text` starts with. */
+function leadingSpace(text: string): number {
+  const at = text.search(NOT_SPACE);
+  return at === -1 ? text.length : at;
+}
+
+/** How many whitespace characters come just before `text[cut]`. */
+function trailingSpace(text: string, cut: number): number {
+  let i = cut;
+  while (i > 0 && /\s/.test(text.charAt(i - 1))) i--;
+  return cut - i;
 }
 
 /** The length of the longest suffix of `text` that is a proper prefix of `tag`. */

@@ -3,7 +3,9 @@
 // named things, a job id the one identifier in the answer, progress a number or a pair of counts. Words are read only
 // for meaning (a state, a kind, "total"), in values or in the words of a key, never as whole key names. A body no
 // reading fits, or that two readings fit equally well, is a ContractError naming what was found, with a redacted
-// excerpt for the log: never a crash, a silent empty result or a guess.
+// excerpt for the log: never a crash, a silent empty result or a guess. Each exported reader is wrapped in answerReader
+// (errors.ts): whatever else it meets (a RangeError from a builtin) is a ContractError too. No spread or `apply` over
+// what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 //
 //  §4.1 model list: every array within MAX_DEPTH levels is a candidate, of strings or records; a record's name is its
 //      identifier-like string (isModelName), the column every record has with the most distinct values, a parent
@@ -33,7 +35,7 @@
 //  §8 limits: Retry-After, IETF RateLimit and X-RateLimit-Reset (rateLimit.ts), for retries and the poller alike.
 //  §9 versioning: no version is sent; unknown fields are ignored. All JSON is parsed by safeJson.ts only (depth 64).
 
-import { ContractError } from './errors';
+import { answerReader, ContractError } from './errors';
 import { excerpt } from './redact';
 import { tryParseJson } from './safeJson';
 import { capText, humanise, isUsableJobId, MAX_JOB_ID_LENGTH, MAX_STATE_WORD_LENGTH } from './types';
@@ -295,7 +297,7 @@ function merged(path: string, parts: ListCandidate[]): ListCandidate {
   return { path, models: parts.flatMap((p) => p.models) };
 }
 
-export function decodeModelList(body: Json): ModelInfo[] {
+export const decodeModelList = answerReader(function decodeModelList(body: Json): ModelInfo[] {
   const found: ListCandidate[] = [];
   findLists(body, '$', 0, 'unknown', found);
   if (found.length === 0) throw contract('model list: no list of models found', body);
@@ -310,7 +312,7 @@ export function decodeModelList(body: Json): ModelInfo[] {
   return best!.models
     .filter((m) => !seen.has(m.name) && seen.add(m.name))
     .map((m) => (m.kind === 'unknown' && CUSTOM_NAME_PREFIX.test(m.name) ? { ...m, kind: 'custom' } : m));
-}
+});
 // --------------------------------------------------------------------------------------- 4.3 / 4.5 start
 
 /** What else the client knows of a start answer: its status and Location header, and the values the request sent. */
@@ -321,7 +323,7 @@ export interface StartAnswer {
   sent?: readonly string[];
 }
 
-export function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJob {
+export const decodeStartedJob = answerReader(function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJob {
   const sent = new Set(answer.sent ?? []);
   const strings: { id: string; rank: number[] }[] = [];
   const visit = (v: unknown, depth: number): void => {
@@ -348,7 +350,7 @@ export function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJ
     throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
   }
   return { jobId: id, raw: body };
-}
+});
 
 /** A 201/202 that says where the job is: its one query value, else the last segment of its path. */
 function idFromLocation({ status, location }: StartAnswer): string | undefined {
@@ -405,7 +407,8 @@ function fieldsOf(o: Obj): { key: string; value: unknown; depth: number; parent:
       for (const [key, value] of Object.entries(parent)) {
         out.push({ key, value, depth, parent });
         if (isObj(value)) next.push(value);
-        else if (Array.isArray(value)) next.push(...value.filter(isObj));
+        // A loop, not push(...list): a spread takes about 125,000 elements at most (RangeError past that).
+        else if (Array.isArray(value)) for (const x of value) if (isObj(x)) next.push(x);
       }
     }
     level = next;
@@ -538,7 +541,7 @@ function readMessage(fields: ReturnType<typeof fieldsOf>, holder: Obj, rawState:
   return phase ? capText(humanise(phase.value as string)) : undefined;
 }
 
-export function decodeFinetuneStatus(jobId: string, body: Json): FinetuneStatus {
+export const decodeFinetuneStatus = answerReader(function decodeFinetuneStatus(jobId: string, body: Json): FinetuneStatus {
   const { fields, state, rawState, holder } = statusOf(body, 'finetune status');
   const message = readMessage(fields, holder, rawState);
   const error = readError(fields, holder) ?? (state === 'failed' ? message : undefined);
@@ -552,7 +555,7 @@ export function decodeFinetuneStatus(jobId: string, body: Json): FinetuneStatus 
     modelName: readMadeModel(holder),
     raw: body,
   };
-}
+});
 
 // The model the job made: the service may name it itself (OpenAI's `fine_tuned_model`). Read by key, as it is one
 // value among several model names (the base, the name asked for) that only their keys tell apart; a value equal to
@@ -596,7 +599,7 @@ function readEvaluationResult(v: unknown): EvaluationResult | undefined {
   };
 }
 
-export function decodeEvaluationStatus(jobId: string, body: Json): EvaluationStatus {
+export const decodeEvaluationStatus = answerReader(function decodeEvaluationStatus(jobId: string, body: Json): EvaluationStatus {
   const { fields, state, rawState, holder } = statusOf(body, 'evaluation status');
   if (state === 'completed') {
     const result = readEvaluationResult(holder.result);
@@ -605,7 +608,7 @@ export function decodeEvaluationStatus(jobId: string, body: Json): EvaluationSta
   }
   const error = state === 'failed' ? (readError(fields, holder) ?? 'The evaluation failed without a reason.') : undefined;
   return { jobId, state, rawState, error, raw: body };
-}
+});
 
 // --------------------------------------------------------------------------------------------- 4.7 download
 
@@ -625,7 +628,7 @@ function readExpiry(o: Obj, now: number): number | undefined {
   return undefined;
 }
 
-export function decodeDownloadMetadata(body: Json, now = Date.now()): DownloadTarget {
+export const decodeDownloadMetadata = answerReader(function decodeDownloadMetadata(body: Json, now: number = Date.now()): DownloadTarget {
   let o: Obj | undefined = isObj(body) ? body : undefined;
   if (o && !firstString(o, ['url', 'signed_url', 'download_url', 'presigned_url', 'href']) && isObj(o.data)) {
     o = o.data;
@@ -644,7 +647,7 @@ export function decodeDownloadMetadata(body: Json, now = Date.now()): DownloadTa
     sha256,
     fileName: firstString(o, ['filename', 'file_name', 'fileName', 'name']),
   };
-}
+});
 
 // ------------------------------------------------------------------------------------------ 7 error bodies
 

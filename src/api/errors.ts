@@ -125,3 +125,26 @@ function scrubCause(cause: unknown): unknown {
   }
   return undefined;
 }
+
+/**
+ * What a reader of the service's answers failed with, as an ApiError: its own ApiError as it is; anything else it met
+ * (a RangeError from a builtin handed more than it takes, a case no check foresaw) means the answer could not be read:
+ * a ContractError, which the poller counts toward its unreadable limit (an untyped error would reset that count, and
+ * the job would be polled for ever) and which says "cannot read" where the raw message would say "stack size".
+ */
+export function unreadable(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  const said = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new ContractError('The service sent an answer the extension cannot read.', { detail: said.slice(0, 200), cause: e });
+}
+
+/** `read`, with every failure it throws made an ApiError (see unreadable). */
+export function answerReader<A extends unknown[], R>(read: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    try {
+      return read(...args);
+    } catch (e) {
+      throw unreadable(e);
+    }
+  };
+}

@@ -28,7 +28,7 @@ import {
 } from './answerText';
 import { errorText, parseBody } from './decode';
 import { tryParseJson } from './safeJson';
-import { ContractError, ServerError } from './errors';
+import { ContractError, ServerError, unreadable } from './errors';
 import { excerpt, redact } from './redact';
 import { TokenLane } from './streamLane';
 import { MAX_JSON_BYTES } from './http';
@@ -266,7 +266,7 @@ export class StreamDecoder implements IncrementalDecoder {
   /** Keeps the error for the next call; throws it now only when this call has no deltas to return first. */
   private fail(e: unknown): void {
     this.lane?.flush(this.out);
-    this.failure = e instanceof Error ? e : new Error(String(e));
+    this.failure = unreadable(e);
     if (this.out.length === 0) throw this.failure;
   }
 
@@ -637,7 +637,7 @@ class JsonBodyDecoder extends HoldingDecoder {
       // Inline reasoning tags are split by decodePieces, as for every framing.
       pieces = decodeInferenceResult(parseBody(body), false);
     } catch (e) {
-      this.fail(e instanceof Error ? e : new Error(String(e)));
+      this.fail(unreadable(e));
     }
     return pieces.map((p) => (p.kind === 'reasoning' ? { reasoning: p.text } : p.text));
   }

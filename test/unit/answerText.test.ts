@@ -126,6 +126,33 @@ describe('answer text: reasoning in its three forms', () => {
     }
   });
 
+  it('whitespace and partial tags at either end give the same pieces however they are cut', () => {
+    const cases: [string, InferencePiece[]][] = [
+      ['  <thinkx', [answer('  <thinkx')]],
+      ['  <thi', [answer('  <thi')]],
+      [' \t', [answer(' \t')]],
+      // A block cut off inside its close tag: the block's leading whitespace is left out, as when it is closed.
+      ['  <think>  </thi', [reasoning('</thi')]],
+      ['<think>a  </thinkx  b', [reasoning('a  </thinkx  b')]],
+      [' \n<think>\n a \n </think> \n b ', [reasoning('a'), answer('b ')]],
+      ['<think> \n ', []],
+    ];
+    for (const [text, want] of cases) {
+      for (let i = 0; i <= text.length; i++) {
+        for (let j = i; j <= text.length; j++) {
+          const inline = new InlineReasoning();
+          const got = mergePieces([
+            ...inline.push(text.slice(0, i)),
+            ...inline.push(text.slice(i, j)),
+            ...inline.push(text.slice(j)),
+            ...inline.end(),
+          ]);
+          assert.deepEqual(got, want, `${JSON.stringify(text)} cut at ${i}, ${j}`);
+        }
+      }
+    }
+  });
+
   it('a separate SSE event type, a discriminator field, a separate field: each kept apart', async () => {
     const sse = [
       'event: thinking\ndata: Considering\n\n',

@@ -1,7 +1,7 @@
 // The poller core with fake time, a scripted service and real notify-once markers in a temp folder.
 import { strict as assert } from 'node:assert';
 import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
-import { decodeEvaluationStatus } from '../../src/api/decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/decode';
 import { markerFiles } from '../../src/jobs/notifyOnce';
 import {
   backoffDelay,
@@ -16,6 +16,7 @@ import { REQUEST_BUDGET } from '../../src/jobs/requestBudget';
 import { GONE_ERROR } from '../../src/jobs/statusPatch';
 import { tempDir } from './helpers';
 import { deferred, FakeClock, FakeJobs, FakeSource, SCOPE, type Answer } from './pollRig';
+import { whileObjectWalksThrow } from './throwingBuiltin';
 
 const INTERVAL = 1_000;
 
@@ -429,6 +430,35 @@ describe('job poller core', () => {
     await advance(600 * INTERVAL);
     assert.equal(source.callsFor('e').length, UNREADABLE_LIMIT, 'never asked again');
     assert.ok(source.callsFor('fine').length > 600, 'the other job is polled as usual');
+  });
+
+  it("counts a decoder's own error (a RangeError, as a list of 200,000 records gave) as unreadable, not unexpected", async () => {
+    jobs.add('finetune', 'large');
+    jobs.add('finetune', 'thrown');
+    // No status beside 200,000 records (1.3 MB); and a builtin throwing while a readable answer is read.
+    const large = { items: Array.from({ length: 200_000 }, (_, i) => ({ i })) };
+    source.answer = (id) => {
+      try {
+        return id === 'large'
+          ? decodeFinetuneStatus(id, large)
+          : whileObjectWalksThrow(() => decodeFinetuneStatus(id, { status: 'running' }));
+      } catch (e) {
+        return e as Error;
+      }
+    };
+    const p = poller();
+    await p.sync();
+    await advance(60 * INTERVAL);
+    for (const id of ['large', 'thrown']) {
+      assert.equal(source.callsFor(id).length, UNREADABLE_LIMIT, `${id}: asked ${UNREADABLE_LIMIT} times, then no more`);
+      assert.equal(jobs.byId(id).state, 'failed');
+      assert.match(jobs.byId(id).error ?? '', /^The service's answer could not be read/);
+    }
+    assert.deepEqual(
+      logs.filter((l) => l.level === 'error'),
+      [],
+      'nothing taken for a bug of the poller',
+    );
   });
 
   it('does not fail a job whose unreadable answers are not in a row', async () => {

@@ -1,0 +1,90 @@
+// Answers with more elements than a spread or `apply` takes (about 125,000 arguments: bodies of 0.6 to 3 MiB, far under
+// the size caps) are read like any other, and whatever a reader meets that is not an ApiError reaches the caller as a
+// ContractError: the poller counts it toward its unreadable limit, and Chat shows "cannot read", not a stack overflow.
+import { strict as assert } from 'node:assert';
+import { decodeInferenceResult, findParts, findText, readStreamPayload } from '../../src/api/answerText';
+import { decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from '../../src/api/decode';
+import { ContractError } from '../../src/api/errors';
+import { decodePieces } from '../../src/api/stream';
+import { whileObjectWalksThrow } from './throwingBuiltin';
+
+const MANY = 200_000;
+const records = () => Array.from({ length: MANY }, (_, i) => ({ i }));
+const letters = () => Array.from({ length: MANY }, () => 'a');
+
+async function streamed(body: string, contentType: string): Promise<{ reasoning: string; answer: string }> {
+  async function* source(): AsyncGenerator<Uint8Array> {
+    yield Buffer.from(body);
+  }
+  let reasoning = '';
+  let answer = '';
+  for await (const p of decodePieces(source(), { contentType })) {
+    if (p.kind === 'reasoning') reasoning += p.text;
+    else answer += p.text;
+  }
+  return { reasoning, answer };
+}
+
+describe(`answers holding ${MANY} elements`, () => {
+  it('a job status beside a list of that many records is read', () => {
+    const body = { status: 'running', progress: 0.5, items: records() };
+    assert.ok(JSON.stringify(body).length > 1_000_000, 'a body over 1 MB');
+    assert.equal(decodeFinetuneStatus('j', body).state, 'running');
+    assert.equal(decodeEvaluationStatus('e', { status: 'running', items: records() }).state, 'running');
+    assert.throws(() => decodeFinetuneStatus('j', { items: records() }), ContractError, 'no status: refused as unreadable');
+  });
+
+  it('an answer in that many pieces is read, whole and streamed; its reasoning too', async () => {
+    assert.equal(findText({ text: letters() }), 'a'.repeat(MANY));
+    assert.deepEqual(findParts({ reasoning: letters(), text: ['b'] }), { reasoning: 'a'.repeat(MANY), answer: 'b' });
+    assert.deepEqual(decodeInferenceResult({ choices: [{ message: { content: letters() } }] }), [
+      { kind: 'answer', text: 'a'.repeat(MANY) },
+    ]);
+    const event = JSON.stringify({ text: letters() });
+    assert.deepEqual(readStreamPayload(event), { kind: 'text', text: 'a'.repeat(MANY) });
+    assert.deepEqual(await streamed(`${event}\n`, 'application/x-ndjson'), { reasoning: '', answer: 'a'.repeat(MANY) });
+    assert.deepEqual(await streamed(`data: ${event}\n\n`, 'text/event-stream'), { reasoning: '', answer: 'a'.repeat(MANY) });
+  });
+
+  it('a record of that many prose fields is refused as ambiguous, not overflowed', () => {
+    const body = Object.fromEntries(Array.from({ length: MANY }, (_, i) => [`f${i}`, 'two words']));
+    assert.throws(() => findParts(body), ContractError);
+  });
+
+  it('a model list and a started job beside that many records are read', () => {
+    assert.deepEqual(
+      decodeModelList({ models: ['m1', 'm2'], extra: records() }).map((m) => m.name),
+      ['m1', 'm2'],
+    );
+    assert.equal(decodeStartedJob({ job_id: 'job-1', items: records() }).jobId, 'job-1');
+  });
+});
+
+describe('an error of its own in a reader of answers', () => {
+  // A builtin that throws a RangeError, as a spread did past about 125,000 arguments.
+  const isUnreadable = (e: unknown) => e instanceof ContractError && e.kind === 'contract' && /cannot read/.test(e.message);
+
+  it('is a ContractError from every decoder, never the RangeError itself', () => {
+    const body = { status: 'running', job_id: 'job-1', models: ['m'], text: 'a b' };
+    assert.throws(() => whileObjectWalksThrow(() => decodeFinetuneStatus('j', body)), isUnreadable);
+    assert.throws(() => whileObjectWalksThrow(() => decodeEvaluationStatus('e', body)), isUnreadable);
+    assert.throws(() => whileObjectWalksThrow(() => decodeModelList(body)), isUnreadable);
+    assert.throws(() => whileObjectWalksThrow(() => decodeStartedJob(body)), isUnreadable);
+    assert.throws(() => whileObjectWalksThrow(() => decodeInferenceResult(body)), isUnreadable);
+  });
+
+  it('is a ContractError from a stream', async () => {
+    const event = JSON.stringify({ type: 'delta', text: 'a b' });
+    for (const [body, type] of [
+      [`${event}\n`, 'application/x-ndjson'],
+      [`data: ${event}\n\n`, 'text/event-stream'],
+      [event, 'application/json'],
+    ]) {
+      await assert.rejects(
+        whileObjectWalksThrow(() => streamed(body!, type!)),
+        isUnreadable,
+        type,
+      );
+    }
+  });
+});
