@@ -184,8 +184,15 @@ class ParticipantRun {
     const tuned = list.filter((m) => m.kind === 'custom').sort(byName);
     const others = list.filter((m) => m.kind !== 'custom').sort(byName);
     const parts: string[] = [];
-    if (others.length) parts.push(`**${vscode.l10n.t('Base models')}** (${others.length})`, '', ...others.map(line), '');
-    if (tuned.length) parts.push(`**${vscode.l10n.t('Tuned models')}** (${tuned.length})`, '', ...tuned.map(line), '');
+    // Lines are added in a loop, not push(...list): the service's list may hold more than a call takes (RangeError).
+    const group = (title: string, models: ModelInfo[]) => {
+      if (models.length === 0) return;
+      parts.push(`**${title}** (${models.length})`, '');
+      for (const m of models) parts.push(line(m));
+      parts.push('');
+    };
+    group(vscode.l10n.t('Base models'), others);
+    group(vscode.l10n.t('Tuned models'), tuned);
     parts.push(vscode.l10n.t('Pick one in the Chat model picker and ask @hosted, or open it in the Playground.'));
     this.stream.markdown(parts.join('\n'));
     this.stream.button({ command: COMMANDS.openPlayground, title: vscode.l10n.t('Open the Playground') });

@@ -2,7 +2,9 @@
 // The one place that sets innerHTML is the output pane, with HTML from the markdown renderer.
 
 type Attributes = Record<string, string | boolean | undefined>;
-type Child = Node | string | undefined | false;
+// A list of children is taken as a list, never spread into a call: a model list from the service may hold more items
+// than a call takes arguments (about 125,000: RangeError).
+type Child = Node | string | undefined | false | readonly Child[];
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -14,11 +16,23 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (value === undefined || value === false) continue;
     element.setAttribute(name, value === true ? '' : value);
   }
+  appendChildren(element, children);
+  return element;
+}
+
+function appendChildren(parent: Node, children: readonly Child[]): void {
   for (const child of children) {
     if (child === undefined || child === false) continue;
-    element.append(typeof child === 'string' ? document.createTextNode(child) : child);
+    if (Array.isArray(child)) appendChildren(parent, child as readonly Child[]);
+    else parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : (child as Node));
   }
-  return element;
+}
+
+/** Replaces `parent`'s children with `children` in one change (a loop into a fragment: no spread, see Child). */
+export function setChildren(parent: Element, children: readonly Child[]): void {
+  const fragment = document.createDocumentFragment();
+  appendChildren(fragment, children);
+  parent.replaceChildren(fragment);
 }
 
 /** A codicon, hidden from screen readers (the control around it carries the label). */

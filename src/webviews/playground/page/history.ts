@@ -2,7 +2,7 @@
 // session as a markdown file (the host asks where and writes it).
 import { l10n } from '../../../l10n';
 import type { ExportedRun } from '../protocol';
-import { h, icon, show } from './dom';
+import { h, icon, setChildren, show } from './dom';
 import { modelLabel } from './modelLabels';
 import { formatMs } from './output';
 import { HISTORY_LIMIT, HISTORY_OUTPUT_CHARS, historyAfter } from './webviewState';
@@ -85,7 +85,10 @@ export class HistoryList {
     show(this.empty, this.entries.length === 0);
     this.exportButton.disabled = this.entries.length === 0;
     this.clearButton.disabled = this.entries.length === 0;
-    this.list.replaceChildren(...this.entries.map((entry) => this.item(entry)));
+    setChildren(
+      this.list,
+      this.entries.map((entry) => this.item(entry)),
+    );
   }
 
   private item(entry: ExportedRun): HTMLLIElement {

@@ -2,7 +2,7 @@
 // has a label, a description of what it does (knobHelp.ts) and an inline message that says what is wrong with its value.
 import { l10n } from '../../../l10n';
 import { isLocalModelId, type ErrorFix, type ModelEntry, type ModelsMessage } from '../protocol';
-import { h, icon, show, uid } from './dom';
+import { h, icon, setChildren, show, uid } from './dom';
 import { knobProblems, type KnobErrors, type KnobField, type Knobs } from './formValidation';
 import { helpFor, knobHelp } from './knobHelp';
 import { modelLabel } from './modelLabels';
@@ -254,11 +254,11 @@ export class KnobsGroup {
         h(
           'optgroup',
           { label: l10n.t('On this machine'), 'data-testid': 'local-models' },
-          ...local.map((m) => h('option', { value: m.name, title: knobHelp('localModel') }, modelLabel(m.name))),
+          local.map((m) => h('option', { value: m.name, title: knobHelp('localModel') }, modelLabel(m.name))),
         ),
       );
     }
-    this.model.replaceChildren(...options);
+    setChildren(this.model, options);
     this.model.value = selected;
   }
 }

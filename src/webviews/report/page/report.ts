@@ -13,7 +13,7 @@ import {
   type ReportToHost,
   type ReportView,
 } from '../protocol';
-import { h, vscodeApi } from '../../playground/page/dom';
+import { h, setChildren, vscodeApi } from '../../playground/page/dom';
 import { formatBytes } from '../../../util/byteSize';
 import { l10n } from '../../../l10n';
 import { chart } from './chart';
@@ -61,7 +61,7 @@ function render(view: ReportView): void {
     body.push(h('figure', {}, chart(view), legend(view)));
     for (const dataset of view.datasets) body.push(section(view, dataset));
   }
-  app.replaceChildren(...body);
+  setChildren(app, body);
 }
 
 /** "Where it came from": the finetune here that created the model, or one quiet line when none recorded it. */
@@ -199,7 +199,7 @@ function table(dataset: ReportDataset): HTMLTableElement {
         h('td', { colspan: '5' }, c.running ? l10n.t('evaluating…') : l10n.t('no result')),
       ),
     );
-  return h('table', {}, h('caption', {}, l10n.t('Evaluations on {0}', dataset.datasetName)), head, h('tbody', {}, ...rows, ...empty));
+  return h('table', {}, h('caption', {}, l10n.t('Evaluations on {0}', dataset.datasetName)), head, h('tbody', {}, rows, empty));
 }
 
 function button(label: string, testId: string, onClick: () => void): HTMLButtonElement {
