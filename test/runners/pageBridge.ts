@@ -1,12 +1,13 @@
 // The server runner's side of the in-editor suite's view into webview pages (test/suite/webviewPage.ts): a loopback
 // HTTP endpoint, under a random path, that reads or acts on the one webview frame holding a given test id, in the
 // browser the runner opened. It acts only on elements named by `data-testid`, with Playwright's own waits; it runs no
-// script sent to it.
+// script sent to it. It also reads (never acts on) the workbench's Chat view, which has no test ids: what its answers
+// show, their images and links, for the test that checks what Chat renders of an answer.
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Frame } from 'playwright-core';
-import type { ElementView, PageAnswer, PageRequest, PageView } from '../suite/webviewPage';
+import type { ChatView, ChatViewRequest, ElementView, PageAnswer, PageRequest, PageView } from '../suite/webviewPage';
 
 const ACTION_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 64 * 1024;
@@ -49,7 +50,32 @@ async function readView(frame: Frame): Promise<PageView> {
   });
 }
 
-async function act(browser: BrowserContext, request: PageRequest): Promise<PageAnswer> {
+/** The workbench's Chat view (`.interactive-session`, the chat widget in 1.104 and 1.139), read from every page. */
+async function readChat(browser: BrowserContext): Promise<PageAnswer> {
+  for (const page of browser.pages()) {
+    const chat = await page
+      .mainFrame()
+      .evaluate((): ChatView | undefined => {
+        const session = document.querySelector('.interactive-session');
+        if (!session) return undefined;
+        const responses = Array.from(session.querySelectorAll('.interactive-response'));
+        return {
+          text: responses.map((r) => r.textContent ?? '').join('\n'),
+          images: Array.from(session.querySelectorAll('img')).map((i) => i.getAttribute('src') ?? ''),
+          links: Array.from(session.querySelectorAll('.interactive-response a')).map((a) => ({
+            text: a.textContent ?? '',
+            href: a.getAttribute('data-href') || a.getAttribute('href') || '',
+          })),
+        };
+      })
+      .catch(() => undefined); // a page that went away meanwhile
+    if (chat) return { ok: true, chat };
+  }
+  return { ok: false, error: 'no page shows a Chat view' };
+}
+
+async function act(browser: BrowserContext, request: PageRequest | ChatViewRequest): Promise<PageAnswer> {
+  if ('chatView' in request) return readChat(browser);
   const frames = await framesWith(browser, request.pageWith);
   if (frames.length !== 1) return { ok: false, error: `${frames.length} webview frames hold [data-testid="${request.pageWith}"], not one` };
   const frame = frames[0]!;
@@ -93,7 +119,7 @@ export async function startPageBridge(browser: () => Promise<BrowserContext> | u
       void (async () => {
         try {
           if (size > MAX_BODY_BYTES) throw new Error('request too large');
-          const request = JSON.parse(Buffer.concat(parts).toString('utf8')) as PageRequest;
+          const request = JSON.parse(Buffer.concat(parts).toString('utf8')) as PageRequest | ChatViewRequest;
           const context = await browser();
           if (!context) throw new Error('the browser is not open');
           reply(200, await act(context, request));

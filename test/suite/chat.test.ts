@@ -13,6 +13,9 @@ import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { ChatResponseMetadata } from '../../src/features/chat/chatParticipant';
 import { ChatReasoningStore, isFoldedReasoning } from '../../src/features/chat/chatReasoning';
+import { languageModelError } from '../../src/features/chat/chatError';
+import { NetworkError } from '../../src/api/errors';
+import { untrustedMarkdown } from '../../src/util/untrustedMarkdown';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
 import { activateAgain, deactivate, recordingMessages, waitFor } from './helpers';
@@ -171,6 +174,32 @@ describe('models in vscode.lm', () => {
       async () => textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User(`Fail ${STREAM_ERROR_MARKER}`)], {})),
       (e: unknown) => e instanceof vscode.LanguageModelError && /failed mid-stream/.test(e.message),
     );
+  });
+
+  it('a failure handed to another extension is inert, one line, and names no address', async () => {
+    await rig.useKey('demo-key');
+    const m = await model();
+    const detail =
+      'Refused: [update your key](command:hostedReasoning.clearApiKey) ![p](https://t.example/p.png) <img src=x> see http://10.0.0.5:8443/status';
+    rig.emu.faults.add({
+      path: INFER_PATH,
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({ detail }),
+      contentType: 'application/json',
+    });
+    await assert.rejects(
+      async () => textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User('Refuse me')], {})),
+      (e: unknown) => {
+        assert.ok(e instanceof vscode.LanguageModelError, `not a LanguageModelError: ${String(e)}`);
+        assert.match(e.message, /Refused: \[update your key\]/);
+        assert.doesNotMatch(e.message, /\]\(|<img|https?:\/\/|\n/);
+        return true;
+      },
+    );
+    // The client says which service it could not reach; the caller is not told where that is.
+    const unreachable = languageModelError(new NetworkError(`Asking m: cannot reach the service at ${rig.emu.url} (ECONNREFUSED).`));
+    assert.equal(unreachable.message, 'Asking m: cannot reach the service at (address not shown) (ECONNREFUSED). (Configure Service URL)');
   });
 
   it('a key the service no longer accepts is a NoPermissions error that says what to do', async () => {
@@ -334,7 +363,8 @@ describe('the @hosted chat participant', () => {
     const prompt = 'What does a cache buy you?';
     const r = await participant(chatRequest(prompt, { model: await model() }));
     assert.equal(r.result.errorDetails, undefined);
-    assert.equal(r.markdown(), answer(prompt));
+    // An answer with nothing to neutralise (headings, emphasis, code, a list) reaches Chat as it was written.
+    assert.equal(r.markdown(), `${answer(prompt)}\n`);
     assert.equal(r.metadata?.modelName, MODEL);
     assert.deepEqual(
       r.buttons().map((b) => [b.command, b.arguments]),
@@ -359,13 +389,16 @@ describe('the @hosted chat participant', () => {
     // The folded line is left out of the conversation sent again; an answer quoting its command's text is not.
     assert.ok(isFoldedReasoning(line.text), line.text);
     assert.ok(!isFoldedReasoning(`see (command:${COMMANDS.showChatReasoning}?x) and ] (command:${COMMANDS.showChatReasoning}?y)`));
+    // An answer quoting the line, in a code span, in a code block or as it is, is a part that holds more: it stays.
+    for (const quoted of [`\`${line.text.trim()}\``, `\`\`\`\n${line.text}\`\`\`\n`, line.text.trim()]) {
+      const shown = untrustedMarkdown(quoted);
+      assert.ok(!isFoldedReasoning(shown), shown);
+    }
+    assert.ok(!isFoldedReasoning(`${line.text}And the answer.`));
     assert.equal(line.supportHtml, false);
     assert.deepEqual(line.isTrusted, { enabledCommands: [COMMANDS.showChatReasoning] });
     assert.ok(!r.markdown().includes('The question is about'), r.markdown());
-    assert.equal(
-      rest.map((p) => (p.kind === 'markdown' ? p.text : '')).join(''),
-      answer(prompt).replace('<img', '< img').replace('](', '] ('),
-    );
+    assert.equal(rest.map((p) => (p.kind === 'markdown' ? p.text : '')).join(''), untrustedMarkdown(answer(prompt)));
     assert.ok(rest.every((p) => p.kind === 'markdown' && !p.supportHtml && !p.isTrusted));
 
     // The link's command opens the reasoning, as the service sent it, in a read-only plain-text document.
@@ -443,8 +476,11 @@ describe('the @hosted chat participant', () => {
     );
     const [prose, code] = md.split('```md\n');
     assert.ok(prose && code, md);
-    assert.doesNotMatch(prose, /\]\(|<img/);
-    assert.match(prose, /\[the docs\] \(command:/);
+    assert.doesNotMatch(prose, /\]\(|(?<!\\)<img/);
+    assert.match(
+      prose,
+      /^See the docs \(`command:hostedReasoning\.clearApiKey`\) \\\[image: pixel\\\] \(`https:\/\/tracker\.example\/p\.png`\) \\<img/,
+    );
     assert.equal(code, '[kept](as-is)\n```\n');
   });
 

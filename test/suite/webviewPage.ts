@@ -35,7 +35,22 @@ export interface PageRequest {
   action: PageAction;
 }
 
-export type PageAnswer = { ok: true; view?: PageView } | { ok: false; error: string };
+/** What the workbench's Chat view shows (not a webview: the workbench page itself), read only. */
+export interface ChatView {
+  /** The text of its responses, in order. */
+  text: string;
+  /** The `src` of every image element in it. */
+  images: string[];
+  /** Every link in it: its text, and where it goes (VS Code keeps the target in `data-href` and clears `href`). */
+  links: { text: string; href: string }[];
+}
+
+/** Reads the Chat view of the workbench. */
+export interface ChatViewRequest {
+  chatView: true;
+}
+
+export type PageAnswer = { ok: true; view?: PageView; chat?: ChatView } | { ok: false; error: string };
 
 export class WebviewPage {
   constructor(
@@ -79,6 +94,18 @@ export class WebviewPage {
     if (!answer.ok) throw new Error(`page bridge, ${action.op}: ${answer.error}`);
     return answer.view;
   }
+}
+
+/** What the workbench's Chat view shows, or undefined when the runner offers no bridge. */
+export async function readChatView(): Promise<ChatView | undefined> {
+  const url = process.env[PAGE_BRIDGE_ENV];
+  if (!url) return undefined;
+  const body: ChatViewRequest = { chatView: true };
+  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await res.json()) as PageAnswer;
+  if (!answer.ok) throw new Error(`page bridge, chat view: ${answer.error}`);
+  if (!answer.chat) throw new Error('the page bridge sent no chat view');
+  return answer.chat;
 }
 
 /** The webview page holding an element with test id `pageWith`, or undefined when the runner offers no bridge. */

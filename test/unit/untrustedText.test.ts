@@ -5,7 +5,8 @@
 // - quick picks, tree labels, the status bar: the `$(icon)` syntax.
 import * as assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
-import { markdownLiteral, untrustedMarkdown, untrustedText, UntrustedMarkdown } from '../../src/util/untrustedText';
+import { markdownLiteral, untrustedText } from '../../src/util/untrustedText';
+import { untrustedMarkdown, UntrustedMarkdown } from '../../src/util/untrustedMarkdown';
 
 /** VS Code 1.100's notification link grammar (linkedText.ts): `[label](https://…|command:…|file:…)`. */
 const VSCODE_NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
@@ -41,11 +42,12 @@ const PAYLOADS = [
   '$(loading~spin) $(key)',
 ];
 
-function assertInert(text: string, context: string): void {
-  assert.equal(text.match(VSCODE_NOTIFICATION_LINK), null, `a notification would show a link (${context}): ${text}`);
-  const html = markdown.render(text);
+/** `chatAnswer`: Chat shows an answer with theme icons off, and an https link whose text is its own address is allowed. */
+function assertInert(text: string, context: string, chatAnswer = false): void {
+  const html = chatAnswer ? markdown.render(text).replace(/<a href="(https:\/\/[^"]+)">\1<\/a>/g, '') : markdown.render(text);
+  if (!chatAnswer) assert.equal(text.match(VSCODE_NOTIFICATION_LINK), null, `a notification would show a link (${context}): ${text}`);
   assert.ok(!/<a\b|<img\b|<script\b|<!--/i.test(html), `markdown renders a link, image or HTML (${context}): ${html}`);
-  assert.ok(!text.includes('$('), `an icon would be rendered (${context}): ${text}`);
+  if (!chatAnswer) assert.ok(!text.includes('$('), `an icon would be rendered (${context}): ${text}`);
   assert.ok(!/\p{Cf}/u.test(text), `an invisible format character is left (${context})`);
 }
 
@@ -118,42 +120,10 @@ describe("untrustedMarkdown (a model's answer shown as markdown in Chat)", () =>
   for (const payload of PAYLOADS) {
     it(`makes ${JSON.stringify(payload)} inert, whole and streamed in pieces`, () => {
       const text = `Answer: ${payload}\n\n- item ${payload}\n`;
-      assertInert(untrustedMarkdown(text), 'whole');
-      for (const size of [1, 2, 5]) assertInert(streamed(text, size), `in pieces of ${size}`);
+      assertInert(untrustedMarkdown(text), 'whole', true);
+      for (const size of [1, 2, 5]) assertInert(streamed(text, size), `in pieces of ${size}`, true);
     });
   }
-
-  it('keeps what makes an answer readable: headings, emphasis, lists, indentation, code as written', () => {
-    const text = [
-      '### Answer',
-      '',
-      'It depends on **caching** — _naïve_ but fine ✅ (简体).',
-      '',
-      '```ts',
-      'if (a[0](b) < c) return `$(x)`; // [link](command:x) <b>',
-      '    indented();',
-      '```',
-      '',
-      '- one',
-      '  - two',
-      '',
-      'Inline `[a](command:x)` stays code, [b](command:y) does not.',
-    ].join('\n');
-    const out = untrustedMarkdown(text);
-    const lines = out.split('\n');
-    assert.deepEqual(lines.slice(0, 12), text.split('\n').slice(0, 12));
-    assert.equal(lines[12], 'Inline `[a](command:x)` stays code, [b] (command:y) does not.');
-    assert.equal(streamed(text, 3), out);
-  });
-
-  it('closes a code block the model left open, so nothing after it is swallowed as code', () => {
-    assert.equal(untrustedMarkdown('Thinking:\n```\n</details>'), 'Thinking:\n```\n</details>\n```\n');
-    assert.equal(untrustedMarkdown('```py\nprint(1)\n'), '```py\nprint(1)\n```\n');
-  });
-
-  it('removes invisible format characters, even in code', () => {
-    assert.equal(untrustedMarkdown('```\nlet a\u202e = 1\n```\nok\u200b'), '```\nlet a = 1\n```\nok');
-  });
 });
 
 describe('markdownLiteral (a name inside markdown)', () => {

@@ -3,8 +3,9 @@
 // (chatReasoning.ts) and its answer as markdown; /models lists the key's models; /finetune runs the Explorer
 // command's flow on the files the person referenced (#file); /evaluate starts an evaluation; /jobs shows the jobs with
 // their progress. Buttons open the playground, the evaluation report or the download. Every word of the service
-// (answers, names, errors) is made inert before it reaches the response (src/util/untrustedText.ts): chat renders
-// markdown, where a link or an image would act.
+// (answers, names, errors) is made inert before it reaches the response: chat renders markdown, where a link or an
+// image would act. Names and messages through src/util/untrustedText.ts; answers are parsed and written again as
+// markdown that shows links with their real target and images as their address (src/util/untrustedMarkdown.ts).
 import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS } from '../../contributions';
 import type { ModelInfo } from '../../api/types';
@@ -13,7 +14,8 @@ import { jobDescription, jobTitle } from '../../jobs/jobFormat';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import type { Services } from '../../services';
 import { classifyError, FIXES } from '../../util/classifyError';
-import { markdownLiteral, untrustedText, UntrustedMarkdown } from '../../util/untrustedText';
+import { markdownLiteral, untrustedText } from '../../util/untrustedText';
+import { UntrustedMarkdown } from '../../util/untrustedMarkdown';
 import { startEvaluation } from '../evaluate/evaluateCommand';
 import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
 import { askModel } from './chatInference';
@@ -164,6 +166,7 @@ class ParticipantRun {
     const md = new vscode.MarkdownString(text);
     md.isTrusted = false;
     md.supportHtml = false;
+    md.supportThemeIcons = false;
     this.stream.markdown(md);
   }
 

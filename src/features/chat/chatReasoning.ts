@@ -80,11 +80,18 @@ export class ChatReasoningStore {
   }
 }
 
+/** The line fold() writes, whole: its words (in any language), then the link to our command with one id. */
+const FOLDED = new RegExp(
+  `^\\*[^\\n]+\\* · \\[[^\\n\\]]+\\]\\(command:${COMMANDS.showChatReasoning.replace(/\./g, '\\.')}\\?%5B%22[0-9a-f-]{36}%22%5D\\)\\n\\n$`,
+);
+
 /**
- * Whether a markdown part of an earlier response is a folded reasoning (left out of the conversation sent again): it
- * holds the link to our command. An answer cannot hold one: its `](` is neutralised, so an answer quoting the link's
- * text stays in the conversation.
+ * Whether a markdown part of an earlier response is a folded reasoning (left out of the conversation sent again): the
+ * whole part is the one line fold() writes, its link to our command with an id. Chat keeps it a part of its own (its
+ * trust differs from an answer's, so it is not merged with one). An answer can never be that line: the neutraliser
+ * writes no `[` outside code, and code is fenced or between backticks; an answer that quotes the line, in code or
+ * not, is a part that holds more and stays in the conversation.
  */
 export function isFoldedReasoning(markdown: string): boolean {
-  return markdown.includes(`](command:${COMMANDS.showChatReasoning}?`);
+  return FOLDED.test(markdown);
 }
