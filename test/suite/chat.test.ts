@@ -7,12 +7,15 @@
 // so its handler, the one the entry module registered forwards to, is called with a recording response stream.
 import * as assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { ChatResponseMetadata } from '../../src/features/chat/chatParticipant';
 import { ChatReasoningStore, isFoldedReasoning } from '../../src/features/chat/chatReasoning';
+import { outsideMessage } from '../../src/features/finetune/realPlace';
+import { markdownLiteral } from '../../src/util/untrustedText';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
 import { activateAgain, deactivate, recordingMessages, waitFor } from './helpers';
@@ -511,6 +514,47 @@ describe('the @hosted chat participant', () => {
       assert.match(jobs.markdown(), new RegExp(`Create ${name.replace(/-/g, '\\\\-')}`));
     } finally {
       await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('/finetune refuses a file reached through a linked folder that leads out of the workspace, and uploads nothing', async function () {
+    if (process.platform === 'win32') this.skip(); // links need privileges there
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'suite-private-'));
+    const link = path.join(workspace, `docs-link-${Date.now().toString(36)}`);
+    try {
+      await writePdf(path.join(outside, 'secret.pdf'), ['Private: salaries of 2024.']);
+      await fsp.symlink(outside, link);
+      const file = vscode.Uri.file(path.join(link, 'secret.pdf'));
+      const label = vscode.workspace.asRelativePath(file);
+      const answers: FinetuneAnswers = {
+        baseModel: MODEL,
+        modelName: `suite-link-${Date.now().toString(36)}`,
+        numQs: 3,
+        mode: 'pretraining',
+        useCase: '',
+      };
+      rig.emu.clearReceived();
+      const { r, shown } = await recordingMessages(async (shown) => ({
+        r: await participant(chatRequest('#file', { command: 'finetune', references: [{ id: 'vscode.file', value: file }] }), {
+          finetuneAnswers: answers,
+        }),
+        shown,
+      }));
+      assert.equal(r.metadata?.jobId, undefined, r.markdown());
+      assert.match(r.markdown(), /No job was started/);
+      assert.ok(r.markdown().includes(markdownLiteral(outsideMessage(label), 500)), r.markdown());
+      assert.ok(
+        shown.some((m) => m.modal && /cannot be used/.test(m.text)),
+        JSON.stringify(shown),
+      );
+      assert.ok(!rig.emu.received.some((q) => q.path.startsWith('/cr/generate_questions')), 'the file was uploaded');
+    } finally {
+      await fsp.rm(link, { force: true });
+      await fsp.rm(outside, { recursive: true, force: true });
     }
   });
 
