@@ -7,6 +7,7 @@
 // markdown, where a link or an image would act.
 import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS } from '../../contributions';
+import type { ServiceWait } from '../../api/http';
 import type { ModelInfo } from '../../api/types';
 import { isActive, type JobRecord } from '../../jobs/jobRecord';
 import { jobDescription, jobTitle } from '../../jobs/jobFormat';
@@ -14,6 +15,7 @@ import type { ModelsTreeProvider } from '../models/modelsTree';
 import type { Services } from '../../services';
 import { classifyError, FIXES } from '../../util/classifyError';
 import { markdownLiteral, untrustedText, UntrustedMarkdown } from '../../util/untrustedText';
+import { retryAtText, serviceWaitText } from '../../util/serviceWaitText';
 import { startEvaluation } from '../evaluate/evaluateCommand';
 import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
 import { askModel } from './chatInference';
@@ -115,7 +117,9 @@ class ParticipantRun {
     };
     try {
       const knobs = this.services.session.settings().chat;
-      for await (const piece of askModel(this.services, modelName, conversation, knobs, controller.signal)) {
+      // The log is not where the person looks: the service's wait is said in the response's progress line.
+      const onServiceWait = (wait: ServiceWait) => this.stream.progress(serviceWaitText(wait, vscode.env.language));
+      for await (const piece of askModel(this.services, modelName, conversation, knobs, controller.signal, { onServiceWait })) {
         if (this.token.isCancellationRequested) break;
         if (piece.kind === 'reasoning') {
           if (thinkingSince === undefined) {
@@ -308,7 +312,12 @@ class ParticipantRun {
     this.services.log.warn(`Chat: @hosted ${command ? `/${command}` : 'question'} failed: ${info.message}`);
     if (info.fix) this.stream.button({ command: info.fix.command, title: info.fix.title });
     else if (info.kind !== 'request') this.stream.button({ command: FIXES.showLog.command, title: FIXES.showLog.title });
-    return { errorDetails: { message: untrustedText(info.message, { maxChars: 2000 }) } };
+    // Refused again after the one wait (a second 429): when to ask again, on the clock. The error comes at once, so
+    // its wait runs from now.
+    const retryAfterMs = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+    const when =
+      info.kind === 'rateLimit' && typeof retryAfterMs === 'number' ? ` ${retryAtText(retryAfterMs, Date.now(), vscode.env.language)}` : '';
+    return { errorDetails: { message: untrustedText(`${info.message}${when}`, { maxChars: 2000 }) } };
   }
 }
 
