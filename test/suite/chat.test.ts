@@ -18,7 +18,7 @@ import { outsideMessage } from '../../src/features/finetune/realPlace';
 import { markdownLiteral } from '../../src/util/untrustedText';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
-import { activateAgain, deactivate, recordingMessages, waitFor } from './helpers';
+import { activateAgain, clockTimesBetween, deactivate, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
@@ -461,6 +461,56 @@ describe('the @hosted chat participant', () => {
       r.buttons().map((b) => b.command),
       [COMMANDS.openPlayground],
     );
+  });
+
+  it('a rate limit is said in the progress line with the clock time of the retry, not only in the log', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '60', times: 1 });
+    const recorded = recordingStream();
+    const cancel = new vscode.CancellationTokenSource();
+    const from = Date.now() + 60_000;
+    const running = rig.api.chat.participant(
+      chatRequest('Are you there?', { model: await model() }),
+      { history: [] },
+      recorded.stream,
+      cancel.token,
+    );
+    try {
+      const line = await waitFor('the wait in the progress line', () =>
+        recorded.said.flatMap((x) => (x.kind === 'progress' ? [x.text] : [])).find((t) => t.startsWith('The service asked')),
+      );
+      const to = Date.now() + 60_000;
+      const m = /^The service asked to wait 60 s; retrying at (.+)\.$/.exec(line);
+      assert.ok(m, line);
+      assert.ok(clockTimesBetween(from, to).has(m[1]!), `${m[1]} is not the time 60 s after the refusal`);
+    } finally {
+      // Stop during the wait: it ends at once, nothing is slept for a minute.
+      cancel.cancel();
+      await running;
+      cancel.dispose();
+      rig.emu.faults.clear();
+    }
+  });
+
+  it('refused again after its one wait, the answer is an error that says when to retry', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '1', times: 5 });
+    rig.emu.clearReceived();
+    try {
+      const from = Date.now();
+      const r = await participant(chatRequest('Are you there?', { model: await model() }));
+      const to = Date.now();
+      const message = r.result.errorDetails?.message ?? '';
+      const m = /too many requests \(429\).*\. Try again in 1 s\. You can retry at (.+)\.$/.exec(message);
+      assert.ok(m, message);
+      assert.ok(clockTimesBetween(from + 1000, to + 1000).has(m[1]!), `${m[1]} is not 1 s after the last refusal`);
+      assert.equal(r.said.filter((x) => x.kind === 'progress' && x.text.startsWith('The service asked')).length, 1, 'one wait');
+      assert.equal(rig.emu.received.filter((q) => q.path.startsWith(INFER_PATH)).length, 2, 'asked twice, not five times');
+    } finally {
+      rig.emu.faults.clear();
+    }
   });
 
   it('without a key, says what is missing and offers the key setup', async () => {
