@@ -567,6 +567,50 @@ describe('the @hosted chat participant', () => {
     }
   });
 
+  it('/finetune takes only what the person referenced: the file Chat attached by itself is left out, and said', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const folder = await fsp.mkdtemp(path.join(workspace, 'suite-chat-implicit-'));
+    try {
+      const asked = path.join(folder, 'handbook.pdf');
+      const open = path.join(folder, 'open-in-editor.pdf');
+      await writePdf(asked, ['Refunds are paid within five working days.']);
+      await writePdf(open, ['Private notes that happen to be open.']);
+      const answers: FinetuneAnswers = {
+        baseModel: MODEL,
+        modelName: `suite-implicit-${Date.now().toString(36)}`,
+        numQs: 3,
+        mode: 'pretraining',
+        useCase: '',
+      };
+      // As VS Code 1.104 and 1.139 send them: the open file as `vscode.implicit.file` (or its visible lines as a
+      // `vscode.implicit.viewport` Location), no range in the prompt; the #file one with its range.
+      const references: vscode.ChatPromptReference[] = [
+        { id: 'vscode.implicit.file', value: vscode.Uri.file(open), modelDescription: "User's active file" },
+        { id: 'vscode.implicit.viewport', value: new vscode.Location(vscode.Uri.file(open), new vscode.Range(0, 0, 3, 0)) },
+        { id: 'vscode.file', range: [0, 5], value: vscode.Uri.file(asked) },
+      ];
+      const r = await participant(chatRequest('#file', { command: 'finetune', references }), { finetuneAnswers: answers });
+      assert.ok(r.metadata?.jobId, r.markdown());
+      const scope = await rig.api.services.session.scope();
+      assert.ok(scope);
+      const job = rig.api.services.jobs.list(scope).find((j) => j.id === r.metadata?.jobId);
+      assert.deepEqual(job?.files, [vscode.workspace.asRelativePath(asked)]);
+      assert.ok(
+        r.markdown().includes(`Left out: ${markdownLiteral(vscode.workspace.asRelativePath(open), 120)}, which Chat attached by itself`),
+        r.markdown(),
+      );
+
+      const onlyImplicit = await participant(chatRequest('', { command: 'finetune', references: references.slice(0, 1) }));
+      assert.equal(onlyImplicit.metadata?.jobId, undefined);
+      assert.match(onlyImplicit.markdown(), /Left out: .*Reference the PDF or DOCX files/s);
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('/finetune refuses a file reached through a linked folder that leads out of the workspace, and uploads nothing', async function () {
     if (process.platform === 'win32') this.skip(); // links need privileges there
     this.timeout(30_000);
