@@ -74,6 +74,8 @@ export interface HttpConfig {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Test seam: jitter source in [0, 1). */
   random?: () => number;
+  /** Test seam: the clock an HTTP-date Retry-After is read against and a wait's end is told on (epoch ms). */
+  now?: () => number;
   /**
    * Whether a request may be given the client's keep-alive agents (keepAlive.ts), asked at each request. Inside VS Code
    * false under `http.proxySupport: on`, where an agent of the extension's would take the request out of the proxy.
@@ -90,6 +92,9 @@ export const DEFAULT_TIMEOUTS: Timeouts = {
   answerWaitMs: 15 * 60_000,
 };
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+
+/** Waits the service asks for that a call a person watches sleeps (CallOptions.interactive). */
+const MAX_INTERACTIVE_SERVICE_WAITS = 1;
 
 /** Codes of a connection that was open and ended: reset, broken, or found dead by keep-alive (ETIMEDOUT). */
 const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED_BY_PEER', 'UND_ERR_SOCKET']);
@@ -112,12 +117,26 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 
+/** A wait the service asked for (Retry-After and its kin, rateLimit.ts), as the client is about to sleep it. */
+export interface ServiceWait {
+  waitMs: number;
+  /** When the wait ends and the request goes again, on the client's clock (epoch ms). */
+  until: number;
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
   /**
-   * A person is waiting on this answer (a view's list, a key check, starting a job): a refused connection, where
-   * nothing listens, fails at once so the view shows it and offers its fixes, instead of seconds of retries that
-   * cannot help. Other failures keep the policy; background calls (the poller) keep the backoff for everything.
+   * Told of each wait the service asked for, before it is slept: the log is not where a person looks, so the surface
+   * that started the call (the playground, Chat) says it there. The client's own backoff is not told: it is short.
+   */
+  onServiceWait?: (wait: ServiceWait) => void;
+  /**
+   * A person is waiting on this answer (a view's list, a key check, starting a job, an inference run): a refused
+   * connection, where nothing listens, fails at once so the view shows it and offers its fixes, instead of seconds of
+   * retries that cannot help; and a wait the service asks for is slept at most once (4 x 60 s of "Thinking…" is no
+   * answer): asked again, the RateLimitError reaches the surface, which says when and offers Retry. Other failures
+   * keep the policy; background calls (the poller) keep the backoff for everything.
    */
   interactive?: boolean;
   /**
@@ -156,6 +175,7 @@ export class HttpClient {
   /** The wait between attempts (the `sleep` test seam of the config); downloads back off with it too. */
   readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
+  private readonly now: () => number;
   private readonly reuseConnections: () => boolean;
 
   constructor(config: HttpConfig) {
@@ -167,6 +187,7 @@ export class HttpClient {
     this.log = config.log ?? (() => undefined);
     this.sleepFn = config.sleep ?? sleep;
     this.random = config.random ?? Math.random;
+    this.now = config.now ?? Date.now;
     this.reuseConnections = config.reuseConnections ?? (() => true);
     this.axios = axios.create({
       headers: {
@@ -366,7 +387,7 @@ export class HttpClient {
     }
     // Any status may carry Retry-After (a 503 during maintenance does): it is kept on the error whatever the class; a
     // 429's quota fields (RateLimit, X-RateLimit-Reset) say the same (rateLimit.ts).
-    const retryAfterMs = parseRetryAfter(headers, Date.now(), status);
+    const retryAfterMs = parseRetryAfter(headers, this.now(), status);
     const wait = retryAfterMs !== undefined ? ` Try again in ${waitText(retryAfterMs)}.` : '';
     if (status === 429) {
       return new RateLimitError(`${what}: too many requests (429)${server}.${wait}`, { status, detail, retryAfterMs });
@@ -430,27 +451,36 @@ export class HttpClient {
 
   private async withRetry<T>(what: string, idempotent: boolean, opts: CallOptions, attempt: (s?: AbortSignal) => Promise<T>): Promise<T> {
     const signal = opts.signal;
+    let serviceWaits = 0;
     for (let n = 0; ; n++) {
       if (signal?.aborted) throw new CancelledError();
       try {
         return await attempt(signal);
       } catch (e) {
         const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
-        const wait = this.retryDelay(err, n, idempotent, opts.interactive === true);
+        const wait = this.retryDelay(err, n, idempotent, opts.interactive === true, serviceWaits);
         if (wait === undefined) throw err;
         // Said to a tenth of a second and waited exactly that: the log never says "1 s" of a retry that goes at 0.3 s.
         const delay = Math.ceil(wait / 100) * 100;
         // Most messages already start with what was being done ("Listing models: …"): said once.
         const said = err.message.startsWith(`${what}: `) ? err.message : `${what}: ${err.message}`;
         this.log('warn', `${said} Retrying in ${exactWaitText(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
+        if (err.retryAfterMs !== undefined) {
+          serviceWaits++;
+          opts.onServiceWait?.({ waitMs: delay, until: this.now() + delay });
+        }
         await this.sleepFn(delay, signal);
       }
     }
   }
 
-  /** The delay before retry n+1, or undefined when the policy says not to retry. */
-  retryDelay(err: ApiError, n: number, idempotent: boolean, interactive = false): number | undefined {
+  /**
+   * The delay before retry n+1, or undefined when the policy says not to retry. `serviceWaits`: how many waits the
+   * service asked for were slept already in this call.
+   */
+  retryDelay(err: ApiError, n: number, idempotent: boolean, interactive = false, serviceWaits = 0): number | undefined {
     if (n >= this.retry.retries) return undefined;
+    if (interactive && err.retryAfterMs !== undefined && serviceWaits >= MAX_INTERACTIVE_SERVICE_WAITS) return undefined;
     const refused = err.kind === 'network' && /ECONNREFUSED/.test(err.message);
     if (refused && interactive) return undefined;
     const retryable =

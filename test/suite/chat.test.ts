@@ -7,6 +7,7 @@
 // so its handler, the one the entry module registered forwards to, is called with a recording response stream.
 import * as assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
@@ -16,9 +17,11 @@ import { ChatReasoningStore, isFoldedReasoning } from '../../src/features/chat/c
 import { languageModelError } from '../../src/features/chat/chatError';
 import { NetworkError } from '../../src/api/errors';
 import { untrustedMarkdown } from '../../src/util/untrustedMarkdown';
+import { outsideMessage } from '../../src/features/finetune/realPlace';
+import { markdownLiteral } from '../../src/util/untrustedText';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
-import { activateAgain, deactivate, recordingMessages, waitFor } from './helpers';
+import { activateAgain, clockTimesBetween, deactivate, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
@@ -496,6 +499,56 @@ describe('the @hosted chat participant', () => {
     );
   });
 
+  it('a rate limit is said in the progress line with the clock time of the retry, not only in the log', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '60', times: 1 });
+    const recorded = recordingStream();
+    const cancel = new vscode.CancellationTokenSource();
+    const from = Date.now() + 60_000;
+    const running = rig.api.chat.participant(
+      chatRequest('Are you there?', { model: await model() }),
+      { history: [] },
+      recorded.stream,
+      cancel.token,
+    );
+    try {
+      const line = await waitFor('the wait in the progress line', () =>
+        recorded.said.flatMap((x) => (x.kind === 'progress' ? [x.text] : [])).find((t) => t.startsWith('The service asked')),
+      );
+      const to = Date.now() + 60_000;
+      const m = /^The service asked to wait 60 s; retrying at (.+)\.$/.exec(line);
+      assert.ok(m, line);
+      assert.ok(clockTimesBetween(from, to).has(m[1]!), `${m[1]} is not the time 60 s after the refusal`);
+    } finally {
+      // Stop during the wait: it ends at once, nothing is slept for a minute.
+      cancel.cancel();
+      await running;
+      cancel.dispose();
+      rig.emu.faults.clear();
+    }
+  });
+
+  it('refused again after its one wait, the answer is an error that says when to retry', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '1', times: 5 });
+    rig.emu.clearReceived();
+    try {
+      const from = Date.now();
+      const r = await participant(chatRequest('Are you there?', { model: await model() }));
+      const to = Date.now();
+      const message = r.result.errorDetails?.message ?? '';
+      const m = /too many requests \(429\).*\. Try again in 1 s\. You can retry at (.+)\.$/.exec(message);
+      assert.ok(m, message);
+      assert.ok(clockTimesBetween(from + 1000, to + 1000).has(m[1]!), `${m[1]} is not 1 s after the last refusal`);
+      assert.equal(r.said.filter((x) => x.kind === 'progress' && x.text.startsWith('The service asked')).length, 1, 'one wait');
+      assert.equal(rig.emu.received.filter((q) => q.path.startsWith(INFER_PATH)).length, 2, 'asked twice, not five times');
+    } finally {
+      rig.emu.faults.clear();
+    }
+  });
+
   it('without a key, says what is missing and offers the key setup', async () => {
     await rig.clearKey();
     const r = await participant(chatRequest('', { command: 'models' }));
@@ -547,6 +600,91 @@ describe('the @hosted chat participant', () => {
       assert.match(jobs.markdown(), new RegExp(`Create ${name.replace(/-/g, '\\\\-')}`));
     } finally {
       await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('/finetune takes only what the person referenced: the file Chat attached by itself is left out, and said', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const folder = await fsp.mkdtemp(path.join(workspace, 'suite-chat-implicit-'));
+    try {
+      const asked = path.join(folder, 'handbook.pdf');
+      const open = path.join(folder, 'open-in-editor.pdf');
+      await writePdf(asked, ['Refunds are paid within five working days.']);
+      await writePdf(open, ['Private notes that happen to be open.']);
+      const answers: FinetuneAnswers = {
+        baseModel: MODEL,
+        modelName: `suite-implicit-${Date.now().toString(36)}`,
+        numQs: 3,
+        mode: 'pretraining',
+        useCase: '',
+      };
+      // As VS Code 1.104 and 1.139 send them: the open file as `vscode.implicit.file` (or its visible lines as a
+      // `vscode.implicit.viewport` Location), no range in the prompt; the #file one with its range.
+      const references: vscode.ChatPromptReference[] = [
+        { id: 'vscode.implicit.file', value: vscode.Uri.file(open), modelDescription: "User's active file" },
+        { id: 'vscode.implicit.viewport', value: new vscode.Location(vscode.Uri.file(open), new vscode.Range(0, 0, 3, 0)) },
+        { id: 'vscode.file', range: [0, 5], value: vscode.Uri.file(asked) },
+      ];
+      const r = await participant(chatRequest('#file', { command: 'finetune', references }), { finetuneAnswers: answers });
+      assert.ok(r.metadata?.jobId, r.markdown());
+      const scope = await rig.api.services.session.scope();
+      assert.ok(scope);
+      const job = rig.api.services.jobs.list(scope).find((j) => j.id === r.metadata?.jobId);
+      assert.deepEqual(job?.files, [vscode.workspace.asRelativePath(asked)]);
+      assert.ok(
+        r.markdown().includes(`Left out: ${markdownLiteral(vscode.workspace.asRelativePath(open), 120)}, which Chat attached by itself`),
+        r.markdown(),
+      );
+
+      const onlyImplicit = await participant(chatRequest('', { command: 'finetune', references: references.slice(0, 1) }));
+      assert.equal(onlyImplicit.metadata?.jobId, undefined);
+      assert.match(onlyImplicit.markdown(), /Left out: .*Reference the PDF or DOCX files/s);
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('/finetune refuses a file reached through a linked folder that leads out of the workspace, and uploads nothing', async function () {
+    if (process.platform === 'win32') this.skip(); // links need privileges there
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'suite-private-'));
+    const link = path.join(workspace, `docs-link-${Date.now().toString(36)}`);
+    try {
+      await writePdf(path.join(outside, 'secret.pdf'), ['Private: salaries of 2024.']);
+      await fsp.symlink(outside, link);
+      const file = vscode.Uri.file(path.join(link, 'secret.pdf'));
+      const label = vscode.workspace.asRelativePath(file);
+      const answers: FinetuneAnswers = {
+        baseModel: MODEL,
+        modelName: `suite-link-${Date.now().toString(36)}`,
+        numQs: 3,
+        mode: 'pretraining',
+        useCase: '',
+      };
+      rig.emu.clearReceived();
+      const { r, shown } = await recordingMessages(async (shown) => ({
+        r: await participant(chatRequest('#file', { command: 'finetune', references: [{ id: 'vscode.file', value: file }] }), {
+          finetuneAnswers: answers,
+        }),
+        shown,
+      }));
+      assert.equal(r.metadata?.jobId, undefined, r.markdown());
+      assert.match(r.markdown(), /No job was started/);
+      assert.ok(r.markdown().includes(markdownLiteral(outsideMessage(label), 500)), r.markdown());
+      assert.ok(
+        shown.some((m) => m.modal && /cannot be used/.test(m.text)),
+        JSON.stringify(shown),
+      );
+      assert.ok(!rig.emu.received.some((q) => q.path.startsWith('/cr/generate_questions')), 'the file was uploaded');
+    } finally {
+      await fsp.rm(link, { force: true });
+      await fsp.rm(outside, { recursive: true, force: true });
     }
   });
 

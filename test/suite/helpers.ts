@@ -9,6 +9,7 @@ import type { ExtensionExports } from '../../src/extension';
 import type { ExtensionApi } from '../../src/main';
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
 import type { GroupNode, ModelNode, ModelsNode } from '../../src/features/models/modelsTree';
+import { clockTime } from '../../src/util/serviceWaitText';
 
 /**
  * Polls `probe` until it returns something other than undefined, or fails at the deadline saying what it waited
@@ -249,4 +250,15 @@ export function activateAgain(extensionPath: string, context: vscode.ExtensionCo
     activate(context: vscode.ExtensionContext): ExtensionExports;
   };
   return bundle.activate(context);
+}
+
+/**
+ * Every clock time (as serviceWaitText writes it, in VS Code's display language) between `from` and `to` (epoch ms):
+ * a wait's end is read by the extension's clock at a moment the test only brackets, so the text shown must be one of
+ * these, whatever second the moment fell in.
+ */
+export function clockTimesBetween(from: number, to: number): Set<string> {
+  const times = new Set<string>();
+  for (let t = from; t < to + 1000; t += 1000) times.add(clockTime(Math.min(t, to), vscode.env.language));
+  return times;
 }

@@ -8,8 +8,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { formatBytes, formatOverLimit, formatTransfer } from '../../src/util/byteSize';
-import { checkFinetuneFiles, nodeByteReader, sniff, type ByteReader, type FileLimits } from '../../src/features/finetune/finetuneFiles';
+import {
+  checkFinetuneFiles,
+  nodeByteReader,
+  sniff,
+  type ByteReader,
+  type FileLimits,
+  type SourcePlace,
+} from '../../src/features/finetune/finetuneFiles';
 import { readZipEntryNames, ZipFormatError } from '../../src/features/finetune/zipEntries';
+import { outsideMessage } from '../../src/features/finetune/realPlace';
 import { writeDocx, writePdf } from '../service/fixtures';
 
 const LIMITS: FileLimits = { maxFileBytes: 512 * 1024 * 1024, maxFiles: 100 };
@@ -61,6 +69,7 @@ function storedZip(entries: { name: string; data: Buffer }[], comment = ''): Buf
 function countingReader(inner: ByteReader = nodeByteReader): ByteReader & { bytes: number } {
   const r = {
     bytes: 0,
+    localPath: (id: string) => inner.localPath(id),
     stat: (id: string) => inner.stat(id),
     read: async (id: string, position: number, length: number) => {
       const b = await inner.read(id, position, length);
@@ -75,6 +84,8 @@ describe('finetune file checks', function () {
   this.timeout(20_000);
   let dir = '';
   const at = (name: string): string => path.join(dir, name);
+  /** The temp folder stands for the workspace: every check runs with the real-place check on. */
+  const here = (): SourcePlace => ({ roots: [dir] });
 
   // The shared documents every test may use, made once; each test writes its own oddities next to them.
   before(async function () {
@@ -96,7 +107,7 @@ describe('finetune file checks', function () {
   });
 
   it('accepts a real PDF and a real DOCX, with their kinds and sizes', async () => {
-    const check = await checkFinetuneFiles([at('guide.pdf'), at('policy.docx')], LIMITS);
+    const check = await checkFinetuneFiles([at('guide.pdf'), at('policy.docx')], LIMITS, here());
     assert.deepEqual(check.problems, []);
     assert.deepEqual(
       check.valid.map((f) => [f.label, f.kind, f.size]),
@@ -110,7 +121,7 @@ describe('finetune file checks', function () {
   it('accepts upper-case extensions', async () => {
     await writePdf(at('UPPER.PDF'), PARAGRAPHS);
     await writeDocx(at('UPPER.DOCX'), PARAGRAPHS);
-    const check = await checkFinetuneFiles([at('UPPER.PDF'), at('UPPER.DOCX')], LIMITS);
+    const check = await checkFinetuneFiles([at('UPPER.PDF'), at('UPPER.DOCX')], LIMITS, here());
     assert.deepEqual(check.problems, []);
     assert.deepEqual(
       check.valid.map((f) => f.kind),
@@ -120,7 +131,7 @@ describe('finetune file checks', function () {
 
   it('refuses a renamed .txt, naming it and saying it looks like text', async () => {
     writeFileSync(at('notes.docx'), 'Meeting notes, UTF-8: café, 東京\n');
-    const check = await checkFinetuneFiles([at('notes.pdf'), at('notes.docx')], LIMITS);
+    const check = await checkFinetuneFiles([at('notes.pdf'), at('notes.docx')], LIMITS, here());
     assert.deepEqual(check.valid, []);
     assert.deepEqual(
       check.problems.map((p) => p.message),
@@ -139,7 +150,7 @@ describe('finetune file checks', function () {
     const pdf = readFileSync(at('guide.pdf'));
     writeFileSync(at('bom.pdf'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('junk\r\n'), pdf]));
     writeFileSync(at('late.pdf'), Buffer.concat([Buffer.alloc(1100, 0x20), pdf]));
-    const check = await checkFinetuneFiles([at('bom.pdf'), at('late.pdf')], LIMITS);
+    const check = await checkFinetuneFiles([at('bom.pdf'), at('late.pdf')], LIMITS, here());
     assert.deepEqual(
       check.valid.map((f) => f.label),
       ['bom.pdf'],
@@ -151,7 +162,7 @@ describe('finetune file checks', function () {
   });
 
   it('refuses a ZIP that is not a DOCX, and says what is missing', async () => {
-    const check = await checkFinetuneFiles([at('archive.docx')], LIMITS);
+    const check = await checkFinetuneFiles([at('archive.docx')], LIMITS, here());
     assert.deepEqual(check.valid, []);
     assert.deepEqual(
       check.problems.map((p) => p.message),
@@ -167,7 +178,7 @@ describe('finetune file checks', function () {
         `comment with a fake end record: PK\x05\x06${'\0'.repeat(30)}`,
       ),
     );
-    const check = await checkFinetuneFiles([at('minimal.docx')], LIMITS);
+    const check = await checkFinetuneFiles([at('minimal.docx')], LIMITS, here());
     assert.deepEqual(check.problems, []);
     assert.equal(check.valid[0]?.kind, 'docx');
   });
@@ -176,7 +187,7 @@ describe('finetune file checks', function () {
     const docx = readFileSync(at('policy.docx'));
     writeFileSync(at('cut.docx'), docx);
     truncateSync(at('cut.docx'), Math.floor(docx.length / 2));
-    const check = await checkFinetuneFiles([at('cut.docx')], LIMITS);
+    const check = await checkFinetuneFiles([at('cut.docx')], LIMITS, here());
     assert.equal(check.problems.length, 1);
     assert.match(check.problems[0]?.message ?? '', /^cut\.docx is not a DOCX file \(its ZIP structure is damaged: /);
   });
@@ -184,7 +195,7 @@ describe('finetune file checks', function () {
   it('tells a DOCX named .pdf and a PDF named .docx apart, with the rename that fixes them', async () => {
     writeFileSync(at('really-docx.pdf'), readFileSync(at('policy.docx')));
     writeFileSync(at('really-pdf.docx'), readFileSync(at('guide.pdf')));
-    const check = await checkFinetuneFiles([at('really-docx.pdf'), at('really-pdf.docx')], LIMITS);
+    const check = await checkFinetuneFiles([at('really-docx.pdf'), at('really-pdf.docx')], LIMITS, here());
     assert.deepEqual(
       check.problems.map((p) => p.message),
       [
@@ -197,7 +208,7 @@ describe('finetune file checks', function () {
   it('names other kinds it recognises (an image, an old .doc)', async () => {
     writeFileSync(at('photo.pdf'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]));
     writeFileSync(at('old.docx'), Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]));
-    const check = await checkFinetuneFiles([at('photo.pdf'), at('old.docx')], LIMITS);
+    const check = await checkFinetuneFiles([at('photo.pdf'), at('old.docx')], LIMITS, here());
     assert.deepEqual(
       check.problems.map((p) => p.message),
       [
@@ -208,7 +219,7 @@ describe('finetune file checks', function () {
   });
 
   it('refuses an empty file', async () => {
-    const check = await checkFinetuneFiles([at('empty.pdf')], LIMITS);
+    const check = await checkFinetuneFiles([at('empty.pdf')], LIMITS, here());
     assert.deepEqual(
       check.problems.map((p) => [p.code, p.message]),
       [['empty', 'empty.pdf is empty.']],
@@ -219,7 +230,7 @@ describe('finetune file checks', function () {
     const size = statSync(at('guide.pdf')).size;
     writeFileSync(at('exact.pdf'), readFileSync(at('guide.pdf')));
     writeFileSync(at('big.pdf'), Buffer.concat([readFileSync(at('guide.pdf')), Buffer.alloc(1)]));
-    const check = await checkFinetuneFiles([at('exact.pdf'), at('big.pdf')], { maxFileBytes: size, maxFiles: 10 });
+    const check = await checkFinetuneFiles([at('exact.pdf'), at('big.pdf')], { maxFileBytes: size, maxFiles: 10 }, here());
     assert.deepEqual(
       check.valid.map((f) => f.label),
       ['exact.pdf'],
@@ -234,7 +245,7 @@ describe('finetune file checks', function () {
     // Sparse: 512 MB on paper, nothing on disk; the size check refuses it before reading a byte.
     writeFileSync(at('report.pdf'), '');
     truncateSync(at('report.pdf'), 512 * 1024 * 1024 + 1);
-    const check = await checkFinetuneFiles([at('report.pdf')], LIMITS);
+    const check = await checkFinetuneFiles([at('report.pdf')], LIMITS, here());
     assert.deepEqual(
       check.problems.map((p) => [p.code, p.message]),
       [['tooLarge', 'report.pdf is 512.1 MB; the limit is 512 MB.']],
@@ -244,7 +255,7 @@ describe('finetune file checks', function () {
   it('refuses other extensions, missing files and folders, each by name', async () => {
     writeFileSync(at('notes.txt'), 'plain text');
     mkdirSync(at('folder.pdf'), { recursive: true });
-    const check = await checkFinetuneFiles([at('notes.txt'), at('gone.pdf'), at('folder.pdf')], LIMITS);
+    const check = await checkFinetuneFiles([at('notes.txt'), at('gone.pdf'), at('folder.pdf')], LIMITS, here());
     assert.deepEqual(check.valid, []);
     assert.deepEqual(
       check.problems.map((p) => p.message),
@@ -259,7 +270,7 @@ describe('finetune file checks', function () {
       writeFileSync(path.join(outside, 'private.pdf'), readFileSync(at('guide.pdf')));
       symlinkSync(path.join(outside, 'private.pdf'), at('linked.pdf'));
       const reader = countingReader();
-      const check = await checkFinetuneFiles([{ id: at('linked.pdf'), label: 'docs/linked.pdf' }], LIMITS, reader);
+      const check = await checkFinetuneFiles([{ id: at('linked.pdf'), label: 'docs/linked.pdf' }], LIMITS, here(), reader);
       assert.deepEqual(check.valid, []);
       assert.deepEqual(
         check.problems.map((p) => [p.code, p.message]),
@@ -271,10 +282,30 @@ describe('finetune file checks', function () {
     }
   });
 
+  it('refuses a file reached through a linked folder that leads out of the workspace, naming it, reading none of it', async function () {
+    if (process.platform === 'win32') this.skip(); // links need privileges there
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'hr-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'secret.pdf'), readFileSync(at('guide.pdf')));
+      symlinkSync(outside, at('docs-link'));
+      const reader = countingReader();
+      const check = await checkFinetuneFiles([{ id: at('docs-link/secret.pdf'), label: 'docs-link/secret.pdf' }], LIMITS, here(), reader);
+      assert.deepEqual(check.valid, []);
+      assert.deepEqual(
+        check.problems.map((p) => [p.code, p.message]),
+        [['outsideWorkspace', outsideMessage('docs-link/secret.pdf')]],
+      );
+      assert.equal(reader.bytes, 0);
+    } finally {
+      rmSync(at('docs-link'), { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a FIFO named .pdf as not a regular file, without opening it (which would wait for a writer)', async function () {
     if (process.platform === 'win32') this.skip();
     execFileSync('mkfifo', [at('pipe.pdf')]);
-    const check = await checkFinetuneFiles([at('pipe.pdf')], LIMITS);
+    const check = await checkFinetuneFiles([at('pipe.pdf')], LIMITS, here());
     assert.deepEqual(
       check.problems.map((p) => [p.code, p.message]),
       [['notFile', 'pipe.pdf is not a regular file (it is a named pipe).']],
@@ -284,7 +315,7 @@ describe('finetune file checks', function () {
   it('removes duplicates, including another spelling of the same path', async () => {
     // Not path.join: it would normalise the spelling away before the code under test sees it.
     const spelled = [dir, 'sub', '..', '.', 'guide.pdf'].join(path.sep);
-    const check = await checkFinetuneFiles([at('guide.pdf'), at('policy.docx'), at('guide.pdf'), spelled], LIMITS);
+    const check = await checkFinetuneFiles([at('guide.pdf'), at('policy.docx'), at('guide.pdf'), spelled], LIMITS, here());
     assert.deepEqual(
       check.valid.map((f) => f.label),
       ['guide.pdf', 'policy.docx'],
@@ -298,6 +329,7 @@ describe('finetune file checks', function () {
     const check = await checkFinetuneFiles(
       ['a', 'b', 'c', 'd'].map((n) => at(`${n}.pdf`)),
       { ...LIMITS, maxFiles: 2 },
+      here(),
     );
     assert.deepEqual(
       check.valid.map((f) => f.label),
@@ -316,6 +348,7 @@ describe('finetune file checks', function () {
     const check = await checkFinetuneFiles(
       [at('notes.pdf'), at('guide.pdf'), at('empty.pdf'), at('archive.docx'), at('policy.docx'), at('gone.pdf')],
       LIMITS,
+      here(),
     );
     assert.deepEqual(
       check.valid.map((f) => f.label),
@@ -328,7 +361,7 @@ describe('finetune file checks', function () {
   });
 
   it('names files by the label given (a workspace-relative path), not the path it reads', async () => {
-    const check = await checkFinetuneFiles([{ id: at('notes.pdf'), label: 'docs/meetings/notes.pdf' }], LIMITS);
+    const check = await checkFinetuneFiles([{ id: at('notes.pdf'), label: 'docs/meetings/notes.pdf' }], LIMITS, here());
     assert.deepEqual(
       check.problems.map((p) => p.message),
       ['docs/meetings/notes.pdf is not a PDF file (it looks like text).'],
@@ -341,6 +374,7 @@ describe('finetune file checks', function () {
       ['mem:/b.docx', Buffer.from('not a zip')],
     ]);
     const reader: ByteReader = {
+      localPath: () => undefined, // virtual: no real path to check
       stat: async (id) => {
         const b = files.get(id);
         if (!b) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
@@ -355,6 +389,7 @@ describe('finetune file checks', function () {
         { id: 'mem:/c.pdf', label: 'c.pdf' },
       ],
       LIMITS,
+      here(),
       reader,
     );
     assert.deepEqual(
@@ -377,7 +412,7 @@ describe('finetune file checks', function () {
       ]),
     );
     const reader = countingReader();
-    const check = await checkFinetuneFiles([at('large.docx')], LIMITS, reader);
+    const check = await checkFinetuneFiles([at('large.docx')], LIMITS, here(), reader);
     assert.deepEqual(check.problems, []);
     assert.ok(reader.bytes < 100 * 1024, `read ${reader.bytes} bytes of ${statSync(at('large.docx')).size}`);
   });

@@ -75,6 +75,47 @@ describe('playground run (emulator)', function () {
     });
   }
 
+  it('says the wait the service asked for (429, Retry-After: 60) once, with its end, and it is gone from the snapshot after', async () => {
+    const key = 'run-rate-limited-once';
+    h.emu.setKey(key, { models: [MODEL] });
+    h.emu.faults.add({ path: '/cr/provider_predict_platform_base_oss', kind: 'status', status: 429, retryAfter: '60', times: 1 });
+    const now = Date.UTC(2025, 0, 15, 14, 1, 0);
+    const { posted, post } = record();
+    const run = new InferenceRun('rw', settings, post);
+    let snapshotWhileWaiting: unknown;
+    const client = clientFor(h.emu, key, {
+      now: () => now,
+      // The wait itself is not slept: what the run holds during it is read instead.
+      sleep: async () => void (snapshotWhileWaiting = run.snapshot().wait),
+    });
+    await run.execute(async () => client);
+    assert.deepEqual(
+      posted.filter((m) => m.type === 'wait'),
+      [{ type: 'wait', runId: 'rw', waitMs: 60_000, until: now + 60_000 }],
+    );
+    assert.deepEqual(snapshotWhileWaiting, { waitMs: 60_000, until: now + 60_000 });
+    assert.equal(endOf(posted).type, 'done');
+    assert.equal(run.snapshot().wait, undefined);
+  });
+
+  it('refused again after its one wait, the run ends with a retryable rate-limit error that says the wait', async () => {
+    const key = 'run-rate-limited-twice';
+    h.emu.setKey(key, { models: [MODEL] });
+    h.emu.faults.add({ path: '/cr/provider_predict_platform_base_oss', kind: 'status', status: 429, retryAfter: '60', times: 5 });
+    const { posted, post } = record();
+    const run = new InferenceRun('rx', settings, post);
+    const client = clientFor(h.emu, key);
+    await run.execute(async () => client);
+    assert.equal(posted.filter((m) => m.type === 'wait').length, 1);
+    assert.deepEqual(client.delays, [60_000]);
+    const end = endOf(posted);
+    assert.equal(end.type, 'error');
+    assert.equal(end.type === 'error' && end.error.kind, 'rateLimit');
+    assert.equal(end.type === 'error' && end.error.retryable, true);
+    assert.match(end.type === 'error' ? end.error.message : '', /Try again in 60 s/);
+    h.emu.faults.clear();
+  });
+
   it('sends the request the spec documents (query part = prompt unless given)', async () => {
     h.emu.clearReceived();
     const seen: unknown[] = [];

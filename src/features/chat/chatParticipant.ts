@@ -8,6 +8,7 @@
 // markdown that shows links with their real target and images as their address (src/util/untrustedMarkdown.ts).
 import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS } from '../../contributions';
+import type { ServiceWait } from '../../api/http';
 import type { ModelInfo } from '../../api/types';
 import { isActive, type JobRecord } from '../../jobs/jobRecord';
 import { jobDescription, jobTitle } from '../../jobs/jobFormat';
@@ -16,6 +17,7 @@ import type { Services } from '../../services';
 import { classifyError, FIXES } from '../../util/classifyError';
 import { markdownLiteral, untrustedText } from '../../util/untrustedText';
 import { UntrustedMarkdown } from '../../util/untrustedMarkdown';
+import { retryAtText, serviceWaitText } from '../../util/serviceWaitText';
 import { startEvaluation } from '../evaluate/evaluateCommand';
 import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
 import { askModel } from './chatInference';
@@ -117,7 +119,9 @@ class ParticipantRun {
     };
     try {
       const knobs = this.services.session.settings().chat;
-      for await (const piece of askModel(this.services, modelName, conversation, knobs, controller.signal)) {
+      // The log is not where the person looks: the service's wait is said in the response's progress line.
+      const onServiceWait = (wait: ServiceWait) => this.stream.progress(serviceWaitText(wait, vscode.env.language));
+      for await (const piece of askModel(this.services, modelName, conversation, knobs, controller.signal, { onServiceWait })) {
         if (this.token.isCancellationRequested) break;
         if (piece.kind === 'reasoning') {
           if (thinkingSince === undefined) {
@@ -205,7 +209,17 @@ class ParticipantRun {
   // ------------------------------------------------------------------------------------------------ /finetune
 
   async finetune(request: vscode.ChatRequest, answers?: FinetuneAnswers): Promise<vscode.ChatResult> {
-    const uris = referencedFiles(request.references);
+    const { uris, implicit } = referencedFiles(request.references);
+    if (implicit.length > 0) {
+      // Said first, so the person knows why the open file is not among the documents (nor the job's files).
+      const names = implicit.map((u) => markdownLiteral(vscode.workspace.asRelativePath(u), 120)).join(', ');
+      this.stream.markdown(
+        vscode.l10n.t(
+          'Left out: {0}, which Chat attached by itself (the file open in the editor). To learn from it, reference it with #file.',
+          names,
+        ) + '\n\n',
+      );
+    }
     if (uris.length === 0) {
       this.stream.markdown(
         vscode.l10n.t(
@@ -318,7 +332,12 @@ class ParticipantRun {
     this.services.log.warn(`Chat: @hosted ${command ? `/${command}` : 'question'} failed: ${info.message}`);
     if (info.fix) this.stream.button({ command: info.fix.command, title: info.fix.title });
     else if (info.kind !== 'request') this.stream.button({ command: FIXES.showLog.command, title: FIXES.showLog.title });
-    return { errorDetails: { message: untrustedText(info.message, { maxChars: 2000 }) } };
+    // Refused again after the one wait (a second 429): when to ask again, on the clock. The error comes at once, so
+    // its wait runs from now.
+    const retryAfterMs = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+    const when =
+      info.kind === 'rateLimit' && typeof retryAfterMs === 'number' ? ` ${retryAtText(retryAfterMs, Date.now(), vscode.env.language)}` : '';
+    return { errorDetails: { message: untrustedText(`${info.message}${when}`, { maxChars: 2000 }) } };
   }
 }
 
@@ -343,16 +362,28 @@ function jobButtons(jobs: readonly JobRecord[]): vscode.Command[] {
   return buttons;
 }
 
-/** The files and folders the request references (#file, a folder, a selection's file); other references are not files. */
-function referencedFiles(references: readonly vscode.ChatPromptReference[]): vscode.Uri[] {
-  const uris: vscode.Uri[] = [];
+/**
+ * The files and folders the person referenced (#file, a folder, a selection's file, an attachment they added); other
+ * references are not files. `implicit`: what Chat attached by itself, the file open in the editor (ids
+ * `vscode.implicit.file`, `.viewport`, `.selection` in VS Code 1.104 and 1.139; on by default in 1.104, a suggestion
+ * the person may click in 1.139). A finetune uploads documents to the service: only what was asked for by name goes,
+ * and the rest is said, never taken silently.
+ */
+function referencedFiles(references: readonly vscode.ChatPromptReference[]): { uris: vscode.Uri[]; implicit: vscode.Uri[] } {
+  const uris = new Map<string, vscode.Uri>();
+  const implicit = new Map<string, vscode.Uri>();
   for (const r of references) {
-    if (r.value instanceof vscode.Uri) uris.push(r.value);
-    else if (r.value instanceof vscode.Location) uris.push(r.value.uri);
+    const uri = r.value instanceof vscode.Uri ? r.value : r.value instanceof vscode.Location ? r.value.uri : undefined;
+    if (!uri) continue;
+    (r.id.startsWith(IMPLICIT_REFERENCE) ? implicit : uris).set(uri.toString(), uri);
   }
-  const unique = new Map(uris.map((u) => [u.toString(), u]));
-  return [...unique.values()];
+  // A file referenced both ways was asked for.
+  for (const key of uris.keys()) implicit.delete(key);
+  return { uris: [...uris.values()], implicit: [...implicit.values()] };
 }
+
+/** The id prefix of the references Chat adds by itself (seen in the workbench of VS Code 1.104 and 1.139). */
+const IMPLICIT_REFERENCE = 'vscode.implicit';
 
 /** Earlier questions to @hosted and its answers (reasoning and notes left out), for the conversation's prompt. */
 function historyTurns(context: vscode.ChatContext): ChatTurn[] {

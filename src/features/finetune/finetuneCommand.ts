@@ -23,8 +23,8 @@ import { VIEW_JOBS } from '../../services';
 import { NotConfiguredError, type Connection } from '../../connection/session';
 import { formatBytes, formatTransfer } from '../../util/byteSize';
 import { answersProblems, type FinetuneAnswers } from './finetuneAnswers';
-import { checkFinetuneFiles, type CheckedFile, type FileProblem } from './finetuneFiles';
-import { expandSelection, explorerSelection, pickSources } from './finetuneSources';
+import { checkFinetuneFiles, type CheckedFile, type FileProblem, type SourcePlace } from './finetuneFiles';
+import { expandSelection, explorerSelection, pickSources, sourcePlace } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
 import { SourceFileAccess } from './sourceFileAccess';
 import { COMMANDS } from '../../contributions';
@@ -109,6 +109,8 @@ class FinetuneRun {
     // 1. Which files.
     let uris: vscode.Uri[];
     let notes: FileProblem[] = [];
+    // Files named by a path of their own (code, the Open dialog) may be outside the workspace; never the others.
+    let outsideAllowed = false;
     let answers: FinetuneAnswers | undefined = givenAnswers;
     if (given) {
       // A relative path would silently resolve against the extension host's working directory, not the workspace.
@@ -119,6 +121,7 @@ class FinetuneRun {
         return { status: 'invalid', problems };
       }
       uris = given.files.map((f) => vscode.Uri.file(f));
+      outsideAllowed = true;
       answers = given.answers;
     } else {
       const selection = explorerSelection(first, second);
@@ -141,7 +144,7 @@ class FinetuneRun {
       } else {
         const picked = await pickSources();
         if (!picked) return { status: 'cancelled' };
-        uris = picked;
+        ({ uris, inDialog: outsideAllowed } = picked);
       }
     }
     if (uris.length === 0) {
@@ -154,7 +157,7 @@ class FinetuneRun {
     const access = new SourceFileAccess(uris);
     try {
       // 2. Are they usable.
-      const files = await this.checkFiles(access, notes);
+      const files = await this.checkFiles(access, notes, sourcePlace(outsideAllowed));
       if (!Array.isArray(files)) return files;
 
       // 3. A connection (the wizard needs the live model list).
@@ -192,11 +195,11 @@ class FinetuneRun {
 
   // ------------------------------------------------------------------------------------------------ checks
 
-  private async checkFiles(access: SourceFileAccess, notes: FileProblem[]): Promise<CheckedFile[] | FinetuneOutcome> {
+  private async checkFiles(access: SourceFileAccess, notes: FileProblem[], place: SourcePlace): Promise<CheckedFile[] | FinetuneOutcome> {
     const limits = this.services.session.settings().finetune;
     const check = await withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking {0} files for finetuning', access.sources.length) },
-      () => checkFinetuneFiles(access.sources, limits, access.reader),
+      () => checkFinetuneFiles(access.sources, limits, place, access.reader),
     );
     const problems = [...notes, ...check.problems];
     const chosen = access.sources.length - check.duplicates;

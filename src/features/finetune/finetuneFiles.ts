@@ -6,7 +6,10 @@ import { lstat, open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { formatOverLimit } from '../../util/byteSize';
 import { mapLimited } from '../../util/mapLimited';
+import { isNamedInside, isReallyInside, outsideMessage, type SourcePlace } from './realPlace';
 import { readZipEntryNames, ZipFormatError } from './zipEntries';
+
+export type { SourcePlace } from './realPlace';
 
 export type DocumentKind = 'pdf' | 'docx';
 
@@ -32,6 +35,7 @@ export type ProblemCode =
   | 'tooMany'
   | 'notFile'
   | 'symlink' // a link is not followed: it could send a file from anywhere under an innocent name
+  | 'outsideWorkspace' // a linked folder on its path leads out of the workspace (realPlace.ts)
   | 'unreadable'
   | 'incomplete'; // a folder was not searched to the end
 
@@ -71,6 +75,11 @@ export interface ByteReader {
   stat(id: string): Promise<FileStat>;
   /** Up to `length` bytes at `position` (fewer only at the end of the file). */
   read(id: string, position: number, length: number): Promise<Buffer>;
+  /**
+   * The id as an absolute path on this machine's file system, whose real path realPlace.ts can check; undefined for a
+   * file of a virtual file system, which has no real path to resolve (its provider's links are its own).
+   */
+  localPath(id: string): string | undefined;
 }
 
 /**
@@ -91,6 +100,7 @@ export const nodeByteReader: ByteReader = {
           : undefined;
     return { size: s.size, isFile: s.isFile(), isSymbolicLink: s.isSymbolicLink(), special };
   },
+  localPath: (id) => (path.isAbsolute(id) ? id : undefined),
   async read(id, position, length) {
     const fh = await open(id, OPEN_FLAGS);
     try {
@@ -145,11 +155,13 @@ export function sniff(head: Buffer): Sniffed {
 
 /**
  * Checks every file and returns the usable ones and, all at once, why the others are not. Never throws for a bad
- * file: an unreadable one is a problem like any other.
+ * file: an unreadable one is a problem like any other. `place` says where the files may really be (realPlace.ts):
+ * required, so no entry point can leave the check out.
  */
 export async function checkFinetuneFiles(
   files: readonly (string | SourceFile)[],
   limits: FileLimits,
+  place: SourcePlace,
   reader: ByteReader = nodeByteReader,
 ): Promise<FileCheck> {
   const unique: SourceFile[] = [];
@@ -162,7 +174,7 @@ export async function checkFinetuneFiles(
     unique.push(source);
   }
 
-  const outcomes = await mapLimited(unique, CONCURRENCY, (f) => checkOne(f, limits, reader));
+  const outcomes = await mapLimited(unique, CONCURRENCY, (f) => checkOne(f, limits, place, reader));
   const valid: CheckedFile[] = [];
   const problems: FileProblem[] = [];
   for (const outcome of outcomes) {
@@ -182,7 +194,7 @@ export async function checkFinetuneFiles(
   return { valid, problems, duplicates: files.length - unique.length };
 }
 
-async function checkOne(file: SourceFile, limits: FileLimits, reader: ByteReader): Promise<CheckedFile | FileProblem> {
+async function checkOne(file: SourceFile, limits: FileLimits, place: SourcePlace, reader: ByteReader): Promise<CheckedFile | FileProblem> {
   const { label } = file;
   const problem = (code: ProblemCode, message: string): FileProblem => ({ code, label, message });
   const expected = kindFromName(label) ?? kindFromName(file.id);
@@ -195,6 +207,10 @@ async function checkOne(file: SourceFile, limits: FileLimits, reader: ByteReader
     return problem('unreadable', `${label} cannot be read (${reason(e)}).`);
   }
   if (st.isSymbolicLink) return problem('symlink', symlinkMessage(label));
+  const local = reader.localPath(file.id);
+  if (local !== undefined && (!place.outsideAllowed || isNamedInside(local, place.roots))) {
+    if (!(await isReallyInside(local, place.roots))) return problem('outsideWorkspace', outsideMessage(label));
+  }
   if (st.special) return problem('notFile', `${label} is not a regular file (it is ${st.special}).`);
   if (!st.isFile) return problem('notFile', `${label} is not a file.`);
   if (st.size === 0) return problem('empty', `${label} is empty.`);

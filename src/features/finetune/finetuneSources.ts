@@ -3,7 +3,7 @@
 // dialog. Everything goes through vscode.workspace.fs / findFiles so remote and virtual workspaces work too.
 import * as vscode from 'vscode';
 import { formatBytes } from '../../util/byteSize';
-import { symlinkMessage, type FileProblem } from './finetuneFiles';
+import { symlinkMessage, type FileProblem, type SourcePlace } from './finetuneFiles';
 import { walkFolder, type DirectoryLister } from './folderWalk';
 import { mapLimited } from '../../util/mapLimited';
 import { interact } from '../../util/quickInputStep';
@@ -86,11 +86,17 @@ const BROWSE_BUTTON: vscode.QuickInputButton = {
   tooltip: vscode.l10n.t('Choose Files…'),
 };
 
+/** What the person picked, and whether in the Open dialog (by a path of their own, which may be outside the workspace). */
+export interface PickedSources {
+  uris: vscode.Uri[];
+  inDialog: boolean;
+}
+
 /**
  * Asks which files to use when the command came without a selection: the workspace's PDF/DOCX files in a
  * multi-select list (sizes shown), or an Open dialog. Undefined when the user cancelled.
  */
-export async function pickSources(): Promise<vscode.Uri[] | undefined> {
+export async function pickSources(): Promise<PickedSources | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
     const open = vscode.l10n.t('Open Folder');
@@ -171,10 +177,10 @@ export async function pickSources(): Promise<vscode.Uri[] | undefined> {
     const picked = await showInformationMessage(vscode.l10n.t('No PDF or DOCX files in this workspace.'), choose);
     return picked === choose ? chooseWithDialog() : undefined;
   }
-  return result.value;
+  return { uris: result.value, inDialog: false };
 }
 
-async function chooseWithDialog(): Promise<vscode.Uri[] | undefined> {
+async function chooseWithDialog(): Promise<PickedSources | undefined> {
   const uris = await vscode.window.showOpenDialog({
     title: vscode.l10n.t('Choose PDF or DOCX files to finetune on'),
     openLabel: vscode.l10n.t('Use for Finetuning'),
@@ -184,7 +190,16 @@ async function chooseWithDialog(): Promise<vscode.Uri[] | undefined> {
     filters: { [vscode.l10n.t('PDF and Word documents')]: ['pdf', 'docx'], [vscode.l10n.t('All files')]: ['*'] },
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
   });
-  return uris && uris.length > 0 ? sortByLabel(uris) : undefined;
+  return uris && uris.length > 0 ? { uris: sortByLabel(uris), inDialog: true } : undefined;
+}
+
+/**
+ * Where the chosen files may really be (realPlace.ts): inside the workspace folders on this file system, or, for files
+ * named by their own path (`outsideAllowed`: the Open dialog, code), also outside them.
+ */
+export function sourcePlace(outsideAllowed: boolean): SourcePlace {
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  return { roots, outsideAllowed };
 }
 
 function labelOf(uri: vscode.Uri): string {

@@ -29,6 +29,7 @@ export class SourceFileAccess {
   }
 
   readonly reader: ByteReader = {
+    localPath: (id) => (this.virtual.has(id) ? undefined : id),
     stat: async (id) => {
       const uri = this.virtual.get(id);
       if (!uri) return nodeByteReader.stat(id);

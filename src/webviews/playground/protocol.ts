@@ -142,6 +142,18 @@ export interface ChunkMessage {
   ttfbMs?: number;
 }
 
+/**
+ * The service asked the run to wait (Retry-After) before its request goes again: the pane says so, with the clock
+ * time, until the run's first chunk or its end. At most once per run (CallOptions.interactive).
+ */
+export interface WaitMessage {
+  type: 'wait';
+  runId: string;
+  waitMs: number;
+  /** When the request goes again (epoch ms). */
+  until: number;
+}
+
 /** The run ended without error; `stopped` when the user stopped it. */
 export interface DoneMessage {
   type: 'done';
@@ -166,6 +178,8 @@ export interface RunSnapshot {
   thinkingMs?: number;
   /** Chunks posted so far: the next live chunk has this seq. */
   nextSeq: number;
+  /** The wait the service asked for, while nothing has come since. */
+  wait?: { waitMs: number; until: number };
   end?: DoneMessage | ErrorMessage;
 }
 
@@ -198,7 +212,8 @@ export interface PresetsMessage {
   presets: Preset[];
 }
 
-export type HostToWebview = InitMessage | ModelsMessage | PresetsMessage | ChunkMessage | DoneMessage | ErrorMessage | ClearHistoryMessage;
+export type HostToWebview =
+  InitMessage | ModelsMessage | PresetsMessage | ChunkMessage | WaitMessage | DoneMessage | ErrorMessage | ClearHistoryMessage;
 
 // ---- webview -> host -------------------------------------------------------------------------------------------
 
@@ -295,7 +310,7 @@ export function isPreset(x: unknown): x is Preset {
   return presetCheck(x) === undefined;
 }
 
-const HOST_TYPES: readonly HostToWebview['type'][] = ['init', 'models', 'presets', 'chunk', 'done', 'error', 'clearHistory'];
+const HOST_TYPES: readonly HostToWebview['type'][] = ['init', 'models', 'presets', 'chunk', 'wait', 'done', 'error', 'clearHistory'];
 
 /**
  * The webview's cheap check of what it receives: only the extension can post into its own webview, so this guards

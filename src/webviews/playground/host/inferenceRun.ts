@@ -4,6 +4,7 @@
 // request at once. It also keeps what it has sent, so a webview re-created while hidden can be brought up to date.
 // No `vscode` import: tested under plain mocha with a fake client.
 import type { InferencePiece } from '../../../api/answerText';
+import type { ServiceWait } from '../../../api/http';
 import type { InferenceRequest } from '../../../api/types';
 import { DeltaBatcher, type ChunkKind, type DeltaBatcherOptions } from './deltaBatcher';
 import { playgroundObserver } from '../latencyObserver';
@@ -12,7 +13,10 @@ import { runErrorInfo } from './runError';
 
 /** The part of the service client a run uses (ServiceClient.infer: typed pieces, streamed or not). */
 export interface InferenceClient {
-  infer(req: InferenceRequest, opts: { signal?: AbortSignal }): AsyncIterable<InferencePiece>;
+  infer(
+    req: InferenceRequest,
+    opts: { signal?: AbortSignal; interactive?: boolean; onServiceWait?: (wait: ServiceWait) => void },
+  ): AsyncIterable<InferencePiece>;
 }
 
 export interface InferenceRunOptions {
@@ -44,6 +48,8 @@ export class InferenceRun {
   private ttfbMs: number | undefined;
   private stopRequested = false;
   private ended: DoneMessage | ErrorMessage | undefined;
+  /** The service's wait, until the first chunk (kept for a snapshot). */
+  private wait: ServiceWait | undefined;
   private readonly now: () => number;
   private readonly maxOutputChars: number;
   private readonly observer = playgroundObserver();
@@ -86,6 +92,7 @@ export class InferenceRun {
       reasoning: this.reasoning,
       ...(this.thinkingMs !== undefined ? { thinkingMs: round(this.thinkingMs) } : {}),
       nextSeq: this.nextSeq,
+      ...(this.wait ? { wait: { ...this.wait } } : {}),
       ...(this.ended ? { end: this.ended } : {}),
     };
   }
@@ -124,8 +131,13 @@ export class InferenceRun {
       signal.throwIfAborted();
       // The spec's documented usage sends the prompt again as the query part.
       const request: InferenceRequest = { ...this.settings, queryOnly: this.settings.queryOnly ?? this.settings.prompt };
+      // A person watches the run: the service's wait is said in the pane, and slept at most once (then Retry).
+      const onServiceWait = (wait: ServiceWait) => {
+        this.wait = wait;
+        this.post({ type: 'wait', runId: this.runId, waitMs: wait.waitMs, until: wait.until });
+      };
       // Leaving the loop (stop, too much output) closes the generator, which aborts the request.
-      for await (const piece of client.infer(request, { signal })) {
+      for await (const piece of client.infer(request, { signal, interactive: true, onServiceWait })) {
         if (this.stopRequested) break;
         accept(piece);
       }
@@ -154,6 +166,7 @@ export class InferenceRun {
   }
 
   private sendChunk(text: string, kind: ChunkKind): void {
+    this.wait = undefined;
     // Kept as sent (not as received), so a snapshot's text and nextSeq always agree.
     (kind === 'reasoning' ? this.reasoningParts : this.parts).push(text);
     const seq = this.nextSeq++;

@@ -4,6 +4,7 @@
 // goes to a collapsible Thinking section above the answer (open while it thinks, closed once the answer starts, with
 // thinking time and length); while nothing has come the pane says it is thinking or waiting, with the time so far.
 import { l10n } from '../../../l10n';
+import { serviceWaitText } from '../../../util/serviceWaitText';
 import { playgroundObserver } from '../latencyObserver';
 import {
   isLocalModelId,
@@ -186,19 +187,29 @@ export class OutputPane {
     if (seq > this.state.nextSeq) return false;
     const s = this.state;
     const answerBegins = !reasoning && s.text === '' && text !== '';
+    const waited = s.wait !== undefined;
+    delete s.wait;
     if (reasoning) s.reasoning = (s.reasoning ?? '') + text;
     else s.text += text;
     s.nextSeq = seq + 1;
     if (ttfbMs !== undefined) s.ttfbMs = ttfbMs;
     if (answerBegins && this.reasoning !== '' && s.startedAt !== undefined) s.thinkingMs = Date.now() - s.startedAt;
     // The status line changes a few times per run here, not per chunk: it is a live region a screen reader reads out.
-    if (seq === 0 || answerBegins) this.paintStatus();
+    if (seq === 0 || answerBegins || waited) this.paintStatus();
     if (s.runId && !reasoning) playgroundObserver()?.chunkArrived?.(s.runId, seq, s.text.length);
     this.scheduleRender();
     return true;
   }
 
+  /** The service asked the run to wait: said in the status line, with the clock time, until something comes. */
+  serviceWait(wait: { waitMs: number; until: number }): void {
+    this.state.wait = { ...wait };
+    this.paintStatus();
+    this.events.changed();
+  }
+
   end(message: DoneMessage | ErrorMessage): void {
+    delete this.state.wait;
     if (message.type === 'done') {
       this.state.status = message.stopped ? 'stopped' : 'done';
       delete this.state.error;
@@ -229,6 +240,8 @@ export class OutputPane {
     this.state.reasoning = snapshot.reasoning;
     if (snapshot.thinkingMs !== undefined) this.state.thinkingMs = snapshot.thinkingMs;
     this.state.nextSeq = snapshot.nextSeq;
+    if (snapshot.wait) this.state.wait = { ...snapshot.wait };
+    else delete this.state.wait;
     this.resetThinking();
     if (snapshot.end) this.end(snapshot.end);
     else this.paint();
@@ -311,6 +324,7 @@ export class OutputPane {
   /** Nothing of the answer yet: a streamed run (or one writing its reasoning) thinks; a non-streamed one is awaited. */
   private waitingText(): string {
     const s = this.state;
+    if (s.wait) return serviceWaitText(s.wait, document.documentElement.lang);
     return s.settings?.stream === false && this.reasoning === '' ? l10n.t('Waiting for the answer…') : l10n.t('Thinking…');
   }
 

@@ -172,6 +172,11 @@ function onMessage(message: HostToWebview): void {
       if (pane?.isRunning && !pane.chunk(message.seq, message.text, message.ttfbMs, message.reasoning === true)) resync();
       return;
     }
+    case 'wait': {
+      const pane = outputs.paneFor(message.runId);
+      if (pane?.isRunning) pane.serviceWait({ waitMs: message.waitMs, until: message.until });
+      return;
+    }
     case 'done':
     case 'error': {
       const pane = outputs.paneFor(message.runId);

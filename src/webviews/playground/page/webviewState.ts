@@ -23,6 +23,8 @@ export interface PaneState {
   thinkingToggled?: boolean;
   /** The seq of the next chunk this pane expects. */
   nextSeq: number;
+  /** The service asked the run to wait (until: epoch ms); cleared by the next chunk or the end. */
+  wait?: { waitMs: number; until: number };
   ttfbMs?: number;
   timing?: RunTiming;
   error?: RunErrorInfo;
