@@ -278,7 +278,7 @@ export class Workbench {
    * key pressed while the box was busy or not yet focused is lost; Enter is pressed again only while the box still
    * shows what it showed (same title, same value) and has the caret, so it never reaches what comes next.
    */
-  async acceptQuickInput(what: Awaited, accepted: () => Promise<boolean>): Promise<void> {
+  async acceptQuickInput(what: Awaiting, accepted: () => Promise<boolean>): Promise<void> {
     const title = await this.quickInput.locator('.quick-input-title').innerText();
     const value = await this.quickInputBox.inputValue();
     const unchanged = async (): Promise<boolean> =>
@@ -300,7 +300,7 @@ export class Workbench {
    * Clicks an item of the open quick pick until `accepted` holds (a click on a list still re-rendering is lost). The
    * item is clicked only while it is there: once taken, the quick pick moves on and the item is gone.
    */
-  async pickQuickPickItem(label: string | RegExp, what: Awaited, accepted: () => Promise<boolean>): Promise<void> {
+  async pickQuickPickItem(label: string | RegExp, what: Awaiting, accepted: () => Promise<boolean>): Promise<void> {
     const item = this.quickPickItem(label);
     await actUntil(
       what,
@@ -432,10 +432,13 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** What one `eventually` or `actUntil` waits for, said in its failure: a function is read at the failure, so it can name the last value seen. */
-export type Awaited = string | (() => string);
+/**
+ * What one `eventually` or `actUntil` waits for, said in its failure: a function is read at the failure, so it can
+ * name the last value seen.
+ */
+export type Awaiting = string | (() => string);
 
-function describeAwaited(what: Awaited): string {
+function describeAwaited(what: Awaiting): string {
   return typeof what === 'string' ? what : what();
 }
 
@@ -447,9 +450,12 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export const WAIT_TIMEOUT_MS = 30_000;
 
-/** Polls `probe` until it returns a value that is not undefined; fails after `timeoutMs` naming `what`. For waits only: an action goes through `actUntil`. */
+/**
+ * Polls `probe` until it returns a value that is not undefined; fails after `timeoutMs` naming `what`. For waits only:
+ * an action goes through `actUntil`.
+ */
 export async function eventually<T>(
-  what: Awaited,
+  what: Awaiting,
   probe: () => Promise<T | undefined>,
   timeoutMs = WAIT_TIMEOUT_MS,
   intervalMs = 100,
@@ -479,7 +485,7 @@ export interface ActUntilOptions {
  * false. A try that throws (its target not there yet) counts as a try without effect.
  */
 export async function actUntil(
-  what: Awaited,
+  what: Awaiting,
   act: () => Promise<void>,
   holds: () => Promise<boolean>,
   { timeoutMs = WAIT_TIMEOUT_MS, retryAfterMs = 5_000 }: ActUntilOptions = {},
@@ -498,8 +504,9 @@ export async function actUntil(
   for (;;) {
     if (await held()) {
       // A repeated action is worth seeing in the run's output: it is what a single try would have failed on.
-      if (tries > 1)
+      if (tries > 1) {
         console.log(`[e2e]       (${tries} tries, ${((Date.now() - started) / 1000).toFixed(1)} s, for ${describeAwaited(what)})`);
+      }
       return;
     }
     if (Date.now() > deadline) {
