@@ -364,6 +364,12 @@ export function story(env: StoryEnvironment): Story {
           .catch(() => '');
         return label === local || undefined;
       });
+      // Greedy for the local model: the emulator's tiny model (random weights) sampled at 0.7 sometimes ends its
+      // answer at the first token (seen under load and without: "Done." and no text), so "it answered" was a draw.
+      // At 0 the same model, prompt and runtime give the same answer every run.
+      const temperature = pg.byTestId('temperature');
+      await temperature.fill('0');
+      await eventually('the temperature to read 0', async () => ((await temperature.inputValue()) === '0' ? true : undefined));
       await pg.byTestId('compare').check();
       await pg.byTestId('model-select-b').selectOption(env.baseModel);
       emu.configure(WHAT_IS_LUMEN.options);
