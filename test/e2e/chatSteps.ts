@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import type { Emulator } from '../service/emulator';
 import type { Step } from './stepRunner';
-import { escapeRegExp, eventually, type Workbench } from './workbench';
+import { actUntil, escapeRegExp, eventually, type Workbench } from './workbench';
 
 export interface ChatEnvironment {
   readonly workbench: Workbench;
@@ -49,24 +49,40 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
         },
       );
       note(`the Chat view's model picker shows ${picked}`);
-      await input.click();
-      // The mention first: the participant, not the built-in agent, gets the prompt.
-      await page.keyboard.type('@hosted ');
-      await page.keyboard.type(QUESTION);
       // Escape closes a suggestion list the mention opened (it may open late), so Enter sends rather than accepts one:
-      // Enter waits until the input holds the whole prompt and no list is open.
+      // Enter waits until the input holds the whole prompt and no list is open. Keys typed before the input had the
+      // caret are lost: the prompt is typed again, from an empty input, until the input holds it.
       const suggest = page.locator('.suggest-widget.visible');
-      await eventually('the prompt typed, with no suggestion list open', async () => {
-        if (await suggest.isVisible()) {
-          await page.keyboard.press('Escape');
-          return undefined;
-        }
-        return (await input.innerText()).replace(/\s+/g, ' ').includes(`@hosted ${QUESTION}`) ? true : undefined;
-      });
+      const holdsPrompt = async (): Promise<boolean> => (await input.innerText()).replace(/\s+/g, ' ').includes(`@hosted ${QUESTION}`);
+      await actUntil(
+        'the prompt typed, with no suggestion list open',
+        async () => {
+          if (await suggest.isVisible()) {
+            await page.keyboard.press('Escape');
+            return;
+          }
+          if (await holdsPrompt()) return;
+          await input.click({ timeout: 5_000 });
+          await page.keyboard.press('Control+A');
+          await page.keyboard.press('Delete');
+          // The mention first: the participant, not the built-in agent, gets the prompt.
+          await page.keyboard.type('@hosted ');
+          await page.keyboard.type(QUESTION);
+        },
+        async () => !(await suggest.isVisible()) && (await holdsPrompt()),
+        { retryAfterMs: 3_000 },
+      );
       await shot('typed');
-      await page.keyboard.press('Enter');
-
-      await chat.locator('.interactive-request').filter({ hasText: QUESTION }).first().waitFor();
+      // Enter again only while the input still holds the prompt: once sent, the input is emptied.
+      const request = chat.locator('.interactive-request').filter({ hasText: QUESTION }).first();
+      await actUntil(
+        'the request to show in the Chat view',
+        async () => {
+          if (await holdsPrompt()) await page.keyboard.press('Enter');
+        },
+        () => request.isVisible(),
+        { retryAfterMs: 10_000 },
+      );
       const response = chat.locator('.interactive-response').last();
       await response.getByText(new RegExp(escapeRegExp(CHAT_ANSWER))).waitFor({ timeout: 30_000 });
       // The reasoning is one line, before the answer, with a link that opens it; its text is not in the response.
@@ -89,9 +105,13 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
       await shot('answered');
 
       // "Show reasoning" opens the reasoning, as plain text, in a read-only editor.
-      await folded.getByRole('link', { name: 'Show reasoning' }).click();
       const tab = page.locator('.part.editor .tab.active', { hasText: /^Reasoning \S+ [0-9a-f]{4}\.txt/ });
-      await tab.waitFor();
+      await actUntil(
+        'the reasoning to open in an editor',
+        () => folded.getByRole('link', { name: 'Show reasoning' }).click({ timeout: 5_000 }),
+        () => tab.isVisible(),
+        { retryAfterMs: 10_000 },
+      );
       const editor = page.locator('.part.editor .editor-instance .view-lines');
       await editor.getByText('The question is about').first().waitFor();
       assert.match((await editor.innerText()).replace(/\s+/g, ' '), /Reasoning of \S+ \(as the service sent it\)/);

@@ -1,6 +1,7 @@
 // The playground as Playwright sees it: a webview is two nested iframes (the workbench's host frame `iframe.webview`,
 // and inside it `iframe#active-frame` holding our page), and the page's elements carry `data-testid` attributes.
 import type { Frame, FrameLocator, Locator, Page, Request } from 'playwright-core';
+import { actUntil } from './workbench';
 
 export class PlaygroundPage {
   constructor(private readonly page: Page) {}
@@ -44,14 +45,44 @@ export class PlaygroundPage {
   /**
    * Replaces the prompt with `text`, typed key by key, and presses Run. The keys go to the prompt itself: keys sent
    * to "the focused element" right after a click into the webview were seen to land in the workbench while focus
-   * moved into the frame (the first words went missing).
+   * moved into the frame (the first words went missing). The prompt is typed again until it reads `text`; Run is
+   * pressed again only while the status still reads what it read before (Run is disabled until the form is valid,
+   * and a click then does nothing): for a panel that has not run yet, as every step's is, the status then moves on
+   * from "Ready." at once.
    */
   async ask(text: string): Promise<void> {
-    await this.prompt.press('Control+A');
-    await this.prompt.pressSequentially(text);
-    const typed = await this.prompt.inputValue();
-    if (typed !== text) throw new Error(`the prompt reads ${JSON.stringify(typed)} instead of ${JSON.stringify(text)}`);
-    await this.run.click();
+    let typed = '';
+    await actUntil(
+      () => `the prompt to read ${JSON.stringify(text)} (it reads ${JSON.stringify(typed)})`,
+      async () => {
+        await this.prompt.press('Control+A');
+        await this.prompt.pressSequentially(text);
+      },
+      async () => (typed = await this.prompt.inputValue()) === text,
+    );
+    const before = await this.status.innerText();
+    await actUntil(
+      `the run to start (the status no longer "${before}")`,
+      () => this.run.click({ timeout: 5_000 }),
+      async () => (await this.status.innerText()) !== before,
+      { retryAfterMs: 10_000 },
+    );
+  }
+
+  /**
+   * Resolves once the page has drawn two more frames: the page paints its status at once and the answer's text on the
+   * next animation frame, so text read right after a status is seen may be a frame behind.
+   */
+  async rendered(): Promise<void> {
+    const { content } = await this.frames();
+    const drawn = await content.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
+          setTimeout(() => resolve(false), 10_000);
+        }),
+    );
+    if (!drawn) throw new Error('the playground drew no frame within 10 s');
   }
 
   /** The host frame and our page's frame, for evaluating inside them. */

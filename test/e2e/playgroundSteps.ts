@@ -10,7 +10,7 @@ import { composeReasoning, type InferenceRequest } from '../service/inference';
 import { fromWebview, PlaygroundPage } from './playgroundPage';
 import { RESTORE_NOTE } from './showcase';
 import type { Step } from './stepRunner';
-import { escapeRegExp, eventually, type Workbench } from './workbench';
+import { actUntil, escapeRegExp, eventually, type Workbench } from './workbench';
 
 export interface PlaygroundEnvironment {
   readonly workbench: Workbench;
@@ -82,8 +82,14 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
    */
   const openPlayground = async (): Promise<void> => {
     await wb.showContainer('Hosted Reasoning');
-    await wb.inlineAction(wb.row('Models', new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`)), 'Open Playground');
-    await pg.prompt.waitFor();
+    // Each click opens a new panel: clicked again only when none showed in a generous while (a click on a row the
+    // tree was re-rendering was lost).
+    await actUntil(
+      `a playground to open from ${model}'s row`,
+      () => wb.inlineAction(wb.row('Models', new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`)), 'Open Playground'),
+      () => pg.prompt.isVisible(),
+      { retryAfterMs: 15_000 },
+    );
     let chosen = '';
     await eventually(
       () => `the playground to choose ${model} (it shows ${JSON.stringify(chosen)})`,
@@ -126,8 +132,14 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         assert.match(await pg.ttft.innerText(), /^first token \S+/, 'the time to the first token is shown');
         await shot('streaming');
 
-        await pg.stop.click();
-        await pg.content.locator('[data-testid="status"]', { hasText: 'Stopped.' }).waitFor();
+        await actUntil(
+          'the status to read "Stopped."',
+          () => pg.stop.click({ timeout: 5_000 }),
+          async () => (await pg.status.innerText()).includes('Stopped.'),
+          { retryAfterMs: 2_000 },
+        );
+        // The text renders a frame after the status: what was shown at the stop is read once that frame is drawn.
+        await pg.rendered();
         const stoppedAt = await pg.output.innerText();
         await sleep(AFTER_STOP_SETTLE_MS);
         assert.equal(await pg.output.innerText(), stoppedAt, 'no text arrives after Stop');
@@ -201,6 +213,7 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
       try {
         await pg.ask('Show me some markup');
         await pg.content.locator('[data-testid="status"]', { hasText: 'Done.' }).waitFor();
+        await pg.rendered();
         await sleep(HOSTILE_SETTLE_MS);
       } finally {
         page.off('dialog', onDialog);
@@ -260,6 +273,8 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         emu.configure(RESTORE_NOTE.options);
         await pg.ask(RESTORE_NOTE.prompt);
         await pg.content.locator('[data-testid="status"]', { hasText: 'Done.' }).waitFor();
+        // The answer and the Thinking section render a frame after the status.
+        await pg.rendered();
         assert.match(await pg.byTestId('thinking-summary').innerText(), /^Thought for /, 'the reasoning is folded above the answer');
         const { content } = await pg.frames();
         // From the top of the page: what is checked below is what a person sees without scrolling.
@@ -288,13 +303,24 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         note(`without scrolling, in the webview up to ${Math.round(right)},${Math.round(bottom)}: ${places.join('; ')}`);
         await shot('answer-first');
         // The person unfolds the reasoning to read how the model got there (README's picture of the playground).
-        await pg.byTestId('thinking-summary').click();
-        await pg.byTestId('thinking').waitFor();
+        // A click on the summary toggles the section: it is clicked again only while the section stays folded.
+        await actUntil(
+          'the reasoning to unfold',
+          () => pg.byTestId('thinking-summary').click({ timeout: 5_000 }),
+          () => pg.byTestId('thinking').isVisible(),
+          { retryAfterMs: 2_000 },
+        );
         await wb.restMouse();
         await shot('reasoning-open');
 
-        // The query part is under "Advanced": open it, so its description is seen too.
-        await pg.content.locator('details.advanced > summary').click();
+        // The query part is under "Advanced": open it, so its description is seen too (its descriptions are read
+        // once it shows open).
+        const advanced = pg.content.locator('details.advanced');
+        const advancedOpen = (): Promise<boolean> => advanced.evaluate((d) => (d as HTMLDetailsElement).open);
+        await actUntil('Advanced to open', () => advanced.locator('> summary').click({ timeout: 5_000 }), advancedOpen, {
+          retryAfterMs: 2_000,
+        });
+        await pg.rendered();
         for (const knob of KNOBS) {
           const control = pg.byTestId(knob);
           const title = (await control.getAttribute('title')) ?? '';
@@ -312,7 +338,12 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         // hover text itself is the browser's native title tooltip, which headless Chromium does not paint into a
         // screenshot: the picture shows the pointed-at knob and the same words, shown.)
         const temperature = pg.byTestId('temperature');
-        await temperature.hover();
+        await actUntil(
+          'the pointer to rest on the temperature',
+          () => temperature.hover({ timeout: 5_000 }),
+          () => temperature.evaluate((el) => el.matches(':hover')),
+          { retryAfterMs: 2_000 },
+        );
         const help = (await temperature.getAttribute('title')) ?? '';
         const describedBy = ((await temperature.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter(Boolean);
         const shownHelp = pg.content.locator(describedBy.map((id) => `[id="${id}"]`).join(', ')).filter({ hasText: help });
@@ -320,14 +351,36 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         assert.ok(await temperature.evaluate((el) => el.matches(':hover')), 'the pointer rests on the temperature');
         await shot('temperature-help');
         await wb.restMouse();
-        await pg.content.locator('details.advanced > summary').click();
+        await actUntil(
+          'Advanced to fold again',
+          () => advanced.locator('> summary').click({ timeout: 5_000 }),
+          async () => !(await advancedOpen()),
+          { retryAfterMs: 2_000 },
+        );
 
         await wb.runCommand('File: New Untitled Text File');
-        await page.locator('.monaco-editor.focused').waitFor();
-        await page.keyboard.insertText(SELECTED_CODE);
-        await page.keyboard.press('Control+A');
+        const editor = page.locator('.part.editor .monaco-editor.focused');
+        await editor.waitFor();
+        // The code typed (read back from the editor's lines, where spaces are drawn as no-break spaces), then all of
+        // it selected (the status bar counts the selected characters): each done again if it did not take.
+        const lines = editor.locator('.view-lines');
+        await actUntil(
+          'the new file to hold the code',
+          async () => {
+            await page.keyboard.press('Control+A');
+            await page.keyboard.insertText(SELECTED_CODE);
+          },
+          async () => (await lines.innerText()).replace(/\u00a0/g, ' ') === SELECTED_CODE,
+        );
+        await actUntil(
+          'the whole code selected',
+          () => page.keyboard.press('Control+A'),
+          () => wb.statusBarText(`(${SELECTED_CODE.length} selected)`).isVisible(),
+          { retryAfterMs: 2_000 },
+        );
         await wb.runCommand('Hosted Reasoning: Ask About Selection');
         await pg.byTestId('context').waitFor();
+        await pg.rendered();
         assert.equal(await pg.byTestId('context-text').innerText(), SELECTED_CODE, 'the selection is shown as the context');
         const question = await eventually('the question field to take the focus', async () => {
           const { content: asked } = await pg.frames();
@@ -347,8 +400,13 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         await inView('Run', pg.run);
         await shot('ask-about-selection');
 
-        await pg.byTestId('context-remove').click();
-        await pg.byTestId('context').waitFor({ state: 'hidden' });
+        await actUntil(
+          'the context to be removed',
+          async () => {
+            if (await pg.byTestId('context-remove').isVisible()) await pg.byTestId('context-remove').click({ timeout: 5_000 });
+          },
+          async () => !(await pg.byTestId('context').isVisible()),
+        );
         note('Ask About Selection shows the selection as context (removable) and focuses the selected default question');
       } finally {
         if (before) await page.setViewportSize(before);
@@ -407,6 +465,8 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
 
       // The answer starts: the section folds away, saying how long the model thought; the answer shows alone.
       await pg.content.locator('[data-testid="status"]', { hasText: 'Done.' }).waitFor({ timeout: 30_000 });
+      // The section and the answer render a frame after the status.
+      await pg.rendered();
       const reasoning = composeReasoning({ ...DEFAULT_RUN, modelName: model, prompt });
       assert.equal(await section.evaluate((d) => (d as HTMLDetailsElement).open), false, 'folded once the answer came');
       assert.equal(await pg.byTestId('thinking').isVisible(), false);

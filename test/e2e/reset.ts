@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import type { Locator } from 'playwright-core';
 import type { Emulator, EmulatorOptions } from '../service/emulator';
-import { eventually, type Workbench } from './workbench';
+import { actUntil, eventually, type Workbench } from './workbench';
 
 export interface ResetOptions {
   readonly workbench: Workbench;
@@ -99,11 +99,15 @@ export class WorkbenchReset {
           .catch(() => '')
       ).trim();
       undone.push(`closed the modal editor ${JSON.stringify(title)}`);
-      await wb.modalEditor
-        .getByRole('button', { name: /^Close/ })
-        .first()
-        .click();
-      await wb.modalEditor.waitFor({ state: 'hidden' });
+      await actUntil(
+        'the modal editor to close',
+        () =>
+          wb.modalEditor
+            .getByRole('button', { name: /^Close/ })
+            .first()
+            .click({ timeout: 5_000 }),
+        async () => !(await wb.modalEditor.isVisible()),
+      );
     }
     const tabs = this.page.locator('.part.editor .tab');
     const count = await tabs.count();
@@ -111,11 +115,14 @@ export class WorkbenchReset {
     undone.push(`closed ${count} editor${count === 1 ? '' : 's'}`);
     await wb.runCommand('View: Close All Editor Groups');
     const dontSave = this.page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save" });
-    await eventually('every editor to close', async () => {
-      if ((await tabs.count()) === 0) return true;
-      if (await dontSave.isVisible()) await dontSave.click();
-      return undefined;
-    });
+    await actUntil(
+      'every editor to close',
+      async () => {
+        if (await dontSave.isVisible()) await dontSave.click({ timeout: 5_000 });
+      },
+      async () => (await tabs.count()) === 0,
+      { retryAfterMs: 1_000 },
+    );
   }
 
   /**

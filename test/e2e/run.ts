@@ -28,7 +28,7 @@ import { WorkbenchReset } from './reset';
 import { sabotaged } from './sabotage';
 import { runSteps, type Step, type StepResult } from './stepRunner';
 import { story } from './steps';
-import { Workbench } from './workbench';
+import { WAIT_TIMEOUT_MS, Workbench } from './workbench';
 
 const outputDir = path.join(testOutputDir, 'e2e');
 const logPath = path.join(outputDir, 'run.log');
@@ -267,7 +267,8 @@ async function main(): Promise<number> {
     const page = browser.pages()[0];
     if (!page) throw new Error('the browser has no page');
     await page.setViewportSize({ width: 1440, height: 900 });
-    page.setDefaultTimeout(15_000);
+    // The bound of a single wait on the page: generous for a cold, loaded 2-core CI machine (workbench.ts).
+    page.setDefaultTimeout(WAIT_TIMEOUT_MS);
     const workbench = new Workbench(page);
     await workbench.ready(60_000);
     console.log(`[e2e] workbench ready (${seconds(started)})`);

@@ -56,9 +56,10 @@ const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 const RESET_TIMEOUT_MS = 90_000;
 /**
  * After a step's time is up, how long its promise may take to settle before the reset starts: every action and wait
- * inside it has its own bound (15 s for an action), and a reset racing a step still clicking would undo nothing.
+ * inside it has its own bound (30 s for a wait, WAIT_TIMEOUT_MS in workbench.ts), and a reset racing a step still
+ * clicking would undo nothing.
  */
-const SETTLE_AFTER_TIMEOUT_MS = 30_000;
+const SETTLE_AFTER_TIMEOUT_MS = 45_000;
 
 class StepTimeout extends Error {}
 

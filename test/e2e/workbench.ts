@@ -6,6 +6,10 @@ import type { Locator, Page } from 'playwright-core';
 
 /** Where the mouse rests after a click that would otherwise leave a hover tooltip over what comes next. */
 const RESTING_POINT = { x: 900, y: 650 };
+/** One try of an action inside `actUntil`: short, so a try that missed leaves time for the next. */
+const ACTION_TIMEOUT_MS = 5_000;
+/** A dragged sash lands within this many pixels of where it was dragged to. */
+const SIDE_BAR_SLACK_PX = 2;
 
 export class Workbench {
   constructor(readonly page: Page) {}
@@ -29,22 +33,18 @@ export class Workbench {
   async showContainer(label: string): Promise<void> {
     const tab = this.activityTab(label);
     const sideBar = this.page.locator('.part.sidebar');
-    const selected = this.page.locator(`.activitybar .action-item[role="tab"][aria-selected="true"]:has(a[aria-label^="${label}"])`);
     const shown = async () => (await tab.getAttribute('aria-selected')) === 'true' && (await sideBar.isVisible());
-    // A click on the tab toggles the side bar, so it is looked at again after each click: in a window that has just
+    // A click on the tab toggles the side bar, so it is looked at again before each click: in a window that has just
     // opened, the layout it restores may show or hide the side bar after the first look (a click then hid it).
-    await eventually(
+    await actUntil(
       `the ${label} container to show in the side bar`,
       async () => {
-        if (await shown()) return true;
         // The tab, not its icon: a badge ("1 unsaved file") drawn over the icon would take the click.
-        await tab.click();
+        await tab.click({ timeout: ACTION_TIMEOUT_MS });
         await this.restMouse();
-        await Promise.all([selected.waitFor({ timeout: 2_000 }), sideBar.waitFor({ timeout: 2_000 })]).catch(() => undefined);
-        return (await shown()) || undefined;
       },
-      20_000,
-      250,
+      shown,
+      { retryAfterMs: 3_000 },
     );
   }
 
@@ -104,22 +104,57 @@ export class Workbench {
   /**
    * Right-clicks `target` and picks `item` from its context menu. The item is pointed at and chosen with Enter: a
    * click that lands while the menu is still settling is swallowed by the menu (seen: the item highlights, nothing
-   * runs), while a focused item always runs on Enter.
+   * runs), while a focused item always runs on Enter. Each part is done again until its effect shows: a right-click
+   * on a row the tree is re-rendering opens no menu.
    */
   async contextMenu(target: Locator, item: string | RegExp): Promise<void> {
-    await target.click({ button: 'right' });
+    const menu = this.page.locator('.context-view .monaco-menu');
+    // Page-wide: a locator given to `has` is matched inside the filtered element, not from the menu.
     const entry = this.page.getByRole('menuitem', { name: item });
-    await entry.hover();
-    await this.page.locator('.monaco-menu .action-item.focused').filter({ has: entry }).waitFor();
-    await this.page.keyboard.press('Enter');
-    await this.page.locator('.monaco-menu').waitFor({ state: 'detached' });
+    const focused = this.page.locator('.monaco-menu .action-item.focused').filter({ has: entry });
+    await actUntil(
+      `a context menu offering ${String(item)}`,
+      async () => {
+        // A menu without the item (opened on another row) is closed first, so the right-click opens the right one.
+        if (await menu.isVisible()) await this.page.keyboard.press('Escape');
+        await target.click({ button: 'right', timeout: ACTION_TIMEOUT_MS });
+      },
+      () => entry.isVisible(),
+    );
+    await actUntil(
+      `the context menu's ${String(item)} to be focused`,
+      () => entry.hover({ timeout: ACTION_TIMEOUT_MS }),
+      () => focused.isVisible(),
+      {
+        retryAfterMs: 2_000,
+      },
+    );
+    // Enter again only while the menu still shows the item focused: then the first Enter was not taken.
+    await actUntil(
+      `the context menu to run ${String(item)} and close`,
+      async () => {
+        if (await focused.isVisible()) await this.page.keyboard.press('Enter');
+        else await entry.hover({ timeout: ACTION_TIMEOUT_MS });
+      },
+      async () => (await menu.count()) === 0,
+    );
     await this.restMouse();
   }
 
   /** An inline action button of a tree row (shown on hover), by its title. */
   async inlineAction(row: Locator, title: string | RegExp): Promise<void> {
-    await row.hover();
-    await row.getByRole('button', { name: title }).click();
+    const button = row.getByRole('button', { name: title });
+    // The pointer on the row shows its buttons; a row the tree re-rendered under the pointer hides them again.
+    await actUntil(
+      `the row's inline action ${String(title)} to show`,
+      () => row.hover({ timeout: ACTION_TIMEOUT_MS }),
+      () => button.isVisible(),
+      {
+        retryAfterMs: 2_000,
+      },
+    );
+    // Clicked once: what it does (a download, a new panel) is not safe to repeat, so its caller waits for its effect.
+    await button.click();
     await this.restMouse();
   }
 
@@ -137,30 +172,52 @@ export class Workbench {
     const tab = this.page.getByRole('tab', { name: title });
     await modal.or(tab).first().waitFor();
     if (await modal.isVisible()) {
-      await modal
-        .getByRole('button', { name: /^Close/ })
-        .first()
-        .click();
-      await modal.waitFor({ state: 'hidden' });
+      await actUntil(
+        `the modal editor ${String(title)} to close`,
+        () =>
+          modal
+            .getByRole('button', { name: /^Close/ })
+            .first()
+            .click({ timeout: ACTION_TIMEOUT_MS }),
+        async () => !(await modal.isVisible()),
+      );
     } else {
-      await tab.hover();
-      await tab.getByRole('button', { name: /^Close/ }).click();
-      await tab.waitFor({ state: 'detached' });
+      await actUntil(
+        `the editor ${String(title)} to close`,
+        async () => {
+          await tab.hover({ timeout: ACTION_TIMEOUT_MS });
+          await tab.getByRole('button', { name: /^Close/ }).click({ timeout: ACTION_TIMEOUT_MS });
+        },
+        async () => (await tab.count()) === 0,
+      );
     }
     await this.restMouse();
   }
 
   /** Drags the side bar's edge (the sash beside it) so the side bar is `width` pixels wide; returns the width it had. */
   async resizeSideBar(width: number): Promise<number> {
-    const box = await this.page.locator('.part.sidebar').boundingBox();
-    if (!box) throw new Error('the side bar is not shown');
-    const y = box.y + box.height / 2;
-    await this.page.mouse.move(box.x + box.width, y);
-    await this.page.mouse.down();
-    await this.page.mouse.move(box.x + width, y, { steps: 5 });
-    await this.page.mouse.up();
-    await this.restMouse();
-    return box.width;
+    const sideBar = this.page.locator('.part.sidebar');
+    const before = await sideBar.boundingBox();
+    if (!before) throw new Error('the side bar is not shown');
+    let seen = before.width;
+    // A drag that starts while the layout is still moving misses the sash: the width is read back, and the drag
+    // done again from where the edge is now.
+    await actUntil(
+      () => `the side bar to be ${width} px wide (it is ${seen} px)`,
+      async () => {
+        const box = await sideBar.boundingBox();
+        if (!box) throw new Error('the side bar is not shown');
+        const y = box.y + box.height / 2;
+        await this.page.mouse.move(box.x + box.width, y);
+        await this.page.mouse.down();
+        await this.page.mouse.move(box.x + width, y, { steps: 5 });
+        await this.page.mouse.up();
+        await this.restMouse();
+      },
+      async () => Math.abs((seen = (await sideBar.boundingBox())?.width ?? 0) - width) <= SIDE_BAR_SLACK_PX,
+      { retryAfterMs: 2_000 },
+    );
+    return before.width;
   }
 
   // ---------------------------------------------------------------------------------------------- quick input
@@ -179,26 +236,89 @@ export class Workbench {
     await this.quickInput.locator('.quick-input-title', { hasText: text }).waitFor();
   }
 
+  /** Whether the quick input's box has the caret (keys go there). */
+  private async quickInputFocused(): Promise<boolean> {
+    return this.quickInputBox.evaluate((el) => el === document.activeElement).catch(() => false);
+  }
+
   /**
-   * Replaces the whole value of the open quick input with `text`, as a person does it: waits for the caret in the box
-   * (a box that is still being filled in moves the caret and the selection), selects all of it and sees it selected,
-   * inserts the text, and reads it back. Enter is the caller's.
+   * Replaces the whole value of the open quick input with `text`, as a person does it: the caret in the box (a box
+   * that is still being filled in moves the caret and the selection; one that opened while the focus was in a webview
+   * may not have it: the person clicks into it), all of it selected and seen selected, the text inserted and read
+   * back; the whole done again if the box does not read the text. Enter is the caller's (`acceptQuickInput`).
    */
   async replaceQuickInputValue(text: string): Promise<void> {
     const box = this.quickInputBox;
-    await eventually('the caret in the quick input', async () => (await box.evaluate((el) => el === document.activeElement)) || undefined);
-    await this.page.keyboard.press('Control+A');
-    await eventually(
-      'the whole value of the quick input to be selected',
-      async () =>
-        (await box.evaluate((el: HTMLInputElement) => el.selectionStart === 0 && el.selectionEnd === el.value.length)) || undefined,
-    );
-    await this.page.keyboard.insertText(text);
     let seen = '';
-    await eventually(
+    await actUntil(
       () => `the quick input to read ${JSON.stringify(text)} (it reads ${JSON.stringify(seen)})`,
-      async () => ((seen = await box.inputValue()) === text ? true : undefined),
+      async () => {
+        await actUntil(
+          'the caret in the quick input',
+          () => box.focus({ timeout: ACTION_TIMEOUT_MS }),
+          () => this.quickInputFocused(),
+          {
+            retryAfterMs: 2_000,
+          },
+        );
+        await actUntil(
+          'the whole value of the quick input to be selected',
+          () => this.page.keyboard.press('Control+A'),
+          () => box.evaluate((el: HTMLInputElement) => el.selectionStart === 0 && el.selectionEnd === el.value.length),
+          { retryAfterMs: 2_000 },
+        );
+        await this.page.keyboard.insertText(text);
+      },
+      async () => (seen = await box.inputValue()) === text,
     );
+  }
+
+  /**
+   * Enter in the quick input, until `accepted` holds (the next step's title, the box gone, the service's refusal). A
+   * key pressed while the box was busy or not yet focused is lost; Enter is pressed again only while the box still
+   * shows what it showed (same title, same value) and has the caret, so it never reaches what comes next.
+   */
+  async acceptQuickInput(what: Awaiting, accepted: () => Promise<boolean>): Promise<void> {
+    const title = await this.quickInput.locator('.quick-input-title').innerText();
+    const value = await this.quickInputBox.inputValue();
+    const unchanged = async (): Promise<boolean> =>
+      (await this.quickInput.isVisible()) &&
+      (await this.quickInput.locator('.quick-input-title').innerText({ timeout: ACTION_TIMEOUT_MS })) === title &&
+      (await this.quickInputBox.inputValue({ timeout: ACTION_TIMEOUT_MS })) === value;
+    await actUntil(
+      what,
+      async () => {
+        if (!(await unchanged())) return;
+        if (!(await this.quickInputFocused())) await this.quickInputBox.focus({ timeout: ACTION_TIMEOUT_MS });
+        await this.page.keyboard.press('Enter');
+      },
+      accepted,
+    );
+  }
+
+  /**
+   * Clicks an item of the open quick pick until `accepted` holds (a click on a list still re-rendering is lost). The
+   * item is clicked only while it is there: once taken, the quick pick moves on and the item is gone.
+   */
+  async pickQuickPickItem(label: string | RegExp, what: Awaiting, accepted: () => Promise<boolean>): Promise<void> {
+    const item = this.quickPickItem(label);
+    await actUntil(
+      what,
+      async () => {
+        if (await item.isVisible()) await item.click({ timeout: ACTION_TIMEOUT_MS });
+      },
+      accepted,
+    );
+  }
+
+  /** Whether no quick input shows (the palette, a box or a save dialog took its answer, or was closed). */
+  async quickInputClosed(): Promise<boolean> {
+    return !(await this.quickInput.isVisible());
+  }
+
+  /** Whether the quick input is open with a title containing `text`. */
+  async quickInputShowsTitle(text: string | RegExp): Promise<boolean> {
+    return this.quickInput.locator('.quick-input-title', { hasText: text }).isVisible();
   }
 
   /** An item of the open quick pick, by the start of its accessible label. */
@@ -210,31 +330,69 @@ export class Workbench {
    * F1, enters the command's title and runs that exact entry. The title goes in as one insertion (as a paste
    * would): typed key by key, the palette re-filters on every key and a title takes seconds. The person presses Enter
    * once the entry is the highlighted one (a click on it while the list was still re-rendering was lost: the palette
-   * stayed open), and sees the palette take it (it closes, or the command's own input replaces it).
+   * stayed open), and sees the palette take it (it closes, or the command's own input replaces it). F1 pressed while
+   * the focus was in a webview, or while the window was still starting, was lost: it is pressed until the palette
+   * shows; the title is read back before the list is looked at.
    */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    await this.quickInputBox.waitFor();
-    await this.page.keyboard.insertText(title);
-    const typed = await this.quickInputBox.inputValue();
+    const box = this.quickInputBox;
+    // F1 on an open palette would not open a second: it is pressed only while none shows.
+    await actUntil(
+      'the command palette to open',
+      () => this.page.keyboard.press('F1'),
+      () => box.isVisible(),
+    );
+    // The palette opens holding its prefix, ">".
+    const typed = `>${title}`;
+    let seen = '';
+    await actUntil(
+      () => `the command palette to read ${JSON.stringify(typed)} (it reads ${JSON.stringify(seen)})`,
+      async () => {
+        if (!(await this.quickInputFocused())) await box.focus({ timeout: ACTION_TIMEOUT_MS });
+        await this.page.keyboard.press('Control+A');
+        await this.page.keyboard.insertText(typed);
+      },
+      async () => (seen = await box.inputValue()) === typed,
+      { retryAfterMs: 2_000 },
+    );
+    const rows = this.quickInput.locator('.monaco-list-row');
     const highlighted = this.quickInput.locator('.monaco-list-row.focused');
     // The entry itself, not one whose title only starts the same ("… (JSON)", "File: Compare New Untitled Text Files"
-    // ranks above "File: New Untitled Text File"): the person moves down to it.
+    // ranks above "File: New Untitled Text File"): the person moves to it.
     // The palette's label is the title (with the "…" some titles end in), then ", " and what else it shows.
     const exact = (label: string | null): boolean => label?.split(', ')[0]?.replace(/(\.\.\.|…)$/, '') === title.replace(/(\.\.\.|…)$/, '');
+    const isHighlighted = async (): Promise<boolean> =>
+      exact(await highlighted.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null));
     let labels: (string | null)[] = [];
-    await eventually(
+    /** One key towards the entry: down or up from the highlighted row (a key that came late may have passed it). */
+    const moveTowardsEntry = async (): Promise<void> => {
+      const rowStates = await rows.evaluateAll((list) =>
+        list.map((row) => ({ label: row.getAttribute('aria-label'), focused: row.classList.contains('focused') })),
+      );
+      labels = rowStates.map((row) => row.label);
+      const target = labels.findIndex(exact);
+      if (target < 0) return;
+      const at = rowStates.findIndex((row) => row.focused);
+      await this.page.keyboard.press(at > target ? 'ArrowUp' : 'ArrowDown');
+    };
+    await actUntil(
       () => `the palette to highlight ${JSON.stringify(title)} (it lists ${JSON.stringify(labels)})`,
-      async () => {
-        if (exact(await highlighted.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null))) return true;
-        labels = await this.quickInput.locator('.monaco-list-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label')));
-        if (labels.some(exact)) await this.page.keyboard.press('ArrowDown');
-        return undefined;
+      moveTowardsEntry,
+      isHighlighted,
+      {
+        retryAfterMs: 1_000,
       },
     );
-    await this.page.keyboard.press('Enter');
-    await eventually(`the palette to run ${JSON.stringify(title)}`, async () =>
-      !(await this.quickInput.isVisible()) || (await this.quickInputBox.inputValue()) !== typed ? true : undefined,
+    await actUntil(
+      `the palette to run ${JSON.stringify(title)}`,
+      async () => {
+        // Enter only on the entry, in the palette as it was: once taken, the palette closes or the command's own input
+        // replaces it, and a second Enter would reach that.
+        if ((await box.inputValue({ timeout: ACTION_TIMEOUT_MS }).catch(() => '')) !== typed) return;
+        if (await isHighlighted()) await this.page.keyboard.press('Enter');
+        else await moveTowardsEntry();
+      },
+      async () => !(await this.quickInput.isVisible()) || (await box.inputValue().catch(() => '')) !== typed,
     );
   }
 
@@ -275,22 +433,93 @@ export function escapeRegExp(text: string): string {
 }
 
 /**
- * Polls `probe` until it returns a value that is not undefined; fails with `what` (a function: read at the failure,
- * so it can name the last value seen).
+ * What one `eventually` or `actUntil` waits for, said in its failure: a function is read at the failure, so it can
+ * name the last value seen.
+ */
+export type Awaiting = string | (() => string);
+
+function describeAwaited(what: Awaiting): string {
+  return typeof what === 'string' ? what : what();
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Bounds for a cold, loaded CI machine (2 cores, a build beside it): a state the workbench reaches in a second here
+ * was seen to take ten there. Generous, since a passing step never waits them out.
+ */
+export const WAIT_TIMEOUT_MS = 30_000;
+
+/**
+ * Polls `probe` until it returns a value that is not undefined; fails after `timeoutMs` naming `what`. For waits only:
+ * an action goes through `actUntil`.
  */
 export async function eventually<T>(
-  what: string | (() => string),
+  what: Awaiting,
   probe: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
+  timeoutMs = WAIT_TIMEOUT_MS,
   intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${typeof what === 'string' ? what : what()}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${describeAwaited(what)}`);
+    await sleep(intervalMs);
+  }
+}
+
+export interface ActUntilOptions {
+  /** The bound on the whole, every try included. */
+  readonly timeoutMs?: number;
+  /** How long one try's effect is awaited before the action is done again. */
+  readonly retryAfterMs?: number;
+}
+
+/**
+ * Does `act` until `holds`, within a bound, then fails naming what was awaited (and how the last try failed): the one
+ * way a step acts on the workbench. An action taken while the workbench is busy can be lost (a Ctrl+click while an
+ * editor opens, a key before the box has the caret, a click on a list still re-rendering), so its effect is awaited,
+ * and the action done again when it does not come. `holds` is looked at before every try, so a toggle (a Ctrl+click,
+ * a click on a tab) is never done twice over an effect that came late; `act` must be safe to repeat while `holds` is
+ * false. A try that throws (its target not there yet) counts as a try without effect.
+ */
+export async function actUntil(
+  what: Awaiting,
+  act: () => Promise<void>,
+  holds: () => Promise<boolean>,
+  { timeoutMs = WAIT_TIMEOUT_MS, retryAfterMs = 5_000 }: ActUntilOptions = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let tries = 0;
+  let lastError = '';
+  const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  // A look that throws (a frame not there yet) is a "not yet".
+  const held = (): Promise<boolean> =>
+    holds().catch((error: unknown) => {
+      lastError = `looking: ${firstLine(error)}`;
+      return false;
+    });
+  const started = Date.now();
+  for (;;) {
+    if (await held()) {
+      // A repeated action is worth seeing in the run's output: it is what a single try would have failed on.
+      if (tries > 1) {
+        console.log(`[e2e]       (${tries} tries, ${((Date.now() - started) / 1000).toFixed(1)} s, for ${describeAwaited(what)})`);
+      }
+      return;
     }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    if (Date.now() > deadline) {
+      const failure = lastError ? `; last: ${lastError}` : '';
+      throw new Error(`timed out after ${timeoutMs / 1000} s and ${tries} tries waiting for ${describeAwaited(what)}${failure}`);
+    }
+    tries++;
+    try {
+      await act();
+    } catch (error) {
+      lastError = `acting: ${firstLine(error)}`;
+    }
+    const tryEnds = Math.min(deadline, Date.now() + retryAfterMs);
+    while (Date.now() < tryEnds && !(await held())) await sleep(100);
   }
 }
