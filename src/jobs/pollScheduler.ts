@@ -16,8 +16,10 @@
 //  - Network, timeout, 5xx and 429 are the service's trouble, not the job's: the round stops, and the next one waits
 //    what the service said in Retry-After (any status, capped, no jitter), else min(interval * 2^n, maxBackoff) with
 //    jitter. Due times and backoff are on the monotonic clock: a wall clock stepped back must not hold polling.
-//  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off. UNREADABLE_LIMIT
-//    unreadable answers in a row mark it failed with the reason: the same answer would be unreadable for ever.
+//  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off (doubling up to
+//    maxBackoff). An unreadable answer never fails the job, however many come in a row: it says nothing about the
+//    job, and a job failed for it would be reported failed while it runs (issue 27). The record says since when its
+//    status is unreadable, with the answer's words; the person can Stop Following it. Only the service fails a job.
 //  - 404 on a status means the service forgot the job: it is marked failed, since asking again would never end.
 //  - 401/403: polling pauses until the key changes (reconnect()); asking again with the same key cannot help.
 //  - Each window polls the jobs it sees: two windows may both ask about a job (a duplicate GET is harmless), and one
@@ -36,6 +38,7 @@ import { classifyError } from '../util/classifyError';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import type { ClaimNotice } from './notifyOnce';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
+import { unreadableWords } from './unreadableWords';
 import { changes, evaluationPatch, finetunePatch, gonePatch, unreadablePatch, visibleSignature, type JobPatch } from './statusPatch';
 
 /** The two status calls of the service client (ServiceClient satisfies this). */
@@ -136,9 +139,6 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 10 * 60_000;
  * any interval (1 s at least), large next to the few ms by which the requests of one round start apart.
  */
 export const ROUND_GATHER_MS = 250;
-/** Unreadable answers in a row after which a job is marked failed instead of polled again. */
-export const UNREADABLE_LIMIT = 3;
-
 /** The wait after `failures` consecutive failures: doubling from the interval, capped, with jitter, never below the interval. */
 export function backoffDelay(failures: number, intervalMs: number, random: number, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
   const base = Math.min(intervalMs * 2 ** Math.max(0, failures), Math.max(maxBackoffMs, intervalMs));
@@ -158,8 +158,6 @@ interface Tracked {
   since: number;
   /** Consecutive job-specific failures (unreadable answers, refused requests). */
   failures: number;
-  /** Consecutive answers that could not be read (ContractError); at UNREADABLE_LIMIT the job is marked failed. */
-  unreadable: number;
   inFlight: boolean;
   /** What the record showed when we last read or wrote it: a difference means someone else wrote. */
   signature: string;
@@ -339,7 +337,6 @@ export class PollScheduler {
           answeredAt: undefined,
           since: now,
           failures: 0,
-          unreadable: 0,
           inFlight: false,
           signature,
           last: job,
@@ -487,7 +484,6 @@ export class PollScheduler {
       round.answered++;
       this.succeeded();
       t.failures = 0;
-      t.unreadable = 0;
       t.dueAt = startedAt + this.options.intervalMs();
       t.answeredAt = startedAt;
       const current = this.options.jobs.get(target.scope, t.key);
@@ -544,18 +540,14 @@ export class PollScheduler {
     }
     // The job's own trouble (an answer we cannot read, a refused request): only this job backs off.
     t.failures++;
-    t.unreadable = kind === 'contract' ? t.unreadable + 1 : 0;
-    if (t.unreadable >= UNREADABLE_LIMIT) {
-      // The same unreadable answer again and again will not become readable: without this the job shows "running"
-      // and is polled for ever.
-      const current = this.options.jobs.get(target.scope, t.key);
-      this.log('warn', `Polling ${what}: ${describe(e)} Unreadable ${t.unreadable} times in a row: marked failed.`);
-      if (current) await this.write(target, t, current, unreadablePatch(current, messageOf(e), this.clock.now()));
-      return;
-    }
     const now = this.clock.monotonic();
     t.dueAt = now + backoffDelay(t.failures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
     this.log(t.failures === 1 ? 'warn' : 'debug', `Polling ${what}: ${describe(e)} Retrying in ${waitText(t.dueAt - now)}.`);
+    if (kind === 'contract') {
+      const current = this.options.jobs.get(target.scope, t.key);
+      const { detail } = apiErrorFields(e);
+      if (current) await this.write(target, t, current, unreadablePatch(current, unreadableWords(detail), this.clock.now()));
+    }
   }
 
   private succeeded(): void {
