@@ -31,7 +31,7 @@
 //  - Errors are told apart by their `kind` and `status` fields, not instanceof: in-editor tests load these sources
 //    beside the bundled extension, whose client throws its own copies of the error classes.
 import { isCancellation } from '../api/errors';
-import type { EvaluationStatus, FinetuneStatus } from '../api/types';
+import type { EvaluationStatus, FinetuneStatus, ModelInfo } from '../api/types';
 import { isTerminal } from '../api/types';
 import { waitText } from '../api/waitText';
 import { classifyError } from '../util/classifyError';
@@ -39,7 +39,17 @@ import { isActive, jobKey, type JobRecord } from './jobRecord';
 import type { ClaimNotice } from './notifyOnce';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
 import { unreadableWords } from './unreadableWords';
-import { changes, evaluationPatch, finetunePatch, gonePatch, unreadablePatch, visibleSignature, type JobPatch } from './statusPatch';
+import { findMadeModel } from './madeModel';
+import {
+  changes,
+  evaluationPatch,
+  finetunePatch,
+  gonePatch,
+  madeModelPatch,
+  unreadablePatch,
+  visibleSignature,
+  type JobPatch,
+} from './statusPatch';
 
 /** The two status calls of the service client (ServiceClient satisfies this). */
 export interface StatusSource {
@@ -55,7 +65,10 @@ export interface PollTarget {
 
 /** The part of JobStore the poller needs (JobStore satisfies it; tests use a Map). */
 export interface PollJobs {
+  /** The jobs to poll: active and followed. */
   active(scope: string): JobRecord[];
+  /** Every job of the scope (the names other finetunes made, which a made model is never taken for); active() without it. */
+  list?(scope: string): JobRecord[];
   get(scope: string, key: string): JobRecord | undefined;
   update(scope: string, key: string, patch: Partial<JobRecord>): Promise<JobRecord | undefined>;
 }
@@ -116,6 +129,12 @@ export interface PollSchedulerOptions {
   claimNotice: ClaimNotice;
   /** Read at each scheduling, so a settings change applies to the next poll. */
   intervalMs(): number;
+  /**
+   * The service's model list (the fetch the Models view shows, not one of the poller's own): asked at most once per
+   * round, and only in a round that asked about a finetune that did not end, since a finetune also ends when the model
+   * it makes is listed (madeModel.ts). Without it, only the status ends a finetune.
+   */
+  listModels?(opts: { signal: AbortSignal }): Promise<readonly ModelInfo[]>;
   clock?: PollClock;
   /** Jitter source in [0, 1). */
   random?: () => number;
@@ -443,16 +462,49 @@ export class PollScheduler {
     // Requests this round may still send: a slot is taken before the job is re-read and given back when no request
     // follows (ended meanwhile), so concurrent workers never overrun the budget.
     let room = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
+    const asked: Tracked[] = [];
     const worker = async () => {
       while (room > 0) {
         const t = queue.shift();
         if (!t || result.stoppedBy || this.authPaused || this.disposed) return;
         room--;
-        if (!(await this.pollOne(target, t, result))) room++;
+        if (await this.pollOne(target, t, result)) asked.push(t);
+        else room++;
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    await this.lookForMadeModels(target, asked, result);
     return result;
+  }
+
+  /**
+   * One model list for every finetune this round asked about that has not ended (its status unreadable or not
+   * finished): a job whose model is listed ended, whatever its status says (madeModel.ts says which names count). Not
+   * when the service is in trouble (the round stopped): the list would be asked of a service that just failed.
+   */
+  private async lookForMadeModels(target: PollTarget, asked: readonly Tracked[], round: PollRound): Promise<void> {
+    const running = asked.filter((t) => t.kind === 'finetune' && this.tracked.get(t.key) === t);
+    if (!this.options.listModels || running.length === 0 || round.stoppedBy || this.disposed) return;
+    let listed: readonly ModelInfo[];
+    try {
+      listed = await this.options.listModels({ signal: this.abort.signal });
+    } catch (e) {
+      this.log('debug', `Looking for made models: ${describe(e)}`);
+      return;
+    }
+    if (this.disposed) return;
+    const all = this.options.jobs.list?.(target.scope) ?? this.options.jobs.active(target.scope);
+    for (const t of running) {
+      const current = this.options.jobs.get(target.scope, t.key);
+      if (this.tracked.get(t.key) !== t || !current || !isActive(current)) continue;
+      const claimed = new Set(
+        all.filter((j) => j.kind === 'finetune' && jobKey(j) !== t.key && j.state !== 'failed').map((j) => j.modelName),
+      );
+      const made = findMadeModel({ requested: current.requestedName ?? current.modelName, baseModel: current.baseModel, claimed }, listed);
+      if (made === undefined) continue;
+      this.log('info', `finetune job ${t.id}: its model ${made} is in the model list, so the job ended.`);
+      await this.write(target, t, current, madeModelPatch(current, made, this.clock.now()));
+    }
   }
 
   /** Asks about one job if it is still active; returns whether a request was sent. */

@@ -70,6 +70,16 @@ export function unreadablePatch(current: JobRecord, words: string | undefined, n
 /** The longest run of the service's words a row keeps of an unreadable answer: a hint, not the body (that is in the log). */
 const MAX_WORDS = 200;
 
+/**
+ * The patch for a finetune whose model appeared in the model list (madeModel.ts): it ended, completed, whatever its
+ * status said; the listed name becomes the model's name everywhere, as when a finished status names it.
+ */
+export function madeModelPatch(current: JobRecord, made: string, now: number): JobPatch {
+  const patch: JobPatch = { state: 'completed' };
+  if (made !== current.modelName) Object.assign(patch, { modelName: made, requestedName: current.requestedName ?? current.modelName });
+  return finish(current, patch, now);
+}
+
 /** The patch for a job whose status endpoint answered 404. */
 export function gonePatch(current: JobRecord, now: number): JobPatch {
   return withEnd(current, { state: 'failed', error: GONE_ERROR }, now);

@@ -1,6 +1,7 @@
 // The poller core with fake time, a scripted service and real notify-once markers in a temp folder.
 import { strict as assert } from 'node:assert';
 import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
+import type { ModelInfo } from '../../src/api/types';
 import { markerFiles } from '../../src/jobs/notifyOnce';
 import {
   backoffDelay,
@@ -527,6 +528,81 @@ describe('job poller core', () => {
     assert.equal(jobs.byId('says-failed').error, 'No text found in the PDF');
     assert.equal(jobs.byId('gone').state, 'failed');
     assert.equal(jobs.byId('gone').error, GONE_ERROR);
+  });
+
+  describe('a finetune ends when its model appears in the model list', () => {
+    let lists: number;
+    let listed: ModelInfo[];
+    const listModels = async () => {
+      lists++;
+      return listed;
+    };
+    const model = (name: string, kind: ModelInfo['kind'] = 'unknown'): ModelInfo => ({ name, kind, raw: name });
+    beforeEach(() => {
+      lists = 0;
+      listed = [model('oss-reasoner-8b', 'base')];
+    });
+
+    it('adopts the derived name with the lineage kept, while its status is unreadable', async () => {
+      const lineage = { baseModel: 'oss-reasoner-8b', files: [], numQs: 5, mode: 'pretraining', useCase: 'u', jobId: 'ft', startedAt: 1 };
+      jobs.add('finetune', 'ft', { state: 'running', modelName: 'support-bot', baseModel: 'oss-reasoner-8b', lineage });
+      source.answer = () => new ContractError('unreadable', { detail: '{"phase":"TRAINING"}' });
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(5 * INTERVAL);
+      assert.equal(jobs.byId('ft').state, 'running', 'not before the model is listed');
+      listed = [...listed, model('ft:oss-reasoner-8b:support-bot:3f9a1c2e')];
+      await advanceUntil('the end', () => finished.length > 0);
+      const job = jobs.byId('ft');
+      assert.equal(job.state, 'completed');
+      assert.equal(job.modelName, 'ft:oss-reasoner-8b:support-bot:3f9a1c2e');
+      assert.equal(job.requestedName, 'support-bot');
+      assert.deepEqual(job.lineage, lineage);
+      assert.equal(job.unreadableSince, undefined);
+      assert.equal(job.finishedAt !== undefined && job.progress === 100, true);
+      assert.equal(finished[0]!.notify, true);
+      const n = source.calls.length + lists;
+      await advance(60 * INTERVAL);
+      assert.equal(source.calls.length + lists, n, 'nothing asked after the end');
+    });
+
+    it('asks for the list once per round for all running finetunes, only while one runs', async () => {
+      for (let i = 0; i < 5; i++) jobs.add('finetune', `f${i}`, { state: 'running' });
+      jobs.add('evaluation', 'e', { state: 'running' });
+      answerFor({ f0: new ContractError('unreadable') });
+      const rounds: number[] = [];
+      const p = poller('A', { listModels, onDidPoll: (r) => void (r.requests && rounds.push(r.requests)) });
+      await p.sync();
+      await advance(10 * INTERVAL);
+      assert.ok(rounds.length >= 10);
+      assert.equal(lists, rounds.length, 'one list request per round');
+      for (let i = 0; i < 5; i++) jobs.records.set(`finetune:f${i}`, { ...jobs.byId(`f${i}`), state: 'completed' });
+      await p.sync();
+      const before = lists;
+      await advance(10 * INTERVAL);
+      assert.ok(source.callsFor('e').length > 10, 'the evaluation is still polled');
+      assert.equal(lists, before, 'no list request without a running finetune');
+    });
+
+    it('keeps polling when the list cannot be had, and never takes an unrelated or base model', async () => {
+      jobs.add('finetune', 'ft', { state: 'running', modelName: 'support-bot', baseModel: 'oss-reasoner-8b' });
+      answerFor({ ft: new ContractError('unreadable') });
+      let fail = true;
+      const p = poller('A', {
+        listModels: async () => {
+          lists++;
+          if (fail) throw new ContractError('The service sent an answer the extension cannot read (model list).');
+          return [model('support'), model('support-bot-large'), model('oss-reasoner-8b'), model('support-bot', 'base')];
+        },
+      });
+      await p.sync();
+      await advance(20 * INTERVAL);
+      fail = false;
+      await advance(200 * INTERVAL);
+      assert.ok(lists >= 4);
+      assert.equal(jobs.byId('ft').state, 'running');
+      assert.equal(finished.length, 0);
+    });
   });
 
   it('does not fail a job whose unreadable answers are not in a row', async () => {
