@@ -13,6 +13,7 @@ export const COMMANDS = {
   download: 'hostedReasoning.download',
   copyModelName: 'hostedReasoning.copyModelName',
   removeJob: 'hostedReasoning.removeJob',
+  stopFollowingJob: 'hostedReasoning.stopFollowingJob',
   clearFinishedJobs: 'hostedReasoning.clearFinishedJobs',
   showJobs: 'hostedReasoning.showJobs',
   showLog: 'hostedReasoning.showLog',

@@ -72,7 +72,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     owned.push(log, keys, session, jobs, local);
     const services: Services = { context, log, session, jobs, local };
     const models = new ModelsTreeProvider(services);
-    const poller = new JobPoller(services);
+    // The poller looks for a running finetune's model in the list the Models view fetches, not in one of its own.
+    const poller = new JobPoller(services, (opts) => models.latest(opts));
     const notifier = new JobNotifier(poller, log, () => services.local.runtime.available());
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
     const statusBar = new JobsStatusBar(services);

@@ -1,14 +1,15 @@
-// Commands on the Jobs view: remove one job from the list, clear finished ones, refresh (poll now), show the view.
+// Commands on the Jobs view: remove one job from the list, stop following one, clear finished ones, refresh (poll
+// now), show the view.
 // Removing only forgets a job here; nothing is cancelled on the service (the spec has no cancel endpoint).
 import * as vscode from 'vscode';
 import { COMMANDS } from '../contributions';
-import { isActive, jobKey, type JobRecord } from './jobRecord';
+import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
 import { jobTitle } from './jobFormat';
 import type { PollRound } from './pollScheduler';
 import type { Services } from '../services';
 import { VIEW_JOBS } from '../services';
 import { isJobNode } from './jobsTree';
-import { showWarningMessage, withProgress } from '../util/notify';
+import { showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
 export interface JobCommandDeps {
   poller: { pollNow(): Promise<PollRound | undefined> };
@@ -18,6 +19,7 @@ export interface JobCommandDeps {
 export function jobCommands(services: Services, deps: JobCommandDeps) {
   return {
     [COMMANDS.removeJob]: (arg?: unknown) => removeJob(services, arg),
+    [COMMANDS.stopFollowingJob]: (arg?: unknown) => stopFollowingJob(services, arg),
     [COMMANDS.clearFinishedJobs]: () => clearFinishedJobs(services),
     [COMMANDS.refreshJobs]: () => refreshJobs(services, deps),
     [COMMANDS.showJobs]: (arg?: unknown) => showJobs(services, deps, arg),
@@ -34,6 +36,31 @@ async function removeJob(services: Services, arg: unknown): Promise<boolean> {
   if (isActive(job) && !(await confirmRemoveRunning(job))) return false;
   await services.jobs.remove(scope, [key!]);
   services.log.info(`Removed ${job.kind} job ${job.id} (${job.state}) from the list.`);
+  return true;
+}
+
+/**
+ * Stops polling one running job (a row's context menu, offered on every followed job, most useful on one whose status
+ * cannot be read) and says so. The job is taken from the row only, and read again from the store of the current
+ * scope: a command link can pass any argument, and this one must not let it name another service's job. The record
+ * stays, marked, so the row says it is not followed; Remove Job forgets it. Returns whether the job was let go.
+ */
+async function stopFollowingJob(services: Services, arg: unknown): Promise<boolean> {
+  if (!isJobNode(arg)) return false;
+  const scope = await services.session.scope();
+  const job = scope === arg.scope ? services.jobs.get(scope, arg.key) : undefined;
+  if (!scope || !job || !isFollowed(job)) return false;
+  // The store's change event makes the poller re-read its list, which no longer holds the job (JobStore.active).
+  await services.jobs.update(scope, arg.key, { unfollowedAt: Date.now() });
+  services.log.info(
+    `Stopped following ${job.kind} job ${job.id} (${job.state}${job.unreadableSince !== undefined ? ', status unreadable' : ''}).`,
+  );
+  void showInformationMessage(
+    vscode.l10n.t(
+      'No longer following "{0}": it is not asked about any more and you will not be told when it ends. Nothing was cancelled on the service.',
+      jobTitle(job),
+    ),
+  );
   return true;
 }
 

@@ -81,9 +81,27 @@ export function jobDescription(job: JobRecord, now: number): string {
       return l10n.t('cancelled · {0}', elapsed);
     default: {
       const progress = job.progress !== undefined ? ` ${Math.round(job.progress)}%` : '';
-      return `${stateWord(job)}${progress} · ${elapsed}`;
+      // An unreadable status is not the job's state: the row says what is known, the last readable state is kept.
+      const now = job.unreadableSince !== undefined ? unreadableText(job) : `${stateWord(job)}${progress}`;
+      // Let go with Stop Following: no elapsed time ticks, as nobody asks any more.
+      if (job.unfollowedAt !== undefined) return l10n.t('not followed · {0}', now);
+      return `${now} · ${elapsed}`;
     }
   }
+}
+
+/** "status unreadable since 14:02 (Validating files)": the words are the service's, for the caller to neutralise. */
+export function unreadableText(job: JobRecord): string {
+  const since = clockTime(job.unreadableSince ?? job.updatedAt);
+  return job.unreadableWords
+    ? l10n.t('status unreadable since {0} ({1})', since, oneLine(job.unreadableWords, 80))
+    : l10n.t('status unreadable since {0}', since);
+}
+
+/** "14:02" in local time: a row has no room for a date, and an unreadable spell of days shows in the elapsed time. */
+export function clockTime(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
 /** "<model> on <dataset>: 84.0% (42/50), judged by <judge>". */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { markerFiles } from './notifyOnce';
-import { PollScheduler, type JobFinished, type PollRound } from './pollScheduler';
+import { PollScheduler, type JobFinished, type PollRound, type PollSchedulerOptions } from './pollScheduler';
 
 export type { JobFinished } from './pollScheduler';
 
@@ -22,7 +22,11 @@ export class JobPoller implements vscode.Disposable {
   private readonly scheduler: PollScheduler;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(services: Pick<Services, 'context' | 'log' | 'session' | 'jobs'>) {
+  /**
+   * `listModels`: the Models view's own fetch of the model list (a finetune ends when its model is listed); the
+   * poller asks it at most once per round, and only while a finetune runs.
+   */
+  constructor(services: Pick<Services, 'context' | 'log' | 'session' | 'jobs'>, listModels?: PollSchedulerOptions['listModels']) {
     const { context, log, session, jobs } = services;
     // The name older versions gave the folder (they kept poll leases there too): a window still running one of them
     // writes the same markers, so the two still announce an end once.
@@ -43,6 +47,7 @@ export class JobPoller implements vscode.Disposable {
       },
       jobs,
       claimNotice,
+      listModels,
       intervalMs: () => session.settings().pollIntervalMs,
       log: (level, message) => log[level](message),
       onDidFinishJob: (e) => this.finished.fire(e),

@@ -37,6 +37,15 @@ export interface JobRecord {
   result?: EvaluationResult;
   /** A failure the user has not looked at yet (the status bar warns until then). */
   unseenFailure?: boolean;
+  /**
+   * Since when (wall time) the status answers could not be read: kept from the first unreadable answer, cleared by a
+   * readable one. The job is not failed for it (only the service's own word fails a job), so the row says it instead.
+   */
+  unreadableSince?: number;
+  /** The words of the last unreadable answer, humanised (service text: shown only through untrustedText). */
+  unreadableWords?: string;
+  /** When the person chose Stop Following: the job is no longer polled here, nothing was cancelled on the service. */
+  unfollowedAt?: number;
 }
 
 export function jobKey(job: Pick<JobRecord, 'kind' | 'id'>): string {
@@ -45,4 +54,9 @@ export function jobKey(job: Pick<JobRecord, 'kind' | 'id'>): string {
 
 export function isActive(job: JobRecord): boolean {
   return job.state === 'queued' || job.state === 'running' || job.state === 'unknown';
+}
+
+/** Active and not let go with Stop Following: the jobs the poller asks about. */
+export function isFollowed(job: JobRecord): boolean {
+  return isActive(job) && job.unfollowedAt === undefined;
 }

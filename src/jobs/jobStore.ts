@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { DROPPED_EVALUATIONS_KEY_PREFIX, JOBS_KEY_PREFIX } from '../storageKeys';
 import { addDropped, boundEvaluations, readDropped } from './evaluationHistory';
-import { isActive, jobKey, type JobRecord } from './jobRecord';
+import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
 import { StoredJobsReader } from './storedJobs';
 
 /** Finished finetune jobs beyond this many per scope are forgotten (evaluations: evaluationHistory.ts). */
@@ -38,8 +38,9 @@ export class JobStore implements vscode.Disposable {
     return this.reader.read(stored, scope).sort((a, b) => b.createdAt - a.createdAt);
   }
 
+  /** The jobs to poll: active and still followed (Stop Following lets one go). */
   active(scope: string): JobRecord[] {
-    return this.list(scope).filter(isActive);
+    return this.list(scope).filter(isFollowed);
   }
 
   get(scope: string, key: string): JobRecord | undefined {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
 import { formatAccuracy, formatDuration, jobDescription, jobRowTitle, jobTitle, elapsedMs, stateWord } from './jobFormat';
-import { isActive, jobKey, type JobRecord } from './jobRecord';
+import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
 import { lineageLines } from './lineage';
 import type { Services } from '../services';
 import { untrustedText } from '../util/untrustedText';
@@ -88,7 +88,15 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
     item.description = shown(jobDescription(job, this.now()));
     item.iconPath = iconFor(job);
     item.tooltip = tooltipFor(job, this.now());
-    item.contextValue = ['job', job.kind, job.state, ...(job.unseenFailure ? ['unseen'] : [])].join(' ');
+    // `followed`: Stop Following is offered; `unreadable`: the seam for Choose How to Read… (with the service profile).
+    item.contextValue = [
+      'job',
+      job.kind,
+      job.state,
+      ...(job.unseenFailure ? ['unseen'] : []),
+      ...(isFollowed(job) ? ['followed'] : []),
+      ...(isActive(job) && job.unreadableSince !== undefined ? ['unreadable'] : []),
+    ].join(' ');
     item.accessibilityInformation = { label: `${title}, ${item.description}` };
     return item;
   }
@@ -108,10 +116,10 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
 
   /** Elapsed times of active jobs tick while the view is on screen; no timer when hidden or nothing runs. */
   private updateTicker(): void {
-    const needed = this.treeView.visible && [...this.nodes.values()].some((n) => isActive(n.job));
+    const needed = this.treeView.visible && [...this.nodes.values()].some((n) => isFollowed(n.job));
     if (needed && !this.ticker) {
       this.ticker = setInterval(() => {
-        const active = [...this.nodes.values()].filter((n) => isActive(n.job));
+        const active = [...this.nodes.values()].filter((n) => isFollowed(n.job));
         if (active.length === 0 || !this.treeView.visible) this.updateTicker();
         else this.changed.fire(active);
       }, TICK_MS);
@@ -135,6 +143,10 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
 }
 
 function iconFor(job: JobRecord): vscode.ThemeIcon {
+  if (isActive(job) && job.unfollowedAt !== undefined) return new vscode.ThemeIcon('eye-closed');
+  if (isActive(job) && job.unreadableSince !== undefined) {
+    return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  }
   switch (job.state) {
     case 'queued':
     case 'running':
@@ -166,6 +178,25 @@ export function tooltipFor(job: JobRecord, now: number): string {
     job.rawState && job.rawState !== job.state ? vscode.l10n.t('{0} (service: {1})', stateWord(job), job.rawState) : job.state,
   );
   if (job.progress !== undefined && isActive(job)) row(vscode.l10n.t('Progress'), `${Math.round(job.progress)}%`);
+  if (isActive(job) && job.unreadableSince !== undefined) {
+    row(
+      vscode.l10n.t('Status'),
+      vscode.l10n.t(
+        'unreadable since {0}: the job is not failed for it, and is asked again, less often (the answers are in the log)',
+        new Date(job.unreadableSince).toLocaleString(),
+      ),
+    );
+    row(vscode.l10n.t('The service said'), job.unreadableWords);
+  }
+  if (isActive(job) && job.unfollowedAt !== undefined) {
+    row(
+      vscode.l10n.t('Not followed'),
+      vscode.l10n.t(
+        'since {0} (Stop Following): not asked about any more; nothing was cancelled on the service',
+        new Date(job.unfollowedAt).toLocaleString(),
+      ),
+    );
+  }
   row(vscode.l10n.t('Message'), job.message);
   row(vscode.l10n.t('Error'), job.error);
   row(vscode.l10n.t('Model'), job.modelName);

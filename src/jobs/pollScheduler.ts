@@ -16,8 +16,10 @@
 //  - Network, timeout, 5xx and 429 are the service's trouble, not the job's: the round stops, and the next one waits
 //    what the service said in Retry-After (any status, capped, no jitter), else min(interval * 2^n, maxBackoff) with
 //    jitter. Due times and backoff are on the monotonic clock: a wall clock stepped back must not hold polling.
-//  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off. UNREADABLE_LIMIT
-//    unreadable answers in a row mark it failed with the reason: the same answer would be unreadable for ever.
+//  - An answer that cannot be read (or another 4xx) is that job's trouble: only that job backs off (doubling up to
+//    maxBackoff). An unreadable answer never fails the job, however many come in a row: it says nothing about the
+//    job, and a job failed for it would be reported failed while it runs (issue 27). The record says since when its
+//    status is unreadable, with the answer's words; the person can Stop Following it. Only the service fails a job.
 //  - 404 on a status means the service forgot the job: it is marked failed, since asking again would never end.
 //  - 401/403: polling pauses until the key changes (reconnect()); asking again with the same key cannot help.
 //  - Each window polls the jobs it sees: two windows may both ask about a job (a duplicate GET is harmless), and one
@@ -29,14 +31,25 @@
 //  - Errors are told apart by their `kind` and `status` fields, not instanceof: in-editor tests load these sources
 //    beside the bundled extension, whose client throws its own copies of the error classes.
 import { isCancellation } from '../api/errors';
-import type { EvaluationStatus, FinetuneStatus } from '../api/types';
+import type { EvaluationStatus, FinetuneStatus, ModelInfo } from '../api/types';
 import { isTerminal } from '../api/types';
 import { waitText } from '../api/waitText';
 import { classifyError } from '../util/classifyError';
 import { isActive, jobKey, type JobRecord } from './jobRecord';
 import type { ClaimNotice } from './notifyOnce';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
-import { changes, evaluationPatch, finetunePatch, gonePatch, unreadablePatch, visibleSignature, type JobPatch } from './statusPatch';
+import { unreadableWords } from './unreadableWords';
+import { findMadeModel } from './madeModel';
+import {
+  changes,
+  evaluationPatch,
+  finetunePatch,
+  gonePatch,
+  madeModelPatch,
+  unreadablePatch,
+  visibleSignature,
+  type JobPatch,
+} from './statusPatch';
 
 /** The two status calls of the service client (ServiceClient satisfies this). */
 export interface StatusSource {
@@ -52,7 +65,10 @@ export interface PollTarget {
 
 /** The part of JobStore the poller needs (JobStore satisfies it; tests use a Map). */
 export interface PollJobs {
+  /** The jobs to poll: active and followed. */
   active(scope: string): JobRecord[];
+  /** Every job of the scope (the names other finetunes made, which a made model is never taken for); active() without it. */
+  list?(scope: string): JobRecord[];
   get(scope: string, key: string): JobRecord | undefined;
   update(scope: string, key: string, patch: Partial<JobRecord>): Promise<JobRecord | undefined>;
 }
@@ -113,6 +129,12 @@ export interface PollSchedulerOptions {
   claimNotice: ClaimNotice;
   /** Read at each scheduling, so a settings change applies to the next poll. */
   intervalMs(): number;
+  /**
+   * The service's model list (the fetch the Models view shows, not one of the poller's own): asked at most once per
+   * round, and only in a round that asked about a finetune that did not end, since a finetune also ends when the model
+   * it makes is listed (madeModel.ts). Without it, only the status ends a finetune.
+   */
+  listModels?(opts: { signal: AbortSignal }): Promise<readonly ModelInfo[]>;
   clock?: PollClock;
   /** Jitter source in [0, 1). */
   random?: () => number;
@@ -136,9 +158,6 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 10 * 60_000;
  * any interval (1 s at least), large next to the few ms by which the requests of one round start apart.
  */
 export const ROUND_GATHER_MS = 250;
-/** Unreadable answers in a row after which a job is marked failed instead of polled again. */
-export const UNREADABLE_LIMIT = 3;
-
 /** The wait after `failures` consecutive failures: doubling from the interval, capped, with jitter, never below the interval. */
 export function backoffDelay(failures: number, intervalMs: number, random: number, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
   const base = Math.min(intervalMs * 2 ** Math.max(0, failures), Math.max(maxBackoffMs, intervalMs));
@@ -158,8 +177,6 @@ interface Tracked {
   since: number;
   /** Consecutive job-specific failures (unreadable answers, refused requests). */
   failures: number;
-  /** Consecutive answers that could not be read (ContractError); at UNREADABLE_LIMIT the job is marked failed. */
-  unreadable: number;
   inFlight: boolean;
   /** What the record showed when we last read or wrote it: a difference means someone else wrote. */
   signature: string;
@@ -339,7 +356,6 @@ export class PollScheduler {
           answeredAt: undefined,
           since: now,
           failures: 0,
-          unreadable: 0,
           inFlight: false,
           signature,
           last: job,
@@ -446,16 +462,49 @@ export class PollScheduler {
     // Requests this round may still send: a slot is taken before the job is re-read and given back when no request
     // follows (ended meanwhile), so concurrent workers never overrun the budget.
     let room = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
+    const asked: Tracked[] = [];
     const worker = async () => {
       while (room > 0) {
         const t = queue.shift();
         if (!t || result.stoppedBy || this.authPaused || this.disposed) return;
         room--;
-        if (!(await this.pollOne(target, t, result))) room++;
+        if (await this.pollOne(target, t, result)) asked.push(t);
+        else room++;
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    await this.lookForMadeModels(target, asked, result);
     return result;
+  }
+
+  /**
+   * One model list for every finetune this round asked about that has not ended (its status unreadable or not
+   * finished): a job whose model is listed ended, whatever its status says (madeModel.ts says which names count). Not
+   * when the service is in trouble (the round stopped): the list would be asked of a service that just failed.
+   */
+  private async lookForMadeModels(target: PollTarget, asked: readonly Tracked[], round: PollRound): Promise<void> {
+    const running = asked.filter((t) => t.kind === 'finetune' && this.tracked.get(t.key) === t);
+    if (!this.options.listModels || running.length === 0 || round.stoppedBy || this.disposed) return;
+    let listed: readonly ModelInfo[];
+    try {
+      listed = await this.options.listModels({ signal: this.abort.signal });
+    } catch (e) {
+      this.log('debug', `Looking for made models: ${describe(e)}`);
+      return;
+    }
+    if (this.disposed) return;
+    const all = this.options.jobs.list?.(target.scope) ?? this.options.jobs.active(target.scope);
+    for (const t of running) {
+      const current = this.options.jobs.get(target.scope, t.key);
+      if (this.tracked.get(t.key) !== t || !current || !isActive(current)) continue;
+      const claimed = new Set(
+        all.filter((j) => j.kind === 'finetune' && jobKey(j) !== t.key && j.state !== 'failed').map((j) => j.modelName),
+      );
+      const made = findMadeModel({ requested: current.requestedName ?? current.modelName, baseModel: current.baseModel, claimed }, listed);
+      if (made === undefined) continue;
+      this.log('info', `finetune job ${t.id}: its model ${made} is in the model list, so the job ended.`);
+      await this.write(target, t, current, madeModelPatch(current, made, this.clock.now()));
+    }
   }
 
   /** Asks about one job if it is still active; returns whether a request was sent. */
@@ -487,7 +536,6 @@ export class PollScheduler {
       round.answered++;
       this.succeeded();
       t.failures = 0;
-      t.unreadable = 0;
       t.dueAt = startedAt + this.options.intervalMs();
       t.answeredAt = startedAt;
       const current = this.options.jobs.get(target.scope, t.key);
@@ -544,18 +592,14 @@ export class PollScheduler {
     }
     // The job's own trouble (an answer we cannot read, a refused request): only this job backs off.
     t.failures++;
-    t.unreadable = kind === 'contract' ? t.unreadable + 1 : 0;
-    if (t.unreadable >= UNREADABLE_LIMIT) {
-      // The same unreadable answer again and again will not become readable: without this the job shows "running"
-      // and is polled for ever.
-      const current = this.options.jobs.get(target.scope, t.key);
-      this.log('warn', `Polling ${what}: ${describe(e)} Unreadable ${t.unreadable} times in a row: marked failed.`);
-      if (current) await this.write(target, t, current, unreadablePatch(current, messageOf(e), this.clock.now()));
-      return;
-    }
     const now = this.clock.monotonic();
     t.dueAt = now + backoffDelay(t.failures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
     this.log(t.failures === 1 ? 'warn' : 'debug', `Polling ${what}: ${describe(e)} Retrying in ${waitText(t.dueAt - now)}.`);
+    if (kind === 'contract') {
+      const current = this.options.jobs.get(target.scope, t.key);
+      const { detail } = apiErrorFields(e);
+      if (current) await this.write(target, t, current, unreadablePatch(current, unreadableWords(detail), this.clock.now()));
+    }
   }
 
   private succeeded(): void {

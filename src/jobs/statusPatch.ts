@@ -10,7 +10,18 @@ export const GONE_ERROR = 'The service no longer knows this job (404). It may ha
 export type JobPatch = Partial<
   Pick<
     JobRecord,
-    'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result' | 'finishedAt' | 'unseenFailure' | 'modelName' | 'requestedName'
+    | 'state'
+    | 'rawState'
+    | 'progress'
+    | 'message'
+    | 'error'
+    | 'result'
+    | 'finishedAt'
+    | 'unseenFailure'
+    | 'modelName'
+    | 'requestedName'
+    | 'unreadableSince'
+    | 'unreadableWords'
   >
 >;
 
@@ -47,9 +58,26 @@ function keptText(s: Pick<FinetuneStatus, 'rawState' | 'message' | 'error'>): Jo
   return { rawState: cap(s.rawState, MAX_STATE_WORD_LENGTH), message: cap(s.message), error: cap(s.error) };
 }
 
-/** The patch for a job whose status answers could not be read several times in a row (`reason`: the last error). */
-export function unreadablePatch(current: JobRecord, reason: string, now: number): JobPatch {
-  return withEnd(current, { state: 'failed', error: capText(`The service's answer could not be read: ${reason}`) }, now);
+/**
+ * The patch for a status answer that could not be read: the job keeps its state (an unread answer says nothing about
+ * the job, so it never fails it), and the record says since when, kept from the first unreadable answer, with the
+ * words of the last one (`words`: already humanised, see unreadableWords.ts).
+ */
+export function unreadablePatch(current: JobRecord, words: string | undefined, now: number): JobPatch {
+  return { unreadableSince: current.unreadableSince ?? now, unreadableWords: words === undefined ? undefined : capText(words, MAX_WORDS) };
+}
+
+/** The longest run of the service's words a row keeps of an unreadable answer: a hint, not the body (that is in the log). */
+const MAX_WORDS = 200;
+
+/**
+ * The patch for a finetune whose model appeared in the model list (madeModel.ts): it ended, completed, whatever its
+ * status said; the listed name becomes the model's name everywhere, as when a finished status names it.
+ */
+export function madeModelPatch(current: JobRecord, made: string, now: number): JobPatch {
+  const patch: JobPatch = { state: 'completed' };
+  if (made !== current.modelName) Object.assign(patch, { modelName: made, requestedName: current.requestedName ?? current.modelName });
+  return finish(current, patch, now);
 }
 
 /** The patch for a job whose status endpoint answered 404. */
@@ -58,6 +86,9 @@ export function gonePatch(current: JobRecord, now: number): JobPatch {
 }
 
 function finish(current: JobRecord, patch: JobPatch, now: number): JobPatch {
+  // A readable answer ends an unreadable spell.
+  patch.unreadableSince = undefined;
+  patch.unreadableWords = undefined;
   if (patch.state === 'completed') patch.progress = 100;
   if (patch.state === 'failed' && !patch.error) patch.error = 'The job failed without a reason.';
   return withEnd(current, patch, now);
@@ -72,9 +103,32 @@ function withEnd(current: JobRecord, patch: JobPatch, now: number): JobPatch {
 
 /** What a row shows of a job; a write that changes none of it is skipped (no churn in storage or views). */
 export function visibleSignature(
-  job: Pick<JobRecord, 'state' | 'rawState' | 'progress' | 'message' | 'error' | 'result' | 'modelName'>,
+  job: Pick<
+    JobRecord,
+    | 'state'
+    | 'rawState'
+    | 'progress'
+    | 'message'
+    | 'error'
+    | 'result'
+    | 'modelName'
+    | 'unreadableSince'
+    | 'unreadableWords'
+    | 'unfollowedAt'
+  >,
 ): string {
-  return JSON.stringify([job.state, job.rawState, job.progress, job.message, job.error, job.result, job.modelName]);
+  return JSON.stringify([
+    job.state,
+    job.rawState,
+    job.progress,
+    job.message,
+    job.error,
+    job.result,
+    job.modelName,
+    job.unreadableSince,
+    job.unreadableWords,
+    job.unfollowedAt,
+  ]);
 }
 
 /** Whether applying `patch` to `current` would change anything worth writing. */

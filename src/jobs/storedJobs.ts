@@ -115,12 +115,16 @@ function withValidOptionals(o: Obj): { job: JobRecord; fixed: boolean } {
   take('progress', (v) => typeof v === 'number' && v >= 0 && v <= 100);
   take('message', isText);
   take('error', isText);
+  take('unreadableWords', isText);
+  take('unreadableSince', isTime);
+  take('unfollowedAt', isTime);
   // Service text written before it was capped (or by another version) is cut now: kept whole, it would be loaded by
   // every window and rewritten at every poll.
   for (const [key, max] of [
     ['rawState', MAX_STATE_WORD_LENGTH],
     ['message', MAX_SERVICE_TEXT],
     ['error', MAX_SERVICE_TEXT],
+    ['unreadableWords', MAX_SERVICE_TEXT],
   ] as const) {
     const text = job[key];
     if (text !== undefined && text.length > max) {

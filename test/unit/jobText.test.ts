@@ -8,10 +8,12 @@ import {
   jobDescription,
   jobRowTitle,
   jobTitle,
+  clockTime,
   oneLine,
   ROW_NAME_CHARS,
   shortName,
 } from '../../src/jobs/jobFormat';
+import { unreadableWords } from '../../src/jobs/unreadableWords';
 import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
 
 const T0 = 1_700_000_000_000;
@@ -64,6 +66,42 @@ describe('job text', () => {
     assert.equal(jobDescription(job({ kind: 'evaluation', state: 'completed', result }), T0), '84.0% (42/50) · judge judge-1');
     assert.equal(jobDescription(job({ state: 'failed', error: 'No text\nin PDF' }), T0), 'failed: No text in PDF');
     assert.equal(jobDescription(job({ state: 'cancelled', finishedAt: T0 + 1000 }), T0), 'cancelled · 1s');
+  });
+
+  it('a running job whose status is unreadable says since when, with the service words; a job let go says so', () => {
+    const since = T0 + 60_000;
+    const at = clockTime(since);
+    assert.equal(
+      jobDescription(job({ unreadableSince: since, unreadableWords: 'Validating files' }), T0 + 190_000),
+      `status unreadable since ${at} (Validating files) · 3m 10s`,
+    );
+    assert.equal(jobDescription(job({ unreadableSince: since }), T0 + 190_000), `status unreadable since ${at} · 3m 10s`);
+    assert.equal(
+      jobDescription(job({ unreadableSince: since, unfollowedAt: T0 + 120_000 }), T0 + 190_000),
+      `not followed · status unreadable since ${at}`,
+    );
+    assert.equal(jobDescription(job({ progress: 40, unfollowedAt: T0 + 120_000 }), T0 + 190_000), 'not followed · running 40%');
+    // A finished job's row is about its end, whatever came before.
+    assert.equal(
+      jobDescription(job({ state: 'completed', unreadableSince: since, finishedAt: T0 + 5_000 }), T0 + 190_000),
+      'completed · 5s',
+    );
+    assert.match(clockTime(since), /^\d{2}:\d{2}$/);
+  });
+
+  it('finds the words of an unreadable answer, humanised, and not its keys, ids or numbers', () => {
+    assert.equal(
+      unreadableWords('{"phase":"VALIDATING_FILES","pct":"40%","job":"3f9a1c2e-77aa-4b1c-9d0e-1234567890ab"}'),
+      'Validating files',
+    );
+    assert.equal(
+      unreadableWords('{"state":{"word":"JOB_STATE_RUNNING"},"note":"warming up","step":"12/40"}'),
+      'Job state running, Warming up',
+    );
+    assert.equal(unreadableWords('{"a":"one","b":"two","c":"three","d":"four"}'), 'One, Two, Three');
+    assert.equal(unreadableWords('[1,2,3]'), undefined);
+    assert.equal(unreadableWords(undefined), undefined);
+    assert.equal(unreadableWords('{"link":"[x](command:workbench.action.quit)"}'), undefined, 'markdown is not a word');
   });
 
   it('accuracy and evaluation summary', () => {

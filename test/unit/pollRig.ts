@@ -108,7 +108,11 @@ export class FakeJobs implements PollJobs {
   }
 
   active(scope: string): JobRecord[] {
-    return [...this.records.values()].filter((j) => j.scope === scope && isActive(j));
+    return [...this.records.values()].filter((j) => j.scope === scope && isActive(j) && j.unfollowedAt === undefined);
+  }
+
+  list(scope: string): JobRecord[] {
+    return [...this.records.values()].filter((j) => j.scope === scope);
   }
 
   get(scope: string, key: string): JobRecord | undefined {

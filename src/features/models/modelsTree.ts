@@ -113,6 +113,25 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     return promise;
   }
 
+  /**
+   * The list asked again for the poller (a running finetune's model may have appeared), through the view's own
+   * client call, so one request serves both: the rows stay on screen meanwhile and show the new list when it is in. A
+   * load already in flight is shared. A failure is the caller's to handle; the view keeps what it showed.
+   */
+  async latest(opts: { signal?: AbortSignal } = {}): Promise<readonly ModelInfo[]> {
+    if (this.state.status === 'loading') await this.state.promise;
+    const generation = this.generation;
+    const { client, scope } = await this.services.session.connect();
+    const models = await client.listModels({ signal: opts.signal });
+    // Only over a list of the same service and key, and only when no refresh started meanwhile.
+    if (generation === this.generation && (this.state.status !== 'loaded' || this.state.scope === scope)) {
+      const before = this.state.status === 'loaded' ? this.state.models.map((m) => m.name).join('\n') : undefined;
+      this.state = { status: 'loaded', models, scope };
+      if (before !== models.map((m) => m.name).join('\n')) this.changed.fire(undefined);
+    }
+    return models;
+  }
+
   async getChildren(node?: ModelsNode): Promise<ModelsNode[]> {
     if (node) return node.type === 'group' ? node.models : [];
     // While a list loads the view has no rows (a refresh's load fires a change when it ends): rows of the previous

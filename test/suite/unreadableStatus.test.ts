@@ -1,0 +1,154 @@
+// No journey hangs on one answer (issue 27): a job whose status answers cannot be read stays running, its row says
+// since when; a finetune among them ends, adopted, when its model appears in the model list; Stop Following lets a
+// job go, and nothing more is asked about it. The emulator answers the status endpoint with a body no reader knows.
+import * as assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/contributions';
+import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
+import type { JobNode } from '../../src/jobs/jobsTree';
+import { writePdf } from '../service/fixtures';
+import { recordingMessages, waitFor } from './helpers';
+import { EMULATOR_SETTINGS, useRig } from './rig';
+
+const rig = useRig();
+/** What a service built otherwise might answer: a phase word and a percent string, no status field. */
+const UNREADABLE_STATUS = '{"phase":"TRAINING_STEP","pct":"40%"}';
+const UNREADABLE_ROW = /^status unreadable since \d\d:\d\d \(Training step\) · /;
+
+async function row(jobId: string): Promise<{ node: JobNode; item: vscode.TreeItem } | undefined> {
+  const node = (await rig.api.jobsView.getChildren()).find((n) => n.job.id === jobId);
+  return node ? { node, item: rig.api.jobsView.getTreeItem(node) } : undefined;
+}
+
+function unreadableStatuses(statusPath: string): void {
+  rig.emu.faults.add({ path: statusPath, kind: 'body', status: 200, body: UNREADABLE_STATUS, times: 100_000 });
+}
+
+describe('job statuses that cannot be read', () => {
+  const started: string[] = [];
+
+  afterEach(async () => {
+    rig.emu.faults.clear();
+    rig.emu.configure({
+      renameTunedModels: false,
+      evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs,
+      finetuneDurationMs: EMULATOR_SETTINGS.finetuneDurationMs,
+    });
+    const s = await rig.api.services.session.scope();
+    if (s) {
+      const keys = (await rig.api.jobsView.getChildren()).filter((n) => started.includes(n.job.id)).map((n) => n.key);
+      await rig.api.services.jobs.remove(s, keys);
+    }
+    started.length = 0;
+    await rig.clearKey();
+  });
+
+  it('a finetune whose statuses cannot be read stays running, says so, and ends adopted when its model is listed', async function () {
+    this.timeout(70_000);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const folder = await fsp.mkdtemp(path.join(workspace, 'suite-unreadable-'));
+    try {
+      const pdf = path.join(folder, 'notes.pdf');
+      await writePdf(pdf, ['Support tickets are answered within one working day.']);
+      await rig.useKey('demo-key');
+      unreadableStatuses('/cr/generate_questions_status');
+      // The service names the model it made otherwise: it is found by the name it derived from the one asked for.
+      // Long enough for more than three unreadable answers under the backoff (the fourth comes within 15 s).
+      rig.emu.configure({ renameTunedModels: true, finetuneDurationMs: 20_000 });
+      const baseModel = rig.emu.options.keys['demo-key']?.models[0];
+      assert.ok(baseModel);
+      const asked = `suite-unreadable-${Date.now().toString(36)}`;
+      const answers: FinetuneAnswers = { baseModel, modelName: asked, numQs: 3, mode: 'pretraining', useCase: '' };
+      const outcome = await rig.api.finetune({ files: [pdf], answers });
+      assert.ok(outcome?.status === 'started', `outcome: ${JSON.stringify(outcome)}`);
+      const jobId = outcome.job.id;
+      started.push(jobId);
+      const made = `ft:${baseModel}:${asked}:${jobId.slice(0, 8)}`;
+
+      // Three unreadable answers failed the job before; now the row says since when, and the job runs on.
+      let last: Awaited<ReturnType<typeof row>>;
+      const unread = await waitFor(
+        'the row to say the status is unreadable',
+        async () => {
+          last = await row(jobId);
+          if (last && last.node.job.state !== 'queued' && last.node.job.state !== 'running') {
+            throw new Error(`the job ended ${last.node.job.state}: ${last.node.job.error ?? ''}`);
+          }
+          return last && UNREADABLE_ROW.test(String(last.item.description)) ? last : undefined;
+        },
+        { timeoutMs: 15_000, describe: () => [last?.node.job, last?.item.description] },
+      );
+      assert.match(String(unread.item.contextValue), /\bfollowed\b/);
+      assert.match(String(unread.item.contextValue), /\bunreadable\b/);
+      assert.match(unread.item.tooltip as string, /The service said: Training step/);
+      const statusAnswers = () =>
+        rig.emu.received.filter((r) => r.path.startsWith('/cr/generate_questions_status') && r.fault !== undefined).length;
+      await waitFor('more than three unreadable answers', () => (statusAnswers() > 3 ? true : undefined), { timeoutMs: 20_000 });
+      assert.notEqual(rig.api.services.jobs.get(outcome.job.scope, unread.node.key)?.state, 'failed');
+
+      // The service makes the model; the poller finds it in the model list (Refresh asks now rather than after the backoff).
+      await waitFor(`the emulator to create ${made}`, () => rig.emu.artifactPath(made, 'demo-key'), { timeoutMs: 30_000 });
+      await vscode.commands.executeCommand(COMMANDS.refreshJobs);
+      const done = await waitFor(
+        'the job to end, adopted',
+        () => {
+          const j = rig.api.services.jobs.get(outcome.job.scope, unread.node.key);
+          if (j?.state === 'failed') throw new Error(`the job failed: ${j.error ?? ''}`);
+          return j?.state === 'completed' ? j : undefined;
+        },
+        { timeoutMs: 15_000 },
+      );
+      assert.equal(done.modelName, made);
+      assert.equal(done.requestedName, asked);
+      assert.equal(done.unreadableSince, undefined);
+      assert.equal(done.lineage?.baseModel, baseModel, 'the lineage is kept');
+      assert.equal(done.lineage?.jobId, jobId);
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('Stop Following lets a job go: no more status requests, its row says so, and only a row can name the job', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    unreadableStatuses('/cr/finetune_model/evaluate_status');
+    rig.emu.configure({ evaluationDurationMs: 120_000 });
+    const jobId = await rig.api.evaluate('oss-reasoner-8b', 'demo-qa');
+    assert.ok(jobId);
+    started.push(jobId);
+    const unread = await waitFor('the row to say the status is unreadable', async () => {
+      const r = await row(jobId);
+      return r && UNREADABLE_ROW.test(String(r.item.description)) ? r : undefined;
+    });
+
+    // A command link can pass any argument: only a row of the view is taken.
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.stopFollowingJob, { key: unread.node.key }), false);
+    assert.ok(rig.api.poller.followed().includes(unread.node.key));
+
+    await recordingMessages(async (shown) => {
+      assert.equal(await vscode.commands.executeCommand(COMMANDS.stopFollowingJob, unread.node), true);
+      assert.equal(shown.length, 1, JSON.stringify(shown));
+      assert.match(shown[0]!.text, /^No longer following "Evaluate oss-reasoner-8b on demo-qa": .*Nothing was cancelled on the service\.$/);
+    });
+    await waitFor('the poller to let the job go', () => (rig.api.poller.followed().includes(unread.node.key) ? undefined : true));
+    await rig.api.poller.settled();
+
+    // Refresh asks every followed job now: this one is not among them.
+    const since = rig.emu.received.length;
+    await vscode.commands.executeCommand(COMMANDS.refreshJobs);
+    await rig.api.poller.settled();
+    assert.deepEqual(
+      rig.emu.received.slice(since).filter((r) => r.path.startsWith('/cr/finetune_model/evaluate_status')),
+      [],
+      'the job was asked about after Stop Following',
+    );
+    const after = await row(jobId);
+    assert.ok(after);
+    assert.match(String(after.item.description), /^not followed · status unreadable since \d\d:\d\d/);
+    assert.doesNotMatch(String(after.item.contextValue), /\bfollowed\b/);
+    assert.ok(['queued', 'running'].includes(after.node.job.state), `nothing ended it: ${after.node.job.state}`);
+  });
+});
