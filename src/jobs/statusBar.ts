@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { redact } from '../api/redact';
 import { COMMANDS } from '../contributions';
 import { jobDescription, jobTitle } from './jobFormat';
-import { isActive, type JobRecord } from './jobRecord';
+import { isFollowed, type JobRecord } from './jobRecord';
 import type { Services } from '../services';
 import { statusBarText } from './statusBarText';
 import { untrustedText } from '../util/untrustedText';
@@ -55,7 +55,7 @@ export class JobsStatusBar implements vscode.Disposable {
     this.item.text = words.text;
     this.item.backgroundColor = words.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('Hosted Reasoning: {0}. Show jobs.', words.label), role: 'button' };
-    this.item.tooltip = this.tooltip([...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isActive)]);
+    this.item.tooltip = this.tooltip([...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isFollowed)]);
     this.item.show();
     this.visible = true;
   }

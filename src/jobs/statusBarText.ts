@@ -1,6 +1,7 @@
 // What the jobs status bar item says, from the job list alone: no vscode, tested in plain mocha. A running job shows
-// how far it is, not only that it runs; with several, the least advanced, since that one says when all are done.
-import { isActive, type JobRecord } from './jobRecord';
+// how far it is, not only that it runs; with several, the least advanced, since that one says when all are done. A job
+// the person stopped following is left out: nothing updates it any more, so it would read as stuck.
+import { isFollowed, type JobRecord } from './jobRecord';
 import { l10n } from '../l10n';
 
 export interface StatusBarText {
@@ -19,7 +20,7 @@ export interface StatusBarText {
 export function leastProgress(jobs: readonly JobRecord[]): number | undefined {
   let least: number | undefined;
   for (const job of jobs) {
-    if (!isActive(job)) continue;
+    if (!isFollowed(job)) continue;
     const p = job.progress;
     if (p !== undefined && (least === undefined || p < least)) least = p;
   }
@@ -28,7 +29,7 @@ export function leastProgress(jobs: readonly JobRecord[]): number | undefined {
 
 /** The item's words, or undefined when it hides (nothing runs, no unseen failure). */
 export function statusBarText(jobs: readonly JobRecord[]): StatusBarText | undefined {
-  const active = jobs.filter(isActive);
+  const active = jobs.filter(isFollowed);
   const failed = jobs.filter((j) => j.state === 'failed' && j.unseenFailure);
   if (active.length === 0 && failed.length === 0) return undefined;
   const text: string[] = [];

@@ -25,6 +25,12 @@ describe('jobs status bar text', () => {
     assert.equal(words?.label, '2 jobs running, the least advanced at 12%');
   });
 
+  it('a job the person stopped following is not counted as running: nothing updates it any more', () => {
+    const unfollowed = job({ progress: 3, unfollowedAt: T0 + 1 });
+    assert.equal(statusBarText([unfollowed]), undefined);
+    assert.equal(statusBarText([unfollowed, job({ progress: 40 })])?.text, '$(sync~spin) 1 job · 40%');
+  });
+
   it('a job without a figure (queued, or an evaluation) is left out; none has one: only the count', () => {
     assert.equal(leastProgress([job({ progress: 30 }), job({ state: 'queued' })]), 30);
     assert.equal(leastProgress([job({ progress: 30 }), job({ state: 'queued', progress: 2 })]), 2);
