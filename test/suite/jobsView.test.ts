@@ -128,7 +128,8 @@ describe('jobs view and status bar', () => {
       assert.ok(running, 'the Jobs view does not list the new evaluation');
       assert.equal(running.item.label, `Evaluate ${MODEL} on ${DATASET}`);
       assert.equal(iconId(running.item), 'loading~spin');
-      assert.match(String(running.item.contextValue), /^job evaluation (queued|running)$/);
+      // followed: polled, so the row offers Stop Following.
+      assert.match(String(running.item.contextValue), /^job evaluation (queued|running) followed$/);
       assert.match(String(running.item.description), /^(queued|running)( \d+%)? · \d+s$/);
 
       const bar = await waitFor(
