@@ -46,14 +46,7 @@ import {
 } from './answerShape';
 import { tryParseJson } from './safeJson';
 import { capText, humanise, isUsableJobId, MAX_JOB_ID_LENGTH, MAX_STATE_WORD_LENGTH } from './types';
-import type {
-  DownloadTarget,
-  EvaluationResult,
-  EvaluationStatus,
-  FinetuneStatus,
-  JobState,
-  StartedJob,
-} from './types';
+import type { DownloadTarget, EvaluationResult, EvaluationStatus, FinetuneStatus, JobState, StartedJob } from './types';
 
 type Json = unknown;
 
@@ -88,7 +81,6 @@ export function parseErrorBody(text: string): Json {
     return undefined;
   }
 }
-
 
 // The model list (§4.1) is inferred once per service and read by its profile: modelListInference.ts, modelListReader.ts.
 export { decodeModelList } from './modelListReading';

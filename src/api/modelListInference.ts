@@ -272,7 +272,10 @@ export function modelListChoices(body: unknown, max = 20): ModelListChoice[] {
   for (const c of candidates(body)) {
     offer(c.lists);
     const array = c.array;
-    if (array) for (let f = 1; f < Math.min(FIELDS_PER_LIST, array.read.entries.length); f++) offer([entryFor(array.path, array.read, array.kind, f)]);
+    if (!array) continue;
+    for (let f = 1; f < Math.min(FIELDS_PER_LIST, array.read.entries.length); f++) {
+      offer([entryFor(array.path, array.read, array.kind, f)]);
+    }
   }
   return out.sort((a, b) => b.count - a.count);
 }

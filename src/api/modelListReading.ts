@@ -28,7 +28,9 @@ export const readModelList = answerReader(function readModelList(body: unknown, 
   if (models.length === 0) return { models };
   if (known && sameReading(known, inferred)) return { models, profile: known };
   const now = describeModelListProfile(inferred);
-  const change = known ? `The model list no longer fits how it was read (${describeModelListProfile(known)}); now: ${now}` : `Model list: ${now}`;
+  const change = known
+    ? `The model list no longer fits how it was read (${describeModelListProfile(known)}); now: ${now}`
+    : `Model list: ${now}`;
   return { models, profile: inferred, change };
 });
 

@@ -1,8 +1,8 @@
 // A service profile in words a person follows: "Model names: results.items[].model.id; kind from model.tier:
 // foundation → base". The paths and values are the service's: the caller shows these lines as plain text (a read-only
-// document, the log), never as markdown, and the values are capped here.
+// document, the log), never as markdown, and the values are capped here. English, as the log is: src/api may not
+// reach l10n (the layers test); the document around these lines is translated.
 
-import { l10n } from '../l10n';
 import type { ModelListEntry, ModelListProfile } from './serviceProfile';
 import { capText } from './types';
 
@@ -12,14 +12,14 @@ const cap = (s: string) => capText(s, 60);
 
 function entryWords(e: ModelListEntry, samples?: readonly string[]): string {
   const parts = [samples?.length ? `${cap(e.names)} — ${samples.map(cap).join(', ')}` : cap(e.names)];
-  if (e.kind) parts.push(e.kind === 'base' ? l10n.t('all base models') : l10n.t('all custom models'));
+  if (e.kind) parts.push(e.kind === 'base' ? 'all base models' : 'all custom models');
   for (const k of e.kindFrom ?? []) {
     const values = Object.entries(k.map);
     const shown = values.slice(0, MAX_VALUES).map(([v, kind]) => `${cap(v)} → ${kind}`);
-    if (values.length > MAX_VALUES) shown.push(l10n.t('{0} more', values.length - MAX_VALUES));
-    parts.push(l10n.t('kind from {0}: {1}', cap(k.from), shown.join(', ')));
+    if (values.length > MAX_VALUES) shown.push(`${values.length - MAX_VALUES} more`);
+    parts.push(`kind from ${cap(k.from)}: ${shown.join(', ')}`);
   }
-  if (e.parentFrom?.length) parts.push(l10n.t('made from {0}', e.parentFrom.map(cap).join(' or ')));
+  if (e.parentFrom?.length) parts.push(`made from ${e.parentFrom.map(cap).join(' or ')}`);
   return parts.join('; ');
 }
 
@@ -32,10 +32,10 @@ export function describeModelListProfile(p: ModelListProfile): string {
 export function modelListLines(p: ModelListProfile, samples: readonly string[] | undefined): string[] {
   const from =
     p.by === 'setting'
-      ? l10n.t('from the setting hostedReasoning.serviceProfile')
+      ? 'from the setting hostedReasoning.serviceProfile'
       : p.by === 'chosen'
-        ? l10n.t('as you chose it')
-        : l10n.t('inferred from the first answer');
+        ? 'as you chose it'
+        : 'inferred from the first answer';
   // The first list carries the names last read (a grouped list's names are not told apart per group here).
-  return [...p.lists.map((e, i) => l10n.t('Model names: {0}', entryWords(e, i === 0 ? samples : undefined))), `  (${from})`];
+  return [...p.lists.map((e, i) => `Model names: ${entryWords(e, i === 0 ? samples : undefined)}`), `  (${from})`];
 }

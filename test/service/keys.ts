@@ -125,7 +125,11 @@ export function shapeModelList(list: ModelRecord[], shape: ModelListShape): unkn
       return {
         results: {
           items: list.map((r) => ({
-            model: { id: r.model_name, tier: r.type === 'base' ? 'foundation' : 'fine-tuned', ...(r.base_model ? { parent: r.base_model } : {}) },
+            model: {
+              id: r.model_name,
+              tier: r.type === 'base' ? 'foundation' : 'fine-tuned',
+              ...(r.base_model ? { parent: r.base_model } : {}),
+            },
             usage: { requests: 0 },
           })),
         },

@@ -16,7 +16,11 @@ const RECORDS: ModelRecord[] = [
   { model_name: 'lambda-base', type: 'base' },
   { model_name: 'kappa-tuned-1', type: 'custom', base_model: 'kappa-base', created_at: '2026-11-20T10:00:00Z' },
 ];
-const SECOND: ModelRecord[] = [...RECORDS, { model_name: 'mu-base', type: 'base' }, { model_name: 'lambda-tuned-2', type: 'custom', base_model: 'lambda-base' }];
+const SECOND: ModelRecord[] = [
+  ...RECORDS,
+  { model_name: 'mu-base', type: 'base' },
+  { model_name: 'lambda-tuned-2', type: 'custom', base_model: 'lambda-base' },
+];
 
 // Sorted: a list grouped by kind lists one group, then the other.
 const kinds = (models: { name: string; kind: string; baseModel?: string }[]) =>
@@ -27,8 +31,16 @@ const expected = (records: ModelRecord[]) =>
 /** Shapes: the emulator's default, and three shaped unlike it. `kinds`: does the shape say kinds and parents. */
 const SHAPES: { name: string; body: (r: ModelRecord[]) => unknown; kinds: boolean }[] = [
   { name: "the emulator's default ({models: [records]})", body: (r) => shapeModelList(r, 'wrapped-models'), kinds: true },
-  { name: 'records nested one level ({results:{items:[{model:{id, tier}}]}})', body: (r) => shapeModelList(r, 'nested-results'), kinds: true },
-  { name: 'grouped by kind ({foundation_models: [names], yourModels: [records]})', body: (r) => shapeModelList(r, 'grouped-by-kind'), kinds: true },
+  {
+    name: 'records nested one level ({results:{items:[{model:{id, tier}}]}})',
+    body: (r) => shapeModelList(r, 'nested-results'),
+    kinds: true,
+  },
+  {
+    name: 'grouped by kind ({foundation_models: [names], yourModels: [records]})',
+    body: (r) => shapeModelList(r, 'grouped-by-kind'),
+    kinds: true,
+  },
   { name: 'a plain list of strings', body: (r) => shapeModelList(r, 'strings'), kinds: false },
 ];
 
@@ -38,8 +50,7 @@ describe('model list profile: inferred once, read by it', () => {
       const first = readModelList(shape.body(RECORDS));
       assert.ok(first.profile, 'no profile inferred');
       assert.ok(first.change, 'a first inference says how the list is read');
-      const want = (r: ModelRecord[]) =>
-        shape.kinds ? expected(r) : r.map((x) => `${x.model_name}:unknown`).sort();
+      const want = (r: ModelRecord[]) => (shape.kinds ? expected(r) : r.map((x) => `${x.model_name}:unknown`).sort());
       assert.deepEqual(kinds(first.models), want(RECORDS));
       // A later answer of the same service: read by the profile alone (the reader, no inference), the same way.
       const byProfile = readModelsByProfile(shape.body(SECOND), first.profile);
@@ -58,7 +69,10 @@ describe('model list profile: inferred once, read by it', () => {
       profile,
       models.slice(0, 2).map((m) => m.name),
     ).join('\n');
-    assert.match(lines, /Model names: results\.items\[\]\.model\.id — kappa-base, lambda-base; kind from model\.tier: foundation → base, fine-tuned → custom; made from model\.parent/);
+    assert.match(
+      lines,
+      /Model names: results\.items\[\]\.model\.id — kappa-base, lambda-base; kind from model\.tier: foundation → base, fine-tuned → custom; made from model\.parent/,
+    );
     assert.match(lines, /inferred from the first answer/);
   });
 
@@ -84,7 +98,10 @@ describe('model list profile: inferred once, read by it', () => {
 
   it('two lists that fit equally well are refused; each is a choice with its path and names, and a choice is read as kept', () => {
     const body = shapeModelList(RECORDS, 'two-lists');
-    assert.throws(() => readModelList(body), (e: unknown) => e instanceof ContractError && /two lists fit equally well/.test(e.message));
+    assert.throws(
+      () => readModelList(body),
+      (e: unknown) => e instanceof ContractError && /two lists fit equally well/.test(e.message),
+    );
     const choices = modelListChoices(body);
     const paths = choices.map((c) => c.profile.lists[0]!.names);
     assert.ok(paths.includes('available.items[].ref') && paths.includes('featured.items[].ref'), paths.join(', '));
@@ -93,21 +110,28 @@ describe('model list profile: inferred once, read by it', () => {
     assert.equal(chosen.profile.by, 'chosen');
     // Kept, then used for the next answer: no inference (which would refuse it again).
     const read = readModelList(shapeModelList(SECOND, 'two-lists'), chosen.profile);
-    assert.deepEqual(
-      kinds(read.models),
-      SECOND.map((r) => `${r.model_name}:${r.type}`).sort(),
-    );
+    assert.deepEqual(kinds(read.models), SECOND.map((r) => `${r.model_name}:${r.type}`).sort());
     assert.equal(read.change, undefined);
   });
 
   it('offers the other name fields of a list of records as choices', () => {
-    const body = { data: [{ id: 'm-1', alias: 'first-model' }, { id: 'm-2', alias: 'second-model' }] };
+    const body = {
+      data: [
+        { id: 'm-1', alias: 'first-model' },
+        { id: 'm-2', alias: 'second-model' },
+      ],
+    };
     const fields = modelListChoices(body).map((c) => c.profile.lists[0]!.names);
     assert.deepEqual(fields.slice(0, 2).sort(), ['data[].alias', 'data[].id']);
   });
 
   it("a profile written by hand (the setting's) is checked, and read as written, over what inference would pick", () => {
-    const body = { data: [{ id: 'm-1', alias: 'first-model', kind: 'base' }, { id: 'm-2', alias: 'second-model', kind: 'custom' }] };
+    const body = {
+      data: [
+        { id: 'm-1', alias: 'first-model', kind: 'base' },
+        { id: 'm-2', alias: 'second-model', kind: 'custom' },
+      ],
+    };
     assert.deepEqual(
       readModelList(body).models.map((m) => m.name),
       ['m-1', 'm-2'],

@@ -33,7 +33,9 @@ const style = fc.record({
   idBeside: fc.constantFrom('none', 'number', 'string'),
   groupKeys: fc.record({
     base: fc.tuple(fc.constantFrom('base', 'foundation', 'stock'), fc.constantFrom('Models', '_models', 's')).map(([a, b]) => a + b),
-    custom: fc.tuple(fc.constantFrom('custom', 'tuned', 'your', 'private'), fc.constantFrom('Models', '_models', 's')).map(([a, b]) => a + b),
+    custom: fc
+      .tuple(fc.constantFrom('custom', 'tuned', 'your', 'private'), fc.constantFrom('Models', '_models', 's'))
+      .map(([a, b]) => a + b),
   }),
 });
 type Style = typeof style extends fc.Arbitrary<infer T> ? T : never;
@@ -69,12 +71,17 @@ function answer(s: Style, models: Planted[]): unknown {
 }
 
 /** Does the style say each model's kind (a plain list of names does not, unless grouped). */
-const saysKind = (s: Style) => (s.layout === 'groups' && s.groupKeys.base !== s.groupKeys.custom) || (s.item !== 'string' && s.kindKey !== s.nameKey);
+const saysKind = (s: Style) =>
+  (s.layout === 'groups' && s.groupKeys.base !== s.groupKeys.custom) || (s.item !== 'string' && s.kindKey !== s.nameKey);
 
 const models = (prefix: string) =>
   fc
     .array(fc.constantFrom<'base' | 'custom'>('base', 'custom'), { minLength: 0, maxLength: 8 })
-    .map((ks): Planted[] => [{ name: `${prefix}-base-0`, kind: 'base' }, { name: `${prefix}-tuned-1`, kind: 'custom' }, ...ks.map((kind, i) => ({ name: `${prefix}-m${i + 2}${kind === 'base' ? 'b' : 'c'}`, kind }))]);
+    .map((ks): Planted[] => [
+      { name: `${prefix}-base-0`, kind: 'base' },
+      { name: `${prefix}-tuned-1`, kind: 'custom' },
+      ...ks.map((kind, i) => ({ name: `${prefix}-m${i + 2}${kind === 'base' ? 'b' : 'c'}`, kind })),
+    ]);
 
 const service = fc.record({ style, first: models('alpha'), later: models('omega') });
 
