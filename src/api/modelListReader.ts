@@ -45,11 +45,11 @@ function readItem(item: unknown, entry: CompiledEntry): ModelInfo | undefined | 
     return { name: item, kind: entry.kind ?? prefixKind(item, 'unknown'), raw: item };
   }
   if (entry.field.length === 0) return undefined;
-  const name = valueAt(item, entry.field);
+  const name = getter(entry.field)(item);
   if (!isModelName(name)) return undefined;
   let kind: ModelKind = 'unknown';
   for (const source of entry.kindFrom) {
-    const v = valueAt(item, source.path);
+    const v = getter(source.path)(item);
     if (typeof v !== 'string' && typeof v !== 'boolean') continue;
     const said = source.map.get(String(v));
     if (said === undefined) return MISFIT;
@@ -60,21 +60,39 @@ function readItem(item: unknown, entry: CompiledEntry): ModelInfo | undefined | 
   }
   let baseModel: string | undefined;
   for (const p of entry.parentFrom) {
-    const v = valueAt(item, p);
+    const v = getter(p)(item);
     if (isModelName(v) && v !== name) {
       baseModel = v;
       break;
     }
   }
   if (kind === 'unknown' && baseModel !== undefined) kind = 'custom';
-  const created = entry.createdFrom ? valueAt(item, entry.createdFrom) : undefined;
-  return {
-    name,
-    kind: entry.kind ?? prefixKind(name, kind),
-    ...(baseModel !== undefined ? { baseModel } : {}),
-    ...(typeof created === 'string' ? { createdAt: created } : {}),
-    raw: item,
-  };
+  const created = entry.createdFrom ? getter(entry.createdFrom)(item) : undefined;
+  const model: ModelInfo = { name, kind: entry.kind ?? prefixKind(name, kind), raw: item };
+  if (baseModel !== undefined) model.baseModel = baseModel;
+  if (typeof created === 'string') model.createdAt = created;
+  return model;
+}
+
+type Getter = (item: unknown) => unknown;
+const GETTERS = new WeakMap<readonly Segment[], Getter>();
+
+/**
+ * The value at a path relative to an item, as a function made once per path: most paths are one or two keys, read
+ * here without the general walk (figure 7: the reader runs once per listed model).
+ */
+function getter(path: readonly Segment[]): Getter {
+  let get = GETTERS.get(path);
+  if (get) return get;
+  const [a, b] = path;
+  const own = Object.prototype.hasOwnProperty;
+  const field = (o: unknown, k: string): unknown =>
+    typeof o === 'object' && o !== null && !Array.isArray(o) && own.call(o, k) ? (o as Record<string, unknown>)[k] : undefined;
+  if (path.length === 1 && typeof a === 'string') get = (o) => field(o, a);
+  else if (path.length === 2 && typeof a === 'string' && typeof b === 'string') get = (o) => field(field(o, a), b);
+  else get = (o) => valueAt(o, path);
+  GETTERS.set(path, get);
+  return get;
 }
 
 /** What the answer says wins; a name it leaves unsaid is custom when it starts with `ft:` or `custom:`. */
