@@ -85,9 +85,8 @@ function getter(path: readonly Segment[]): Getter {
   let get = GETTERS.get(path);
   if (get) return get;
   const [a, b] = path;
-  const own = Object.prototype.hasOwnProperty;
   const field = (o: unknown, k: string): unknown =>
-    typeof o === 'object' && o !== null && !Array.isArray(o) && own.call(o, k) ? (o as Record<string, unknown>)[k] : undefined;
+    typeof o === 'object' && o !== null && !Array.isArray(o) && Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
   if (path.length === 1 && typeof a === 'string') get = (o) => field(o, a);
   else if (path.length === 2 && typeof a === 'string' && typeof b === 'string') get = (o) => field(field(o, a), b);
   else get = (o) => valueAt(o, path);
