@@ -25,6 +25,8 @@ export const COMMANDS = {
   discardPartialDownloads: 'hostedReasoning.discardPartialDownloads',
   clearStoredRecords: 'hostedReasoning.clearStoredRecords',
   showChatReasoning: 'hostedReasoning.showChatReasoning',
+  showServiceProfile: 'hostedReasoning.showServiceProfile',
+  chooseHowToRead: 'hostedReasoning.chooseHowToRead',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -46,6 +48,9 @@ export const CHAT_VENDOR = 'hostedReasoning';
  * their language (contributes.languages: long lines of prose wrap, by configurationDefaults, in those documents only).
  */
 export const REASONING_SCHEME = 'hosted-reasoning-thought';
+
+/** The scheme of the read-only document Show How the Service Is Read opens (src/features/models/showServiceProfile.ts). */
+export const PROFILE_SCHEME = 'hosted-reasoning-profile';
 
 /** The chat participant (`@hosted`), as contributed in contributes.chatParticipants. */
 export const CHAT_PARTICIPANT = 'hostedReasoning.hosted';

@@ -27,6 +27,9 @@ import { LocalModels } from './local/localModels';
 import { createLocalRuntime } from './local/localRuntime';
 import { readLocalRuntimeSettings } from './local/localRuntimeSettings';
 import { Session } from './connection/session';
+import { ServiceProfiles } from './connection/serviceProfiles';
+import { chooseHowToReadCommand } from './features/models/chooseHowToRead';
+import { showServiceProfileCommand } from './features/models/showServiceProfile';
 import type { Services } from './services';
 import { showConnection } from './features/apiKey/connectionDescription';
 import { JobsView, type JobNode } from './jobs/jobsTree';
@@ -62,15 +65,16 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
   try {
     const log = new Log();
     const keys = new ApiKeyStore(context.secrets, process.env, context.globalState);
-    const session = new Session(keys, log);
+    const profiles = new ServiceProfiles(context.globalState, log);
+    const session = new Session(keys, log, profiles);
     const jobs = new JobStore(context.globalState, (message) => log.warn(message));
     const local = new LocalModels(
       context.globalState,
       (message) => log.warn(message),
       createLocalRuntime(readLocalRuntimeSettings, (line) => log.info(line)),
     );
-    owned.push(log, keys, session, jobs, local);
-    const services: Services = { context, log, session, jobs, local };
+    owned.push(log, keys, profiles, session, jobs, local);
+    const services: Services = { context, log, session, jobs, local, profiles };
     const models = new ModelsTreeProvider(services);
     // The poller looks for a running finetune's model in the list the Models view fetches, not in one of its own.
     const poller = new JobPoller(services, (opts) => models.latest(opts));
@@ -86,7 +90,11 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     });
     const chatModels = new ChatModelProvider(services, models, () => shell.announceChatModels());
     const chatReasonings = new ChatReasoningStore();
+    const serviceProfile = showServiceProfileCommand(services);
     owned.push(
+      serviceProfile.provider,
+      // A profile written in the setting: the list is read by it at once.
+      profiles.onDidChange(() => void models.refresh()),
       models,
       chatModels,
       poller,
@@ -115,6 +123,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...discardDownloadsCommand(services),
       ...clearRecordsCommand(services, playground),
       [COMMANDS.showChatReasoning]: (id) => chatReasonings.show(id),
+      ...serviceProfile.commands,
+      ...chooseHowToReadCommand(services, models),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));

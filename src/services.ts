@@ -4,6 +4,7 @@ import type { JobStore } from './jobs/jobStore';
 import type { LocalModels } from './local/localModels';
 import type { Log } from './log';
 import type { Session } from './connection/session';
+import type { ServiceProfiles } from './connection/serviceProfiles';
 
 export interface Services {
   context: vscode.ExtensionContext;
@@ -12,6 +13,8 @@ export interface Services {
   jobs: JobStore;
   /** The models known to run locally, and the runtime that runs them. */
   local: LocalModels;
+  /** How each service's answers are read (kept per origin, the setting's first). */
+  profiles: ServiceProfiles;
 }
 
 /** View ids, as contributed in package.json. */

@@ -16,3 +16,5 @@ export const API_KEY_ORIGINS_KEY = 'hostedReasoning.apiKeyOrigins';
 export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
 /** When the playground's history was last cleared (epoch ms): older runs are dropped from every page (see PlaygroundManager). */
 export const PLAYGROUND_HISTORY_CLEARED_KEY = 'hostedReasoning.playground.historyClearedAt';
+/** The service profiles, by service origin (see connection/serviceProfiles.ts). */
+export const SERVICE_PROFILES_KEY = 'hostedReasoning.serviceProfiles';

@@ -4,9 +4,11 @@
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import FormData from 'form-data';
-import { FileChangedError, RequestError } from './errors';
+import { ContractError, FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
-import { decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from './decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus, decodeStartedJob } from './decode';
+import { readModelList } from './modelListReading';
+import type { ProfileBook } from './serviceProfile';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
 import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
@@ -76,7 +78,11 @@ export async function collectInference(pieces: AsyncIterable<InferencePiece>): P
 export class ServiceClient {
   readonly http: HttpClient;
 
-  constructor(config: HttpConfig) {
+  constructor(
+    config: HttpConfig,
+    /** The service's profile, kept for the origin this client talks to; without it every answer is inferred afresh. */
+    private readonly profiles?: ProfileBook,
+  ) {
     this.http = new HttpClient(config);
   }
 
@@ -86,7 +92,15 @@ export class ServiceClient {
 
   /** 4.1 */
   async listModels(opts: CallOptions = {}): Promise<ModelInfo[]> {
-    return decodeModelList(await this.http.getJson('Listing models', PATHS.models, undefined, opts));
+    const body = await this.http.getJson('Listing models', PATHS.models, undefined, opts);
+    try {
+      const { models, profile, change } = readModelList(body, this.profiles?.modelList());
+      if (profile) this.profiles?.readModelList({ profile, change, samples: models.slice(0, 3).map((m) => m.name) });
+      return models;
+    } catch (error) {
+      if (error instanceof ContractError) this.profiles?.unreadableModelList(body);
+      throw error;
+    }
   }
 
   /**

@@ -7,13 +7,8 @@
 // (errors.ts): whatever else it meets (a RangeError from a builtin) is a ContractError too. No spread or `apply` over
 // what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 //
-//  §4.1 model list: every array within MAX_DEPTH levels is a candidate, of strings or records; a record's name is its
-//      identifier-like string (isModelName), the column every record has with the most distinct values, a parent
-//      reference (key says base/parent/root/from...) after the others, then the first in the record (services put the
-//      name first). Two or more such arrays of one shape side by side, or under keys that say a kind, are groups, as
-//      is an array of records each holding a list. The list with the most names wins; a tie elsewhere is refused.
-//      Kind: the group key, a value saying base/custom/tuned, a boolean whose key says it, or a parent reference
-//      (custom, with its lineage); else a `ft:`/`custom:` name is custom; else 'unknown'. Duplicates keep the first.
+//  §4.1 model list: inferred once per service into a profile (paths and value maps), then read by it:
+//      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts.
 //  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts).
 //  §4.3/§4.5 started job: the one identifier in the answer, at any depth, that is no state word and no value the
 //      request sent; one with a digit, then a shallower one, wins; a tie is refused. A number only as the whole answer.
@@ -35,27 +30,25 @@
 //  §8 limits: Retry-After, IETF RateLimit and X-RateLimit-Reset (rateLimit.ts), for retries and the poller alike.
 //  §9 versioning: no version is sent; unknown fields are ignored. All JSON is parsed by safeJson.ts only (depth 64).
 
-import { answerReader, ContractError } from './errors';
-import { excerpt } from './redact';
+import { answerReader } from './errors';
+import {
+  compareRanks,
+  contract,
+  isHumanText,
+  isIdentifier,
+  isObj,
+  isTypeValue,
+  keySays,
+  MAX_DEPTH,
+  words,
+  wordsOf,
+  type Obj,
+} from './answerShape';
 import { tryParseJson } from './safeJson';
 import { capText, humanise, isUsableJobId, MAX_JOB_ID_LENGTH, MAX_STATE_WORD_LENGTH } from './types';
-import type {
-  DownloadTarget,
-  EvaluationResult,
-  EvaluationStatus,
-  FinetuneStatus,
-  JobState,
-  ModelInfo,
-  ModelKind,
-  StartedJob,
-} from './types';
+import type { DownloadTarget, EvaluationResult, EvaluationStatus, FinetuneStatus, JobState, StartedJob } from './types';
 
 type Json = unknown;
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function firstString(o: Obj, fields: readonly string[]): string | undefined {
   for (const f of fields) {
@@ -64,12 +57,6 @@ function firstString(o: Obj, fields: readonly string[]): string | undefined {
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   }
   return undefined;
-}
-
-function contract(what: string, body: unknown): ContractError {
-  return new ContractError(`The service sent an answer the extension cannot read (${what}).`, {
-    detail: excerpt(body),
-  });
 }
 
 /**
@@ -95,224 +82,9 @@ export function parseErrorBody(text: string): Json {
   }
 }
 
-// ------------------------------------------------------------------------------------------------ structure
+// The model list (§4.1) is inferred once per service and read by its profile: modelListInference.ts, modelListReader.ts.
+export { decodeModelList } from './modelListReading';
 
-/** How deep the readers look for a list, an id, a state or progress: any real wrapping is a few levels. */
-const MAX_DEPTH = 10;
-
-/** The words of a key: `fineTunedModel`, `fine_tuned-model` and `FINE TUNED MODEL` all give fine, tuned, model. */
-function wordsOf(key: string): string[] {
-  let words = WORDS_SEEN.get(key);
-  if (words) return words;
-  words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => (w.length > 3 && /[^su]s$/.test(w) ? w.slice(0, -1) : w));
-  // Keys repeat in every record of a list: each is split once (the cache is dropped before it grows large).
-  if (WORDS_SEEN.size > 2_000) WORDS_SEEN.clear();
-  WORDS_SEEN.set(key, words);
-  return words;
-}
-const WORDS_SEEN = new Map<string, string[]>();
-
-function keySays(key: string, words: ReadonlySet<string>): boolean {
-  for (const w of wordsOf(key)) if (words.has(w)) return true;
-  return false;
-}
-
-// eslint-disable-next-line no-control-regex -- control characters are what this refuses
-const ONE_TOKEN = /^[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,256}$/;
-
-/** One token that can name a thing the service keeps: not text, not a URL, not a date. */
-function isIdentifier(v: unknown): v is string {
-  return typeof v === 'string' && ONE_TOKEN.test(v) && /[\p{L}\p{N}]/u.test(v) && !v.includes('://') && !/^\d{4}-\d\d-\d\d/.test(v);
-}
-
-/** Text a person wrote: it has a space between two words. */
-const isHumanText = (v: unknown): v is string => typeof v === 'string' && /\S\s+\S/.test(v);
-
-// ---------------------------------------------------------------------------------------------- 4.1 models
-
-const words = (list: string) => new Set(list.split(' '));
-const CUSTOM_WORDS = words('custom finetuned finetune tuned ft lora adapter user your my own private trained derived');
-const BASE_WORDS = words('base built builtin foundation pretrained system public stock standard official shared');
-/** Words that say what a value is, never which one: `{"object": "model"}` names nothing. */
-const TYPE_WORDS = new Set([...CUSTOM_WORDS, ...BASE_WORDS, ...words('fine in model list object type kind')]);
-const LINEAGE_WORDS = words('base parent root from source origin upstream based');
-// What the answer says wins: a `ft:` model listed with `type: base` stays base.
-const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
-
-/** The kind words say: custom when any word says custom, base when any says base (custom first: "fine_tuned_base"). */
-function kindOfWords(words: readonly string[]): ModelKind {
-  let kind: ModelKind = 'unknown';
-  for (const w of words) {
-    if (CUSTOM_WORDS.has(w)) return 'custom';
-    if (BASE_WORDS.has(w)) kind = 'base';
-  }
-  return kind;
-}
-
-/** A value made only of type words ("base", "fine-tuned", "model"): it says a kind, it names nothing. */
-function isTypeValue(v: string): boolean {
-  if (v.length > 40 || /\d/.test(v)) return false;
-  for (const w of wordsOf(v)) if (!TYPE_WORDS.has(w)) return false;
-  return true;
-}
-
-function isModelName(v: unknown): v is string {
-  return isIdentifier(v) && /\p{L}/u.test(v) && !isTypeValue(v);
-}
-
-function compareRanks(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
-}
-
-/** One record as the list reader sees it: its name-like fields, and what its other fields say. */
-interface Seen {
-  names: [string, string][];
-  kind: ModelKind;
-  createdAt?: string;
-}
-
-/** A record's fields in one pass (a list may hold 10,000 of them): names, a kind said by a value or a boolean, a date. */
-function seeRecord(r: Obj): Seen {
-  const seen: Seen = { names: [], kind: 'unknown' };
-  for (const k in r) {
-    const v = r[k];
-    if (typeof v === 'string') {
-      if (isModelName(v)) seen.names.push([k, v]);
-      else if (seen.kind === 'unknown' && isTypeValue(v)) seen.kind = kindOfWords(wordsOf(v));
-      else if (seen.createdAt === undefined && /^\d{4}-\d\d-\d\dT/.test(v)) seen.createdAt = v;
-    } else if (typeof v === 'boolean' && seen.kind === 'unknown') {
-      const said = kindOfWords(wordsOf(k));
-      if (said !== 'unknown') seen.kind = v ? said : said === 'custom' ? 'base' : 'custom';
-    }
-  }
-  return seen;
-}
-
-/** The key of the field that names each record (see the header: coverage, distinct values, lineage, order). */
-function nameColumn(seen: Seen[]): string | undefined {
-  const columns = new Map<string, { covered: number; values: Set<string>; lineage: boolean; order: number }>();
-  for (const { names } of seen) {
-    for (const [k, v] of names) {
-      let c = columns.get(k);
-      if (!c) columns.set(k, (c = { covered: 0, values: new Set(), lineage: keySays(k, LINEAGE_WORDS), order: columns.size }));
-      c.covered++;
-      c.values.add(v);
-    }
-  }
-  let best: string | undefined;
-  let bestRank: number[] = [];
-  for (const [k, c] of columns) {
-    const rank = [c.covered, c.values.size, c.lineage ? 0 : 1, -c.order];
-    if (best === undefined || compareRanks(rank, bestRank) > 0) [best, bestRank] = [k, rank];
-  }
-  return best;
-}
-
-/** The models of one array (its strings, its records by their name column) and their shape; undefined when none is named. */
-function readArray(list: unknown[]): { models: ModelInfo[]; shape: string } | undefined {
-  const cached = ARRAYS_READ.get(list);
-  if (cached !== undefined) return cached ?? undefined;
-  const seen = list.map((e) => (isObj(e) ? seeRecord(e) : undefined));
-  const records = seen.filter((r): r is Seen => r !== undefined);
-  const nameKey = nameColumn(records);
-  const models: ModelInfo[] = [];
-  list.forEach((entry, i) => {
-    const record = seen[i];
-    if (isModelName(entry)) models.push({ name: entry, kind: 'unknown', raw: entry });
-    if (!record || nameKey === undefined) return;
-    let name: string | undefined;
-    let baseModel: string | undefined;
-    for (const [k, v] of record.names) if (k === nameKey) name = v;
-    // A reference to a parent model: another name-like field whose key says so. The model is then a custom one.
-    for (const [k, v] of record.names) {
-      if (baseModel === undefined && k !== nameKey && v !== name && keySays(k, LINEAGE_WORDS)) baseModel = v;
-    }
-    if (name === undefined) return;
-    const kind = record.kind === 'unknown' && baseModel !== undefined ? 'custom' : record.kind;
-    models.push({ name, kind, baseModel, createdAt: record.createdAt, raw: entry });
-  });
-  const shape = records.length > 0 ? `records named by ${nameKey}` : 'strings';
-  const read = models.length > 0 || list.length === 0 ? { models, shape } : undefined;
-  ARRAYS_READ.set(list, read ?? null);
-  return read;
-}
-// An array is read once per answer, though the search for groups and lists meets it more than once.
-const ARRAYS_READ = new WeakMap<unknown[], { models: ModelInfo[]; shape: string } | null>();
-
-/** `models` as a group that says their kind: its word wins over theirs. */
-const ofKind = (models: ModelInfo[], kind: ModelKind) => (kind === 'unknown' ? models : models.map((m) => ({ ...m, kind })));
-
-interface ListCandidate {
-  path: string;
-  models: ModelInfo[];
-}
-
-/**
- * The lists of models within `v`: an array of named entries (not looked into further), an object of groups (two or
- * more such arrays, or arrays under keys that say a kind), an array of records each holding lists; else what its
- * members hold.
- */
-function findLists(v: unknown, path: string, depth: number, forced: ModelKind, out: ListCandidate[]): void {
-  if (depth > MAX_DEPTH) return;
-  if (Array.isArray(v)) {
-    const read = readArray(v);
-    if (read) {
-      out.push({ path, models: ofKind(read.models, forced) });
-      return;
-    }
-    const inner: ListCandidate[] = [];
-    v.forEach((e, i) => {
-      // A record of a group says its kind in a value ({"kind": "base", "models": [...]}).
-      const said = isObj(e) ? Object.values(e).find((x): x is string => typeof x === 'string' && isTypeValue(x)) : undefined;
-      const kind = forced !== 'unknown' ? forced : said ? kindOfWords(wordsOf(said)) : 'unknown';
-      findLists(e, `${path}[${i}]`, depth + 1, kind, inner);
-    });
-    if (inner.length > 0) out.push(merged(path, inner));
-    return;
-  }
-  if (!isObj(v)) return;
-  const lists = Object.entries(v).filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && readArray(e[1]) !== undefined);
-  // Groups hold entries of one shape (all strings, or records named by the same field); `tags: ["fast"]` beside a list
-  // of records is not a group of models.
-  const shapes = new Set(lists.filter(([, l]) => l.length > 0).map(([, l]) => readArray(l)!.shape));
-  const kindKeys = lists.some(([k]) => kindOfWords(wordsOf(k)) !== 'unknown');
-  if ((lists.length >= 2 && shapes.size === 1) || (kindKeys && shapes.size > 0)) {
-    const groups = lists.map(([k, l]) => {
-      const kind = forced !== 'unknown' ? forced : kindOfWords(wordsOf(k));
-      return { path: `${path}.${k}`, models: ofKind(readArray(l)!.models, kind) };
-    });
-    out.push(merged(path, groups));
-    return;
-  }
-  for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) findLists(x, `${path}.${k}`, depth + 1, forced, out);
-}
-
-function merged(path: string, parts: ListCandidate[]): ListCandidate {
-  return { path, models: parts.flatMap((p) => p.models) };
-}
-
-export const decodeModelList = answerReader(function decodeModelList(body: Json): ModelInfo[] {
-  const found: ListCandidate[] = [];
-  findLists(body, '$', 0, 'unknown', found);
-  if (found.length === 0) throw contract('model list: no list of models found', body);
-  const size = (c: ListCandidate) => new Set(c.models.map((m) => m.name)).size;
-  found.sort((a, b) => size(b) - size(a));
-  const [best, second] = found;
-  if (second && size(second) === size(best!) && size(best!) > 0) {
-    const show = (c: ListCandidate) => `${c.path} (${capText(c.models.map((m) => m.name).join(', '), 80)})`;
-    throw contract(`model list: two lists fit equally well, ${show(best!)} and ${show(second)}`, body);
-  }
-  const seen = new Set<string>();
-  return best!.models
-    .filter((m) => !seen.has(m.name) && seen.add(m.name))
-    .map((m) => (m.kind === 'unknown' && CUSTOM_NAME_PREFIX.test(m.name) ? { ...m, kind: 'custom' } : m));
-});
 // --------------------------------------------------------------------------------------- 4.3 / 4.5 start
 
 /** What else the client knows of a start answer: its status and Location header, and the values the request sent. */

@@ -8,6 +8,7 @@ import { normaliseBaseUrl } from '../api/urlPolicy';
 import { readSettings, onDidChangeSettings, type Settings } from './config';
 import { ApiKeyStore, keyIdentity, originOf, type KeySource } from './apiKeyStore';
 import type { Log } from '../log';
+import type { ServiceProfiles } from './serviceProfiles';
 
 /** `<normalised base URL>#<key identity>`: separates persisted jobs per service and per key, without the key. */
 function scopeOf(normalisedBaseUrl: string, key: string): string {
@@ -40,6 +41,8 @@ export class Session implements vscode.Disposable {
   constructor(
     readonly keys: ApiKeyStore,
     private readonly log: Log,
+    /** The service profiles: each client reads its origin's through them. */
+    private readonly profiles?: ServiceProfiles,
   ) {
     this.disposables.push(
       this.changed,
@@ -103,17 +106,21 @@ export class Session implements vscode.Disposable {
     requestTimeoutMs = this.settings().requestTimeoutMs,
     answerWaitMs = this.settings().answerWaitMs,
   ): Promise<ServiceClient> {
-    return new ServiceClient({
-      baseUrl,
-      apiKey,
-      timeouts: { requestMs: requestTimeoutMs, answerWaitMs },
-      log: this.log.sink,
-      userAgent: `hosted-reasoning-vscode/${vscode.version}`,
-      // VS Code's proxy support decides every request's way. Under `http.proxySupport: on` an agent of the extension's
-      // would take the request out of the proxy, so none is given; under the other values VS Code replaces it where it
-      // proxies (and, in VS Code 1.100 to 1.139, closes each connection after its request whatever the agent: see README).
-      reuseConnections: () => vscode.workspace.getConfiguration('http').get<string>('proxySupport') !== 'on',
-    });
+    const origin = originOf(baseUrl);
+    return new ServiceClient(
+      {
+        baseUrl,
+        apiKey,
+        timeouts: { requestMs: requestTimeoutMs, answerWaitMs },
+        log: this.log.sink,
+        userAgent: `hosted-reasoning-vscode/${vscode.version}`,
+        // VS Code's proxy support decides every request's way. Under `http.proxySupport: on` an agent of the extension's
+        // would take the request out of the proxy, so none is given; under the other values VS Code replaces it where it
+        // proxies (and, in VS Code 1.100 to 1.139, closes each connection after its request whatever the agent: see README).
+        reuseConnections: () => vscode.workspace.getConfiguration('http').get<string>('proxySupport') !== 'on',
+      },
+      origin && this.profiles ? this.profiles.bookFor(origin) : undefined,
+    );
   }
 
   /** Current (base URL, key identity, timeout): what a connection depends on. */

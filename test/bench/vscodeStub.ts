@@ -86,6 +86,11 @@ export class EventEmitter<T> {
 }
 
 export const version = '1.100.0-stub';
+/** The English text with its `{0}` filled, as vscode.l10n.t does without a translation. */
+export const l10n = {
+  t: (message: string, ...args: unknown[]): string =>
+    message.replace(/\{(\d+)\}/g, (m, i: string) => (i in args ? String(args[Number(i)]) : m)),
+};
 export const commands = {
   executeCommand: (): Promise<undefined> => Promise.resolve(undefined),
   registerCommand: (): Disposable => new Disposable(),

@@ -59,7 +59,7 @@ export function hasModel(state: State, key: string, name: string): boolean {
   return isBaseModel(state, key, name) || customModelsOf(state, key).has(name);
 }
 
-interface ModelRecord {
+export interface ModelRecord {
   model_name: string;
   type: 'base' | 'custom';
   base_model?: string;
@@ -121,6 +121,25 @@ export function shapeModelList(list: ModelRecord[], shape: ModelListShape): unkn
           })),
         },
       };
+    case 'nested-results':
+      return {
+        results: {
+          items: list.map((r) => ({
+            model: {
+              id: r.model_name,
+              tier: r.type === 'base' ? 'foundation' : 'fine-tuned',
+              ...(r.base_model ? { parent: r.base_model } : {}),
+            },
+            usage: { requests: 0 },
+          })),
+        },
+      };
+    case 'two-lists': {
+      // A service that lists every model and, beside it, the models it features: today all of them. Equally good
+      // lists: the extension must not pick one silently, the person chooses.
+      const items = list.map((r) => ({ ref: r.model_name, tier: r.type === 'base' ? 'foundation' : 'fine-tuned' }));
+      return { available: { items }, featured: { items: items.map((i) => ({ ...i })) } };
+    }
     case 'unreadable':
       return { catalogue: 'see the documentation for the models of this key' };
   }

@@ -18,6 +18,8 @@ export type ModelListShape =
   // Shapes no key name of the spec's era fits (issue 20): read by structure, or (the last) not at all.
   | 'grouped-by-kind' // {"foundation_models": [...], "yourModels": [...]}
   | 'nested-handles' // {"payload": {"catalogue": [{"handle", "owner", "flavour", "derived_from"}]}}
+  | 'nested-results' // {"results": {"items": [{"model": {"id", "tier": "foundation"|"fine-tuned"}}]}} (issue 27)
+  | 'two-lists' // {"available": {"items": [...]}, "featured": {"items": [...]}}: the same models twice, read two ways
   | 'unreadable'; // a 200 that lists nothing readable: {"catalogue": "see the documentation"}
 
 export type Framing = 'sse' | 'ndjson' | 'text';

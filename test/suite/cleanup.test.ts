@@ -281,10 +281,11 @@ describe('cleanup commands', function () {
           ['Playground presets', true],
           ['Models to run locally', true],
           ['Folders last saved to', true],
+          ['How services are read', true],
         ],
       );
-      assert.deepEqual(cleared, ['jobs', 'datasets', 'playgroundHistory', 'presets', 'localModels', 'folders']);
-      assert.equal(shown.find((m) => m.modal)?.text, 'Clear 6 kinds of stored records?');
+      assert.deepEqual(cleared, ['jobs', 'datasets', 'playgroundHistory', 'presets', 'localModels', 'folders', 'profiles']);
+      assert.equal(shown.find((m) => m.modal)?.text, 'Clear 7 kinds of stored records?');
       assert.deepEqual(services.jobs.list(scope), []);
       assert.equal(services.context.globalState.get(RECENT_DATASETS_KEY_PREFIX + scope), undefined);
       assert.deepEqual(rig.api.playground.presets.list(), []);

@@ -1,8 +1,9 @@
 // Clear what the extension keeps about past work, from the palette: the records of finetuning and evaluation jobs
 // (their results and the lineage of the models made here) of every service and key, the recently used datasets, the
-// playground's history and presets, the list of models to run locally (the files stay) and the folders last saved
-// to. The person picks which (all are picked at first) and confirms in a modal dialog that names each. Stored keys
-// (Forget API Keys…) and partial downloads (Discard Partial Downloads…) have their own commands.
+// playground's history and presets, the list of models to run locally (the files stay), the folders last saved
+// to and how each service's answers are read (its profile: inferred again at the next answer). The person picks
+// which (all are picked at first) and confirms in a modal dialog that names each. Stored keys (Forget API Keys…)
+// and partial downloads (Discard Partial Downloads…) have their own commands.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
 import { editGlobalState } from '../../globalStateEdit';
@@ -13,7 +14,7 @@ import { showInformationMessage, showWarningMessage } from '../../util/notify';
 import type { PlaygroundManager } from '../../webviews/playground/host/playgroundManager';
 
 /** What can be cleared; the in-editor tests name them. */
-export type RecordKind = 'jobs' | 'datasets' | 'playgroundHistory' | 'presets' | 'localModels' | 'folders';
+export type RecordKind = 'jobs' | 'datasets' | 'playgroundHistory' | 'presets' | 'localModels' | 'folders' | 'profiles';
 
 /** The folders the save dialogs start in (download, report export). */
 const FOLDER_KEYS = ['hostedReasoning.lastDownloadFolder', 'hostedReasoning.report.lastExportFolder'];
@@ -75,6 +76,11 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
         description: vscode.l10n.t('{0} entries; the .gguf files stay', services.local.all().length),
       },
       { record: 'folders', label: vscode.l10n.t('Folders last saved to'), description: vscode.l10n.t('where the save dialogs start') },
+      {
+        record: 'profiles',
+        label: vscode.l10n.t('How services are read'),
+        description: vscode.l10n.t('inferred again at the next answer'),
+      },
     ] satisfies Omit<Item, 'picked'>[]
   ).map((item) => ({ ...item, picked: true }));
   const picked = await vscode.window.showQuickPick(items, {
@@ -121,6 +127,9 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
         break;
       case 'folders':
         for (const key of FOLDER_KEYS) await editGlobalState(state, key, () => undefined, { log, what: 'The last folders' });
+        break;
+      case 'profiles':
+        await services.profiles.forgetAll();
         break;
     }
   }

@@ -236,6 +236,15 @@ function errorRows(error: unknown): ModelsNode[] {
       row(vscode.l10n.t('Cannot reach the service — retry'), COMMANDS.refreshModels, vscode.l10n.t('Retry'), 'debug-disconnect');
     } else row(vscode.l10n.t('The service failed — retry'), COMMANDS.refreshModels, vscode.l10n.t('Retry'), 'error');
   }
+  // A list that cannot be read, or could be read two ways: the person says where the names are, once (issue 27).
+  if (info.kind === 'contract') {
+    row(
+      vscode.l10n.t('The model list could not be read — choose how to read it'),
+      COMMANDS.chooseHowToRead,
+      vscode.l10n.t('Choose How to Read…'),
+      'list-selection',
+    );
+  }
   if (fix === FIXES.setApiKey) row(vscode.l10n.t('The service refused the API key — set a valid key'), fix.command, fix.title, 'key');
   else if (fix === FIXES.openProxySettings) {
     row(vscode.l10n.t('The proxy asks for credentials — set them in http.proxy'), fix.command, fix.title, 'lock');

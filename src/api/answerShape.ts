@@ -1,0 +1,99 @@
+// What every reader of an answer knows of its shape, whatever the kind of answer: the words of a key, a value that is
+// an identifier or text a person wrote, words that say a model's kind. Shared by decode.ts and the model list's
+// inference (modelListInference.ts); no reader here, only the tests they are built from.
+
+import { ContractError } from './errors';
+import { excerpt } from './redact';
+import type { ModelKind } from './types';
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The error of an answer no reading fits, with a redacted excerpt of it for the log. */
+export function contract(what: string, body: unknown): ContractError {
+  return new ContractError(`The service sent an answer the extension cannot read (${what}).`, {
+    detail: excerpt(body),
+  });
+}
+
+export const words = (list: string) => new Set(list.split(' '));
+
+/** How deep the readers look for a list, an id, a state or progress: any real wrapping is a few levels. */
+export const MAX_DEPTH = 10;
+
+/** The words of a key: `fineTunedModel`, `fine_tuned-model` and `FINE TUNED MODEL` all give fine, tuned, model. */
+export function wordsOf(key: string): string[] {
+  let words = WORDS_SEEN.get(key);
+  if (words) return words;
+  words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => (w.length > 3 && /[^su]s$/.test(w) ? w.slice(0, -1) : w));
+  // Keys repeat in every record of a list: each is split once (the cache is dropped before it grows large).
+  if (WORDS_SEEN.size > 2_000) WORDS_SEEN.clear();
+  WORDS_SEEN.set(key, words);
+  return words;
+}
+const WORDS_SEEN = new Map<string, string[]>();
+
+export function keySays(key: string, words: ReadonlySet<string>): boolean {
+  for (const w of wordsOf(key)) if (words.has(w)) return true;
+  return false;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
+const ONE_TOKEN = /^[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,256}$/;
+
+/** One token that can name a thing the service keeps: not text, not a URL, not a date. */
+export function isIdentifier(v: unknown): v is string {
+  return typeof v === 'string' && ONE_TOKEN.test(v) && /[\p{L}\p{N}]/u.test(v) && !v.includes('://') && !/^\d{4}-\d\d-\d\d/.test(v);
+}
+
+/** Text a person wrote: it has a space between two words. */
+export const isHumanText = (v: unknown): v is string => typeof v === 'string' && /\S\s+\S/.test(v);
+
+// ------------------------------------------------------------------------------------------- model kinds
+export const CUSTOM_WORDS = words('custom finetuned finetune tuned ft lora adapter user your my own private trained derived');
+export const BASE_WORDS = words('base built builtin foundation pretrained system public stock standard official shared');
+/** Words that say what a value is, never which one: `{"object": "model"}` names nothing. */
+export const TYPE_WORDS = new Set([...CUSTOM_WORDS, ...BASE_WORDS, ...words('fine in model list object type kind')]);
+export const LINEAGE_WORDS = words('base parent root from source origin upstream based');
+// What the answer says wins: a `ft:` model listed with `type: base` stays base.
+export const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
+
+/** The kind words say: custom when any word says custom, base when any says base (custom first: "fine_tuned_base"). */
+export function kindOfWords(words: readonly string[]): ModelKind {
+  let kind: ModelKind = 'unknown';
+  for (const w of words) {
+    if (CUSTOM_WORDS.has(w)) return 'custom';
+    if (BASE_WORDS.has(w)) kind = 'base';
+  }
+  return kind;
+}
+
+/** A value made only of type words ("base", "fine-tuned", "model"): it says a kind, it names nothing. */
+export function isTypeValue(v: string): boolean {
+  if (v.length > 40 || /\d/.test(v)) return false;
+  for (const w of wordsOf(v)) if (!TYPE_WORDS.has(w)) return false;
+  return true;
+}
+
+export function isModelName(v: unknown): v is string {
+  if (typeof v !== 'string') return false;
+  // Most names are plain ASCII with a letter: one test stands for the token and letter tests (the profile's reader
+  // runs this once per listed model, test/bench figure 7); the rest take the full tests.
+  const token = PLAIN_NAME.test(v) || (isIdentifier(v) && /\p{L}/u.test(v));
+  return token && !v.includes('://') && !DATE_PREFIX.test(v) && !isTypeValue(v);
+}
+const PLAIN_NAME = /^(?=[^a-zA-Z]*[a-zA-Z])[\w.:/@+-]{1,256}$/;
+const DATE_PREFIX = /^\d{4}-\d\d-\d\d/;
+
+export function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}

@@ -1,0 +1,181 @@
+// A service profile: where the answers of one service keep what the spec leaves "not shown", as data (paths and value
+// maps), so that it can be inferred once, kept per origin, shown to a person, chosen by them, or written by hand in
+// the `hostedReasoning.serviceProfile` setting. One part per kind of answer; the model list (§4.1) is the first, the
+// other kinds (started job, job status, inference events, download answer, error body) add their own part beside it.
+// A profile from storage or from the setting is text someone else wrote: checkServiceProfile reads it field by field
+// and refuses what it does not know.
+
+import { EACH, parsePath, type Segment } from './profilePath';
+import type { ModelKind } from './types';
+
+/** Where a profile came from: inferred from an answer, chosen by the person, or the setting's. */
+export type ProfileSource = 'inferred' | 'chosen' | 'setting';
+
+/** A field of each listed item that says its kind, and what each of its values means. */
+export interface KindSource {
+  /** Relative to the item: `model.tier`. */
+  from: string;
+  /** Value (a boolean as `true` / `false`) to kind: `{ "foundation": "base" }`. */
+  map: Record<string, ModelKind>;
+}
+
+/** One list of models in the answer (a service that groups its models has one per group). */
+export interface ModelListEntry {
+  /** The list, `[]`, then the field naming each item: `results.items[].model.id`; ending in `[]` when the items are the names. */
+  names: string;
+  /** The kind of every model of this list, when the list itself says it (`foundation_models`). */
+  kind?: 'base' | 'custom';
+  /** Fields of each item that say its kind, tried in order. */
+  kindFrom?: KindSource[];
+  /** Fields of each item naming the model it was made from, tried in order (the model is then custom). */
+  parentFrom?: string[];
+  /** The field of each item holding when it was made. */
+  createdFrom?: string;
+}
+
+export interface ModelListProfile {
+  lists: ModelListEntry[];
+  by: ProfileSource;
+}
+
+export interface ServiceProfile {
+  modelList?: ModelListProfile;
+}
+
+/**
+ * What the client asks of whoever keeps one origin's profile (the extension's store, bound to the origin the key is
+ * for; none in tests and benchmarks, which then infer every answer).
+ */
+export interface ProfileBook {
+  /** The profile to read the model list by: the setting's for this origin, else the one kept. */
+  modelList(): ModelListProfile | undefined;
+  /** A model list was read: by which profile, what changed when it was inferred now (to keep and log), its first names. */
+  readModelList(reading: { profile: ModelListProfile; change?: string; samples: string[] }): void;
+  /** A model list nothing could read (or two ways could): kept for the person to choose how to read it. */
+  unreadableModelList(body: unknown): void;
+}
+
+// -------------------------------------------------------------------------------------------- the checked form
+
+/** An entry with its paths parsed, as the reader uses it. */
+export interface CompiledEntry {
+  /** Up to the last `[]` (excluded): the list. */
+  list: Segment[];
+  /** After it: the name field of each item; empty when the items are names. */
+  field: Segment[];
+  kind?: 'base' | 'custom';
+  kindFrom: { path: Segment[]; map: Map<string, ModelKind> }[];
+  parentFrom: Segment[][];
+  createdFrom?: Segment[];
+}
+
+const KINDS: readonly ModelKind[] = ['base', 'custom', 'unknown'];
+const MAX_LISTS = 32;
+const MAX_MAPPED = 64;
+const MAX_PATH = 300;
+
+type Checked<T> = { value: T } | { problem: string };
+
+function path(x: unknown, what: string): Checked<Segment[]> {
+  if (typeof x !== 'string' || x.length > MAX_PATH) return { problem: `${what} is not a path of at most ${MAX_PATH} characters` };
+  const p = parsePath(x);
+  return p ? { value: p } : { problem: `${what} "${x}" is not a path like results.items[].model.id` };
+}
+
+function compileEntry(x: unknown, at: string): Checked<CompiledEntry> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `${at} is not an object` };
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!['names', 'kind', 'kindFrom', 'parentFrom', 'createdFrom'].includes(k)) return { problem: `${at} has an unknown field "${k}"` };
+  }
+  const names = path(o.names, `${at}.names`);
+  if ('problem' in names) return names;
+  const last = names.value.lastIndexOf(EACH);
+  if (last < 0) return { problem: `${at}.names has no [] for the items of the list` };
+  const entry: CompiledEntry = { list: names.value.slice(0, last), field: names.value.slice(last + 1), kindFrom: [], parentFrom: [] };
+  if (o.kind !== undefined) {
+    if (o.kind !== 'base' && o.kind !== 'custom') return { problem: `${at}.kind is neither "base" nor "custom"` };
+    entry.kind = o.kind;
+  }
+  if (o.kindFrom !== undefined) {
+    if (!Array.isArray(o.kindFrom) || o.kindFrom.length > MAX_LISTS) return { problem: `${at}.kindFrom is not a short list` };
+    for (const [i, k] of o.kindFrom.entries()) {
+      const where = `${at}.kindFrom[${i}]`;
+      if (typeof k !== 'object' || k === null || Array.isArray(k)) return { problem: `${where} is not an object` };
+      const { from, map, ...extra } = k as Record<string, unknown>;
+      if (Object.keys(extra).length > 0) return { problem: `${where} has an unknown field` };
+      const p = path(from, `${where}.from`);
+      if ('problem' in p) return p;
+      if (typeof map !== 'object' || map === null || Array.isArray(map)) return { problem: `${where}.map is not an object` };
+      const entries = Object.entries(map as Record<string, unknown>);
+      if (entries.length > MAX_MAPPED) return { problem: `${where}.map has more than ${MAX_MAPPED} values` };
+      const mapped = new Map<string, ModelKind>();
+      for (const [value, kind] of entries) {
+        if (!KINDS.includes(kind as ModelKind)) return { problem: `${where}.map["${value}"] is not base, custom or unknown` };
+        mapped.set(value, kind as ModelKind);
+      }
+      entry.kindFrom.push({ path: p.value, map: mapped });
+    }
+  }
+  if (o.parentFrom !== undefined) {
+    if (!Array.isArray(o.parentFrom) || o.parentFrom.length > MAX_LISTS) return { problem: `${at}.parentFrom is not a short list` };
+    for (const [i, f] of o.parentFrom.entries()) {
+      const p = path(f, `${at}.parentFrom[${i}]`);
+      if ('problem' in p) return p;
+      entry.parentFrom.push(p.value);
+    }
+  }
+  if (o.createdFrom !== undefined) {
+    const p = path(o.createdFrom, `${at}.createdFrom`);
+    if ('problem' in p) return p;
+    entry.createdFrom = p.value;
+  }
+  return { value: entry };
+}
+
+/** The model list part of a profile, checked; `by` is what the caller knows of where it came from. */
+export function checkModelListProfile(x: unknown, by?: ProfileSource): Checked<ModelListProfile> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: 'modelList is not an object' };
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (k !== 'lists' && k !== 'by') return { problem: `modelList has an unknown field "${k}"` };
+  if (!Array.isArray(o.lists) || o.lists.length === 0 || o.lists.length > MAX_LISTS) {
+    return { problem: `modelList.lists is not a list of 1 to ${MAX_LISTS} entries` };
+  }
+  for (const [i, e] of o.lists.entries()) {
+    const c = compileEntry(e, `modelList.lists[${i}]`);
+    if ('problem' in c) return c;
+  }
+  const source = by ?? (o.by === 'inferred' || o.by === 'chosen' ? o.by : 'inferred');
+  return { value: { lists: o.lists as ModelListEntry[], by: source } };
+}
+
+/** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */
+export function checkServiceProfile(x: unknown, by?: ProfileSource): Checked<ServiceProfile> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: 'the profile is not an object' };
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (k !== 'modelList') return { problem: `the profile has an unknown part "${k}"` };
+  if (o.modelList === undefined) return { value: {} };
+  const modelList = checkModelListProfile(o.modelList, by);
+  return 'problem' in modelList ? modelList : { value: { modelList: modelList.value } };
+}
+
+const COMPILED = new WeakMap<ModelListProfile, CompiledEntry[]>();
+
+/** The entries of a checked profile with their paths parsed, once per profile object. */
+export function compiledEntries(profile: ModelListProfile): CompiledEntry[] {
+  let entries = COMPILED.get(profile);
+  if (!entries) {
+    entries = profile.lists.map((e) => {
+      const c = compileEntry(e, 'entry');
+      if ('problem' in c) throw new Error(`unchecked profile: ${c.problem}`);
+      return c.value;
+    });
+    COMPILED.set(profile, entries);
+  }
+  return entries;
+}
+
+/** Two profiles that read answers the same way (where they came from aside). */
+export function sameReading(a: ModelListProfile | undefined, b: ModelListProfile | undefined): boolean {
+  return JSON.stringify(a?.lists) === JSON.stringify(b?.lists);
+}

@@ -1,0 +1,49 @@
+// Show How the Service Is Read: a read-only plain-text document saying, in words, how the service's answers are read
+// (where the model names are, a few of them, where the kind comes from and what each word means), where that came
+// from (inferred, chosen, or the setting), and the profile as the setting takes it, to correct it or share it with a
+// team. Plain text: the service's words are shown as written, never rendered; profileWords.ts caps them.
+import * as vscode from 'vscode';
+import { modelListLines } from '../../api/profileWords';
+import { COMMANDS, PROFILE_SCHEME } from '../../contributions';
+import type { Services } from '../../services';
+
+export function showServiceProfileCommand(services: Services) {
+  const provider = vscode.workspace.registerTextDocumentContentProvider(PROFILE_SCHEME, {
+    provideTextDocumentContent: () => profileText(services),
+  });
+  return {
+    provider,
+    commands: {
+      [COMMANDS.showServiceProfile]: async () => {
+        // A new query each time: VS Code asks the provider again instead of showing the text it read before.
+        const uri = vscode.Uri.from({ scheme: PROFILE_SCHEME, path: '/How the service is read.txt', query: String(Date.now()) });
+        const document = await vscode.workspace.openTextDocument(uri);
+        await vscode.window.showTextDocument(document, { preview: true });
+        return document.getText();
+      },
+    },
+  };
+}
+
+async function profileText(services: Services): Promise<string> {
+  const { origin } = await services.session.current();
+  if (origin === undefined) return `${vscode.l10n.t('No service is configured: set its URL first (Configure Service URL…).')}\n`;
+  const lines = [vscode.l10n.t('How the answers of {0} are read', origin), ''];
+  const profile = services.profiles.modelList(origin);
+  if (profile) lines.push(...modelListLines(profile, services.profiles.lastSamples(origin)));
+  else lines.push(vscode.l10n.t('Model names: not read yet (open the Models view).'));
+  lines.push(
+    '',
+    vscode.l10n.t(
+      'The other answers (a started job, a job status, an inference, a download, an error) are read by their shape at each answer.',
+    ),
+    vscode.l10n.t(
+      'To correct how the model list is read: Choose How to Read… in the Models view when it cannot be read, or the setting hostedReasoning.serviceProfile (below, as it takes it).',
+    ),
+  );
+  if (profile) {
+    const { by: _by, ...shared } = profile;
+    lines.push('', JSON.stringify({ [origin]: { modelList: shared } }, null, 2));
+  }
+  return `${lines.join('\n')}\n`;
+}

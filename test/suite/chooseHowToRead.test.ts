@@ -1,0 +1,62 @@
+// A model list the extension cannot read alone (issue 27): two lists fit equally well, so the Models view offers
+// Choose How to Read…; the person picks the list once, the view lists the models with their kinds at once, and a new
+// activation of the extension (a window reload) still reads them so, from the profile it kept.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/contributions';
+import type { ModelsNode } from '../../src/features/models/modelsTree';
+import { activateAgain, capturingQuickPicks, deactivate, modelsView, waitFor } from './helpers';
+import { useRig } from './rig';
+
+const rig = useRig();
+const KEY = 'two-lists-key';
+
+describe('Choose How to Read… (a model list read two ways)', () => {
+  before(() => rig.emu.setKey(KEY, { models: ['kappa-base', 'lambda-base'], modelListShape: 'two-lists' }));
+  after(() => rig.clearKey());
+
+  it('offers Choose How to Read…, lists the models with their kinds once picked, and keeps the choice across an activation', async function () {
+    this.timeout(60_000);
+    await rig.useKey(KEY);
+    await rig.api.models.refresh();
+    const rows = await rig.api.models.getChildren();
+    const offer = rows.find(
+      (r): r is Extract<ModelsNode, { type: 'error' }> => r.type === 'error' && r.command.command === COMMANDS.chooseHowToRead,
+    );
+    assert.ok(offer, `rows: ${JSON.stringify(rows.map((r) => (r.type === 'error' ? r.label : r.type)))}`);
+    assert.equal(offer.command.title, 'Choose How to Read…');
+    assert.equal(offer.command.arguments, undefined, 'the row passes nothing to the command');
+
+    const chosen = await capturingQuickPicks(async (picks) => {
+      const done = vscode.commands.executeCommand<boolean>(offer.command.command);
+      const pick = await waitFor('the quick pick of ways to read', () => picks.find((p) => p.items.length > 0));
+      const labels = pick.items.map((i) => i.label);
+      assert.ok(labels.includes('available.items[].ref') && labels.includes('featured.items[].ref'), labels.join(', '));
+      // Either list reads the models; the first one offered is the one the pick has active.
+      const item = pick.items[0]!;
+      assert.match(item.detail ?? '', /kappa-base, lambda-base/);
+      pick.activeItems = [item];
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return { done: await done, label: item.label };
+    });
+    assert.equal(chosen.done, true);
+    const kinds = async () => (await modelsView(rig.api)).models.map((m) => `${m.model.name}:${m.kind}`).sort();
+    assert.deepEqual(await kinds(), ['kappa-base:base', 'lambda-base:base']);
+
+    const shown = await vscode.commands.executeCommand<string>(COMMANDS.showServiceProfile);
+    assert.ok(shown.includes(`Model names: ${chosen.label} — kappa-base, lambda-base; kind from tier: foundation → base`), shown);
+    assert.match(shown, /as you chose it/);
+
+    // A window reload: the extension activates again on the same stored state and reads the list by the kept profile.
+    const context = rig.api.services.context;
+    deactivate(context);
+    const api = await activateAgain(rig.extension.extensionPath, context).main();
+    rig.replaceApi(api);
+    await api.models.refresh();
+    const after = await waitFor('the models, read by the kept profile', async () => {
+      const listed = await kinds();
+      return listed.length > 0 ? listed : undefined;
+    });
+    assert.deepEqual(after, ['kappa-base:base', 'lambda-base:base']);
+  });
+});
