@@ -169,7 +169,7 @@ async function peers(label: string, tokenChars: number, block: string, reps: num
   const chunks: Buffer[] = [];
   for (let at = 0; at < body.length; at += 64 * 1024) chunks.push(body.subarray(at, at + 64 * 1024));
   const ours = () => {
-    const d = new StreamDecoder('sse', { coalesce: true });
+    const d = new StreamDecoder('sse');
     let n = 0;
     for (const c of chunks) for (const t of d.push(c)) n += deltaLength(t);
     for (const t of d.end()) n += deltaLength(t);
@@ -222,8 +222,7 @@ interface InMemory {
   events: number;
   bytes: number;
   /** CPU ms per pass over the body, by decoder. */
-  general: number;
-  lane: number;
+  decoder: number;
   textFloor: number;
   byteFloor: number;
   textDecoder: number;
@@ -231,9 +230,8 @@ interface InMemory {
 }
 
 /**
- * The decoder alone, in memory (no socket, CPU time): the body in 64 KiB chunks through the general path only
- * (`byteLane: false`), through the lane as infer uses it (coalesced), through the two floors, and through the
- * two UTF-8 decoders Node offers.
+ * The decoder alone, in memory (no socket, CPU time): the body in 64 KiB chunks through the decoder, through the two
+ * floors, and through the two UTF-8 decoders Node offers.
  */
 function inMemory(label: string, framing: 'sse' | 'ndjson', tokenChars: number, block: string, reps: number): InMemory {
   const tokens = tokensOf(block, tokenChars);
@@ -241,22 +239,21 @@ function inMemory(label: string, framing: 'sse' | 'ndjson', tokenChars: number, 
   const chunks: Buffer[] = [];
   for (let at = 0; at < body.length; at += 64 * 1024) chunks.push(body.subarray(at, at + 64 * 1024));
   const separator = framing === 'sse' ? '\n\n' : '\n';
-  const decode = (byteLane: boolean) => () => {
-    const d = new StreamDecoder(framing, { coalesce: true, byteLane });
+  const decode = () => {
+    const d = new StreamDecoder(framing);
     let n = 0;
     for (const c of chunks) for (const s of d.push(c)) n += deltaLength(s);
     for (const s of d.end()) n += deltaLength(s);
     return n;
   };
-  const expected = decode(false)();
-  if (decode(true)() !== expected) throw new Error(`${framing}: the lane and the general path decoded different lengths`);
+  const expected = tokens.join('').length;
+  if (decode() !== expected) throw new Error(`${framing}: the decoder decoded ${decode()} chars, expected ${expected}`);
   return {
     label,
     framing,
     events: tokens.length,
     bytes: body.length,
-    general: cpuMs(decode(false), reps),
-    lane: cpuMs(decode(true), reps),
+    decoder: cpuMs(decode, reps),
     textFloor: cpuMs(() => {
       const utf8 = new TextDecoder();
       let n = 0;
@@ -452,8 +449,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   const memRows = mem.flatMap((x) => {
     const line = (name: string, ms: number): string[] => [x.label, name, fmt(x.bytes / ms / 1e3, 0), fmt((ms * 1e6) / x.events, 0)];
     return [
-      line('general path only (before the lane)', x.general),
-      line('with the byte lane (the product)', x.lane),
+      line('the decoder (lines, events, JSON)', x.decoder),
       line('floor: decode + indexOf per event', x.textFloor),
       line('floor: byte loop', x.byteFloor),
       line('UTF-8 only: TextDecoder (streaming)', x.textDecoder),
