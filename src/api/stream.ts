@@ -546,16 +546,19 @@ export async function* decodeStream(
   source: AsyncIterable<Uint8Array | string>,
   options: DecodeOptions = {},
 ): AsyncGenerator<Delta, void, undefined> {
+  // A plain loop per delta, not `yield*` over each read's list: that costs an extra await per event.
+  for await (const deltas of readDeltas(source, options)) for (const d of deltas) yield d;
+}
+
+/** The deltas of each read of `source`, then those of the end; errors as decodeStream says. */
+async function* readDeltas(source: AsyncIterable<Uint8Array | string>, options: DecodeOptions): AsyncGenerator<Delta[], void, undefined> {
   const decoder = createDecoder(options);
   for await (const raw of source) {
-    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
-    const deltas = decoder.push(chunk);
-    yield* deltas;
+    yield decoder.push(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw);
     if (decoder.error) throw decoder.error;
     if (decoder.finished) return;
   }
-  const rest = decoder.end();
-  yield* rest;
+  yield decoder.end();
   if (decoder.error) throw decoder.error;
 }
 
@@ -569,9 +572,11 @@ export async function* decodePieces(
   options: DecodeOptions = {},
 ): AsyncGenerator<InferencePiece, void, undefined> {
   const inline = new InlineReasoning();
-  for await (const d of decodeStream(source, options)) {
-    if (typeof d === 'string') yield* mergePieces(inline.push(d));
-    else if (d.reasoning !== '') yield { kind: 'reasoning', text: d.reasoning };
+  for await (const deltas of readDeltas(source, options)) {
+    for (const d of deltas) {
+      if (typeof d === 'string') for (const p of mergePieces(inline.push(d))) yield p;
+      else if (d.reasoning !== '') yield { kind: 'reasoning', text: d.reasoning };
+    }
   }
-  yield* inline.end();
+  for (const p of inline.end()) yield p;
 }
