@@ -428,12 +428,27 @@ export type StreamPayload =
   | { kind: 'ignore' };
 
 /**
- * True when `{"<name>":"<string>"}` is read as that string, the answer (see `singleTextField`): the byte-level lane
- * of stream.ts (streamLane.ts) takes such events without building strings for their framing. A record's only string
+ * True when `{"<name>":"<string>"}` is read as that string, the answer (see `singleTextField`). A record's only string
  * is its answer unless its name says reasoning or label.
  */
 export function isTextField(name: string): boolean {
   return name !== '' && !isReasoningName(name) && !isLabelName(name) && !says(ERROR_WORDS, name);
+}
+
+/**
+ * isTextField, remembered per name: a stream names its field alike in every event, and splitting the name into words
+ * each time was most of an event's cost (CPU profile of the stream figure). Bounded, as the names come from the service.
+ */
+const textFieldNames = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 256;
+
+function isTextFieldName(name: string): boolean {
+  let known = textFieldNames.get(name);
+  if (known === undefined) {
+    known = isTextField(name);
+    if (textFieldNames.size < MAX_REMEMBERED_NAMES) textFieldNames.set(name, known);
+  }
+  return known;
 }
 // A quote, a backslash or a control character (invalid unescaped in JSON): the string needs JSON.parse.
 // eslint-disable-next-line no-control-regex
@@ -451,7 +466,7 @@ function singleTextField(t: string): string | undefined {
   // `"`, `:`, `"` after the name, and the value's closing quote after its opening one.
   if (k < 0 || n < k + 5 || t.charCodeAt(k + 1) !== 0x3a || t.charCodeAt(k + 2) !== 0x22) return undefined;
   const name = t.slice(2, k);
-  if (name.includes('\\') || !isTextField(name)) return undefined;
+  if (name.includes('\\') || !isTextFieldName(name)) return undefined;
   const value = t.slice(k + 3, n - 2);
   if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return value;
   // Escapes (or a quote that may end the string early, as in `{"token":"a","token":"b"}`): valid only if the

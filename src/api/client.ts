@@ -109,10 +109,10 @@ export class ServiceClient {
    * or `<think>`-like tags opening the answer (answerText.ts). Silence is thinking, not a failure: the run waits for
    * its headers, for each byte of a stream and for a whole non-streamed answer up to `timeouts.answerWaitMs` (the
    * user's wait limit), never the shorter limits of other calls. Cancel with the signal or by leaving the loop; a
-   * streamed answer's framing (SSE, NDJSON, plain text, or one JSON document) is read from the response.
-   * `perEvent`: a streamed answer comes as a piece per event rather than per read of the socket (see below).
+   * streamed answer's framing (SSE, NDJSON, plain text, or one JSON document) is read from the response, and its
+   * text comes a piece per event, as it arrives.
    */
-  async *infer(req: InferenceRequest, { perEvent = false, ...opts }: CallOptions & { perEvent?: boolean } = {}): InferencePieces {
+  async *infer(req: InferenceRequest, opts: CallOptions = {}): InferencePieces {
     const waitMs = this.http.timeouts.answerWaitMs;
     if (!req.stream) {
       const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), { ...opts, waitMs });
@@ -130,10 +130,10 @@ export class ServiceClient {
       { ...opts, waitMs, idempotent: false, accept: 'text/event-stream, application/x-ndjson, application/json, text/plain' },
     );
     try {
-      // One piece per kind per read of the socket, not per event: the same text, far fewer awaits. Unless the caller
-      // counts pieces: VS Code passes a language-model provider's parts on when 31 have gathered or none came for 30 ms,
-      // so fewer, larger parts hold a fast stream's first token back longer (test/bench figure 9).
-      yield* decodePieces(res.body, { contentType: res.headers['content-type'], coalesce: !perEvent });
+      // A piece per event, never the text of several joined: VS Code passes a language-model provider's parts on when
+      // 31 have gathered or none came for 30 ms, so fewer, larger parts would hold a fast stream's first token back
+      // (test/bench figure 9).
+      yield* decodePieces(res.body, { contentType: res.headers['content-type'] });
     } finally {
       res.abort();
     }

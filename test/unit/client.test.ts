@@ -82,8 +82,8 @@ describe('client against the emulator: happy paths', function () {
     });
   }
 
-  it('4.2 perEvent: a streamed answer comes as a piece per event even when one read carries them all', async () => {
-    // The whole answer in one write: a read holds every event, which by default would come as one or a few pieces.
+  it('4.2 a streamed answer comes as a piece per event even when one read carries them all', async () => {
+    // The whole answer in one write: a read holds every event; each must still come as its own piece.
     ctx.emu.configure({ tokenIntervalMs: 0, streamChunkBytes: 65_536 });
     try {
       const client = clientFor(ctx.emu);
@@ -91,7 +91,7 @@ describe('client against the emulator: happy paths', function () {
       assert.ok(model);
       const request = { ...baseRequest, modelName: model.name };
       const whole = await inferWhole(client, { ...request, stream: false });
-      const pieces = await collect(inferStream(client, request, { perEvent: true }));
+      const pieces = await collect(inferStream(client, request));
       assert.deepEqual(pieces, tokenize(whole.answer), 'not one piece per event (the emulator writes a token per event)');
     } finally {
       ctx.emu.configure({ tokenIntervalMs: 1, streamChunkBytes: 0 });

@@ -67,11 +67,7 @@ export async function* answerDeltas(pieces: AsyncIterable<InferencePiece>): Asyn
 }
 
 /** A streamed run's answer deltas: `client.infer` with `stream: true`. */
-export function inferStream(
-  client: ServiceClient,
-  req: InferenceRequest,
-  opts: CallOptions & { perEvent?: boolean } = {},
-): AsyncGenerator<string> {
+export function inferStream(client: ServiceClient, req: InferenceRequest, opts: CallOptions = {}): AsyncGenerator<string> {
   return answerDeltas(client.infer({ ...req, stream: true }, opts));
 }
 

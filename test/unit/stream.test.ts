@@ -262,17 +262,10 @@ const FIXTURES: Fixture[] = [
 for (const f of FIXTURES) {
   describe(`stream fixture — ${f.name}`, () => {
     const isText = f.framing === 'text';
-    // `joined`: only the text and the error are compared (coalesced deltas may join events).
-    const makers: { label: string; make: () => IncrementalDecoder; threeWay: boolean; joined?: boolean }[] = [];
+    const makers: { label: string; make: () => IncrementalDecoder; threeWay: boolean }[] = [];
     if (f.framing) {
       const framing = f.framing;
       makers.push({ label: `StreamDecoder('${framing}')`, make: () => new StreamDecoder(framing), threeWay: true });
-      if (framing !== 'text') {
-        makers.push(
-          { label: 'general path only', make: () => new StreamDecoder(framing, { byteLane: false }), threeWay: false },
-          { label: 'coalesced', make: () => new StreamDecoder(framing, { coalesce: true }), threeWay: false, joined: true },
-        );
-      }
     }
     if (f.contentType) {
       const contentType = f.contentType;
@@ -280,18 +273,17 @@ for (const f of FIXTURES) {
     }
     if (f.sniff) makers.push({ label: 'sniffed', make: () => createDecoder(), threeWay: false });
 
-    for (const { label, make, threeWay, joined } of makers) {
+    for (const { label, make, threeWay } of makers) {
       it(`${label}: one chunk gives the expected deltas`, () => {
         const got = run(make, [f.body]);
-        if (joined) assert.equal(joinText(got.deltas), f.deltas.join(''));
-        else assert.deepEqual(got.deltas, f.deltas);
+        assert.deepEqual(got.deltas, f.deltas);
         checkError(got.error, f.error, 'one chunk');
       });
 
       it(`${label}: the same output however the body is cut`, () => {
         for (const { label: cut, chunks } of splits(f.body, threeWay)) {
           const got = run(make, chunks);
-          if (isText || joined) assert.equal(joinText(got.deltas), f.deltas.join(''), cut);
+          if (isText) assert.equal(joinText(got.deltas), f.deltas.join(''), cut);
           else assert.deepEqual(got.deltas, f.deltas, cut);
           assert.ok(!got.deltas.includes(''), `${cut}: empty delta`);
           checkError(got.error, f.error, cut);
@@ -656,14 +648,17 @@ describe('stream: decodeStream', () => {
     assert.deepEqual(await collect(decodeStream(source(), { contentType: 'application/json' })), ['Hello']);
   });
 
-  it('coalesce: the deltas of one read come as one string', async () => {
+  it('a delta per event, never the text of several events of one read joined', async () => {
     async function* source(): AsyncGenerator<Uint8Array> {
       yield bytes('data: a\n\ndata: b\n\ndata: c');
       yield bytes('\n\ndata: d\n\ndata: e');
     }
-    const opts = { contentType: 'text/event-stream', coalesce: true };
-    assert.deepEqual(await collect(decodeStream(source(), opts)), ['ab', 'cd', 'e']);
     assert.deepEqual(await collect(decodeStream(source(), { contentType: 'text/event-stream' })), ['a', 'b', 'c', 'd', 'e']);
+    async function* lines(): AsyncGenerator<Uint8Array> {
+      yield bytes('{"token":"a"}\n{"token":"b"}\n{"tok');
+      yield bytes('en":"c"}\n{"token":"d"}');
+    }
+    assert.deepEqual(await collect(decodeStream(lines(), { contentType: 'application/x-ndjson' })), ['a', 'b', 'c', 'd']);
   });
 
   it('an empty body yields nothing', async () => {

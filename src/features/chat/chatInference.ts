@@ -15,16 +15,14 @@ export async function* askModel(
   knobs: ChatKnobs,
   signal: AbortSignal,
   options: {
-    /** A piece per event of the stream, not per read of the socket (the language-model provider: see ServiceClient.infer). */
-    perEvent?: boolean;
     onServiceWait?: (wait: ServiceWait) => void;
   } = {},
 ): AsyncGenerator<InferencePiece, void, undefined> {
   const { client } = await services.session.connect();
   signal.throwIfAborted();
-  const { perEvent = false, onServiceWait } = options;
+  const { onServiceWait } = options;
   const request = { modelName, ...conversation, ...knobs, stream: true };
-  for await (const piece of client.infer(request, { signal, perEvent, interactive: true, onServiceWait })) {
+  for await (const piece of client.infer(request, { signal, interactive: true, onServiceWait })) {
     if (piece.text) yield piece;
   }
 }

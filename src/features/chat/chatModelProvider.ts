@@ -81,9 +81,9 @@ export class ChatModelProvider implements vscode.Disposable {
       if (token.isCancellationRequested) return;
       const conversation = renderConversation(messages.map(turnOf));
       const knobs = knobsFor(options.modelOptions, this.services.session.settings().chat);
-      // A part per event of the stream: VS Code forwards a provider's parts once 31 have gathered (or after 30 ms
-      // without one), so a part per read of the socket, several tokens each, held the first token back longer.
-      for await (const piece of askModel(this.services, model.id, conversation, knobs, controller.signal, { perEvent: true })) {
+      // A part per event of the stream (the client's pieces): VS Code forwards a provider's parts once 31 have gathered
+      // (or after 30 ms without one), so a part of several tokens would hold the first token back longer.
+      for await (const piece of askModel(this.services, model.id, conversation, knobs, controller.signal)) {
         if (token.isCancellationRequested) break;
         if (piece.kind === 'answer') {
           chars += piece.text.length;
