@@ -16,3 +16,5 @@ export const API_KEY_ORIGINS_KEY = 'hostedReasoning.apiKeyOrigins';
 export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
 /** When the playground's history was last cleared (epoch ms): older runs are dropped from every page (see PlaygroundManager). */
 export const PLAYGROUND_HISTORY_CLEARED_KEY = 'hostedReasoning.playground.historyClearedAt';
+/** Model names typed and accepted, or made by finetunes, one list per origin: `<prefix><origin>` (see connection/knownModelNames.ts). */
+export const KNOWN_MODELS_KEY_PREFIX = 'hostedReasoning.knownModels:';
