@@ -4,6 +4,7 @@ import type { JobStore } from './jobs/jobStore';
 import type { LocalModels } from './local/localModels';
 import type { Log } from './log';
 import type { Session } from './connection/session';
+import type { KnownModelNames } from './connection/knownModelNames';
 
 export interface Services {
   context: vscode.ExtensionContext;
@@ -12,6 +13,8 @@ export interface Services {
   jobs: JobStore;
   /** The models known to run locally, and the runtime that runs them. */
   local: LocalModels;
+  /** Model names typed or made by jobs, per origin: offered when the model list cannot be read. */
+  knownModels: KnownModelNames;
 }
 
 /** View ids, as contributed in package.json. */
