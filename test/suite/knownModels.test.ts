@@ -20,6 +20,8 @@ async function origin(): Promise<string> {
 
 describe('model names kept for when the list cannot be read', () => {
   before(() => rig.emu.setKey(UNREADABLE_KEY, { models: [KEPT], modelListShape: 'unreadable' }));
+  // Finetunes of earlier suites kept the names they made: each test starts with none.
+  beforeEach(() => rig.api.services.knownModels.forgetAll());
   afterEach(async () => {
     await rig.api.services.knownModels.forgetAll();
     await rig.clearKey();
@@ -50,11 +52,13 @@ describe('model names kept for when the list cannot be read', () => {
   it('a list that can be read is the truth: kept names are not added to it', async () => {
     await rig.api.services.knownModels.remember(await origin(), KEPT, 'typed');
     await rig.useKey('demo-key');
+    // Earlier suites may have added finetuned models to this key: the list is whatever the service lists.
     const ids = await waitFor('the listed models', async () => {
-      const models = await vscode.lm.selectChatModels({ vendor: CHAT_VENDOR });
-      return models.length === 2 ? models.map((m) => m.id).sort() : undefined;
+      const listed = rig.api.models.models?.map((m) => m.name).sort();
+      const offered = (await vscode.lm.selectChatModels({ vendor: CHAT_VENDOR })).map((m) => m.id).sort();
+      return listed && listed.includes('oss-reasoner-8b') && JSON.stringify(offered) === JSON.stringify(listed) ? offered : undefined;
     });
-    assert.deepEqual(ids, ['oss-reasoner-70b', 'oss-reasoner-8b']);
+    assert.ok(!ids.includes(KEPT), `a kept name was added to a list that was read: ${ids.join(', ')}`);
   });
 
   it('a name typed in the evaluate picker and accepted by the service is offered, marked typed, by the next picker', async function () {
