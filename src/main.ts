@@ -2,7 +2,8 @@
 // the entry registered and returns the handlers of the commands the entry registered, nothing else. No network here:
 // the first request waits for the first command or view that needs one.
 import * as vscode from 'vscode';
-import { ApiKeyStore } from './connection/apiKeyStore';
+import { ApiKeyStore, originOf } from './connection/apiKeyStore';
+import { KnownModelNames } from './connection/knownModelNames';
 import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
 import { forgetApiKeysCommand } from './features/apiKey/forgetApiKeys';
 import { discardDownloadsCommand } from './features/download/discardDownloads';
@@ -73,8 +74,9 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       (message) => log.warn(message),
       createLocalRuntime(readLocalRuntimeSettings, (line) => log.info(line)),
     );
+    const knownModels = new KnownModelNames(context.globalState, (message) => log.warn(message));
     owned.push(log, keys, profiles, session, jobs, local);
-    const services: Services = { context, log, session, jobs, local, profiles };
+    const services: Services = { context, log, session, jobs, local, profiles, knownModels };
     const models = new ModelsTreeProvider(services);
     // The poller looks for a running finetune's model in the list the Models view fetches, not in one of its own.
     const poller = new JobPoller(services, (opts) => models.latest(opts));
@@ -82,7 +84,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
     const statusBar = new JobsStatusBar(services);
     const playground = new PlaygroundManager(services);
-    const pickAnyModel = (title: string) => pickModel(models, title);
+    const pickAnyModel = (title: string) => pickModel(services, models, title);
     const report = new ReportManager(services, {
       startEvaluation: (modelName, datasetName) => startEvaluation(services, modelName, datasetName),
       pickModel: pickAnyModel,
@@ -105,7 +107,11 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       report,
       // A finished finetune adds a model: every window that followed it refreshes its list.
       poller.onDidFinishJob((e) => {
-        if (e.job.kind === 'finetune' && e.job.state === 'completed') void models.refresh();
+        if (e.job.kind !== 'finetune' || e.job.state !== 'completed') return;
+        void models.refresh();
+        // Kept for when the list cannot be read: the name the job made (the service's own, once it gave one).
+        const origin = originOf(e.job.scope.slice(0, e.job.scope.lastIndexOf('#')));
+        if (origin) void knownModels.remember(origin, e.job.modelName, 'job');
       }),
     );
 

@@ -5,6 +5,7 @@ import type { LocalModels } from './local/localModels';
 import type { Log } from './log';
 import type { Session } from './connection/session';
 import type { ServiceProfiles } from './connection/serviceProfiles';
+import type { KnownModelNames } from './connection/knownModelNames';
 
 export interface Services {
   context: vscode.ExtensionContext;
@@ -15,6 +16,8 @@ export interface Services {
   local: LocalModels;
   /** How each service's answers are read (kept per origin, the setting's first). */
   profiles: ServiceProfiles;
+  /** Model names typed or made by jobs, per origin: offered when the model list cannot be read. */
+  knownModels: KnownModelNames;
 }
 
 /** View ids, as contributed in package.json. */

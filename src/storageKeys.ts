@@ -18,3 +18,5 @@ export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
 export const PLAYGROUND_HISTORY_CLEARED_KEY = 'hostedReasoning.playground.historyClearedAt';
 /** The service profiles, by service origin (see connection/serviceProfiles.ts). */
 export const SERVICE_PROFILES_KEY = 'hostedReasoning.serviceProfiles';
+/** Model names typed and accepted, or made by finetunes, one list per origin: `<prefix><origin>` (see connection/knownModelNames.ts). */
+export const KNOWN_MODELS_KEY_PREFIX = 'hostedReasoning.knownModels:';

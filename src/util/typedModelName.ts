@@ -3,14 +3,8 @@
 import * as vscode from 'vscode';
 import { untrustedText } from './untrustedText';
 
-/** The name typed, trimmed; undefined when it cannot be a name (empty, over 256 characters, control
- * characters).
- */
-export function typedModelName(value: string): string | undefined {
-  const name = value.trim();
-  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  return name && name.length <= 256 && !/[\u0000-\u001f\u007f-\u009f]/.test(name) ? name : undefined;
-}
+// The rule itself runs without VS Code too (the store of known names checks what it keeps by it).
+export { typedModelName } from '../modelNameRule';
 
 /** The picker item of a typed name. */
 export function typedItem(name: string): vscode.QuickPickItem {

@@ -226,7 +226,7 @@ describe('cleanup commands', function () {
     assert.deepEqual(rig.api.services.context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY), []);
   });
 
-  it('Clear Stored Records… clears jobs, datasets, playground history and presets, local models and folders after a modal confirmation', async () => {
+  it('Clear Stored Records… clears jobs, datasets, kept model names, playground history and presets, local models and folders after a modal confirmation', async () => {
     await rig.useKey('demo-key');
     const services = rig.api.services;
     const scope = await services.session.scope();
@@ -238,6 +238,9 @@ describe('cleanup commands', function () {
       timeoutMs: 20_000,
     });
     await services.context.globalState.update(RECENT_DATASETS_KEY_PREFIX + scope, ['demo-qa']);
+    const origin = (await services.session.current()).origin;
+    assert.ok(origin);
+    await services.knownModels.remember(origin, 'typed-before', 'typed');
     const saved = await rig.api.playground.presets.save({
       name: 'cleanup',
       settings: { temperature: 0.5, useRag: false, sequentialBudget: 8, parallelBudget: 1, stream: true },
@@ -277,6 +280,7 @@ describe('cleanup commands', function () {
         [
           ['Jobs and evaluations', true],
           ['Recently used datasets', true],
+          ['Model names typed or made by jobs', true],
           ['Playground history', true],
           ['Playground presets', true],
           ['Models to run locally', true],
@@ -284,10 +288,11 @@ describe('cleanup commands', function () {
           ['How services are read', true],
         ],
       );
-      assert.deepEqual(cleared, ['jobs', 'datasets', 'playgroundHistory', 'presets', 'localModels', 'folders', 'profiles']);
-      assert.equal(shown.find((m) => m.modal)?.text, 'Clear 7 kinds of stored records?');
+      assert.deepEqual(cleared, ['jobs', 'datasets', 'knownModels', 'playgroundHistory', 'presets', 'localModels', 'folders', 'profiles']);
+      assert.equal(shown.find((m) => m.modal)?.text, 'Clear 8 kinds of stored records?');
       assert.deepEqual(services.jobs.list(scope), []);
       assert.equal(services.context.globalState.get(RECENT_DATASETS_KEY_PREFIX + scope), undefined);
+      assert.deepEqual(services.knownModels.list(origin), []);
       assert.deepEqual(rig.api.playground.presets.list(), []);
       assert.deepEqual(services.local.all(), []);
       assert.equal(services.context.globalState.get('hostedReasoning.lastDownloadFolder'), undefined);

@@ -4,6 +4,9 @@
 //   an announcement whenever that list changes (a new key or service, a finished finetune, a name the service changed);
 // - asked silently (VS Code only ever asks so), it asks the person nothing, but lists the models whenever a key is
 //   stored: a provider that lists nothing when silent is invisible to other extensions;
+// - when the list cannot be read (an answer the extension cannot read, or no answer), the names kept for the service
+//   (typed and accepted before, or made by finetunes: connection/knownModelNames.ts), each saying so in its detail, so
+//   Chat and `@hosted` still have a model to send to; a list that was read is the truth and nothing is added to it;
 // - a request: one call of the service's streamed inference (chatInference.ts), reasoning reported as a thinking part
 //   only where the running VS Code has that class, never as answer text; cancellation aborts the service's stream;
 //   failures as vscode.LanguageModelError with the extension's own messages. No tool calling, no image input: the
@@ -14,6 +17,8 @@ import { CHAT_VENDOR, COMMANDS } from '../../contributions';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import type { Services } from '../../services';
 import { untrustedText } from '../../util/untrustedText';
+import type { KnownModelName } from '../../connection/knownModelNames';
+import { knownSourceWords, offeredKnownModels } from '../models/knownModelItems';
 import { askModel } from './chatInference';
 import { languageModelError } from './chatError';
 import { ChatRequestProblem, estimateTokens, knobsFor, renderConversation, TOKENS_PER_TURN, type ChatTurn } from './chatRequest';
@@ -61,7 +66,13 @@ export class ChatModelProvider implements vscode.Disposable {
       return [];
     }
     await this.models.load();
-    const list = this.models.models ?? [];
+    const list = this.models.models;
+    if (list === undefined) {
+      // Counted as no list for announcing changes: a job poll re-renders the view, and announcing the kept names
+      // again each time would have VS Code ask again each time.
+      this.given = '';
+      return (await offeredKnownModels(this.services, this.models)).map(keptModelInformation);
+    }
     this.given = signature(list);
     return list.map(chatModelInformation);
   }
@@ -160,6 +171,23 @@ export function chatModelInformation(m: ModelInfo): vscode.LanguageModelChatInfo
     version: m.createdAt ?? '1',
     detail,
     tooltip: detail ? vscode.l10n.t('{0} ({1}), Hosted Reasoning', name, detail) : vscode.l10n.t('{0}, Hosted Reasoning', name),
+    maxInputTokens: MAX_INPUT_TOKENS,
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
+    capabilities: { imageInput: false, toolCalling: false },
+  };
+}
+
+/** A kept name while the list cannot be read: its detail says it was typed or made by a job, and kept. */
+export function keptModelInformation(known: KnownModelName): vscode.LanguageModelChatInformation {
+  const name = untrustedText(known.name, { maxChars: 120 });
+  const detail = vscode.l10n.t('{0}, kept: the model list could not be read', knownSourceWords(known));
+  return {
+    id: known.name,
+    name,
+    family: name,
+    version: '1',
+    detail,
+    tooltip: vscode.l10n.t('{0} ({1}), Hosted Reasoning', name, detail),
     maxInputTokens: MAX_INPUT_TOKENS,
     maxOutputTokens: MAX_OUTPUT_TOKENS,
     capabilities: { imageInput: false, toolCalling: false },

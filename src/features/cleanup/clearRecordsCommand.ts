@@ -1,9 +1,10 @@
 // Clear what the extension keeps about past work, from the palette: the records of finetuning and evaluation jobs
 // (their results and the lineage of the models made here) of every service and key, the recently used datasets, the
-// playground's history and presets, the list of models to run locally (the files stay), the folders last saved
-// to and how each service's answers are read (its profile: inferred again at the next answer). The person picks
-// which (all are picked at first) and confirms in a modal dialog that names each. Stored keys (Forget API Keys…)
-// and partial downloads (Discard Partial Downloads…) have their own commands.
+// model names kept for when a model list cannot be read (typed or made by jobs), the playground's history and presets,
+// the list of models to run locally (the files stay), the folders last saved to and how each service's answers are
+// read (its profile: inferred again at the next answer). The person picks which (all are picked at first) and confirms
+// in a modal dialog that names each. Stored keys (Forget API Keys…) and partial downloads (Discard Partial Downloads…)
+// have their own commands.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
 import { editGlobalState } from '../../globalStateEdit';
@@ -14,7 +15,7 @@ import { showInformationMessage, showWarningMessage } from '../../util/notify';
 import type { PlaygroundManager } from '../../webviews/playground/host/playgroundManager';
 
 /** What can be cleared; the in-editor tests name them. */
-export type RecordKind = 'jobs' | 'datasets' | 'playgroundHistory' | 'presets' | 'localModels' | 'folders' | 'profiles';
+export type RecordKind = 'jobs' | 'datasets' | 'knownModels' | 'playgroundHistory' | 'presets' | 'localModels' | 'folders' | 'profiles';
 
 /** The folders the save dialogs start in (download, report export). */
 const FOLDER_KEYS = ['hostedReasoning.lastDownloadFolder', 'hostedReasoning.report.lastExportFolder'];
@@ -59,6 +60,12 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
         record: 'datasets',
         label: vscode.l10n.t('Recently used datasets'),
         description: vscode.l10n.t('{0} services', datasetKeys.length),
+      },
+      {
+        record: 'knownModels',
+        label: vscode.l10n.t('Model names typed or made by jobs'),
+        description: vscode.l10n.t('{0} services', services.knownModels.origins().length),
+        detail: vscode.l10n.t('Offered when a model list cannot be read.'),
       },
       {
         record: 'playgroundHistory',
@@ -115,6 +122,9 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
         break;
       case 'datasets':
         for (const key of datasetKeys) await editGlobalState(state, key, () => undefined, { log, what: 'The recent datasets' });
+        break;
+      case 'knownModels':
+        await services.knownModels.forgetAll();
         break;
       case 'playgroundHistory':
         await playground.clearHistory();

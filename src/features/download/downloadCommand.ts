@@ -15,6 +15,7 @@ import type { ModelsTreeProvider } from '../models/modelsTree';
 import { defaultSaveFolder } from './defaultSaveFolder';
 import { diskErrorAdvice, megabytes } from './diskErrorAdvice';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
+import { keepAcceptedName } from '../models/knownModelItems';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
 import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
@@ -30,7 +31,7 @@ export function downloadCommand(services: Services, models: ModelsTreeProvider) 
   return {
     [COMMANDS.download]: async (arg?: unknown) => {
       const modelName =
-        modelNameFromArgument(arg) ?? (await pickModel(models, vscode.l10n.t('Download which model?'), (m) => m.kind !== 'base'));
+        modelNameFromArgument(arg) ?? (await pickModel(services, models, vscode.l10n.t('Download which model?'), (m) => m.kind !== 'base'));
       if (!modelName) return undefined;
       const target = await chooseDestination(services, modelName);
       if (!target) return undefined;
@@ -108,6 +109,7 @@ async function transfer(
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         let reported = 0;
+        let accepted = false;
         const started = Date.now();
         try {
           return await client.download(modelName, {
@@ -117,6 +119,9 @@ async function transfer(
             overwrite: fileName !== undefined,
             signal: controller.signal,
             onProgress: (p) => {
+              // Bytes coming: the service knew the model (a typed name is kept for when the list cannot be read).
+              if (!accepted) keepAcceptedName(services, client.baseUrl, modelName);
+              accepted = true;
               const pct = p.total ? (p.received / p.total) * 100 : undefined;
               const rate = (p.received - p.resumedFrom) / Math.max(0.001, (Date.now() - started) / 1000);
               progress.report({

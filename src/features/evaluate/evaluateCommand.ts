@@ -7,6 +7,7 @@ import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
+import { keepAcceptedName } from '../models/knownModelItems';
 import { jobKey } from '../../jobs/jobRecord';
 import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
@@ -24,7 +25,7 @@ const STARTED_MESSAGE_MS = 5_000;
 export function evaluateCommand(services: Services, models: ModelsTreeProvider) {
   return {
     [COMMANDS.evaluate]: async (arg?: unknown) => {
-      const modelName = modelNameFromArgument(arg) ?? (await pickModel(models, vscode.l10n.t('Evaluate which model?')));
+      const modelName = modelNameFromArgument(arg) ?? (await pickModel(services, models, vscode.l10n.t('Evaluate which model?')));
       if (!modelName) return undefined;
       const datasetName = await pickDataset(services);
       if (!datasetName) return undefined;
@@ -51,6 +52,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
       datasetName,
     });
     await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
+    keepAcceptedName(services, client.baseUrl, modelName);
     services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.

@@ -26,6 +26,7 @@ import { answersProblems, type FinetuneAnswers } from './finetuneAnswers';
 import { checkFinetuneFiles, type CheckedFile, type FileProblem, type SourcePlace } from './finetuneFiles';
 import { expandSelection, explorerSelection, pickSources, sourcePlace } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
+import { keepAcceptedName, listUnreadable } from '../models/knownModelItems';
 import { SourceFileAccess } from './sourceFileAccess';
 import { COMMANDS } from '../../contributions';
 import { classifyError, FIXES, type ErrorKind } from '../../util/classifyError';
@@ -178,6 +179,8 @@ class FinetuneRun {
           files,
           defaults: this.services.session.settings().finetune,
           loadModels: () => this.loadModels(),
+          keptModels: (failure) => this.keptModels(failure),
+          onTyped: (name) => this.services.knownModels.noteTyped(name),
           pendingNames,
         });
         if (!answers) {
@@ -269,6 +272,13 @@ class FinetuneRun {
     return models;
   }
 
+  /** The names kept for this service when the list failed in a way they get around (see knownModelItems.ts). */
+  private async keptModels(failure: unknown) {
+    if (!listUnreadable(failure)) return [];
+    const { origin } = await this.services.session.current();
+    return origin ? this.services.knownModels.list(origin) : [];
+  }
+
   /** Models that jobs of this scope are creating or have created: the new model may not take these names. */
   private pendingModelNames(scope: string): string[] {
     return this.services.jobs
@@ -298,6 +308,8 @@ class FinetuneRun {
           files,
           defaults: this.services.session.settings().finetune,
           loadModels: () => this.loadModels(),
+          keptModels: (failure) => this.keptModels(failure),
+          onTyped: (name) => this.services.knownModels.noteTyped(name),
           pendingNames: this.pendingModelNames(connection.scope),
           initial: answers,
           startAt: 'summary',
@@ -398,6 +410,8 @@ class FinetuneRun {
             }),
           };
           await this.services.jobs.put(job);
+          // The service took the base model: a typed one is kept for when the list cannot be read.
+          keepAcceptedName(this.services, connection.client.baseUrl, a.baseModel);
           markWalkthroughStep(WALKTHROUGH_CONTEXT.finetuneStarted);
           return { ok: job };
         } catch (e) {

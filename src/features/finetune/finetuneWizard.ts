@@ -18,6 +18,8 @@ import {
 import { redact } from '../../api/redact';
 import { untrustedText } from '../../util/untrustedText';
 import { typedItem, typedModelName } from '../../util/typedModelName';
+import type { KnownModelName } from '../../connection/knownModelNames';
+import { knownModelItem } from '../models/knownModelItems';
 import { formatBytes } from '../../util/byteSize';
 import type { CheckedFile } from './finetuneFiles';
 import { interact, type StepResult } from '../../util/quickInputStep';
@@ -38,6 +40,10 @@ export interface WizardInput {
   initial?: Partial<FinetuneAnswers>;
   /** The step to open first (the summary, when editing answers the service refused). */
   startAt?: WizardStep;
+  /** The names kept for this service, offered when the list failed in a way they get around (else none). */
+  keptModels?: (failure: unknown) => Promise<readonly KnownModelName[]>;
+  /** A base model was typed, not picked from a list: kept once the service accepts the finetune. */
+  onTyped?: (name: string) => void;
 }
 
 type Goto = { action: 'goto'; step: WizardStep };
@@ -124,7 +130,7 @@ class Wizard {
 
   /** `back`: only when opened from the summary; as the first step there is nowhere to go back to. */
   private async baseModel(back: boolean): Promise<StepResult<string>> {
-    type Item = vscode.QuickPickItem & { model?: string; retry?: boolean };
+    type Item = vscode.QuickPickItem & { model?: string; retry?: boolean; typed?: boolean };
     const qp = vscode.window.createQuickPick<Item>();
     this.frame(qp, 'baseModel');
     qp.matchOnDescription = true;
@@ -137,10 +143,12 @@ class Wizard {
       qp.placeholder = vscode.l10n.t('Loading the models this API key can use…');
       let models: ModelInfo[] | undefined;
       let failure: string | undefined;
+      let kept: Item[] = [];
       try {
         models = await this.models;
       } catch (e) {
         failure = e instanceof Error ? e.message : String(e);
+        kept = ((await this.input.keptModels?.(e)) ?? []).map((k) => ({ ...knownModelItem(k), model: k.name }));
       }
       if (closed) return; // cancelled while loading: the input is gone
       qp.busy = false;
@@ -165,6 +173,7 @@ class Wizard {
             detail: failure === undefined ? undefined : untrustedText(redact(failure)),
             alwaysShow: true,
           },
+          ...kept,
           retryItem(),
         ];
         typing = true;
@@ -184,7 +193,7 @@ class Wizard {
         qp.onDidChangeValue((value) => {
           if (!typing) return;
           const name = typedModelName(value);
-          qp.items = name ? [{ ...typedItem(name), model: name }, ...fixed] : fixed;
+          qp.items = name && !fixed.some((i) => i.model === name) ? [{ ...typedItem(name), model: name, typed: true }, ...fixed] : fixed;
         }),
         qp.onDidAccept(() => {
           const [picked] = qp.selectedItems;
@@ -192,6 +201,7 @@ class Wizard {
             this.models = this.load();
             void fill();
           } else if (picked?.model !== undefined) {
+            if (picked.typed) this.input.onTyped?.(picked.model);
             this.answers.baseModel = picked.model;
             finish({ action: 'next', value: picked.model });
           }

@@ -5,6 +5,8 @@ import type { ModelInfo } from '../../api/types';
 import type { ModelsNode, ModelsTreeProvider } from './modelsTree';
 import { untrustedText } from '../../util/untrustedText';
 import { typedItem, typedModelName } from '../../util/typedModelName';
+import type { Services } from '../../services';
+import { knownModelItem, offeredKnownModels } from './knownModelItems';
 
 export function modelNameFromArgument(arg: unknown): string | undefined {
   if (typeof arg === 'string' && arg.trim()) return arg.trim();
@@ -16,13 +18,19 @@ export function modelNameFromArgument(arg: unknown): string | undefined {
   return undefined;
 }
 
-/** Asks for a model among the live list (optionally filtered), or a typed name when there is none; undefined when cancelled. */
+/**
+ * Asks for a model among the live list (optionally filtered), or a typed name when there is none; undefined when
+ * cancelled. When the list cannot be read, the names kept for this service (typed before, or made by jobs) are offered
+ * too. A name picked as typed is noted, and kept once the service accepts a request with it (KnownModelNames.accepted).
+ */
 export async function pickModel(
+  services: Services,
   models: ModelsTreeProvider,
   title: string,
   filter: (m: ModelInfo) => boolean = () => true,
 ): Promise<string | undefined> {
-  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { name: string }>();
+  type Item = vscode.QuickPickItem & { name: string; typed?: boolean };
+  const pick = vscode.window.createQuickPick<Item>();
   pick.title = title;
   pick.placeholder = vscode.l10n.t('Loading models…');
   pick.busy = true;
@@ -30,32 +38,41 @@ export async function pickModel(
   try {
     await models.load();
     const list = (models.models ?? []).filter(filter);
+    const kept: Item[] = (await offeredKnownModels(services, models)).map((k) => ({ ...knownModelItem(k), name: k.name }));
     pick.busy = false;
     pick.placeholder = list.length
       ? vscode.l10n.t('Choose a model')
       : models.models === undefined
-        ? vscode.l10n.t('The model list could not be read: type a model name')
+        ? kept.length
+          ? vscode.l10n.t('The model list could not be read: type a model name or choose one used before')
+          : vscode.l10n.t('The model list could not be read: type a model name')
         : vscode.l10n.t('No models listed: type a model name');
     if (list.length === 0) {
       pick.onDidChangeValue((value) => {
         const name = typedModelName(value);
-        pick.items = name ? [{ ...typedItem(name), name }] : [];
+        const typed: Item[] = name && !kept.some((k) => k.name === name) ? [{ ...typedItem(name), name, typed: true }] : [];
+        pick.items = [...typed, ...kept];
       });
     }
-    pick.items = list.map((m) => ({
-      label: untrustedText(m.name),
-      name: m.name,
-      description:
-        m.kind === 'custom'
-          ? untrustedText(m.baseModel ? vscode.l10n.t('custom · from {0}', m.baseModel) : vscode.l10n.t('custom'))
-          : m.kind === 'base'
-            ? vscode.l10n.t('base')
-            : undefined,
-    }));
-    return await new Promise<string | undefined>((resolve) => {
-      pick.onDidAccept(() => resolve(pick.selectedItems[0]?.name));
+    pick.items = [
+      ...list.map((m) => ({
+        label: untrustedText(m.name),
+        name: m.name,
+        description:
+          m.kind === 'custom'
+            ? untrustedText(m.baseModel ? vscode.l10n.t('custom · from {0}', m.baseModel) : vscode.l10n.t('custom'))
+            : m.kind === 'base'
+              ? vscode.l10n.t('base')
+              : undefined,
+      })),
+      ...(list.length === 0 ? kept : []),
+    ];
+    const picked = await new Promise<Item | undefined>((resolve) => {
+      pick.onDidAccept(() => resolve(pick.selectedItems[0]));
       pick.onDidHide(() => resolve(undefined));
     });
+    if (picked?.typed) services.knownModels.noteTyped(picked.name);
+    return picked?.name;
   } finally {
     pick.dispose();
   }

@@ -74,6 +74,11 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     return this.state.status === 'loaded' ? this.state.models : undefined;
   }
 
+  /** Why the last load failed (for pickers that offer kept names), or undefined when it did not. */
+  get failure(): unknown {
+    return this.state.status === 'failed' ? this.state.error : undefined;
+  }
+
   /**
    * Drops the cached list (the view shows no rows until the new list is in) and loads it again. Resolves when the
    * new list (or its error) is in.
