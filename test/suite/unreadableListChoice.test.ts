@@ -13,7 +13,12 @@ const KEY = 'two-lists-key';
 
 describe('Choose How to Read… (a model list read two ways)', () => {
   before(() => rig.emu.setKey(KEY, { models: ['kappa-base', 'lambda-base'], modelListShape: 'two-lists' }));
-  after(() => rig.clearKey());
+  // The profile chosen here is kept for the emulator's origin, which every other test's key shares with other list
+  // shapes: it goes with the test, so the next tests start from an origin with no profile, as they were written for.
+  after(async () => {
+    await rig.api.services.profiles.forgetAll();
+    await rig.clearKey();
+  });
 
   it('offers Choose How to Read…, lists the models with their kinds once picked, and keeps the choice across an activation', async function () {
     this.timeout(60_000);
@@ -50,7 +55,17 @@ describe('Choose How to Read… (a model list read two ways)', () => {
     // A window reload: the extension activates again on the same stored state and reads the list by the kept profile.
     const context = rig.api.services.context;
     deactivate(context);
-    const api = await activateAgain(rig.extension.extensionPath, context).main();
+    const restarted = Date.now();
+    const exports = activateAgain(rig.extension.extensionPath, context);
+    // The new instance asks vscode.lm for the models a few seconds after startup (extension.ts): that question is
+    // waited for here, as in the chat startup test, so it does not land in the middle of the next test.
+    await waitFor(
+      'the new instance to ask for the model list after startup',
+      () =>
+        rig.emu.received.some((r) => r.origin === 'api' && r.path.startsWith('/cr/get_allowed_models') && r.time >= restarted) || undefined,
+      { timeoutMs: 15_000 },
+    );
+    const api = await exports.main();
     rig.replaceApi(api);
     await api.models.refresh();
     const after = await waitFor('the models, read by the kept profile', async () => {
