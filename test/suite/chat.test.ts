@@ -208,21 +208,19 @@ describe('models in vscode.lm', () => {
   it('a key the service no longer accepts is a NoPermissions error that says what to do', async () => {
     await rig.useKey('demo-key');
     const m = await model();
-    const keys = rig.emu.options.keys;
-    rig.emu.configure({ keys: Object.fromEntries(Object.entries(keys).filter(([k]) => k !== 'demo-key')) });
-    try {
-      await assert.rejects(
-        async () => textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User('Still there?')], {})),
-        (e: unknown) => {
-          assert.ok(e instanceof vscode.LanguageModelError, `not a LanguageModelError: ${String(e)}`);
-          assert.equal(e.code, vscode.LanguageModelError.NoPermissions.name);
-          assert.match(e.message, /Set API Key/);
-          return true;
-        },
-      );
-    } finally {
-      rig.emu.configure({ keys });
-    }
+    // Refused at the inference only: with the key removed from the emulator, a model list asked for meanwhile (the job
+    // poller lists the models each round while a finetune of an earlier test runs) took the model out of vscode.lm
+    // before the request ("Chat provider for model … is not registered", seen once in CI on 1.104).
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 401, times: 1 });
+    await assert.rejects(
+      async () => textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User('Still there?')], {})),
+      (e: unknown) => {
+        assert.ok(e instanceof vscode.LanguageModelError, `not a LanguageModelError: ${String(e)}`);
+        assert.equal(e.code, vscode.LanguageModelError.NoPermissions.name);
+        assert.match(e.message, /Set API Key/);
+        return true;
+      },
+    );
   });
 
   it('a cancelled request closes the service’s stream at once, seen at the emulator', async function () {
