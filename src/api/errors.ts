@@ -129,8 +129,8 @@ function scrubCause(cause: unknown): unknown {
 /**
  * What a reader of the service's answers failed with, as an ApiError: its own ApiError as it is; anything else it met
  * (a RangeError from a builtin handed more than it takes, a case no check foresaw) means the answer could not be read:
- * a ContractError, which the poller counts toward its unreadable limit (an untyped error would reset that count, and
- * the job would be polled for ever) and which says "cannot read" where the raw message would say "stack size".
+ * a ContractError, which the poller shows as "status unreadable since …" on the job's row (an untyped error would be
+ * taken for a bug of ours and shown nowhere) and which says "cannot read" where the raw message would say "stack size".
  */
 export function unreadable(e: unknown): ApiError {
   if (e instanceof ApiError) return e;

@@ -35,7 +35,7 @@ import type { EvaluationStatus, FinetuneStatus, ModelInfo } from '../api/types';
 import { isTerminal } from '../api/types';
 import { waitText } from '../api/waitText';
 import { classifyError } from '../util/classifyError';
-import { isActive, jobKey, type JobRecord } from './jobRecord';
+import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
 import type { ClaimNotice } from './notifyOnce';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
 import { unreadableWords } from './unreadableWords';
@@ -496,7 +496,7 @@ export class PollScheduler {
     const all = this.options.jobs.list?.(target.scope) ?? this.options.jobs.active(target.scope);
     for (const t of running) {
       const current = this.options.jobs.get(target.scope, t.key);
-      if (this.tracked.get(t.key) !== t || !current || !isActive(current)) continue;
+      if (this.tracked.get(t.key) !== t || !current || !isFollowed(current)) continue;
       const claimed = new Set(
         all.filter((j) => j.kind === 'finetune' && jobKey(j) !== t.key && j.state !== 'failed').map((j) => j.modelName),
       );

@@ -342,12 +342,13 @@ function inlines(tokens: readonly Token[], inTable = false): string {
         while (end < tokens.length && tokens[end]?.type !== 'link_close') end++;
         const href = String(t.attrGet('href') ?? '');
         if (t.markup === 'autolink' || t.markup === 'linkify') {
-          // Shown as the address it is; one the text names without a scheme (www.…, an email) stays that text.
+          // Shown as the address it is (an https one as a link, any other scheme as code: Chat would link a bare
+          // http:// address again); one the text names without a scheme (www.…, an email) stays that text.
           const shown = tokens
             .slice(i + 1, end)
             .map((c) => c.content)
             .join('');
-          out += t.markup === 'linkify' && !/^https:/i.test(href) ? escapeText(shown) : target(href);
+          out += t.markup === 'linkify' && !/^[a-z][\w+.-]*:/i.test(shown) ? escapeText(shown) : target(href);
         } else {
           const label = inlines(tokens.slice(i + 1, end), inTable).trim();
           out += label ? `${label} (${target(href)})` : target(href);

@@ -568,6 +568,24 @@ describe('job poller core', () => {
       assert.equal(source.calls.length + lists, n, 'nothing asked after the end');
     });
 
+    it('never ends a job the person stopped following while the list was being asked for', async () => {
+      jobs.add('finetune', 'ft', { state: 'running', modelName: 'support-bot', baseModel: 'oss-reasoner-8b' });
+      answerFor({ ft: new ContractError('unreadable') });
+      const p = poller('A', {
+        listModels: async () => {
+          lists++;
+          // Stop Following, clicked while this round's list is on its way.
+          jobs.records.set('finetune:ft', { ...jobs.byId('ft'), unfollowedAt: 1 });
+          return [model('support-bot')];
+        },
+      });
+      await p.sync();
+      await advance(3 * INTERVAL);
+      assert.ok(lists >= 1);
+      assert.notEqual(jobs.byId('ft').state, 'completed');
+      assert.equal(finished.length, 0);
+    });
+
     it('asks for the list once per round for all running finetunes, only while one runs', async () => {
       for (let i = 0; i < 5; i++) jobs.add('finetune', `f${i}`, { state: 'running' });
       jobs.add('evaluation', 'e', { state: 'running' });

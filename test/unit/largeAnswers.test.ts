@@ -1,6 +1,6 @@
 // Answers with more elements than a spread or `apply` takes (about 125,000 arguments: bodies of 0.6 to 3 MiB, far under
 // the size caps) are read like any other, and whatever a reader meets that is not an ApiError reaches the caller as a
-// ContractError: the poller counts it toward its unreadable limit, and Chat shows "cannot read", not a stack overflow.
+// ContractError: the poller shows the job's status as unreadable, and Chat shows "cannot read", not a stack overflow.
 import { strict as assert } from 'node:assert';
 import { decodeInferenceResult, findParts, findText, readStreamPayload } from '../../src/api/answerText';
 import { decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from '../../src/api/decode';

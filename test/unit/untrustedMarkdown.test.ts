@@ -76,6 +76,11 @@ describe('UntrustedMarkdown: what an answer may show', () => {
     assert.equal(file, 'open (`file:///etc/passwd`) run (`command:x?%5B1%5D`) `vscode://a.b/c`\n');
   });
 
+  it('a bare address with a scheme other than https is code (Chat links a bare http:// address itself); www. stays text', () => {
+    const out = untrustedMarkdown('see http://evil.example/x and https://ok.example/y and www.example.com');
+    assert.equal(out, 'see `http://evil.example/x` and <https://ok.example/y> and www.example.com\n');
+  });
+
   it('an image is not loaded: it shows its description and address as text', () => {
     assert.equal(untrustedMarkdown(`![a pixel](${IMG})`), `\\[image: a pixel\\] (\`${IMG}\`)\n`);
     assert.equal(untrustedMarkdown(`![](${IMG})`), `\\[image\\] (\`${IMG}\`)\n`);
