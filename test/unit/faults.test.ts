@@ -14,7 +14,7 @@ import {
 import { ServiceClient } from '../../src/api/client';
 import { sleep } from '../../src/api/http';
 import { deferred } from './pollRig';
-import { KEY, baseRequest, clientFor, collect, useEmulator, inferStream, inferWhole } from './helpers';
+import { KEY, baseRequest, clientFor, collect, useFaultEmulator, inferStream, inferWhole } from './helpers';
 
 const MODELS = '/cr/get_allowed_models';
 const INFER = '/cr/provider_predict_platform_base_oss';
@@ -22,19 +22,8 @@ const EVAL = '/cr/finetune_model/evaluate_async';
 
 describe('client: injected faults', function () {
   this.timeout(30_000);
-  const ctx = useEmulator();
-  let model = '';
-
-  before(async () => {
-    const [first] = await clientFor(ctx.emu).listModels();
-    assert.ok(first);
-    model = first.name;
-  });
-  beforeEach(() => {
-    ctx.emu.faults.clear();
-    ctx.emu.clearReceived();
-  });
-  const hits = (p: string) => ctx.emu.received.filter((r) => r.origin === 'api' && r.path.split('?')[0] === p).length;
+  const ctx = useFaultEmulator();
+  const hits = ctx.hits;
 
   it('429 with Retry-After on a GET: waits what the server asked, then succeeds', async () => {
     ctx.emu.faults.add({ path: MODELS, kind: 'status', status: 429, retryAfter: '2', times: 1 });
@@ -61,13 +50,13 @@ describe('client: injected faults', function () {
 
   it('a 503 on a POST is not repeated (the outcome is unknown)', async () => {
     ctx.emu.faults.add({ path: EVAL, kind: 'status', status: 503, times: 1 });
-    await assert.rejects(clientFor(ctx.emu).startEvaluation(model, 'demo-qa'), ServerError);
+    await assert.rejects(clientFor(ctx.emu).startEvaluation(ctx.model, 'demo-qa'), ServerError);
     assert.equal(hits(EVAL), 1);
   });
 
   it('a 429 on a POST is retried (the server said it did nothing)', async () => {
     ctx.emu.faults.add({ path: EVAL, kind: 'status', status: 429, retryAfter: '1', times: 1 });
-    const job = await clientFor(ctx.emu).startEvaluation(model, 'demo-qa');
+    const job = await clientFor(ctx.emu).startEvaluation(ctx.model, 'demo-qa');
     assert.ok(job.jobId);
     assert.equal(hits(EVAL), 2);
   });
@@ -86,7 +75,7 @@ describe('client: injected faults', function () {
 
   it('a reset mid-stream on inference is a NetworkError and the POST is not repeated', async () => {
     ctx.emu.faults.add({ path: INFER, kind: 'reset', afterBytes: 40, times: 1 });
-    await assert.rejects(collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: model })), NetworkError);
+    await assert.rejects(collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: ctx.model })), NetworkError);
     assert.equal(hits(INFER), 1);
   });
 
@@ -94,7 +83,7 @@ describe('client: injected faults', function () {
     ctx.emu.faults.add({ path: INFER, kind: 'stall', times: 1 });
     const client = clientFor(ctx.emu, KEY, { timeouts: { streamIdleMs: 50, answerWaitMs: 600 } });
     await assert.rejects(
-      collect(inferStream(client, { ...baseRequest, modelName: model })),
+      collect(inferStream(client, { ...baseRequest, modelName: ctx.model })),
       (e: unknown) => e instanceof TimeoutError && /the wait limit/.test(e.message) && !/stalled/.test(e.message),
     );
   });
@@ -141,14 +130,14 @@ describe('client: injected faults', function () {
       (e: unknown) => e instanceof RequestError && e.status === 404,
     );
     await assert.rejects(
-      inferWhole(clientFor(ctx.emu), { ...baseRequest, modelName: model, stream: false, temperature: 99 }),
+      inferWhole(clientFor(ctx.emu), { ...baseRequest, modelName: ctx.model, stream: false, temperature: 99 }),
       (e: unknown) => e instanceof RequestError && /temperature/i.test(e.message),
     );
   });
 
   it('an error event inside a stream is a ServerError carrying its message', async () => {
     await assert.rejects(
-      collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: model, prompt: 'fail [[emulator:stream-error]]' })),
+      collect(inferStream(clientFor(ctx.emu), { ...baseRequest, modelName: ctx.model, prompt: 'fail [[emulator:stream-error]]' })),
       ServerError,
     );
   });

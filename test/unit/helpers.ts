@@ -28,6 +28,33 @@ export function useEmulator(options: EmulatorOptions = {}): { readonly emu: Emul
   return holder;
 }
 
+/**
+ * An emulator for fault tests: faults and the requests seen are cleared before each test, `model` is the first model
+ * the demo key lists, and `hits(path)` counts the API requests to `path` (query left out).
+ */
+export function useFaultEmulator(): { readonly emu: Emulator; readonly model: string; readonly hits: (p: string) => number } {
+  const ctx = useEmulator();
+  let model = '';
+  before(async () => {
+    const [first] = await clientFor(ctx.emu).listModels();
+    if (!first) throw new Error('the emulator listed no model');
+    model = first.name;
+  });
+  beforeEach(() => {
+    ctx.emu.faults.clear();
+    ctx.emu.clearReceived();
+  });
+  return {
+    get emu() {
+      return ctx.emu;
+    },
+    get model() {
+      return model;
+    },
+    hits: (p) => ctx.emu.received.filter((r) => r.origin === 'api' && r.path.split('?')[0] === p).length,
+  };
+}
+
 /** A client with fast timeouts and retries that do not sleep, recording the delays it would have waited. */
 export function clientFor(emu: Emulator, key = KEY, overrides: Partial<HttpConfig> = {}): ServiceClient & { delays: number[] } {
   const delays: number[] = [];

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { RateLimitError } from '../../src/api/errors';
 import type { ServiceWait } from '../../src/api/http';
-import { baseRequest, clientFor, collect, inferStream, useEmulator } from './helpers';
+import { baseRequest, clientFor, collect, inferStream, useFaultEmulator } from './helpers';
 
 const MODELS = '/cr/get_allowed_models';
 const INFER = '/cr/provider_predict_platform_base_oss';
@@ -14,26 +14,17 @@ const NOW = Date.UTC(2025, 0, 15, 14, 1, 0);
 
 describe('client: waits the service asks for', function () {
   this.timeout(30_000);
-  const ctx = useEmulator();
-  let model = '';
-
-  before(async () => {
-    const [first] = await clientFor(ctx.emu).listModels();
-    assert.ok(first);
-    model = first.name;
-  });
-  beforeEach(() => {
-    ctx.emu.faults.clear();
-    ctx.emu.clearReceived();
-  });
-  const hits = (p: string) => ctx.emu.received.filter((r) => r.origin === 'api' && r.path.split('?')[0] === p).length;
+  const ctx = useFaultEmulator();
+  const hits = ctx.hits;
 
   it('an interactive inference is told of the wait once, with its end, then answers', async () => {
     ctx.emu.faults.add({ path: INFER, kind: 'status', status: 429, retryAfter: '60', times: 1 });
     const client = clientFor(ctx.emu, undefined, { now: () => NOW });
     const waits: ServiceWait[] = [];
     const text = (
-      await collect(inferStream(client, { ...baseRequest, modelName: model }, { interactive: true, onServiceWait: (w) => waits.push(w) }))
+      await collect(
+        inferStream(client, { ...baseRequest, modelName: ctx.model }, { interactive: true, onServiceWait: (w) => waits.push(w) }),
+      )
     ).join('');
     assert.ok(text.length > 0);
     assert.deepEqual(waits, [{ waitMs: 60_000, until: NOW + 60_000 }]);
@@ -46,7 +37,7 @@ describe('client: waits the service asks for', function () {
     const client = clientFor(ctx.emu, undefined, { now: () => NOW });
     const waits: ServiceWait[] = [];
     await assert.rejects(
-      collect(inferStream(client, { ...baseRequest, modelName: model }, { interactive: true, onServiceWait: (w) => waits.push(w) })),
+      collect(inferStream(client, { ...baseRequest, modelName: ctx.model }, { interactive: true, onServiceWait: (w) => waits.push(w) })),
       (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 60_000 && /Try again in 60 s/.test(e.message),
     );
     assert.deepEqual(waits, [{ waitMs: 60_000, until: NOW + 60_000 }], 'told once');
