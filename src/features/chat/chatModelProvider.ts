@@ -129,11 +129,15 @@ export class ChatModelProvider implements vscode.Disposable {
   }
 
   private listMayHaveChanged(): void {
+    // A refresh under way (a finished finetune refreshes the list) says nothing yet: announcing it had VS Code drop our
+    // models until it asked again, and a request made meanwhile failed ("Chat provider … is not registered", seen in
+    // CI on 1.104). The list it loads, or its failure, is compared when it comes.
+    if (this.models.loading) return;
     const now = this.models.models;
     // The view changes with every job poll; the list itself is a new array only when it was loaded again.
     if (now !== undefined && now === this.seen) return;
     this.seen = now;
-    // Not loaded (a refresh under way, or failed): VS Code asks again and the answer waits for the new list.
+    // Not loaded (the refresh failed): VS Code asks again.
     const next = now ? signature(now) : '';
     // Never asked: VS Code's Chat shows a provider's models only once something has asked `vscode.lm` for them, so
     // the first list loaded (a key given, the Models view opened) is offered by asking on its behalf.

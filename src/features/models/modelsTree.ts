@@ -75,6 +75,11 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   }
 
   /** Why the last load failed (for pickers that offer kept names), or undefined when it did not. */
+  /** A list is being asked for now (a refresh under way). */
+  get loading(): boolean {
+    return this.state.status === 'loading';
+  }
+
   get failure(): unknown {
     return this.state.status === 'failed' ? this.state.error : undefined;
   }
