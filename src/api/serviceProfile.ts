@@ -149,14 +149,24 @@ export function checkModelListProfile(x: unknown, by?: ProfileSource): Checked<M
   return { value: { lists: o.lists as ModelListEntry[], by: source } };
 }
 
+/** Each part's checker, by the part's name: each kind of answer adds its line here and its field to ServiceProfile. */
+const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSource) => Checked<NonNullable<ServiceProfile[K]>> } = {
+  modelList: checkModelListProfile,
+};
+
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */
 export function checkServiceProfile(x: unknown, by?: ProfileSource): Checked<ServiceProfile> {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: 'the profile is not an object' };
   const o = x as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'modelList') return { problem: `the profile has an unknown part "${k}"` };
-  if (o.modelList === undefined) return { value: {} };
-  const modelList = checkModelListProfile(o.modelList, by);
-  return 'problem' in modelList ? modelList : { value: { modelList: modelList.value } };
+  for (const k of Object.keys(o)) if (!Object.hasOwn(PART_CHECKS, k)) return { problem: `the profile has an unknown part "${k}"` };
+  const profile: Record<string, unknown> = {};
+  for (const [part, check] of Object.entries(PART_CHECKS) as [string, (x: unknown, by?: ProfileSource) => Checked<unknown>][]) {
+    if (o[part] === undefined) continue;
+    const checked = check(o[part], by);
+    if ('problem' in checked) return checked;
+    profile[part] = checked.value;
+  }
+  return { value: profile };
 }
 
 const COMPILED = new WeakMap<ModelListProfile, CompiledEntry[]>();

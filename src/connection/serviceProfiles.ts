@@ -5,13 +5,7 @@
 // In memory only, per origin: the last answer nothing could read (for Choose How to Read…, which takes no path from
 // its arguments) and the first names last read (for Show How the Service Is Read).
 import * as vscode from 'vscode';
-import {
-  checkModelListProfile,
-  checkServiceProfile,
-  type ModelListProfile,
-  type ProfileBook,
-  type ServiceProfile,
-} from '../api/serviceProfile';
+import { checkServiceProfile, type ModelListProfile, type ProfileBook, type ServiceProfile } from '../api/serviceProfile';
 import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
@@ -52,7 +46,7 @@ export class ServiceProfiles implements vscode.Disposable {
         this.unreadable.delete(origin);
         if (change === undefined || profile.by === 'setting') return;
         this.log.info(`${origin}: ${change}`);
-        void this.keep(origin, profile);
+        void this.keep(origin, 'modelList', profile);
       },
       unreadableModelList: (body) => this.unreadable.set(origin, body),
     };
@@ -76,7 +70,7 @@ export class ServiceProfiles implements vscode.Disposable {
   /** Keeps a way to read `origin`'s model list chosen by the person (the view then refreshes). */
   async choose(origin: string, profile: ModelListProfile): Promise<void> {
     this.log.info(`${origin}: the model list is read as chosen: ${profile.lists.map((l) => l.names).join(', ')}`);
-    await this.keep(origin, { ...profile, by: 'chosen' });
+    await this.keep(origin, 'modelList', { ...profile, by: 'chosen' });
     this.unreadable.delete(origin);
     this.changed.fire(origin);
   }
@@ -86,7 +80,8 @@ export class ServiceProfiles implements vscode.Disposable {
     await editGlobalState(this.state, SERVICE_PROFILES_KEY, () => undefined);
   }
 
-  private keep(origin: string, modelList: ModelListProfile): Promise<boolean> {
+  /** Keeps one part of `origin`'s profile, the other parts as they are. */
+  private keep<K extends keyof ServiceProfile>(origin: string, part: K, value: NonNullable<ServiceProfile[K]>): Promise<boolean> {
     return editGlobalState(
       this.state,
       SERVICE_PROFILES_KEY,
@@ -94,7 +89,7 @@ export class ServiceProfiles implements vscode.Disposable {
         const all = isPlainObject(stored) ? { ...stored } : {};
         // Re-inserted last: the most recently kept origin is the last to go.
         delete all[origin];
-        all[origin] = { ...(isPlainObject(stored) && isPlainObject(stored[origin]) ? stored[origin] : {}), modelList };
+        all[origin] = { ...(isPlainObject(stored) && isPlainObject(stored[origin]) ? stored[origin] : {}), [part]: value };
         const origins = Object.keys(all);
         for (const old of origins.slice(0, Math.max(0, origins.length - MAX_ORIGINS))) delete all[old];
         return all;
@@ -118,15 +113,14 @@ export class ServiceProfiles implements vscode.Disposable {
     const all = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(PROFILE_SETTING)?.globalValue;
     if (!isPlainObject(all) || !Object.prototype.hasOwnProperty.call(all, origin)) return undefined;
     const entry = all[origin];
-    const checked = isPlainObject(entry) && entry.modelList !== undefined ? checkModelListProfile(entry.modelList, 'setting') : undefined;
-    if (!checked) return undefined;
+    const checked = checkServiceProfile(entry, 'setting');
     if ('problem' in checked) {
       const text = JSON.stringify(entry);
       if (this.reported !== text) this.log.warn(`The setting ${SECTION}.${PROFILE_SETTING} for ${origin} is not used: ${checked.problem}.`);
       this.reported = text;
       return undefined;
     }
-    return { modelList: checked.value };
+    return checked.value;
   }
 
   dispose(): void {
