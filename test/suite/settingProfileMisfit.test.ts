@@ -88,7 +88,11 @@ describe('a service profile from the setting that the model list no longer fits'
     const profiles = new ServiceProfiles(state, log);
     const book = profiles.bookFor(ORIGIN);
     listOnce(book);
-    await config().update(PROFILE_SETTING, { [ORIGIN]: { modelList: { lists: [{ names: 'data[].id' }] } } }, vscode.ConfigurationTarget.Global);
+    await config().update(
+      PROFILE_SETTING,
+      { [ORIGIN]: { modelList: { lists: [{ names: 'data[].id' }] } } },
+      vscode.ConfigurationTarget.Global,
+    );
     assert.deepEqual(listOnce(book), ['alpha-base', 'beta-base']);
     assert.equal(book.modelList()?.by, 'setting');
     profiles.dispose();
