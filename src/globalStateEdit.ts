@@ -6,9 +6,9 @@
 // sent before a write replaces the copy with one without that write, and any flush this window sends until the write's
 // own echo is back stores that older copy: a write of another key made then (the job list written again, a service
 // profile, a model name) put back what an earlier flush held, after this key's read-back had seen its change held.
-// The API key index lost an entry that way in CI; a preset saved while the poller wrote the job list, and three
-// evaluations started at once, were lost the same way before. A window that writes before another window's flush has
-// reached it writes over that one's change the same way.
+// That is the one way found in VS Code's code for the API key index to lose an entry, as it did in CI. A preset saved
+// while the poller wrote the job list, and three evaluations started at once, were lost by such echoes before. A window
+// that writes before another window's flush has reached it writes over that one's change the same way.
 // Hence: one change at a time per state in this window, whatever its key, each awaited until VS Code answered its
 // write, which is after that write's echo: with no other flush of ours on its way, no echo can bring back an older
 // copy, and the read-back right after the write is final for this window. After each write the key is read back; a

@@ -40,7 +40,7 @@ describe('globalStateEdit: read-modify-write that keeps its change', () => {
     assert.deepEqual(two.get('list'), expected);
   });
 
-  // The API key index lost an entry in the in-editor suite this way: the job list was written twice (one key, two
+  // How the API key index can lose an entry (seen once in the in-editor suite): the job list written twice (one key, two
   // edits one after the other) and the index once while the job list's first flush was on its way. That flush's echo
   // took the index entry out of the window's copy; the job list's second flush left before the index's own echo was
   // back, so it carried the copy without the entry; the index was read back between the two echoes (it held), and the
