@@ -145,6 +145,11 @@ export interface CallOptions {
    * passes `answerWaitMs`.
    */
   waitMs?: number;
+  /**
+   * Retries at most this many times, fewer than the policy allows: 0 for a caller that waits out every failure itself
+   * (the job poller's look at the model list: its own backoff, and a Refresh not held behind retries).
+   */
+  retries?: number;
 }
 
 /** A response whose body is a stream; the caller must consume it or call `abort()`. */
@@ -458,6 +463,7 @@ export class HttpClient {
         return await attempt(signal);
       } catch (e) {
         const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
+        if (opts.retries !== undefined && n >= opts.retries) throw err;
         const wait = this.retryDelay(err, n, idempotent, opts.interactive === true, serviceWaits);
         if (wait === undefined) throw err;
         // Said to a tenth of a second and waited exactly that: the log never says "1 s" of a retry that goes at 0.3 s.

@@ -3,10 +3,12 @@
 // each use, not at activation. The application-scoped setting `hostedReasoning.serviceProfile` (profiles by origin,
 // written by hand or shared by a team) wins over what is kept for its origin; a workspace cannot set it.
 // In memory only, per origin: the last answer nothing could read (for Choose How to Read…, which takes no path from
-// its arguments) and the first names last read (for Show How the Service Is Read).
+// its arguments), the first names last read (for Show How the Service Is Read), the last change logged, and the
+// profile inferred when the setting's no longer fit the list. The setting is not ours to rewrite, so without that the
+// setting's profile was tried, failed, and the same profile inferred, logged and kept again at every list read.
 import * as vscode from 'vscode';
 import { checkServiceProfile, type ModelListProfile, type ProfileBook, type ServiceProfile } from '../api/serviceProfile';
-import { editGlobalState, type StoredState } from '../globalStateEdit';
+import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
 import { SECTION } from './config';
@@ -25,6 +27,10 @@ export class ServiceProfiles implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** The setting's text last found wrong, so that it is logged once, not at every list. */
   private reported: string | undefined;
+  /** Per origin, the last change logged: each distinct change is told once, not at every list. */
+  private readonly told = new Map<string, string>();
+  /** Per origin, the setting's model list profile (as text) the list no longer fit, and the one inferred instead. */
+  private readonly settingMisfits = new Map<string, { setting: string; inferred: ModelListProfile }>();
 
   constructor(
     private readonly state: StoredState,
@@ -45,16 +51,27 @@ export class ServiceProfiles implements vscode.Disposable {
         this.samples.set(origin, samples);
         this.unreadable.delete(origin);
         if (change === undefined || profile.by === 'setting') return;
-        this.log.info(`${origin}: ${change}`);
+        const setting = this.fromSetting(origin)?.modelList;
+        // Read by the inferred profile until the setting changes (modelList), so the setting's is not tried again.
+        if (setting) this.settingMisfits.set(origin, { setting: JSON.stringify(setting), inferred: profile });
+        // Lists read at once were all read by the old profile: each reports the same change.
+        if (this.told.get(origin) !== change) this.log.info(`${origin}: ${change}`);
+        this.told.set(origin, change);
         void this.keep(origin, 'modelList', profile);
       },
       unreadableModelList: (body) => this.unreadable.set(origin, body),
     };
   }
 
-  /** The model list profile for `origin`: the setting's, else the one kept. */
+  /**
+   * The model list profile for `origin`: the setting's (or, once the list no longer fit it, the one inferred instead
+   * while the setting stays as it was), else the one kept.
+   */
   modelList(origin: string): ModelListProfile | undefined {
-    return this.fromSetting(origin)?.modelList ?? this.stored(origin)?.modelList;
+    const setting = this.fromSetting(origin)?.modelList;
+    if (!setting) return this.stored(origin)?.modelList;
+    const misfit = this.settingMisfits.get(origin);
+    return misfit?.setting === JSON.stringify(setting) ? misfit.inferred : setting;
   }
 
   /** The last model list of `origin` nothing could read, in this window. */
@@ -86,10 +103,13 @@ export class ServiceProfiles implements vscode.Disposable {
       this.state,
       SERVICE_PROFILES_KEY,
       (stored) => {
+        const kept = isPlainObject(stored) && isPlainObject(stored[origin]) ? stored[origin] : undefined;
+        // The same part again is no change: no write (re-inserting it last would be one).
+        if (kept && JSON.stringify(kept[part]) === JSON.stringify(value)) return UNCHANGED;
         const all = isPlainObject(stored) ? { ...stored } : {};
         // Re-inserted last: the most recently kept origin is the last to go.
         delete all[origin];
-        all[origin] = { ...(isPlainObject(stored) && isPlainObject(stored[origin]) ? stored[origin] : {}), [part]: value };
+        all[origin] = { ...kept, [part]: value };
         const origins = Object.keys(all);
         for (const old of origins.slice(0, Math.max(0, origins.length - MAX_ORIGINS))) delete all[old];
         return all;

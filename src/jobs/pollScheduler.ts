@@ -22,6 +22,11 @@
 //    status is unreadable, with the answer's words; the person can Stop Following it. Only the service fails a job.
 //  - 404 on a status means the service forgot the job: it is marked failed, since asking again would never end.
 //  - 401/403: polling pauses until the key changes (reconnect()); asking again with the same key cannot help.
+//  - The look at the model list (a finetune also ends when its model is listed) is one of the poller's requests: it
+//    takes a slot of the budget, is asked once (no retries inside the round, which a Refresh would wait behind), and
+//    the service's trouble there backs the poller off as a status request's does. It is asked at most once per
+//    MADE_MODEL_LOOK_MS (Refresh: at once), not every round: it is the largest answer the poller asks for, a finetune
+//    runs for minutes to hours, and its status usually ends it first; a model seen 30 s later costs nobody anything.
 //  - Each window polls the jobs it sees: two windows may both ask about a job (a duplicate GET is harmless), and one
 //    may write a record over the other's for a moment (the next poll heals it). Its records also change when another
 //    window writes them: `onExternalChange` tells the caller so views can catch up.
@@ -130,11 +135,11 @@ export interface PollSchedulerOptions {
   /** Read at each scheduling, so a settings change applies to the next poll. */
   intervalMs(): number;
   /**
-   * The service's model list (the fetch the Models view shows, not one of the poller's own): asked at most once per
-   * round, and only in a round that asked about a finetune that did not end, since a finetune also ends when the model
-   * it makes is listed (madeModel.ts). Without it, only the status ends a finetune.
+   * The service's model list (the fetch the Models view shows): asked at most once per MADE_MODEL_LOOK_MS, and only
+   * in a round that asked about a finetune that did not end, since a finetune also ends when the model it makes is
+   * listed (madeModel.ts). Without it, only the status ends a finetune. `retries` is 0: the poller waits out failures.
    */
-  listModels?(opts: { signal: AbortSignal }): Promise<readonly ModelInfo[]>;
+  listModels?(opts: { signal: AbortSignal; retries: number }): Promise<readonly ModelInfo[]>;
   clock?: PollClock;
   /** Jitter source in [0, 1). */
   random?: () => number;
@@ -158,6 +163,8 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 10 * 60_000;
  * any interval (1 s at least), large next to the few ms by which the requests of one round start apart.
  */
 export const ROUND_GATHER_MS = 250;
+/** The least time between two timed looks at the model list (the header says why). */
+export const MADE_MODEL_LOOK_MS = 30_000;
 /** The wait after `failures` consecutive failures: doubling from the interval, capped, with jitter, never below the interval. */
 export function backoffDelay(failures: number, intervalMs: number, random: number, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
   const base = Math.min(intervalMs * 2 ** Math.max(0, failures), Math.max(maxBackoffMs, intervalMs));
@@ -212,6 +219,8 @@ export class PollScheduler {
   private retryAfterUntil = 0;
   private health: PollHealth = 'ok';
   private markerTrouble = false;
+  /** When the model list was last asked for (monotonic); undefined: not yet. */
+  private lastLookAt: number | undefined;
 
   constructor(private readonly options: PollSchedulerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -459,9 +468,13 @@ export class PollScheduler {
       return result;
     }
     const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now)).sort(oldestAnswerFirst);
+    const budget = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
+    // The list look's slot is set aside first, so that rounds full of status requests (REQUEST_BUDGET jobs or more)
+    // still leave it room; only beside at least one status request, so that a round always asks about a job.
+    const look = this.lookDue(force, now, queue) && budget > 1;
     // Requests this round may still send: a slot is taken before the job is re-read and given back when no request
     // follows (ended meanwhile), so concurrent workers never overrun the budget.
-    let room = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
+    let room = budget - (look ? 1 : 0);
     const asked: Tracked[] = [];
     const worker = async () => {
       while (room > 0) {
@@ -473,8 +486,14 @@ export class PollScheduler {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
-    await this.lookForMadeModels(target, asked, result);
+    if (look) await this.lookForMadeModels(target, asked, result);
     return result;
+  }
+
+  /** Whether this round may look at the model list: a finetune is among the jobs to ask, and the last look is old. */
+  private lookDue(force: boolean, now: number, queue: readonly Tracked[]): boolean {
+    if (!this.options.listModels || !queue.some((t) => t.kind === 'finetune')) return false;
+    return force || this.lastLookAt === undefined || now - this.lastLookAt >= MADE_MODEL_LOOK_MS;
   }
 
   /**
@@ -486,10 +505,16 @@ export class PollScheduler {
     const running = asked.filter((t) => t.kind === 'finetune' && this.tracked.get(t.key) === t);
     if (!this.options.listModels || running.length === 0 || round.stoppedBy || this.disposed) return;
     let listed: readonly ModelInfo[];
+    const startedAt = this.clock.monotonic();
+    this.lastLookAt = startedAt;
+    round.requests++;
+    this.sent.record(startedAt);
     try {
-      listed = await this.options.listModels({ signal: this.abort.signal });
+      listed = await this.options.listModels({ signal: this.abort.signal, retries: 0 });
     } catch (e) {
-      this.log('debug', `Looking for made models: ${describe(e)}`);
+      if (isCancellation(e) && this.disposed) return;
+      // The service's trouble (429, 5xx, unreachable, refused key): the same backoff or pause as a status request's.
+      if (!this.serviceTrouble('the model list', e, round)) this.log('debug', `Looking for made models: ${describe(e)}`);
       return;
     }
     if (this.disposed) return;
@@ -552,8 +577,8 @@ export class PollScheduler {
   private async failed(target: PollTarget, t: Tracked, e: unknown, round: PollRound): Promise<void> {
     const what = `${t.kind} job ${t.id}`;
     if (isCancellation(e) && this.disposed) return;
-    const { kind, retryable } = classifyError(e);
-    const { status, retryAfterMs } = apiErrorFields(e);
+    const { kind } = classifyError(e);
+    const { status } = apiErrorFields(e);
     if (kind === 'request' && status === 404) {
       this.succeeded(); // the service answered: it is up
       const current = this.options.jobs.get(target.scope, t.key);
@@ -561,35 +586,7 @@ export class PollScheduler {
       if (current) await this.write(target, t, current, gonePatch(current, this.clock.now()));
       return;
     }
-    if (kind === 'auth') {
-      round.stoppedBy ??= e as Error;
-      if (!this.authPaused) {
-        this.authPaused = true;
-        this.log('warn', `Job polling paused: ${messageOf(e)} It resumes when the API key changes.`);
-        this.setHealth('authRefused');
-      }
-      return;
-    }
-    // A proxy that wants credentials stops every request, not this job's: the whole poller backs off until it is set.
-    if (retryable || kind === 'proxy') {
-      round.stoppedBy ??= e as Error;
-      this.serviceFailures++;
-      const now = this.clock.monotonic();
-      // What the server said (on a 503 as on a 429), capped, without jitter; our own backoff only when it said nothing.
-      const delay =
-        retryAfterMs !== undefined
-          ? Math.max(this.options.intervalMs(), Math.min(retryAfterMs, this.maxRetryAfterMs))
-          : backoffDelay(this.serviceFailures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
-      if (retryAfterMs !== undefined) this.retryAfterUntil = Math.max(this.retryAfterUntil, now + delay);
-      this.serviceBackoffUntil = Math.max(this.serviceBackoffUntil, now + delay);
-      // The first failure of an outage is worth a warning; the rest of it only repeats that.
-      this.log(
-        this.serviceFailures === 1 ? 'warn' : 'debug',
-        `Polling ${what}: ${messageOf(e)} Next attempt in ${waitText(this.serviceBackoffUntil - now)}.`,
-      );
-      this.setHealth(kind === 'rateLimit' ? 'rateLimited' : 'unreachable');
-      return;
-    }
+    if (this.serviceTrouble(what, e, round)) return;
     // The job's own trouble (an answer we cannot read, a refused request): only this job backs off.
     t.failures++;
     const now = this.clock.monotonic();
@@ -600,6 +597,43 @@ export class PollScheduler {
       const { detail } = apiErrorFields(e);
       if (current) await this.write(target, t, current, unreadablePatch(current, unreadableWords(detail), this.clock.now()));
     }
+  }
+
+  /**
+   * When `e` is the service's trouble, not one request's (auth refused, rate limited, 5xx, unreachable, a proxy
+   * wanting credentials): stops the round, pauses or backs off the whole poller, and returns true.
+   */
+  private serviceTrouble(what: string, e: unknown, round: PollRound): boolean {
+    const { kind, retryable } = classifyError(e);
+    const { retryAfterMs } = apiErrorFields(e);
+    if (kind === 'auth') {
+      round.stoppedBy ??= e as Error;
+      if (!this.authPaused) {
+        this.authPaused = true;
+        this.log('warn', `Job polling paused: ${messageOf(e)} It resumes when the API key changes.`);
+        this.setHealth('authRefused');
+      }
+      return true;
+    }
+    // A proxy that wants credentials stops every request, not this job's: the whole poller backs off until it is set.
+    if (!retryable && kind !== 'proxy') return false;
+    round.stoppedBy ??= e as Error;
+    this.serviceFailures++;
+    const now = this.clock.monotonic();
+    // What the server said (on a 503 as on a 429), capped, without jitter; our own backoff only when it said nothing.
+    const delay =
+      retryAfterMs !== undefined
+        ? Math.max(this.options.intervalMs(), Math.min(retryAfterMs, this.maxRetryAfterMs))
+        : backoffDelay(this.serviceFailures, this.options.intervalMs(), this.random(), this.maxBackoffMs);
+    if (retryAfterMs !== undefined) this.retryAfterUntil = Math.max(this.retryAfterUntil, now + delay);
+    this.serviceBackoffUntil = Math.max(this.serviceBackoffUntil, now + delay);
+    // The first failure of an outage is worth a warning; the rest of it only repeats that.
+    this.log(
+      this.serviceFailures === 1 ? 'warn' : 'debug',
+      `Polling ${what}: ${messageOf(e)} Next attempt in ${waitText(this.serviceBackoffUntil - now)}.`,
+    );
+    this.setHealth(kind === 'rateLimit' ? 'rateLimited' : 'unreachable');
+    return true;
   }
 
   private succeeded(): void {

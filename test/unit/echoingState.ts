@@ -4,7 +4,11 @@
 // stores it and sends it to every window, the writer's included, where it replaces that window's copy; only then is
 // the writer's `update` answered. So a flush that is on its way while a window writes again comes back over that
 // write (the echo), and a window reading before another window's flush reaches it reads an older list.
-// Turns are setImmediate callbacks: the order is fixed, no clock is involved.
+// Turns are setImmediate callbacks: the order is fixed, no clock is involved. A flush leaves one turn after the
+// update (VS Code: a RunOnceScheduler of 0 ms); by default it is stored one turn later and echoed at once. Real trips
+// between the extension host and the workbench take longer than that timer (an RPC each way), so a window can send a
+// second flush before the first one's echo is back: `turnsEachWay` models that (stored after that many turns, echoed
+// and answered after as many again; trips stay in order, as RPC messages do).
 import type { Services } from '../../src/services';
 
 type State = Record<string, unknown>;
@@ -15,9 +19,17 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** The workbench's stored state, shared by the windows made with window(). */
 export class EchoingWorkbench {
   stored: State = {};
+  /** Turns a flush takes to be stored, and its echo (then the answer) to come back; 1 and 0 unless given. */
+  private readonly toWorkbench: number;
+  private readonly back: number;
   private readonly windows: WindowState[] = [];
   private flights = 0;
   private sent: Array<() => void> = [];
+
+  constructor(options: { turnsEachWay?: number } = {}) {
+    this.toWorkbench = options.turnsEachWay ?? 1;
+    this.back = options.turnsEachWay ?? 0;
+  }
 
   window(): WindowState {
     const w = new WindowState(this, clone(this.stored));
@@ -30,13 +42,21 @@ export class EchoingWorkbench {
     return this.flights > 0 ? Promise.resolve() : new Promise((resolve) => this.sent.push(resolve));
   }
 
-  /** A window's flush: stored on the next turn, then sent to every window (each copy replaced), then answered. */
+  /** Resolves once no flush is on its way (every echo has landed). */
+  async settled(): Promise<void> {
+    while (this.flights > 0) await turn();
+  }
+
+  /** A window's flush: stored after its trip, then sent to every window (each copy replaced), then answered. */
   async receive(value: State): Promise<void> {
     this.flights++;
     for (const resolve of this.sent.splice(0)) resolve();
-    await turn();
+    for (let i = 0; i < this.toWorkbench; i++) await turn();
     this.stored = clone(value);
-    for (const w of this.windows) w.accept(clone(value));
+    // mainThreadStorage.ts: the store's change event sends the whole stored value back before $setValue answers.
+    const echo = clone(this.stored);
+    for (let i = 0; i < this.back; i++) await turn();
+    for (const w of this.windows) w.accept(clone(echo));
     this.flights--;
   }
 }

@@ -40,6 +40,26 @@ describe('globalStateEdit: read-modify-write that keeps its change', () => {
     assert.deepEqual(two.get('list'), expected);
   });
 
+  // How the API key index can lose an entry (seen once in the in-editor suite): the job list written twice (one key, two
+  // edits one after the other) and the index once while the job list's first flush was on its way. That flush's echo
+  // took the index entry out of the window's copy; the job list's second flush left before the index's own echo was
+  // back, so it carried the copy without the entry; the index was read back between the two echoes (it held), and the
+  // second flush then stored the copy without it.
+  for (const turnsEachWay of [1, 2, 3, 5]) {
+    it(`keeps a change of one key made while another key's flushes cross it (trips of ${turnsEachWay} turns each way)`, async () => {
+      const workbench = new EchoingWorkbench({ turnsEachWay });
+      const state = workbench.window();
+      const add = (entry: string) => (stored: unknown) => [...(Array.isArray(stored) ? (stored as string[]) : []), entry];
+      const jobs = [editGlobalState(state, 'jobs', add('job-1')), editGlobalState(state, 'jobs', add('job-2'))];
+      await workbench.flushInFlight();
+      const index = editGlobalState(state, 'index', add('https://b.example'));
+      assert.deepEqual(await Promise.all([...jobs, index]), [true, true, true]);
+      await workbench.settled();
+      assert.deepEqual(workbench.stored, { jobs: ['job-1', 'job-2'], index: ['https://b.example'] }, 'what a reload reads');
+      assert.deepEqual(state.get('index'), ['https://b.example']);
+    });
+  }
+
   it('runs one window’s edits of a key one after another, each on what the one before left', async () => {
     const workbench = new EchoingWorkbench();
     const state = workbench.window();

@@ -6,6 +6,7 @@ import type { ModelInfo } from '../../src/api/types';
 import { markerFiles } from '../../src/jobs/notifyOnce';
 import {
   backoffDelay,
+  MADE_MODEL_LOOK_MS,
   PollScheduler,
   ROUND_GATHER_MS,
   type JobFinished,
@@ -586,16 +587,15 @@ describe('job poller core', () => {
       assert.equal(finished.length, 0);
     });
 
-    it('asks for the list once per round for all running finetunes, only while one runs', async () => {
+    it('asks for the list once per look for all running finetunes, only while one runs', async () => {
       for (let i = 0; i < 5; i++) jobs.add('finetune', `f${i}`, { state: 'running' });
       jobs.add('evaluation', 'e', { state: 'running' });
       answerFor({ f0: new ContractError('unreadable') });
-      const rounds: number[] = [];
-      const p = poller('A', { listModels, onDidPoll: (r) => void (r.requests && rounds.push(r.requests)) });
+      const p = poller('A', { listModels });
       await p.sync();
-      await advance(10 * INTERVAL);
-      assert.ok(rounds.length >= 10);
-      assert.equal(lists, rounds.length, 'one list request per round');
+      await advance(2 * MADE_MODEL_LOOK_MS);
+      assert.ok(source.callsFor('f1').length > 60, 'a round every interval');
+      assert.equal(lists, 3, 'one list request per look (at 0, 30 and 60 s) for all five finetunes');
       for (let i = 0; i < 5; i++) jobs.records.set(`finetune:f${i}`, { ...jobs.byId(`f${i}`), state: 'completed' });
       await p.sync();
       const before = lists;
@@ -622,6 +622,108 @@ describe('job poller core', () => {
       assert.ok(lists >= 4);
       assert.equal(jobs.byId('ft').state, 'running');
       assert.equal(finished.length, 0);
+    });
+  });
+
+  // The list look is a request of the poller like a status request: it counts against the budget, is not retried
+  // inside the round (a Refresh would wait behind the retries), and the service's trouble there backs the poller off.
+  describe("the model list look is one of the poller's requests", () => {
+    let listCalls: { at: number; opts: unknown }[];
+    let listAnswer: () => Promise<ModelInfo[]>;
+    const listModels: PollSchedulerOptions['listModels'] = (opts) => {
+      listCalls.push({ at: clock.now(), opts });
+      return listAnswer();
+    };
+    beforeEach(() => {
+      listCalls = [];
+      listAnswer = async () => [{ name: 'oss-reasoner-8b', kind: 'base', raw: 'oss-reasoner-8b' }];
+    });
+
+    it('keeps within REQUEST_BUDGET per interval with the status requests, and still looks when every round is full', async () => {
+      for (let i = 0; i < 2 * REQUEST_BUDGET; i++) jobs.add('finetune', `f${i}`, { state: 'running' });
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(0);
+      for (let k = 0; k < 120; k++) await advance(INTERVAL);
+      const times = [...source.calls.map((c) => c.at), ...listCalls.map((c) => c.at)];
+      for (const at of times) {
+        const inSpan = times.filter((t) => t > at - INTERVAL && t <= at).length;
+        assert.ok(inSpan <= REQUEST_BUDGET, `${inSpan} requests in the interval ending ${at}`);
+      }
+      assert.ok(listCalls.length >= 2, `looked ${listCalls.length} times in 2 minutes`);
+    });
+
+    it("asks the list once per look: the client's retries are off (its failures are the poller's to wait out)", async () => {
+      jobs.add('finetune', 'f', { state: 'running' });
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(0);
+      assert.equal(listCalls.length, 1);
+      assert.equal((listCalls[0]!.opts as { retries?: number }).retries, 0);
+    });
+
+    it("waits out a 429's Retry-After from the list before the next round, and Refresh waits for it too", async () => {
+      jobs.add('finetune', 'f', { state: 'running' });
+      listAnswer = () => Promise.reject(new RateLimitError('Listing models: too many requests.', { status: 429, retryAfterMs: 45_000 }));
+      const p = poller('A', { listModels, random: () => 0 });
+      await p.sync();
+      await advance(0);
+      assert.deepEqual([source.calls.length, listCalls.length], [1, 1]);
+      assert.equal(p.currentHealth, 'rateLimited');
+      await p.pollNow();
+      assert.equal(source.calls.length, 1, 'Refresh does not override what the service asked');
+      await advance(44_999);
+      assert.equal(source.calls.length, 1, 'no request before the Retry-After is over');
+      await advance(1);
+      assert.equal(source.calls.length, 2);
+    });
+
+    const troubles: [string, Error][] = [
+      ['a 503', new ServerError('Listing models: the service failed (503).', { status: 503 })],
+      ['an unreachable service', new NetworkError('Listing models: cannot reach the service.')],
+    ];
+    for (const [what, error] of troubles) {
+      it(`backs off on ${what} from the list as on one from a status request, warns once, and recovers`, async () => {
+        jobs.add('finetune', 'f', { state: 'running' });
+        let down = true;
+        listAnswer = async () => {
+          if (down) throw error;
+          return [];
+        };
+        const p = poller('A', { listModels, random: () => 0.5 });
+        await p.sync();
+        await advance(0);
+        assert.equal(p.currentHealth, 'unreachable');
+        const wait = backoffDelay(1, INTERVAL, 0.5);
+        assert.ok(wait > INTERVAL);
+        await advance(wait - 1);
+        assert.equal(source.calls.length, 1, 'the next round waits the backoff, not the interval');
+        await advance(1);
+        assert.equal(source.calls.length, 2);
+        assert.equal(p.currentHealth, 'ok', 'the status answered: the service is back');
+        assert.equal(logs.filter((l) => l.level === 'warn').length, 1, logs.map((l) => l.message).join('\n'));
+        assert.match(logs.find((l) => l.level === 'warn')!.message, /model list/);
+        down = false;
+        await advance(2 * MADE_MODEL_LOOK_MS);
+        assert.ok(listCalls.length >= 2);
+        assert.equal(p.currentHealth, 'ok');
+      });
+    }
+
+    it(`looks at most once per ${MADE_MODEL_LOOK_MS / 1000} s while a finetune runs for many rounds, and at once on Refresh`, async () => {
+      jobs.add('finetune', 'f', { state: 'running' });
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(0);
+      await advance(59 * INTERVAL);
+      assert.equal(source.calls.length, 60, 'a status request every round');
+      assert.deepEqual(
+        listCalls.map((c) => c.at - listCalls[0]!.at),
+        [0, MADE_MODEL_LOOK_MS],
+        'not one list in each of 60 rounds',
+      );
+      await p.pollNow();
+      assert.equal(listCalls.length, 3, 'the person asked');
     });
   });
 

@@ -72,6 +72,25 @@ describe('rate-limit headers: the retries wait what the service said', function 
   });
 });
 
+describe("a call with retries: 0 (the poller's look at the model list)", function () {
+  this.timeout(30_000);
+  const ctx = useEmulator();
+  beforeEach(() => ctx.emu.faults.clear());
+
+  it('hands a 429 and a 503 to the caller at once: one request, no sleep, the wait the service asked kept on the error', async () => {
+    const client = clientFor(ctx.emu, undefined, { random: () => 0.5 });
+    ctx.emu.faults.add({ path: MODELS, kind: 'status', status: 429, headers: { 'Retry-After': '7' }, times: 1 });
+    await assert.rejects(
+      client.listModels({ retries: 0 }),
+      (e: { kind?: string; retryAfterMs?: number }) => e.kind === 'rateLimit' && e.retryAfterMs === 7_000,
+    );
+    ctx.emu.faults.add({ path: MODELS, kind: 'status', status: 503, times: 1 });
+    await assert.rejects(client.listModels({ retries: 0 }), (e: { status?: number }) => e.status === 503);
+    assert.deepEqual(client.delays, []);
+    assert.ok((await client.listModels({ retries: 0 })).length > 0, 'and the next call is answered');
+  });
+});
+
 describe('rate-limit headers: the poller waits what the service said', () => {
   const tmp = tempDir('hr-ratelimit-');
   // The errors are the client's own, built from the headers the way every answer's are (HttpClient.statusError).

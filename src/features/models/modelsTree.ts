@@ -128,11 +128,11 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
    * client call, so one request serves both: the rows stay on screen meanwhile and show the new list when it is in. A
    * load already in flight is shared. A failure is the caller's to handle; the view keeps what it showed.
    */
-  async latest(opts: { signal?: AbortSignal } = {}): Promise<readonly ModelInfo[]> {
+  async latest(opts: { signal?: AbortSignal; retries?: number } = {}): Promise<readonly ModelInfo[]> {
     if (this.state.status === 'loading') await this.state.promise;
     const generation = this.generation;
     const { client, scope } = await this.services.session.connect();
-    const models = await client.listModels({ signal: opts.signal });
+    const models = await client.listModels({ signal: opts.signal, retries: opts.retries });
     // Only over a list of the same service and key, and only when no refresh started meanwhile.
     if (generation === this.generation && (this.state.status !== 'loaded' || this.state.scope === scope)) {
       const before = this.state.status === 'loaded' ? this.state.models.map((m) => m.name).join('\n') : undefined;
