@@ -259,7 +259,9 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
 }
 
 function conflictFor(state: State, key: string, modelName: string): string | undefined {
-  if (customModelsOf(state, key).has(modelName) || isBaseModel(state, key, modelName)) {
+  // A style that names the made model after the asked name alone (nested-phase's `<name>.v1`) conflicts on that name too.
+  const made = madeModelName(state.options.shape, { id: '', modelName, baseModel: '' });
+  if (customModelsOf(state, key).has(modelName) || isBaseModel(state, key, modelName) || (made !== undefined && customModelsOf(state, key).has(made))) {
     return `Model '${modelName}' already exists`;
   }
   for (const job of state.finetuneJobs.values()) {
