@@ -10,14 +10,7 @@ import { extractText, kindFromName, verifyDocument, type DocumentKind } from './
 import { sendDetail, sendJson, sendStarted, sendValidation, sleep, type ValidationIssue } from './http-util';
 import { customModelsOf, keyConfig, isBaseModel, modelNamed } from './keys';
 import { ownerId } from './storage';
-import {
-  jobIdFromQuery,
-  madeModelName,
-  newFinetuneJobId,
-  styledFinetuneStart,
-  styledFinetuneStatus,
-  type StyledJob,
-} from './styles';
+import { jobIdFromQuery, madeModelName, newFinetuneJobId, styledFinetuneStart, styledFinetuneStatus, type StyledJob } from './styles';
 import { ClientGone, receiveMultipart, UploadError } from './multipart';
 import type { State } from './types';
 
@@ -261,7 +254,11 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
 function conflictFor(state: State, key: string, modelName: string): string | undefined {
   // A style that names the made model after the asked name alone (nested-phase's `<name>.v1`) conflicts on that name too.
   const made = madeModelName(state.options.shape, { id: '', modelName, baseModel: '' });
-  if (customModelsOf(state, key).has(modelName) || isBaseModel(state, key, modelName) || (made !== undefined && customModelsOf(state, key).has(made))) {
+  if (
+    customModelsOf(state, key).has(modelName) ||
+    isBaseModel(state, key, modelName) ||
+    (made !== undefined && customModelsOf(state, key).has(made))
+  ) {
     return `Model '${modelName}' already exists`;
   }
   for (const job of state.finetuneJobs.values()) {

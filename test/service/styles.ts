@@ -73,7 +73,11 @@ export function styledError(shape: ServiceShape, status: number, detail: string 
       return { error: { message, type: kind.type, param: issueField(issues?.[0]), code: kind.code } };
     }
     case 'google-like': {
-      const error: Record<string, unknown> = { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') };
+      const error: Record<string, unknown> = {
+        code: status,
+        message,
+        status: GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION'),
+      };
       if (issues) {
         error.details = [
           {
@@ -208,7 +212,10 @@ export function publicJobId(shape: ServiceShape, id: string): string {
 
 /** The name of the model a job in this style makes (the default names it itself: see finetune.ts). */
 export function madeModelName(shape: ServiceShape, job: { id: string; modelName: string; baseModel: string }): string | undefined {
-  const short = job.id.replace(/^ftjob-/, '').replace(/-/g, '').slice(0, 8);
+  const short = job.id
+    .replace(/^ftjob-/, '')
+    .replace(/-/g, '')
+    .slice(0, 8);
   switch (shape) {
     case 'default':
       return undefined;
@@ -378,7 +385,8 @@ export function evaluationStatusExtras(shape: ServiceShape, id: string, status: 
     case 'openai-like':
       return { object: 'eval.run' };
     case 'google-like': {
-      const state = { queued: 'JOB_STATE_QUEUED', completed: 'JOB_STATE_SUCCEEDED', failed: 'JOB_STATE_FAILED' }[status] ?? 'JOB_STATE_RUNNING';
+      const state =
+        { queued: 'JOB_STATE_QUEUED', completed: 'JOB_STATE_SUCCEEDED', failed: 'JOB_STATE_FAILED' }[status] ?? 'JOB_STATE_RUNNING';
       return {
         name: `operations/eval-${id}`,
         metadata: { state, ...(percent > 0 ? { completedPercent: percent } : {}) },
@@ -386,7 +394,10 @@ export function evaluationStatusExtras(shape: ServiceShape, id: string, status: 
       };
     }
     case 'nested-phase':
-      return { phase: status === 'completed' ? 'ready' : status === 'failed' ? 'error' : status === 'queued' ? 'pending' : 'scoring', percent: `${Math.floor(percent)}%` };
+      return {
+        phase: status === 'completed' ? 'ready' : status === 'failed' ? 'error' : status === 'queued' ? 'pending' : 'scoring',
+        percent: `${Math.floor(percent)}%`,
+      };
   }
 }
 
@@ -470,7 +481,11 @@ export interface StyledRequest {
 
 /** The RAG sources the nested-phase style reports (its answer text names the same two documents). */
 export const NESTED_SOURCES = [
-  { title: 'handbook.pdf', snippet: 'Returns are accepted within thirty days of purchase.', url: 'https://docs.example.com/handbook.pdf#page=7' },
+  {
+    title: 'handbook.pdf',
+    snippet: 'Returns are accepted within thirty days of purchase.',
+    url: 'https://docs.example.com/handbook.pdf#page=7',
+  },
   { title: 'notes.docx', snippet: 'Support is open on weekdays from nine to five.', url: 'https://docs.example.com/notes.docx' },
 ];
 
@@ -595,7 +610,11 @@ function openaiStream(request: StyledRequest): StreamFramer {
     close: () => [
       chunk({}, 'stop'),
       // stream_options.include_usage: a last chunk with no choices at all.
-      sse({ ...head, choices: [], usage: { prompt_tokens: request.prompt.split(/\s+/).length, completion_tokens: count, total_tokens: count } }),
+      sse({
+        ...head,
+        choices: [],
+        usage: { prompt_tokens: request.prompt.split(/\s+/).length, completion_tokens: count, total_tokens: count },
+      }),
       'data: [DONE]\n\n',
     ],
     error: (message) => [sse({ error: { message, type: 'server_error', param: null, code: null } })],

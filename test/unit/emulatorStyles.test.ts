@@ -2,6 +2,8 @@
 // what the spec documents by name (evaluation job_id/status/result, the finetune status record's job_id), keeps the
 // routes and statuses, and walks the same state machine as the default. Read with plain fetch (styleBodies.ts knows
 // each style), never the project's client.
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment --
+   stream events and bodies are untyped JSON, read by hand */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -56,7 +58,7 @@ for (const shape of STYLED_SHAPES) {
     };
     const poll = async (id: string) => {
       const seen: Record<string, unknown>[] = [];
-      for (const end = Date.now() + 10_000; Date.now() < end; ) {
+      for (const end = Date.now() + 10_000; Date.now() < end;) {
         const { status, body } = await get(`/cr/generate_questions_status?job_id=${encodeURIComponent(id)}`);
         assert.equal(status, 200, JSON.stringify(body));
         seen.push(body);
@@ -158,7 +160,10 @@ for (const shape of STYLED_SHAPES) {
             assert.equal(events[0].type, 'request');
             assert.equal(events[0].request.prompt, r.prompt, 'the first event echoes the request');
             const tokens = events.filter((e) => e.type === 'token');
-            assert.ok(tokens.every((e) => e.token === e.delta.text), 'each token in two fields');
+            assert.ok(
+              tokens.every((e) => e.token === e.delta.text),
+              'each token in two fields',
+            );
             const rag = events.findIndex((e) => e.type === 'retrieval');
             assert.ok(rag > events.findIndex((e) => e.type === 'token') && rag < events.length - 2, `retrieval event at ${rag}`);
             assert.deepEqual(events[rag].sources, NESTED_SOURCES);
@@ -243,7 +248,9 @@ for (const shape of STYLED_SHAPES) {
       assert.deepEqual(Object.keys(result).sort(), ['accuracy', 'correct', 'dataset_name', 'judge_model', 'model_name', 'split', 'total']);
       assert.equal(result.model_name, style.baseName(BASE), 'the model as submitted');
 
-      const bad = JSON.parse((await post('/cr/finetune_model/evaluate_async', { dataset_name: 'nope', model_name: style.baseName(BASE) })).text);
+      const bad = JSON.parse(
+        (await post('/cr/finetune_model/evaluate_async', { dataset_name: 'nope', model_name: style.baseName(BASE) })).text,
+      );
       await sleep(250);
       const failed = (await get(`/cr/finetune_model/evaluate_status?job_id=${bad.job_id}`)).body;
       assert.equal(failed.status, 'failed');
@@ -273,13 +280,19 @@ describe('emulator style: choosing it', () => {
   it('is set at start, by configure and by the control API; an unknown style is refused', async () => {
     const em = await startEmulator({ shape: 'openai-like' as StyledShape });
     try {
-      const list = async () => (await (await fetch(`${em.url}/cr/get_allowed_models`, { headers: headers() })).json()) as Record<string, unknown>;
+      const list = async () =>
+        (await (await fetch(`${em.url}/cr/get_allowed_models`, { headers: headers() })).json()) as Record<string, unknown>;
       assert.ok('data' in (await list()));
       em.configure({ shape: 'google-like' });
       assert.ok('models' in (await list()) && !('data' in (await list())));
       const ok = await fetch(`${em.url}/_emulator/configure`, { method: 'POST', body: JSON.stringify({ shape: 'default' }) });
       assert.equal(ok.status, 200);
-      assert.deepEqual(await list(), { models: [{ model_name: 'oss-reasoner-8b', type: 'base' }, { model_name: 'oss-reasoner-70b', type: 'base' }] });
+      assert.deepEqual(await list(), {
+        models: [
+          { model_name: 'oss-reasoner-8b', type: 'base' },
+          { model_name: 'oss-reasoner-70b', type: 'base' },
+        ],
+      });
       const bad = await fetch(`${em.url}/_emulator/configure`, { method: 'POST', body: JSON.stringify({ shape: 'aws-like' }) });
       assert.equal(bad.status, 400);
     } finally {

@@ -6,7 +6,9 @@ import type { ServiceShape } from '../service/styles';
 export type StyledShape = Exclude<ServiceShape, 'default'>;
 export const STYLED_SHAPES: readonly StyledShape[] = ['openai-like', 'google-like', 'nested-phase'];
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- bodies read by hand, field by field */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment,
+   @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument --
+   each style's bodies are read by hand, field by field: the point is not to share a reader's types */
 type Body = any;
 
 /** Progress of the default's finetune phases, in order: a style's words map onto them (rank 2 covers generating and training). */
@@ -78,7 +80,9 @@ export const STYLES: Record<StyledShape, StyleReading> = {
     ],
     piece: (e) => {
       const delta = e.choices?.[0]?.delta;
-      if (typeof delta?.reasoning_content === 'string' && delta.reasoning_content) return { kind: 'reasoning', text: delta.reasoning_content };
+      if (typeof delta?.reasoning_content === 'string' && delta.reasoning_content) {
+        return { kind: 'reasoning', text: delta.reasoning_content };
+      }
       if (typeof delta?.content === 'string' && delta.content) return { kind: 'answer', text: delta.content };
       return undefined;
     },
@@ -132,7 +136,8 @@ export const STYLES: Record<StyledShape, StyleReading> = {
     baseName: (n) => n,
     startedId: (b) => b.ticket.id,
     rank: (b) => nestedRank(b.phase),
-    progress: (b) => (b.percent !== undefined ? Number(String(b.percent).replace('%', '')) : 60 + (Number(b.steps.done) / Number(b.steps.total)) * 39),
+    progress: (b) =>
+      b.percent !== undefined ? Number(String(b.percent).replace('%', '')) : 60 + (Number(b.steps.done) / Number(b.steps.total)) * 39,
     made: (b) => b.published_as,
     failure: (b) => b.problem?.summary,
     evaluationRunning: 'scoring',
@@ -154,12 +159,12 @@ export const STYLES: Record<StyledShape, StyleReading> = {
 
 /** The events of a whole streamed body in a wire framing (SSE `data:` payloads, NDJSON lines, a JSON array). */
 export function streamEvents(wire: 'sse' | 'ndjson' | 'json-array', text: string): Body[] {
-  if (wire === 'json-array') return JSON.parse(text) as Body[];
+  if (wire === 'json-array') return JSON.parse(text);
   if (wire === 'ndjson') {
     return text
       .split('\n')
       .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Body);
+      .map((l) => JSON.parse(l));
   }
   const events: Body[] = [];
   for (const block of text.split(/\r?\n\r?\n/)) {
@@ -169,7 +174,7 @@ export function streamEvents(wire: 'sse' | 'ndjson' | 'json-array', text: string
       .map((l) => l.slice(5).trimStart())
       .join('\n');
     if (data === '' || data === '[DONE]') continue;
-    events.push(JSON.parse(data) as Body);
+    events.push(JSON.parse(data));
   }
   return events;
 }
