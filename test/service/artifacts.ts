@@ -6,7 +6,9 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { writeGguf } from './gguf';
 import { sendDetail, sendJson, sendValidation } from './http-util';
-import { customModelsOf, isBaseModel } from './keys';
+import { digestsOf } from './checksums';
+import { customModelsOf, isBaseModel, modelNamed } from './keys';
+import { styledDownload } from './styles';
 import { ownerId, signArtifactUrl } from './storage';
 import type { CustomModel, State } from './types';
 
@@ -70,7 +72,7 @@ export async function createCustomModel(
  * GET /cr/finetune_model/download?model_name=. Mode from options.downloadMode, overridable per request with
  * `redirect=true|false` (an extra parameter the spec leaves room for).
  */
-export function handleDownload(state: State, key: string, res: ServerResponse, query: URLSearchParams): void {
+export async function handleDownload(state: State, key: string, res: ServerResponse, query: URLSearchParams): Promise<void> {
   const name = query.get('model_name');
   if (name === null || name === '') {
     sendValidation(res, [{ type: 'missing', loc: ['query', 'model_name'], msg: 'Field required', input: null }]);
@@ -78,7 +80,7 @@ export function handleDownload(state: State, key: string, res: ServerResponse, q
   }
   const model = customModelsOf(state, key).get(name);
   if (!model) {
-    if (isBaseModel(state, key, name)) {
+    if (isBaseModel(state, key, modelNamed(state, key, name))) {
       sendDetail(res, 404, `Model '${name}' is a base model; only custom (finetuned) models can be downloaded`);
     } else {
       sendDetail(res, 404, `Model '${name}' not found`);
@@ -88,6 +90,26 @@ export function handleDownload(state: State, key: string, res: ServerResponse, q
   const override = query.get('redirect');
   const redirect = override === null ? state.options.downloadMode === 'redirect' : !/^(0|false|no)$/i.test(override);
   const signed = signArtifactUrl(state, model);
+  if (state.options.shape !== 'default' && override === null) {
+    // A styled service answers JSON of its own (a redirect only when asked with redirect=true).
+    const digests = await digestsOf(model.artifact.path);
+    const styled = styledDownload(
+      state.options.shape,
+      {
+        model: model.name,
+        url: signed.url,
+        expiresAt: signed.expiresAt,
+        size: model.artifact.size,
+        sha256: model.artifact.sha256,
+        filename: model.artifact.filename,
+        md5Base64: digests.md5.toString('base64'),
+        crc32cBase64: digests.crc32c.toString('base64'),
+      },
+      state.options.signedUrlTtlMs,
+    );
+    sendJson(res, 200, styled, { 'Cache-Control': 'no-store' });
+    return;
+  }
   if (redirect) {
     res.writeHead(state.options.redirectStatus, { Location: signed.url, 'Cache-Control': 'no-store', 'Content-Length': '0' });
     res.end();

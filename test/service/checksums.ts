@@ -36,7 +36,7 @@ interface Digests {
 const cache = new Map<string, { key: string; digests: Digests }>();
 
 /** The artifact's digests, cached while its size and modification time stay the same. */
-async function digestsOf(path: string): Promise<Digests> {
+export async function digestsOf(path: string): Promise<Digests> {
   const s = await stat(path);
   const key = `${s.size}:${s.mtimeMs}`;
   const hit = cache.get(path);

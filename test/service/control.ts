@@ -6,6 +6,7 @@ import { readJsonObject, sendDetail, sendJson } from './http-util';
 import { MODEL_LIST_SHAPES } from './keys';
 import type { DatasetConfig, Emulator, EmulatorOptions, FaultKind, FaultRule, KeyConfig, ReasoningForm, StorageChecksum } from './types';
 import { REASONING_FORMS, STORAGE_CHECKSUMS } from './types';
+import { SERVICE_SHAPES, type ServiceShape } from './styles';
 
 const FAULT_KINDS: FaultKind[] = ['latency', 'status', 'reset', 'stall', 'truncate', 'body'];
 
@@ -78,6 +79,12 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
           throw new BadInput(`reasoning must be one of ${REASONING_FORMS.join(', ')}`);
         }
         patch.reasoning = v as ReasoningForm;
+        break;
+      case 'shape':
+        if (!SERVICE_SHAPES.includes(v as ServiceShape)) {
+          throw new BadInput(`shape must be one of ${SERVICE_SHAPES.join(', ')}`);
+        }
+        patch.shape = v as ServiceShape;
         break;
       case 'renameTunedModels':
         if (typeof v !== 'boolean') {

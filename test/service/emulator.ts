@@ -13,8 +13,8 @@ import { createCustomModel, handleDownload } from './artifacts';
 import { handleControl } from './control';
 import { DEFAULT_DATASETS, handleEvaluateAsync, handleEvaluateStatus } from './evaluation';
 import { applyFaults, FaultTable } from './faults';
-import { handleFinetuneStatus, handleGenerateQuestions } from './finetune';
-import { sendDetail } from './http-util';
+import { handleFinetuneStatus, handleGenerateQuestions, madeModelOf } from './finetune';
+import { answerInStyle, sendDetail } from './http-util';
 import { handleInference } from './inference';
 import { authenticate, DEFAULT_KEYS, handleAllowedModels, keyConfig } from './keys';
 import { Recorder } from './recorder';
@@ -42,6 +42,7 @@ export { DEFAULT_KEYS, MODEL_LIST_SHAPES } from './keys';
 export { DEFAULT_DATASETS, JUDGE_MODEL } from './evaluation';
 export { STREAM_ERROR_MARKER, composeReasoning } from './inference';
 export { REASONING_FORMS } from './types';
+export { SERVICE_SHAPES, type ServiceShape } from './styles';
 export { readGgufHeader } from './gguf';
 
 const DEFAULTS = {
@@ -53,6 +54,7 @@ const DEFAULTS = {
   renameTunedModels: false,
   evaluationDurationMs: 800,
   answerShapes: {},
+  shape: 'default',
   artifactBytes: 2 * 1024 * 1024,
   downloadMode: 'redirect',
   redirectStatus: 302,
@@ -103,6 +105,7 @@ async function serveApi(state: State, emulator: Emulator, req: IncomingMessage, 
     await handleControl(emulator, req, res, path, query);
     return;
   }
+  answerInStyle(res, () => state.options.shape);
   const entry = state.recorder.record('api', req, res);
   entry.connection = connectionIds.get(req.socket);
   entry.peer = req.socket.remoteAddress;
@@ -291,6 +294,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       const baseModel = opts.baseModel ?? keyConfig(state, key).models[0] ?? 'unknown-base';
       await createCustomModel(state, key, modelName, baseModel, opts.artifactBytes ?? state.options.artifactBytes);
+    },
+    madeModel(jobId: string): string | undefined {
+      return madeModelOf(state, jobId);
     },
     get tokenWrites() {
       return state.tokenWrites;

@@ -3,7 +3,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonObject, sendDetail, sendJson, sendStarted, sendValidation, type ValidationIssue } from './http-util';
-import { customModelsOf, hasModel } from './keys';
+import { customModelsOf, hasModel, modelNamed } from './keys';
+import { evaluationRunningWord, evaluationStartExtras, evaluationStatusExtras, styledEvaluationError } from './styles';
 import type { DatasetConfig, State } from './types';
 
 export const DEFAULT_DATASETS: Record<string, DatasetConfig> = {
@@ -15,12 +16,15 @@ export const DEFAULT_DATASETS: Record<string, DatasetConfig> = {
 export const JUDGE_MODEL = 'judge-large-v1';
 
 export type EvaluationStatus = 'queued' | 'running' | 'completed' | 'failed';
+// 'running' is the default style's word for the state between the spec's queued and completed|failed (styles.ts).
 
 export interface EvaluationJob {
   id: string;
   key: string;
   datasetName: string;
   modelName: string;
+  /** The model's name as submitted (Google-style `models/<id>`), echoed in the result. */
+  askedName: string;
   submittedAt: number;
   durationMs: number;
   /** Decided at submit time from the dataset table then in force. */
@@ -83,11 +87,12 @@ export async function handleEvaluateAsync(state: State, key: string, req: Incomi
     return v;
   };
   const datasetName = field('dataset_name');
-  const modelName = field('model_name');
-  if (issues.length > 0 || datasetName === undefined || modelName === undefined) {
+  const askedName = field('model_name');
+  if (issues.length > 0 || datasetName === undefined || askedName === undefined) {
     sendValidation(res, issues);
     return;
   }
+  const modelName = modelNamed(state, key, askedName);
   if (!hasModel(state, key, modelName)) {
     sendDetail(res, 404, `Model '${modelName}' not found`);
     return;
@@ -101,6 +106,7 @@ export async function handleEvaluateAsync(state: State, key: string, req: Incomi
     key,
     datasetName,
     modelName,
+    askedName,
     submittedAt: Date.now(),
     durationMs: state.options.evaluationDurationMs,
     // An unknown dataset is accepted and fails later, like a worker discovering it (spec 7: failure is in the poll).
@@ -114,6 +120,11 @@ export async function handleEvaluateAsync(state: State, key: string, req: Incomi
       : { kind: 'error', error: `Dataset '${datasetName}' not found` },
   };
   state.evaluationJobs.set(job.id, job);
+  if (state.options.shape !== 'default') {
+    // Spec 4.5 shows this answer: `job_id` and `status`; a style only adds fields of its own beside them.
+    sendJson(res, 200, { job_id: job.id, status: 'queued', ...evaluationStartExtras(state.options.shape, job.id, job.submittedAt) });
+    return;
+  }
   sendStarted(res, state.options.answerShapes.start, job.id, '/cr/finetune_model/evaluate_status');
 }
 
@@ -129,12 +140,15 @@ export function handleEvaluateStatus(state: State, key: string, res: ServerRespo
     return;
   }
   const status = statusOf(job);
-  const view: Record<string, unknown> = { job_id: job.id, status };
+  const shape = state.options.shape;
+  const word = status === 'running' ? evaluationRunningWord(shape) : status;
+  const percent = Math.min(100, Math.max(0, ((Date.now() - job.submittedAt) / Math.max(1, job.durationMs)) * 100));
+  const view: Record<string, unknown> = { job_id: job.id, status: word, ...evaluationStatusExtras(shape, job.id, status, percent) };
   if (status === 'completed' && job.outcome.kind === 'result') {
     const { correct, total, judgeModel } = job.outcome;
     view.result = {
       dataset_name: job.datasetName,
-      model_name: job.modelName,
+      model_name: job.askedName,
       split: 'test',
       correct,
       total,
@@ -142,7 +156,7 @@ export function handleEvaluateStatus(state: State, key: string, res: ServerRespo
       judge_model: judgeModel,
     };
   } else if (status === 'failed' && job.outcome.kind === 'error') {
-    view.error = job.outcome.error;
+    view.error = styledEvaluationError(shape, job.outcome.error);
   }
   sendJson(res, 200, view);
 }

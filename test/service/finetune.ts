@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { createCustomModel } from './artifacts';
 import { extractText, kindFromName, verifyDocument, type DocumentKind } from './documents';
 import { sendDetail, sendJson, sendStarted, sendValidation, sleep, type ValidationIssue } from './http-util';
-import { customModelsOf, keyConfig, isBaseModel } from './keys';
+import { customModelsOf, keyConfig, isBaseModel, modelNamed } from './keys';
+import { ownerId } from './storage';
+import { jobIdFromQuery, madeModelName, newFinetuneJobId, styledFinetuneStart, styledFinetuneStatus, type StyledJob } from './styles';
 import { ClientGone, receiveMultipart, UploadError } from './multipart';
 import type { State } from './types';
 
@@ -52,6 +54,8 @@ export interface FinetuneJob {
   error?: string;
   /** The name the service gave the model it made, when it differs from the one asked for (renameTunedModels). */
   tunedModel?: string;
+  /** The name a styled service (option `shape`) publishes the model under, chosen at the start. */
+  styledName?: string;
 }
 
 /** Share of finetuneDurationMs per phase. */
@@ -161,7 +165,8 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
       ctx: { pattern: MODEL_NAME_PATTERN.source },
     });
   }
-  const modelType = required(fields, 'modelType', issues);
+  const askedType = required(fields, 'modelType', issues);
+  const modelType = askedType === undefined ? undefined : modelNamed(state, key, askedType);
   if (modelType !== undefined && !isBaseModel(state, key, modelType)) {
     const allowed = keyConfig(state, key).models;
     issues.push({
@@ -218,7 +223,7 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
 
   const now = Date.now();
   const job: FinetuneJob = {
-    id: randomUUID(),
+    id: newFinetuneJobId(state.options.shape, randomUUID()),
     key,
     modelName,
     baseModel: modelType,
@@ -235,13 +240,25 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
     exporting: false,
     extractedChars: 0,
   };
+  job.styledName = madeModelName(state.options.shape, job);
   state.finetuneJobs.set(job.id, job);
-  sendStarted(res, state.options.answerShapes.start, job.id, '/cr/generate_questions_status');
+  const styled = styledFinetuneStart(state.options.shape, styledJob(job), organization(state, key));
+  if (styled !== undefined) {
+    sendJson(res, 200, styled);
+  } else {
+    sendStarted(res, state.options.answerShapes.start, job.id, '/cr/generate_questions_status');
+  }
   void runJob(state, job);
 }
 
 function conflictFor(state: State, key: string, modelName: string): string | undefined {
-  if (customModelsOf(state, key).has(modelName) || isBaseModel(state, key, modelName)) {
+  // A style that names the made model after the asked name alone (nested-phase's `<name>.v1`) conflicts on that name too.
+  const made = madeModelName(state.options.shape, { id: '', modelName, baseModel: '' });
+  if (
+    customModelsOf(state, key).has(modelName) ||
+    isBaseModel(state, key, modelName) ||
+    (made !== undefined && customModelsOf(state, key).has(made))
+  ) {
     return `Model '${modelName}' already exists`;
   }
   for (const job of state.finetuneJobs.values()) {
@@ -307,7 +324,8 @@ async function runJob(state: State, job: FinetuneJob): Promise<void> {
     }
     job.exporting = true;
     job.updatedAt = Date.now();
-    const made = state.options.renameTunedModels ? `ft:${job.baseModel}:${job.modelName}:${job.id.slice(0, 8)}` : job.modelName;
+    const made =
+      job.styledName ?? (state.options.renameTunedModels ? `ft:${job.baseModel}:${job.modelName}:${job.id.slice(0, 8)}` : job.modelName);
     await createCustomModel(state, job.key, made, job.baseModel, state.options.artifactBytes);
     if (made !== job.modelName) {
       job.tunedModel = made;
@@ -407,11 +425,26 @@ export function handleFinetuneStatus(state: State, key: string, res: ServerRespo
     sendValidation(res, [{ type: 'missing', loc: ['query', 'job_id'], msg: 'Field required', input: null }]);
     return;
   }
-  const job = state.finetuneJobs.get(id);
+  const job = state.finetuneJobs.get(jobIdFromQuery(state.options.shape, id));
   if (!job || job.key !== key) {
     // Someone else's job is indistinguishable from no job: ids must not leak across keys.
     sendDetail(res, 404, `Job '${id}' not found`);
     return;
   }
-  sendJson(res, 200, jobView(job, state.options.answerShapes.progress));
+  const styled = styledFinetuneStatus(state.options.shape, styledJob(job), progressOf(job), organization(state, job.key));
+  sendJson(res, 200, styled ?? jobView(job, state.options.answerShapes.progress));
+}
+
+function organization(state: State, key: string): string {
+  return `org-${ownerId(state, key).slice(0, 12)}`;
+}
+
+function styledJob(job: FinetuneJob): StyledJob {
+  return { ...job, madeName: job.styledName ?? job.tunedModel ?? job.modelName };
+}
+
+/** The model a finished job made, by the id its client was given (Emulator.madeModel). */
+export function madeModelOf(state: State, jobId: string): string | undefined {
+  const job = state.finetuneJobs.get(jobId) ?? state.finetuneJobs.get(jobId.replace(/^operations\//, ''));
+  return job?.status === 'completed' ? (job.tunedModel ?? job.modelName) : undefined;
 }

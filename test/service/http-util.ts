@@ -1,6 +1,19 @@
 // Small HTTP helpers shared by the route modules: FastAPI-style JSON errors, bounded JSON body reading, sleeps that
 // end early when the client goes away.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { styledError, type ServiceShape } from './styles';
+
+/** The style each API response is answered in (set by emulator.ts per request; read when an error is sent). */
+const responseShapes = new WeakMap<ServerResponse, () => ServiceShape>();
+
+export function answerInStyle(res: ServerResponse, shape: () => ServiceShape): void {
+  responseShapes.set(res, shape);
+}
+
+function styled(res: ServerResponse, status: number, detail: string | ValidationIssue[]): unknown {
+  const shape = responseShapes.get(res)?.() ?? 'default';
+  return styledError(shape, status, detail);
+}
 
 /** One entry of FastAPI's 422 body: {"detail": [{type, loc, msg, input?}]}. */
 export interface ValidationIssue {
@@ -26,12 +39,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /** `{"detail": "..."}`: the shape FastAPI uses for HTTPException. */
 export function sendDetail(res: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { detail }, headers);
+  sendJson(res, status, styled(res, status, detail) ?? { detail }, headers);
 }
 
 /** FastAPI's request-validation shape. */
 export function sendValidation(res: ServerResponse, issues: ValidationIssue[]): void {
-  sendJson(res, 422, { detail: issues });
+  sendJson(res, 422, styled(res, 422, issues) ?? { detail: issues });
 }
 
 export function missing(loc: (string | number)[], input?: unknown): ValidationIssue {

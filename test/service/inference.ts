@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonObject, sendDetail, sendJson, sendValidation, sleepUnlessClosed, type ValidationIssue } from './http-util';
-import { hasModel, keyConfig } from './keys';
+import { hasModel, keyConfig, modelNamed } from './keys';
+import { styledAnswer, styledStream, type StreamFramer } from './styles';
 import type { Framing, ReasoningForm, State } from './types';
 
 /** Budgets: the spec shows no range; the emulator accepts integers 1..64 (defaults 8 sequential, 1 parallel). */
@@ -505,7 +506,7 @@ export async function handleInference(state: State, key: string, req: IncomingMe
     return;
   }
   const request = checked.value;
-  if (!hasModel(state, key, request.modelName)) {
+  if (!hasModel(state, key, modelNamed(state, key, request.modelName))) {
     sendDetail(res, 404, `Model '${request.modelName}' is not available for this API key`);
     return;
   }
@@ -518,6 +519,12 @@ export async function handleInference(state: State, key: string, req: IncomingMe
   // Inline reasoning is the answer's own text; a plain-text stream has no fields or events to carry it otherwise.
   const inline = form === 'inline' || (form !== 'none' && request.stream && framing === 'text');
   const text = inline ? inlineReasoning(reasoning, answer) : answer;
+  if (state.options.shape !== 'default') {
+    // Every style's framing carries reasoning apart, so only 'inline' puts it in the text.
+    const styledText = form === 'inline' ? inlineReasoning(reasoning, answer) : answer;
+    await answerStyled(state, res, request, framing, styledText, form === 'inline' ? '' : reasoning, failMidStream);
+    return;
+  }
   if (request.stream && !failMidStream && streamChunkBytes > 0 && tokenIntervalMs === 0 && (form === 'none' || inline)) {
     await streamBatched(res, framing, batchedBody(text, framing, streamTokenChars), streamChunkBytes);
     return;
@@ -554,4 +561,88 @@ export async function handleInference(state: State, key: string, req: IncomingMe
   }
   const thinking = tokensOf(reasoning, streamTokenChars);
   await streamAnswer(state, res, framing, [...thinking, ...tokens], failMidStream, thinking.length, form);
+}
+
+/**
+ * A whole-service style's answer (option `shape`, styles.ts): the same text, reasoning, pacing, thinking silence and
+ * scripted mid-stream failure as the default's, in the style's bodies and frames. `reasoning` is '' when there is none
+ * or when it is already inline in `text`.
+ */
+async function answerStyled(
+  state: State,
+  res: ServerResponse,
+  request: InferenceRequest,
+  framing: Framing,
+  text: string,
+  reasoning: string,
+  failMidStream: boolean,
+): Promise<void> {
+  const { streamTokenChars } = state.options;
+  const tokens = tokensOf(text, streamTokenChars);
+  if (!request.stream) {
+    if (failMidStream) {
+      sendDetail(res, 502, 'Model backend failed (emulated)');
+      return;
+    }
+    const delay =
+      state.options.answerDelayMs > 0
+        ? state.options.answerDelayMs
+        : Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens.length) / 4));
+    if (delay > 0 && !(await sleepUnlessClosed(res, delay))) {
+      return;
+    }
+    const usage = { prompt: countWords(request.prompt), completion: tokens.length };
+    sendJson(res, 200, styledAnswer(state.options.shape, request, text, reasoning, usage));
+    return;
+  }
+  const framer = styledStream(state.options.shape, framing, request);
+  if (!framer) {
+    return;
+  }
+  const thinking = reasoning === '' ? [] : tokensOf(reasoning, streamTokenChars);
+  await streamStyled(state, res, framer, [...thinking, ...tokens], thinking.length, failMidStream);
+}
+
+/** streamAnswer's pacing (TokenSchedule, batched due tokens, split multi-byte frames) with a style's frames. */
+async function streamStyled(
+  state: State,
+  res: ServerResponse,
+  framer: StreamFramer,
+  tokens: string[],
+  thinking: number,
+  failMidStream: boolean,
+): Promise<void> {
+  if (state.options.thinkMs > 0 && !(await sleepUnlessClosed(res, state.options.thinkMs))) {
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': framer.contentType, 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+  const opening = framer.open().join('');
+  if (opening !== '' && !(await writeFrame(res, opening))) {
+    return;
+  }
+  const limit = failMidStream ? Math.min(TOKENS_BEFORE_ERROR, tokens.length) : tokens.length;
+  const schedule = new TokenSchedule(state);
+  for (let i = 0; i < limit;) {
+    const wait = schedule.waitFor(i, performance.now());
+    const interval = schedule.intervalMs;
+    const stillThere =
+      interval > 0 && wait > 0 ? await sleepUnlessClosed(res, wait) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
+    if (!stillThere || !alive(res)) {
+      return;
+    }
+    const frames: string[] = [];
+    const now = performance.now();
+    do {
+      frames.push(...framer.token(tokens[i]!, i, tokens.length, i < thinking));
+      i++;
+    } while (interval > 0 && i < limit && schedule.waitFor(i, now) <= 0);
+    if (!(await writeFrame(res, frames.join(''), Math.min(20, Math.floor(interval / 2))))) {
+      return;
+    }
+  }
+  const ending = failMidStream ? framer.error('Model backend failed mid-stream (emulated)') : framer.close();
+  await writeFrame(res, ending.join(''));
+  if (alive(res)) {
+    res.end();
+  }
 }

@@ -1,6 +1,8 @@
 // API keys, what each may use, and GET /cr/get_allowed_models in every body shape a client may meet.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendDetail, sendJson } from './http-util';
+import { ownerId } from './storage';
+import { canonicalModelName, styledModelList } from './styles';
 import type { CustomModel, KeyConfig, ModelListShape, State } from './types';
 
 export const DEFAULT_KEYS: Record<string, KeyConfig> = {
@@ -52,6 +54,11 @@ export function customModelsOf(state: State, key: string): Map<string, CustomMod
 
 export function isBaseModel(state: State, key: string, name: string): boolean {
   return keyConfig(state, key).models.includes(name);
+}
+
+/** The model a request's name means in the service's style (Google's `models/<id>` is the base model `<id>`). */
+export function modelNamed(state: State, key: string, name: string): string {
+  return canonicalModelName(state.options.shape, name, (n) => isBaseModel(state, key, n));
 }
 
 /** Base or finished custom model of this key. */
@@ -146,6 +153,11 @@ export function shapeModelList(list: ModelRecord[], shape: ModelListShape): unkn
 }
 
 export function handleAllowedModels(state: State, key: string, res: ServerResponse): void {
+  const styled = styledModelList(state.options.shape, records(state, key), ownerId(state, key).slice(0, 12));
+  if (styled !== undefined) {
+    sendJson(res, 200, styled);
+    return;
+  }
   const shape = keyConfig(state, key).modelListShape ?? 'wrapped-models';
   sendJson(res, 200, shapeModelList(records(state, key), shape));
 }

@@ -1,9 +1,9 @@
 // CLI: node out/test/service/main.js --port N [--storage-port M] [--host H] [--token-interval-ms X]
 //   [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--download-mode redirect|metadata] [--data-dir D]
 //   [--stream-chunk-bytes B] [--stream-token-chars C] [--reasoning none|inline|field|event] [--think-ms S]
-//   [--answer-delay-ms D]
+//   [--answer-delay-ms D] [--shape default|openai-like|google-like|nested-phase]
 // Prints one line "Emulator listening on <url> (storage <storageUrl>)", then the keys; stops on SIGINT/SIGTERM.
-import { REASONING_FORMS, startEmulator, type EmulatorOptions, type ReasoningForm } from './emulator';
+import { REASONING_FORMS, SERVICE_SHAPES, startEmulator, type EmulatorOptions, type ReasoningForm, type ServiceShape } from './emulator';
 
 function parseArgs(argv: string[]): EmulatorOptions {
   const options: EmulatorOptions = {};
@@ -69,6 +69,13 @@ function parseArgs(argv: string[]): EmulatorOptions {
         options.reasoning = value as ReasoningForm;
         i++;
         break;
+      case '--shape':
+        if (!(SERVICE_SHAPES as readonly string[]).includes(value ?? '')) {
+          throw new Error(`--shape must be one of ${SERVICE_SHAPES.join(', ')}`);
+        }
+        options.shape = value as ServiceShape;
+        i++;
+        break;
       case '--think-ms':
         options.thinkMs = number(flag, value);
         i++;
@@ -87,7 +94,7 @@ function parseArgs(argv: string[]): EmulatorOptions {
       case '--help':
       case '-h':
         console.log(
-          'usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D] [--stream-chunk-bytes B] [--stream-token-chars C] [--reasoning none|inline|field|event] [--think-ms S] [--answer-delay-ms D]',
+          'usage: main.js --port N [--storage-port M] [--host H] [--token-interval-ms X] [--finetune-ms Y] [--evaluation-ms E] [--artifact-bytes Z] [--signed-url-ttl-ms T] [--download-mode redirect|metadata] [--data-dir D] [--stream-chunk-bytes B] [--stream-token-chars C] [--reasoning none|inline|field|event] [--think-ms S] [--answer-delay-ms D] [--shape default|openai-like|google-like|nested-phase]',
         );
         process.exit(0);
         break;
@@ -101,6 +108,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
 async function main(): Promise<void> {
   const emulator = await startEmulator(parseArgs(process.argv.slice(2)));
   console.log(`Emulator listening on ${emulator.url} (storage ${emulator.storageUrl})`);
+  if (emulator.options.shape !== 'default') {
+    console.log(`  service style ${emulator.options.shape}`);
+  }
   for (const [key, config] of Object.entries(emulator.options.keys)) {
     console.log(
       `  key ${key}: models ${config.models.join(', ')}; list shape ${config.modelListShape ?? 'wrapped-models'}; framing ${config.framing ?? 'sse'}`,

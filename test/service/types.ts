@@ -4,6 +4,7 @@ import type { FaultTable } from './faults';
 import type { Recorder } from './recorder';
 import type { FinetuneJob } from './finetune';
 import type { EvaluationJob } from './evaluation';
+import type { ServiceShape } from './styles';
 
 /** How a key's GET /cr/get_allowed_models body is shaped (the spec does not show it; clients must cope with all). */
 export type ModelListShape =
@@ -122,6 +123,13 @@ export interface EmulatorOptions {
    * progress as a percentage (`percent`, default) or as counts of questions done of total (`counts`).
    */
   answerShapes?: { start?: 'flat' | 'nested' | 'location'; progress?: 'percent' | 'counts' };
+  /**
+   * The whole service's style (styles.ts): every body the spec leaves "not shown" (model list, finetune start and
+   * status, inference answers and streams, download answer, error bodies, the evaluation's extra fields and error)
+   * written the way one family of public APIs writes them. 'default' (the default) is this emulator's own style, and
+   * only there do `modelListShape`, `answerShapes`, `reasoning`'s forms and `renameTunedModels` shape the bodies.
+   */
+  shape?: ServiceShape;
   artifactBytes?: number;
   downloadMode?: 'redirect' | 'metadata';
   redirectStatus?: RedirectStatus;
@@ -262,6 +270,8 @@ export interface Emulator {
   artifactPath(modelName: string, key?: string): string | undefined;
   artifactInfo(modelName: string, key?: string): ArtifactInfo | undefined;
   addCustomModel(key: string, modelName: string, opts?: { artifactBytes?: number; baseModel?: string }): Promise<void>;
+  /** The name of the model a finished finetune job made (the id as the client was given it), else undefined. */
+  madeModel(jobId: string): string | undefined;
   /** With recordTokenWrites: when each streamed token was written (epoch ms, sub-millisecond), in order. */
   readonly tokenWrites: number[];
   /** Open sockets on the API origin. */

@@ -1,0 +1,294 @@
+// The four journeys at client level (src/api/client.ts against the emulator) in each whole-service style (option
+// `shape`, issue 27): key and models, playground, finetune, evaluate and download. Each case exercises one reader of
+// the client; whatever else a case needs is done by hand (plain fetch), so a case fails only for its own reader.
+// styleBodies.ts says what each style's bodies mean: what the client should have read.
+//
+// Cases marked `it.skip` fail against today's readers (the reason is in the comment beside each); they are un-skipped
+// once the rewritten readers are merged. No assertion is loosened to make a case pass.
+import { strict as assert } from 'node:assert';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { collectInference } from '../../src/api/client';
+import { AuthError } from '../../src/api/errors';
+import { isTerminal, type FinetuneStatus, type InferenceRequest } from '../../src/api/types';
+import { DEFAULT_DATASETS, JUDGE_MODEL } from '../service/emulator';
+import { scoreFor } from '../service/evaluation';
+import { writePdf } from '../service/fixtures';
+import { composeAnswer, composeReasoning } from '../service/inference';
+import { clientFor, KEY, tempDir, until, useEmulator } from './helpers';
+import { STYLES, type StyledShape } from './styleBodies';
+
+const BASE = 'oss-reasoner-8b';
+const DATASET = 'demo-qa';
+
+/** A tuned model of each style, as the style names one (seeded, so the journeys do not wait for a finetune). */
+const SEEDED: Record<StyledShape, string> = {
+  'openai-like': `ft:${BASE}:seeded:0a1b2c3d`,
+  'google-like': 'tunedModels/seeded-0a1b2',
+  'nested-phase': 'seeded.v1',
+};
+
+/**
+ * Cases known to fail on main at the commit below, by style and case name, with the reason: each is registered with
+ * it.skip (see the header). Un-skip by deleting its entry.
+ */
+const FAILS_ON_MAIN = 'd57534b';
+const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
+  'openai-like': {
+    // fails on main at d57534b: readModelList (modelListInference.ts) answers [] with no error for
+    // {object:"list",data:[{id:"oss-reasoner-8b",object:"model",created,owned_by:"system"},…,
+    //  {id:"ft:oss-reasoner-8b:seeded:0a1b2c3d",owned_by:"org-…"}]}
+    // (the same list without the org-owned model is read, kinds base)
+    'lists the models with their kinds': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeStartedJob (startedJob.ts) "two values could each be the job id: ftjob-… and org-…"
+    // on the fine_tuning.job answer {object:"fine_tuning.job",id:"ftjob-…",organization_id:"org-…",training_file:"file-…",…}
+    'starts a finetune from two PDFs and is given the service’s job id': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeFinetuneStatus (jobStatus.ts) reads status "validating_files" as state 'unknown';
+    // while running it also names the base model (`model`) as the made model; "succeeded" + fine_tuned_model are read right
+    'polls a job to its end: states forward, progress read, the made model named': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeDownloadMetadata (downloadAnswer.ts) "neither a redirect nor a download URL" on
+    // {object:"model.artifact",model,filename,bytes,content_url:"<signed url>",expires_at:<epoch s>}
+    'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
+  },
+  'google-like': {
+    // fails on main at d57534b: readModelList reads
+    // {models:[{name:"models/…",baseModelId,…}],tunedModels:[{name:"tunedModels/…",baseModel,state:"ACTIVE"}]}
+    // with every model 'custom' (the base models under `models` too)
+    'lists the models with their kinds': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeInferenceResult (answerText.ts) takes `responseId` as the answer and no reasoning from
+    // {candidates:[{content:{parts:[{text,thought:true},{text}]}}],usageMetadata,modelVersion,responseId}
+    'a non-streamed run: answer and reasoning apart': FAILS_ON_MAIN,
+    // fails on main at d57534b: readStreamPayload (answerText.ts, via stream.ts) takes each element's `responseId` as the
+    // piece: the answer is the id repeated, reasoning '' (elements {candidates:[{content:{parts:[{text,thought?}]}}],…,responseId})
+    'a streamed run (json-array): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
+    // fails on main at d57534b: as the JSON array (NDJSON lines of the same elements): `responseId` read as the text
+    'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
+    // fails on main at d57534b: as the JSON array (CRLF SSE `data:` of the same elements): `responseId` read as the text
+    'a streamed run (sse): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeFinetuneStatus "finetune status: no status field" on the running operation
+    // {job_id,name:"operations/…",metadata:{state:"JOB_STATE_RUNNING",completedPercent,completedSteps,totalSteps,tunedModel}};
+    // the done one {…,done:true,response:{name:"tunedModels/…",state:"ACTIVE"}} is read as running ('ACTIVE'), no model
+    'polls a job to its end: states forward, progress read, the made model named': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeStartedJob "two values could each be the job id: <uuid> and operations/eval-<uuid>"
+    // on {job_id,status:"queued",name:"operations/eval-…",metadata:{state}}: the spec's `job_id` is not taken by its name
+    'evaluates a model: accuracy, correct/total and judge; an unknown dataset fails with the service’s words': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeDownloadMetadata "neither a redirect nor a download URL" on
+    // {kind:"storage#object",mediaLink:"<signed url>",expireTime,size:"<int64 string>",md5Hash,crc32c}
+    'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
+  },
+  'nested-phase': {
+    // fails on main at d57534b: decodeInferenceResult "two texts and nothing to tell which one is the answer (prompt,
+    // query_only)" on {request:{prompt,query_only,…},result:{answer:{text},thinking:{text},sources:[…]}}
+    'a non-streamed run: answer and reasoning apart': FAILS_ON_MAIN,
+    // fails on main at d57534b: readStreamPayload, the same error on the first event {seq:0,type:"request",request:{prompt,…}}
+    'a streamed run (sse): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
+    // fails on main at d57534b: readStreamPayload, the same error on the first (request echo) NDJSON line
+    'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeStartedJob "two values could each be the job id: <uuid> and
+    // /cr/generate_questions_status?job_id=<uuid>" on {ticket:{id,phase:"pending",poll:"/cr/…?job_id=…"}}
+    'starts a finetune from two PDFs and is given the service’s job id': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeFinetuneStatus "no status field" on {job_id,phase:"ingesting",percent:"13%"}
+    // ("pending" and "generating" are read); {phase:"tuning",steps:{done:"412",total:"1000"}} gives no progress;
+    // {phase:"ready",published_as:"<name>.v1"} is completed with no made model
+    'polls a job to its end: states forward, progress read, the made model named': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeStartedJob "two values could each be the job id: <uuid> and 0%" on
+    // {job_id,status:"queued",phase:"pending",percent:"0%"}; (its status "scoring" would read as 'unknown')
+    'evaluates a model: accuracy, correct/total and judge; an unknown dataset fails with the service’s words': FAILS_ON_MAIN,
+    // fails on main at d57534b: decodeDownloadMetadata "neither a redirect nor a download URL" on
+    // {artifact:{location:{href},expires:{in_seconds:"60"},size:{bytes:"<n>"},digest:"sha256:<hex>",file:{name}}}
+    'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
+  },
+};
+
+function journeys(shape: StyledShape): void {
+  const style = STYLES[shape];
+  const ctx = useEmulator({ shape, reasoning: 'field', finetuneDurationMs: 600 });
+  const tmp = tempDir('hr-styles-');
+  const base = style.baseName(BASE);
+  const known = KNOWN_FAILURES[shape] ?? {};
+  /** it(), or it.skip() for a case known to fail on main (its reason stays in KNOWN_FAILURES). */
+  const test = (name: string, fn: () => Promise<void>) =>
+    known[name] ? it.skip(`${name} [fails on main at ${FAILS_ON_MAIN}]`, fn) : it(name, fn);
+
+  const request = (stream: boolean): InferenceRequest => ({
+    prompt: 'What does a cache buy you? Café ☕',
+    modelName: base,
+    stream,
+    useRag: true,
+    sequentialBudget: 2,
+    parallelBudget: 1,
+    temperature: 0.5,
+  });
+  const expected = (r: InferenceRequest) => ({ reasoning: composeReasoning(r), answer: composeAnswer(r) });
+
+  /** Starts a finetune by hand (plain fetch) from two PDFs: the job id as the style gives it. */
+  async function startByHand(modelName: string): Promise<string> {
+    const fd = new FormData();
+    for (const [name, text] of [
+      ['handbook.pdf', 'The warranty lasts two years.'],
+      ['returns.pdf', 'Returns are accepted within thirty days.'],
+    ] as const) {
+      const file = path.join(tmp.dir, name);
+      await writePdf(file, [text]);
+      fd.append('files', new Blob([await fsp.readFile(file)]), name);
+    }
+    for (const [k, v] of Object.entries({ numQs: '4', mode: 'pretraining', modelName, modelType: base, use_case: 'journey' })) {
+      fd.append(k, v);
+    }
+    const res = await fetch(`${ctx.emu.url}/cr/generate_questions`, { method: 'POST', headers: { 'X-API-Key': KEY }, body: fd });
+    assert.equal(res.status, 200);
+    return style.startedId(await res.json());
+  }
+
+  describe('key and models', () => {
+    test('lists the models with their kinds', async () => {
+      if (!ctx.emu.artifactInfo(SEEDED[shape], KEY)) await ctx.emu.addCustomModel(KEY, SEEDED[shape], { baseModel: BASE });
+      const models = await clientFor(ctx.emu).listModels();
+      assert.deepEqual(
+        models.map((m) => [m.name, m.kind]),
+        [
+          [base, 'base'],
+          [style.baseName('oss-reasoner-70b'), 'base'],
+          [SEEDED[shape], 'custom'],
+        ],
+      );
+    });
+
+    test('a wrong key is an AuthError carrying the service’s words', async () => {
+      await assert.rejects(clientFor(ctx.emu, 'wrong-key').listModels(), (e: unknown) => {
+        assert.ok(e instanceof AuthError, `${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`);
+        assert.match(`${e.message} ${e.detail ?? ''}`, /Invalid API key/);
+        return true;
+      });
+    });
+  });
+
+  describe('playground', () => {
+    test('a non-streamed run: answer and reasoning apart', async () => {
+      const r = request(false);
+      assert.deepEqual(await collectInference(clientFor(ctx.emu).infer(r)), expected(r));
+    });
+
+    for (const { key: framing, wire } of style.framings) {
+      test(`a streamed run (${wire}): answer and reasoning apart, a piece per event`, async () => {
+        const key = `${shape}-${framing}`;
+        ctx.emu.setKey(key, { models: [BASE, 'oss-reasoner-70b'], framing });
+        const r = request(true);
+        const pieces: { kind: string; text: string }[] = [];
+        for await (const p of clientFor(ctx.emu, key).infer(r)) pieces.push(p);
+        const join = (kind: string) =>
+          pieces
+            .filter((p) => p.kind === kind)
+            .map((p) => p.text)
+            .join('');
+        assert.deepEqual({ reasoning: join('reasoning'), answer: join('answer') }, expected(r));
+        assert.ok(pieces.length > 20, `${pieces.length} pieces: not one per event`);
+      });
+    }
+  });
+
+  describe('finetune', () => {
+    test('starts a finetune from two PDFs and is given the service’s job id', async () => {
+      const files: string[] = [];
+      for (const name of ['manual.pdf', 'faq.pdf']) {
+        files.push(path.join(tmp.dir, name));
+        await writePdf(files.at(-1)!, [`${name}: the device charges in two hours.`]);
+      }
+      const started = await clientFor(ctx.emu).startFinetune({
+        files,
+        numQs: 4,
+        mode: 'pretraining',
+        modelName: `client-start-${shape}`,
+        modelType: base,
+        useCase: 'journey',
+      });
+      assert.equal(started.jobId, style.startedId(started.raw));
+      assert.equal(started.sha256.length, 2);
+    });
+
+    test('polls a job to its end: states forward, progress read, the made model named', async () => {
+      const jobId = await startByHand(`client-poll-${shape}`);
+      const client = clientFor(ctx.emu);
+      const seen: FinetuneStatus[] = [];
+      const final = await until(async () => {
+        const s = await client.getFinetuneStatus(jobId);
+        seen.push(s);
+        return isTerminal(s.state) ? s : undefined;
+      }, 15_000);
+      const states = seen.map((s) => s.state);
+      assert.equal(final.state, 'completed', `states: ${states.join()}; last raw: ${JSON.stringify(final.raw)}`);
+      assert.ok(
+        states.every((s) => s === 'queued' || s === 'running' || s === 'completed'),
+        `a state unread: ${JSON.stringify(seen.find((s) => s.state === 'unknown')?.raw ?? states)}`,
+      );
+      assert.ok(states.includes('running'), `never running: ${states.join()}`);
+      const progress = seen.map((s) => s.progress).filter((p): p is number => p !== undefined);
+      assert.deepEqual(
+        progress,
+        [...progress].sort((a, b) => a - b),
+        'progress went back',
+      );
+      assert.ok(
+        progress.every((p) => p >= 0 && p <= 100),
+        progress.join(),
+      );
+      if (style.progress(seen[0]!.raw) !== undefined) {
+        // The style says how far the job is: the client reads it as it goes.
+        const midway = seen.filter((s) => s.state === 'running' && s.progress !== undefined && s.progress > 0 && s.progress < 100);
+        assert.ok(midway.length > 0, `no progress read while running: ${JSON.stringify(seen.map((s) => [s.state, s.progress]))}`);
+      }
+      assert.equal(final.modelName, ctx.emu.madeModel(jobId), `made model: ${JSON.stringify(final.raw)}`);
+    });
+  });
+
+  describe('evaluate and download', () => {
+    test('evaluates a model: accuracy, correct/total and judge; an unknown dataset fails with the service’s words', async () => {
+      const client = clientFor(ctx.emu);
+      const job = await client.startEvaluation(base, DATASET);
+      const done = await until(async () => {
+        const s = await client.getEvaluationStatus(job.jobId);
+        return isTerminal(s.state) ? s : undefined;
+      });
+      assert.equal(done.state, 'completed', JSON.stringify(done.raw));
+      const correct = scoreFor(BASE, false, DATASET, DEFAULT_DATASETS[DATASET]!);
+      const total = DEFAULT_DATASETS[DATASET]!.total;
+      assert.deepEqual(
+        { ...done.result, accuracy: Math.round(done.result!.accuracy * 1e9) / 1e9 },
+        {
+          datasetName: DATASET,
+          modelName: base,
+          split: 'test',
+          correct,
+          total,
+          accuracy: Math.round((correct / total) * 1e9) / 1e9,
+          judgeModel: JUDGE_MODEL,
+        },
+      );
+
+      const bad = await client.startEvaluation(base, 'no-such-dataset');
+      const failed = await until(async () => {
+        const s = await client.getEvaluationStatus(bad.jobId);
+        return isTerminal(s.state) ? s : undefined;
+      });
+      assert.equal(failed.state, 'failed');
+      assert.equal(failed.error, "Dataset 'no-such-dataset' not found", JSON.stringify(failed.raw));
+    });
+
+    test('downloads a tuned model’s artifact and verifies it', async () => {
+      const model = SEEDED[shape];
+      if (!ctx.emu.artifactInfo(model, KEY)) await ctx.emu.addCustomModel(KEY, model, { baseModel: BASE });
+      const out = await clientFor(ctx.emu).download(model, { directory: tmp.dir });
+      const want = await fsp.readFile(ctx.emu.artifactPath(model, KEY)!);
+      assert.ok((await fsp.readFile(out.path)).equals(want), 'the bytes differ from the emulator’s artifact');
+      // Checked against the strongest checksum the style's answer announces.
+      assert.equal(out.verified, { 'openai-like': 'length', 'google-like': 'md5', 'nested-phase': 'sha256' }[shape]);
+    });
+  });
+}
+
+describe('the four journeys through the client, in each whole-service style', function () {
+  this.timeout(30_000);
+  for (const shape of Object.keys(STYLES) as StyledShape[]) {
+    describe(shape, () => journeys(shape));
+  }
+});
