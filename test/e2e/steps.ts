@@ -197,7 +197,12 @@ export function story(env: StoryEnvironment): Story {
         await wb.quickInput.locator('.quick-input-title').waitFor({ timeout: 10_000 });
       },
       async () => {
-        opened = (await wb.quickInput.locator('.quick-input-title').innerText({ timeout: 1_000 }).catch(() => '')).trim();
+        opened = (
+          await wb.quickInput
+            .locator('.quick-input-title')
+            .innerText({ timeout: 1_000 })
+            .catch(() => '')
+        ).trim();
         return opened.startsWith(step(1));
       },
     );
