@@ -5,7 +5,14 @@
 // In memory only, per origin: the last answer nothing could read (for Choose How to Read…, which takes no path from
 // its arguments) and the first names last read (for Show How the Service Is Read).
 import * as vscode from 'vscode';
-import { checkServiceProfile, type ModelListProfile, type ProfileBook, type ServiceProfile } from '../api/serviceProfile';
+import {
+  checkServiceProfile,
+  type DownloadProfile,
+  type ModelListProfile,
+  type ProfileBook,
+  type ServiceProfile,
+  type StartedJobProfile,
+} from '../api/serviceProfile';
 import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
@@ -49,7 +56,35 @@ export class ServiceProfiles implements vscode.Disposable {
         void this.keep(origin, 'modelList', profile);
       },
       unreadableModelList: (body) => this.unreadable.set(origin, body),
+      startedJob: () => this.startedJob(origin),
+      readStartedJob: ({ kind, from, change }) => {
+        const known = this.startedJob(origin);
+        if (change === undefined || known?.by === 'setting') return;
+        this.log.info(`${origin}: ${change}`);
+        // Each endpoint has its place: the other's is kept as it is.
+        const part: StartedJobProfile = { by: 'inferred' };
+        if (known?.finetune !== undefined) part.finetune = known.finetune;
+        if (known?.evaluation !== undefined) part.evaluation = known.evaluation;
+        part[kind] = from;
+        void this.keep(origin, 'startedJob', part);
+      },
+      download: () => this.download(origin),
+      readDownload: ({ profile, change }) => {
+        if (change === undefined || profile.by === 'setting') return;
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, 'download', profile);
+      },
     };
+  }
+
+  /** Where the started jobs' ids of `origin` are: the setting's, else the places kept. */
+  startedJob(origin: string): StartedJobProfile | undefined {
+    return this.fromSetting(origin)?.startedJob ?? this.stored(origin)?.startedJob;
+  }
+
+  /** Where `origin`'s download answer has its values: the setting's, else the one kept. */
+  download(origin: string): DownloadProfile | undefined {
+    return this.fromSetting(origin)?.download ?? this.stored(origin)?.download;
   }
 
   /** The model list profile for `origin`: the setting's, else the one kept. */
