@@ -15,7 +15,7 @@
 //      the Location header), then read by it: startedJobInference.ts (its rules at its top), startedJob.ts. `job_id`,
 //      the spec's name, first; else the one identifier, at any depth, that is no state word and no value the request
 //      sent, ranked by the words of its key (`id`, `jobId` over `run`, over `organization_id`: another thing's id), then
-//      one with a digit, then a shallower one; a tie is refused. A number only as the whole answer. No id in the body:
+//      a shallower one, then one with a digit; a tie is refused. A number only as the whole answer. No id in the body:
 //      the `Location` of a 201/202. An id over 256 characters or with control characters is refused (it is stored and
 //      sent back in every poll).
 //  §3/§4.4/§4.6 status (jobStatus.ts): the state is a value anywhere that is a state word (STATE_WORDS, after folding case, spaces

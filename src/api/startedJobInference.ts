@@ -5,7 +5,8 @@
 //     sent is a candidate, ranked by the words of its key (never whole key names): a key saying an id (id, ref,
 //     ticket, name, arn…) and nothing else but the job (`jobId`, `task_ref`) first; then a key saying no id (`run`,
 //     `flavor`); last a key saying whose id it is (`organization_id`, `owner_ref`, `model_name`): the id of another thing.
-//     Within a rank, one with a digit, then a shallower one, wins; a tie between two different values is refused.
+//     Within a rank a shallower one wins (a record nested in the answer is another thing's: `owner: {id}`), then one
+//     with a digit; a tie between two different values is refused.
 //  3. A number only as the whole answer: in a record, `{"position": 3}` looks just like `{"id": 3}`.
 //  4. No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment).
 // No spread or `apply` over what the service sent (decode.ts).
@@ -68,7 +69,7 @@ export function inferStartedJobId(body: unknown, answer: StartAnswer): FoundId {
     if (typeof v === 'string') {
       const t = v.trim();
       if (!isJobIdValue(t, sent)) return;
-      const rank = [keyRank(key), /\d/.test(t) ? 1 : 0, -depth];
+      const rank = [keyRank(key), -depth, /\d/.test(t) ? 1 : 0];
       const order = best ? compareRanks(rank, best.rank) : 1;
       if (order > 0) {
         best = { id: t, rank, path: path.slice() };

@@ -58,13 +58,14 @@ export class ServiceProfiles implements vscode.Disposable {
       unreadableModelList: (body) => this.unreadable.set(origin, body),
       startedJob: () => this.startedJob(origin),
       readStartedJob: ({ kind, from, change }) => {
-        const known = this.startedJob(origin);
-        if (change === undefined || known?.by === 'setting') return;
+        // Logged and kept as the model list's is, also when the setting's place no longer fits (the setting still wins).
+        if (change === undefined) return;
         this.log.info(`${origin}: ${change}`);
-        // Each endpoint has its place: the other's is kept as it is.
+        // Each endpoint has its place: the other one kept is kept as it is.
+        const kept = this.stored(origin)?.startedJob;
         const part: StartedJobProfile = { by: 'inferred' };
-        if (known?.finetune !== undefined) part.finetune = known.finetune;
-        if (known?.evaluation !== undefined) part.evaluation = known.evaluation;
+        if (kept?.finetune !== undefined) part.finetune = kept.finetune;
+        if (kept?.evaluation !== undefined) part.evaluation = kept.evaluation;
         part[kind] = from;
         void this.keep(origin, 'startedJob', part);
       },

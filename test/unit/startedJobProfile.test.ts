@@ -62,6 +62,11 @@ describe('started job: the id the spec documents, else by the words of its key',
     assert.equal(decodeStartedJob(HUGGING_FACE_JOB).jobId, '6745a1b2c3d4e5f6a7b8c9d0');
   });
 
+  it("the answer's own id over a nested record's, an id without a digit included", () => {
+    assert.equal(decodeStartedJob({ id: 'qa-gen-alpha', owner: { id: 'o_123', name: 'acme' } }).jobId, 'qa-gen-alpha');
+    assert.equal(decodeStartedJob({ request_id: 'req_8f3a', data: { id: 'gen-beta' } }).jobId, 'gen-beta');
+  });
+
   it("a Google operation: its name, not the metadata's type", () => {
     assert.equal(decodeStartedJob(GOOGLE_OPERATION).jobId, GOOGLE_OPERATION.name);
   });
