@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 import FormData from 'form-data';
 import { ContractError, FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
-import { decodeEvaluationStatus, decodeFinetuneStatus, decodeStartedJob } from './decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from './decode';
+import { readStartedJob, type StartAnswer } from './startedJob';
 import { readModelList } from './modelListReading';
 import type { ProfileBook } from './serviceProfile';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
@@ -181,7 +182,7 @@ export class ServiceClient {
       );
       const names = req.files.map((f) => path.basename(typeof f === 'string' ? f : f.path));
       const sent = [req.modelName, req.modelType, req.mode, req.useCase, String(req.numQs), ...names];
-      return { ...decodeStartedJob(answer.body, { ...answer, sent }), sha256: digests.map((d) => d()) };
+      return { ...this.readStarted('finetune', answer.body, { ...answer, sent }), sha256: digests.map((d) => d()) };
     } catch (e) {
       throw changed ?? e;
     } finally {
@@ -204,7 +205,14 @@ export class ServiceClient {
       { dataset_name: datasetName, model_name: modelName },
       opts,
     );
-    return decodeStartedJob(answer.body, { ...answer, sent: [modelName, datasetName] });
+    return this.readStarted('evaluation', answer.body, { ...answer, sent: [modelName, datasetName] });
+  }
+
+  /** A start answer read where the kept profile says the id is (inferred again when it no longer fits, and kept). */
+  private readStarted(kind: 'finetune' | 'evaluation', body: unknown, answer: StartAnswer): StartedJob {
+    const { job, from, change } = readStartedJob(body, answer, this.profiles?.startedJob()?.[kind]);
+    this.profiles?.readStartedJob({ kind, from, change });
+    return job;
   }
 
   /** 4.6 */
@@ -215,7 +223,7 @@ export class ServiceClient {
 
   /** 4.7: resolves the redirect or signed-URL metadata and streams the artifact into `options.directory`. */
   async download(modelName: string, options: DownloadOptions): Promise<DownloadOutcome> {
-    return downloadArtifact(this.http, modelName, options);
+    return downloadArtifact(this.http, modelName, options, this.profiles);
   }
 }
 

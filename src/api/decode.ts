@@ -11,10 +11,13 @@
 //  §4.1 model list: inferred once per service into a profile (paths and value maps), then read by it:
 //      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts.
 //  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts).
-//  §4.3/§4.5 started job (startedJob.ts): the one identifier in the answer, at any depth, that is no state word and no value the
-//      request sent; one with a digit, then a shallower one, wins; a tie is refused. A number only as the whole answer.
-//      No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment). An id over
-//      256 characters or with control characters is refused (it is stored and sent back in every poll).
+//  §4.3/§4.5 started job: inferred once per service and endpoint into the profile's `startedJob` part (the id's path, or
+//      the Location header), then read by it: startedJobInference.ts (its rules at its top), startedJob.ts. `job_id`,
+//      the spec's name, first; else the one identifier, at any depth, that is no state word and no value the request
+//      sent, ranked by the words of its key (`id`, `jobId` over `run`, over `organization_id`: another thing's id), then
+//      a shallower one, then one with a digit; a tie is refused. A number only as the whole answer. No id in the body:
+//      the `Location` of a 201/202. An id over 256 characters or with control characters is refused (it is stored and
+//      sent back in every poll).
 //  §3/§4.4/§4.6 status (jobStatus.ts): the state is a value anywhere that is a state word (STATE_WORDS, after folding case, spaces
 //      and dashes), under a key saying status/state first, then phase/stage, then the shallowest; a disagreement at
 //      one rank is refused. An unknown word under a status key is kept as `rawState` (state 'unknown', polling goes on,
@@ -24,10 +27,14 @@
 //      two keys sharing a word, the larger total winning). Message: the first human text, else a phase word. Error: a
 //      key saying error/failure/reason, by errorText. Message, error and state word are capped (capText): they are
 //      stored in the job record, rewritten at each poll. The model the job made: readMadeModel.
-//  §4.7 download body when not redirected: downloadAnswer.ts.
+//  §4.7 download body when not redirected: inferred once per service into the profile's `download` part (paths), then
+//      read by it: downloadInference.ts (its rules at its top), downloadValues.ts, downloadAnswer.ts. The URL is the
+//      answer's absolute https URL whatever its key; a 64-hex value is a SHA-256 whatever its key; expiry, size and file
+//      name by the words of their keys and the shape of their values.
 //  §5 401 and 403 from the API origin both mean "fix the key" (AuthError).  §6 no events: jobs are polled (src/jobs).
 //  §7 error bodies (errorBody.ts): FastAPI's `detail` list of `{loc, msg}`, an S3-like XML `<Message>`, else errorText of the body (a
-//      string, an object's human text, or a list of them, joined); an HTML page says nothing. Statuses: http.ts.
+//      string, an object's human text, or a list of them, joined); an HTML page says nothing; read by shape at each
+//      answer, no profile part (errorBody.ts says why). Statuses: http.ts.
 //  §8 limits: Retry-After, IETF RateLimit and X-RateLimit-Reset (rateLimit.ts), for retries and the poller alike.
 //  §9 versioning: no version is sent; unknown fields are ignored. All JSON is parsed by safeJson.ts only (depth 64).
 
@@ -35,6 +42,6 @@ export { parseBody, parseErrorBody } from './answerBody';
 export { decodeErrorMessage, errorText } from './errorBody';
 // The model list (§4.1) is inferred once per service and read by its profile: modelListInference.ts, modelListReader.ts.
 export { decodeModelList } from './modelListReading';
-export { decodeStartedJob, type StartAnswer } from './startedJob';
+export { decodeStartedJob, readStartedJob, type StartAnswer } from './startedJob';
 export { decodeEvaluationStatus, decodeFinetuneStatus, normaliseState } from './jobStatus';
-export { decodeDownloadMetadata } from './downloadAnswer';
+export { decodeDownloadMetadata, readDownloadAnswer } from './downloadAnswer';

@@ -18,7 +18,9 @@ import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
 import * as path from 'node:path';
 import { ApiError, CancelledError, ContractError, DiskError, IntegrityError, RequestError, ServerError, isCancellation } from './errors';
-import { decodeDownloadMetadata, parseBody } from './decode';
+import { parseBody } from './decode';
+import { readDownloadAnswer } from './downloadAnswer';
+import type { ProfileBook } from './serviceProfile';
 import { HttpClient, readCapped, type StreamResponse } from './http';
 import { storageGet, type StorageResponse } from './storageRequest';
 import { writeBody, type BodySource } from './writeBody';
@@ -153,7 +155,10 @@ export function checkSignedUrl(raw: string, base: string): string {
   return u.href;
 }
 
-async function resolveSource(http: HttpClient, modelName: string, signal: AbortSignal | undefined): Promise<Source> {
+/** Who keeps the service's download profile (ServiceClient's ProfileBook); none in tests that call downloadArtifact alone. */
+export type DownloadBook = Pick<ProfileBook, 'download' | 'readDownload'>;
+
+async function resolveSource(http: HttpClient, modelName: string, signal: AbortSignal | undefined, book?: DownloadBook): Promise<Source> {
   const url = http.url('/cr/finetune_model/download', { model_name: modelName });
   const res = await http.stream(
     'Requesting the download',
@@ -175,7 +180,8 @@ async function resolveSource(http: HttpClient, modelName: string, signal: AbortS
   const type = (res.headers['content-type'] ?? '').toLowerCase();
   if (type.includes('json') || type.startsWith('text/')) {
     const text = await readCapped(res.body, MAX_METADATA_BYTES);
-    const target = decodeDownloadMetadata(parseBody(text));
+    const { target, profile, change } = readDownloadAnswer(parseBody(text), { apiUrl: url, known: book?.download() });
+    book?.readDownload({ profile, change });
     return { target: { ...target, url: checkSignedUrl(target.url as string, url) } };
   }
   // The API answered with the bytes themselves: same origin, so the keyed client may fetch them again.
@@ -242,7 +248,12 @@ async function toDiskError(code: string, part: string, cause: unknown): Promise<
   return new DiskError(`Cannot write the download: ${why}. ${kept} bytes are kept in ${part}.`, code, kept, part, { cause });
 }
 
-export async function downloadArtifact(http: HttpClient, modelName: string, options: DownloadOptions): Promise<DownloadOutcome> {
+export async function downloadArtifact(
+  http: HttpClient,
+  modelName: string,
+  options: DownloadOptions,
+  book?: DownloadBook,
+): Promise<DownloadOutcome> {
   const { directory } = options;
   const part = partFilePath(directory, modelName, options.fileName, http.base.href);
   let lock: PartLock;
@@ -258,13 +269,19 @@ export async function downloadArtifact(http: HttpClient, modelName: string, opti
     throw new RequestError(`Cannot write the download: ${e instanceof Error ? e.message : String(e)}`);
   }
   try {
-    return await transfer(http, modelName, options, part);
+    return await transfer(http, modelName, options, part, book);
   } finally {
     await lock.release();
   }
 }
 
-async function transfer(http: HttpClient, modelName: string, options: DownloadOptions, part: string): Promise<DownloadOutcome> {
+async function transfer(
+  http: HttpClient,
+  modelName: string,
+  options: DownloadOptions,
+  part: string,
+  book: DownloadBook | undefined,
+): Promise<DownloadOutcome> {
   const { directory, signal } = options;
   const maxRenewals = options.maxRenewals ?? 2;
   const maxResumes = options.maxResumes ?? 5;
@@ -272,7 +289,7 @@ async function transfer(http: HttpClient, modelName: string, options: DownloadOp
   // The version of the artifact the part file's bytes came from: a resume accepts only the rest of that version.
   let validator = resumedFrom > 0 ? await readValidator(part) : undefined;
 
-  let source = await resolveSource(http, modelName, signal);
+  let source = await resolveSource(http, modelName, signal, book);
   let renewals = 0;
   let resumes = 0;
   let offset = resumedFrom;
@@ -304,7 +321,7 @@ async function transfer(http: HttpClient, modelName: string, options: DownloadOp
     if (renewals >= maxRenewals) throw new RequestError(`The download link was refused again after renewal (${why}).`);
     renewals++;
     source.direct?.abort();
-    source = await resolveSource(http, modelName, signal);
+    source = await resolveSource(http, modelName, signal, book);
     url = source.target.url;
     hops = 0;
   };

@@ -1,53 +1,80 @@
-// §4.7 the download answer when it is not a redirect: where the artifact is, until when, its size and checksum.
+// §4.7 the download answer when it is not a redirect: where the artifact is, until when, its size and checksum, read
+// where the service's profile says they are (its `download` part), and when none is known or the answer no longer
+// fits it, where downloadInference.ts finds them now; the caller keeps that profile (and logs `change`). Each value is
+// judged by its kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value of another kind.
 
 import { answerReader } from './errors';
-import { contract, isObj, type Obj } from './answerShape';
+import { inferDownloadProfile } from './downloadInference';
+import { expiryValue, fileNameValue, sha256Value, sizeValue, urlValue } from './downloadValues';
+import { parsePath, valueAt } from './profilePath';
+import { describeDownloadProfile } from './profileWords';
+import type { DownloadProfile } from './serviceProfile';
 import type { DownloadTarget } from './types';
 
-type Json = unknown;
-
-function firstString(o: Obj, fields: readonly string[]): string | undefined {
-  for (const f of fields) {
-    const v = o[f];
-    if (typeof v === 'string' && v.trim() !== '') return v;
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  }
-  return undefined;
+export interface DownloadReading {
+  target: DownloadTarget;
+  /** The profile that read it (the one known, or the one inferred now). */
+  profile: DownloadProfile;
+  /** Set when the profile was inferred now and differs from the one known: what changed, in words, for the log. */
+  change?: string;
 }
 
-function readExpiry(o: Obj, now: number): number | undefined {
-  const at = o.expires_at ?? o.expiresAt ?? o.expiry ?? o.expires ?? o.expiration;
-  if (typeof at === 'number' && Number.isFinite(at)) return at < 1e12 ? at * 1000 : at;
-  if (typeof at === 'string') {
-    if (/^\d+$/.test(at.trim())) {
-      const n = Number(at);
-      return n < 1e12 ? n * 1000 : n;
-    }
-    const t = Date.parse(at);
-    if (!Number.isNaN(t)) return t;
-  }
-  const inSec = o.expires_in ?? o.expiresIn ?? o.ttl;
-  if (typeof inSec === 'number' && Number.isFinite(inSec)) return now + inSec * 1000;
-  return undefined;
+export interface DownloadAnswerContext {
+  /** Now, in ms since the epoch: a duration (`expires_in`) is counted from it. */
+  now?: number;
+  /** The URL the answer came from: a download URL may be plain http only when this one is (the emulator on this machine). */
+  apiUrl?: string;
+  /** The profile kept for the service. */
+  known?: DownloadProfile;
 }
 
-export const decodeDownloadMetadata = answerReader(function decodeDownloadMetadata(body: Json, now: number = Date.now()): DownloadTarget {
-  let o: Obj | undefined = isObj(body) ? body : undefined;
-  if (o && !firstString(o, ['url', 'signed_url', 'download_url', 'presigned_url', 'href']) && isObj(o.data)) {
-    o = o.data;
-  }
-  const url = o && firstString(o, ['url', 'signed_url', 'signedUrl', 'download_url', 'downloadUrl', 'presigned_url', 'href']);
-  if (!o || !url) throw contract('download: neither a redirect nor a download URL', body);
-  let sha256 = firstString(o, ['sha256', 'checksum', 'sha256_checksum', 'digest'])?.trim().toLowerCase();
-  if (sha256?.startsWith('sha256:') || sha256?.startsWith('sha256=')) sha256 = sha256.slice(7);
-  if (sha256 && !/^[0-9a-f]{64}$/.test(sha256)) sha256 = undefined; // another algorithm: not verified
-  const sizeRaw = o.size ?? o.content_length ?? o.bytes ?? o.size_bytes;
-  const size = typeof sizeRaw === 'number' && Number.isSafeInteger(sizeRaw) && sizeRaw >= 0 ? sizeRaw : undefined;
-  return {
-    url,
-    expiresAt: readExpiry(o, now),
-    size,
-    sha256,
-    fileName: firstString(o, ['filename', 'file_name', 'fileName', 'name']),
+const MISFIT = Symbol('misfit');
+
+/** The target `profile` reads from `body`, or MISFIT when a value is not at its path or not of its kind. */
+function readBy(body: unknown, profile: DownloadProfile, allowHttp: boolean, now: number): DownloadTarget | typeof MISFIT {
+  const get = <T>(p: string | undefined, judge: (v: unknown, key: string | undefined) => T | undefined): T | undefined | typeof MISFIT => {
+    if (p === undefined) return undefined;
+    const segments = parsePath(p);
+    if (segments === undefined) return MISFIT;
+    let last: string | undefined;
+    for (const s of segments) if (typeof s === 'string') last = s;
+    return judge(valueAt(body, segments), last) ?? MISFIT;
   };
+  const url = get(profile.url, (v) => urlValue(v, allowHttp));
+  const expiresAt = get(profile.expires, (v) => expiryValue(v, now));
+  const size = get(profile.size, sizeValue);
+  const sha256 = get(profile.sha256, sha256Value);
+  const fileName = get(profile.fileName, fileNameValue);
+  if (url === MISFIT || expiresAt === MISFIT || size === MISFIT || sha256 === MISFIT || fileName === MISFIT) return MISFIT;
+  return { url, expiresAt, size, sha256, fileName };
+}
+
+/** Reads a download answer by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
+export const readDownloadAnswer = answerReader(function readDownloadAnswer(
+  body: unknown,
+  { now = Date.now(), apiUrl, known }: DownloadAnswerContext = {},
+): DownloadReading {
+  const allowHttp = apiUrl !== undefined && /^http:/i.test(apiUrl);
+  if (known) {
+    const target = readBy(body, known, allowHttp, now);
+    if (target !== MISFIT) return { target, profile: known };
+  }
+  const inferred = inferDownloadProfile(body, allowHttp, now);
+  const target = readBy(body, inferred, allowHttp, now);
+  // The inference took only values of their kind: its own profile always fits the answer it came from.
+  if (target === MISFIT) throw new Error('a download profile does not fit the answer it was inferred from');
+  const reading = describeDownloadProfile(inferred);
+  const change = known
+    ? `The download answer no longer fits how it was read (${describeDownloadProfile(known)}); now: ${reading}`
+    : `Download answer: ${reading}`;
+  return { target, profile: inferred, change };
+});
+
+/** A download answer read with no profile known (tests, and callers that keep none). */
+export const decodeDownloadMetadata = answerReader(function decodeDownloadMetadata(
+  body: unknown,
+  now: number = Date.now(),
+  apiUrl?: string,
+): DownloadTarget {
+  return readDownloadAnswer(body, { now, apiUrl }).target;
 });

@@ -1,6 +1,11 @@
 // §7 error bodies, and the words of an error wherever the service puts one: FastAPI's `detail` list of `{loc, msg}`,
 // an S3-like XML `<Message>`, else the human text of the body (a string, an object's human text, or a list of them,
 // joined); an HTML page says nothing.
+// No profile part is kept for error bodies (issue 27), unlike the other answers: one service answers errors in several
+// shapes at once (its framework's 422 `detail` list, its own 404 text, a proxy's HTML 502, a storage's XML), so a kept
+// path would misfit about as often as it fits; an error body is read once per failure, not once per poll or listed
+// model, so reading it by its shape costs nothing a person could notice; and what it yields is only text shown beside
+// the status, which decides the error's kind and its fixing action on its own (http.ts).
 
 import { isHumanText, isObj, MAX_DEPTH } from './answerShape';
 import { capText } from './types';

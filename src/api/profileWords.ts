@@ -3,7 +3,8 @@
 // document, the log), never as markdown, and the values are capped here. English, as the log is: src/api may not
 // reach l10n (the layers test); the document around these lines is translated.
 
-import type { ModelListEntry, ModelListProfile } from './serviceProfile';
+import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile } from './serviceProfile';
+import { LOCATION_HEADER } from './startedJobInference';
 import { capText } from './types';
 
 /** Most values of a kind map written out; the rest are counted. */
@@ -30,12 +31,47 @@ export function describeModelListProfile(p: ModelListProfile): string {
 
 /** Lines for a document: where the names are, the first ones last read, and where the profile came from. */
 export function modelListLines(p: ModelListProfile, samples: readonly string[] | undefined): string[] {
-  const from =
-    p.by === 'setting'
-      ? 'from the setting hostedReasoning.serviceProfile'
-      : p.by === 'chosen'
-        ? 'as you chose it'
-        : 'inferred from the first answer';
+  const from = sourceWords(p.by);
   // The first list carries the names last read (a grouped list's names are not told apart per group here).
   return [...p.lists.map((e, i) => `Model names: ${entryWords(e, i === 0 ? samples : undefined)}`), `  (${from})`];
+}
+
+function sourceWords(by: ProfileSource): string {
+  return by === 'setting'
+    ? 'from the setting hostedReasoning.serviceProfile'
+    : by === 'chosen'
+      ? 'as you chose it'
+      : 'inferred from the first answer';
+}
+
+/** Where a start answer's id is, in words: "the id at result.job.ref", "the id in the Location header". */
+export function describeStartedJobPlace(from: string): string {
+  if (from === LOCATION_HEADER) return 'the id in the Location header';
+  return from === '' ? 'the id is the whole answer' : `the id at ${at(from)}`;
+}
+
+/** Lines for a document: where each endpoint's start answer has its id, and where that came from. */
+export function startedJobLines(p: StartedJobProfile): string[] {
+  const lines: string[] = [];
+  if (p.finetune !== undefined) lines.push(`Started finetuning job: ${describeStartedJobPlace(p.finetune)}`);
+  if (p.evaluation !== undefined) lines.push(`Started evaluation: ${describeStartedJobPlace(p.evaluation)}`);
+  return [...lines, `  (${sourceWords(p.by)})`];
+}
+
+/** A path as shown: '' is the answer itself. */
+const at = (path: string) => (path === '' ? 'the whole answer' : cap(path));
+
+/** One line: where a download answer's URL, expiry, size, SHA-256 and file name are. */
+export function describeDownloadProfile(p: DownloadProfile): string {
+  const parts = [`URL at ${at(p.url)}`];
+  if (p.expires !== undefined) parts.push(`expiry at ${at(p.expires)}`);
+  if (p.size !== undefined) parts.push(`size at ${at(p.size)}`);
+  if (p.sha256 !== undefined) parts.push(`SHA-256 at ${at(p.sha256)}`);
+  if (p.fileName !== undefined) parts.push(`file name at ${at(p.fileName)}`);
+  return parts.join('; ');
+}
+
+/** Lines for a document: the download answer's places, and where they came from. */
+export function downloadLines(p: DownloadProfile): string[] {
+  return [`Download answer: ${describeDownloadProfile(p)}`, `  (${sourceWords(p.by)})`];
 }

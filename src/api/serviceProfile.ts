@@ -6,6 +6,7 @@
 // and refuses what it does not know.
 
 import { EACH, parsePath, type Segment } from './profilePath';
+import { LOCATION_HEADER } from './startedJobInference';
 import type { ModelKind } from './types';
 
 /** Where a profile came from: inferred from an answer, chosen by the person, or the setting's. */
@@ -38,8 +39,30 @@ export interface ModelListProfile {
   by: ProfileSource;
 }
 
+/**
+ * Where a started job's id is (§4.3, §4.5), per endpoint (a service may answer the two differently): a path
+ * (`result.job.ref`; '' the answer itself) or LOCATION_HEADER.
+ */
+export interface StartedJobProfile {
+  finetune?: string;
+  evaluation?: string;
+  by: ProfileSource;
+}
+
+/** Where a download answer's values are (§4.7): paths. */
+export interface DownloadProfile {
+  url: string;
+  expires?: string;
+  size?: string;
+  sha256?: string;
+  fileName?: string;
+  by: ProfileSource;
+}
+
 export interface ServiceProfile {
   modelList?: ModelListProfile;
+  startedJob?: StartedJobProfile;
+  download?: DownloadProfile;
 }
 
 /**
@@ -53,6 +76,14 @@ export interface ProfileBook {
   readModelList(reading: { profile: ModelListProfile; change?: string; samples: string[] }): void;
   /** A model list nothing could read (or two ways could): kept for the person to choose how to read it. */
   unreadableModelList(body: unknown): void;
+  /** Where started jobs' ids are: the setting's for this origin, else the places kept. */
+  startedJob(): StartedJobProfile | undefined;
+  /** A start answer of `kind` was read at `from`; `change` is set when that place was inferred now (to keep and log). */
+  readStartedJob(reading: { kind: 'finetune' | 'evaluation'; from: string; change?: string }): void;
+  /** Where a download answer's values are: the setting's for this origin, else the one kept. */
+  download(): DownloadProfile | undefined;
+  /** A download answer was read by `profile`; `change` is set when it was inferred now (to keep and log). */
+  readDownload(reading: { profile: DownloadProfile; change?: string }): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form
@@ -149,9 +180,66 @@ export function checkModelListProfile(x: unknown, by?: ProfileSource): Checked<M
   return { value: { lists: o.lists as ModelListEntry[], by: source } };
 }
 
+/** A place of a start answer's id: a path, or the Location header. */
+function place(x: unknown, what: string): Checked<string> {
+  if (x === LOCATION_HEADER) return { value: x };
+  const p = path(x, what);
+  return 'problem' in p ? p : { value: x as string };
+}
+
+/** Only the fields `known`, each checked by `check`; `by` as checkModelListProfile takes it. */
+function checkPlaces(
+  x: unknown,
+  part: string,
+  known: readonly string[],
+  check: (v: unknown, what: string) => Checked<string>,
+  by: ProfileSource | undefined,
+): Checked<Record<string, string> & { by: ProfileSource }> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `${part} is not an object` };
+  const o = x as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(o)) {
+    if (k === 'by') continue;
+    if (!known.includes(k)) return { problem: `${part} has an unknown field "${k}"` };
+    const c = check(o[k], `${part}.${k}`);
+    if ('problem' in c) return c;
+    out[k] = c.value;
+  }
+  const source = by ?? (o.by === 'inferred' || o.by === 'chosen' ? o.by : 'inferred');
+  return { value: Object.assign(out, { by: source }) };
+}
+
+/** The started job part: a place per endpoint, at least one. */
+export function checkStartedJobProfile(x: unknown, by?: ProfileSource): Checked<StartedJobProfile> {
+  const c = checkPlaces(x, 'startedJob', ['finetune', 'evaluation'], place, by);
+  if ('value' in c && c.value.finetune === undefined && c.value.evaluation === undefined) {
+    return { problem: 'startedJob names neither finetune nor evaluation' };
+  }
+  return c;
+}
+
+/** The download part: the URL's path, and those of its expiry, size, SHA-256 and file name when known. */
+export function checkDownloadProfile(x: unknown, by?: ProfileSource): Checked<DownloadProfile> {
+  const c = checkPlaces(
+    x,
+    'download',
+    ['url', 'expires', 'size', 'sha256', 'fileName'],
+    (v, what) => {
+      const p = path(v, what);
+      return 'problem' in p ? p : { value: v as string };
+    },
+    by,
+  );
+  if ('problem' in c) return c;
+  const { url } = c.value;
+  return url === undefined ? { problem: 'download has no url' } : { value: { ...c.value, url } };
+}
+
 /** Each part's checker, by the part's name: each kind of answer adds its line here and its field to ServiceProfile. */
 const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSource) => Checked<NonNullable<ServiceProfile[K]>> } = {
   modelList: checkModelListProfile,
+  startedJob: checkStartedJobProfile,
+  download: checkDownloadProfile,
 };
 
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */

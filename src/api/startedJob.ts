@@ -1,58 +1,56 @@
-// §4.3/§4.5 the answer to a started job: its id (rules in decode.ts's header).
+// §4.3/§4.5 the answer to a started job: its id, read where the service's profile says it is (its `startedJob` part,
+// one place per endpoint), and when no place is known or the answer no longer fits it, where startedJobInference.ts
+// finds it now; the caller keeps that place (and logs `change`). Rules in decode.ts's header and startedJobInference.ts.
 
 import { answerReader } from './errors';
-import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH } from './answerShape';
-import { normaliseState } from './jobStatus';
+import { contract } from './answerShape';
+import { idFromLocation, inferStartedJobId, isJobIdValue, LOCATION_HEADER, type StartAnswer } from './startedJobInference';
+import { parsePath, valueAt } from './profilePath';
+import { describeStartedJobPlace } from './profileWords';
 import { isUsableJobId, MAX_JOB_ID_LENGTH, type StartedJob } from './types';
 
-type Json = unknown;
+export type { StartAnswer } from './startedJobInference';
 
-/** What else the client knows of a start answer: its status and Location header, and the values the request sent. */
-export interface StartAnswer {
-  status?: number;
-  location?: string;
-  /** Values the request itself sent (model, dataset, mode…): an answer echoing them back does not make them ids. */
-  sent?: readonly string[];
+export interface StartedJobReading {
+  job: StartedJob;
+  /** Where the id was read: a path ('' the answer itself) or LOCATION_HEADER. */
+  from: string;
+  /** Set when the place was inferred now and differs from the one known: what changed, in words, for the log. */
+  change?: string;
 }
 
-export const decodeStartedJob = answerReader(function decodeStartedJob(body: Json, answer: StartAnswer = {}): StartedJob {
-  const sent = new Set(answer.sent ?? []);
-  const strings: { id: string; rank: number[] }[] = [];
-  const visit = (v: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH) return;
-    if (typeof v === 'string') {
-      const t = v.trim();
-      if (isIdentifier(t) && !sent.has(t) && normaliseState(t) === 'unknown' && !isTypeValue(t)) {
-        strings.push({ id: t, rank: [/\d/.test(t) ? 1 : 0, -depth] });
-      }
-    } else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
-    else if (isObj(v)) for (const x of Object.values(v)) visit(x, depth + 1);
-  };
-  visit(body, 0);
-  strings.sort((a, b) => compareRanks(b.rank, a.rank));
-  const [best, next] = strings;
-  if (best && next && compareRanks(best.rank, next.rank) === 0 && best.id !== next.id) {
-    throw contract(`two values could each be the job id: "${best.id}" and "${next.id}"`, body);
-  }
-  // A number is an id only when it is the whole answer: in a record, `{"position": 3}` looks just like `{"id": 3}`.
-  const id = best?.id ?? (typeof body === 'number' && Number.isSafeInteger(body) ? String(body) : undefined) ?? idFromLocation(answer);
-  if (id === undefined) throw contract('no job id in the answer', body);
+/** The id at a known place, or undefined when the answer does not fit it (nothing there, or nothing that is an id). */
+function idAt(body: unknown, answer: StartAnswer, from: string): string | undefined {
+  if (from === LOCATION_HEADER) return idFromLocation(answer);
+  const path = parsePath(from);
+  if (path === undefined) return undefined;
+  const v = valueAt(body, path);
+  if (path.length === 0 && typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return isJobIdValue(v, new Set(answer.sent ?? [])) ? v.trim() : undefined;
+}
+
+/** Reads a start answer by the place `known`, inferring it again when the answer does not fit. */
+export const readStartedJob = answerReader(function readStartedJob(
+  body: unknown,
+  answer: StartAnswer = {},
+  known?: string,
+): StartedJobReading {
+  const kept = known === undefined ? undefined : idAt(body, answer, known);
+  const { id, from } = kept !== undefined ? { id: kept, from: known! } : inferStartedJobId(body, answer);
   // An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
   if (!isUsableJobId(id)) {
     throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
   }
-  return { jobId: id, raw: body };
+  const job = { jobId: id, raw: body };
+  if (from === known) return { job, from };
+  const change =
+    known === undefined
+      ? `Started job: ${describeStartedJobPlace(from)}`
+      : `The started job's answer no longer fits how it was read (${describeStartedJobPlace(known)}); now: ${describeStartedJobPlace(from)}`;
+  return { job, from, change };
 });
 
-/** A 201/202 that says where the job is: its one query value, else the last segment of its path. */
-function idFromLocation({ status, location }: StartAnswer): string | undefined {
-  if ((status !== 201 && status !== 202) || !location) return undefined;
-  try {
-    const url = new URL(location, 'http://service.invalid/');
-    const values = [...url.searchParams.values()].filter(isIdentifier);
-    const id = values.length === 1 ? values[0] : decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
-    return isIdentifier(id) ? id : undefined;
-  } catch {
-    return undefined; // not a URL, or a segment that is not URI-encoded
-  }
-}
+/** A start answer read with no place known (tests, and callers that keep none). */
+export const decodeStartedJob = answerReader(function decodeStartedJob(body: unknown, answer: StartAnswer = {}): StartedJob {
+  return readStartedJob(body, answer).job;
+});

@@ -7,7 +7,14 @@
 // profile inferred when the setting's no longer fit the list. The setting is not ours to rewrite, so without that the
 // setting's profile was tried, failed, and the same profile inferred, logged and kept again at every list read.
 import * as vscode from 'vscode';
-import { checkServiceProfile, type ModelListProfile, type ProfileBook, type ServiceProfile } from '../api/serviceProfile';
+import {
+  checkServiceProfile,
+  type DownloadProfile,
+  type ModelListProfile,
+  type ProfileBook,
+  type ServiceProfile,
+  type StartedJobProfile,
+} from '../api/serviceProfile';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
@@ -60,7 +67,36 @@ export class ServiceProfiles implements vscode.Disposable {
         void this.keep(origin, 'modelList', profile);
       },
       unreadableModelList: (body) => this.unreadable.set(origin, body),
+      startedJob: () => this.startedJob(origin),
+      readStartedJob: ({ kind, from, change }) => {
+        // Logged and kept as the model list's is, also when the setting's place no longer fits (the setting still wins).
+        if (change === undefined) return;
+        this.log.info(`${origin}: ${change}`);
+        // Each endpoint has its place: the other one kept is kept as it is.
+        const kept = this.stored(origin)?.startedJob;
+        const part: StartedJobProfile = { by: 'inferred' };
+        if (kept?.finetune !== undefined) part.finetune = kept.finetune;
+        if (kept?.evaluation !== undefined) part.evaluation = kept.evaluation;
+        part[kind] = from;
+        void this.keep(origin, 'startedJob', part);
+      },
+      download: () => this.download(origin),
+      readDownload: ({ profile, change }) => {
+        if (change === undefined || profile.by === 'setting') return;
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, 'download', profile);
+      },
     };
+  }
+
+  /** Where the started jobs' ids of `origin` are: the setting's, else the places kept. */
+  startedJob(origin: string): StartedJobProfile | undefined {
+    return this.fromSetting(origin)?.startedJob ?? this.stored(origin)?.startedJob;
+  }
+
+  /** Where `origin`'s download answer has its values: the setting's, else the one kept. */
+  download(origin: string): DownloadProfile | undefined {
+    return this.fromSetting(origin)?.download ?? this.stored(origin)?.download;
   }
 
   /**

@@ -181,13 +181,15 @@ describe('decode: download metadata (4.7)', () => {
       sha256: 'a'.repeat(64),
       fileName: undefined,
     });
+    // The URL is the answer's absolute https URL (issue 27): these once said 'u', a relative URL no longer taken.
+    const u = 'https://s/u';
     assert.equal(
-      decodeDownloadMetadata({ signed_url: 'u', expires_at: '2030-01-01T00:00:00Z' }).expiresAt,
+      decodeDownloadMetadata({ signed_url: u, expires_at: '2030-01-01T00:00:00Z' }).expiresAt,
       Date.parse('2030-01-01T00:00:00Z'),
     );
-    assert.equal(decodeDownloadMetadata({ download_url: 'u', expires: 1_900_000_000 }).expiresAt, 1_900_000_000_000);
-    assert.equal(decodeDownloadMetadata({ data: { url: 'u', checksum: `sha256:${'b'.repeat(64)}` } }).sha256, 'b'.repeat(64));
-    assert.equal(decodeDownloadMetadata({ url: 'u', checksum: 'md5:abc' }).sha256, undefined);
+    assert.equal(decodeDownloadMetadata({ download_url: u, expires: 1_900_000_000 }).expiresAt, 1_900_000_000_000);
+    assert.equal(decodeDownloadMetadata({ data: { url: u, checksum: `sha256:${'b'.repeat(64)}` } }).sha256, 'b'.repeat(64));
+    assert.equal(decodeDownloadMetadata({ url: u, checksum: 'md5:abc' }).sha256, undefined);
   });
   it('no URL is a ContractError', () => {
     assert.throws(() => decodeDownloadMetadata({ expires_in: 3 }), ContractError);

@@ -1,9 +1,10 @@
 // Show How the Service Is Read: a read-only plain-text document saying, in words, how the service's answers are read
-// (where the model names are, a few of them, where the kind comes from and what each word means), where that came
-// from (inferred, chosen, or the setting), and the profile as the setting takes it, to correct it or share it with a
-// team. Plain text: the service's words are shown as written, never rendered; profileWords.ts caps them.
+// (where the model names are, a few of them, where the kind comes from and what each word means; where a started job's
+// id is; where a download answer's URL, expiry, size and checksum are), where that came from (inferred, chosen, or the
+// setting), and the profile as the setting takes it, to correct it or share it with a team. Plain text: the service's
+// words are shown as written, never rendered; profileWords.ts caps them.
 import * as vscode from 'vscode';
-import { modelListLines } from '../../api/profileWords';
+import { downloadLines, modelListLines, startedJobLines } from '../../api/profileWords';
 import { COMMANDS, PROFILE_SCHEME } from '../../contributions';
 import type { Services } from '../../services';
 
@@ -32,18 +33,33 @@ async function profileText(services: Services): Promise<string> {
   const profile = services.profiles.modelList(origin);
   if (profile) lines.push(...modelListLines(profile, services.profiles.lastSamples(origin)));
   else lines.push(vscode.l10n.t('Model names: not read yet (open the Models view).'));
+  const startedJob = services.profiles.startedJob(origin);
+  if (startedJob) lines.push(...startedJobLines(startedJob));
+  else lines.push(vscode.l10n.t('Started jobs: not read yet (start a finetuning job or an evaluation).'));
+  const download = services.profiles.download(origin);
+  if (download) lines.push(...downloadLines(download));
+  else lines.push(vscode.l10n.t('Download answer: not read yet (download a model; a service that redirects has none).'));
   lines.push(
     '',
-    vscode.l10n.t(
-      'The other answers (a started job, a job status, an inference, a download, an error) are read by their shape at each answer.',
-    ),
+    vscode.l10n.t('The other answers (a job status, an inference, an error) are read by their shape at each answer.'),
     vscode.l10n.t(
       'To correct how the model list is read: Choose How to Read… in the Models view when it cannot be read, or the setting hostedReasoning.serviceProfile (below, as it takes it).',
     ),
   );
+  // The setting's form: each part without where it came from.
+  const setting: Record<string, unknown> = {};
   if (profile) {
     const { by: _by, ...shared } = profile;
-    lines.push('', JSON.stringify({ [origin]: { modelList: shared } }, null, 2));
+    setting.modelList = shared;
   }
+  if (startedJob) {
+    const { by: _by, ...shared } = startedJob;
+    setting.startedJob = shared;
+  }
+  if (download) {
+    const { by: _by, ...shared } = download;
+    setting.download = shared;
+  }
+  if (Object.keys(setting).length > 0) lines.push('', JSON.stringify({ [origin]: setting }, null, 2));
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,131 @@
+// §4.7 the download answer's inference: from one answer, *where* its values are, as the profile's `download` part
+// (paths), which downloadAnswer.ts then reads this answer and later ones by. By the shape of values and the words of
+// keys, never by whole key names (downloadValues.ts judges each value). Its rules:
+//  1. The URL is the answer's absolute https URL whatever its key (http only when the API itself is plain http), at any
+//     depth. Two different ones are told apart by the words of their keys: one saying a download (download, signed,
+//     media…) first, then one saying only a URL (`url`, `href`), then one saying a URL among other words (`repo_url`),
+//     then the rest; a tie is refused (ContractError naming both, their queries redacted): the extension does not guess.
+//  2. The SHA-256 is a 64-hex value whatever its key (base64 when its key says sha256); two different ones are told
+//     apart by a key saying a checksum, else none is taken (a wrong checksum would delete a good download).
+//  3. The size is a byte count whose key says size/bytes/length; keys saying only that first (`size` over
+//     `pointerSize`); two different counts at that rank give none (a wrong size fails the download).
+//  4. The expiry is a time, or a duration in seconds, whose key says expire/ttl/until: the shallowest, then the first.
+//  5. The file name is a base name with an extension under a key made of file/name words: the shallowest, then the first.
+// No spread or `apply` over what the service sent (decode.ts).
+
+import { contract, isObj, keySays, MAX_DEPTH } from './answerShape';
+import {
+  CHECKSUM_WORDS,
+  DOWNLOAD_WORDS,
+  EXPIRY_WORDS,
+  expiryValue,
+  FILE_NAME_WORDS,
+  FILE_WORDS,
+  fileNameValue,
+  keyIsOnly,
+  sha256Value,
+  SIZE_WORDS,
+  sizeValue,
+  URL_WORDS,
+  urlValue,
+} from './downloadValues';
+import { formatPath, type Segment } from './profilePath';
+import { describeUrl } from './redact';
+import type { DownloadProfile } from './serviceProfile';
+
+/** A value found, where, and how well its key says it (higher first; then shallower, then earlier). */
+interface Found<T> {
+  value: T;
+  path: Segment[];
+  rank: number;
+  depth: number;
+}
+
+/**
+ * The best of a kind, and a different value as good as it (`rival`) when the ranks cannot tell them apart; with
+ * `byDepth` the shallower of two equals wins, then the earlier, and there is no rival.
+ */
+function best<T>(found: Found<T>[], byDepth: boolean): { top?: Found<T>; rival?: Found<T> } {
+  let top: Found<T> | undefined;
+  let rival: Found<T> | undefined;
+  for (const f of found) {
+    if (!top || f.rank > top.rank || (byDepth && f.rank === top.rank && f.depth < top.depth)) {
+      top = f;
+      rival = undefined;
+    } else if (!byDepth && f.rank === top.rank && f.value !== top.value) rival ??= f;
+  }
+  return { top, rival };
+}
+
+function urlRank(key: string | undefined): number {
+  if (key === undefined) return 0;
+  if (keySays(key, DOWNLOAD_WORDS)) return 3;
+  if (keyIsOnly(key, URL_WORDS)) return 2;
+  return keySays(key, URL_WORDS) ? 1 : 0;
+}
+
+/** The paths of the answer's URL, expiry, size, SHA-256 and file name. Throws a ContractError when it holds no one URL. */
+export function inferDownloadProfile(body: unknown, allowHttp: boolean, now: number): DownloadProfile {
+  const urls: Found<string>[] = [];
+  const shas: Found<string>[] = [];
+  const sizes: Found<number>[] = [];
+  const expiries: Found<number>[] = [];
+  const names: Found<string>[] = [];
+  const path: Segment[] = [];
+  const visit = (v: unknown, key: string | undefined, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        visit(v[i], key, depth + 1);
+        path.pop();
+      }
+      return;
+    }
+    if (isObj(v)) {
+      for (const k of Object.keys(v)) {
+        path.push(k);
+        visit(v[k], k, depth + 1);
+        path.pop();
+      }
+      return;
+    }
+    const at = () => path.slice();
+    const url = urlValue(v, allowHttp);
+    if (url !== undefined) {
+      urls.push({ value: url, path: at(), rank: urlRank(key), depth });
+      return;
+    }
+    const sha = sha256Value(v, key);
+    if (sha !== undefined) {
+      shas.push({ value: sha, path: at(), rank: key !== undefined && keySays(key, CHECKSUM_WORDS) ? 1 : 0, depth });
+      return;
+    }
+    if (key === undefined) return;
+    const size = keySays(key, SIZE_WORDS) ? sizeValue(v) : undefined;
+    if (size !== undefined) sizes.push({ value: size, path: at(), rank: keyIsOnly(key, SIZE_WORDS) ? 1 : 0, depth });
+    const expiry = keySays(key, EXPIRY_WORDS) ? expiryValue(v, now) : undefined;
+    if (expiry !== undefined) expiries.push({ value: expiry, path: at(), rank: 0, depth });
+    const name = keyIsOnly(key, FILE_NAME_WORDS) ? fileNameValue(v) : undefined;
+    if (name !== undefined) names.push({ value: name, path: at(), rank: keySays(key, FILE_WORDS) ? 1 : 0, depth });
+  };
+  visit(body, undefined, 0);
+  const { top: url, rival } = best(urls, false);
+  if (url === undefined) throw contract('download: neither a redirect nor a download URL', body);
+  if (rival !== undefined) {
+    throw contract(`download: two URLs could each be the artifact's, ${describeUrl(url.value)} and ${describeUrl(rival.value)}`, body);
+  }
+  const profile: DownloadProfile = { url: formatPath(url.path), by: 'inferred' };
+  // Two different values as good as each other give none: a wrong size or checksum would fail a good download.
+  const place = ({ top, rival }: { top?: Found<unknown>; rival?: Found<unknown> }) =>
+    top === undefined || rival !== undefined ? undefined : formatPath(top.path);
+  const expires = place(best(expiries, true));
+  const size = place(best(sizes, false));
+  const sha256 = place(best(shas, false));
+  const fileName = place(best(names, true));
+  if (expires !== undefined) profile.expires = expires;
+  if (size !== undefined) profile.size = size;
+  if (sha256 !== undefined) profile.sha256 = sha256;
+  if (fileName !== undefined) profile.fileName = fileName;
+  return profile;
+}

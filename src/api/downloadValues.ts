@@ -1,0 +1,83 @@
+// §4.7 what each value of a download answer is, judged by its shape (and, where the shape alone cannot say, by the
+// words of its key): shared by the inference (downloadInference.ts) and the reading by a kept profile
+// (downloadAnswer.ts), so that both take and refuse the same values.
+
+import { words, wordsOf } from './answerShape';
+
+/** Words saying a key holds a checksum: a 64-hex value needs none of them, a base64 SHA-256 needs `sha256`. */
+export const CHECKSUM_WORDS = words('sha sha256 256 checksum digest hash integrity');
+/** Words saying a key holds the artifact's size in bytes. */
+export const SIZE_WORDS = words('size byte length');
+/** Words saying a key holds when the URL stops working, or how long it works. */
+export const EXPIRY_WORDS = words('expire expiry expiration ttl until lifetime');
+/** Words saying a key holds a URL; a key saying only these holds *the* URL. */
+export const URL_WORDS = words('url uri href link location');
+/** Words saying a URL is the artifact's (`download_url`, `signedUri`, GCS's `mediaLink`). */
+export const DOWNLOAD_WORDS = words('download signed presigned media artifact file content');
+/** Words a file name's key is made of (`filename`, `file_name`, `name`): `model_name` names the model, not the file. */
+export const FILE_NAME_WORDS = words('file filename name');
+/** Of those, the words saying a file (`filename` over `name`). */
+export const FILE_WORDS = words('file filename');
+
+/** Ten years in seconds: an expiry number below this is a duration (`expires_in: 900`), above it a time. */
+const LONGEST_DURATION_S = 10 * 365 * 24 * 3600;
+
+/**
+ * The URL a value is, when it is an absolute https URL (or http, when `allowHttp`: the API itself is plain http, as
+ * the emulator on this machine is). download.ts's checkSignedUrl still judges its host and credentials.
+ */
+export function urlValue(v: unknown, allowHttp: boolean): string | undefined {
+  if (typeof v !== 'string' || !/^https?:\/\//i.test(v.trim())) return undefined;
+  try {
+    const u = new URL(v.trim());
+    return u.protocol === 'https:' || (u.protocol === 'http:' && allowHttp) ? v.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A SHA-256 in hex (lower case): a 64-hex value whatever its key (`sha256:` prefix allowed); base64 when its key says sha256. */
+export function sha256Value(v: unknown, key: string | undefined): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim().replace(/^sha-?256[:=]/i, '');
+  if (/^[0-9a-f]{64}$/i.test(t)) return t.toLowerCase();
+  if (key !== undefined && saysSha256(key) && /^[A-Za-z0-9+/]{43}=$/.test(t)) return Buffer.from(t, 'base64').toString('hex');
+  return undefined;
+}
+
+function saysSha256(key: string): boolean {
+  const w = wordsOf(key);
+  return w.includes('sha256') || (w.includes('sha') && w.includes('256'));
+}
+
+/** A byte count: a non-negative safe integer, or a string of digits (Google's JSON writes int64 as strings). */
+export function sizeValue(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v.trim()) ? Number(v) : undefined;
+  return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** When the URL expires (ms since the epoch): a date, epoch seconds or milliseconds, or a duration in seconds from `now`. */
+export function expiryValue(v: unknown, now: number): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v.trim()) ? Number(v) : undefined;
+  if (n !== undefined) {
+    if (!Number.isFinite(n) || n < 0) return undefined;
+    if (n < LONGEST_DURATION_S) return now + n * 1000;
+    return n < 1e12 ? n * 1000 : n;
+  }
+  if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\d/.test(v.trim())) return undefined;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** A file's base name with an extension (`my-model.gguf`): no path, no URL. download.ts reduces it further. */
+export function fileNameValue(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  return t.length <= 255 && /^[^/\\]+\.[A-Za-z0-9]{1,10}$/.test(t) && !t.includes('://') ? t : undefined;
+}
+
+/** Does every word of `key` belong to `set` (and it has one)? */
+export function keyIsOnly(key: string, set: ReadonlySet<string>): boolean {
+  const w = wordsOf(key);
+  return w.length > 0 && w.every((x) => set.has(x));
+}
