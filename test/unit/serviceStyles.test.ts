@@ -40,15 +40,9 @@ const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
     //  {id:"ft:oss-reasoner-8b:seeded:0a1b2c3d",owned_by:"org-…"}]}
     // (the same list without the org-owned model is read, kinds base)
     'lists the models with their kinds': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeStartedJob (startedJob.ts) "two values could each be the job id: ftjob-… and org-…"
-    // on the fine_tuning.job answer {object:"fine_tuning.job",id:"ftjob-…",organization_id:"org-…",training_file:"file-…",…}
-    'starts a finetune from two PDFs and is given the service’s job id': FAILS_ON_MAIN,
     // fails on main at d57534b: decodeFinetuneStatus (jobStatus.ts) reads status "validating_files" as state 'unknown';
     // while running it also names the base model (`model`) as the made model; "succeeded" + fine_tuned_model are read right
     'polls a job to its end: states forward, progress read, the made model named': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeDownloadMetadata (downloadAnswer.ts) "neither a redirect nor a download URL" on
-    // {object:"model.artifact",model,filename,bytes,content_url:"<signed url>",expires_at:<epoch s>}
-    'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
   },
   'google-like': {
     // fails on main at d57534b: readModelList reads
@@ -69,9 +63,6 @@ const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
     // {job_id,name:"operations/…",metadata:{state:"JOB_STATE_RUNNING",completedPercent,completedSteps,totalSteps,tunedModel}};
     // the done one {…,done:true,response:{name:"tunedModels/…",state:"ACTIVE"}} is read as running ('ACTIVE'), no model
     'polls a job to its end: states forward, progress read, the made model named': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeStartedJob "two values could each be the job id: <uuid> and operations/eval-<uuid>"
-    // on {job_id,status:"queued",name:"operations/eval-…",metadata:{state}}: the spec's `job_id` is not taken by its name
-    'evaluates a model: accuracy, correct/total and judge; an unknown dataset fails with the service’s words': FAILS_ON_MAIN,
     // fails on main at d57534b: decodeDownloadMetadata "neither a redirect nor a download URL" on
     // {kind:"storage#object",mediaLink:"<signed url>",expireTime,size:"<int64 string>",md5Hash,crc32c}
     'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
@@ -84,19 +75,10 @@ const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
     'a streamed run (sse): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
     // fails on main at d57534b: readStreamPayload, the same error on the first (request echo) NDJSON line
     'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeStartedJob "two values could each be the job id: <uuid> and
-    // /cr/generate_questions_status?job_id=<uuid>" on {ticket:{id,phase:"pending",poll:"/cr/…?job_id=…"}}
-    'starts a finetune from two PDFs and is given the service’s job id': FAILS_ON_MAIN,
     // fails on main at d57534b: decodeFinetuneStatus "no status field" on {job_id,phase:"ingesting",percent:"13%"}
     // ("pending" and "generating" are read); {phase:"tuning",steps:{done:"412",total:"1000"}} gives no progress;
     // {phase:"ready",published_as:"<name>.v1"} is completed with no made model
     'polls a job to its end: states forward, progress read, the made model named': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeStartedJob "two values could each be the job id: <uuid> and 0%" on
-    // {job_id,status:"queued",phase:"pending",percent:"0%"}; (its status "scoring" would read as 'unknown')
-    'evaluates a model: accuracy, correct/total and judge; an unknown dataset fails with the service’s words': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeDownloadMetadata "neither a redirect nor a download URL" on
-    // {artifact:{location:{href},expires:{in_seconds:"60"},size:{bytes:"<n>"},digest:"sha256:<hex>",file:{name}}}
-    'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
   },
 };
 
