@@ -5,6 +5,7 @@
 // A profile from storage or from the setting is text someone else wrote: checkServiceProfile reads it field by field
 // and refuses what it does not know.
 
+import { checkJobStatusProfile, type JobStatusPart, type JobStatusProfile } from './jobStatusProfile';
 import { EACH, parsePath, type Segment } from './profilePath';
 import type { ModelKind } from './types';
 
@@ -40,6 +41,9 @@ export interface ModelListProfile {
 
 export interface ServiceProfile {
   modelList?: ModelListProfile;
+  /** §4.4 and §4.6, one part each (jobStatusProfile.ts says why). */
+  finetuneStatus?: JobStatusProfile;
+  evaluationStatus?: JobStatusProfile;
 }
 
 /**
@@ -53,6 +57,10 @@ export interface ProfileBook {
   readModelList(reading: { profile: ModelListProfile; change?: string; samples: string[] }): void;
   /** A model list nothing could read (or two ways could): kept for the person to choose how to read it. */
   unreadableModelList(body: unknown): void;
+  /** The profile to read a job status by (`part`: which endpoint): the setting's for this origin, else the one kept. */
+  jobStatus(part: JobStatusPart): JobStatusProfile | undefined;
+  /** A job status was read by a profile inferred or grown now: the profile to keep, and what changed (to log). */
+  readJobStatus(part: JobStatusPart, reading: { profile: JobStatusProfile; change: string }): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form
@@ -152,6 +160,8 @@ export function checkModelListProfile(x: unknown, by?: ProfileSource): Checked<M
 /** Each part's checker, by the part's name: each kind of answer adds its line here and its field to ServiceProfile. */
 const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSource) => Checked<NonNullable<ServiceProfile[K]>> } = {
   modelList: checkModelListProfile,
+  finetuneStatus: (x, by) => checkJobStatusProfile(x, by, 'finetuneStatus'),
+  evaluationStatus: (x, by) => checkJobStatusProfile(x, by, 'evaluationStatus'),
 };
 
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */

@@ -2,7 +2,7 @@
 
 import { answerReader } from './errors';
 import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH } from './answerShape';
-import { normaliseState } from './jobStatus';
+import { normaliseState } from './stateWords';
 import { isUsableJobId, MAX_JOB_ID_LENGTH, type StartedJob } from './types';
 
 type Json = unknown;

@@ -6,6 +6,7 @@
 // its arguments) and the first names last read (for Show How the Service Is Read).
 import * as vscode from 'vscode';
 import { checkServiceProfile, type ModelListProfile, type ProfileBook, type ServiceProfile } from '../api/serviceProfile';
+import type { JobStatusPart, JobStatusProfile } from '../api/jobStatusProfile';
 import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
@@ -49,7 +50,18 @@ export class ServiceProfiles implements vscode.Disposable {
         void this.keep(origin, 'modelList', profile);
       },
       unreadableModelList: (body) => this.unreadable.set(origin, body),
+      jobStatus: (part) => this.jobStatus(origin, part),
+      readJobStatus: (part, { profile, change }) => {
+        if (profile.by === 'setting') return;
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, part, profile);
+      },
     };
+  }
+
+  /** The profile of one kind of job status for `origin`: the setting's, else the one kept. */
+  jobStatus(origin: string, part: JobStatusPart): JobStatusProfile | undefined {
+    return this.fromSetting(origin)?.[part] ?? this.stored(origin)?.[part];
   }
 
   /** The model list profile for `origin`: the setting's, else the one kept. */

@@ -119,7 +119,10 @@ describe('job statuses in the styles of cloud APIs', () => {
   });
 
   it('Google long-running operation: a running one says how far by its step counts, no state word', () => {
-    const s = decodeFinetuneStatus('j', { ...GEMINI_OPERATION, metadata: { ...GEMINI_OPERATION.metadata, completedSteps: 10 } });
+    const s = decodeFinetuneStatus('j', {
+      ...GEMINI_OPERATION,
+      metadata: { ...GEMINI_OPERATION.metadata, completedSteps: 10, completedPercent: 25 },
+    });
     assert.equal(s.state, 'running');
     assert.equal(s.progress, 25);
   });

@@ -3,7 +3,7 @@
 // from (inferred, chosen, or the setting), and the profile as the setting takes it, to correct it or share it with a
 // team. Plain text: the service's words are shown as written, never rendered; profileWords.ts caps them.
 import * as vscode from 'vscode';
-import { modelListLines } from '../../api/profileWords';
+import { jobStatusLines, modelListLines } from '../../api/profileWords';
 import { COMMANDS, PROFILE_SCHEME } from '../../contributions';
 import type { Services } from '../../services';
 
@@ -32,18 +32,23 @@ async function profileText(services: Services): Promise<string> {
   const profile = services.profiles.modelList(origin);
   if (profile) lines.push(...modelListLines(profile, services.profiles.lastSamples(origin)));
   else lines.push(vscode.l10n.t('Model names: not read yet (open the Models view).'));
+  const finetune = services.profiles.jobStatus(origin, 'finetuneStatus');
+  const evaluation = services.profiles.jobStatus(origin, 'evaluationStatus');
+  if (finetune) lines.push(...jobStatusLines(vscode.l10n.t('Finetune status'), finetune));
+  if (evaluation) lines.push(...jobStatusLines(vscode.l10n.t('Evaluation status'), evaluation));
   lines.push(
     '',
-    vscode.l10n.t(
-      'The other answers (a started job, a job status, an inference, a download, an error) are read by their shape at each answer.',
-    ),
+    vscode.l10n.t('The other answers (a started job, an inference, a download, an error) are read by their shape at each answer.'),
     vscode.l10n.t(
       'To correct how the model list is read: Choose How to Read… in the Models view when it cannot be read, or the setting hostedReasoning.serviceProfile (below, as it takes it).',
     ),
   );
-  if (profile) {
-    const { by: _by, ...shared } = profile;
-    lines.push('', JSON.stringify({ [origin]: { modelList: shared } }, null, 2));
+  if (profile || finetune || evaluation) {
+    // As the setting takes it: every part known, without where it came from.
+    const part = <T extends { by: unknown }>(p: T | undefined) =>
+      p ? Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'by')) : undefined;
+    const shared = { modelList: part(profile), finetuneStatus: part(finetune), evaluationStatus: part(evaluation) };
+    lines.push('', JSON.stringify({ [origin]: shared }, null, 2));
   }
   return `${lines.join('\n')}\n`;
 }
