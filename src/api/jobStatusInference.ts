@@ -20,6 +20,7 @@
 //  4. Progress: a percent text (`42%`); a number or numeric string whose key says percent; one whose key says
 //     progress/fraction (a fraction of 1, above 1 a percentage); else a done/total pair of counts in one record (a key
 //     saying total beside one other, or two keys sharing a word; the larger total wins). Counts may be numeric strings.
+//     The job's record is the one saying its state, else the one holding its finished flag, else the answer.
 //  5. Message: the first text a person wrote in the job's record (words with spaces; an id or an opaque blob is never
 //     text), else a phase word. Error: `error` by name, else a key saying error/failure/reason in the job's record or at
 //     the top, its value words or a record (a count under an error key says none).
@@ -220,11 +221,12 @@ export function inferJobStatusProfile(body: unknown, what = 'status'): JobStatus
   if (!isObj(body)) throw contract(`${what}: not a JSON object`, body);
   const fields = fieldsOf(body);
   const state = stateField(body, fields);
-  const holder = state?.parent ?? body;
-  const profile: JobStatusProfile = { by: 'inferred' };
-  if (state) profile.state = pathOf(state);
   const shallowest = (test: (f: Field) => boolean) => fields.find(test);
   const finished = shallowest((f) => !f.inModel && typeof f.value === 'boolean' && keySays(f.key, FINISHED_KEY));
+  // The job's record: the one saying its state, else the one saying whether it finished.
+  const holder = state?.parent ?? finished?.parent ?? body;
+  const profile: JobStatusProfile = { by: 'inferred' };
+  if (state) profile.state = pathOf(state);
   if (finished) profile.finished = pathOf(finished);
   Object.assign(profile, progressPaths(fields));
   const stateWord = typeof state?.value === 'string' ? state.value : undefined;
