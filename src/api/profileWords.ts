@@ -54,7 +54,7 @@ export function describeJobStatusProfile(p: JobStatusProfile): string {
   if (p.finished) parts.push(`finished when ${cap(p.finished)} is true`);
   if (p.percent) parts.push(`progress (percent) from ${cap(p.percent)}`);
   if (p.fraction) parts.push(`progress from ${cap(p.fraction)}`);
-  if (p.done && p.total) parts.push(`progress from ${cap(p.done)} of ${cap(p.total)}`);
+  if (p.done && p.total) parts.push(`counts from ${cap(p.done)} of ${cap(p.total)}`);
   if (p.message) parts.push(`message from ${cap(p.message)}`);
   if (p.error) parts.push(`error from ${cap(p.error)}`);
   if (p.madeModel?.length) parts.push(`model made from ${p.madeModel.map(cap).join(' or ')}`);
