@@ -197,7 +197,8 @@ function countPaths(fields: Field[]): Pick<JobStatusProfile, 'done' | 'total'> {
 /** Rule 6: where the made model is named, best first. */
 function madeModelPaths(fields: Field[], holder: Obj): string[] {
   const lineage = new Set<string>();
-  for (const f of fields) if (typeof f.value === 'string' && keySays(f.key, LINEAGE_WORDS)) lineage.add(f.value.trim());
+  // What a lineage key names, when it names a model (a family such as "llama" names none).
+  for (const f of fields) if (keySays(f.key, LINEAGE_WORDS) && isModelName(f.value)) lineage.add(f.value.trim());
   const found: { path: string; rank: number[] }[] = [];
   for (const f of fields) {
     const own = wordsOf(f.key);

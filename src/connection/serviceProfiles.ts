@@ -23,6 +23,8 @@ export class ServiceProfiles implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly unreadable = new Map<string, unknown>();
   private readonly samples = new Map<string, string[]>();
+  /** The last change of each origin's status parts logged, by `origin part`. */
+  private readonly statusChanges = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** The setting's text last found wrong, so that it is logged once, not at every list. */
   private reported: string | undefined;
@@ -53,6 +55,10 @@ export class ServiceProfiles implements vscode.Disposable {
       jobStatus: (part) => this.jobStatus(origin, part),
       readJobStatus: (part, { profile, change }) => {
         if (profile.by === 'setting') return;
+        // A setting's part that no longer fits is inferred afresh at every poll: said once, not at each.
+        const key = `${origin} ${part}`;
+        if (this.statusChanges.get(key) === change) return;
+        this.statusChanges.set(key, change);
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, part, profile);
       },
