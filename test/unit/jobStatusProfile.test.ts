@@ -64,6 +64,14 @@ describe('job status profile: inferred once, read by it', () => {
     assert.deepEqual([r.read.state, r.read.rawState, r.change], ['unknown', 'awaiting_gpu', undefined]);
   });
 
+  it('a word the table does not know, said when a flag says the job finished, is mapped; the next answer reads it so', () => {
+    const first = readJobStatus('finetuneStatus', { run: { phase: 'EXPORTED', is_done: true, pct: 100 } });
+    assert.deepEqual(first.profile.states, Object.assign(Object.create(null), { EXPORTED: 'completed' }));
+    assert.match(first.change ?? '', /words EXPORTED → completed; finished when run\.is_done is true/);
+    const later = readJobStatus('finetuneStatus', { run: { phase: 'EXPORTED', pct: 100 } }, first.profile);
+    assert.deepEqual([later.read.state, later.change], ['completed', undefined]);
+  });
+
   it("the setting's profile is checked, read as given (its words mapped), and never grown", () => {
     const written = { finetuneStatus: { state: 'job.phase', states: { EXPORTED: 'completed', PARKED: 'queued' }, percent: 'job.pct' } };
     const checked = checkServiceProfile(written, 'setting');
