@@ -10,17 +10,17 @@
 //     state is said of the model, not of the job.
 //  2. The state: a value outside model records that is a state word (stateWords.ts: the table, a vendor prefix such as
 //     `JOB_STATE_` dropped), under a key saying status/state first, then phase/stage, then any, the shallowest first; two
-//     that disagree at one rank are refused. None: a word (letters first, no spaces) under a status key, then a phase
-//     key, is the state the extension does not know, kept as `rawState` and shown humanised. The record holding it is
-//     the job's record.
+//     that disagree at one rank are refused. None: a word (letters first, no spaces; at the top, any text) under a
+//     status key, then a phase key, is a state the extension does not know, kept as `rawState` and shown humanised.
+//     The job's record is the one saying its state, else the one holding its finished flag (rule 3), else the answer.
 //  3. Finished, with no state word needed: a boolean true under a key saying done/finished/complete (`done: true`); a
 //     result record (`result` by name, else under a key saying result/response); a made model that is ready (its
 //     model record's state word: `ACTIVE`, `ready`); counts reaching their total. A word the table does not know, said
 //     in an answer a flag or a ready model says finished, is mapped to completed in the profile.
 //  4. Progress: a percent text (`42%`); a number or numeric string whose key says percent; one whose key says
 //     progress/fraction (a fraction of 1, above 1 a percentage); else a done/total pair of counts in one record (a key
-//     saying total beside one other, or two keys sharing a word; the larger total wins). Counts may be numeric strings.
-//     The job's record is the one saying its state, else the one holding its finished flag, else the answer.
+//     saying total beside one other, or two keys sharing a word; the larger total wins). Counts may be numeric strings;
+//     they are kept beside a percent too, as they say whether a job with no state word has finished (rule 3).
 //  5. Message: the first text a person wrote in the job's record (words with spaces; an id or an opaque blob is never
 //     text), else a phase word. Error: `error` by name, else a key saying error/failure/reason in the job's record or at
 //     the top, its value words or a record (a count under an error key says none).
