@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import FormData from 'form-data';
 import { ContractError, FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from './decode';
 import { readStartedJob, type StartAnswer } from './startedJob';
 import { readModelList } from './modelListReading';
+import { readEvaluationStatus, readFinetuneStatus } from './jobStatus';
 import type { ProfileBook } from './serviceProfile';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
@@ -194,7 +194,9 @@ export class ServiceClient {
   /** 4.4 */
   async getFinetuneStatus(jobId: string, opts: CallOptions = {}): Promise<FinetuneStatus> {
     const raw = await this.http.getJson('Checking the finetuning job', PATHS.finetuneStatus, { job_id: jobId }, opts);
-    return decodeFinetuneStatus(jobId, raw);
+    const { status, profile, change } = readFinetuneStatus(jobId, raw, this.profiles?.jobStatus('finetuneStatus'));
+    if (change !== undefined) this.profiles?.readJobStatus('finetuneStatus', { profile, change });
+    return status;
   }
 
   /** 4.5 */
@@ -218,7 +220,9 @@ export class ServiceClient {
   /** 4.6 */
   async getEvaluationStatus(jobId: string, opts: CallOptions = {}): Promise<EvaluationStatus> {
     const raw = await this.http.getJson('Checking the evaluation', PATHS.evaluateStatus, { job_id: jobId }, opts);
-    return decodeEvaluationStatus(jobId, raw);
+    const { status, profile, change } = readEvaluationStatus(jobId, raw, this.profiles?.jobStatus('evaluationStatus'));
+    if (change !== undefined) this.profiles?.readJobStatus('evaluationStatus', { profile, change });
+    return status;
   }
 
   /** 4.7: resolves the redirect or signed-URL metadata and streams the artifact into `options.directory`. */

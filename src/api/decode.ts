@@ -18,15 +18,13 @@
 //      a shallower one, then one with a digit; a tie is refused. A number only as the whole answer. No id in the body:
 //      the `Location` of a 201/202. An id over 256 characters or with control characters is refused (it is stored and
 //      sent back in every poll).
-//  §3/§4.4/§4.6 status (jobStatus.ts): the state is a value anywhere that is a state word (STATE_WORDS, after folding case, spaces
-//      and dashes), under a key saying status/state first, then phase/stage, then the shallowest; a disagreement at
-//      one rank is refused. An unknown word under a status key is kept as `rawState` (state 'unknown', polling goes on,
-//      shown humanised: `validating_files` -> "Validating files"); an error field makes it 'failed'. Progress: a
-//      percent text; a number whose key says percent; one whose key says progress/fraction (above 1 a percentage, 1
-//      while not finished 1%); else a done/total pair of counts in one object (a key saying total beside one other, or
-//      two keys sharing a word, the larger total winning). Message: the first human text, else a phase word. Error: a
-//      key saying error/failure/reason, by errorText. Message, error and state word are capped (capText): they are
-//      stored in the job record, rewritten at each poll. The model the job made: readMadeModel.
+//  §3/§4.4/§4.6 status: inferred once per service and endpoint into a profile (paths and a map of state words), kept,
+//      then read by it; inferred again when an answer no longer fits, grown while the first answers lack a part:
+//      jobStatusInference.ts (its rules at its top), jobStatusReader.ts, jobStatusReading.ts; the state words and the
+//      one mapping rule (a vendor prefix dropped) in stateWords.ts; typed statuses and an evaluation's result (by the
+//      spec's names, §2) in jobStatus.ts. A job ends when the answer says so: by a state word, a finished flag, a
+//      result, a made model that is ready, or counts reaching their total; an evaluation said completed whose result
+//      cannot be read ends failed, saying why, instead of being asked about forever.
 //  §4.7 download body when not redirected: inferred once per service into the profile's `download` part (paths), then
 //      read by it: downloadInference.ts (its rules at its top), downloadValues.ts, downloadAnswer.ts. The URL is the
 //      answer's absolute https URL whatever its key; a 64-hex value is a SHA-256 whatever its key; expiry, size and file
@@ -44,4 +42,5 @@ export { decodeErrorMessage, errorText } from './errorBody';
 export { decodeModelList } from './modelListReading';
 export { decodeStartedJob, readStartedJob, type StartAnswer } from './startedJob';
 export { decodeEvaluationStatus, decodeFinetuneStatus, normaliseState } from './jobStatus';
+// A job status (§3/§4.4/§4.6) is inferred once per service and read by its profile: jobStatusInference.ts, jobStatusReader.ts.
 export { decodeDownloadMetadata, readDownloadAnswer } from './downloadAnswer';

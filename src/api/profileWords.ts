@@ -3,6 +3,7 @@
 // document, the log), never as markdown, and the values are capped here. English, as the log is: src/api may not
 // reach l10n (the layers test); the document around these lines is translated.
 
+import type { JobStatusProfile } from './jobStatusProfile';
 import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile } from './serviceProfile';
 import { LOCATION_HEADER } from './startedJobInference';
 import { capText } from './types';
@@ -74,4 +75,32 @@ export function describeDownloadProfile(p: DownloadProfile): string {
 /** Lines for a document: the download answer's places, and where they came from. */
 export function downloadLines(p: DownloadProfile): string[] {
   return [`Download answer: ${describeDownloadProfile(p)}`, `  (${sourceWords(p.by)})`];
+}
+
+/** One line: where a job status keeps its state, progress, message, error, made model and result. */
+export function describeJobStatusProfile(p: JobStatusProfile): string {
+  const parts: string[] = [];
+  if (p.state) parts.push(`state from ${cap(p.state)}`);
+  const words = Object.entries(p.states ?? {});
+  if (words.length > 0) {
+    const shown = words.slice(0, MAX_VALUES).map(([w, s]) => `${cap(w)} → ${s}`);
+    if (words.length > MAX_VALUES) shown.push(`${words.length - MAX_VALUES} more`);
+    parts.push(`words ${shown.join(', ')}`);
+  }
+  if (p.finished) parts.push(`finished when ${cap(p.finished)} is true`);
+  if (p.percent) parts.push(`progress (percent) from ${cap(p.percent)}`);
+  if (p.fraction) parts.push(`progress from ${cap(p.fraction)}`);
+  if (p.done && p.total) parts.push(`counts from ${cap(p.done)} of ${cap(p.total)}`);
+  if (p.message) parts.push(`message from ${cap(p.message)}`);
+  if (p.error) parts.push(`error from ${cap(p.error)}`);
+  if (p.madeModel?.length) parts.push(`model made from ${p.madeModel.map(cap).join(' or ')}`);
+  if (p.modelState) parts.push(`the made model's state from ${cap(p.modelState)}`);
+  if (p.result) parts.push(`result from ${cap(p.result)}`);
+  return parts.join('; ');
+}
+
+/** Lines for a document: how one kind of job status is read, and where that came from. */
+export function jobStatusLines(what: string, p: JobStatusProfile): string[] {
+  const from = p.by === 'setting' ? 'from the setting hostedReasoning.serviceProfile' : 'inferred from the first answers';
+  return [`${what}: ${describeJobStatusProfile(p)}`, `  (${from})`];
 }

@@ -5,6 +5,7 @@
 // A profile from storage or from the setting is text someone else wrote: checkServiceProfile reads it field by field
 // and refuses what it does not know.
 
+import { checkJobStatusProfile, type JobStatusPart, type JobStatusProfile } from './jobStatusProfile';
 import { EACH, parsePath, type Segment } from './profilePath';
 import { LOCATION_HEADER } from './startedJobInference';
 import type { ModelKind } from './types';
@@ -63,6 +64,9 @@ export interface ServiceProfile {
   modelList?: ModelListProfile;
   startedJob?: StartedJobProfile;
   download?: DownloadProfile;
+  /** §4.4 and §4.6, one part each (jobStatusProfile.ts says why). */
+  finetuneStatus?: JobStatusProfile;
+  evaluationStatus?: JobStatusProfile;
 }
 
 /**
@@ -84,6 +88,10 @@ export interface ProfileBook {
   download(): DownloadProfile | undefined;
   /** A download answer was read by `profile`; `change` is set when it was inferred now (to keep and log). */
   readDownload(reading: { profile: DownloadProfile; change?: string }): void;
+  /** The profile to read a job status by (`part`: which endpoint): the setting's for this origin, else the one kept. */
+  jobStatus(part: JobStatusPart): JobStatusProfile | undefined;
+  /** A job status was read by a profile inferred or grown now: the profile to keep, and what changed (to log). */
+  readJobStatus(part: JobStatusPart, reading: { profile: JobStatusProfile; change: string }): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form
@@ -240,6 +248,8 @@ const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSou
   modelList: checkModelListProfile,
   startedJob: checkStartedJobProfile,
   download: checkDownloadProfile,
+  finetuneStatus: (x, by) => checkJobStatusProfile(x, by, 'finetuneStatus'),
+  evaluationStatus: (x, by) => checkJobStatusProfile(x, by, 'evaluationStatus'),
 };
 
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */

@@ -12,7 +12,7 @@
 // No spread or `apply` over what the service sent (decode.ts).
 
 import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH, words, wordsOf } from './answerShape';
-import { normaliseState } from './jobStatus';
+import { normaliseState } from './stateWords';
 import { formatPath, type Segment } from './profilePath';
 
 /** What else the client knows of a start answer: its status and Location header, and the values the request sent. */

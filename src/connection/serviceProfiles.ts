@@ -7,6 +7,7 @@
 // profile inferred when the setting's no longer fit the list. The setting is not ours to rewrite, so without that the
 // setting's profile was tried, failed, and the same profile inferred, logged and kept again at every list read.
 import * as vscode from 'vscode';
+import type { JobStatusPart, JobStatusProfile } from '../api/jobStatusProfile';
 import {
   checkServiceProfile,
   type DownloadProfile,
@@ -31,6 +32,8 @@ export class ServiceProfiles implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly unreadable = new Map<string, unknown>();
   private readonly samples = new Map<string, string[]>();
+  /** The last change of each origin's status parts logged, by `origin part`. */
+  private readonly statusChanges = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** The setting's text last found wrong, so that it is logged once, not at every list. */
   private reported: string | undefined;
@@ -86,6 +89,16 @@ export class ServiceProfiles implements vscode.Disposable {
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, 'download', profile);
       },
+      jobStatus: (part) => this.jobStatus(origin, part),
+      readJobStatus: (part, { profile, change }) => {
+        if (profile.by === 'setting') return;
+        // A setting's part that no longer fits is inferred afresh at every poll: said once, not at each.
+        const key = `${origin} ${part}`;
+        if (this.statusChanges.get(key) === change) return;
+        this.statusChanges.set(key, change);
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, part, profile);
+      },
     };
   }
 
@@ -97,6 +110,11 @@ export class ServiceProfiles implements vscode.Disposable {
   /** Where `origin`'s download answer has its values: the setting's, else the one kept. */
   download(origin: string): DownloadProfile | undefined {
     return this.fromSetting(origin)?.download ?? this.stored(origin)?.download;
+  }
+
+  /** The profile of one kind of job status for `origin`: the setting's, else the one kept. */
+  jobStatus(origin: string, part: JobStatusPart): JobStatusProfile | undefined {
+    return this.fromSetting(origin)?.[part] ?? this.stored(origin)?.[part];
   }
 
   /**

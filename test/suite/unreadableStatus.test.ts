@@ -13,8 +13,11 @@ import { recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
-/** What a service built otherwise might answer: a phase word and a percent string, no status field. */
-const UNREADABLE_STATUS = '{"phase":"TRAINING_STEP","pct":"40%"}';
+/**
+ * What a service built otherwise might answer and nothing reads: a percent string and a word under a key that says
+ * nothing of a state. (A phase word, `{"phase": "TRAINING_STEP"}`, is read now: kept as the service's word.)
+ */
+const UNREADABLE_STATUS = '{"pct":"40%","detail":"TRAINING_STEP"}';
 const UNREADABLE_ROW = /^status unreadable since \d\d:\d\d \(Training step\) · /;
 
 async function row(jobId: string): Promise<{ node: JobNode; item: vscode.TreeItem } | undefined> {

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { DownloadProfile, ProfileBook, StartedJobProfile } from '../../src/api/serviceProfile';
 import { ServiceClient } from '../../src/api/client';
-import { KEY, tempDir, useEmulator } from './helpers';
+import { emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
 import type { Emulator } from '../service/emulator';
 
 /** A book that keeps what it is told, as ServiceProfiles does, and records each report. */
@@ -12,10 +12,7 @@ function recordingBook() {
   const reports: { kind: string; from?: string; change?: string }[] = [];
   let startedJob: StartedJobProfile | undefined;
   let download: DownloadProfile | undefined;
-  const book: ProfileBook = {
-    modelList: () => undefined,
-    readModelList: () => undefined,
-    unreadableModelList: () => undefined,
+  const book: ProfileBook = emptyProfileBook({
     startedJob: () => startedJob,
     readStartedJob: ({ kind, from, change }) => {
       reports.push({ kind, from, change });
@@ -26,7 +23,7 @@ function recordingBook() {
       reports.push({ kind: 'download', from: profile.url, change });
       if (change !== undefined) download = profile;
     },
-  };
+  });
   return { book, reports, kept: () => ({ startedJob, download }) };
 }
 

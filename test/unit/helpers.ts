@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectInference, ServiceClient, type InferencePiece } from '../../src/api/client';
 import type { CallOptions, HttpConfig } from '../../src/api/http';
+import type { ProfileBook } from '../../src/api/serviceProfile';
 import type { InferenceRequest } from '../../src/api/types';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../service/emulator';
 
@@ -126,3 +127,19 @@ export const baseRequest = {
   parallelBudget: 1,
   temperature: 0.7,
 };
+
+/** A ProfileBook that keeps nothing and hears nothing; a test overrides the kinds of answer it looks at. */
+export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileBook {
+  return {
+    modelList: () => undefined,
+    readModelList: () => undefined,
+    unreadableModelList: () => undefined,
+    startedJob: () => undefined,
+    readStartedJob: () => undefined,
+    jobStatus: () => undefined,
+    readJobStatus: () => undefined,
+    download: () => undefined,
+    readDownload: () => undefined,
+    ...overrides,
+  };
+}

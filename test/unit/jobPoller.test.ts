@@ -1,7 +1,7 @@
 // The poller core with fake time, a scripted service and real notify-once markers in a temp folder.
 import { strict as assert } from 'node:assert';
 import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
-import { decodeFinetuneStatus } from '../../src/api/decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/decode';
 import type { ModelInfo } from '../../src/api/types';
 import { markerFiles } from '../../src/jobs/notifyOnce';
 import {
@@ -507,6 +507,25 @@ describe('job poller core', () => {
     assert.equal(job.unreadableSince, undefined);
     assert.equal(finished[0]!.notify, true);
     assert.equal(p.followed().length, 0);
+  });
+
+  it('ends an evaluation the service says completed whose result cannot be read, failed with why (was: polled forever)', async () => {
+    jobs.add('evaluation', 'e', { state: 'running' });
+    const body = { job_id: 'e', status: 'completed', result: { accuracy: 'n/a', note: 'judge model unavailable' } };
+    source.answer = (id) => {
+      try {
+        return decodeEvaluationStatus(id, body);
+      } catch (e) {
+        return e as Error;
+      }
+    };
+    const p = poller();
+    await p.sync();
+    for (let i = 0; i < 30 && finished.length === 0; i++) await advance(INTERVAL);
+    const job = jobs.byId('e');
+    assert.equal(job.state, 'failed', `still ${job.state} after ${source.callsFor('e').length} polls`);
+    assert.match(job.error ?? '', /completed, but its result could not be read .*judge model unavailable/);
+    assert.equal(p.followed().length, 0, 'no longer polled');
   });
 
   it('fails a job whose status was unreadable when the service says failed, or forgot it (404)', async () => {

@@ -4,7 +4,7 @@
 // setting), and the profile as the setting takes it, to correct it or share it with a team. Plain text: the service's
 // words are shown as written, never rendered; profileWords.ts caps them.
 import * as vscode from 'vscode';
-import { downloadLines, modelListLines, startedJobLines } from '../../api/profileWords';
+import { downloadLines, jobStatusLines, modelListLines, startedJobLines } from '../../api/profileWords';
 import { COMMANDS, PROFILE_SCHEME } from '../../contributions';
 import type { Services } from '../../services';
 
@@ -36,12 +36,18 @@ async function profileText(services: Services): Promise<string> {
   const startedJob = services.profiles.startedJob(origin);
   if (startedJob) lines.push(...startedJobLines(startedJob));
   else lines.push(vscode.l10n.t('Started jobs: not read yet (start a finetuning job or an evaluation).'));
+  const finetune = services.profiles.jobStatus(origin, 'finetuneStatus');
+  const evaluation = services.profiles.jobStatus(origin, 'evaluationStatus');
+  if (finetune) lines.push(...jobStatusLines(vscode.l10n.t('Finetune status'), finetune));
+  else lines.push(vscode.l10n.t('Finetune status: not read yet (start a finetuning job).'));
+  if (evaluation) lines.push(...jobStatusLines(vscode.l10n.t('Evaluation status'), evaluation));
+  else lines.push(vscode.l10n.t('Evaluation status: not read yet (evaluate a model).'));
   const download = services.profiles.download(origin);
   if (download) lines.push(...downloadLines(download));
   else lines.push(vscode.l10n.t('Download answer: not read yet (download a model; a service that redirects has none).'));
   lines.push(
     '',
-    vscode.l10n.t('The other answers (a job status, an inference, an error) are read by their shape at each answer.'),
+    vscode.l10n.t('The other answers (an inference, an error) are read by their shape at each answer.'),
     vscode.l10n.t(
       'To correct how the model list is read: Choose How to Read… in the Models view when it cannot be read, or the setting hostedReasoning.serviceProfile (below, as it takes it).',
     ),
@@ -55,6 +61,14 @@ async function profileText(services: Services): Promise<string> {
   if (startedJob) {
     const { by: _by, ...shared } = startedJob;
     setting.startedJob = shared;
+  }
+  for (const [part, p] of [
+    ['finetuneStatus', finetune],
+    ['evaluationStatus', evaluation],
+  ] as const) {
+    if (!p) continue;
+    const { by: _by, ...shared } = p;
+    setting[part] = shared;
   }
   if (download) {
     const { by: _by, ...shared } = download;

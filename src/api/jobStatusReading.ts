@@ -1,0 +1,118 @@
+// A job status (§3/§4.4/§4.6) as the client reads it: by the profile it knows for the service and this endpoint, and
+// when it knows none, or the answer no longer fits it, by the profile inferred from this answer, which the caller keeps
+// (and logs: `change` says what changed). The first answers of a job say less than the later ones (a queued job has no
+// progress yet, a running one no result, no error, no model made): while the known profile lacks a part, the answers
+// that may show it (mayGrow) are inferred too and the parts found are added (logged as well). Parts known are never
+// changed that way, so every later answer is read the same way; only an answer that no longer fits replaces the
+// profile. A profile written in the setting is read as given.
+
+import { inferJobStatusProfile } from './jobStatusInference';
+import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
+import { readStatusByProfile, type StatusRead } from './jobStatusReader';
+import { describeJobStatusProfile } from './profileWords';
+import { isTerminal } from './types';
+
+export interface JobStatusReading {
+  read: StatusRead;
+  /** The profile that read it (the one known, grown, or inferred now). */
+  profile: JobStatusProfile;
+  /** Set when the profile is new or changed: what changed, in words, for the log. */
+  change?: string;
+}
+
+const WHAT: Record<JobStatusPart, string> = { finetuneStatus: 'finetune status', evaluationStatus: 'evaluation status' };
+/** Parts added one by one while the known profile lacks them. */
+const SINGLE_PARTS = ['finished', 'message', 'error', 'modelState', 'result'] as const;
+const PROGRESS_PARTS = ['percent', 'fraction', 'done', 'total'] as const;
+const MAX_MADE_PATHS = 4;
+
+/** Reads a status by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
+export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobStatusProfile): JobStatusReading {
+  const what = WHAT[part];
+  if (known) {
+    const read = readStatusByProfile(body, known);
+    if (read) return known.by === 'setting' || !mayGrow(known, read) ? { read, profile: known } : grown(part, body, known, read);
+  }
+  const inferred = infer(part, body);
+  const read = readStatusByProfile(body, inferred)!;
+  if (known && sameReading(known, inferred)) return { read, profile: known };
+  const now = describeJobStatusProfile(inferred);
+  const change = known
+    ? `The ${what} no longer fits how it was read (${describeJobStatusProfile(known)}); now: ${now}`
+    : `${what.charAt(0).toUpperCase()}${what.slice(1)}: ${now}`;
+  return { read, profile: inferred, change };
+}
+
+function infer(part: JobStatusPart, body: unknown): JobStatusProfile {
+  const profile = inferJobStatusProfile(body, WHAT[part]);
+  // An evaluation makes no model: the model its result names is the one evaluated.
+  if (part === 'evaluationStatus') delete profile.madeModel;
+  return profile;
+}
+
+/**
+ * Whether this answer may show a part the profile lacks: the end brings the result, the made model and the error; a
+ * running job brings progress and a message. A running job's answers read by a profile that has those are read by
+ * the profile alone (a sixth of the old decoder's time, against twice it with the inference).
+ */
+function mayGrow(known: JobStatusProfile, read: StatusRead): boolean {
+  return isTerminal(read.state) || PROGRESS_PARTS.every((p) => known[p] === undefined) || known.message === undefined;
+}
+
+/** The known profile with the parts this answer shows that it lacks (see the header). */
+function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile, read: StatusRead): JobStatusReading {
+  let inferred: JobStatusProfile;
+  try {
+    inferred = infer(part, body);
+  } catch {
+    return { read, profile: known }; // the known profile reads it; nothing to add
+  }
+  // Another shape of answer, which the known profile still reads: it is not grown from a different reading.
+  if (inferred.state !== known.state) return { read, profile: known };
+  const next: JobStatusProfile = { ...known };
+  const added: string[] = [];
+  for (const p of SINGLE_PARTS) {
+    if (next[p] === undefined && inferred[p] !== undefined) {
+      next[p] = inferred[p];
+      added.push(p);
+    }
+  }
+  if (PROGRESS_PARTS.every((p) => next[p] === undefined) && PROGRESS_PARTS.some((p) => inferred[p] !== undefined)) {
+    for (const p of PROGRESS_PARTS) if (inferred[p] !== undefined) next[p] = inferred[p];
+    added.push('progress');
+  }
+  const paths = next.madeModel ?? [];
+  const newPaths = (inferred.madeModel ?? []).filter((p) => !paths.includes(p));
+  if (newPaths.length > 0 && paths.length + newPaths.length <= MAX_MADE_PATHS) {
+    // The inference's order (a name the answer says was made before the spec's `model_name`), then the known ones.
+    next.madeModel = [...(inferred.madeModel ?? []), ...paths.filter((p) => !inferred.madeModel?.includes(p))];
+    added.push('made model');
+  }
+  if (added.length === 0) return { read, profile: known };
+  const what = WHAT[part];
+  return {
+    read: readStatusByProfile(body, next) ?? read,
+    profile: next,
+    change: `${what.charAt(0).toUpperCase()}${what.slice(1)} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}`,
+  };
+}
+
+const FIELDS = [
+  'state',
+  'states',
+  'finished',
+  'percent',
+  'fraction',
+  'done',
+  'total',
+  'message',
+  'error',
+  'madeModel',
+  'modelState',
+  'result',
+] as const;
+
+/** Two profiles that read answers the same way (where they came from aside, whatever order their fields were written in). */
+export function sameReading(a: JobStatusProfile, b: JobStatusProfile): boolean {
+  return JSON.stringify(FIELDS.map((f) => a[f] ?? null)) === JSON.stringify(FIELDS.map((f) => b[f] ?? null));
+}
