@@ -73,7 +73,7 @@ export class WorkbenchReset {
       ['a dialog', this.page.locator('.monaco-dialog-box')],
       ['a context menu', this.page.locator('.context-view .monaco-menu')],
       // A dropdown of the Chat view (its model picker).
-      ['a dropdown', this.page.locator('.context-view .action-widget')],
+      ['a dropdown', this.page.locator('.context-view > .action-widget')],
       // Escape goes to the focused element; focus may have moved into a webview, so it goes to the box first.
       ['a quick input', this.options.workbench.quickInput, this.options.workbench.quickInputBox],
     ];

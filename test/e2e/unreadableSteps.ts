@@ -231,7 +231,7 @@ export function unreadableSteps({ workbench: wb, emu, key, baseModel, answerWiza
       await chat.locator('.interactive-input-part .monaco-editor').first().waitFor();
       await chat.locator('.chat-mode-picker-item').getByText('Ask', { exact: true }).waitFor();
       const picker = chat.locator('.model-picker-item');
-      const dropdown = page.locator('.context-view .action-widget');
+      const dropdown = page.locator('.context-view > .action-widget');
       const option = dropdown.getByRole('option', {
         name: new RegExp(`^${escapeRegExp(typed)}, typed, kept: the model list could not be read`),
       });
@@ -243,6 +243,9 @@ export function unreadableSteps({ workbench: wb, emu, key, baseModel, answerWiza
             await picker.click({ timeout: 5_000 });
             await dropdown.waitFor({ timeout: 5_000 });
           }
+          // The picker shows some models and folds the others under *Other Models*: the person searches for the name.
+          const search = dropdown.locator('.action-list-filter-input');
+          if ((await search.isVisible()) && (await search.inputValue()) !== typed) await search.fill(typed, { timeout: 5_000 });
           // The dropdown fills its rows after it shows: the option is awaited a moment before the dropdown is closed
           // again (to be opened afresh, asking the provider again).
           const shown = await option.waitFor({ timeout: 3_000 }).then(
