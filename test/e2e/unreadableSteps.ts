@@ -117,7 +117,12 @@ export function unreadableSteps({ workbench: wb, emu, key, baseModel, answerWiza
 
       // A fresh window: the browser workbench keeps the key in memory only, so the person gives it again; the list is
       // read at once by the way chosen, kept for the service.
+      // The old page stays until the new one loads: the step waits for the new one, not for a workbench already there.
+      const reloaded = page.waitForEvent('domcontentloaded', { timeout: 60_000 });
+      // Awaited below; handled now, so that a palette failing first leaves no unhandled rejection behind.
+      reloaded.catch(() => undefined);
       await wb.runCommand('Developer: Reload Window');
+      await reloaded;
       await wb.ready(60_000);
       await wb.showContainer('Hosted Reasoning');
       const since = emu.received.length;
