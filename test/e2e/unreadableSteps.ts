@@ -25,8 +25,8 @@ export interface UnreadableEnvironment {
 const MODELS = 'Models';
 const LIST_PATH = '/cr/get_allowed_models';
 const STATUS_PATH = '/cr/generate_questions_status';
-/** What a service built otherwise might answer for a status: a phase word and a percent string, no status field. */
-const UNREADABLE_STATUS = '{"phase":"TRAINING_STEP","pct":"40%"}';
+/** A status nothing reads (as the in-editor test's): a percent string and a word under a key that says no state. */
+const UNREADABLE_STATUS = '{"pct":"40%","detail":"TRAINING_STEP"}';
 const CONTRACT_ROW = 'The model list could not be read — choose how to read it';
 const CHOOSE_TITLE = 'Choose How to Read the Model List';
 /** The list the person picks of the two the `two-lists` shape offers (the one that lists every model). */
