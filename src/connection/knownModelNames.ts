@@ -56,11 +56,19 @@ export interface KnownModelsState extends StoredState {
 export class KnownModelNames {
   /** Names picked as typed in this window, not yet accepted by the service: kept once a request starts with them. */
   private readonly typed = new Set<string>();
+  /** Told after a name was kept or every name forgotten (Chat's model picker offers them and must be told). */
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly state: KnownModelsState,
     private readonly log?: (message: string) => void,
   ) {}
+
+  /** `listener` is called after every change of the names kept; dispose to stop. */
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
 
   /** The origin's names, newest first. */
   list(origin: string): KnownModelName[] {
@@ -85,6 +93,7 @@ export class KnownModelNames {
       (stored) => withKnownModelName(readKnownModelNames(stored), { name, source, at }),
       { log: this.log, what: 'The known model names' },
     );
+    this.changed();
   }
 
   /** A person picked `name` as typed (not from a list): it is kept if the service accepts a request with it. */
@@ -105,5 +114,10 @@ export class KnownModelNames {
     for (const origin of this.origins()) {
       await editGlobalState(this.state, knownModelsKey(origin), () => undefined, { log: this.log, what: 'The known model names' });
     }
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 }

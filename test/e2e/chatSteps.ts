@@ -5,6 +5,7 @@
 // what the README tells a person without Copilot), so Chat is in Ask mode with our model picked. A prompt that does not
 // mention the participant would go to the built-in Copilot agent and open a modal sign-in: this step never sends one.
 import * as assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
 import type { Emulator } from '../service/emulator';
 import type { Step } from './stepRunner';
 import { actUntil, escapeRegExp, eventually, type Workbench } from './workbench';
@@ -49,40 +50,7 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
         },
       );
       note(`the Chat view's model picker shows ${picked}`);
-      // Escape closes a suggestion list the mention opened (it may open late), so Enter sends rather than accepts one:
-      // Enter waits until the input holds the whole prompt and no list is open. Keys typed before the input had the
-      // caret are lost: the prompt is typed again, from an empty input, until the input holds it.
-      const suggest = page.locator('.suggest-widget.visible');
-      const holdsPrompt = async (): Promise<boolean> => (await input.innerText()).replace(/\s+/g, ' ').includes(`@hosted ${QUESTION}`);
-      await actUntil(
-        'the prompt typed, with no suggestion list open',
-        async () => {
-          if (await suggest.isVisible()) {
-            await page.keyboard.press('Escape');
-            return;
-          }
-          if (await holdsPrompt()) return;
-          await input.click({ timeout: 5_000 });
-          await page.keyboard.press('Control+A');
-          await page.keyboard.press('Delete');
-          // The mention first: the participant, not the built-in agent, gets the prompt.
-          await page.keyboard.type('@hosted ');
-          await page.keyboard.type(QUESTION);
-        },
-        async () => !(await suggest.isVisible()) && (await holdsPrompt()),
-        { retryAfterMs: 3_000 },
-      );
-      await shot('typed');
-      // Enter again only while the input still holds the prompt: once sent, the input is emptied.
-      const request = chat.locator('.interactive-request').filter({ hasText: QUESTION }).first();
-      await actUntil(
-        'the request to show in the Chat view',
-        async () => {
-          if (await holdsPrompt()) await page.keyboard.press('Enter');
-        },
-        () => request.isVisible(),
-        { retryAfterMs: 10_000 },
-      );
+      await askHosted(wb, chat, QUESTION, () => shot('typed'));
       const response = chat.locator('.interactive-response').last();
       await response.getByText(new RegExp(escapeRegExp(CHAT_ANSWER))).waitFor({ timeout: 30_000 });
       // The reasoning is one line, before the answer, with a link that opens it; its text is not in the response.
@@ -120,4 +88,51 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
   };
 
   return [participant];
+}
+
+/**
+ * Types `@hosted <question>` into the Chat view's input and sends it; `typed` runs once the input holds the prompt.
+ * Escape closes a suggestion list the mention opened (it may open late), so Enter sends rather than accepts one: Enter
+ * waits until the input holds the whole prompt and no list is open. Keys typed before the input had the caret are lost:
+ * the prompt is typed again, from an empty input, until the input holds it.
+ */
+export async function askHosted(
+  wb: Workbench,
+  chat: Locator,
+  question: string,
+  typed: () => Promise<unknown> = async () => undefined,
+): Promise<void> {
+  const page = wb.page;
+  const input = chat.locator('.interactive-input-part .monaco-editor').first();
+  const suggest = page.locator('.suggest-widget.visible');
+  const holdsPrompt = async (): Promise<boolean> => (await input.innerText()).replace(/\s+/g, ' ').includes(`@hosted ${question}`);
+  await actUntil(
+    'the prompt typed, with no suggestion list open',
+    async () => {
+      if (await suggest.isVisible()) {
+        await page.keyboard.press('Escape');
+        return;
+      }
+      if (await holdsPrompt()) return;
+      await input.click({ timeout: 5_000 });
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+      // The mention first: the participant, not the built-in agent, gets the prompt.
+      await page.keyboard.type('@hosted ');
+      await page.keyboard.type(question);
+    },
+    async () => !(await suggest.isVisible()) && (await holdsPrompt()),
+    { retryAfterMs: 3_000 },
+  );
+  await typed();
+  // Enter again only while the input still holds the prompt: once sent, the input is emptied.
+  const request = chat.locator('.interactive-request').filter({ hasText: question }).first();
+  await actUntil(
+    'the request to show in the Chat view',
+    async () => {
+      if (await holdsPrompt()) await page.keyboard.press('Enter');
+    },
+    () => request.isVisible(),
+    { retryAfterMs: 10_000 },
+  );
 }

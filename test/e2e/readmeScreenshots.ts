@@ -14,6 +14,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'playground.png': '08-playground-layout-reasoning-open.png',
   'local-compare.png': '09-local-compare-side-by-side.png',
   'chat.png': '15-chat-participant-reasoning.png',
+  'choose-how-to-read.png': '16-choose-how-to-read-choices.png',
 };
 
 export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');

@@ -2,7 +2,7 @@
 // fails mid-way leaves its dialog, editor, notification or setting behind, and the next step must not stumble on it.
 // The reset undoes, in order: open quick inputs, dialogs and menus (Escape until none is open); editors (all closed,
 // unsaved ones discarded); the user settings (the file written back and the window opened afresh, which reads it);
-// the emulator's options and faults; the window size, the side bar's width and the secondary side bar hidden; then
+// the emulator's options, keys and faults; the window size, the side bar's width and the secondary side bar hidden; then
 // what the story itself expects (`settle`: no job still running, the run's service shown); last, notifications.
 // Every wait is on a state of the page; each part says what it could not undo.
 import * as fs from 'node:fs';
@@ -29,6 +29,8 @@ type StepOptions = Omit<EmulatorOptions, 'host' | 'port' | 'storagePort' | 'data
 export class WorkbenchReset {
   private readonly settingsText: string;
   private readonly emulatorOptions: StepOptions;
+  /** The keys as the run started them (a step may give one another model list shape). */
+  private readonly emulatorKeys: string;
   private readonly viewport: { width: number; height: number } | null;
   private sideBarWidth: number | undefined;
 
@@ -36,6 +38,7 @@ export class WorkbenchReset {
     this.settingsText = fs.readFileSync(options.userSettingsFile, 'utf8');
     const { host: _h, port: _p, storagePort: _s, dataDir: _d, keys: _k, datasets: _ds, ...rest } = options.emu.options;
     this.emulatorOptions = { ...rest };
+    this.emulatorKeys = JSON.stringify(options.emu.options.keys);
     this.viewport = options.workbench.page.viewportSize();
   }
 
@@ -69,6 +72,8 @@ export class WorkbenchReset {
     const overlays: [string, Locator, Locator?][] = [
       ['a dialog', this.page.locator('.monaco-dialog-box')],
       ['a context menu', this.page.locator('.context-view .monaco-menu')],
+      // A dropdown of the Chat view (its model picker).
+      ['a dropdown', this.page.locator('.context-view > .action-widget')],
       // Escape goes to the focused element; focus may have moved into a webview, so it goes to the box first.
       ['a quick input', this.options.workbench.quickInput, this.options.workbench.quickInputBox],
     ];
@@ -155,6 +160,10 @@ export class WorkbenchReset {
       responseText: this.emulatorOptions.responseText,
       reasoningText: this.emulatorOptions.reasoningText,
     });
+    if (JSON.stringify(emu.options.keys) !== this.emulatorKeys) {
+      undone.push("restored the emulator's keys");
+      emu.configure({ keys: JSON.parse(this.emulatorKeys) as EmulatorOptions['keys'] });
+    }
     if (emu.faults.list().length > 0) undone.push("cleared the emulator's faults");
     emu.faults.clear();
   }

@@ -17,6 +17,7 @@ import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
 import { WHAT_IS_LUMEN } from './showcase';
 import type { Step } from './stepRunner';
+import { unreadableSteps } from './unreadableSteps';
 import { actUntil, escapeRegExp, eventually, Workbench } from './workbench';
 
 export interface StoryEnvironment {
@@ -760,6 +761,14 @@ export function story(env: StoryEnvironment): Story {
     saveDialog,
     walkthrough,
     ...chatSteps({ workbench: wb, emu }),
+    ...unreadableSteps({
+      workbench: wb,
+      emu,
+      key,
+      baseModel: env.baseModel,
+      answerWizard: (name) => answerWizard(name, async () => undefined),
+      giveKey,
+    }),
     errors,
   ];
   return { steps, settle, reconnect };

@@ -49,6 +49,38 @@ describe('model names kept for when the list cannot be read', () => {
     assert.match(text, new RegExp(`Answer from ${KEPT}`), 'the service was not asked with the kept name');
   });
 
+  it("@hosted with another vendor's model picked asks the kept name when the list cannot be read: the newest, and says so", async function () {
+    this.timeout(30_000);
+    // Two kept names: the one used last is the one a person expects (the Chat model picker offers the others).
+    await rig.api.services.knownModels.remember(await origin(), 'older-reasoner-8b', 'job', Date.now() - 60_000);
+    await rig.api.services.knownModels.remember(await origin(), KEPT, 'typed');
+    await rig.useKey(UNREADABLE_KEY);
+    const said: string[] = [];
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => said.push(typeof v === 'string' ? v : v.value),
+      progress: (v: string) => said.push(`progress: ${v}`),
+      button: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    const request = {
+      prompt: 'Which model answers?',
+      command: undefined,
+      references: [],
+      toolReferences: [],
+      toolInvocationToken: undefined,
+      model: { vendor: 'someone-else', id: 'their-model' },
+    } as unknown as vscode.ChatRequest;
+    const cancel = new vscode.CancellationTokenSource();
+    const result = await rig.api.chat.participant(request, { history: [] }, stream, cancel.token);
+    cancel.dispose();
+    assert.equal(result.errorDetails, undefined, `the request failed: ${JSON.stringify(result.errorDetails)}; said: ${said.join(' | ')}`);
+    assert.equal((result.metadata as { modelName?: string } | undefined)?.modelName, KEPT);
+    assert.match(said.join(''), new RegExp(`Answer from ${KEPT}`), 'the service was not asked with the kept name');
+    assert.ok(
+      said.some((s) => /^progress: Asking kept-reasoner-8b \(typed, kept: the model list could not be read;.*model picker/.test(s)),
+      said.join(' | '),
+    );
+  });
+
   it('a list that can be read is the truth: kept names are not added to it', async () => {
     await rig.api.services.knownModels.remember(await origin(), KEPT, 'typed');
     await rig.useKey('demo-key');

@@ -26,6 +26,19 @@ describe('known model names', () => {
     assert.deepEqual(known.list('https://c.example'), []);
   });
 
+  it('tells its listeners after a name is kept and after every name is forgotten, not for a name it refuses', async () => {
+    const state = new EchoingWorkbench().window();
+    const known = new KnownModelNames(state);
+    const seen: string[][] = [];
+    const listening = known.onDidChange(() => seen.push(known.list(A).map((k) => k.name)));
+    await known.remember(A, 'm1', 'typed', 1_000);
+    await known.remember(A, 'not a name\n', 'typed', 2_000);
+    await known.forgetAll();
+    listening.dispose();
+    await known.remember(A, 'm2', 'typed', 3_000);
+    assert.deepEqual(seen, [['m1'], []]);
+  });
+
   it('merges a name given again into one entry, moved first; a job having made it is kept', async () => {
     const state = new EchoingWorkbench().window();
     const known = new KnownModelNames(state);

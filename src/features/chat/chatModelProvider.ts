@@ -54,6 +54,7 @@ export class ChatModelProvider implements vscode.Disposable {
       // poller refreshes it), a renamed model (its refresh) all pass through here.
       models.onDidChangeTreeData(() => this.listMayHaveChanged()),
       services.session.onDidChange(() => this.listMayHaveChanged()),
+      services.knownModels.onDidChange(() => this.keptNamesChanged()),
     );
   }
 
@@ -148,6 +149,17 @@ export class ChatModelProvider implements vscode.Disposable {
     if (next === this.given) return;
     this.given = next;
     this.services.log.info('Chat: the list of models changed; VS Code is told.');
+    this.announce();
+  }
+
+  /**
+   * A name was kept (typed and accepted, or made by a finetune) while VS Code was given the kept names in place of an
+   * unreadable list: it is told, so its model picker asks again and offers the new name (seen in the UI tests: a name
+   * typed in Evaluate Model… was missing from Chat's picker until the window was reloaded).
+   */
+  private keptNamesChanged(): void {
+    if (this.given !== '' || this.models.loading || this.models.models !== undefined) return;
+    this.services.log.info('Chat: the kept model names changed; VS Code is told.');
     this.announce();
   }
 

@@ -12,6 +12,8 @@ import type { ServiceWait } from '../../api/http';
 import type { ModelInfo } from '../../api/types';
 import { isActive, type JobRecord } from '../../jobs/jobRecord';
 import { jobDescription, jobTitle } from '../../jobs/jobFormat';
+import type { KnownModelName } from '../../connection/knownModelNames';
+import { knownSourceWords, listUnreadable } from '../models/knownModelItems';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import type { Services } from '../../services';
 import { classifyError, FIXES } from '../../util/classifyError';
@@ -92,16 +94,23 @@ class ParticipantRun {
       );
       return { metadata: { command: 'ask' } satisfies ChatResponseMetadata };
     }
-    const modelName = await this.chosenModel(request.model);
-    if (!modelName) {
+    const chosen = await this.chosenModel(request.model);
+    if (!chosen) {
       this.stream.markdown(vscode.l10n.t('Your key allows no model to ask. /models lists what it allows.'));
       return { metadata: { command: 'ask' } satisfies ChatResponseMetadata };
     }
+    const { name: modelName, kept } = chosen;
     const shownName = untrustedText(modelName, { maxChars: 120 });
     this.stream.progress(
       request.model?.vendor === CHAT_VENDOR
         ? vscode.l10n.t('Asking {0}…', shownName)
-        : vscode.l10n.t('Asking {0} (pick another of our models in the Chat model picker, or see /models)…', shownName),
+        : kept
+          ? vscode.l10n.t(
+              'Asking {0} ({1}, kept: the model list could not be read; the Chat model picker offers the other kept names)…',
+              shownName,
+              knownSourceWords(kept),
+            )
+          : vscode.l10n.t('Asking {0} (pick another of our models in the Chat model picker, or see /models)…', shownName),
     );
     const conversation = renderConversation([...historyTurns(context), { role: 'user', text: request.prompt }]);
     const controller = new AbortController();
@@ -147,12 +156,29 @@ class ParticipantRun {
     return { metadata: { command: 'ask', modelName } satisfies ChatResponseMetadata };
   }
 
-  /** The model picked in Chat when it is ours; else the first base model of the list (else its first model). */
-  private async chosenModel(picked: vscode.LanguageModelChat | undefined): Promise<string | undefined> {
-    if (picked?.vendor === CHAT_VENDOR) return picked.id;
-    const list = await this.modelList();
+  /**
+   * The model picked in Chat when it is ours; else the first base model of the list (else its first model). When the
+   * list cannot be read, the name kept for the service that was used or made last (knownModelNames.ts): the one a
+   * person most likely means, answered at once rather than asked for in a picker of our own in the middle of a
+   * request; the progress line says so, and Chat's model picker already offers every kept name to pick another.
+   * With no name kept, the list's error, with its fix.
+   */
+  private async chosenModel(picked: vscode.LanguageModelChat | undefined): Promise<{ name: string; kept?: KnownModelName } | undefined> {
+    if (picked?.vendor === CHAT_VENDOR) return { name: picked.id };
+    let list: ModelInfo[];
+    try {
+      list = await this.modelList();
+    } catch (error) {
+      // By the list's own error, not the view's state: a refresh under way (a new key) has no failure to read yet.
+      if (!listUnreadable(error)) throw error;
+      const { origin } = await this.services.session.current();
+      const [kept] = origin ? this.services.knownModels.list(origin) : [];
+      if (!kept) throw error;
+      return { name: kept.name, kept };
+    }
     const byName = (a: ModelInfo, b: ModelInfo) => a.name.localeCompare(b.name);
-    return (list.filter((m) => m.kind === 'base').sort(byName)[0] ?? [...list].sort(byName)[0])?.name;
+    const first = list.filter((m) => m.kind === 'base').sort(byName)[0] ?? [...list].sort(byName)[0];
+    return first && { name: first.name };
   }
 
   /** The key's models; a missing key or service throws the session's error (shown with its fix). */
