@@ -27,6 +27,7 @@ export const COMMANDS = {
   showChatReasoning: 'hostedReasoning.showChatReasoning',
   showServiceProfile: 'hostedReasoning.showServiceProfile',
   chooseHowToRead: 'hostedReasoning.chooseHowToRead',
+  chooseHowToReadJob: 'hostedReasoning.chooseHowToReadJob',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -9,6 +9,7 @@ import { HttpClient, type CallOptions, type HttpConfig } from './http';
 import { readStartedJob, type StartAnswer } from './startedJob';
 import { readModelList } from './modelListReading';
 import { readEvaluationStatus, readFinetuneStatus } from './jobStatus';
+import type { JobStatusPart } from './jobStatusProfile';
 import type { ProfileBook } from './serviceProfile';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
@@ -194,7 +195,9 @@ export class ServiceClient {
   /** 4.4 */
   async getFinetuneStatus(jobId: string, opts: CallOptions = {}): Promise<FinetuneStatus> {
     const raw = await this.http.getJson('Checking the finetuning job', PATHS.finetuneStatus, { job_id: jobId }, opts);
-    const { status, profile, change } = readFinetuneStatus(jobId, raw, this.profiles?.jobStatus('finetuneStatus'));
+    const { status, profile, change } = this.readStatus('finetuneStatus', raw, () =>
+      readFinetuneStatus(jobId, raw, this.profiles?.jobStatus('finetuneStatus')),
+    );
     if (change !== undefined) this.profiles?.readJobStatus('finetuneStatus', { profile, change });
     return status;
   }
@@ -220,9 +223,21 @@ export class ServiceClient {
   /** 4.6 */
   async getEvaluationStatus(jobId: string, opts: CallOptions = {}): Promise<EvaluationStatus> {
     const raw = await this.http.getJson('Checking the evaluation', PATHS.evaluateStatus, { job_id: jobId }, opts);
-    const { status, profile, change } = readEvaluationStatus(jobId, raw, this.profiles?.jobStatus('evaluationStatus'));
+    const { status, profile, change } = this.readStatus('evaluationStatus', raw, () =>
+      readEvaluationStatus(jobId, raw, this.profiles?.jobStatus('evaluationStatus')),
+    );
     if (change !== undefined) this.profiles?.readJobStatus('evaluationStatus', { profile, change });
     return status;
+  }
+
+  /** A status read; one nothing could read is handed to the book first, for the person to choose how to read it. */
+  private readStatus<T>(part: JobStatusPart, body: unknown, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof ContractError) this.profiles?.unreadableJobStatus(part, body);
+      throw error;
+    }
   }
 
   /** 4.7: resolves the redirect or signed-URL metadata and streams the artifact into `options.directory`. */

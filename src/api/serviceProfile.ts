@@ -92,6 +92,8 @@ export interface ProfileBook {
   jobStatus(part: JobStatusPart): JobStatusProfile | undefined;
   /** A job status was read by a profile inferred or grown now: the profile to keep, and what changed (to log). */
   readJobStatus(part: JobStatusPart, reading: { profile: JobStatusProfile; change: string }): void;
+  /** A job status nothing could read: kept for the person to choose how to read it (Choose How to Read… on its row). */
+  unreadableJobStatus(part: JobStatusPart, body: unknown): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form

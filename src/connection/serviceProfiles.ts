@@ -31,6 +31,8 @@ export class ServiceProfiles implements vscode.Disposable {
   /** Fires with the origin whose profile a person chose, or undefined when the setting changed. */
   readonly onDidChange = this.changed.event;
   private readonly unreadable = new Map<string, unknown>();
+  /** The last job status of each kind nothing could read, by `origin part`. */
+  private readonly unreadableStatuses = new Map<string, unknown>();
   private readonly samples = new Map<string, string[]>();
   /** The last change of each origin's status parts logged, by `origin part`. */
   private readonly statusChanges = new Map<string, string>();
@@ -99,7 +101,31 @@ export class ServiceProfiles implements vscode.Disposable {
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, part, profile);
       },
+      unreadableJobStatus: (part, body) => this.unreadableStatuses.set(`${origin} ${part}`, body),
     };
+  }
+
+  /** The last job status of this kind of `origin` nothing could read, in this window. */
+  lastUnreadableStatus(origin: string, part: JobStatusPart): unknown {
+    return this.unreadableStatuses.get(`${origin} ${part}`);
+  }
+
+  /**
+   * Keeps how to read `origin`'s job statuses of one kind as the person chose it: the chosen parts over the ones kept
+   * (the parts the person did not choose are still grown from the answers).
+   */
+  async chooseJobStatus(origin: string, part: JobStatusPart, chosen: Partial<JobStatusProfile>): Promise<void> {
+    const kept = this.stored(origin)?.[part];
+    const states = { ...(kept?.states ?? {}), ...(chosen.states ?? {}) };
+    const profile: JobStatusProfile = { ...(kept ?? {}), ...chosen, by: 'chosen' };
+    if (Object.keys(states).length > 0) profile.states = states;
+    this.log.info(
+      `${origin}: the ${part === 'finetuneStatus' ? 'finetune' : 'evaluation'} status is read as chosen: ${JSON.stringify(chosen)}`,
+    );
+    this.statusChanges.delete(`${origin} ${part}`);
+    await this.keep(origin, part, profile);
+    this.unreadableStatuses.delete(`${origin} ${part}`);
+    this.changed.fire(origin);
   }
 
   /** Where the started jobs' ids of `origin` are: the setting's, else the places kept. */

@@ -8,6 +8,7 @@ import { jobTitle } from './jobFormat';
 import type { PollRound } from './pollScheduler';
 import type { Services } from '../services';
 import { VIEW_JOBS } from '../services';
+import { chooseStatusReading } from './chooseStatusReading';
 import { isJobNode } from './jobsTree';
 import { showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
@@ -23,6 +24,7 @@ export function jobCommands(services: Services, deps: JobCommandDeps) {
     [COMMANDS.clearFinishedJobs]: () => clearFinishedJobs(services),
     [COMMANDS.refreshJobs]: () => refreshJobs(services, deps),
     [COMMANDS.showJobs]: (arg?: unknown) => showJobs(services, deps, arg),
+    [COMMANDS.chooseHowToReadJob]: (arg?: unknown) => chooseStatusReading(services, () => deps.poller.pollNow(), arg),
   };
 }
 

@@ -9,7 +9,7 @@ import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { JobNode } from '../../src/jobs/jobsTree';
 import { writePdf } from '../service/fixtures';
-import { recordingMessages, waitFor } from './helpers';
+import { capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
@@ -25,8 +25,8 @@ async function row(jobId: string): Promise<{ node: JobNode; item: vscode.TreeIte
   return node ? { node, item: rig.api.jobsView.getTreeItem(node) } : undefined;
 }
 
-function unreadableStatuses(statusPath: string): void {
-  rig.emu.faults.add({ path: statusPath, kind: 'body', status: 200, body: UNREADABLE_STATUS, times: 100_000 });
+function unreadableStatuses(statusPath: string, body = UNREADABLE_STATUS): void {
+  rig.emu.faults.add({ path: statusPath, kind: 'body', status: 200, body, times: 100_000 });
 }
 
 describe('job statuses that cannot be read', () => {
@@ -153,5 +153,67 @@ describe('job statuses that cannot be read', () => {
     assert.match(String(after.item.description), /^not followed · status unreadable since \d\d:\d\d/);
     assert.doesNotMatch(String(after.item.contextValue), /\bfollowed\b/);
     assert.ok(['queued', 'running'].includes(after.node.job.state), `nothing ended it: ${after.node.job.state}`);
+  });
+
+  it('Choose How to Read… on the row: the person picks the field and says what its word means; the job reads on by it', async function () {
+    this.timeout(40_000);
+    await rig.useKey('demo-key');
+    // A word no table knows, under a key that says nothing of a state: only the person can say what it means.
+    unreadableStatuses('/cr/finetune_model/evaluate_status', '{"detail":"CHURNING","pct":"40%"}');
+    // Ends 15 s after it starts: seen only once the service's answers are readable again (the faults cleared).
+    rig.emu.configure({ evaluationDurationMs: 15_000 });
+    const jobId = await rig.api.evaluate('oss-reasoner-8b', 'demo-qa');
+    assert.ok(jobId);
+    started.push(jobId);
+    const unread = await waitFor('the row to say the status is unreadable', async () => {
+      const r = await row(jobId);
+      return r && /^status unreadable since \d\d:\d\d \(Churning\) · /.test(String(r.item.description)) ? r : undefined;
+    });
+    // A command link can pass any argument: only a row of the view is taken.
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToReadJob, { key: unread.node.key }), undefined);
+
+    const chosen = await capturingQuickPicks(async (picks) => {
+      const done = vscode.commands.executeCommand(COMMANDS.chooseHowToReadJob, unread.node);
+      const fields = await waitFor('the quick pick of fields', () => picks.find((p) => p.items.length > 0));
+      assert.deepEqual(
+        fields.items.map((i) => [i.label, i.detail]),
+        [
+          ['detail', 'CHURNING'],
+          ['pct', '40%'],
+        ],
+      );
+      // The first item, made active as the Models view's choice test does (an item other than the first made active from
+      // here is taken by the workbench a moment later: Accept took the first one anyway).
+      fields.activeItems = [fields.items[0]!];
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      const meaning = await waitFor('the quick pick of meanings', () => picks.find((p) => p !== fields && p.items.length > 0));
+      assert.equal(meaning.title, 'What Does “CHURNING” Mean?');
+      assert.deepEqual(
+        meaning.items.map((i) => i.label),
+        ['Waiting to start', 'Running', 'Finished', 'Failed', 'Cancelled'],
+      );
+      meaning.activeItems = [meaning.items[0]!];
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return done;
+    });
+    assert.deepEqual(chosen, { state: 'detail', states: { CHURNING: 'queued' } });
+    const { origin } = await rig.api.services.session.current();
+    assert.equal(rig.api.services.profiles.jobStatus(origin!, 'evaluationStatus')?.by, 'chosen');
+    const read = await waitFor('the row to read the status by the choice', async () => {
+      const r = await row(jobId);
+      return r && r.node.job.state === 'queued' && !/\bunreadable\b/.test(String(r.item.contextValue)) ? r : undefined;
+    });
+    assert.doesNotMatch(String(read.item.description), /unreadable/);
+
+    // The service answers as the spec shows again: the choice no longer fits, is inferred again, and the job ends.
+    rig.emu.faults.clear();
+    await vscode.commands.executeCommand(COMMANDS.refreshJobs);
+    await waitFor(
+      'the evaluation to complete',
+      () => (rig.api.services.jobs.get(unread.node.scope, unread.node.key)?.state === 'completed' ? true : undefined),
+      {
+        timeoutMs: 30_000,
+      },
+    );
   });
 });

@@ -138,6 +138,7 @@ export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileB
     readStartedJob: () => undefined,
     jobStatus: () => undefined,
     readJobStatus: () => undefined,
+    unreadableJobStatus: () => undefined,
     download: () => undefined,
     readDownload: () => undefined,
     ...overrides,
