@@ -11,6 +11,7 @@ import { readModelList } from './modelListReading';
 import type { ProfileBook } from './serviceProfile';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
+import { StreamReading } from './streamReading';
 import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
 import { openUploadSource } from './uploadSource';
 import type { EvaluationStatus, FinetuneStatus, InferenceRequest, ModelInfo, StartedJob } from './types';
@@ -129,13 +130,18 @@ export class ServiceClient {
       },
       { ...opts, waitMs, idempotent: false, accept: 'text/event-stream, application/x-ndjson, application/json, text/plain' },
     );
+    // The events are read by the profile kept for the service, else by one inferred from this run's first events;
+    // a run that inferred or changed it reports it (streamReading.ts). What the request sent marks an echo of it.
+    const reading = new StreamReading(this.profiles?.stream(), [req.prompt, req.queryOnly]);
     try {
       // A piece per event, never the text of several joined: VS Code passes a language-model provider's parts on when
       // 31 have gathered or none came for 30 ms, so fewer, larger parts would hold a fast stream's first token back
       // (test/bench figure 9).
-      yield* decodePieces(res.body, { contentType: res.headers['content-type'] });
+      yield* decodePieces(res.body, { contentType: res.headers['content-type'], reading });
     } finally {
       res.abort();
+      const report = reading.report();
+      if (report) this.profiles?.readStream(report);
     }
   }
 

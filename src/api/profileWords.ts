@@ -3,7 +3,7 @@
 // document, the log), never as markdown, and the values are capped here. English, as the log is: src/api may not
 // reach l10n (the layers test); the document around these lines is translated.
 
-import type { ModelListEntry, ModelListProfile } from './serviceProfile';
+import type { ModelListEntry, ModelListProfile, StreamProfile } from './serviceProfile';
 import { capText } from './types';
 
 /** Most values of a kind map written out; the rest are counted. */
@@ -38,4 +38,24 @@ export function modelListLines(p: ModelListProfile, samples: readonly string[] |
         : 'inferred from the first answer';
   // The first list carries the names last read (a grouped list's names are not told apart per group here).
   return [...p.lists.map((e, i) => `Model names: ${entryWords(e, i === 0 ? samples : undefined)}`), `  (${from})`];
+}
+
+/** One line: where a stream's events hold the answer and the reasoning, and the flag that marks reasoning. */
+export function describeStreamProfile(p: StreamProfile): string {
+  const parts: string[] = [];
+  if (p.answer.length) parts.push(`text at ${p.answer.map(cap).join(' or ')}`);
+  if (p.reasoning.length) parts.push(`reasoning at ${p.reasoning.map(cap).join(' or ')}`);
+  if (p.flag) {
+    const values = Object.entries(p.flag.map);
+    const shown = values.slice(0, MAX_VALUES).map(([v, kind]) => `${cap(v)} → ${kind}`);
+    if (values.length > MAX_VALUES) shown.push(`${values.length - MAX_VALUES} more`);
+    parts.push(`reasoning marked by ${cap(p.flag.from)}: ${shown.join(', ')}`);
+  }
+  return parts.join('; ');
+}
+
+/** Lines for a document: where a stream's events are read, and where the profile came from. */
+export function streamLines(p: StreamProfile): string[] {
+  const from = p.by === 'setting' ? 'from the setting hostedReasoning.serviceProfile' : 'inferred from the first events of a run';
+  return [`Streamed answers: ${describeStreamProfile(p)}`, `  (${from})`];
 }

@@ -38,8 +38,26 @@ export interface ModelListProfile {
   by: ProfileSource;
 }
 
+/**
+ * Where the events of a streamed answer (§4.2) hold the answer and the reasoning: inferred from the first events of a
+ * run (streamInference.ts), read by streamReader.ts.
+ */
+export interface StreamProfile {
+  /** Paths in an event of the answer's text, tried in order: the first that holds text is read (`choices[0].delta.content`). */
+  answer: string[];
+  /** Paths of the reasoning's text, the same way (`choices[0].delta.reasoning_content`). */
+  reasoning: string[];
+  /**
+   * A field of the text's record, or of a record above it, whose value says whether the text is reasoning
+   * (`thought: true`, `type: "response.reasoning_summary_text.delta"`): its values (a boolean or number as text) mapped.
+   */
+  flag?: { from: string; map: Record<string, 'reasoning' | 'answer'> };
+  by: ProfileSource;
+}
+
 export interface ServiceProfile {
   modelList?: ModelListProfile;
+  stream?: StreamProfile;
 }
 
 /**
@@ -53,6 +71,10 @@ export interface ProfileBook {
   readModelList(reading: { profile: ModelListProfile; change?: string; samples: string[] }): void;
   /** A model list nothing could read (or two ways could): kept for the person to choose how to read it. */
   unreadableModelList(body: unknown): void;
+  /** The profile to read a stream's events by: the setting's for this origin, else the one kept. */
+  stream(): StreamProfile | undefined;
+  /** A stream was read by a profile inferred, or changed, in the run: it is kept, and `change` logged. */
+  readStream(reading: { profile: StreamProfile; change: string }): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form
@@ -149,9 +171,44 @@ export function checkModelListProfile(x: unknown, by?: ProfileSource): Checked<M
   return { value: { lists: o.lists as ModelListEntry[], by: source } };
 }
 
+/** The stream part of a profile, checked; `by` is what the caller knows of where it came from. */
+export function checkStreamProfile(x: unknown, by?: ProfileSource): Checked<StreamProfile> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: 'stream is not an object' };
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!['answer', 'reasoning', 'flag', 'by'].includes(k)) return { problem: `stream has an unknown field "${k}"` };
+  }
+  for (const part of ['answer', 'reasoning'] as const) {
+    const list = o[part];
+    if (!Array.isArray(list) || list.length > MAX_LISTS) return { problem: `stream.${part} is not a list of at most ${MAX_LISTS} paths` };
+    for (const [i, p] of list.entries()) {
+      const checked = path(p, `stream.${part}[${i}]`);
+      if ('problem' in checked) return checked;
+    }
+  }
+  if ((o.answer as unknown[]).length + (o.reasoning as unknown[]).length === 0) return { problem: 'stream names no path' };
+  if (o.flag !== undefined) {
+    if (typeof o.flag !== 'object' || o.flag === null || Array.isArray(o.flag)) return { problem: 'stream.flag is not an object' };
+    const { from, map, ...extra } = o.flag as Record<string, unknown>;
+    if (Object.keys(extra).length > 0) return { problem: 'stream.flag has an unknown field' };
+    if (typeof from !== 'string' || from === '' || from.length > MAX_PATH) return { problem: 'stream.flag.from is not a field name' };
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) return { problem: 'stream.flag.map is not an object' };
+    const values = Object.entries(map as Record<string, unknown>);
+    if (values.length > MAX_MAPPED) return { problem: `stream.flag.map has more than ${MAX_MAPPED} values` };
+    for (const [v, kind] of values) {
+      if (kind !== 'reasoning' && kind !== 'answer') return { problem: `stream.flag.map["${v}"] is neither reasoning nor answer` };
+    }
+  }
+  const source = by ?? (o.by === 'inferred' || o.by === 'chosen' ? o.by : 'inferred');
+  const profile: StreamProfile = { answer: o.answer as string[], reasoning: o.reasoning as string[], by: source };
+  if (o.flag !== undefined) profile.flag = o.flag as StreamProfile['flag'];
+  return { value: profile };
+}
+
 /** Each part's checker, by the part's name: each kind of answer adds its line here and its field to ServiceProfile. */
 const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSource) => Checked<NonNullable<ServiceProfile[K]>> } = {
   modelList: checkModelListProfile,
+  stream: checkStreamProfile,
 };
 
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */

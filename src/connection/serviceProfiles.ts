@@ -5,7 +5,13 @@
 // In memory only, per origin: the last answer nothing could read (for Choose How to Read…, which takes no path from
 // its arguments) and the first names last read (for Show How the Service Is Read).
 import * as vscode from 'vscode';
-import { checkServiceProfile, type ModelListProfile, type ProfileBook, type ServiceProfile } from '../api/serviceProfile';
+import {
+  checkServiceProfile,
+  type ModelListProfile,
+  type ProfileBook,
+  type ServiceProfile,
+  type StreamProfile,
+} from '../api/serviceProfile';
 import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
@@ -49,7 +55,17 @@ export class ServiceProfiles implements vscode.Disposable {
         void this.keep(origin, 'modelList', profile);
       },
       unreadableModelList: (body) => this.unreadable.set(origin, body),
+      stream: () => this.stream(origin),
+      readStream: ({ profile, change }) => {
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, 'stream', profile);
+      },
     };
+  }
+
+  /** The stream profile for `origin`: the setting's, else the one kept. */
+  stream(origin: string): StreamProfile | undefined {
+    return this.fromSetting(origin)?.stream ?? this.stored(origin)?.stream;
   }
 
   /** The model list profile for `origin`: the setting's, else the one kept. */
