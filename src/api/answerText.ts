@@ -517,18 +517,21 @@ function singleField(t: string): { name: string; value: string } | undefined {
   return typeof parsed?.value === 'string' ? { name, value: parsed.value } : undefined;
 }
 
-/** A run's pieces as one payload: the common shapes (one text, reasoning then answer) as they were, else the list. */
-function payloadOf(pieces: readonly InferencePiece[]): StreamPayload | undefined {
-  const merged = mergePieces(pieces);
-  const [first, second] = merged;
+/**
+ * Pieces as one payload: the common shapes (one text, reasoning then answer) as they were, else the list. `merge`: an
+ * event read alone; a run's pieces are not joined, as held events released together are each a piece of their own.
+ */
+function payloadOf(pieces: readonly InferencePiece[], merge: boolean): StreamPayload | undefined {
+  const list: InferencePiece[] = merge ? mergePieces(pieces) : pieces.filter((p) => p.text !== '');
+  const [first, second] = list;
   if (!first) return undefined;
-  if (merged.length === 1) {
+  if (list.length === 1) {
     return first.kind === 'reasoning' ? { kind: 'text', text: first.text, reasoning: true } : { kind: 'text', text: first.text };
   }
-  if (merged.length === 2 && first.kind === 'reasoning' && second?.kind === 'answer') {
+  if (merge && list.length === 2 && first.kind === 'reasoning' && second?.kind === 'answer') {
     return { kind: 'parts', reasoning: first.text, answer: second.text };
   }
-  return { kind: 'pieces', pieces: merged };
+  return { kind: 'pieces', pieces: list };
 }
 
 /**
@@ -582,7 +585,7 @@ export function readStreamPayload(data: string, jsonOnly = false, reasoning = fa
   }
   const reading = run ?? new StreamReading();
   const pieces = reading.read(v, reasoning, t.length);
-  const read = payloadOf(run ? pieces : pieces.concat(reading.end()));
+  const read = run ? payloadOf(pieces, false) : payloadOf(pieces.concat(reading.end()), true);
   if (read) return read;
   if (isObj(v) && (v.done === true || v.finished === true || v.type === 'done' || v.event === 'done')) return { kind: 'done' };
   return { kind: 'ignore' };
