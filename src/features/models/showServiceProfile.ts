@@ -3,7 +3,7 @@
 // from (inferred, chosen, or the setting), and the profile as the setting takes it, to correct it or share it with a
 // team. Plain text: the service's words are shown as written, never rendered; profileWords.ts caps them.
 import * as vscode from 'vscode';
-import { modelListLines } from '../../api/profileWords';
+import { modelListLines, streamLines } from '../../api/profileWords';
 import { COMMANDS, PROFILE_SCHEME } from '../../contributions';
 import type { Services } from '../../services';
 
@@ -32,6 +32,10 @@ async function profileText(services: Services): Promise<string> {
   const profile = services.profiles.modelList(origin);
   if (profile) lines.push(...modelListLines(profile, services.profiles.lastSamples(origin)));
   else lines.push(vscode.l10n.t('Model names: not read yet (open the Models view).'));
+  // Streamed answers: where the events hold the answer and the reasoning, once a run has inferred it (English, as the
+  // model list's lines are: src/api may not reach l10n).
+  const stream = services.profiles.stream(origin);
+  if (stream) lines.push(...streamLines(stream));
   lines.push(
     '',
     vscode.l10n.t(
@@ -41,9 +45,15 @@ async function profileText(services: Services): Promise<string> {
       'To correct how the model list is read: Choose How to Read… in the Models view when it cannot be read, or the setting hostedReasoning.serviceProfile (below, as it takes it).',
     ),
   );
+  const shared: Record<string, unknown> = {};
   if (profile) {
-    const { by: _by, ...shared } = profile;
-    lines.push('', JSON.stringify({ [origin]: { modelList: shared } }, null, 2));
+    const { by: _by, ...modelList } = profile;
+    shared.modelList = modelList;
   }
+  if (stream) {
+    const { by: _by, ...part } = stream;
+    shared.stream = part;
+  }
+  if (Object.keys(shared).length > 0) lines.push('', JSON.stringify({ [origin]: shared }, null, 2));
   return `${lines.join('\n')}\n`;
 }
