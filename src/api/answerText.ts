@@ -296,8 +296,39 @@ export function findText(v: unknown): string | undefined {
   return findParts(v).answer;
 }
 
-/** A non-streamed answer as pieces: its reasoning (a field, or inline tags), then its answer. */
-export const decodeInferenceResult = answerReader(function decodeInferenceResult(body: unknown, inlineTags = true): InferencePiece[] {
+/**
+ * A non-streamed answer as pieces: its reasoning (a field, a flag, or inline tags), then its answer. Read by a profile
+ * as one event of a stream is (`reading`: the one kept for the service, else one inferred from this answer, which the
+ * caller may keep: streamReading.ts); an answer the profile's rules cannot read (two texts tied, no sure text) is read
+ * by the record rules of findParts, which refuse what they cannot tell.
+ */
+export const decodeInferenceResult = answerReader(function decodeInferenceResult(
+  body: unknown,
+  inlineTags: boolean = true,
+  reading?: StreamReading,
+): InferencePiece[] {
+  const run = reading ?? new StreamReading(undefined, [], 'answer');
+  let read: InferencePiece[] = [];
+  if (typeof body !== 'string') {
+    try {
+      read = run.read(body, false, 0).concat(run.end());
+    } catch (e) {
+      if (!(e instanceof ContractError)) throw e;
+    }
+  }
+  if (read.length === 0) return byRecords(body, inlineTags);
+  const out: InferencePiece[] = [];
+  const inline = new InlineReasoning();
+  for (const p of read) {
+    if (p.kind === 'reasoning' || !inlineTags) out.push(p);
+    else for (const q of inline.push(p.text)) out.push(q);
+  }
+  if (inlineTags) for (const q of inline.end()) out.push(q);
+  return mergePieces(out);
+});
+
+/** A non-streamed answer read by the record rules (findParts): its reasoning, then its answer. */
+function byRecords(body: unknown, inlineTags: boolean): InferencePiece[] {
   const parts = findParts(body);
   if (parts.answer === undefined && parts.reasoning === undefined) throw contract('inference: no text in the answer', body);
   const out: InferencePiece[] = [];
@@ -308,7 +339,7 @@ export const decodeInferenceResult = answerReader(function decodeInferenceResult
   }
   const inline = new InlineReasoning();
   return mergePieces(out.concat(inline.push(parts.answer ?? ''), inline.end()));
-});
+}
 
 /** Joins neighbouring pieces of one kind and drops empty ones. */
 export function mergePieces(pieces: readonly InferencePiece[]): InferencePiece[] {

@@ -117,7 +117,12 @@ export class ServiceClient {
     const waitMs = this.http.timeouts.answerWaitMs;
     if (!req.stream) {
       const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), { ...opts, waitMs });
-      yield* decodeInferenceResult(raw);
+      // Read by the profile kept for the service's answers, else by one inferred from this answer, then kept.
+      const reading = new StreamReading(this.profiles?.answer(), [req.prompt, req.queryOnly], 'answer');
+      const pieces = decodeInferenceResult(raw, true, reading);
+      const report = reading.report();
+      if (report) this.profiles?.readAnswer(report);
+      yield* pieces;
       return;
     }
     const res = await this.http.stream(

@@ -12,7 +12,7 @@
 //      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts.
 //  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts). A stream's events
 //      are read by a profile inferred once per service from a run's first events, then kept: streamInference.ts (its
-//      rules at its top), streamReader.ts, streamReading.ts.
+//      rules at its top), streamReader.ts, streamReading.ts; a non-streamed answer the same way, as one event.
 //  §4.3/§4.5 started job (startedJob.ts): the one identifier in the answer, at any depth, that is no state word and no value the
 //      request sent; one with a digit, then a shallower one, wins; a tie is refused. A number only as the whole answer.
 //      No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment). An id over

@@ -54,8 +54,9 @@ export function describeStreamProfile(p: StreamProfile): string {
   return parts.join('; ');
 }
 
-/** Lines for a document: where a stream's events are read, and where the profile came from. */
-export function streamLines(p: StreamProfile): string[] {
-  const from = p.by === 'setting' ? 'from the setting hostedReasoning.serviceProfile' : 'inferred from the first events of a run';
-  return [`Streamed answers: ${describeStreamProfile(p)}`, `  (${from})`];
+/** Lines for a document: where a stream's events (or, `streamed` false, whole answers) are read, and where from. */
+export function streamLines(p: StreamProfile, streamed = true): string[] {
+  const inferred = streamed ? 'inferred from the first events of a run' : 'inferred from the first answer';
+  const from = p.by === 'setting' ? 'from the setting hostedReasoning.serviceProfile' : inferred;
+  return [`${streamed ? 'Streamed answers' : 'Answers not streamed'}: ${describeStreamProfile(p)}`, `  (${from})`];
 }

@@ -58,6 +58,8 @@ export interface StreamProfile {
 export interface ServiceProfile {
   modelList?: ModelListProfile;
   stream?: StreamProfile;
+  /** A non-streamed inference answer (§4.2), read the same way as one event of a stream. */
+  answer?: StreamProfile;
 }
 
 /**
@@ -75,6 +77,10 @@ export interface ProfileBook {
   stream(): StreamProfile | undefined;
   /** A stream was read by a profile inferred, or changed, in the run: it is kept, and `change` logged. */
   readStream(reading: { profile: StreamProfile; change: string }): void;
+  /** The profile to read a non-streamed inference answer by: the setting's for this origin, else the one kept. */
+  answer(): StreamProfile | undefined;
+  /** A non-streamed answer was read by a profile inferred, or changed, now: it is kept, and `change` logged. */
+  readAnswer(reading: { profile: StreamProfile; change: string }): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form
@@ -171,32 +177,32 @@ export function checkModelListProfile(x: unknown, by?: ProfileSource): Checked<M
   return { value: { lists: o.lists as ModelListEntry[], by: source } };
 }
 
-/** The stream part of a profile, checked; `by` is what the caller knows of where it came from. */
-export function checkStreamProfile(x: unknown, by?: ProfileSource): Checked<StreamProfile> {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: 'stream is not an object' };
+/** The stream part of a profile (or the non-streamed answer's, `part`), checked; `by` is what the caller knows of where it came from. */
+export function checkStreamProfile(x: unknown, by?: ProfileSource, part = 'stream'): Checked<StreamProfile> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `${part} is not an object` };
   const o = x as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (!['answer', 'reasoning', 'flag', 'by'].includes(k)) return { problem: `stream has an unknown field "${k}"` };
+    if (!['answer', 'reasoning', 'flag', 'by'].includes(k)) return { problem: `${part} has an unknown field "${k}"` };
   }
-  for (const part of ['answer', 'reasoning'] as const) {
-    const list = o[part];
-    if (!Array.isArray(list) || list.length > MAX_LISTS) return { problem: `stream.${part} is not a list of at most ${MAX_LISTS} paths` };
+  for (const field of ['answer', 'reasoning'] as const) {
+    const list = o[field];
+    if (!Array.isArray(list) || list.length > MAX_LISTS) return { problem: `${part}.${field} is not a list of at most ${MAX_LISTS} paths` };
     for (const [i, p] of list.entries()) {
-      const checked = path(p, `stream.${part}[${i}]`);
+      const checked = path(p, `${part}.${field}[${i}]`);
       if ('problem' in checked) return checked;
     }
   }
-  if ((o.answer as unknown[]).length + (o.reasoning as unknown[]).length === 0) return { problem: 'stream names no path' };
+  if ((o.answer as unknown[]).length + (o.reasoning as unknown[]).length === 0) return { problem: `${part} names no path` };
   if (o.flag !== undefined) {
-    if (typeof o.flag !== 'object' || o.flag === null || Array.isArray(o.flag)) return { problem: 'stream.flag is not an object' };
+    if (typeof o.flag !== 'object' || o.flag === null || Array.isArray(o.flag)) return { problem: `${part}.flag is not an object` };
     const { from, map, ...extra } = o.flag as Record<string, unknown>;
-    if (Object.keys(extra).length > 0) return { problem: 'stream.flag has an unknown field' };
-    if (typeof from !== 'string' || from === '' || from.length > MAX_PATH) return { problem: 'stream.flag.from is not a field name' };
-    if (typeof map !== 'object' || map === null || Array.isArray(map)) return { problem: 'stream.flag.map is not an object' };
+    if (Object.keys(extra).length > 0) return { problem: `${part}.flag has an unknown field` };
+    if (typeof from !== 'string' || from === '' || from.length > MAX_PATH) return { problem: `${part}.flag.from is not a field name` };
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) return { problem: `${part}.flag.map is not an object` };
     const values = Object.entries(map as Record<string, unknown>);
-    if (values.length > MAX_MAPPED) return { problem: `stream.flag.map has more than ${MAX_MAPPED} values` };
+    if (values.length > MAX_MAPPED) return { problem: `${part}.flag.map has more than ${MAX_MAPPED} values` };
     for (const [v, kind] of values) {
-      if (kind !== 'reasoning' && kind !== 'answer') return { problem: `stream.flag.map["${v}"] is neither reasoning nor answer` };
+      if (kind !== 'reasoning' && kind !== 'answer') return { problem: `${part}.flag.map["${v}"] is neither reasoning nor answer` };
     }
   }
   const source = by ?? (o.by === 'inferred' || o.by === 'chosen' ? o.by : 'inferred');
@@ -209,6 +215,7 @@ export function checkStreamProfile(x: unknown, by?: ProfileSource): Checked<Stre
 const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSource) => Checked<NonNullable<ServiceProfile[K]>> } = {
   modelList: checkModelListProfile,
   stream: checkStreamProfile,
+  answer: (x, by) => checkStreamProfile(x, by, 'answer'),
 };
 
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */

@@ -75,7 +75,8 @@ function walk(v: unknown, path: string, key: string, depth: number, reasoning: b
     }
     return;
   }
-  const own = flagOf(v as Obj) ?? flag;
+  // A record marked reasoning marks everything in it (an OpenAI `reasoning` item's `summary_text` parts).
+  const own = flag?.says ? flag : (flagOf(v as Obj) ?? flag);
   for (const k of Object.keys(v)) {
     const x = (v as Obj)[k];
     if (typeof x !== 'string' && (typeof x !== 'object' || x === null)) continue;
@@ -105,6 +106,8 @@ interface PathStat {
   reasoning: boolean;
   /** A flag that said reasoning on its text (rule 3). */
   flag?: { from: string; value: string };
+  /** Every text so far was marked reasoning by a flag: it competes with no answer path. */
+  flaggedAll: boolean;
   order: number;
 }
 
@@ -120,6 +123,8 @@ const MAX_COMPARED = 16;
 /** What the first events decide (undefined: nothing yet). */
 export interface Decision {
   answer?: string;
+  /** Text paths whose text a flag has marked reasoning so far: read by the flag, answer or reasoning. */
+  flagged: string[];
   reasoning: string[];
   flag?: { from: string; value: string };
 }
@@ -144,6 +149,7 @@ export class StreamInference {
           prose: false,
           opaque: true,
           reasoning: l.reasoning,
+          flaggedAll: true,
           order: this.stats.size,
         };
         this.stats.set(l.path, stat);
@@ -151,6 +157,7 @@ export class StreamInference {
       stat.named ||= l.named;
       stat.prose ||= /\s/.test(l.text);
       stat.opaque &&= isOpaque(l.text);
+      stat.flaggedAll &&= l.flag?.says === true;
       if (!stat.flag && l.flag?.says) stat.flag = { from: l.flag.from, value: String(l.flag.value) };
       let list = parts.get(l.path);
       if (!list) parts.set(l.path, (list = []));
@@ -176,13 +183,14 @@ export class StreamInference {
     for (const h of held) for (const p of h.keys()) present.add(p);
     const sure: string[] = [];
     const sureReasoning: string[] = [];
+    const flagged: string[] = [];
     const weak: string[] = [];
     for (const path of present) {
       const s = this.stats.get(path);
       if (!s || s.opaque || (s.events >= 2 && !s.varies)) continue;
       const isSure = s.named || s.prose || s.events >= 2;
       if (!isSure) weak.push(path);
-      else (s.reasoning ? sureReasoning : sure).push(path);
+      else (s.reasoning ? sureReasoning : s.flaggedAll ? flagged : sure).push(path);
     }
     const rank = (p: string) => {
       const s = this.stats.get(p)!;
@@ -196,18 +204,19 @@ export class StreamInference {
     if (top !== undefined && (second === undefined || compareRanks(rank(top).slice(0, 3), rank(second).slice(0, 3)) > 0)) answer = top;
     else if (top !== undefined && second !== undefined) {
       if (!final) return undefined;
-      if (!seenText && reasoning.length === 0) {
+      if (!seenText && reasoning.length === 0 && flagged.length === 0) {
         throw contract(`two texts and nothing to tell which one is the answer (${top}, ${second})`, sample());
       }
-    } else if (reasoning.length === 0 && final && weak.length === 1) {
+    } else if (reasoning.length === 0 && flagged.length === 0 && final && weak.length === 1) {
       // A lone field of no telling name, in a run with nothing else: its text (`{"zzq": "Hello"}`).
       const only = weak[0]!;
       if (this.stats.get(only)!.reasoning) reasoning.push(only);
       else answer = only;
     }
-    if (answer === undefined && reasoning.length === 0) return undefined;
-    const flag = answer === undefined ? undefined : this.stats.get(answer)!.flag;
-    return { ...(answer !== undefined ? { answer } : {}), reasoning, ...(flag ? { flag } : {}) };
+    if (answer === undefined && reasoning.length === 0 && flagged.length === 0) return undefined;
+    const texts = answer === undefined ? flagged : [answer].concat(flagged);
+    const flag = texts.map((p) => this.stats.get(p)!.flag).find((f) => f !== undefined);
+    return { ...(answer !== undefined ? { answer } : {}), flagged, reasoning, ...(flag ? { flag } : {}) };
   }
 }
 

@@ -37,10 +37,21 @@ export function flagSays(from: string, value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** Every string at `path` in `v` (`[]`: each item), with the nearest value of `flagFrom` on the way, into `out`. */
-export function textsAt(v: unknown, path: readonly Segment[], flagFrom: string | undefined, out: Found[], i = 0, flag?: Scalar): void {
+/**
+ * Every string at `path` in `v` (`[]`: each item), into `out`, with the value of `flagFrom` nearest above it, unless a
+ * value further up `sticks` (says reasoning: everything inside a reasoning record is reasoning).
+ */
+export function textsAt(
+  v: unknown,
+  path: readonly Segment[],
+  flagFrom: string | undefined,
+  out: Found[],
+  sticks: (flag: Scalar) => boolean = () => false,
+  i = 0,
+  flag?: Scalar,
+): void {
   let f = flag;
-  if (flagFrom !== undefined && isObj(v) && Object.hasOwn(v, flagFrom)) {
+  if (flagFrom !== undefined && isObj(v) && Object.hasOwn(v, flagFrom) && (f === undefined || !sticks(f))) {
     const x = v[flagFrom];
     // Only a scalar is a flag's value; a record under that name (a nested `type` object) says nothing.
     if (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean') f = x;
@@ -52,49 +63,51 @@ export function textsAt(v: unknown, path: readonly Segment[], flagFrom: string |
   const s = path[i]!;
   if (typeof s === 'number') {
     if (!Array.isArray(v)) return;
-    if (s === EACH) for (const x of v) textsAt(x, path, flagFrom, out, i + 1, f);
-    else if (s < v.length) textsAt(v[s], path, flagFrom, out, i + 1, f);
-  } else if (isObj(v) && Object.hasOwn(v, s)) textsAt(v[s], path, flagFrom, out, i + 1, f);
+    if (s === EACH) for (const x of v) textsAt(x, path, flagFrom, out, sticks, i + 1, f);
+    else if (s < v.length) textsAt(v[s], path, flagFrom, out, sticks, i + 1, f);
+  } else if (isObj(v) && Object.hasOwn(v, s)) textsAt(v[s], path, flagFrom, out, sticks, i + 1, f);
 }
 
 /**
- * The pieces of one event by the profile: the reasoning paths' text, then the answer's, each from the first of its
- * paths that holds text (two fields carrying the same text are one). A flag value the map does not hold yet is read
- * by its words and added (`learned` is called: the profile changed). Empty when no path holds text.
+ * The pieces of one event by the profile: its reasoning, then its answer. Every path of the profile that holds text
+ * is read, but a path whose text equals one read before in the event is the same text (`token` beside `text`). A flag
+ * value the map does not hold yet is read by its words and added (`learned` is called: the profile changed). Empty
+ * when no path holds text.
  */
 export function readByProfile(v: unknown, p: CompiledStream, learned: () => void): InferencePiece[] {
-  const out: InferencePiece[] = [];
-  const found: Found[] = [];
-  for (const r of p.reasoning) {
-    textsAt(v, r.path, undefined, found);
-    if (found.some((f) => f.text !== '')) break;
-    found.length = 0;
-  }
-  for (const f of found) if (f.text !== '') out.push({ kind: 'reasoning', text: f.text });
-  found.length = 0;
   const flag = p.flag;
-  for (const a of p.answer) {
-    textsAt(v, a.path, flag?.from, found);
-    if (found.some((f) => f.text !== '')) break;
-    found.length = 0;
-  }
-  for (const f of found) {
-    if (f.text === '') continue;
-    let kind: 'reasoning' | 'answer' = 'answer';
-    if (flag && f.flag !== undefined) {
-      const key = String(f.flag);
-      const known = flag.map.get(key);
-      if (known !== undefined) kind = known;
-      else {
-        kind = flagSays(flag.from, f.flag) ? 'reasoning' : 'answer';
-        // Bounded, as the values come from the service: past the cap a value is read by its words each time.
-        if (flag.map.size < MAX_FLAG_VALUES) {
-          flag.map.set(key, kind);
-          learned();
-        }
-      }
+  /** What a flag value says: the map's word for it, else its own words (then kept in the map). */
+  const kindOf = (value: Scalar): 'reasoning' | 'answer' => {
+    if (!flag) return 'answer';
+    const key = String(value);
+    const known = flag.map.get(key);
+    if (known !== undefined) return known;
+    const kind = flagSays(flag.from, value) ? 'reasoning' : 'answer';
+    // Bounded, as the values come from the service: past the cap a value is read by its words each time.
+    if (flag.map.size < MAX_FLAG_VALUES) {
+      flag.map.set(key, kind);
+      learned();
     }
-    out.push({ kind, text: f.text });
-  }
-  return out;
+    return kind;
+  };
+  const sticks = (value: Scalar) => kindOf(value) === 'reasoning';
+  const reasoning: InferencePiece[] = [];
+  const answer: InferencePiece[] = [];
+  const read: string[] = [];
+  const found: Found[] = [];
+  const take = (path: readonly Segment[], from: string | undefined, kind: (f: Found) => 'reasoning' | 'answer') => {
+    found.length = 0;
+    textsAt(v, path, from, found, sticks);
+    let joined = '';
+    for (const f of found) joined += f.text;
+    if (joined === '' || read.includes(joined)) return;
+    read.push(joined);
+    for (const f of found) if (f.text !== '') (kind(f) === 'reasoning' ? reasoning : answer).push({ kind: kind(f), text: f.text });
+  };
+  for (const r of p.reasoning) take(r.path, undefined, () => 'reasoning');
+  // Only texts of one kind of path are the same text: a reasoning token may equal an answer token.
+  read.length = 0;
+  for (const a of p.answer) take(a.path, flag?.from, (f) => (f.flag === undefined ? 'answer' : kindOf(f.flag)));
+  for (const x of answer) reasoning.push(x);
+  return reasoning;
 }

@@ -47,6 +47,8 @@ export class StreamReading {
   constructor(
     private readonly known?: StreamProfile,
     sent: readonly (string | undefined)[] = [],
+    /** What is read, for the change's words: a stream's events, or non-streamed answers (one event each). */
+    private readonly what: 'stream' | 'answer' = 'stream',
   ) {
     if (known) {
       for (const p of known.answer) this.add('answer', p);
@@ -91,9 +93,10 @@ export class StreamReading {
     const profile: StreamProfile = { answer: p.answer.map((a) => a.text), reasoning: p.reasoning.map((r) => r.text), by: 'inferred' };
     if (p.flag) profile.flag = { from: p.flag.from, map: Object.fromEntries(p.flag.map) };
     const now = describeStreamProfile(profile);
+    const [name, these] = this.what === 'stream' ? ['Stream events', "The stream's events"] : ['Answers (not streamed)', 'The answers'];
     const change = this.known
-      ? `The stream's events no longer fit how they were read (${describeStreamProfile(this.known)}); now: ${now}`
-      : `Stream events: ${now}`;
+      ? `${these} no longer fit how they were read (${describeStreamProfile(this.known)}); now: ${now}`
+      : `${name}: ${now}`;
     return { profile, change };
   }
 
@@ -106,6 +109,7 @@ export class StreamReading {
     );
     if (decision) {
       if (decision.answer !== undefined) this.add('answer', decision.answer);
+      for (const f of decision.flagged) this.add('answer', f);
       for (const r of decision.reasoning) this.add('reasoning', r);
       const flag = decision.flag;
       if (flag && !this.profile.flag) {

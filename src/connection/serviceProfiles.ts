@@ -60,7 +60,17 @@ export class ServiceProfiles implements vscode.Disposable {
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, 'stream', profile);
       },
+      answer: () => this.answer(origin),
+      readAnswer: ({ profile, change }) => {
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, 'answer', profile);
+      },
     };
+  }
+
+  /** The non-streamed answer's profile for `origin`: the setting's, else the one kept. */
+  answer(origin: string): StreamProfile | undefined {
+    return this.fromSetting(origin)?.answer ?? this.stored(origin)?.answer;
   }
 
   /** The stream profile for `origin`: the setting's, else the one kept. */

@@ -172,3 +172,90 @@ export function ollama(): unknown[] {
     { ...ev({ content: '' }, true), done_reason: 'stop', total_duration: 4_883_583_458, eval_count: 290 },
   ];
 }
+
+/** Non-streamed answers of the same APIs (one JSON document each), with what they hold. */
+export function wholeAnswers(): { name: string; body: unknown; reasoning: string; answer: string }[] {
+  return [
+    {
+      name: 'OpenAI Chat Completions (reasoning_content)',
+      body: {
+        id: 'chatcmpl-9x8Yz1AbC2dEf3GhI4jKl',
+        object: 'chat.completion',
+        created: 1_732_000_000,
+        model: 'deepseek-reasoner',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: 'Hello there!', reasoning_content: 'The user wants a greeting.' },
+            finish_reason: 'stop',
+          },
+        ],
+        usage: { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 },
+      },
+      reasoning: 'The user wants a greeting.',
+      answer: 'Hello there!',
+    },
+    {
+      name: 'OpenAI Responses (a reasoning item: summary and encrypted_content)',
+      body: {
+        id: 'resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b',
+        object: 'response',
+        status: 'completed',
+        model: 'o4-mini-2025-04-16',
+        output: [
+          {
+            id: 'rs_6820f382ee1c8191bc096bee70894d040ac5ba57aafcbac7',
+            type: 'reasoning',
+            summary: [{ type: 'summary_text', text: '**Greeting** the user warmly.' }],
+            encrypted_content: BLOB,
+          },
+          {
+            id: 'msg_6820f38a7b208191bf0e5bb3b7b36d0b0ac5ba57aafcbac7',
+            type: 'message',
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: 'Hi there!', annotations: [] }],
+          },
+        ],
+      },
+      reasoning: '**Greeting** the user warmly.',
+      answer: 'Hi there!',
+    },
+    {
+      name: 'Anthropic Messages (a thinking block with its signature)',
+      body: {
+        id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [
+          { type: 'thinking', thinking: 'The user says hi, so greet back.', signature: SIG },
+          { type: 'text', text: 'Hello!' },
+        ],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 12, output_tokens: 30 },
+      },
+      reasoning: 'The user says hi, so greet back.',
+      answer: 'Hello!',
+    },
+    {
+      name: 'Gemini (parts marked `thought: true`)',
+      body: {
+        candidates: [
+          {
+            content: {
+              parts: [{ text: 'The user said hello.', thought: true }, { text: 'Hello to you too!' }],
+              role: 'model',
+            },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        modelVersion: 'gemini-2.5-flash',
+        responseId: 'hO4gaNv2JYqKvdIPo8Wq6QE',
+      },
+      reasoning: 'The user said hello.',
+      answer: 'Hello to you too!',
+    },
+  ];
+}

@@ -3,9 +3,9 @@
 // in issue 27 are here: an id repeated in every event, each token in two fields, first events that echo the request,
 // an event carrying retrieval sources, a reasoning flag that is not a name (`thought: true`, `reasoning: 1`).
 import { strict as assert } from 'node:assert';
-import { mergePieces, type InferencePiece } from '../../src/api/answerText';
+import { decodeInferenceResult, mergePieces, type InferencePiece } from '../../src/api/answerText';
 import { decodePieces } from '../../src/api/stream';
-import { anthropicSse, gemini, ndjsonOf, ollama, openAiChat, openAiResponses, sseOf } from './capturedStreams';
+import { anthropicSse, gemini, ndjsonOf, ollama, openAiChat, openAiResponses, sseOf, wholeAnswers } from './capturedStreams';
 
 const answer = (text: string): InferencePiece => ({ kind: 'answer', text });
 const reasoning = (text: string): InferencePiece => ({ kind: 'reasoning', text });
@@ -120,4 +120,12 @@ describe('captured reasoning streams: reasoning and answer apart, whole', () => 
     const typed = [{ part: { type: 'thinking', content: 'Look it up.' } }, { part: { type: 'text', content: 'Found it.' } }];
     assert.deepEqual(await piecesOf(ndjsonOf(typed), 'application/x-ndjson'), [reasoning('Look it up.'), answer('Found it.')]);
   });
+});
+
+describe('captured non-streamed answers: reasoning and answer apart', () => {
+  for (const w of wholeAnswers()) {
+    it(w.name, () => {
+      assert.deepEqual(decodeInferenceResult(w.body), [reasoning(w.reasoning), answer(w.answer)]);
+    });
+  }
 });

@@ -136,6 +136,8 @@ describe('stream profile: kept per service by the client', () => {
         reports.push(r);
         kept = r.profile;
       },
+      answer: () => undefined,
+      readAnswer: () => undefined,
     };
     const client = new ServiceClient({ baseUrl: ctx.emu.url, apiKey: KEY }, book);
     const request = { ...baseRequest, modelName: 'oss-reasoner-8b', prompt: 'Think hard about caching.', stream: true };
@@ -143,6 +145,32 @@ describe('stream profile: kept per service by the client', () => {
     assert.deepEqual(await collectInference(client.infer(request)), want);
     assert.equal(reports.length, 1);
     assert.equal(reports[0]!.change, 'Stream events: text at token; reasoning at reasoning');
+    assert.deepEqual(await collectInference(client.infer(request)), want);
+    assert.equal(reports.length, 1, 'the kept profile fits: nothing to report');
+  });
+
+  it('a non-streamed answer too: its profile is reported once, then read by', async () => {
+    ctx.emu.configure({ reasoning: 'field' });
+    let kept: StreamProfile | undefined;
+    const reports: StreamReport[] = [];
+    const book: ProfileBook = {
+      modelList: () => undefined,
+      readModelList: () => undefined,
+      unreadableModelList: () => undefined,
+      stream: () => undefined,
+      readStream: () => assert.fail('a non-streamed answer is no stream'),
+      answer: () => kept,
+      readAnswer: (r) => {
+        reports.push(r);
+        kept = r.profile;
+      },
+    };
+    const client = new ServiceClient({ baseUrl: ctx.emu.url, apiKey: KEY }, book);
+    const request = { ...baseRequest, modelName: 'oss-reasoner-8b', prompt: 'Think hard about caching.', stream: false };
+    const want = { reasoning: composeReasoning(request), answer: composeAnswer(request) };
+    assert.deepEqual(await collectInference(client.infer(request)), want);
+    assert.equal(reports.length, 1);
+    assert.match(reports[0]!.change, /^Answers \(not streamed\): /);
     assert.deepEqual(await collectInference(client.infer(request)), want);
     assert.equal(reports.length, 1, 'the kept profile fits: nothing to report');
   });

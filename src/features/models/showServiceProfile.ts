@@ -36,6 +36,8 @@ async function profileText(services: Services): Promise<string> {
   // model list's lines are: src/api may not reach l10n).
   const stream = services.profiles.stream(origin);
   if (stream) lines.push(...streamLines(stream));
+  const answer = services.profiles.answer(origin);
+  if (answer) lines.push(...streamLines(answer, false));
   lines.push(
     '',
     vscode.l10n.t(
@@ -53,6 +55,10 @@ async function profileText(services: Services): Promise<string> {
   if (stream) {
     const { by: _by, ...part } = stream;
     shared.stream = part;
+  }
+  if (answer) {
+    const { by: _by, ...part } = answer;
+    shared.answer = part;
   }
   if (Object.keys(shared).length > 0) lines.push('', JSON.stringify({ [origin]: shared }, null, 2));
   return `${lines.join('\n')}\n`;
