@@ -97,7 +97,9 @@ export function eventLeaves(v: unknown): Leaf[] {
 interface PathStat {
   /** Events in which it held text. */
   events: number;
+  /** The first event's text, its first FIRST_KEPT characters only (bounded memory), and its length. */
   first: string;
+  firstLength: number;
   varies: boolean;
   named: boolean;
   prose: boolean;
@@ -114,6 +116,8 @@ interface PathStat {
 /** One event's text per path (list items joined), as decide() compares events. */
 export type EventTexts = Map<string, string>;
 
+/** Characters of a path's first text kept to tell whether it varies: a long value that repeats, repeats from its start. */
+const FIRST_KEPT = 1024;
 /** Paths followed per run at most: the rest are not candidates (bounded memory, as the keys come from the service). */
 const MAX_PATHS = 512;
 
@@ -144,6 +148,7 @@ export class StreamInference {
         stat = {
           events: 0,
           first: '',
+          firstLength: 0,
           varies: false,
           named: false,
           prose: false,
@@ -166,8 +171,10 @@ export class StreamInference {
     for (const [path, list] of parts) {
       const text = list.length === 1 ? list[0]! : list.join('');
       const stat = this.stats.get(path)!;
-      if (stat.events === 0) stat.first = text;
-      else if (text !== stat.first) stat.varies = true;
+      if (stat.events === 0) {
+        stat.first = text.length > FIRST_KEPT ? text.slice(0, FIRST_KEPT) : text;
+        stat.firstLength = text.length;
+      } else if (text.length !== stat.firstLength || !text.startsWith(stat.first)) stat.varies = true;
       stat.events++;
       texts.set(path, text);
     }
