@@ -10,17 +10,20 @@
 //     model, a worker name: it does not grow as an answer does). Events holding a value the request sent (the prompt)
 //     echo the request and are skipped whole.
 //  3. Reasoning: text under a key that says so (`reasoning_content`, `thinking`), or text whose record (or a record
-//     above it, the nearest) carries a flag saying so: a boolean or number under a key that says reasoning
-//     (`thought: true`, `reasoning: 1`), or a label whose value says reasoning (`type: "thinking_delta"`,
-//     `channel: "analysis"`). The flag's field and its values go into the profile, so a value it says answer reads as
-//     answer (`type: "response.output_text.delta"`).
+//     above it, the nearest, unless one further up already said reasoning: inside reasoning all is reasoning)
+//     carries a flag saying so: a boolean or number under a key that says reasoning (`thought: true`,
+//     `reasoning: 1`), or a label whose value says reasoning (`type: "thinking_delta"`, `channel: "analysis"`). The
+//     flag's field and its values go into the profile, so a value it says answer reads as answer
+//     (`type: "response.output_text.delta"`). A path whose text a flag has always marked reasoning competes with no
+//     answer path.
 //  4. A path is sure once it is named like text (`content`, `delta`, `token`), holds prose (whitespace), or carried
 //     varying text in two events; then it is read at once. Among answer paths the one in the most events wins, then
 //     the one named like text, then prose. Two paths carrying the same text in every event are one text (the first).
 //  5. Two paths left tied (the first events echo a request's tool schema; retrieval `sources` with titles and
 //     snippets) are held, not guessed, until a later event tells them apart (usually the answer's own path appears);
 //     at the end of the run a tie that never carried the answer is dropped, and refused (ContractError naming both)
-//     only when the run gave no text at all. A path neither sure nor tied is read only at the end, alone.
+//     only when the run gave no text at all. Reasoning sure meanwhile is read at once, and the tie dropped. A path
+//     neither sure nor tied is read only at the end, alone.
 // Work is linear in the event: each value is visited once, each record's fields once for its flag.
 
 import { isAlternatives, keyRole } from './answerText';
@@ -210,7 +213,9 @@ export class StreamInference {
     const [top, second] = answers;
     if (top !== undefined && (second === undefined || compareRanks(rank(top).slice(0, 3), rank(second).slice(0, 3)) > 0)) answer = top;
     else if (top !== undefined && second !== undefined) {
-      if (!final) return undefined;
+      // Reasoning sure now is shown now, however long the tie lasts (a model may think for minutes): the tied events
+      // are then dropped, as at the end.
+      if (!final && reasoning.length === 0 && flagged.length === 0) return undefined;
       if (!seenText && reasoning.length === 0 && flagged.length === 0) {
         throw contract(`two texts and nothing to tell which one is the answer (${top}, ${second})`, sample());
       }

@@ -73,6 +73,15 @@ describe('stream profile: inferred once, then read by', () => {
     assert.deepEqual(perPush({ answer: ['zq'], reasoning: [], by: 'inferred' }), [['Hi'], [' there'], []]);
   });
 
+  it('reasoning shows as it arrives while an echo of the request is still undecided', () => {
+    // One echo event (no second one to show it constant), then reasoning for a long while before any answer.
+    const [created, , ...rest] = openAiResponses() as Record<string, unknown>[];
+    const events = [created, ...rest.filter((e) => e.type === 'response.reasoning_summary_text.delta')];
+    const dec = createDecoder({ contentType: 'text/event-stream', reading: new StreamReading() });
+    const perPush = events.map((e) => dec.push(Buffer.from(`data: ${JSON.stringify(e)}\n\n`)));
+    assert.deepEqual(perPush, [[], [{ reasoning: '**Greeting** the user' }], [{ reasoning: ' warmly.' }]]);
+  });
+
   it('a run the profile no longer fits is inferred again, and the change says from what to what', async () => {
     const known: StreamProfile = { answer: ['token'], reasoning: [], by: 'inferred' };
     const got = await run(sseOf(openAiChat(), true), 'text/event-stream', known);
