@@ -54,6 +54,18 @@ export function isIdentifier(v: unknown): v is string {
   return typeof v === 'string' && ONE_TOKEN.test(v) && /[\p{L}\p{N}]/u.test(v) && !v.includes('://') && !/^\d{4}-\d\d-\d\d/.test(v);
 }
 
+/**
+ * An identifier or an opaque blob (an id, a signature, encrypted content, a URL): a value nobody reads as text, so never
+ * answer or reasoning text (issue 27). One token of at least 12 characters that mixes letters and digits, or of at
+ * least 48 in base64's alphabet, or a URL. A token a model writes is far shorter; a word without digits is not opaque.
+ */
+export function isOpaque(v: string): boolean {
+  if (v.length < 12 || /\s/.test(v)) return false;
+  if (v.includes('://')) return true;
+  if (v.length >= 48 && /^[A-Za-z0-9+/=_.:-]+$/.test(v)) return true;
+  return /^[A-Za-z0-9_.:-]+$/.test(v) && /\d/.test(v) && /[A-Za-z]/.test(v);
+}
+
 /** Text a person wrote: it has a space between two words. */
 export const isHumanText = (v: unknown): v is string => typeof v === 'string' && /\S\s+\S/.test(v);
 

@@ -17,12 +17,16 @@
 //    answer. Two fields of the best rank: in a stream, the one that carried text before wins; otherwise the answer
 //    is refused as ambiguous, naming both, rather than guessed.
 //  - Stream events: `[DONE]`, `{done: true}` and `{type: "done"}` end the stream; an `error` field is an error;
-//    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text.
+//    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text. Where an event's
+//    text is, is not decided here event by event: a run reads its events by a profile (paths and a reasoning flag)
+//    kept per service or inferred from its first events (streamReading.ts; the rules in streamInference.ts), which
+//    uses the words below (keyRole). The rules above read a non-streamed answer and a single JSON document.
 
 import { answerReader, ContractError } from './errors';
 import { errorText } from './decode';
 import { excerpt } from './redact';
 import { tryParseJson } from './safeJson';
+import { StreamReading } from './streamReading';
 
 type Obj = Record<string, unknown>;
 
@@ -134,6 +138,42 @@ function isLabelName(name: string): boolean {
 
 const LABEL_VALUE = /^\S{1,64}$/;
 
+/** What the words of a key say of its value (streamInference.ts reads events by them); see the header. */
+export interface KeyRole {
+  /** A label (`type`, `id`, `model`): never text, though it may say what its record is. */
+  label: boolean;
+  /** Its words say reasoning: text under it is reasoning; a flag under it marks its record. */
+  reasoning: boolean;
+  /** Named like text (`text`, `content`, `delta`, `token`). */
+  text: boolean;
+  /** A discriminator (`type`, `channel`, `role`): its value may say the record is reasoning. */
+  kind: boolean;
+  error: boolean;
+}
+
+const keyRoles = new Map<string, KeyRole>();
+
+/** keyRole, remembered per name (a stream names its fields alike in every event); bounded, as names come from the service. */
+export function keyRole(name: string): KeyRole {
+  let role = keyRoles.get(name);
+  if (role === undefined) {
+    role = {
+      label: isLabelName(name),
+      reasoning: isReasoningName(name),
+      text: says(TEXT_WORDS, name),
+      kind: says(KIND_WORDS, name),
+      error: says(ERROR_WORDS, name),
+    };
+    if (keyRoles.size < MAX_REMEMBERED_NAMES) keyRoles.set(name, role);
+  }
+  return role;
+}
+
+/** A short label value (`thinking_delta`, `analysis`): what a discriminator holds, as opposed to text. */
+export function isLabelValue(v: string): boolean {
+  return LABEL_VALUE.test(v);
+}
+
 /** Remembers, along a stream, which field carried the answer: it wins a tie in a later event. */
 export interface TextMemory {
   answerField?: string;
@@ -160,7 +200,7 @@ function holds(f: Found | undefined): f is Found {
 }
 
 /** Alternatives (OpenAI's `choices`): records of one shape, each numbered. Only the first is read. */
-function isAlternatives(list: unknown[]): boolean {
+export function isAlternatives(list: unknown[]): boolean {
   if (list.length < 2 || !list.every(isObj)) return false;
   const keys = Object.keys(list[0] as Obj)
     .sort()
@@ -256,8 +296,39 @@ export function findText(v: unknown): string | undefined {
   return findParts(v).answer;
 }
 
-/** A non-streamed answer as pieces: its reasoning (a field, or inline tags), then its answer. */
-export const decodeInferenceResult = answerReader(function decodeInferenceResult(body: unknown, inlineTags = true): InferencePiece[] {
+/**
+ * A non-streamed answer as pieces: its reasoning (a field, a flag, or inline tags), then its answer. Read by a profile
+ * as one event of a stream is (`reading`: the one kept for the service, else one inferred from this answer, which the
+ * caller may keep: streamReading.ts); an answer the profile's rules cannot read (two texts tied, no sure text) is read
+ * by the record rules of findParts, which refuse what they cannot tell.
+ */
+export const decodeInferenceResult = answerReader(function decodeInferenceResult(
+  body: unknown,
+  inlineTags: boolean = true,
+  reading?: StreamReading,
+): InferencePiece[] {
+  const run = reading ?? new StreamReading(undefined, [], 'answer');
+  let read: InferencePiece[] = [];
+  if (typeof body !== 'string') {
+    try {
+      read = run.read(body, false, 0).concat(run.end());
+    } catch (e) {
+      if (!(e instanceof ContractError)) throw e;
+    }
+  }
+  if (read.length === 0) return byRecords(body, inlineTags);
+  const out: InferencePiece[] = [];
+  const inline = new InlineReasoning();
+  for (const p of read) {
+    if (p.kind === 'reasoning' || !inlineTags) out.push(p);
+    else for (const q of inline.push(p.text)) out.push(q);
+  }
+  if (inlineTags) for (const q of inline.end()) out.push(q);
+  return mergePieces(out);
+});
+
+/** A non-streamed answer read by the record rules (findParts): its reasoning, then its answer. */
+function byRecords(body: unknown, inlineTags: boolean): InferencePiece[] {
   const parts = findParts(body);
   if (parts.answer === undefined && parts.reasoning === undefined) throw contract('inference: no text in the answer', body);
   const out: InferencePiece[] = [];
@@ -268,7 +339,7 @@ export const decodeInferenceResult = answerReader(function decodeInferenceResult
   }
   const inline = new InlineReasoning();
   return mergePieces(out.concat(inline.push(parts.answer ?? ''), inline.end()));
-});
+}
 
 /** Joins neighbouring pieces of one kind and drops empty ones. */
 export function mergePieces(pieces: readonly InferencePiece[]): InferencePiece[] {
@@ -423,6 +494,8 @@ function partialSuffix(text: string, tag: string): number {
 export type StreamPayload =
   | { kind: 'text'; text: string; reasoning?: boolean }
   | { kind: 'parts'; reasoning: string; answer: string }
+  /** Several pieces: an event of reasoning and answer parts mixed, or held events a later one let be read. */
+  | { kind: 'pieces'; pieces: InferencePiece[] }
   | { kind: 'done' }
   | { kind: 'error'; message: string }
   | { kind: 'ignore' };
@@ -455,39 +528,62 @@ function isTextFieldName(name: string): boolean {
 const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
 
 /**
- * The string of a JSON object text that is exactly `{"<text field>":"<string>"}` (no spaces, one member, a name
- * isTextField accepts), else undefined. For such an object the general reader returns this very string, so this only
- * skips building an object: the string is sliced as is when it has no escapes, else parsed on its own.
+ * The name and string of a JSON object text that is exactly `{"<name>":"<string>"}` (no spaces, one member), else
+ * undefined. For such an object whose name the reading accepts, the general reader returns this very string, so this
+ * only skips building an object: the string is sliced as is when it has no escapes, else parsed on its own.
  */
-function singleTextField(t: string): string | undefined {
+function singleField(t: string): { name: string; value: string } | undefined {
   const n = t.length;
   if (t.charCodeAt(1) !== 0x22 || t.charCodeAt(n - 1) !== 0x7d || t.charCodeAt(n - 2) !== 0x22) return undefined;
   const k = t.indexOf('"', 2);
   // `"`, `:`, `"` after the name, and the value's closing quote after its opening one.
   if (k < 0 || n < k + 5 || t.charCodeAt(k + 1) !== 0x3a || t.charCodeAt(k + 2) !== 0x22) return undefined;
   const name = t.slice(2, k);
-  if (name.includes('\\') || !isTextFieldName(name)) return undefined;
+  if (name.includes('\\')) return undefined;
   const value = t.slice(k + 3, n - 2);
-  if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return value;
+  if (value.indexOf('\\') === -1 && !NEEDS_JSON_PARSE.test(value)) return { name, value };
   // Escapes (or a quote that may end the string early, as in `{"token":"a","token":"b"}`): valid only if the
   // whole quoted part is one JSON string.
   const parsed = tryParseJson(t.slice(k + 2, n - 1));
-  return typeof parsed?.value === 'string' ? parsed.value : undefined;
+  return typeof parsed?.value === 'string' ? { name, value: parsed.value } : undefined;
+}
+
+/**
+ * Pieces as one payload: the common shapes (one text, reasoning then answer) as they were, else the list. `merge`: an
+ * event read alone; a run's pieces are not joined, as held events released together are each a piece of their own.
+ */
+function payloadOf(pieces: readonly InferencePiece[], merge: boolean): StreamPayload | undefined {
+  const list: InferencePiece[] = merge ? mergePieces(pieces) : pieces.filter((p) => p.text !== '');
+  const [first, second] = list;
+  if (!first) return undefined;
+  if (list.length === 1) {
+    return first.kind === 'reasoning' ? { kind: 'text', text: first.text, reasoning: true } : { kind: 'text', text: first.text };
+  }
+  if (merge && list.length === 2 && first.kind === 'reasoning' && second?.kind === 'answer') {
+    return { kind: 'parts', reasoning: first.text, answer: second.text };
+  }
+  return { kind: 'pieces', pieces: list };
 }
 
 /**
  * Reads one event of a stream (an SSE `data` or an NDJSON line). `[DONE]`, `{done: true}` and a `type`/`event` of
  * `done` end the stream; an `error` field is an error event; a JSON value with no text (usage records, pings) is
  * ignored; non-JSON data is the text itself. `reasoning`: the event's type said so (SSE `event: thinking`).
- * `memory` carries which field held the answer so far along one stream.
+ * `run` reads the events of one stream by its profile, inferred from its first events (streamReading.ts); without it
+ * the event is read alone, as the whole of a run.
  */
-export function readStreamPayload(data: string, jsonOnly = false, reasoning = false, memory?: TextMemory): StreamPayload {
+export function readStreamPayload(data: string, jsonOnly = false, reasoning = false, run?: StreamReading): StreamPayload {
   const t = data.trim();
   if (t === '[DONE]') return { kind: 'done' };
   if (t.charCodeAt(0) === 0x7b && !reasoning) {
     // Fast path, same result as the general one below: most events are exactly `{"token":"..."}`.
-    const text = singleTextField(t);
-    if (text !== undefined) return text === '' ? { kind: 'ignore' } : { kind: 'text', text };
+    const field = singleField(t);
+    const kind = field === undefined ? undefined : run ? run.fieldKind(field.name) : isTextFieldName(field.name) ? 'answer' : undefined;
+    if (field !== undefined && kind !== undefined) {
+      if (field.value === '') return { kind: 'ignore' };
+      if (run) run.seen = true;
+      return kind === 'reasoning' ? { kind: 'text', text: field.value, reasoning: true } : { kind: 'text', text: field.value };
+    }
   }
   const plain = (): StreamPayload => (reasoning ? { kind: 'text', text: data, reasoning: true } : { kind: 'text', text: data });
   let v: unknown;
@@ -511,16 +607,17 @@ export function readStreamPayload(data: string, jsonOnly = false, reasoning = fa
   }
   // OpenAI's Responses stream ends with events that repeat the whole text (`response.output_text.done`,
   // `response.completed`): after text has come, an event whose label says done holds no new text.
-  if (memory?.seen && isObj(v) && Object.entries(v).some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && says(DONE_WORDS, x))) {
+  if (run?.seen && isObj(v) && Object.entries(v).some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && says(DONE_WORDS, x))) {
     return { kind: 'ignore' };
   }
-  const parts = findParts(v, memory, reasoning);
-  if (memory && (parts.reasoning || parts.answer)) memory.seen = true;
-  const r = parts.reasoning ?? '';
-  const a = parts.answer ?? '';
-  if (r !== '' && a !== '') return { kind: 'parts', reasoning: r, answer: a };
-  if (r !== '') return { kind: 'text', text: r, reasoning: true };
-  if (a !== '') return { kind: 'text', text: a };
+  // A JSON string is text, as data that is not JSON is.
+  if (typeof v === 'string') {
+    return v === '' ? { kind: 'ignore' } : reasoning ? { kind: 'text', text: v, reasoning: true } : { kind: 'text', text: v };
+  }
+  const reading = run ?? new StreamReading();
+  const pieces = reading.read(v, reasoning, t.length);
+  const read = run ? payloadOf(pieces, false) : payloadOf(pieces.concat(reading.end()), true);
+  if (read) return read;
   if (isObj(v) && (v.done === true || v.finished === true || v.type === 'done' || v.event === 'done')) return { kind: 'done' };
   return { kind: 'ignore' };
 }

@@ -13,6 +13,7 @@ import type { JobStatusPart } from './jobStatusProfile';
 import type { ProfileBook } from './serviceProfile';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
+import { StreamReading } from './streamReading';
 import { downloadArtifact, type DownloadOptions, type DownloadOutcome } from './download';
 import { openUploadSource } from './uploadSource';
 import type { EvaluationStatus, FinetuneStatus, InferenceRequest, ModelInfo, StartedJob } from './types';
@@ -118,7 +119,12 @@ export class ServiceClient {
     const waitMs = this.http.timeouts.answerWaitMs;
     if (!req.stream) {
       const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), { ...opts, waitMs });
-      yield* decodeInferenceResult(raw);
+      // Read by the profile kept for the service's answers, else by one inferred from this answer, then kept.
+      const reading = new StreamReading(this.profiles?.answer(), [req.prompt, req.queryOnly], 'answer');
+      const pieces = decodeInferenceResult(raw, true, reading);
+      const report = reading.report();
+      if (report) this.profiles?.readAnswer(report);
+      yield* pieces;
       return;
     }
     const res = await this.http.stream(
@@ -131,13 +137,18 @@ export class ServiceClient {
       },
       { ...opts, waitMs, idempotent: false, accept: 'text/event-stream, application/x-ndjson, application/json, text/plain' },
     );
+    // The events are read by the profile kept for the service, else by one inferred from this run's first events;
+    // a run that inferred or changed it reports it (streamReading.ts). What the request sent marks an echo of it.
+    const reading = new StreamReading(this.profiles?.stream(), [req.prompt, req.queryOnly]);
     try {
       // A piece per event, never the text of several joined: VS Code passes a language-model provider's parts on when
       // 31 have gathered or none came for 30 ms, so fewer, larger parts would hold a fast stream's first token back
       // (test/bench figure 9).
-      yield* decodePieces(res.body, { contentType: res.headers['content-type'] });
+      yield* decodePieces(res.body, { contentType: res.headers['content-type'], reading });
     } finally {
       res.abort();
+      const report = reading.report();
+      if (report) this.profiles?.readStream(report);
     }
   }
 

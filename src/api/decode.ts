@@ -10,7 +10,9 @@
 //
 //  §4.1 model list: inferred once per service into a profile (paths and value maps), then read by it:
 //      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts.
-//  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts).
+//  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts). A stream's events
+//      are read by a profile inferred once per service from a run's first events, then kept: streamInference.ts (its
+//      rules at its top), streamReader.ts, streamReading.ts; a non-streamed answer the same way, as one event.
 //  §4.3/§4.5 started job: inferred once per service and endpoint into the profile's `startedJob` part (the id's path, or
 //      the Location header), then read by it: startedJobInference.ts (its rules at its top), startedJob.ts. `job_id`,
 //      the spec's name, first; else the one identifier, at any depth, that is no state word and no value the request

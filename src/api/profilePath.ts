@@ -78,3 +78,9 @@ export function valueAt(root: unknown, path: readonly Segment[]): unknown {
   }
   return v;
 }
+
+/** `path` followed by one key, written as formatPath writes it (built as a walk goes down, without re-formatting). */
+export function appendKey(path: string, key: string): string {
+  if (PLAIN_KEY.test(key)) return path === '' ? key : `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}

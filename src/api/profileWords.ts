@@ -4,7 +4,7 @@
 // reach l10n (the layers test); the document around these lines is translated.
 
 import type { JobStatusProfile } from './jobStatusProfile';
-import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile } from './serviceProfile';
+import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile, StreamProfile } from './serviceProfile';
 import { LOCATION_HEADER } from './startedJobInference';
 import { capText } from './types';
 
@@ -101,6 +101,27 @@ export function describeJobStatusProfile(p: JobStatusProfile): string {
 
 /** Lines for a document: how one kind of job status is read, and where that came from. */
 export function jobStatusLines(what: string, p: JobStatusProfile): string[] {
-  const from = p.by === 'setting' ? 'from the setting hostedReasoning.serviceProfile' : 'inferred from the first answers';
+  const from = p.by === 'inferred' ? 'inferred from the first answers' : sourceWords(p.by);
   return [`${what}: ${describeJobStatusProfile(p)}`, `  (${from})`];
+}
+
+/** One line: where a stream's events hold the answer and the reasoning, and the flag that marks reasoning. */
+export function describeStreamProfile(p: StreamProfile): string {
+  const parts: string[] = [];
+  if (p.answer.length) parts.push(`text at ${p.answer.map(cap).join(' or ')}`);
+  if (p.reasoning.length) parts.push(`reasoning at ${p.reasoning.map(cap).join(' or ')}`);
+  if (p.flag) {
+    const values = Object.entries(p.flag.map);
+    const shown = values.slice(0, MAX_VALUES).map(([v, kind]) => `${cap(v)} → ${kind}`);
+    if (values.length > MAX_VALUES) shown.push(`${values.length - MAX_VALUES} more`);
+    parts.push(`reasoning marked by ${cap(p.flag.from)}: ${shown.join(', ')}`);
+  }
+  return parts.join('; ');
+}
+
+/** Lines for a document: where a stream's events (or, `streamed` false, whole answers) are read, and where from. */
+export function streamLines(p: StreamProfile, streamed = true): string[] {
+  const inferred = streamed ? 'inferred from the first events of a run' : 'inferred from the first answer';
+  const from = p.by === 'setting' ? 'from the setting hostedReasoning.serviceProfile' : inferred;
+  return [`${streamed ? 'Streamed answers' : 'Answers not streamed'}: ${describeStreamProfile(p)}`, `  (${from})`];
 }

@@ -60,6 +60,23 @@ export interface DownloadProfile {
   by: ProfileSource;
 }
 
+/**
+ * Where the events of a streamed answer (§4.2) hold the answer and the reasoning: inferred from the first events of a
+ * run (streamInference.ts), read by streamReader.ts.
+ */
+export interface StreamProfile {
+  /** Paths in an event of the answer's text, tried in order: the first that holds text is read (`choices[0].delta.content`). */
+  answer: string[];
+  /** Paths of the reasoning's text, the same way (`choices[0].delta.reasoning_content`). */
+  reasoning: string[];
+  /**
+   * A field of the text's record, or of a record above it, whose value says whether the text is reasoning
+   * (`thought: true`, `type: "response.reasoning_summary_text.delta"`): its values (a boolean or number as text) mapped.
+   */
+  flag?: { from: string; map: Record<string, 'reasoning' | 'answer'> };
+  by: ProfileSource;
+}
+
 export interface ServiceProfile {
   modelList?: ModelListProfile;
   startedJob?: StartedJobProfile;
@@ -67,6 +84,9 @@ export interface ServiceProfile {
   /** §4.4 and §4.6, one part each (jobStatusProfile.ts says why). */
   finetuneStatus?: JobStatusProfile;
   evaluationStatus?: JobStatusProfile;
+  stream?: StreamProfile;
+  /** A non-streamed inference answer (§4.2), read the same way as one event of a stream. */
+  answer?: StreamProfile;
 }
 
 /**
@@ -94,6 +114,14 @@ export interface ProfileBook {
   readJobStatus(part: JobStatusPart, reading: { profile: JobStatusProfile; change: string }): void;
   /** A job status nothing could read: kept for the person to choose how to read it (Choose How to Read… on its row). */
   unreadableJobStatus(part: JobStatusPart, body: unknown): void;
+  /** The profile to read a stream's events by: the setting's for this origin, else the one kept. */
+  stream(): StreamProfile | undefined;
+  /** A stream was read by a profile inferred, or changed, in the run: it is kept, and `change` logged. */
+  readStream(reading: { profile: StreamProfile; change: string }): void;
+  /** The profile to read a non-streamed inference answer by: the setting's for this origin, else the one kept. */
+  answer(): StreamProfile | undefined;
+  /** A non-streamed answer was read by a profile inferred, or changed, now: it is kept, and `change` logged. */
+  readAnswer(reading: { profile: StreamProfile; change: string }): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form
@@ -245,6 +273,40 @@ export function checkDownloadProfile(x: unknown, by?: ProfileSource): Checked<Do
   return url === undefined ? { problem: 'download has no url' } : { value: { ...c.value, url } };
 }
 
+/** The stream part of a profile (or the non-streamed answer's, `part`), checked; `by` is what the caller knows of where it came from. */
+export function checkStreamProfile(x: unknown, by?: ProfileSource, part = 'stream'): Checked<StreamProfile> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `${part} is not an object` };
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!['answer', 'reasoning', 'flag', 'by'].includes(k)) return { problem: `${part} has an unknown field "${k}"` };
+  }
+  for (const field of ['answer', 'reasoning'] as const) {
+    const list = o[field];
+    if (!Array.isArray(list) || list.length > MAX_LISTS) return { problem: `${part}.${field} is not a list of at most ${MAX_LISTS} paths` };
+    for (const [i, p] of list.entries()) {
+      const checked = path(p, `${part}.${field}[${i}]`);
+      if ('problem' in checked) return checked;
+    }
+  }
+  if ((o.answer as unknown[]).length + (o.reasoning as unknown[]).length === 0) return { problem: `${part} names no path` };
+  if (o.flag !== undefined) {
+    if (typeof o.flag !== 'object' || o.flag === null || Array.isArray(o.flag)) return { problem: `${part}.flag is not an object` };
+    const { from, map, ...extra } = o.flag as Record<string, unknown>;
+    if (Object.keys(extra).length > 0) return { problem: `${part}.flag has an unknown field` };
+    if (typeof from !== 'string' || from === '' || from.length > MAX_PATH) return { problem: `${part}.flag.from is not a field name` };
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) return { problem: `${part}.flag.map is not an object` };
+    const values = Object.entries(map as Record<string, unknown>);
+    if (values.length > MAX_MAPPED) return { problem: `${part}.flag.map has more than ${MAX_MAPPED} values` };
+    for (const [v, kind] of values) {
+      if (kind !== 'reasoning' && kind !== 'answer') return { problem: `${part}.flag.map["${v}"] is neither reasoning nor answer` };
+    }
+  }
+  const source = by ?? (o.by === 'inferred' || o.by === 'chosen' ? o.by : 'inferred');
+  const profile: StreamProfile = { answer: o.answer as string[], reasoning: o.reasoning as string[], by: source };
+  if (o.flag !== undefined) profile.flag = o.flag as StreamProfile['flag'];
+  return { value: profile };
+}
+
 /** Each part's checker, by the part's name: each kind of answer adds its line here and its field to ServiceProfile. */
 const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSource) => Checked<NonNullable<ServiceProfile[K]>> } = {
   modelList: checkModelListProfile,
@@ -252,6 +314,8 @@ const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSou
   download: checkDownloadProfile,
   finetuneStatus: (x, by) => checkJobStatusProfile(x, by, 'finetuneStatus'),
   evaluationStatus: (x, by) => checkJobStatusProfile(x, by, 'evaluationStatus'),
+  stream: checkStreamProfile,
+  answer: (x, by) => checkStreamProfile(x, by, 'answer'),
 };
 
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */

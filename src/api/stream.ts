@@ -1,7 +1,8 @@
 // Streaming inference answers: bytes -> text deltas, for SSE, NDJSON, plain chunked text and a single JSON
 // document. The framing is chosen from the Content-Type when it is specific, else from the first bytes.
 // The path is plain, one delta per event: bytes -> lines (streamLines.ts) -> SSE events or NDJSON lines -> the event's
-// payload read by `readStreamPayload` (answerText.ts, which holds every guess about shapes) -> text. Nothing joins the
+// payload read by `readStreamPayload` (answerText.ts: framing-level guesses) and the run's profile (streamReading.ts:
+// where the text is) -> text. Nothing joins the
 // text of several events: a faster path for tiny events (a byte-level lane, text joined per read) saved about 0.2 µs a
 // token, 0.4 ms of CPU a second at 2,000 tokens/s, which nobody sees (issue 27; test/bench figure 2 measures this
 // path against eventsource-parser + JSON.parse).
@@ -28,8 +29,8 @@ import {
   readStreamPayload,
   type InferencePiece,
   type StreamPayload,
-  type TextMemory,
 } from './answerText';
+import { StreamReading } from './streamReading';
 import { errorText, parseBody } from './decode';
 import { tryParseJson } from './safeJson';
 import { ContractError, ServerError, unreadable } from './errors';
@@ -51,6 +52,11 @@ export interface DecodeOptions {
   maxEventBytes?: number;
   /** Largest single JSON document accepted (application/json that is not NDJSON); default MAX_JSON_BYTES (32 MiB). */
   maxJsonBytes?: number;
+  /**
+   * How this run's events are read: the service's kept profile, and what the run learns of it (streamReading.ts). The
+   * caller keeps it to ask, after the run, for a profile to keep. Without it the run infers its own from its events.
+   */
+  reading?: StreamReading;
 }
 
 /** What the decoders below have in common; `createDecoder` returns one for a Content-Type. */
@@ -182,14 +188,15 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
   private eventType = '';
   private done = false;
   private failure: Error | undefined;
-  /** Which field carried the answer so far (answerText.ts): it wins a tie in a later event. */
-  private readonly memory: TextMemory = {};
+  /** Where the events hold the answer and the reasoning: the run's profile (streamReading.ts). */
+  private readonly reading: StreamReading;
 
   constructor(
     readonly framing: LineFraming,
-    options: { maxEventBytes?: number } = {},
+    options: { maxEventBytes?: number; reading?: StreamReading } = {},
   ) {
     this.max = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.reading = options.reading ?? new StreamReading();
   }
 
   get finished(): boolean {
@@ -238,6 +245,7 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
         this.lines.end(this);
         // A last SSE event without its blank line is dispatched (browsers drop it).
         if (this.framing === 'sse' && !this.done) this.dispatch();
+        if (!this.done) this.flush();
       }
     } catch (e) {
       this.fail(e);
@@ -262,7 +270,7 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     }
     if (this.framing === 'ndjson') {
       if (line.length === 0) return;
-      this.payload(readStreamPayload(line.charCodeAt(0) === RS ? line.slice(1) : line, true, false, this.memory), line);
+      this.payload(readStreamPayload(line.charCodeAt(0) === RS ? line.slice(1) : line, true, false, this.reading), line);
       return;
     }
     if (line.length === 0) {
@@ -309,7 +317,7 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     this.dataBytes = 0;
     if (type === 'error') throw serverError(errorEventMessage(data), data);
     // An event type that says reasoning (`event: thinking`) makes its text reasoning, whatever the data's shape.
-    this.payload(readStreamPayload(data, false, type !== '' && isReasoningName(type), this.memory), data);
+    this.payload(readStreamPayload(data, false, type !== '' && isReasoningName(type), this.reading), data);
     if (type === 'done') this.finish();
   }
 
@@ -321,6 +329,9 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
       case 'parts':
         this.out.push({ reasoning: p.reasoning }, p.answer);
         return;
+      case 'pieces':
+        this.pieces(p.pieces);
+        return;
       case 'done':
         this.finish();
         return;
@@ -331,7 +342,17 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     }
   }
 
+  private pieces(pieces: readonly InferencePiece[]): void {
+    for (const x of pieces) if (x.text !== '') this.out.push(x.kind === 'reasoning' ? { reasoning: x.text } : x.text);
+  }
+
+  /** The events the run held undecided (streamReading.ts), read now that none will follow. */
+  private flush(): void {
+    this.pieces(this.reading.end());
+  }
+
   private finish(): void {
+    this.flush();
     this.done = true;
     this.lines.clear();
     this.data = '';
@@ -376,7 +397,10 @@ abstract class HoldingDecoder implements IncrementalDecoder {
   protected held: Uint8Array[] = [];
   protected heldBytes = 0;
 
-  constructor(protected readonly max: number) {}
+  constructor(
+    protected readonly max: number,
+    protected readonly reading?: StreamReading,
+  ) {}
 
   get finished(): boolean {
     return this.inner?.finished ?? false;
@@ -390,7 +414,7 @@ abstract class HoldingDecoder implements IncrementalDecoder {
   abstract end(): Delta[];
 
   protected start(framing: LineFraming, final: boolean): Delta[] {
-    this.inner = new StreamDecoder(framing, { maxEventBytes: this.max });
+    this.inner = new StreamDecoder(framing, { maxEventBytes: this.max, reading: this.reading });
     const held = this.held;
     this.held = [];
     return replay(this.inner, held, this.heldBytes, final);
@@ -442,8 +466,9 @@ class JsonBodyDecoder extends HoldingDecoder {
   constructor(
     max: number,
     private readonly jsonMax: number,
+    reading?: StreamReading,
   ) {
-    super(max);
+    super(max, reading);
   }
 
   private sniffer: Sniffer | undefined = new Sniffer(); // only to catch SSE sent as application/json
@@ -532,9 +557,10 @@ class JsonBodyDecoder extends HoldingDecoder {
 export function createDecoder(options: DecodeOptions = {}): IncrementalDecoder {
   const max = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const framing = framingFromContentType(options.contentType);
-  if (framing === 'sse' || framing === 'ndjson') return new StreamDecoder(framing, { maxEventBytes: max });
-  if (framing === 'json') return new JsonBodyDecoder(max, options.maxJsonBytes ?? MAX_JSON_BYTES);
-  return new SniffingDecoder(max);
+  const reading = options.reading;
+  if (framing === 'sse' || framing === 'ndjson') return new StreamDecoder(framing, { maxEventBytes: max, reading });
+  if (framing === 'json') return new JsonBodyDecoder(max, options.maxJsonBytes ?? MAX_JSON_BYTES, reading);
+  return new SniffingDecoder(max, reading);
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   type ProfileBook,
   type ServiceProfile,
   type StartedJobProfile,
+  type StreamProfile,
 } from '../api/serviceProfile';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
@@ -102,6 +103,16 @@ export class ServiceProfiles implements vscode.Disposable {
         void this.keep(origin, part, profile);
       },
       unreadableJobStatus: (part, body) => this.unreadableStatuses.set(`${origin} ${part}`, body),
+      stream: () => this.stream(origin),
+      readStream: ({ profile, change }) => {
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, 'stream', profile);
+      },
+      answer: () => this.answer(origin),
+      readAnswer: ({ profile, change }) => {
+        this.log.info(`${origin}: ${change}`);
+        void this.keep(origin, 'answer', profile);
+      },
     };
   }
 
@@ -141,6 +152,16 @@ export class ServiceProfiles implements vscode.Disposable {
   /** The profile of one kind of job status for `origin`: the setting's, else the one kept. */
   jobStatus(origin: string, part: JobStatusPart): JobStatusProfile | undefined {
     return this.fromSetting(origin)?.[part] ?? this.stored(origin)?.[part];
+  }
+
+  /** The non-streamed answer's profile for `origin`: the setting's, else the one kept. */
+  answer(origin: string): StreamProfile | undefined {
+    return this.fromSetting(origin)?.answer ?? this.stored(origin)?.answer;
+  }
+
+  /** The stream profile for `origin`: the setting's, else the one kept. */
+  stream(origin: string): StreamProfile | undefined {
+    return this.fromSetting(origin)?.stream ?? this.stored(origin)?.stream;
   }
 
   /**

@@ -141,6 +141,10 @@ export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileB
     unreadableJobStatus: () => undefined,
     download: () => undefined,
     readDownload: () => undefined,
+    stream: () => undefined,
+    readStream: () => undefined,
+    answer: () => undefined,
+    readAnswer: () => undefined,
     ...overrides,
   };
 }

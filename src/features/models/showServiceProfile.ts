@@ -4,7 +4,7 @@
 // setting), and the profile as the setting takes it, to correct it or share it with a team. Plain text: the service's
 // words are shown as written, never rendered; profileWords.ts caps them.
 import * as vscode from 'vscode';
-import { downloadLines, jobStatusLines, modelListLines, startedJobLines } from '../../api/profileWords';
+import { downloadLines, jobStatusLines, modelListLines, startedJobLines, streamLines } from '../../api/profileWords';
 import { COMMANDS, PROFILE_SCHEME } from '../../contributions';
 import type { Services } from '../../services';
 
@@ -45,6 +45,12 @@ async function profileText(services: Services): Promise<string> {
   const download = services.profiles.download(origin);
   if (download) lines.push(...downloadLines(download));
   else lines.push(vscode.l10n.t('Download answer: not read yet (download a model; a service that redirects has none).'));
+  // Streamed answers: where the events hold the answer and the reasoning, once a run has inferred it (English, as the
+  // model list's lines are: src/api may not reach l10n).
+  const stream = services.profiles.stream(origin);
+  if (stream) lines.push(...streamLines(stream));
+  const answer = services.profiles.answer(origin);
+  if (answer) lines.push(...streamLines(answer, false));
   lines.push(
     '',
     vscode.l10n.t('The other answers (an inference, an error) are read by their shape at each answer.'),
@@ -73,6 +79,14 @@ async function profileText(services: Services): Promise<string> {
   if (download) {
     const { by: _by, ...shared } = download;
     setting.download = shared;
+  }
+  if (stream) {
+    const { by: _by, ...shared } = stream;
+    setting.stream = shared;
+  }
+  if (answer) {
+    const { by: _by, ...shared } = answer;
+    setting.answer = shared;
   }
   if (Object.keys(setting).length > 0) lines.push('', JSON.stringify({ [origin]: setting }, null, 2));
   return `${lines.join('\n')}\n`;

@@ -1,0 +1,149 @@
+// One streamed run's events read by a profile (§4.2, issue 27): the one kept for the service when there is one, read
+// at once event by event (streamReader.ts: no buffering to decide), and inferred from the run's first events when
+// there is none or an event no longer fits it (streamInference.ts, its rules at its top). An event the profile reads
+// nothing from goes to the inference; what it decides is added to the profile and read from then on; events it cannot
+// decide yet (tied paths: an echo of the request, retrieval sources) are held until one does, or the run ends.
+// At the end, report() gives the profile to keep when the run changed it, with what changed for the log.
+//
+// Bounded: at most MAX_HELD_EVENTS events or MAX_HELD_CHARS characters are held; past either the inference decides as
+// at the end. Each event is read by the profile at most twice (when read, and when a decision releases it held).
+
+import type { InferencePiece } from './answerText';
+import { parsePath } from './profilePath';
+import { describeStreamProfile } from './profileWords';
+import type { StreamProfile } from './serviceProfile';
+import { readByProfile, type CompiledStream } from './streamReader';
+import { eventLeaves, StreamInference, type EventTexts } from './streamInference';
+
+/** What a run that changed the profile reports: the profile to keep, and what changed, in words, for the log. */
+export interface StreamReport {
+  profile: StreamProfile;
+  change: string;
+}
+
+const MAX_HELD_EVENTS = 64;
+const MAX_HELD_CHARS = 4 * 1024 * 1024;
+/** Paths of each kind a profile keeps; the oldest goes first (a service that changed its shape twice). */
+const MAX_PATHS_KEPT = 8;
+/** A value the request sent is an echo only when long enough that a token never equals it by chance. */
+const MIN_ECHO_CHARS = 16;
+
+interface Held {
+  v: unknown;
+  texts: EventTexts;
+  reasoning: boolean;
+}
+
+export class StreamReading {
+  /** Text came in this run: a closing event that says done then repeats it, and is not read again (answerText.ts). */
+  seen = false;
+  private readonly profile: CompiledStream = { answer: [], reasoning: [] };
+  private changed = false;
+  private readonly inference = new StreamInference();
+  private held: Held[] = [];
+  private heldChars = 0;
+  private readonly sent: Set<string>;
+
+  constructor(
+    private readonly known?: StreamProfile,
+    sent: readonly (string | undefined)[] = [],
+    /** What is read, for the change's words: a stream's events, or non-streamed answers (one event each). */
+    private readonly what: 'stream' | 'answer' = 'stream',
+  ) {
+    if (known) {
+      for (const p of known.answer) this.add('answer', p);
+      for (const p of known.reasoning) this.add('reasoning', p);
+      if (known.flag) this.profile.flag = { from: known.flag.from, map: new Map(Object.entries(known.flag.map)) };
+    }
+    this.sent = new Set(sent.filter((s): s is string => s !== undefined && s.length >= MIN_ECHO_CHARS));
+  }
+
+  /**
+   * How the profile reads an event that is exactly `{"<name>": "<string>"}` (the fast path of answerText.ts), or
+   * undefined when only the general reading can tell.
+   */
+  fieldKind(name: string): 'answer' | 'reasoning' | undefined {
+    if (this.profile.flag?.from === name || this.held.length > 0) return undefined;
+    if (this.profile.reasoning.some((r) => r.text === name)) return 'reasoning';
+    return this.profile.answer.some((a) => a.text === name) ? 'answer' : undefined;
+  }
+
+  /** The pieces of one parsed event (`reasoning`: its SSE type said so), and of held events it lets be decided. */
+  read(v: unknown, reasoning: boolean, chars: number): InferencePiece[] {
+    const read = this.byProfile(v, reasoning);
+    if (read.length > 0) return read;
+    const leaves = eventLeaves(v);
+    if (leaves.length === 0) return [];
+    // An event holding what the request sent echoes it: none of it is the answer.
+    if (this.sent.size > 0 && leaves.some((l) => this.sent.has(l.text))) return [];
+    this.held.push({ v, texts: this.inference.see(leaves), reasoning });
+    this.heldChars += chars;
+    return this.decide(this.held.length >= MAX_HELD_EVENTS || this.heldChars >= MAX_HELD_CHARS);
+  }
+
+  /** The end of the run: held events decided (a tie dropped, or refused in a run that gave no text). */
+  end(): InferencePiece[] {
+    return this.held.length === 0 ? [] : this.decide(true);
+  }
+
+  /** The profile to keep when this run inferred or changed it; undefined when the known one read every event. */
+  report(): StreamReport | undefined {
+    const p = this.profile;
+    if (!this.changed || p.answer.length + p.reasoning.length === 0) return undefined;
+    const profile: StreamProfile = { answer: p.answer.map((a) => a.text), reasoning: p.reasoning.map((r) => r.text), by: 'inferred' };
+    if (p.flag) profile.flag = { from: p.flag.from, map: Object.fromEntries(p.flag.map) };
+    const now = describeStreamProfile(profile);
+    const [name, these] = this.what === 'stream' ? ['Stream events', "The stream's events"] : ['Answers (not streamed)', 'The answers'];
+    const change = this.known
+      ? `${these} no longer fit how they were read (${describeStreamProfile(this.known)}); now: ${now}`
+      : `${name}: ${now}`;
+    return { profile, change };
+  }
+
+  private decide(final: boolean): InferencePiece[] {
+    const decision = this.inference.decide(
+      this.held.map((h) => h.texts),
+      final,
+      this.seen,
+      () => this.held[0]?.v,
+    );
+    if (decision) {
+      if (decision.answer !== undefined) this.add('answer', decision.answer);
+      for (const f of decision.flagged) this.add('answer', f);
+      for (const r of decision.reasoning) this.add('reasoning', r);
+      const flag = decision.flag;
+      if (flag && !this.profile.flag) {
+        this.profile.flag = { from: flag.from, map: new Map([[flag.value, 'reasoning']]) };
+        this.changed = true;
+      }
+    } else if (!final) return [];
+    // Decided (or the end, when nothing more will tell): the held events are read by the profile, then dropped.
+    const held = this.held;
+    this.held = [];
+    this.heldChars = 0;
+    const out: InferencePiece[] = [];
+    for (const h of held) for (const p of this.byProfile(h.v, h.reasoning)) out.push(p);
+    return out;
+  }
+
+  private byProfile(v: unknown, reasoning: boolean): InferencePiece[] {
+    if (this.profile.answer.length + this.profile.reasoning.length === 0) return [];
+    const pieces = readByProfile(v, this.profile, () => {
+      this.changed = true;
+    });
+    if (pieces.length === 0) return pieces;
+    this.seen = true;
+    if (reasoning) for (const p of pieces) p.kind = 'reasoning';
+    return pieces;
+  }
+
+  private add(kind: 'answer' | 'reasoning', text: string): void {
+    const list = this.profile[kind];
+    if (list.some((x) => x.text === text)) return;
+    const path = parsePath(text);
+    if (!path) return;
+    list.push({ text, path });
+    if (list.length > MAX_PATHS_KEPT) list.shift();
+    if (this.known === undefined || !this.known[kind].includes(text)) this.changed = true;
+  }
+}
