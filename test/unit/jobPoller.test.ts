@@ -697,12 +697,19 @@ describe('job poller core', () => {
       assert.equal(listCalls.length, 0, 'the status said it all');
     });
 
+    // The other finetune of the scope made `support-bot.v1` in the third case only.
     const keptCases: [string, () => Promise<ModelInfo[]>][] = [
       ['the list holds no such model', async () => [model('oss-reasoner-8b', 'base'), model('support-bot-large')]],
-      ['the list holds two derived names', async () => [model('support-bot.v1'), model('support-bot.v2')]],
+      ['the list holds two derived names', async () => [model('support-bot.v2'), model('support-bot.v3')]],
       ["the only such name is another finetune's", async () => [model('support-bot.v1')]],
-      ['the list cannot be read', () => Promise.reject(new ContractError('The service sent an answer the extension cannot read (model list).'))],
-      ['the list is refused for now (429)', () => Promise.reject(new RateLimitError('Listing models: too many requests.', { status: 429 }))],
+      [
+        'the list cannot be read',
+        () => Promise.reject(new ContractError('The service sent an answer the extension cannot read (model list).')),
+      ],
+      [
+        'the list is refused for now (429)',
+        () => Promise.reject(new RateLimitError('Listing models: too many requests.', { status: 429 })),
+      ],
     ];
     for (const [what, answer] of keptCases) {
       it(`keeps the name asked for when ${what}`, async () => {
@@ -724,7 +731,7 @@ describe('job poller core', () => {
 
     it('keeps within REQUEST_BUDGET: in a full round the end waits for the next round, whose look names it, asking no status again', async () => {
       for (let i = 0; i < 2 * REQUEST_BUDGET; i++) jobs.add('finetune', `f${i}`, { state: 'running', modelName: `bot-${i}` });
-      let doneAt: number | undefined;
+      let doneAt: number | undefined = undefined;
       listAnswer = async () => [model('oss-reasoner-8b', 'base'), ...(doneAt === undefined ? [] : [model('bot-7.v1')])];
       source.answer = (id) => (id === 'f7' && doneAt !== undefined ? { state: 'completed' } : { state: 'running' });
       const p = poller('A', { listModels });
@@ -734,7 +741,7 @@ describe('job poller core', () => {
       doneAt = clock.now();
       await advanceUntil('the end', () => finished.length > 0);
       assert.equal(jobs.byId('f7').modelName, 'bot-7.v1');
-      assert.equal(source.callsFor('f7').filter((c) => c.at >= doneAt!).length, 1, 'the status that said completed, once');
+      assert.equal(source.callsFor('f7').filter((c) => c.at >= doneAt).length, 1, 'the status that said completed, once');
       await advance(2 * MADE_MODEL_LOOK_MS);
       const times = [...source.calls.map((c) => c.at), ...listCalls.map((c) => c.at)];
       for (const at of times) {
@@ -758,7 +765,10 @@ describe('job poller core', () => {
       await advance(3 * INTERVAL);
       assert.equal(jobs.writes, writes);
       assert.equal(jobs.byId('ft').finishedAt, 5);
-      assert.ok(finished.every((f) => !f.notify), 'this window announces nothing it did not write');
+      assert.ok(
+        finished.every((f) => !f.notify),
+        'this window announces nothing it did not write',
+      );
     });
   });
 
