@@ -27,6 +27,13 @@
 //    the service's trouble there backs the poller off as a status request's does. It is asked at most once per
 //    MADE_MODEL_LOOK_MS (Refresh: at once), not every round: it is the largest answer the poller asks for, a finetune
 //    runs for minutes to hours, and its status usually ends it first; a model seen 30 s later costs nobody anything.
+//  - A finetune whose status says completed without naming the model it made (a service that names it under a key
+//    the status reader rightly does not take, such as `published_as`) is not ended under the name asked for at once:
+//    the service may have made another (`<asked>.v1`), and a row, a notification and its actions naming a model that
+//    does not exist send the person nowhere. Its end waits for one look at the model list, in the same round when the
+//    budget has a slot left (the timed look's, or one the round did not use), else in the next round, which sets a
+//    slot aside for it and asks its status no more. The list names it as madeModel.ts names a running job's model;
+//    a list that fails, or names no such model, leaves the name asked for, as before: the end is written either way.
 //  - Each window polls the jobs it sees: two windows may both ask about a job (a duplicate GET is harmless), and one
 //    may write a record over the other's for a moment (the next poll heals it). Its records also change when another
 //    window writes them: `onExternalChange` tells the caller so views can catch up.
@@ -50,9 +57,11 @@ import {
   evaluationPatch,
   finetunePatch,
   gonePatch,
+  endsUnnamed,
   madeModelPatch,
   unreadablePatch,
   visibleSignature,
+  withMadeName,
   type JobPatch,
 } from './statusPatch';
 
@@ -137,7 +146,9 @@ export interface PollSchedulerOptions {
   /**
    * The service's model list (the fetch the Models view shows): asked at most once per MADE_MODEL_LOOK_MS, and only
    * in a round that asked about a finetune that did not end, since a finetune also ends when the model it makes is
-   * listed (madeModel.ts). Without it, only the status ends a finetune. `retries` is 0: the poller waits out failures.
+   * listed (madeModel.ts); and in the round a finetune's status ended it without naming the model it made, whatever
+   * the last look, to name it (the header says why). Without it, only the status ends a finetune, and names its model
+   * or leaves the name asked for. `retries` is 0: the poller waits out failures.
    */
   listModels?(opts: { signal: AbortSignal; retries: number }): Promise<readonly ModelInfo[]>;
   clock?: PollClock;
@@ -188,6 +199,11 @@ interface Tracked {
   /** What the record showed when we last read or wrote it: a difference means someone else wrote. */
   signature: string;
   last: JobRecord;
+  /**
+   * A finetune end its status said (completed) without naming the made model: written once the model list was looked
+   * at (the header says why); until then the job is not asked about again.
+   */
+  unnamedEnd?: JobPatch;
 }
 
 export class PollScheduler {
@@ -470,8 +486,10 @@ export class PollScheduler {
     const queue = [...this.tracked.values()].filter((t) => !t.inFlight && (force || t.dueAt <= now)).sort(oldestAnswerFirst);
     const budget = force ? Infinity : REQUEST_BUDGET - this.sent.count(now, this.options.intervalMs());
     // The list look's slot is set aside first, so that rounds full of status requests (REQUEST_BUDGET jobs or more)
-    // still leave it room; only beside at least one status request, so that a round always asks about a job.
-    const look = this.lookDue(force, now, queue) && budget > 1;
+    // still leave it room; only beside at least one status request, so that a round always asks about a job. An end
+    // left waiting for its name by a full round gets the slot even alone: that look is the only request it needs.
+    const waitingEnd = queue.some((t) => t.unnamedEnd !== undefined);
+    const look = (this.lookDue(force, now, queue) && budget > 1) || (waitingEnd && budget >= 1);
     // Requests this round may still send: a slot is taken before the job is re-read and given back when no request
     // follows (ended meanwhile), so concurrent workers never overrun the budget.
     let room = budget - (look ? 1 : 0);
@@ -486,7 +504,10 @@ export class PollScheduler {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
-    if (look) await this.lookForMadeModels(target, asked, result);
+    const unnamed = [...this.tracked.values()].filter((t) => t.unnamedEnd !== undefined);
+    // An end waiting for its name takes the look's slot, or one this round left unused; with neither it waits for the
+    // next round, so the list never goes over the budget.
+    if (look || (unnamed.length > 0 && room > 0)) await this.lookForMadeModels(target, asked, unnamed, result);
     return result;
   }
 
@@ -498,13 +519,20 @@ export class PollScheduler {
 
   /**
    * One model list for every finetune this round asked about that has not ended (its status unreadable or not
-   * finished): a job whose model is listed ended, whatever its status says (madeModel.ts says which names count). Not
-   * when the service is in trouble (the round stopped): the list would be asked of a service that just failed.
+   * finished): a job whose model is listed ended, whatever its status says (madeModel.ts says which names count); and
+   * for the ends waiting for their name (`unnamed`), written here under the listed name, else the name asked for. Not
+   * when the service is in trouble (the round stopped): the list would be asked of a service that just failed, and
+   * the ends wait for the next round.
    */
-  private async lookForMadeModels(target: PollTarget, asked: readonly Tracked[], round: PollRound): Promise<void> {
-    const running = asked.filter((t) => t.kind === 'finetune' && this.tracked.get(t.key) === t);
-    if (!this.options.listModels || running.length === 0 || round.stoppedBy || this.disposed) return;
-    let listed: readonly ModelInfo[];
+  private async lookForMadeModels(
+    target: PollTarget,
+    asked: readonly Tracked[],
+    unnamed: readonly Tracked[],
+    round: PollRound,
+  ): Promise<void> {
+    const running = asked.filter((t) => t.kind === 'finetune' && this.tracked.get(t.key) === t && t.unnamedEnd === undefined);
+    if (!this.options.listModels || (running.length === 0 && unnamed.length === 0) || round.stoppedBy || this.disposed) return;
+    let listed: readonly ModelInfo[] | undefined;
     const startedAt = this.clock.monotonic();
     this.lastLookAt = startedAt;
     round.requests++;
@@ -515,21 +543,43 @@ export class PollScheduler {
       if (isCancellation(e) && this.disposed) return;
       // The service's trouble (429, 5xx, unreachable, refused key): the same backoff or pause as a status request's.
       if (!this.serviceTrouble('the model list', e, round)) this.log('debug', `Looking for made models: ${describe(e)}`);
-      return;
     }
     if (this.disposed) return;
-    const all = this.options.jobs.list?.(target.scope) ?? this.options.jobs.active(target.scope);
+    // The ends first: the status said they ended, so the name they take is claimed before a running job's look.
+    for (const t of unnamed) {
+      const patch = t.unnamedEnd!;
+      t.unnamedEnd = undefined;
+      const current = this.options.jobs.get(target.scope, t.key);
+      // Removed, or ended by another window, while the list was on its way: that window wrote and told the end.
+      if (this.tracked.get(t.key) !== t || !current || !isActive(current)) continue;
+      // No list (it failed) or no such model in it: the name asked for, as the status left it.
+      const made = listed && this.madeModelOf(target, t, current, listed);
+      if (made !== undefined && made !== current.modelName) {
+        this.log('info', `finetune job ${t.id} ended without naming its model; the model list shows it as ${made}.`);
+      }
+      await this.write(target, t, current, made === undefined ? patch : withMadeName(current, patch, made));
+    }
+    if (!listed) return;
     for (const t of running) {
       const current = this.options.jobs.get(target.scope, t.key);
       if (this.tracked.get(t.key) !== t || !current || !isFollowed(current)) continue;
-      const claimed = new Set(
-        all.filter((j) => j.kind === 'finetune' && jobKey(j) !== t.key && j.state !== 'failed').map((j) => j.modelName),
-      );
-      const made = findMadeModel({ requested: current.requestedName ?? current.modelName, baseModel: current.baseModel, claimed }, listed);
+      const made = this.madeModelOf(target, t, current, listed);
       if (made === undefined) continue;
       this.log('info', `finetune job ${t.id}: its model ${made} is in the model list, so the job ended.`);
       await this.write(target, t, current, madeModelPatch(current, made, this.clock.now()));
     }
+  }
+
+  /**
+   * The listed model the finetune made (madeModel.ts), never a name another finetune of the scope made or is making.
+   * The job list is read again for each job: an end written just before may have claimed a name.
+   */
+  private madeModelOf(target: PollTarget, t: Tracked, current: JobRecord, listed: readonly ModelInfo[]): string | undefined {
+    const all = this.options.jobs.list?.(target.scope) ?? this.options.jobs.active(target.scope);
+    const claimed = new Set(
+      all.filter((j) => j.kind === 'finetune' && jobKey(j) !== t.key && j.state !== 'failed').map((j) => j.modelName),
+    );
+    return findMadeModel({ requested: current.requestedName ?? current.modelName, baseModel: current.baseModel, claimed }, listed);
   }
 
   /** Asks about one job if it is still active; returns whether a request was sent. */
@@ -541,6 +591,8 @@ export class PollScheduler {
       this.reconcile(target.scope); // untracks it, and reports an end another window wrote
       return false;
     }
+    // Its status already said it ended: it waits only for the model list (the header says why).
+    if (t.unnamedEnd !== undefined) return false;
     const startedAt = this.clock.monotonic();
     t.inFlight = true;
     round.requests++;
@@ -567,6 +619,11 @@ export class PollScheduler {
       if (!current) return true;
       const now = this.clock.now();
       const patch = t.kind === 'finetune' ? finetunePatch(current, status, now) : evaluationPatch(current, status, now);
+      if (t.kind === 'finetune' && this.options.listModels && endsUnnamed(current, status)) {
+        // Written after this round's look at the model list (the header says why), not now under the name asked for.
+        t.unnamedEnd = patch;
+        return true;
+      }
       await this.write(target, t, current, patch);
       return true;
     }

@@ -75,9 +75,24 @@ const MAX_WORDS = 200;
  * status said; the listed name becomes the model's name everywhere, as when a finished status names it.
  */
 export function madeModelPatch(current: JobRecord, made: string, now: number): JobPatch {
-  const patch: JobPatch = { state: 'completed' };
-  if (made !== current.modelName) Object.assign(patch, { modelName: made, requestedName: current.requestedName ?? current.modelName });
-  return finish(current, patch, now);
+  return finish(current, withMadeName(current, { state: 'completed' }, made), now);
+}
+
+/**
+ * Whether a finetune's end says completed without naming the model it made (its status named none, or only the base
+ * model): the poller then looks for the made model in the model list before writing it (pollScheduler.ts).
+ */
+export function endsUnnamed(current: JobRecord, status: FinetuneStatus): boolean {
+  return status.state === 'completed' && (!status.modelName || status.modelName === current.baseModel);
+}
+
+/**
+ * `patch` with the model under the name found in the model list (madeModel.ts): the name asked for is kept as
+ * requestedName, and the lineage, kept on the record, then belongs to the made name (lineageOrigins).
+ */
+export function withMadeName(current: JobRecord, patch: JobPatch, made: string): JobPatch {
+  if (made === current.modelName) return patch;
+  return { ...patch, modelName: made, requestedName: current.requestedName ?? current.modelName };
 }
 
 /** The patch for a job whose status endpoint answered 404. */

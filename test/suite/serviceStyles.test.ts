@@ -61,9 +61,6 @@ const KNOWN_FAILURES: Partial<Record<Styled, Record<string, string>>> = {
     // fails on main at d57534b: the run ends in error (kind contract) "two texts and nothing to tell which one is the
     // answer (prompt, query_only)": readStreamPayload on the first event {seq:0,type:"request",request:{prompt,…}}
     'playground: a streamed run shows the answer and the reasoning apart': FAILS_ON_MAIN,
-    // fails on main at d57534b: the job names the model asked for, not the one the service made (`published_as`:
-    // "<name>.v1"): decodeFinetuneStatus reads {phase:"ready",published_as} with no made model
-    'finetune: two PDFs, the poller to the end, the made model listed as custom': FAILS_ON_MAIN,
   },
 };
 

@@ -644,6 +644,134 @@ describe('job poller core', () => {
     });
   });
 
+  // A status may end a finetune completed without naming the model it made (nested-phase's `published_as`, a key that
+  // says neither made nor model): the end is then written and announced under the model the list shows, found as
+  // madeModel.ts finds it while the job runs, else under the name asked for (issue 27).
+  describe('a finetune its status ends without naming the made model is named from the model list', () => {
+    let listCalls: { at: number; opts: unknown }[];
+    let listAnswer: () => Promise<ModelInfo[]>;
+    const listModels: PollSchedulerOptions['listModels'] = (opts) => {
+      listCalls.push({ at: clock.now(), opts });
+      return listAnswer();
+    };
+    const model = (name: string, kind: ModelInfo['kind'] = 'unknown'): ModelInfo => ({ name, kind, raw: name });
+    const lineage = { baseModel: 'oss-reasoner-8b', files: [], numQs: 5, mode: 'pretraining', useCase: 'u', jobId: 'ft', startedAt: 1 };
+    beforeEach(() => {
+      listCalls = [];
+      listAnswer = async () => [model('oss-reasoner-8b', 'base'), model('support-bot.v1')];
+    });
+
+    it('writes and announces the end under the made name, with the lineage, after one list request', async () => {
+      jobs.add('finetune', 'ft', { state: 'running', modelName: 'support-bot', baseModel: 'oss-reasoner-8b', lineage });
+      let done = false;
+      source.answer = () => (done ? { state: 'completed', rawState: 'ready', progress: 100 } : { state: 'running', progress: 40 });
+      listAnswer = async () => [model('oss-reasoner-8b', 'base'), ...(done ? [model('support-bot.v1')] : [])];
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(2 * INTERVAL);
+      const looks = listCalls.length;
+      done = true;
+      await advanceUntil('the end', () => finished.length > 0);
+      assert.equal(finished.length, 1);
+      const job = jobs.byId('ft');
+      assert.equal(job.state, 'completed');
+      assert.equal(job.modelName, 'support-bot.v1', 'the job names the model the service made');
+      assert.equal(job.requestedName, 'support-bot');
+      assert.deepEqual(job.lineage, lineage);
+      assert.equal(finished[0]!.job.modelName, 'support-bot.v1', 'the end is announced under the made name');
+      assert.equal(finished[0]!.notify, true);
+      assert.equal(listCalls.length, looks + 1, 'one list request for the end, though the timed look was not due');
+      assert.equal((listCalls.at(-1)!.opts as { retries?: number }).retries, 0, 'asked once, as the timed look is');
+      const n = source.calls.length + listCalls.length;
+      await advance(60 * INTERVAL);
+      assert.equal(source.calls.length + listCalls.length, n, 'nothing asked after the end');
+    });
+
+    it('asks no list when the status named the made model', async () => {
+      jobs.add('finetune', 'ft', { state: 'running', modelName: 'support-bot', baseModel: 'oss-reasoner-8b' });
+      source.answer = () => ({ state: 'completed', modelName: 'acme/support-bot:7' });
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(0);
+      assert.equal(jobs.byId('ft').modelName, 'acme/support-bot:7');
+      assert.equal(listCalls.length, 0, 'the status said it all');
+    });
+
+    // The other finetune of the scope made `support-bot.v1` in the third case only.
+    const keptCases: [string, () => Promise<ModelInfo[]>][] = [
+      ['the list holds no such model', async () => [model('oss-reasoner-8b', 'base'), model('support-bot-large')]],
+      ['the list holds two derived names', async () => [model('support-bot.v2'), model('support-bot.v3')]],
+      ["the only such name is another finetune's", async () => [model('support-bot.v1')]],
+      [
+        'the list cannot be read',
+        () => Promise.reject(new ContractError('The service sent an answer the extension cannot read (model list).')),
+      ],
+      [
+        'the list is refused for now (429)',
+        () => Promise.reject(new RateLimitError('Listing models: too many requests.', { status: 429 })),
+      ],
+    ];
+    for (const [what, answer] of keptCases) {
+      it(`keeps the name asked for when ${what}`, async () => {
+        jobs.add('finetune', 'ft', { state: 'running', modelName: 'support-bot', baseModel: 'oss-reasoner-8b', lineage });
+        jobs.add('finetune', 'other', { state: 'completed', modelName: 'support-bot.v1', baseModel: 'oss-reasoner-8b' });
+        listAnswer = answer;
+        source.answer = () => ({ state: 'completed' });
+        const p = poller('A', { listModels });
+        await p.sync();
+        await advanceUntil('the end', () => finished.length > 0);
+        const job = jobs.byId('ft');
+        assert.equal(job.state, 'completed');
+        assert.equal(job.modelName, 'support-bot');
+        assert.equal(job.requestedName, undefined);
+        assert.equal(finished.length, 1);
+        assert.equal(listCalls.length, 1);
+      });
+    }
+
+    it('keeps within REQUEST_BUDGET: in a full round the end waits for the next round, whose look names it, asking no status again', async () => {
+      for (let i = 0; i < 2 * REQUEST_BUDGET; i++) jobs.add('finetune', `f${i}`, { state: 'running', modelName: `bot-${i}` });
+      let doneAt: number | undefined = undefined;
+      listAnswer = async () => [model('oss-reasoner-8b', 'base'), ...(doneAt === undefined ? [] : [model('bot-7.v1')])];
+      source.answer = (id) => (id === 'f7' && doneAt !== undefined ? { state: 'completed' } : { state: 'running' });
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(0);
+      await advance(3 * INTERVAL);
+      doneAt = clock.now();
+      await advanceUntil('the end', () => finished.length > 0);
+      assert.equal(jobs.byId('f7').modelName, 'bot-7.v1');
+      assert.equal(source.callsFor('f7').filter((c) => c.at >= doneAt).length, 1, 'the status that said completed, once');
+      await advance(2 * MADE_MODEL_LOOK_MS);
+      const times = [...source.calls.map((c) => c.at), ...listCalls.map((c) => c.at)];
+      for (const at of times) {
+        const inSpan = times.filter((t) => t > at - INTERVAL && t <= at).length;
+        assert.ok(inSpan <= REQUEST_BUDGET, `${inSpan} requests in the interval ending ${at}`);
+      }
+    });
+
+    it('never takes the end from another window: one that wrote it meanwhile is reported, not written again', async () => {
+      jobs.add('finetune', 'ft', { state: 'running', modelName: 'support-bot', baseModel: 'oss-reasoner-8b' });
+      source.answer = () => ({ state: 'completed' });
+      listAnswer = async () => {
+        // Another window writes the end while this one's list is on its way.
+        jobs.records.set('finetune:ft', { ...jobs.byId('ft'), state: 'completed', modelName: 'support-bot.v1', finishedAt: 5 });
+        return [model('support-bot.v1')];
+      };
+      const p = poller('A', { listModels });
+      await p.sync();
+      await advance(0);
+      const writes = jobs.writes;
+      await advance(3 * INTERVAL);
+      assert.equal(jobs.writes, writes);
+      assert.equal(jobs.byId('ft').finishedAt, 5);
+      assert.ok(
+        finished.every((f) => !f.notify),
+        'this window announces nothing it did not write',
+      );
+    });
+  });
+
   // The list look is a request of the poller like a status request: it counts against the budget, is not retried
   // inside the round (a Refresh would wait behind the retries), and the service's trouble there backs the poller off.
   describe("the model list look is one of the poller's requests", () => {

@@ -144,7 +144,9 @@ export interface Call {
   by: string;
 }
 
-export type Answer = { state: JobState; rawState?: string; progress?: number; error?: string; result?: EvaluationStatus['result'] } | Error;
+export type Answer =
+  | { state: JobState; rawState?: string; progress?: number; error?: string; modelName?: string; result?: EvaluationStatus['result'] }
+  | Error;
 
 /** Answers from a script; records who asked what when, and how many requests were in flight at once. */
 export class FakeSource {
