@@ -53,13 +53,10 @@ const KNOWN_FAILURES: Partial<Record<Styled, Record<string, string>>> = {
     // fails on main at d57534b: every model sits under "Custom models" (base: [], custom: [models/…, models/…,
     // tunedModels/…]): readModelList of {models:[…],tunedModels:[…]}
     'key and models: the key is checked and stored, the Models view lists the models by kind': FAILS_ON_MAIN,
-    // fails on main at d57534b: the answer shown is `responseId` repeated (one per JSON-array element) and no reasoning:
-    // readStreamPayload takes responseId, not candidates[0].content.parts[].text / thought
-    'playground: a streamed run shows the answer and the reasoning apart': FAILS_ON_MAIN,
   },
   'nested-phase': {
-    // fails on main at d57534b: the run ends in error (kind contract) "two texts and nothing to tell which one is the
-    // answer (prompt, query_only)": readStreamPayload on the first event {seq:0,type:"request",request:{prompt,…}}
+    // fails on main: the snippets of the mid-stream retrieval event {sources:[{title,snippet,url}]} are read into the
+    // answer
     'playground: a streamed run shows the answer and the reasoning apart': FAILS_ON_MAIN,
   },
 };
