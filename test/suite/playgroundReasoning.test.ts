@@ -89,6 +89,9 @@ describe('playground: reasoning shown apart in the page (three forms, Compare, h
     page = found;
   });
 
+  // A toast left by an earlier test ("API key saved…") lies over the page and takes the clicks (seen on 1.104).
+  beforeEach(() => vscode.commands.executeCommand('notifications.clearAll'));
+
   afterEach(async () => {
     for (const panel of rig.api.playground.panels) panel.dispose();
     rig.emu.configure({ reasoning: 'none', thinkMs: 0, answerDelayMs: 0, tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs });

@@ -33,6 +33,8 @@ describe('an answer that cannot be read', () => {
     const told = shown.find((m) => /list of models could not be read/.test(m.text));
     assert.ok(told, `messages: ${JSON.stringify(shown)}`);
     assert.doesNotMatch(told.text, /correct the key/i);
+    // Where the person learns the list cannot be read, they are offered to say how to read it.
+    assert.deepEqual(told.actions, ['Choose How to Read…', 'Show Log']);
   });
 
   it('the evaluate picker takes a typed model name when the list cannot be read, and the job starts with it', async function () {

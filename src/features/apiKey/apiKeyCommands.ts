@@ -108,12 +108,22 @@ async function setApiKey(services: Services): Promise<boolean> {
     `API key stored for ${origin}${!checked.ok ? ' without a check' : checked.count === undefined ? ' (its model list unreadable)' : ` (${checked.count} models visible)`}.`,
   );
   if (checked.ok && checked.count === undefined) {
+    // The list the check read is kept (ServiceProfiles.lastUnreadable): the person can say how to read it right here.
+    const choose = vscode.l10n.t('Choose How to Read…');
+    const log = vscode.l10n.t('Show Log');
     void showWarningMessage(
       vscode.l10n.t(
-        "API key saved: the service accepted it, but its list of models could not be read. Type a model's name where one is asked; the service's answer is in the log.",
+        "API key saved: the service accepted it, but its list of models could not be read. Choose how to read it, or type a model's name where one is asked; the service's answer is in the log.",
       ),
-      vscode.l10n.t('Show Log'),
-    ).then((c) => (c ? vscode.commands.executeCommand(COMMANDS.showLog) : undefined));
+      choose,
+      log,
+    ).then((c) =>
+      c === choose
+        ? vscode.commands.executeCommand(COMMANDS.chooseHowToRead)
+        : c === log
+          ? vscode.commands.executeCommand(COMMANDS.showLog)
+          : undefined,
+    );
   } else if (checked.ok) void showInformationMessage(vscode.l10n.t('API key saved. {0} models available.', checked.count ?? 0));
   return true;
 }
