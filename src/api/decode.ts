@@ -9,7 +9,8 @@
 // what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 //
 //  §4.1 model list: inferred once per service into a profile (paths and value maps), then read by it:
-//      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts.
+//      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts. A parent only when it is
+//      a name the answer lists; an answer holding names that reads as none is refused, never [].
 //  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts). A stream's events
 //      are read by a profile inferred once per service from a run's first events, then kept: streamInference.ts (its
 //      rules at its top), streamReader.ts, streamReading.ts; a non-streamed answer the same way, as one event.
