@@ -3,12 +3,14 @@
 // JSON.parse). It also says when the answer no longer fits the profile, so that the inference runs again:
 //  - a list the profile names is not there (or is not a list);
 //  - more than half of a list's items give no name (a few odd items are skipped, as the inference skips them);
-//  - an item says its kind with a value the profile's map does not hold (a word the service started to use).
+//  - an item says its kind with a value the profile's map does not hold (a word the service started to use);
+//  - (an inferred profile) a list beside one it reads, its items named by the same field, is not read: a group the
+//    first answer did not hold (Gemini's `tunedModels` is left out while empty, as proto3 JSON leaves empty lists).
 // Names are checked as the inference checks them (isModelName): a value that is no usable name is never listed. A
 // parent field's value is a parent only when it is a name the same answer lists (a family id or a version tag is not).
 
-import { CUSTOM_NAME_PREFIX, isModelName } from './answerShape';
-import { EACH, valueAt, type Segment } from './profilePath';
+import { CUSTOM_NAME_PREFIX, isModelName, isObj } from './answerShape';
+import { EACH, formatPath, valueAt, type Segment } from './profilePath';
 import { compiledEntries, type CompiledEntry, type ModelListProfile } from './serviceProfile';
 import type { ModelInfo, ModelKind } from './types';
 
@@ -36,6 +38,8 @@ export function readModelsByProfile(body: unknown, profile: ModelListProfile, le
     }
     if (!lenient && unnamed * 2 > items.length) return undefined;
   }
+  // A person's choice or the setting's profile is read as given; an inferred one did not see a group that came later.
+  if (!lenient && profile.by === 'inferred' && missesSiblingList(body, compiledEntries(profile))) return undefined;
   // A model is another's parent only if it names a model, not a family (modelListInference.ts, rule 6): a name this
   // answer lists. Known only once every list is read, so a model with parent values has its kind settled last.
   for (const { model, said, parents, listKind } of withParents) {
@@ -93,6 +97,29 @@ function readItem(item: unknown, entry: CompiledEntry): ItemRead | undefined | t
   const model: ModelInfo = { name, kind: entry.kind ?? prefixKind(name, kind), raw: item };
   if (typeof created === 'string') model.createdAt = created;
   return parents ? { model, said: kind, parents, listKind: entry.kind } : { model, said: kind };
+}
+
+/**
+ * Whether an object holding a list the profile reads holds another non-empty list, not read, whose first item has a
+ * name in the same field: the models of a group the profile was inferred without. Looks at the holders' keys and one
+ * item per list, not at every item.
+ */
+function missesSiblingList(body: unknown, entries: readonly CompiledEntry[]): boolean {
+  let read: Set<string> | undefined;
+  for (const entry of entries) {
+    const last = entry.list.at(-1);
+    if (typeof last !== 'string' || entry.field.length === 0 || entry.list.includes(EACH)) continue;
+    const holderPath = entry.list.slice(0, -1);
+    const holder = valueAt(body, holderPath);
+    if (!isObj(holder)) continue;
+    for (const k in holder) {
+      const v = holder[k];
+      if (k === last || !Array.isArray(v) || v.length === 0 || !isModelName(valueAt(v[0], entry.field))) continue;
+      read ??= new Set(entries.map((e) => formatPath(e.list)));
+      if (!read.has(formatPath([...holderPath, k]))) return true;
+    }
+  }
+  return false;
 }
 
 type Getter = (item: unknown) => unknown;

@@ -141,6 +141,19 @@ describe('model list: a parent is a model the answer lists, never a family', () 
     }
   });
 
+  it('Gemini-like: tunedModels, left out while empty, appearing later is read (the profile is inferred again)', () => {
+    const first = readModelList({ models: GOOGLE.models });
+    assert.ok(first.profile);
+    const later = readModelList(GOOGLE, first.profile);
+    assert.deepEqual(
+      later.models.map((m) => `${m.name}:${m.kind}`),
+      ['models/oss-reasoner-8b:base', 'models/oss-reasoner-70b:base', 'tunedModels/seeded-0a1b2:custom'],
+    );
+    assert.match(later.change ?? '', /no longer fits.*tunedModels\[\]\.name/);
+    // Read by the new profile, the next answer fits it.
+    assert.equal(readModelList(GOOGLE, later.profile).change, undefined);
+  });
+
   it('Bedrock-like {modelSummaries, customModelSummaries}: foundation models base, custom ones made from a listed ARN', () => {
     const arn = (id: string) => `arn:aws:bedrock:us-east-1::foundation-model/${id}`;
     const body = {
