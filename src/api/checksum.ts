@@ -1,5 +1,5 @@
-// The checksums a download can be verified against: the service's metadata (sha256) and the headers storage hosts
-// send. Which headers, as real stores send them:
+// The checksums a download can be verified against: the service's metadata (its answer's sha256, md5 and crc32c:
+// downloadValues.ts) and the headers storage hosts send. Which headers, as real stores send them:
 //   x-checksum-sha256        hex or base64 (Artifactory, Nexus, many CDNs in front of them)
 //   x-amz-checksum-sha256    base64 (S3 with checksum mode; a multipart object's "<b64>-<parts>" is a checksum of
 //                            part checksums, not of the bytes, and is ignored)
@@ -29,11 +29,11 @@ export interface RunningDigest {
   digest(encoding: 'hex'): string;
 }
 
-const BYTES: Record<ChecksumAlgorithm, number> = { sha256: 32, md5: 16, crc32c: 4 };
+export const BYTES: Record<ChecksumAlgorithm, number> = { sha256: 32, md5: 16, crc32c: 4 };
 const STRENGTH: ChecksumAlgorithm[] = ['sha256', 'md5', 'crc32c'];
 
 /** A digest written as hex or (standard or URL-safe) base64, as hex; undefined when it is not `bytes` long. */
-function digestHex(value: string, bytes: number): string | undefined {
+export function digestHex(value: string, bytes: number): string | undefined {
   const v = value.trim();
   if (new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(v)) return v.toLowerCase();
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(v)) return undefined;

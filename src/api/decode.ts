@@ -9,7 +9,8 @@
 // what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 //
 //  §4.1 model list: inferred once per service into a profile (paths and value maps), then read by it:
-//      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts.
+//      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts. A parent only when it is
+//      a name the answer lists; an answer holding names that reads as none is refused, never [].
 //  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts). A stream's events
 //      are read by a profile inferred once per service from a run's first events, then kept: streamInference.ts (its
 //      rules at its top), streamReader.ts, streamReading.ts; a non-streamed answer the same way, as one event.
@@ -29,8 +30,9 @@
 //      cannot be read ends failed, saying why, instead of being asked about forever.
 //  §4.7 download body when not redirected: inferred once per service into the profile's `download` part (paths), then
 //      read by it: downloadInference.ts (its rules at its top), downloadValues.ts, downloadAnswer.ts. The URL is the
-//      answer's absolute https URL whatever its key; a 64-hex value is a SHA-256 whatever its key; expiry, size and file
-//      name by the words of their keys and the shape of their values.
+//      answer's absolute https URL whatever its key; a 64-hex value is a SHA-256 whatever its key; an MD5 (16 bytes) and
+//      a CRC32C (4 bytes), hex or base64, under a key saying md5 / crc32c; expiry, size and file name by the words of
+//      their keys and the shape of their values. The downloader verifies the strongest checksum announced (checksum.ts).
 //  §5 401 and 403 from the API origin both mean "fix the key" (AuthError).  §6 no events: jobs are polled (src/jobs).
 //  §7 error bodies (errorBody.ts): FastAPI's `detail` list of `{loc, msg}`, an S3-like XML `<Message>`, else errorText of the body (a
 //      string, an object's human text, or a list of them, joined); an HTML page says nothing; read by shape at each

@@ -303,10 +303,16 @@ async function transfer(
   let url = source.target.url;
   let mismatchesFromStart = 0;
 
-  const expected = (): ExpectedChecksum[] => [
-    ...(source.target.sha256 ? [{ algorithm: 'sha256' as const, hex: source.target.sha256, source: 'the service' }] : []),
-    ...headerSums,
-  ];
+  /** The service's checksums (its answer's) and the storage's headers' ones: every one of the strongest must match. */
+  const expected = (): ExpectedChecksum[] => {
+    const sums: ExpectedChecksum[] = [];
+    const { sha256, md5, crc32c } = source.target;
+    if (sha256) sums.push({ algorithm: 'sha256', hex: sha256, source: 'the service' });
+    if (md5) sums.push({ algorithm: 'md5', hex: md5, source: 'the service' });
+    if (crc32c) sums.push({ algorithm: 'crc32c', hex: crc32c, source: 'the service' });
+    for (const h of headerSums) sums.push(h);
+    return sums;
+  };
 
   /** The artifact's size as an answer gives it, which must be the one the service announced. */
   const sizeFromStorage = (size: number, res: Answer): number => {

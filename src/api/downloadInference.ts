@@ -6,7 +6,10 @@
 //     media…) first, then one saying only a URL (`url`, `href`), then one saying a URL among other words (`repo_url`),
 //     then the rest; a tie is refused (ContractError naming both, their queries redacted): the extension does not guess.
 //  2. The SHA-256 is a 64-hex value whatever its key (base64 when its key says sha256); two different ones are told
-//     apart by a key saying a checksum, else none is taken (a wrong checksum would delete a good download).
+//     apart by a key saying a checksum, else none is taken (a wrong checksum would delete a good download). An MD5 is
+//     a 16-byte digest, a CRC32C a 4-byte one (hex or base64), each only under a key that says it (`md5Hash`,
+//     `crc32c`) or with its name before the value (`md5:<hex>`): GCS's object resource announces both. Two different
+//     ones of an algorithm give none. The downloader verifies the strongest announced (checksum.ts).
 //  3. The size is a byte count whose key says size/bytes/length; keys saying only that first (`size` over
 //     `pointerSize`); two different counts at that rank give none (a wrong size fails the download).
 //  4. The expiry is a time, or a duration in seconds, whose key says expire/ttl/until: the shallowest, then the first.
@@ -21,8 +24,10 @@ import {
   expiryValue,
   FILE_NAME_WORDS,
   FILE_WORDS,
+  crc32cValue,
   fileNameValue,
   keyIsOnly,
+  md5Value,
   sha256Value,
   SIZE_WORDS,
   sizeValue,
@@ -64,10 +69,15 @@ function urlRank(key: string | undefined): number {
   return keySays(key, URL_WORDS) ? 1 : 0;
 }
 
-/** The paths of the answer's URL, expiry, size, SHA-256 and file name. Throws a ContractError when it holds no one URL. */
+/**
+ * The paths of the answer's URL, expiry, size, checksums (SHA-256, MD5, CRC32C) and file name. Throws a ContractError
+ * when it holds no one URL.
+ */
 export function inferDownloadProfile(body: unknown, allowHttp: boolean, now: number): DownloadProfile {
   const urls: Found<string>[] = [];
   const shas: Found<string>[] = [];
+  const md5s: Found<string>[] = [];
+  const crcs: Found<string>[] = [];
   const sizes: Found<number>[] = [];
   const expiries: Found<number>[] = [];
   const names: Found<string>[] = [];
@@ -101,6 +111,16 @@ export function inferDownloadProfile(body: unknown, allowHttp: boolean, now: num
       shas.push({ value: sha, path: at(), rank: key !== undefined && keySays(key, CHECKSUM_WORDS) ? 1 : 0, depth });
       return;
     }
+    const md5 = md5Value(v, key);
+    if (md5 !== undefined) {
+      md5s.push({ value: md5, path: at(), rank: 0, depth });
+      return;
+    }
+    const crc = crc32cValue(v, key);
+    if (crc !== undefined) {
+      crcs.push({ value: crc, path: at(), rank: 0, depth });
+      return;
+    }
     if (key === undefined) return;
     const size = keySays(key, SIZE_WORDS) ? sizeValue(v) : undefined;
     if (size !== undefined) sizes.push({ value: size, path: at(), rank: keyIsOnly(key, SIZE_WORDS) ? 1 : 0, depth });
@@ -122,10 +142,14 @@ export function inferDownloadProfile(body: unknown, allowHttp: boolean, now: num
   const expires = place(best(expiries, true));
   const size = place(best(sizes, false));
   const sha256 = place(best(shas, false));
+  const md5 = place(best(md5s, false));
+  const crc32c = place(best(crcs, false));
   const fileName = place(best(names, true));
   if (expires !== undefined) profile.expires = expires;
   if (size !== undefined) profile.size = size;
   if (sha256 !== undefined) profile.sha256 = sha256;
+  if (md5 !== undefined) profile.md5 = md5;
+  if (crc32c !== undefined) profile.crc32c = crc32c;
   if (fileName !== undefined) profile.fileName = fileName;
   return profile;
 }

@@ -1,8 +1,10 @@
 // §4.7 what each value of a download answer is, judged by its shape (and, where the shape alone cannot say, by the
 // words of its key): shared by the inference (downloadInference.ts) and the reading by a kept profile
-// (downloadAnswer.ts), so that both take and refuse the same values.
+// (downloadAnswer.ts), so that both take and refuse the same values. A checksum is read by its value's shape (a
+// digest of the algorithm's size, in hex or base64) and, for MD5 and CRC32C, its key's words or the value's prefix.
 
 import { words, wordsOf } from './answerShape';
+import { BYTES, digestHex } from './checksum';
 
 /** Words saying a key holds a checksum: a 64-hex value needs none of them, a base64 SHA-256 needs `sha256`. */
 export const CHECKSUM_WORDS = words('sha sha256 256 checksum digest hash integrity');
@@ -43,6 +45,29 @@ export function sha256Value(v: unknown, key: string | undefined): string | undef
   if (/^[0-9a-f]{64}$/i.test(t)) return t.toLowerCase();
   if (key !== undefined && saysSha256(key) && /^[A-Za-z0-9+/]{43}=$/.test(t)) return Buffer.from(t, 'base64').toString('hex');
   return undefined;
+}
+
+/**
+ * An MD5 (16 bytes) in hex, when its key says md5 (`md5Hash`, `content_md5`, `md5sum`) or the value does (`md5:<hex>`),
+ * written as hex or base64 (GCS's `md5Hash`). A 16-byte value under any other key is not taken: an ETag or an id may
+ * look the same, and a wrong checksum would delete a good download.
+ */
+export function md5Value(v: unknown, key: string | undefined): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const prefixed = /^md5[:=]/i.test(v.trim());
+  if (!prefixed && (key === undefined || !wordsOf(key).some((w) => w.startsWith('md5')))) return undefined;
+  return digestHex(v.trim().replace(/^md5[:=]/i, ''), BYTES.md5);
+}
+
+/**
+ * A CRC32C (4 bytes) in hex, when its key says crc32c (`crc32c`, `crc32C`, `crc_32c`) or the value does
+ * (`crc32c:<hex>`), written as hex or base64 (GCS's `crc32c`). A plain CRC32 is another checksum: never taken.
+ */
+export function crc32cValue(v: unknown, key: string | undefined): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const prefixed = /^crc32c[:=]/i.test(v.trim());
+  if (!prefixed && (key === undefined || !wordsOf(key).join('').includes('crc32c'))) return undefined;
+  return digestHex(v.trim().replace(/^crc32c[:=]/i, ''), BYTES.crc32c);
 }
 
 function saysSha256(key: string): boolean {

@@ -8,13 +8,21 @@
 //     have, then with the most distinct values, then one whose key does not say a parent (base/parent/root/from...),
 //     then the first (services put the name first).
 //  4. Its kind: fields whose values are kind words (`tier: foundation`) or booleans whose key says a kind
-//     (`is_custom: true`), each value mapped by its words (custom before base: "fine_tuned_base" is custom); else a
-//     field naming another model under a key that says a parent (custom, with its lineage).
-//  5. Groups: two or more lists of one shape side by side, or lists under keys that say a kind (`foundation_models`),
-//     or an array of records each holding a list (its record says the kind in a value). The group's word wins.
-//  6. The candidate with the most distinct names wins; a tie between two with names is refused (ContractError naming
+//     (`is_custom: true`), each value mapped by its words (custom before base: "fine_tuned_base" is custom). Every other
+//     value such a field takes in the answer is mapped too, to 'unknown' (`owned_by: "system"` beside
+//     `owned_by: "org-…"`): the profile must read the very answer it came from, and a value it cannot map would make
+//     it refuse that answer. Else a field naming another model under a key that says a parent (custom, with its
+//     lineage).
+//  5. Groups: two or more lists of one shape side by side, or lists under keys that say a kind (`foundation_models`,
+//     `tunedModels`), or an array of records each holding a list (its record says the kind in a value). The group's
+//     word wins. A group whose key says no kind, beside one whose key says custom, and whose items name no parent, is
+//     base (`{models, tunedModels}`): the service split its models by kind and named only the custom ones.
+//  6. A model is another's parent only if it names a model, not a family: a field is a parent field only when some
+//     item's value in it is a name the same answer lists, other than the item's own (`baseModel: "models/x"` beside a
+//     listed `models/x`); `baseModelId: "x"` (a family id) or a version tag never makes a model custom.
+//  7. The candidate with the most distinct names wins; a tie between two with names is refused (ContractError naming
 //     both): the person chooses (modelListChoices), the extension does not guess.
-//  7. A name left unsaid is custom when it starts with `ft:` or `custom:`, else 'unknown' (modelListReader.ts);
+//  8. A name left unsaid is custom when it starts with `ft:` or `custom:`, else 'unknown' (modelListReader.ts);
 //     duplicates keep the first.
 // No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 
@@ -31,9 +39,9 @@ import {
   wordsOf,
   type Obj,
 } from './answerShape';
-import { readModelsByProfile } from './modelListReader';
-import { EACH, formatPath, type Segment } from './profilePath';
-import type { KindSource, ModelListEntry, ModelListProfile } from './serviceProfile';
+import { itemsAt, readModelsByProfile } from './modelListReader';
+import { EACH, formatPath, valueAt, type Segment } from './profilePath';
+import { compiledEntries, type KindSource, type ModelListEntry, type ModelListProfile } from './serviceProfile';
 import { capText, type ModelKind } from './types';
 
 /** A field of a record: its path from the record (one or two keys) and the key that says what it is. */
@@ -46,6 +54,8 @@ interface Column {
 interface Seen {
   names: [Column, string][];
   kinds: [Column, string, ModelKind][];
+  /** Every string field, whatever it holds: a kind field's other values are mapped from these (rule 4). */
+  strings: [Column, string][];
   created?: Column;
 }
 
@@ -55,12 +65,13 @@ const MAX_KIND_VALUES = 16;
 
 /** A record's fields (rule 2): names, the kinds its values and booleans say, a date. */
 function seeRecord(r: Obj): Seen {
-  const seen: Seen = { names: [], kinds: [] };
+  const seen: Seen = { names: [], kinds: [], strings: [] };
   const visit = (o: Obj, prefix: string | undefined) => {
     for (const k in o) {
       const v = o[k];
       const column = () => ({ id: formatPath(prefix === undefined ? [k] : [prefix, k]), key: k });
       if (typeof v === 'string') {
+        seen.strings.push([column(), v]);
         if (isModelName(v)) seen.names.push([column(), v]);
         else if (isTypeValue(v)) seen.kinds.push([column(), v, kindOfWords(wordsOf(v))]);
         else if (seen.created === undefined && DATE.test(v)) seen.created = column();
@@ -106,24 +117,34 @@ function nameColumns(seen: Seen[]): ColumnStats[] {
 
 /** What a list's items say beside their names: their kind fields with their value maps, parents, a date (rule 4). */
 function itemFields(seen: Seen[], nameId: string | undefined): Omit<ModelListEntry, 'names'> {
-  const kinds = new Map<string, Record<string, ModelKind>>();
+  // Maps, not objects, while they are built: a value is the service's ("__proto__" too).
+  const kinds = new Map<string, Map<string, ModelKind>>();
   const parents: string[] = [];
   let createdFrom: string | undefined;
   for (const s of seen) {
     for (const [column, value, kind] of s.kinds) {
       let map = kinds.get(column.id);
-      if (!map) kinds.set(column.id, (map = {}));
-      map[value] = kind;
+      if (!map) kinds.set(column.id, (map = new Map<string, ModelKind>()));
+      map.set(value, kind);
     }
     for (const [column] of s.names) {
       if (column.id !== nameId && keySays(column.key, LINEAGE_WORDS) && !parents.includes(column.id)) parents.push(column.id);
     }
     createdFrom ??= s.created?.id;
   }
+  // Rule 4: the other values of a kind field say no kind, but the profile must know them, or it would not fit this
+  // very answer (`owned_by: "org-…"` beside `owned_by: "system"` made the whole list unreadable, and read as []).
+  for (const s of seen) {
+    for (const [column, value] of s.strings) {
+      const map = kinds.get(column.id);
+      if (map && !map.has(value)) map.set(value, 'unknown');
+    }
+  }
   const kindFrom: KindSource[] = [];
   for (const [from, map] of kinds) {
-    const values = Object.values(map);
-    if (values.length <= MAX_KIND_VALUES && values.some((k) => k !== 'unknown')) kindFrom.push({ from, map });
+    let said = false;
+    for (const k of map.values()) if (k !== 'unknown') said = true;
+    if (map.size <= MAX_KIND_VALUES && said) kindFrom.push({ from, map: Object.fromEntries(map) });
   }
   return {
     ...(kindFrom.length > 0 ? { kindFrom } : {}),
@@ -172,6 +193,8 @@ interface ListCandidate {
   lists: ModelListEntry[];
   /** The array read, when the candidate is one list (its other name fields are choices too). */
   array?: { path: Segment[]; read: ArrayRead; kind: ModelKind };
+  /** When the candidate is groups under keys: the kind each group's own key says, beside `lists` (rule 5). */
+  keyKinds?: ModelKind[];
 }
 
 function entryFor(path: Segment[], read: ArrayRead, kind: ModelKind, field = 0): ModelListEntry {
@@ -211,7 +234,9 @@ function findLists(v: unknown, path: Segment[], depth: number, forced: ModelKind
       const read = readArray(l)!;
       return { path: [...path, k], names: read.names, lists: [entryFor([...path, k], read, kind)] };
     });
-    out.push(merged(path, groups));
+    const candidate = merged(path, groups);
+    if (forced === 'unknown') candidate.keyKinds = lists.map(([k]) => kindOfWords(wordsOf(k)));
+    out.push(candidate);
     return;
   }
   for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) findLists(x, [...path, k], depth + 1, forced, out);
@@ -229,22 +254,80 @@ function merged(path: Segment[], parts: ListCandidate[]): ListCandidate {
 
 const distinct = (c: ListCandidate) => new Set(c.names).size;
 
-/** Every candidate of the answer, most names first. */
+/**
+ * Rule 6: the entry with only the parent fields that name a model: a value of the field, in some item, is one of
+ * `listed` and not the item's own name. A family id (`baseModelId: "x"` beside `name: "models/x"`) or a version tag
+ * names no listed model: read as a parent, it made every base model custom.
+ */
+function parentsNamingModels(body: unknown, entry: ModelListEntry, listed: ReadonlySet<string>): ModelListEntry {
+  if (!entry.parentFrom?.length) return entry;
+  const [compiled] = compiledEntries({ lists: [entry], by: 'inferred' });
+  const items = (compiled && itemsAt(body, compiled.list)) ?? [];
+  const parentFrom = entry.parentFrom.filter((_, i) =>
+    items.some((item) => {
+      const v = valueAt(item, compiled!.parentFrom[i]!);
+      return typeof v === 'string' && listed.has(v) && v !== valueAt(item, compiled!.field);
+    }),
+  );
+  if (parentFrom.length === entry.parentFrom.length) return entry;
+  const { parentFrom: _dropped, ...rest } = entry;
+  return parentFrom.length > 0 ? { ...rest, parentFrom } : rest;
+}
+
+/**
+ * Rules 5 and 6 over a whole candidate, once its names are all known: parents only where they name a listed model,
+ * then a group whose key says no kind, beside one whose key says custom, and whose items say no kind and name no
+ * parent, is base.
+ */
+function settled(body: unknown, c: ListCandidate): ListCandidate {
+  const listed = new Set(c.names);
+  const lists = c.lists.map((e) => parentsNamingModels(body, e, listed));
+  const keyKinds = c.keyKinds;
+  if (keyKinds?.includes('custom')) {
+    lists.forEach((e, i) => {
+      if (keyKinds[i] === 'unknown' && e.kind === undefined && !e.kindFrom && !e.parentFrom) lists[i] = { ...e, kind: 'base' };
+    });
+  }
+  return { ...c, lists };
+}
+
+/** The names an entry reads from the answer (each item's name field, or the items when they are names). */
+function namesOf(body: unknown, entry: ModelListEntry): Set<string> {
+  const names = new Set<string>();
+  const [compiled] = compiledEntries({ lists: [entry], by: 'inferred' });
+  for (const item of (compiled && itemsAt(body, compiled.list)) ?? []) {
+    const v = compiled!.field.length === 0 ? item : valueAt(item, compiled!.field);
+    if (isModelName(v)) names.add(v);
+  }
+  return names;
+}
+
+/** Every candidate of the answer, settled (rules 5 and 6), most names first. */
 function candidates(body: unknown): ListCandidate[] {
   const found: ListCandidate[] = [];
   findLists(body, [], 0, 'unknown', found);
-  return found.sort((a, b) => distinct(b) - distinct(a));
+  return found.map((c) => settled(body, c)).sort((a, b) => distinct(b) - distinct(a));
 }
 
-/** Rule 6: the profile that reads this answer. Throws a ContractError when no list is found or two fit equally well. */
-export function inferModelListProfile(body: unknown): ModelListProfile {
+/** The list's names as the inference found them, the first few, for a message. */
+const showNames = (c: ListCandidate) => `${formatPath(c.path) || 'the answer'} (${capText(c.names.join(', '), 80)})`;
+
+/**
+ * Rule 7: the profile that reads this answer, and how many distinct names the inference found with it (the reader
+ * must then read some: modelListReading.ts). Throws a ContractError when no list is found or two fit equally well.
+ */
+export function inferModelList(body: unknown): { profile: ModelListProfile; names: number; where: string } {
   const [best, second] = candidates(body);
   if (!best) throw contract('model list: no list of models found', body);
   if (second && distinct(second) === distinct(best) && distinct(best) > 0) {
-    const show = (c: ListCandidate) => `${formatPath(c.path) || 'the answer'} (${capText(c.names.join(', '), 80)})`;
-    throw contract(`model list: two lists fit equally well, ${show(best)} and ${show(second)}`, body);
+    throw contract(`model list: two lists fit equally well, ${showNames(best)} and ${showNames(second)}`, body);
   }
-  return { lists: best.lists, by: 'inferred' };
+  return { profile: { lists: best.lists, by: 'inferred' }, names: distinct(best), where: showNames(best) };
+}
+
+/** The profile alone (inferModelList). */
+export function inferModelListProfile(body: unknown): ModelListProfile {
+  return inferModelList(body).profile;
 }
 
 /** One way to read the answer the person may choose, with the first names it gives. */
@@ -274,7 +357,8 @@ export function modelListChoices(body: unknown, max = 20): ModelListChoice[] {
     const array = c.array;
     if (!array) continue;
     for (let f = 1; f < Math.min(FIELDS_PER_LIST, array.read.entries.length); f++) {
-      offer([entryFor(array.path, array.read, array.kind, f)]);
+      const entry = entryFor(array.path, array.read, array.kind, f);
+      offer([parentsNamingModels(body, entry, namesOf(body, entry))]);
     }
   }
   return out.sort((a, b) => b.count - a.count);

@@ -1,9 +1,13 @@
 // The model list (§4.1) as the client reads it: by the profile it knows for the service, and when it knows none, or
 // the answer no longer fits it, by the profile inferred from this answer, which the caller keeps (and logs: `change`
 // says what changed). A profile is never inferred from an empty list: it would say nothing of where names are.
+// An answer that plainly holds names (the inference found some) but that its own profile reads as none is unreadable
+// (a ContractError, so that the person is offered Choose How to Read…), never an empty list: a silent [] looks like a
+// key with no models.
 
+import { contract } from './answerShape';
 import { answerReader } from './errors';
-import { inferModelListProfile } from './modelListInference';
+import { inferModelList } from './modelListInference';
 import { readModelsByProfile } from './modelListReader';
 import { describeModelListProfile } from './profileWords';
 import { sameReading, type ModelListProfile } from './serviceProfile';
@@ -23,9 +27,12 @@ export const readModelList = answerReader(function readModelList(body: unknown, 
     const models = readModelsByProfile(body, known);
     if (models) return { models, profile: known };
   }
-  const inferred = inferModelListProfile(body);
-  const models = readModelsByProfile(body, inferred, true) ?? [];
-  if (models.length === 0) return { models };
+  const { profile: inferred, names, where } = inferModelList(body);
+  const models = readModelsByProfile(body, inferred, true);
+  if (names > 0 && (models === undefined || models.length === 0)) {
+    throw contract(`model list: names found in ${where}, but none could be read by how they were found`, body);
+  }
+  if (models === undefined || models.length === 0) return { models: [] };
   if (known && sameReading(known, inferred)) return { models, profile: known };
   const now = describeModelListProfile(inferred);
   const change = known

@@ -62,12 +62,14 @@ export function startedJobLines(p: StartedJobProfile): string[] {
 /** A path as shown: '' is the answer itself. */
 const at = (path: string) => (path === '' ? 'the whole answer' : cap(path));
 
-/** One line: where a download answer's URL, expiry, size, SHA-256 and file name are. */
+/** One line: where a download answer's URL, expiry, size, checksums and file name are. */
 export function describeDownloadProfile(p: DownloadProfile): string {
   const parts = [`URL at ${at(p.url)}`];
   if (p.expires !== undefined) parts.push(`expiry at ${at(p.expires)}`);
   if (p.size !== undefined) parts.push(`size at ${at(p.size)}`);
   if (p.sha256 !== undefined) parts.push(`SHA-256 at ${at(p.sha256)}`);
+  if (p.md5 !== undefined) parts.push(`MD5 at ${at(p.md5)}`);
+  if (p.crc32c !== undefined) parts.push(`CRC32C at ${at(p.crc32c)}`);
   if (p.fileName !== undefined) parts.push(`file name at ${at(p.fileName)}`);
   return parts.join('; ');
 }

@@ -56,6 +56,8 @@ export interface DownloadProfile {
   expires?: string;
   size?: string;
   sha256?: string;
+  md5?: string;
+  crc32c?: string;
   fileName?: string;
   by: ProfileSource;
 }
@@ -256,12 +258,12 @@ export function checkStartedJobProfile(x: unknown, by?: ProfileSource): Checked<
   return c;
 }
 
-/** The download part: the URL's path, and those of its expiry, size, SHA-256 and file name when known. */
+/** The download part: the URL's path, and those of its expiry, size, checksums and file name when known. */
 export function checkDownloadProfile(x: unknown, by?: ProfileSource): Checked<DownloadProfile> {
   const c = checkPlaces(
     x,
     'download',
-    ['url', 'expires', 'size', 'sha256', 'fileName'],
+    ['url', 'expires', 'size', 'sha256', 'md5', 'crc32c', 'fileName'],
     (v, what) => {
       const p = path(v, what);
       return 'problem' in p ? p : { value: v as string };

@@ -70,7 +70,10 @@ export interface DownloadTarget {
   url?: string;
   expiresAt?: number;
   size?: number;
+  /** Checksums the answer announces, in lower-case hex: the downloader verifies the strongest (checksum.ts). */
   sha256?: string;
+  md5?: string;
+  crc32c?: string;
   fileName?: string;
 }
 

@@ -41,19 +41,6 @@ const STYLE: Record<Styled, { baseName: (n: string) => string; seeded: string; f
 /** Cases known to fail on main at this commit (style -> case -> the commit); the reason is the comment beside each. */
 const FAILS_ON_MAIN = 'd57534b';
 const KNOWN_FAILURES: Partial<Record<Styled, Record<string, string>>> = {
-  'openai-like': {
-    // fails on main at d57534b: the key is accepted but the Models view stays empty (roots []): readModelList answers []
-    // without error for {object:"list",data:[…{owned_by:"system"}…,{id:"ft:…",owned_by:"org-…"}]}
-    'key and models: the key is checked and stored, the Models view lists the models by kind': FAILS_ON_MAIN,
-    // fails on main at d57534b: the job ends but its model never shows under "Custom models": the model list is read as []
-    // (see key and models above)
-    'finetune: two PDFs, the poller to the end, the made model listed as custom': FAILS_ON_MAIN,
-  },
-  'google-like': {
-    // fails on main at d57534b: every model sits under "Custom models" (base: [], custom: [models/…, models/…,
-    // tunedModels/…]): readModelList of {models:[…],tunedModels:[…]}
-    'key and models: the key is checked and stored, the Models view lists the models by kind': FAILS_ON_MAIN,
-  },
   'nested-phase': {
     // fails on main: the snippets of the mid-stream retrieval event {sources:[{title,snippet,url}]} are read into the
     // answer

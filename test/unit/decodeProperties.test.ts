@@ -118,12 +118,16 @@ interface Expected {
   baseModel?: string;
 }
 
-/** One list's entries and what the decoder must read from them. */
+/**
+ * One list's entries and what the decoder must read from them. `baseNames`: what a parent field may hold; only those
+ * the answer lists (`listed`) are parents: a model is another's parent only if it names a model, not a family.
+ */
 function entries(
   g: G,
   names: string[],
   group: 'base' | 'custom' | undefined,
   baseNames: string[],
+  listed: readonly string[] = baseNames,
 ): { list: unknown[]; expected: Expected[] } {
   const asStrings = bool(g);
   const nameKey = pick(g, NAME_KEYS);
@@ -149,10 +153,16 @@ function entries(
         ? [pick(g, BOOL_KIND_KEYS[says]), true]
         : [pick(g, BOOL_KIND_KEYS[says === 'base' ? 'custom' : 'base']), false];
       fields.push([key, value]);
-    } else if (says !== 'base' && how === 'parent' && baseNames.length > 0) {
-      baseModel = pick(g, baseNames);
-      fields.push([parentKey, baseModel]);
-      kind = 'custom';
+    } else if (says !== 'base' && how === 'parent' && baseNames.some((n) => n !== name)) {
+      const parent = pick(
+        g,
+        baseNames.filter((n) => n !== name),
+      );
+      fields.push([parentKey, parent]);
+      if (listed.includes(parent)) {
+        baseModel = parent;
+        kind = 'custom';
+      } else if (!group) kind = 'unknown';
     } else if (!group) kind = 'unknown';
     if (constant) fields.push(['owner', constant]);
     for (let i = int(g, 0, 3); i > 0; i--) fields.push([pick(g, NOISE_KEYS), noise(g)]);
@@ -169,7 +179,8 @@ const modelAnswer = fc.gen().map((g) => {
   const names = Array.from({ length: count }, (_, i) => modelName(g, i));
   const shape = pick(g, ['flat', 'groups', 'group-records'] as const);
   if (shape === 'flat') {
-    const { list, expected } = entries(g, names, undefined, [`base-${modelName(g, 100)}`]);
+    // A parent is another model of the list, or a family id it does not list (no parent, then).
+    const { list, expected } = entries(g, names, undefined, [...names, `base-${modelName(g, 100)}`], names);
     return { body: wrap(g, bool(g) ? list : withNoise(g, { [pick(g, LIST_KEYS)]: list })), expected };
   }
   const cut = int(g, 0, count);

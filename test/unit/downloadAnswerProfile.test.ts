@@ -3,6 +3,8 @@
 // value whatever its key; expiry, size and file name by the words of their keys and the shape of their values. Where
 // each was found is the profile's `download` part: later answers are read by it, one it no longer fits is inferred again.
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { Crc32c } from '../../src/api/crc32c';
 import { ContractError } from '../../src/api/errors';
 import { decodeDownloadMetadata, readDownloadAnswer } from '../../src/api/downloadAnswer';
 import { checkServiceProfile } from '../../src/api/serviceProfile';
@@ -112,6 +114,53 @@ describe('download answer: by structure, whatever its keys', () => {
     const two = { url: 'https://s/x', digest: SHA, request: 'b'.repeat(64) };
     assert.equal(decodeDownloadMetadata(two, NOW).sha256, SHA);
     assert.equal(decodeDownloadMetadata({ url: 'https://s/x', a: SHA, b: 'b'.repeat(64) }, NOW).sha256, undefined);
+  });
+
+  it("a GCS object resource's md5Hash and crc32c (base64) are its MD5 and CRC32C, kept in the profile", () => {
+    const artifact = Buffer.from('GGUF the artifact bytes');
+    const md5 = createHash('md5').update(artifact).digest();
+    const crc = new Crc32c();
+    crc.update(artifact);
+    const crcHex = crc.digest('hex');
+    const body = {
+      kind: 'storage#object',
+      name: 'tunedModels/acme-support-0a1b2/acme-support.gguf',
+      mediaLink: GCS_SIGNED,
+      expireTime: '2026-11-27T03:15:00Z',
+      size: String(artifact.length),
+      md5Hash: md5.toString('base64'),
+      crc32c: Buffer.from(crcHex, 'hex').toString('base64'),
+      contentType: 'application/octet-stream',
+    };
+    const { target, profile, change } = readDownloadAnswer(body, { now: NOW });
+    assert.deepEqual([target.md5, target.crc32c, target.sha256], [md5.toString('hex'), crcHex, undefined]);
+    assert.deepEqual([profile.md5, profile.crc32c], ['md5Hash', 'crc32c']);
+    assert.match(change ?? '', /MD5 at md5Hash; CRC32C at crc32c/);
+    // A later answer is read by the profile alone, its checksums too.
+    const later = readDownloadAnswer({ ...body, md5Hash: 'A'.repeat(22) + '==' }, { now: NOW, known: profile });
+    assert.equal(later.change, undefined);
+    assert.equal(later.target.md5, '0'.repeat(32));
+    // The part is checked when stored or written in the setting.
+    const checked = checkServiceProfile({ download: { url: 'mediaLink', md5: 'md5Hash', crc32c: 'crc32c' } }, 'setting');
+    assert.ok('value' in checked, JSON.stringify(checked));
+    assert.equal(checked.value.download?.md5, 'md5Hash');
+  });
+
+  it('an MD5 or a CRC32C in hex, or named by its value; a digest of that size under another key is no checksum', () => {
+    const md5 = '5d41402abc4b2a76b9719d911017c592';
+    const read = (extra: Record<string, unknown>) => decodeDownloadMetadata({ url: 'https://s.example/m.gguf', ...extra }, NOW);
+    // An S3-like head: the ETag looks like an MD5 (it is one only for a single-part upload), and its key says nothing.
+    assert.equal(read({ ETag: `"${md5}"`, contentMd5: md5 }).md5, md5);
+    assert.equal(read({ ETag: md5 }).md5, undefined);
+    assert.equal(read({ checksum: `md5:${md5.toUpperCase()}` }).md5, md5);
+    assert.equal(read({ object_id: md5 }).md5, undefined);
+    assert.equal(read({ crc32C: 'e3069283' }).crc32c, 'e3069283');
+    assert.equal(read({ checksums: { crc32c: '4waSgw==' } }).crc32c, 'e3069283');
+    // A plain CRC32 is another checksum; a CRC32C of the wrong size is none.
+    assert.equal(read({ crc32: 'e3069283' }).crc32c, undefined);
+    assert.equal(read({ crc32c: 'e3069283ab' }).crc32c, undefined);
+    // Two different MD5s tell nothing apart: none (a wrong one would delete a good download).
+    assert.equal(read({ md5: md5, content_md5: 'f'.repeat(32) }).md5, undefined);
   });
 
   it('no URL is a ContractError', () => {

@@ -138,3 +138,85 @@ describe('checksum headers and CRC32C', () => {
     );
   });
 });
+
+// The service's own answer may announce checksums too (GCS's object resource: md5Hash and crc32c, base64): they are
+// expected beside the headers' ones, the strongest verified, and every value announced for it must match.
+describe('download: checksums in the service’s answer', function () {
+  this.timeout(30_000);
+  const ctx = useEmulator({ artifactBytes: 96 * 1024 });
+  const tmp = tempDir();
+  const MODEL = 'answer-sum-model';
+
+  before(async () => {
+    await ctx.emu.addCustomModel(KEY, MODEL);
+  });
+  beforeEach(() => {
+    ctx.emu.faults.clear();
+    ctx.emu.configure({ downloadMode: 'metadata', storageChecksum: 'none' });
+  });
+
+  /** The service answers a GCS object resource for the artifact (its signed URL the emulator's own). */
+  async function answerAsGcsObject(sums: { md5?: Buffer; crc32c?: Buffer }, headers: Record<string, string> = {}) {
+    const bytes = await fsp.readFile(ctx.emu.artifactPath(MODEL)!);
+    const res = await fetch(`${ctx.emu.url}/cr/finetune_model/download?model_name=${MODEL}`, { headers: { 'X-API-Key': KEY } });
+    const { url } = (await res.json()) as { url: string };
+    const body = {
+      kind: 'storage#object',
+      mediaLink: url,
+      size: String(bytes.length),
+      ...(sums.md5 ? { md5Hash: sums.md5.toString('base64') } : {}),
+      ...(sums.crc32c ? { crc32c: sums.crc32c.toString('base64') } : {}),
+    };
+    ctx.emu.faults.add({ path: '/cr/finetune_model/download', kind: 'body', body: JSON.stringify(body), contentType: 'application/json' });
+    if (Object.keys(headers).length > 0) {
+      ctx.emu.faults.add({
+        origin: 'storage',
+        path: ARTIFACT,
+        kind: 'body',
+        body: bytes,
+        contentType: 'application/octet-stream',
+        headers,
+      });
+    }
+    return bytes;
+  }
+  const ARTIFACT = /\/artifacts\//;
+  const md5Of = (b: Buffer) => createHash('md5').update(b).digest();
+  const crcOf = (b: Buffer) => {
+    const c = new Crc32c();
+    c.update(b);
+    return Buffer.from(c.digest('hex'), 'hex');
+  };
+
+  it('md5Hash and crc32c announced: verified by MD5, the strongest', async () => {
+    const bytes = await fsp.readFile(ctx.emu.artifactPath(MODEL)!);
+    await answerAsGcsObject({ md5: md5Of(bytes), crc32c: crcOf(bytes) });
+    const out = await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir });
+    assert.equal(out.verified, 'md5');
+    assert.ok((await fsp.readFile(out.path)).equals(bytes));
+  });
+
+  it('a wrong md5Hash is an IntegrityError naming the service, and keeps nothing', async () => {
+    await answerAsGcsObject({ md5: Buffer.alloc(16) });
+    await assert.rejects(
+      clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }),
+      (e: unknown) => e instanceof IntegrityError && /md5 checksum announced by the service/.test(e.message),
+    );
+    assert.deepEqual(readdirSync(tmp.dir), []);
+  });
+
+  it('a right md5Hash beside a wrong Content-MD5 header: every MD5 announced must match', async () => {
+    const bytes = await fsp.readFile(ctx.emu.artifactPath(MODEL)!);
+    await answerAsGcsObject({ md5: md5Of(bytes) }, { 'Content-MD5': Buffer.alloc(16).toString('base64') });
+    await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir }), IntegrityError);
+    assert.deepEqual(readdirSync(tmp.dir), []);
+  });
+
+  it('only a crc32c announced: verified by CRC32C; a wrong one fails', async () => {
+    const bytes = await fsp.readFile(ctx.emu.artifactPath(MODEL)!);
+    await answerAsGcsObject({ crc32c: crcOf(bytes) });
+    assert.equal((await clientFor(ctx.emu).download(MODEL, { directory: tmp.dir, overwrite: true })).verified, 'crc32c');
+    await answerAsGcsObject({ crc32c: Buffer.from([1, 2, 3, 4]) });
+    await assert.rejects(clientFor(ctx.emu).download(MODEL, { directory: tmp.dir, overwrite: true }), IntegrityError);
+  });
+});

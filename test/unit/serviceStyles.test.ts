@@ -34,32 +34,17 @@ const SEEDED: Record<StyledShape, string> = {
  */
 const FAILS_ON_MAIN = 'd57534b';
 const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
-  'openai-like': {
-    // fails on main at d57534b: readModelList (modelListInference.ts) answers [] with no error for
-    // {object:"list",data:[{id:"oss-reasoner-8b",object:"model",created,owned_by:"system"},…,
-    //  {id:"ft:oss-reasoner-8b:seeded:0a1b2c3d",owned_by:"org-…"}]}
-    // (the same list without the org-owned model is read, kinds base)
-    'lists the models with their kinds': FAILS_ON_MAIN,
-  },
   'google-like': {
-    // fails on main at d57534b: readModelList reads
-    // {models:[{name:"models/…",baseModelId,…}],tunedModels:[{name:"tunedModels/…",baseModel,state:"ACTIVE"}]}
-    // with every model 'custom' (the base models under `models` too)
-    'lists the models with their kinds': FAILS_ON_MAIN,
-    // fails on main at d57534b: readStreamPayload (answerText.ts, via stream.ts) takes each element's `responseId` as the
-    // piece: the answer is the id repeated, reasoning '' (elements {candidates:[{content:{parts:[{text,thought?}]}}],…,responseId})
+    // fails on main: each element of a JSON-array stream is not given out as it arrives ("2 pieces: not one per event")
     'a streamed run (json-array): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeDownloadMetadata "neither a redirect nor a download URL" on
-    // {kind:"storage#object",mediaLink:"<signed url>",expireTime,size:"<int64 string>",md5Hash,crc32c}
-    'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
   },
   'nested-phase': {
     // fails on main at d57534b: decodeInferenceResult "two texts and nothing to tell which one is the answer (prompt,
     // query_only)" on {request:{prompt,query_only,…},result:{answer:{text},thinking:{text},sources:[…]}}
     'a non-streamed run: answer and reasoning apart': FAILS_ON_MAIN,
-    // fails on main at d57534b: readStreamPayload, the same error on the first event {seq:0,type:"request",request:{prompt,…}}
+    // fails on main: the snippets of the mid-stream retrieval event {sources:[{title,snippet,url}]} are read into the answer
     'a streamed run (sse): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
-    // fails on main at d57534b: readStreamPayload, the same error on the first (request echo) NDJSON line
+    // fails on main: as SSE, the retrieval event's snippets read into the answer
     'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
     // fails on main: the finished answer {phase:"ready",published_as:"<asked>.v1"} names its model under a key that says
     // neither made nor model, so the status reader leaves the made model unnamed (the extension is to adopt it from the
