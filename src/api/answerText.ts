@@ -133,6 +133,10 @@ export function isReasoningName(name: string): boolean {
 /** A label field never holds the answer (`type`, `role`, `model`, `finish_reason`), unless it names text too. */
 function isLabelName(name: string): boolean {
   const w = words(name);
+  // A key's last word says what its value is (English compounds put the head last): `responseId`, `generation_id`
+  // and `message_type` are labels whatever the words before them (a response's id is not the response).
+  const last = w[w.length - 1];
+  if (last !== undefined && LABEL_WORDS.has(last)) return true;
   return w.some((x) => LABEL_WORDS.has(x)) && !w.some((x) => TEXT_WORDS.has(x));
 }
 

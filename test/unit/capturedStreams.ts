@@ -141,12 +141,12 @@ export function anthropicSse(): string {
 }
 
 /** Gemini streamGenerateContent (alt=sse) with thought summaries: `thought: true` marks a part as reasoning. */
-export function gemini(): unknown[] {
+export function gemini(responseId = 'hO4gaNv2JYqKvdIPo8Wq6QE'): unknown[] {
   const ev = (parts: object[], finish?: string) => ({
     candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
     usageMetadata: { promptTokenCount: 8, totalTokenCount: 40 },
     modelVersion: 'gemini-2.5-flash',
-    responseId: 'hO4gaNv2JYqKvdIPo8Wq6QE',
+    responseId,
   });
   return [
     ev([{ text: '**Understanding the greeting**\n\nThe user said hello.', thought: true }]),

@@ -48,6 +48,15 @@ describe('captured reasoning streams: reasoning and answer apart, whole', () => 
     ]);
   });
 
+  it('Gemini with a response id of letters only: an id by its key (`responseId`), though not by its shape', async () => {
+    // Seen in CI-like runs of the google-like style: a random id with no digit is no opaque value, and "response" is
+    // a word of text; the key's last word says what it holds.
+    assert.deepEqual(await piecesOf(sseOf(gemini('PQEhDHiHMTGz')), 'text/event-stream'), [
+      reasoning('**Understanding the greeting**\n\nThe user said hello. I will greet back.'),
+      answer('Hello to you too!'),
+    ]);
+  });
+
   it('Ollama NDJSON (message.thinking, message.content, done)', async () => {
     assert.deepEqual(await piecesOf(ndjsonOf(ollama()), 'application/x-ndjson'), [reasoning('Okay, the user greets me.'), answer('Hi!')]);
   });
