@@ -72,10 +72,9 @@ export class StreamReading {
   read(v: unknown, reasoning: boolean, chars: number): InferencePiece[] {
     const read = this.byProfile(v, reasoning);
     if (read.length > 0) return read;
-    const leaves = eventLeaves(v);
+    // The records echoing what the request sent are left out: none of their text is the answer (streamInference.ts).
+    const leaves = eventLeaves(v, this.sent);
     if (leaves.length === 0) return [];
-    // An event holding what the request sent echoes it: none of it is the answer.
-    if (this.sent.size > 0 && leaves.some((l) => this.sent.has(l.text))) return [];
     this.held.push({ v, texts: this.inference.see(leaves), reasoning });
     this.heldChars += chars;
     return this.decide(this.held.length >= MAX_HELD_EVENTS || this.heldChars >= MAX_HELD_CHARS);
