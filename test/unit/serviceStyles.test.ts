@@ -49,9 +49,6 @@ const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
     // fails on main at d57534b: decodeInferenceResult (answerText.ts) takes `responseId` as the answer and no reasoning from
     // {candidates:[{content:{parts:[{text,thought:true},{text}]}}],usageMetadata,modelVersion,responseId}
     'a non-streamed run: answer and reasoning apart': FAILS_ON_MAIN,
-    // fails on main at d57534b: readStreamPayload (answerText.ts, via stream.ts) takes each element's `responseId` as the
-    // piece: the answer is the id repeated, reasoning '' (elements {candidates:[{content:{parts:[{text,thought?}]}}],…,responseId})
-    'a streamed run (json-array): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
     // fails on main at d57534b: as the JSON array (NDJSON lines of the same elements): `responseId` read as the text
     'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
     // fails on main at d57534b: as the JSON array (CRLF SSE `data:` of the same elements): `responseId` read as the text
@@ -61,13 +58,6 @@ const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
     'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,
   },
   'nested-phase': {
-    // fails on main at d57534b: decodeInferenceResult "two texts and nothing to tell which one is the answer (prompt,
-    // query_only)" on {request:{prompt,query_only,…},result:{answer:{text},thinking:{text},sources:[…]}}
-    'a non-streamed run: answer and reasoning apart': FAILS_ON_MAIN,
-    // fails on main at d57534b: readStreamPayload, the same error on the first event {seq:0,type:"request",request:{prompt,…}}
-    'a streamed run (sse): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
-    // fails on main at d57534b: readStreamPayload, the same error on the first (request echo) NDJSON line
-    'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
     // fails on main: the finished answer {phase:"ready",published_as:"<asked>.v1"} names its model under a key that says
     // neither made nor model, so the status reader leaves the made model unnamed (the extension is to adopt it from the
     // model list: the in-editor journey)
