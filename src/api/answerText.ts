@@ -130,9 +130,14 @@ export function isReasoningName(name: string): boolean {
   return says(REASONING_WORDS, name);
 }
 
-/** A label field never holds the answer (`type`, `role`, `model`, `finish_reason`), unless it names text too. */
+/**
+ * A label field never holds the answer (`type`, `role`, `model`, `finish_reason`), unless it names text too. The last
+ * word of a key says what its value is: `responseId` is an id of a response, `content_type` a type, whatever text word
+ * comes before (Gemini's `responseId`, a random token that may hold no digit and so not look opaque).
+ */
 function isLabelName(name: string): boolean {
   const w = words(name);
+  if (w.length > 1 && LABEL_WORDS.has(w[w.length - 1]!)) return true;
   return w.some((x) => LABEL_WORDS.has(x)) && !w.some((x) => TEXT_WORDS.has(x));
 }
 

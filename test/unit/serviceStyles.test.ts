@@ -46,13 +46,6 @@ const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
     // {models:[{name:"models/…",baseModelId,…}],tunedModels:[{name:"tunedModels/…",baseModel,state:"ACTIVE"}]}
     // with every model 'custom' (the base models under `models` too)
     'lists the models with their kinds': FAILS_ON_MAIN,
-    // fails on main at d57534b: decodeInferenceResult (answerText.ts) takes `responseId` as the answer and no reasoning from
-    // {candidates:[{content:{parts:[{text,thought:true},{text}]}}],usageMetadata,modelVersion,responseId}
-    'a non-streamed run: answer and reasoning apart': FAILS_ON_MAIN,
-    // fails on main at d57534b: as the JSON array (NDJSON lines of the same elements): `responseId` read as the text
-    'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
-    // fails on main at d57534b: as the JSON array (CRLF SSE `data:` of the same elements): `responseId` read as the text
-    'a streamed run (sse): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
     // fails on main at d57534b: decodeDownloadMetadata "neither a redirect nor a download URL" on
     // {kind:"storage#object",mediaLink:"<signed url>",expireTime,size:"<int64 string>",md5Hash,crc32c}
     'downloads a tuned model’s artifact and verifies it': FAILS_ON_MAIN,

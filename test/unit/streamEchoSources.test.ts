@@ -138,7 +138,8 @@ describe('issue 27: a stream sent as one JSON array is read element by element, 
     candidates: [{ content: { role: 'model', parts }, ...(finish ? { finishReason: finish } : {}), index: 0 }],
     usageMetadata: { promptTokenCount: 7 },
     modelVersion: 'models/oss-reasoner-8b',
-    responseId: 'mK3bZ2aQFqGz1MkP9Yq4wQ',
+    // A random id with no digit: it does not look opaque, its key says what it is.
+    responseId: 'MEGewyttw-vI',
   });
   /** streamGenerateContent's default framing: `[`, elements pretty-printed and split by `,`, then `]`. */
   function arrayChunks(): string[] {
