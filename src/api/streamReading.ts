@@ -42,7 +42,8 @@ export class StreamReading {
   private readonly inference = new StreamInference();
   private held: Held[] = [];
   private heldChars = 0;
-  private readonly sent: Set<string>;
+  /** The request's values long enough to be told from text: what an echo of the request holds. */
+  readonly sent: ReadonlySet<string>;
 
   constructor(
     private readonly known?: StreamProfile,
