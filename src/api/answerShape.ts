@@ -66,6 +66,33 @@ export function isOpaque(v: string): boolean {
   return /^[A-Za-z0-9_.:-]+$/.test(v) && /\d/.test(v) && /[A-Za-z]/.test(v);
 }
 
+/**
+ * Citations (streamInference.ts, rule 2): a list whose items are all records, each holding a link (an absolute URL) among its own values.
+ * Retrieval `sources` (`{title, snippet, url}`), search results and annotations quote documents: their text is not the
+ * model's, whether or not the event also carries the answer. Each item's own fields are looked at once.
+ */
+export function isCitationList(list: readonly unknown[]): boolean {
+  if (list.length === 0) return false;
+  for (const x of list) {
+    if (!isObj(x)) return false;
+    let link = false;
+    for (const k of Object.keys(x)) {
+      const y = x[k];
+      if (typeof y === 'string' && isLink(y)) {
+        link = true;
+        break;
+      }
+    }
+    if (!link) return false;
+  }
+  return true;
+}
+
+/** An absolute URL: a scheme, `://`, no whitespace. */
+function isLink(v: string): boolean {
+  return v.length <= 4096 && /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(v);
+}
+
 /** Text a person wrote: it has a space between two words. */
 export const isHumanText = (v: unknown): v is string => typeof v === 'string' && /\S\s+\S/.test(v);
 

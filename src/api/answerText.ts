@@ -130,7 +130,11 @@ export function isReasoningName(name: string): boolean {
   return says(REASONING_WORDS, name);
 }
 
-/** A label field never holds the answer (`type`, `role`, `model`, `finish_reason`), unless it names text too. */
+/**
+ * A label field never holds the answer (`type`, `role`, `model`, `finish_reason`), unless it names text too. The last
+ * word of a key says what its value is: `responseId` is an id of a response, `content_type` a type, whatever text word
+ * comes before (Gemini's `responseId`, a random token that may hold no digit and so not look opaque).
+ */
 function isLabelName(name: string): boolean {
   const w = words(name);
   // A key's last word says what its value is (English compounds put the head last): `responseId`, `generation_id`
@@ -229,17 +233,55 @@ function nonEmpty(f: Found): boolean {
  * `loose`: a record's lone label-like string is its text (an event or body itself, or a record under a text name);
  * deeper, such a string is a setting (`reasoning: {effort: "high"}`), not text.
  */
-function read(v: unknown, reasoning: boolean, depth: number, memory: TextMemory | undefined, loose: boolean): Found | undefined {
+/**
+ * What echoes the request in a non-streamed answer (the record rules' form of streamInference.ts's rule 2): the
+ * values the request sent, and the records (and lists) holding one, directly or through lists, found in one pass.
+ */
+interface Echoes {
+  sent: ReadonlySet<string>;
+  holders: WeakSet<object>;
+}
+
+/** Marks in `into` the records (and lists) that hold a sent value; true when one was met and no record took it yet. */
+function markEchoes(v: unknown, sent: ReadonlySet<string>, into: WeakSet<object>, depth: number): boolean {
+  if (typeof v === 'string') return sent.has(v);
+  if (depth > MAX_DEPTH || typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) {
+    let echo = false;
+    for (const x of v) if (markEchoes(x, sent, into, depth + 1)) echo = true;
+    if (echo) into.add(v);
+    return echo;
+  }
+  let echo = false;
+  for (const k of Object.keys(v)) if (markEchoes((v as Obj)[k], sent, into, depth + 1)) echo = true;
+  if (echo) into.add(v);
+  return false;
+}
+
+function isEcho(x: unknown, echoes: Echoes | undefined): boolean {
+  if (!echoes) return false;
+  return typeof x === 'string' ? echoes.sent.has(x) : typeof x === 'object' && x !== null && echoes.holders.has(x);
+}
+
+function read(
+  v: unknown,
+  reasoning: boolean,
+  depth: number,
+  memory: TextMemory | undefined,
+  loose: boolean,
+  echoes?: Echoes,
+): Found | undefined {
   if (typeof v === 'string') return reasoning ? { reasoning: [v], answer: [] } : { reasoning: [], answer: [v] };
   if (depth > MAX_DEPTH) return undefined;
   if (Array.isArray(v)) {
     const items = isAlternatives(v) ? v.slice(0, 1) : v;
     const out: Found = { reasoning: [], answer: [] };
-    for (const x of items) add(out, read(x, reasoning, depth + 1, undefined, loose));
+    for (const x of items) add(out, read(x, reasoning, depth + 1, undefined, loose, echoes));
     return holds(out) ? out : undefined;
   }
   if (!isObj(v)) return undefined;
-  const textBearing = Object.entries(v).filter(([, x]) => hasString(x, depth + 1));
+  // A field echoing the request (the prompt, the record holding it) is no text of the answer: `request` beside `result`.
+  const textBearing = Object.entries(v).filter(([, x]) => !isEcho(x, echoes) && hasString(x, depth + 1));
   // A label whose value says reasoning marks the record, when the record has other text to mark.
   const marked =
     reasoning ||
@@ -249,12 +291,12 @@ function read(v: unknown, reasoning: boolean, depth: number, memory: TextMemory 
   const candidates: { key: string; rank: number; found: Found }[] = [];
   for (const [key, x] of textBearing) {
     if (isReasoningName(key)) {
-      add(out, read(x, true, depth + 1, undefined, false));
+      add(out, read(x, true, depth + 1, undefined, false, echoes));
       continue;
     }
     if (isLabelName(key) || says(ERROR_WORDS, key)) continue;
     const named = says(TEXT_WORDS, key);
-    const found = read(x, marked, depth + 1, undefined, named);
+    const found = read(x, marked, depth + 1, undefined, named, echoes);
     if (!found) continue;
     const prose = typeof x !== 'string' || /\s/.test(x);
     const rank = named ? 3 : prose ? 2 : loose && textBearing.length === 1 ? 1 : 0;
@@ -286,8 +328,13 @@ function read(v: unknown, reasoning: boolean, depth: number, memory: TextMemory 
  * The reasoning and the answer in one JSON value (a body or an event), by structure (see the header). Absent parts
  * are undefined; throws a ContractError when two fields could each be the answer.
  */
-export function findParts(v: unknown, memory?: TextMemory, reasoning = false): AnswerParts {
-  const found = read(v, reasoning, 0, memory, true);
+export function findParts(v: unknown, memory?: TextMemory, reasoning = false, sent?: ReadonlySet<string>): AnswerParts {
+  let echoes: Echoes | undefined;
+  if (sent !== undefined && sent.size > 0) {
+    echoes = { sent, holders: new WeakSet() };
+    markEchoes(v, sent, echoes.holders, 0);
+  }
+  const found = read(v, reasoning, 0, memory, true, echoes);
   if (!found) return {};
   return {
     ...(found.reasoning.length > 0 ? { reasoning: found.reasoning.join('') } : {}),
@@ -304,7 +351,8 @@ export function findText(v: unknown): string | undefined {
  * A non-streamed answer as pieces: its reasoning (a field, a flag, or inline tags), then its answer. Read by a profile
  * as one event of a stream is (`reading`: the one kept for the service, else one inferred from this answer, which the
  * caller may keep: streamReading.ts); an answer the profile's rules cannot read (two texts tied, no sure text) is read
- * by the record rules of findParts, which refuse what they cannot tell.
+ * by the record rules of findParts, which refuse what they cannot tell. Both leave out what echoes the request (the
+ * prompt it sent, the record holding it): the profile's rules drop the echo's record, the record rules its field.
  */
 export const decodeInferenceResult = answerReader(function decodeInferenceResult(
   body: unknown,
@@ -320,7 +368,7 @@ export const decodeInferenceResult = answerReader(function decodeInferenceResult
       if (!(e instanceof ContractError)) throw e;
     }
   }
-  if (read.length === 0) return byRecords(body, inlineTags);
+  if (read.length === 0) return byRecords(body, inlineTags, run.sent);
   const out: InferencePiece[] = [];
   const inline = new InlineReasoning();
   for (const p of read) {
@@ -332,8 +380,8 @@ export const decodeInferenceResult = answerReader(function decodeInferenceResult
 });
 
 /** A non-streamed answer read by the record rules (findParts): its reasoning, then its answer. */
-function byRecords(body: unknown, inlineTags: boolean): InferencePiece[] {
-  const parts = findParts(body);
+function byRecords(body: unknown, inlineTags: boolean, sent: ReadonlySet<string>): InferencePiece[] {
+  const parts = findParts(body, undefined, false, sent);
   if (parts.answer === undefined && parts.reasoning === undefined) throw contract('inference: no text in the answer', body);
   const out: InferencePiece[] = [];
   if (parts.reasoning) out.push({ kind: 'reasoning', text: parts.reasoning });

@@ -1,5 +1,6 @@
-// Streaming inference answers: bytes -> text deltas, for SSE, NDJSON, plain chunked text and a single JSON
-// document. The framing is chosen from the Content-Type when it is specific, else from the first bytes.
+// Streaming inference answers: bytes -> text deltas, for SSE, NDJSON, a JSON array sent over time (each element an
+// event, read as it completes), plain chunked text and a single JSON document. The framing is chosen from the
+// Content-Type when it is specific, else from the first bytes.
 // The path is plain, one delta per event: bytes -> lines (streamLines.ts) -> SSE events or NDJSON lines -> the event's
 // payload read by `readStreamPayload` (answerText.ts: framing-level guesses) and the run's profile (streamReading.ts:
 // where the text is) -> text. Nothing joins the
@@ -253,6 +254,23 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     return out;
   }
 
+  /**
+   * One whole event framed elsewhere (an element of a JSON array: JsonArrayDecoder), read as an NDJSON line is; its
+   * deltas. Errors as push() says.
+   */
+  event(text: string): Delta[] {
+    if (this.failure) throw this.failure;
+    if (this.done) return [];
+    const out: Delta[] = [];
+    this.out = out;
+    try {
+      this.payload(readStreamPayload(text, true, false, this.reading), text);
+    } catch (e) {
+      this.fail(e);
+    }
+    return out;
+  }
+
   /** Keeps the error for the next call; throws it now only when this call has no deltas to return first. */
   private fail(e: unknown): void {
     this.failure = unreadable(e);
@@ -448,6 +466,145 @@ function isJsonText(bytes: Uint8Array): boolean {
   }
 }
 
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * A JSON array sent over time (Gemini's streamGenerateContent without `alt=sse`: `[{…}\n,\r\n{…}\n]`): each
+ * element is an event, read as it completes (an NDJSON line is), so text shows as it arrives whatever the framing.
+ * The bytes are scanned once for the element's end (a `,` or `]` outside strings and nesting); only the element being
+ * read is held, up to `max` bytes (a whole document's limit: an element may be all of an answer). UTF-8's multi-byte
+ * characters never hold a structural byte, so an element is cut only between characters.
+ */
+class JsonArrayDecoder implements IncrementalDecoder {
+  private readonly inner: StreamDecoder;
+  /** Before the `[`, inside the array (between elements or in one), or after its `]`. */
+  private phase: 'before' | 'inside' | 'after' = 'before';
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** The element being read: its chunks so far, their size, and whether it has begun. */
+  private parts: Uint8Array[] = [];
+  private partBytes = 0;
+  private inElement = false;
+  private failure: Error | undefined;
+  private readonly utf8 = new TextDecoder();
+
+  constructor(
+    private readonly max: number,
+    reading: StreamReading | undefined,
+  ) {
+    this.inner = new StreamDecoder('ndjson', { reading });
+  }
+
+  get finished(): boolean {
+    return this.inner.finished;
+  }
+
+  get error(): Error | undefined {
+    return this.failure ?? this.inner.error;
+  }
+
+  push(chunk: Uint8Array): Delta[] {
+    if (this.failure) throw this.failure;
+    const out: Delta[] = [];
+    try {
+      this.scan(chunk, out);
+    } catch (e) {
+      this.failure = unreadable(e);
+      this.parts = [];
+      if (out.length === 0) throw this.failure;
+    }
+    return out;
+  }
+
+  end(): Delta[] {
+    if (this.failure) throw this.failure;
+    if (this.inner.finished) return [];
+    if (this.phase !== 'after') {
+      this.failure = new ContractError('The stream ended inside its JSON array.');
+      this.parts = [];
+      throw this.failure;
+    }
+    return this.inner.end();
+  }
+
+  private scan(chunk: Uint8Array, out: Delta[]): void {
+    let start = 0; // where the element's bytes in this chunk begin
+    for (let i = 0; i < chunk.length && !this.inner.finished; i++) {
+      const b = chunk[i]!;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (b === BACKSLASH) this.escaped = true;
+        else if (b === QUOTE) {
+          this.inString = false;
+          // A string element is whole at its closing quote.
+          if (this.depth === 0) this.complete(chunk, start, i, out);
+        }
+        continue;
+      }
+      if (this.phase === 'before' || this.phase === 'after') {
+        if (isSpace(b) || (this.phase === 'before' && i < 3 && b === BOM[i])) continue;
+        if (this.phase === 'after') throw new ContractError('The stream sent more after its JSON array.');
+        if (b !== OPEN_BRACKET) throw new ContractError('The stream is not a JSON array.');
+        this.phase = 'inside';
+        continue;
+      }
+      if (this.depth === 0 && (b === COMMA || b === CLOSE_BRACKET)) {
+        if (this.inElement) {
+          this.take(chunk.subarray(start, i));
+          this.give(out);
+        }
+        if (b === CLOSE_BRACKET) this.phase = 'after';
+        continue;
+      }
+      if (!this.inElement) {
+        if (isSpace(b)) continue;
+        this.inElement = true;
+        start = i;
+      }
+      if (b === QUOTE) this.inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
+      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        // A record or list element is whole at its closing bracket: read now, not when the `,` after it comes (a
+        // service sends the separator with the next element).
+        if (--this.depth === 0) this.complete(chunk, start, i, out);
+      }
+    }
+    if (this.inElement) this.take(chunk.subarray(start));
+  }
+
+  /** The element ending at `chunk[end]` (its last byte), begun at `start` or in an earlier chunk: read now. */
+  private complete(chunk: Uint8Array, start: number, end: number, out: Delta[]): void {
+    this.take(chunk.subarray(start, end + 1));
+    this.give(out);
+  }
+
+  /** Holds a part of the element being read; past the limit it fails while still incomplete. */
+  private take(bytes: Uint8Array): void {
+    if (bytes.byteLength === 0) return;
+    this.partBytes += bytes.byteLength;
+    if (this.partBytes > this.max) throw tooLarge(this.max);
+    // A copy: the caller may reuse its buffer once push() returns.
+    this.parts.push(bytes.slice());
+  }
+
+  /** The element read whole: its deltas, as an event's. */
+  private give(out: Delta[]): void {
+    const text = this.utf8.decode(concat(this.parts, this.partBytes));
+    this.parts = [];
+    this.partBytes = 0;
+    this.inElement = false;
+    for (const d of this.inner.event(text)) out.push(d);
+    if (this.inner.error) throw this.inner.error;
+  }
+}
+
 const enum JsonPhase {
   Lead, // whitespace before the first line
   Line1,
@@ -457,9 +614,10 @@ const enum JsonPhase {
 }
 
 /**
- * application/json: NDJSON when the first line and the next non-empty line are each JSON; otherwise one
- * JSON document, held whole (up to the cap) and read by `decodeInferenceResult` at the end. A body that
- * starts like SSE (`data:`, `:` ...; never valid JSON) is decoded as SSE.
+ * application/json: a JSON array when its first significant byte is `[` (JsonArrayDecoder: each element an event, as
+ * it completes); NDJSON when the first line and the next non-empty line are each JSON; otherwise one JSON document,
+ * held whole (up to the cap) and read by `decodeInferenceResult` at the end. A body that starts like SSE (`data:`,
+ * `:` ...; never valid JSON) is decoded as SSE.
  */
 class JsonBodyDecoder extends HoldingDecoder {
   /** One document is held whole up to the JSON limit, as a non-streamed answer is; NDJSON lines keep the event limit. */
@@ -476,13 +634,33 @@ class JsonBodyDecoder extends HoldingDecoder {
   private line1Start = 0;
   private line1End = 0;
   private line2Start = 0;
+  /** A body that opens with `[`: its elements, each an event as it completes. */
+  private array: JsonArrayDecoder | undefined;
+  /** Bytes looked at for the body's first significant one (after a BOM and whitespace). */
+  private looked = 0;
+
+  override get finished(): boolean {
+    return this.array ? this.array.finished : super.finished;
+  }
+
+  override get error(): Error | undefined {
+    return this.array ? this.array.error : super.error;
+  }
 
   push(chunk: Uint8Array): Delta[] {
+    if (this.array) return this.array.push(chunk);
     if (this.inner) return this.inner.push(chunk);
     if (this.failure) throw this.failure;
     const base = this.heldBytes;
     this.held.push(chunk);
     this.heldBytes += chunk.byteLength;
+    // A JSON array is a stream of its elements (Gemini's default), never held whole to the end: text shows as it arrives.
+    if (this.phase === JsonPhase.Lead && this.opensArray(chunk)) {
+      this.array = new JsonArrayDecoder(this.jsonMax, this.reading);
+      const held = this.held;
+      this.held = [];
+      return this.array.push(concat(held, this.heldBytes));
+    }
     if (this.sniffer) {
       const f = this.sniffer.feed(chunk);
       if (f !== undefined) this.sniffer = undefined;
@@ -494,6 +672,7 @@ class JsonBodyDecoder extends HoldingDecoder {
   }
 
   end(): Delta[] {
+    if (this.array) return this.array.end();
     if (this.inner) return this.inner.end();
     if (this.failure) throw this.failure;
     if (this.phase === JsonPhase.Line2 && this.secondLineIsJson(this.heldBytes)) return this.start('ndjson', true);
@@ -507,6 +686,19 @@ class JsonBodyDecoder extends HoldingDecoder {
       this.fail(unreadable(e));
     }
     return pieces.map((p) => (p.kind === 'reasoning' ? { reasoning: p.text } : p.text));
+  }
+
+  /** Whether the body's first significant byte, once in `chunk`, is `[`; each byte is looked at once. */
+  private opensArray(chunk: Uint8Array): boolean {
+    if (this.looked === Infinity) return false;
+    for (let i = 0; i < chunk.length; i++) {
+      const at = this.looked++;
+      const b = chunk[i]!;
+      if ((at < 3 && b === BOM[at]) || isSpace(b)) continue;
+      this.looked = Infinity;
+      return b === OPEN_BRACKET;
+    }
+    return false;
   }
 
   private fail(e: Error): never {

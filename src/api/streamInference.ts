@@ -7,8 +7,11 @@
 //     are never text.
 //  2. Never answer or reasoning text: a value shaped like an identifier or an opaque blob (isOpaque: an id, a
 //     signature, encrypted content, a URL), and a value repeated unchanged in every event that carried it (an id, a
-//     model, a worker name: it does not grow as an answer does). Events holding a value the request sent (the prompt)
-//     echo the request and are skipped whole.
+//     model, a worker name: it does not grow as an answer does). The record holding a value the request sent (the
+//     prompt), directly or in its lists, echoes the request and is skipped whole: the event when the value is at its
+//     top, only `request` in `{request: {prompt, …}, result: {…}}`. Citations are never text either: a list of
+//     records each holding a link (retrieval `sources` of `{title, snippet, url}`, search results, annotations)
+//     quotes documents, not the model (isCitationList).
 //  3. Reasoning: text under a key that says so (`reasoning_content`, `thinking`), or text whose record (or a record
 //     above it, the nearest, unless one further up already said reasoning: inside reasoning all is reasoning)
 //     carries a flag saying so: a boolean or number under a key that says reasoning (`thought: true`,
@@ -19,15 +22,16 @@
 //  4. A path is sure once it is named like text (`content`, `delta`, `token`), holds prose (whitespace), or carried
 //     varying text in two events; then it is read at once. Among answer paths the one in the most events wins, then
 //     the one named like text, then prose. Two paths carrying the same text in every event are one text (the first).
-//  5. Two paths left tied (the first events echo a request's tool schema; retrieval `sources` with titles and
-//     snippets) are held, not guessed, until a later event tells them apart (usually the answer's own path appears);
-//     at the end of the run a tie that never carried the answer is dropped, and refused (ContractError naming both)
-//     only when the run gave no text at all. Reasoning sure meanwhile is read at once, and the tie dropped. A path
-//     neither sure nor tied is read only at the end, alone.
-// Work is linear in the event: each value is visited once, each record's fields once for its flag.
+//  5. Two paths left tied (the first events echo a request's tool schema) are held, not guessed, until a later
+//     event tells them apart (usually the answer's own path appears); at the end of the run a tie that never
+//     carried the answer is dropped, and refused (ContractError naming both) only when the run gave no text at all.
+//     Reasoning sure meanwhile is read at once, and the tie dropped. A path neither sure nor tied is read only at the
+//     end, alone.
+// Work is linear in the event: each value is visited once, each record's fields once for its flag and once more when
+// its list is looked at for links (citations); an echo's leaves are taken back, not searched for.
 
 import { isAlternatives, keyRole } from './answerText';
-import { compareRanks, contract, isOpaque, MAX_DEPTH, type Obj } from './answerShape';
+import { compareRanks, contract, isCitationList, isOpaque, MAX_DEPTH, type Obj } from './answerShape';
 import { appendKey } from './profilePath';
 import { flagSays } from './streamReader';
 
@@ -62,39 +66,68 @@ function flagOf(o: Obj): Flag | undefined {
   return first;
 }
 
-function walk(v: unknown, path: string, key: string, depth: number, reasoning: boolean, flag: Flag | undefined, out: Leaf[]): void {
+/**
+ * Walks `v`, pushing its leaves into `out`; true when a value the request sent (`sent`) was met and no record
+ * consumed it yet. A record holding such a value, directly or through lists (`messages: [{role, content}]`), echoes
+ * the request: everything it pushed is taken back (rule 2). An item of a list is no record of its own here: the echo
+ * is the record that holds the list.
+ */
+function walk(
+  v: unknown,
+  path: string,
+  key: string,
+  depth: number,
+  reasoning: boolean,
+  flag: Flag | undefined,
+  out: Leaf[],
+  sent: ReadonlySet<string>,
+  item: boolean,
+): boolean {
   if (typeof v === 'string') {
-    if (v === '') return;
+    if (v === '') return false;
+    if (sent.has(v)) return true;
     const role = key === '' ? undefined : keyRole(key);
     out.push({ path, text: v, reasoning, named: role !== undefined && (role.text || role.reasoning), flag });
-    return;
+    return false;
   }
-  if (depth > MAX_DEPTH || typeof v !== 'object' || v === null) return;
+  if (depth > MAX_DEPTH || typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
-    if (isAlternatives(v)) walk(v[0], `${path}[0]`, key, depth + 1, reasoning, flag, out);
-    else {
-      const each = `${path}[]`;
-      for (const x of v) walk(x, each, key, depth + 1, reasoning, flag, out);
-    }
-    return;
+    if (isCitationList(v)) return false;
+    if (isAlternatives(v)) return walk(v[0], `${path}[0]`, key, depth + 1, reasoning, flag, out, sent, true);
+    const each = `${path}[]`;
+    let echo = false;
+    for (const x of v) if (walk(x, each, key, depth + 1, reasoning, flag, out, sent, true)) echo = true;
+    return echo;
   }
+  const start = out.length;
   // A record marked reasoning marks everything in it (an OpenAI `reasoning` item's `summary_text` parts).
   const own = flag?.says ? flag : (flagOf(v as Obj) ?? flag);
+  let echo = false;
   for (const k of Object.keys(v)) {
     const x = (v as Obj)[k];
     if (typeof x !== 'string' && (typeof x !== 'object' || x === null)) continue;
     const role = keyRole(k);
     if (role.label || role.error) continue;
-    walk(x, appendKey(path, k), k, depth + 1, reasoning || role.reasoning, own, out);
+    if (walk(x, appendKey(path, k), k, depth + 1, reasoning || role.reasoning, own, out, sent, false)) echo = true;
   }
+  if (!echo || item) return echo;
+  out.length = start;
+  return false;
 }
 
-/** The text of one event, string by string in order (rule 1). */
-export function eventLeaves(v: unknown): Leaf[] {
+/**
+ * The text of one event, string by string in order (rule 1), without the records that echo what the request sent
+ * (`sent`: the prompt): a stream's `{type: "request", request: {prompt, …}}` gives nothing, a non-streamed
+ * `{request: {prompt, …}, result: {answer: {text}}}` its result's text.
+ */
+export function eventLeaves(v: unknown, sent: ReadonlySet<string> = NONE): Leaf[] {
   const out: Leaf[] = [];
-  walk(v, '', '', 0, false, undefined, out);
+  // An echo not held by a record (the event a list or the prompt itself) takes the whole event.
+  if (walk(v, '', '', 0, false, undefined, out, sent, false)) out.length = 0;
   return out;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** What the run's events so far say of one path. */
 interface PathStat {

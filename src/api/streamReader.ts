@@ -4,7 +4,7 @@
 // (streamReading.ts), which may find that the profile no longer fits.
 
 import { isReasoningName, keyRole, isLabelValue, type InferencePiece } from './answerText';
-import { isObj } from './answerShape';
+import { isCitationList, isObj } from './answerShape';
 import { EACH, type Segment } from './profilePath';
 
 /** A profile with its paths parsed, as the reader uses it; the run that holds it may add paths and flag values. */
@@ -62,7 +62,8 @@ export function textsAt(
   }
   const s = path[i]!;
   if (typeof s === 'number') {
-    if (!Array.isArray(v)) return;
+    // A profile kept before citations were known may hold a path into them (`sources[].snippet`): never text.
+    if (!Array.isArray(v) || isCitationList(v)) return;
     if (s === EACH) for (const x of v) textsAt(x, path, flagFrom, out, sticks, i + 1, f);
     else if (s < v.length) textsAt(v[s], path, flagFrom, out, sticks, i + 1, f);
   } else if (isObj(v) && Object.hasOwn(v, s)) textsAt(v[s], path, flagFrom, out, sticks, i + 1, f);
@@ -93,20 +94,32 @@ export function readByProfile(v: unknown, p: CompiledStream, learned: () => void
   const sticks = (value: Scalar) => kindOf(value) === 'reasoning';
   const reasoning: InferencePiece[] = [];
   const answer: InferencePiece[] = [];
-  const read: string[] = [];
+  /** The texts read so far in this event, per kind, each path's text of that kind joined. */
+  const read = { reasoning: [] as string[], answer: [] as string[] };
   const found: Found[] = [];
+  /**
+   * Reads one path. A path whose text of one kind equals a text of that kind read before in the event is the same
+   * text: `token` beside `delta.text`, or beside `delta.thinking` when its flag says reasoning
+   * (`{type: "thinking", token, delta: {thinking}}`). Only texts of one kind are compared: a reasoning token may
+   * equal an answer token.
+   */
   const take = (path: readonly Segment[], from: string | undefined, kind: (f: Found) => 'reasoning' | 'answer') => {
     found.length = 0;
     textsAt(v, path, from, found, sticks);
-    let joined = '';
-    for (const f of found) joined += f.text;
-    if (joined === '' || read.includes(joined)) return;
-    read.push(joined);
-    for (const f of found) if (f.text !== '') (kind(f) === 'reasoning' ? reasoning : answer).push({ kind: kind(f), text: f.text });
+    const joined = { reasoning: '', answer: '' };
+    for (const f of found) joined[kind(f)] += f.text;
+    const fresh = {
+      reasoning: joined.reasoning !== '' && !read.reasoning.includes(joined.reasoning),
+      answer: joined.answer !== '' && !read.answer.includes(joined.answer),
+    };
+    if (fresh.reasoning) read.reasoning.push(joined.reasoning);
+    if (fresh.answer) read.answer.push(joined.answer);
+    for (const f of found) {
+      const k = kind(f);
+      if (f.text !== '' && fresh[k]) (k === 'reasoning' ? reasoning : answer).push({ kind: k, text: f.text });
+    }
   };
   for (const r of p.reasoning) take(r.path, undefined, () => 'reasoning');
-  // Only texts of one kind of path are the same text: a reasoning token may equal an answer token.
-  read.length = 0;
   for (const a of p.answer) take(a.path, flag?.from, (f) => (f.flag === undefined ? 'answer' : kindOf(f.flag)));
   for (const x of answer) reasoning.push(x);
   return reasoning;

@@ -42,7 +42,8 @@ export class StreamReading {
   private readonly inference = new StreamInference();
   private held: Held[] = [];
   private heldChars = 0;
-  private readonly sent: Set<string>;
+  /** The request's values long enough to be told from text: what an echo of the request holds. */
+  readonly sent: ReadonlySet<string>;
 
   constructor(
     private readonly known?: StreamProfile,
@@ -72,10 +73,9 @@ export class StreamReading {
   read(v: unknown, reasoning: boolean, chars: number): InferencePiece[] {
     const read = this.byProfile(v, reasoning);
     if (read.length > 0) return read;
-    const leaves = eventLeaves(v);
+    // The records echoing what the request sent are left out: none of their text is the answer (streamInference.ts).
+    const leaves = eventLeaves(v, this.sent);
     if (leaves.length === 0) return [];
-    // An event holding what the request sent echoes it: none of it is the answer.
-    if (this.sent.size > 0 && leaves.some((l) => this.sent.has(l.text))) return [];
     this.held.push({ v, texts: this.inference.see(leaves), reasoning });
     this.heldChars += chars;
     return this.decide(this.held.length >= MAX_HELD_EVENTS || this.heldChars >= MAX_HELD_CHARS);

@@ -40,13 +40,7 @@ const STYLE: Record<Styled, { baseName: (n: string) => string; seeded: string; f
 
 /** Cases known to fail on main at this commit (style -> case -> the commit); the reason is the comment beside each. */
 const FAILS_ON_MAIN = 'd57534b';
-const KNOWN_FAILURES: Partial<Record<Styled, Record<string, string>>> = {
-  'nested-phase': {
-    // fails on main: the snippets of the mid-stream retrieval event {sources:[{title,snippet,url}]} are read into the
-    // answer
-    'playground: a streamed run shows the answer and the reasoning apart': FAILS_ON_MAIN,
-  },
-};
+const KNOWN_FAILURES: Partial<Record<Styled, Record<string, string>>> = {};
 
 for (const shape of Object.keys(STYLE) as Styled[]) {
   describe(`whole-service style ${shape}: the four journeys in the editor`, function () {

@@ -34,18 +34,7 @@ const SEEDED: Record<StyledShape, string> = {
  */
 const FAILS_ON_MAIN = 'd57534b';
 const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
-  'google-like': {
-    // fails on main: each element of a JSON-array stream is not given out as it arrives ("2 pieces: not one per event")
-    'a streamed run (json-array): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
-  },
   'nested-phase': {
-    // fails on main at d57534b: decodeInferenceResult "two texts and nothing to tell which one is the answer (prompt,
-    // query_only)" on {request:{prompt,query_only,…},result:{answer:{text},thinking:{text},sources:[…]}}
-    'a non-streamed run: answer and reasoning apart': FAILS_ON_MAIN,
-    // fails on main: the snippets of the mid-stream retrieval event {sources:[{title,snippet,url}]} are read into the answer
-    'a streamed run (sse): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
-    // fails on main: as SSE, the retrieval event's snippets read into the answer
-    'a streamed run (ndjson): answer and reasoning apart, a piece per event': FAILS_ON_MAIN,
     // fails on main: the finished answer {phase:"ready",published_as:"<asked>.v1"} names its model under a key that says
     // neither made nor model, so the status reader leaves the made model unnamed (the extension is to adopt it from the
     // model list: the in-editor journey)
