@@ -8,28 +8,15 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { type G, bool, checkProperty, int, pick, propertySeed } from './propertyCheck';
 import { readDownloadAnswer } from '../../src/api/downloadAnswer';
 import { readStartedJob, type StartAnswer } from '../../src/api/startedJob';
 
-const SEED = Number(process.env.HR_PROPERTY_SEED ?? 20_261_127);
+const SEED = propertySeed(20_261_127);
 const RUNS = 300;
 
-function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => void): void {
-  it(name, () => {
-    const details = fc.check(fc.property(arb, predicate), { seed: SEED, numRuns: RUNS });
-    if (details.failed) {
-      throw new Error(
-        `${name}: failed with seed ${SEED} (replay: HR_PROPERTY_SEED=${SEED}, path ${details.counterexamplePath})\n` +
-          `counterexample: ${JSON.stringify(details.counterexample, null, 1)}\n${String(details.errorInstance)}`,
-      );
-    }
-  });
-}
-
-type G = fc.GeneratorValue;
-const pick = <T>(g: G, xs: readonly T[]): T => g(fc.constantFrom<T[]>, ...xs);
-const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
-const bool = (g: G): boolean => g(fc.boolean);
+const check = <T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => void): void =>
+  checkProperty(name, arb, predicate, SEED, RUNS);
 
 /** Words no reader knows the meaning of. */
 const WORDS = ['zorb', 'quill', 'vex', 'lumen', 'tarn', 'crux', 'fable', 'nimbus', 'orbit', 'plinth', 'rune', 'sable'];

@@ -6,29 +6,17 @@
 // Seeded: HR_PROPERTY_SEED replays a run; a failure names its seed and the path to the shrunk counterexample.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { type G, bool, checkProperty, int, pick, propertySeed } from './propertyCheck';
 import { decodeFinetuneStatus, decodeModelList, decodeStartedJob } from '../../src/api/decode';
 import { ContractError } from '../../src/api/errors';
 import type { JobState, ModelKind } from '../../src/api/types';
 
-const SEED = Number(process.env.HR_PROPERTY_SEED ?? 20_261_125);
+const SEED = propertySeed(20_261_125);
 const RUNS = 300;
 
-function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => void): void {
-  it(name, () => {
-    const details = fc.check(fc.property(arb, predicate), { seed: SEED, numRuns: RUNS });
-    if (details.failed) {
-      throw new Error(
-        `${name}: failed with seed ${SEED} (replay: HR_PROPERTY_SEED=${SEED}, path ${details.counterexamplePath})\n` +
-          `counterexample: ${JSON.stringify(details.counterexample, null, 1)}\n${String(details.errorInstance)}`,
-      );
-    }
-  });
-}
+const check = <T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => void): void =>
+  checkProperty(name, arb, predicate, SEED, RUNS);
 
-type G = fc.GeneratorValue;
-const pick = <T>(g: G, xs: readonly T[]): T => g(fc.constantFrom<T[]>, ...xs);
-const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
-const bool = (g: G): boolean => g(fc.boolean);
 const shuffle = <T>(g: G, xs: T[]): T[] => {
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {

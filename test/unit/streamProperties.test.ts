@@ -6,18 +6,14 @@
 // Seeded: HR_PROPERTY_SEED replays a run; a failure names its seed and the path to the shrunk counterexample.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { type G, bool, int, pick, propertySeed } from './propertyCheck';
 import { mergePieces, type InferencePiece } from '../../src/api/answerText';
 import { decodePieces } from '../../src/api/stream';
 import { StreamReading, type StreamReport } from '../../src/api/streamReading';
 import type { StreamProfile } from '../../src/api/serviceProfile';
 
-const SEED = Number(process.env.HR_PROPERTY_SEED ?? 20_261_127);
+const SEED = propertySeed(20_261_127);
 const RUNS = 300;
-
-type G = fc.GeneratorValue;
-const pick = <T>(g: G, xs: readonly T[]): T => g(fc.constantFrom<T[]>, ...xs);
-const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
-const bool = (g: G): boolean => g(fc.boolean);
 
 const SYLLABLES = ['zo', 'ka', 'mi', 'ru', 'ne', 'vo', 'li', 'sa', 'qu', 'bo'];
 /** A key word of no meaning the reader knows, distinct from every other drawn for the same stream. */

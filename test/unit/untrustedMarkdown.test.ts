@@ -5,6 +5,7 @@
 // (fast-check, seeded: HR_PROPERTY_SEED replays a failure).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { checkProperty, propertySeed } from './propertyCheck';
 import MarkdownIt from 'markdown-it';
 import { untrustedMarkdown, UntrustedMarkdown } from '../../src/util/untrustedMarkdown';
 
@@ -162,20 +163,11 @@ describe('UntrustedMarkdown: what an answer may show', () => {
   });
 });
 
-const SEED = Number(process.env.HR_PROPERTY_SEED ?? 20_261_126);
+const SEED = propertySeed(20_261_126);
 const RUNS = 400;
 
-function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => void): void {
-  it(name, () => {
-    const details = fc.check(fc.property(arb, predicate), { seed: SEED, numRuns: RUNS });
-    if (details.failed) {
-      throw new Error(
-        `${name}: failed with seed ${SEED} (replay: HR_PROPERTY_SEED=${SEED}, path ${details.counterexamplePath})\n` +
-          `counterexample: ${JSON.stringify(details.counterexample, null, 1)}\n${String(details.errorInstance)}`,
-      );
-    }
-  });
-}
+const check = <T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => void): void =>
+  checkProperty(name, arb, predicate, SEED, RUNS);
 
 /** Pieces of markdown syntax, so generated answers are dense with the constructs that act or hide. */
 const FRAGMENTS = [
