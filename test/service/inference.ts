@@ -535,14 +535,7 @@ export async function handleInference(state: State, key: string, req: IncomingMe
       sendDetail(res, 502, 'Model backend failed (emulated)');
       return;
     }
-    // Non-streamed answers take "generation time": the configured delay, else a fraction of the streamed duration.
-    const delay =
-      state.options.answerDelayMs > 0
-        ? state.options.answerDelayMs
-        : Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens.length) / 4));
-    if (delay > 0 && !(await sleepUnlessClosed(res, delay))) {
-      return;
-    }
+    if (!(await waitForAnswer(state, res, tokens.length))) return;
     const usage = { prompt_tokens: countWords(request.prompt), completion_tokens: tokens.length };
     if (form === 'event') {
       const content = [
@@ -584,13 +577,7 @@ async function answerStyled(
       sendDetail(res, 502, 'Model backend failed (emulated)');
       return;
     }
-    const delay =
-      state.options.answerDelayMs > 0
-        ? state.options.answerDelayMs
-        : Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens.length) / 4));
-    if (delay > 0 && !(await sleepUnlessClosed(res, delay))) {
-      return;
-    }
+    if (!(await waitForAnswer(state, res, tokens.length))) return;
     const usage = { prompt: countWords(request.prompt), completion: tokens.length };
     sendJson(res, 200, styledAnswer(state.options.shape, request, text, reasoning, usage));
     return;
@@ -645,4 +632,16 @@ async function streamStyled(
   if (alive(res)) {
     res.end();
   }
+}
+
+/**
+ * A non-streamed answer takes "generation time": the configured delay, else a fraction of the streamed duration.
+ * Resolves false when the client went away meanwhile.
+ */
+async function waitForAnswer(state: State, res: ServerResponse, tokens: number): Promise<boolean> {
+  const delay =
+    state.options.answerDelayMs > 0
+      ? state.options.answerDelayMs
+      : Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens) / 4));
+  return delay <= 0 || sleepUnlessClosed(res, delay);
 }

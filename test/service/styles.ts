@@ -13,7 +13,7 @@
 //    token in two fields, a first event echoing the request and a RAG event of sources mid-stream; JSON:API errors.
 import { randomBytes } from 'node:crypto';
 import type { ValidationIssue } from './http-util';
-import type { ModelRecord } from './keys';
+import { shapeModelList, type ModelRecord } from './keys';
 import type { Framing } from './types';
 
 export type ServiceShape = 'default' | 'openai-like' | 'google-like' | 'nested-phase';
@@ -151,18 +151,8 @@ export function styledModelList(shape: ServiceShape, list: ModelRecord[], owner:
       };
     }
     case 'nested-phase':
-      return {
-        results: {
-          items: list.map((r) => ({
-            model: {
-              id: r.model_name,
-              tier: r.type === 'base' ? 'foundation' : 'fine-tuned',
-              ...(r.base_model ? { parent: r.base_model } : {}),
-            },
-            usage: { requests: 0 },
-          })),
-        },
-      };
+      // Issue 27's service lists its models as the model-list shape of the same name does.
+      return shapeModelList(list, 'nested-results');
   }
 }
 
