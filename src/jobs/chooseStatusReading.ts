@@ -5,20 +5,17 @@
 // The answer is the one the extension itself kept: the command takes only the row, and reads the job from the store
 // of the current service (a command link can pass any argument; it must not name another service's job).
 import * as vscode from 'vscode';
-import { answerFields, type AnswerField } from '../api/answerFields';
+import { answerFields } from '../api/answerFields';
 import type { JobStatusPart, JobStatusProfile } from '../api/jobStatusProfile';
 import { normaliseState } from '../api/stateWords';
 import type { JobState } from '../api/types';
 import type { Services } from '../services';
 import { showInformationMessage } from '../util/notify';
+import { pickAnswerField } from '../util/pickAnswerField';
 import { interact } from '../util/quickInputStep';
 import { untrustedText } from '../util/untrustedText';
 import { isActive } from './jobRecord';
 import { isJobNode } from './jobsTree';
-
-interface FieldItem extends vscode.QuickPickItem {
-  field: AnswerField;
-}
 
 interface StateItem extends vscode.QuickPickItem {
   state: Exclude<JobState, 'unknown'>;
@@ -46,7 +43,11 @@ export async function chooseStatusReading(
     );
     return undefined;
   }
-  const field = await pickField(fields);
+  const field = await pickAnswerField(fields, {
+    title: vscode.l10n.t('Choose How to Read the Job’s Status'),
+    placeholder: vscode.l10n.t('Which field of the service’s answer says how the job stands?'),
+    describe: (f) => (f.types.includes('boolean') && !f.types.includes('text') ? vscode.l10n.t('true when finished') : undefined),
+  });
   if (!field) return undefined;
   let chosen: Partial<JobStatusProfile>;
   if (field.types.includes('boolean') && !field.types.includes('text')) {
@@ -64,29 +65,6 @@ export async function chooseStatusReading(
   await services.profiles.chooseJobStatus(origin, part, chosen);
   await pollNow();
   return chosen;
-}
-
-async function pickField(fields: AnswerField[]): Promise<AnswerField | undefined> {
-  const pick = vscode.window.createQuickPick<FieldItem>();
-  pick.title = vscode.l10n.t('Choose How to Read the Job’s Status');
-  pick.placeholder = vscode.l10n.t('Which field of the service’s answer says how the job stands?');
-  pick.matchOnDescription = true;
-  // The person may look at the log (what the service sent) before choosing: the pick stays open when focus leaves it.
-  pick.ignoreFocusOut = true;
-  pick.items = fields.map((field) => ({
-    field,
-    // Paths and values are the service's words: neutralised for the quick pick (no icons, links or markup).
-    label: untrustedText(field.path === '' ? vscode.l10n.t('the whole answer') : field.path, { maxChars: 120 }),
-    description: field.types.includes('boolean') && !field.types.includes('text') ? vscode.l10n.t('true when finished') : undefined,
-    detail: untrustedText(field.samples.join(', '), { maxChars: 200 }),
-  }));
-  const result = await interact<AnswerField>(pick, { back: false }, (finish) => [
-    pick.onDidAccept(() => {
-      const [item] = pick.selectedItems;
-      if (item) finish({ action: 'next', value: item.field });
-    }),
-  ]);
-  return result.action === 'next' ? result.value : undefined;
 }
 
 async function pickMeaning(word: string): Promise<StateItem['state'] | undefined> {
