@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { CancelledError, ContractError, IntegrityError, TimeoutError } from '../../src/api/errors';
 import { ServiceClient } from '../../src/api/client';
 import { partFilePath } from '../../src/api/download';
-import { KEY, clientFor, tempDir, useEmulator } from './helpers';
+import { KEY, clientFor, tempDir, useDownloadEmulator } from './helpers';
 
 async function sameBytes(a: string, b: string): Promise<void> {
   const [x, y] = await Promise.all([fsp.readFile(a), fsp.readFile(b)]);
@@ -19,18 +19,9 @@ async function sameBytes(a: string, b: string): Promise<void> {
 
 describe('download', function () {
   this.timeout(60_000);
-  const ctx = useEmulator({ artifactBytes: 3 * 1024 * 1024 });
-  const tmp = tempDir();
   const MODEL = 'dl-model';
-
-  before(async () => {
-    await ctx.emu.addCustomModel(KEY, MODEL);
-  });
-  beforeEach(() => {
-    ctx.emu.faults.clear();
-    ctx.emu.clearReceived();
-    ctx.emu.configure({ downloadMode: 'redirect', redirectStatus: 302, signedUrlTtlMs: 60_000 });
-  });
+  const ctx = useDownloadEmulator(MODEL, 3 * 1024 * 1024, { downloadMode: 'redirect', redirectStatus: 302, signedUrlTtlMs: 60_000 });
+  const tmp = ctx.tmp;
 
   const storageSawNoKey = () => {
     const storage = ctx.emu.received.filter((r) => r.origin === 'storage');

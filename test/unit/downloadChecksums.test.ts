@@ -9,23 +9,15 @@ import { Crc32c } from '../../src/api/crc32c';
 import { partFilePath } from '../../src/api/download';
 import { crc32c as emulatorCrc32c } from '../service/checksums';
 import type { StorageChecksum } from '../service/emulator';
-import { KEY, clientFor, tempDir, useEmulator } from './helpers';
+import { KEY, clientFor, tempDir, useDownloadEmulator, useEmulator } from './helpers';
 
 describe('download: checksums in headers', function () {
   this.timeout(30_000);
-  const ctx = useEmulator({ artifactBytes: 384 * 1024 });
-  const tmp = tempDir();
   const MODEL = 'sum-model';
+  const ctx = useDownloadEmulator(MODEL, 384 * 1024, { downloadMode: 'redirect', storageChecksum: 'none' });
+  const tmp = ctx.tmp;
   const ARTIFACT = /\/artifacts\//;
 
-  before(async () => {
-    await ctx.emu.addCustomModel(KEY, MODEL);
-  });
-  beforeEach(() => {
-    ctx.emu.faults.clear();
-    ctx.emu.clearReceived();
-    ctx.emu.configure({ downloadMode: 'redirect', storageChecksum: 'none' });
-  });
   const artifact = () => fsp.readFile(ctx.emu.artifactPath(MODEL)!);
 
   const kinds: [StorageChecksum, string][] = [

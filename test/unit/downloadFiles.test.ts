@@ -9,23 +9,17 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ContractError, DiskError, RequestError } from '../../src/api/errors';
 import { partFilePath } from '../../src/api/download';
 import { openPartFile, partFileSize } from '../../src/api/partFile';
-import { KEY, clientFor, tempDir, useEmulator } from './helpers';
+import { clientFor, useDownloadEmulator } from './helpers';
 
 describe('download: files on disk', function () {
   this.timeout(30_000);
-  const ctx = useEmulator({ artifactBytes: 384 * 1024 });
-  const tmp = tempDir();
   const MODEL = 'file-model';
+  const ctx = useDownloadEmulator(MODEL, 384 * 1024, { downloadMode: 'redirect' });
+  const tmp = ctx.tmp;
   const ARTIFACT = /\/artifacts\//;
   let outside: string;
 
-  before(async () => {
-    await ctx.emu.addCustomModel(KEY, MODEL);
-  });
   beforeEach(() => {
-    ctx.emu.faults.clear();
-    ctx.emu.clearReceived();
-    ctx.emu.configure({ downloadMode: 'redirect' });
     outside = mkdtempSync(path.join(os.tmpdir(), 'hr-outside-'));
   });
   afterEach(() => rmSync(outside, { recursive: true, force: true }));

@@ -4,23 +4,15 @@ import { strict as assert } from 'node:assert';
 import { promises as fsp, readdirSync } from 'node:fs';
 import { CancelledError, ContractError } from '../../src/api/errors';
 import { partFilePath } from '../../src/api/download';
-import { KEY, clientFor, tempDir, useEmulator } from './helpers';
+import { KEY, clientFor, useDownloadEmulator } from './helpers';
 
 describe('download: range answers and part files', function () {
   this.timeout(30_000);
-  const ctx = useEmulator({ artifactBytes: 512 * 1024 });
-  const tmp = tempDir();
   const MODEL = 'range-model';
+  const ctx = useDownloadEmulator(MODEL, 512 * 1024, { downloadMode: 'redirect', redirectStatus: 302, signedUrlTtlMs: 60_000 });
+  const tmp = ctx.tmp;
   const ARTIFACT = /\/artifacts\//;
 
-  before(async () => {
-    await ctx.emu.addCustomModel(KEY, MODEL);
-  });
-  beforeEach(() => {
-    ctx.emu.faults.clear();
-    ctx.emu.clearReceived();
-    ctx.emu.configure({ downloadMode: 'redirect', redirectStatus: 302, signedUrlTtlMs: 60_000 });
-  });
   const storage = () => ctx.emu.received.filter((r) => r.origin === 'storage');
   const artifactOf = (model: string) => fsp.readFile(ctx.emu.artifactPath(model)!);
 

@@ -1,7 +1,7 @@
 // The evaluation report's content, built from job records: grouping, order, the base model beside, verdicts, judges,
 // and the bound on history.
 import { strict as assert } from 'node:assert';
-import type { EvaluationResult } from '../../src/api/types';
+import { evaluationRecord as evaluation, finetuneRecord as finetune, JUDGE, T0 } from './builders/jobRecords';
 import { buildComparison as build, MAX_EVALUATIONS_PER_MODEL, type ComparisonOptions } from '../../src/features/evaluate/comparison';
 import { compareProportions } from '../../src/features/evaluate/statistics';
 
@@ -19,46 +19,8 @@ function buildComparison(records: Parameters<typeof build>[0], modelName: string
 }
 import type { JobRecord } from '../../src/jobs/jobRecord';
 
-const T0 = 1_700_000_000_000;
 const TUNED = 'my-tuned';
 const BASE = 'oss-reasoner-8b';
-const JUDGE = 'judge-large-v1';
-
-let nextId = 0;
-function evaluation(
-  modelName: string,
-  datasetName: string,
-  correct: number,
-  total: number,
-  at: number,
-  extra: Partial<JobRecord> = {},
-): JobRecord {
-  const result: EvaluationResult = {
-    datasetName,
-    modelName,
-    correct,
-    total,
-    accuracy: total === 0 ? 0 : correct / total,
-    judgeModel: JUDGE,
-  };
-  return {
-    id: `e${nextId++}`,
-    kind: 'evaluation',
-    scope: 's',
-    state: 'completed',
-    createdAt: at - 1000,
-    updatedAt: at,
-    finishedAt: at,
-    modelName,
-    datasetName,
-    result,
-    ...extra,
-  };
-}
-
-function finetune(modelName: string, baseModel: string, createdAt = T0): JobRecord {
-  return { id: `f${nextId++}`, kind: 'finetune', scope: 's', state: 'completed', createdAt, updatedAt: createdAt, modelName, baseModel };
-}
 
 describe('evaluation comparison', () => {
   it("groups a model's completed evaluations by dataset, newest first, with accuracy, counts, interval, judge and time", () => {

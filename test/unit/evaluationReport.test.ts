@@ -1,7 +1,7 @@
 // The evaluation report's pure pieces: the view-model built from job records (base beside, added models, verdicts,
 // judges, running jobs, dropped counts), its words, the page <-> host message guard, and the Markdown and CSV exports.
 import { strict as assert } from 'node:assert';
-import type { EvaluationResult } from '../../src/api/types';
+import { evaluationRecord as evaluation, finetuneRecord as finetune, JUDGE, nextRecordId, T0 } from './builders/jobRecords';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import { compareProportions } from '../../src/features/evaluate/statistics';
 import { buildReportView } from '../../src/webviews/report/host/reportView';
@@ -10,54 +10,16 @@ import { isReportMessage, isReportPanelState, reportMessageProblem } from '../..
 import { chartSummary, droppedNote, judgeWarning, verdictSentence } from '../../src/webviews/report/page/reportText';
 import type { ReportView } from '../../src/webviews/report/protocol';
 
-const T0 = 1_700_000_000_000;
 const TUNED = 'my-tuned';
 const BASE = 'oss-reasoner-8b';
 const OTHER = 'oss-reasoner-70b';
-const JUDGE = 'judge-large-v1';
-
-let nextId = 0;
-function evaluation(
-  modelName: string,
-  datasetName: string,
-  correct: number,
-  total: number,
-  at: number,
-  extra: Partial<JobRecord> = {},
-): JobRecord {
-  const result: EvaluationResult = {
-    datasetName,
-    modelName,
-    correct,
-    total,
-    accuracy: total === 0 ? 0 : correct / total,
-    judgeModel: JUDGE,
-  };
-  return {
-    id: `e${nextId++}`,
-    kind: 'evaluation',
-    scope: 's',
-    state: 'completed',
-    createdAt: at - 1000,
-    updatedAt: at,
-    finishedAt: at,
-    modelName,
-    datasetName,
-    result,
-    ...extra,
-  };
-}
-
-function finetune(modelName: string, baseModel: string): JobRecord {
-  return { id: `f${nextId++}`, kind: 'finetune', scope: 's', state: 'completed', createdAt: T0, updatedAt: T0, modelName, baseModel };
-}
 
 const HASH_A = 'a'.repeat(64);
 const HASH_B = '0123456789abcdef'.repeat(4);
 
 /** A finetune job with the lineage finetune.ts records when the service accepts it. */
 function tunedWithLineage(modelName: string, extra: Partial<JobRecord> = {}): JobRecord {
-  const id = `f${nextId++}`;
+  const id = nextRecordId('f');
   return {
     ...finetune(modelName, BASE),
     id,
@@ -80,7 +42,7 @@ function tunedWithLineage(modelName: string, extra: Partial<JobRecord> = {}): Jo
 }
 
 function running(modelName: string, datasetName: string): JobRecord {
-  return { id: `r${nextId++}`, kind: 'evaluation', scope: 's', state: 'running', createdAt: T0, updatedAt: T0, modelName, datasetName };
+  return { id: nextRecordId('r'), kind: 'evaluation', scope: 's', state: 'running', createdAt: T0, updatedAt: T0, modelName, datasetName };
 }
 
 describe('evaluation report view', () => {

@@ -72,6 +72,34 @@ export function clientFor(emu: Emulator, key = KEY, overrides: Partial<HttpConfi
   return Object.assign(client, { delays });
 }
 
+/**
+ * An emulator for download tests: `model` is a custom model of the test key with an artifact of `artifactBytes`;
+ * before each test its faults and the requests seen are cleared and `configure` (how it answers a download) applied;
+ * `tmp.dir` is a fresh folder to download into.
+ */
+export function useDownloadEmulator(
+  model: string,
+  artifactBytes: number,
+  configure: Partial<EmulatorOptions>,
+): { readonly emu: Emulator; readonly tmp: { readonly dir: string } } {
+  const ctx = useEmulator({ artifactBytes });
+  const tmp = tempDir();
+  before(async () => {
+    await ctx.emu.addCustomModel(KEY, model);
+  });
+  beforeEach(() => {
+    ctx.emu.faults.clear();
+    ctx.emu.clearReceived();
+    ctx.emu.configure(configure);
+  });
+  return {
+    get emu() {
+      return ctx.emu;
+    },
+    tmp,
+  };
+}
+
 export function tempDir(prefix = 'hr-test-'): { readonly dir: string } {
   const holder = {} as { dir: string };
   beforeEach(() => {
