@@ -442,15 +442,10 @@ async function streamAnswer(
   const limit = failMidStream ? Math.min(TOKENS_BEFORE_ERROR, tokens.length) : tokens.length;
   const schedule = new TokenSchedule(state);
   for (let i = 0; i < limit;) {
-    const wait = schedule.waitFor(i, performance.now());
-    const interval = schedule.intervalMs;
-    // Interval 0: one token per turn of the event loop. Otherwise sleep until the next token is due (a timer may
-    // fire late: then every token already due goes out in this tick's write).
-    const stillThere =
-      interval > 0 && wait > 0 ? await sleepUnlessClosed(res, wait) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
-    if (!stillThere || !alive(res)) {
+    if (!(await untilTokenDue(res, schedule, i))) {
       return;
     }
+    const interval = schedule.intervalMs;
     const frames: string[] = [];
     const first = i;
     const now = performance.now();
@@ -610,13 +605,10 @@ async function streamStyled(
   const limit = failMidStream ? Math.min(TOKENS_BEFORE_ERROR, tokens.length) : tokens.length;
   const schedule = new TokenSchedule(state);
   for (let i = 0; i < limit;) {
-    const wait = schedule.waitFor(i, performance.now());
-    const interval = schedule.intervalMs;
-    const stillThere =
-      interval > 0 && wait > 0 ? await sleepUnlessClosed(res, wait) : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
-    if (!stillThere || !alive(res)) {
+    if (!(await untilTokenDue(res, schedule, i))) {
       return;
     }
+    const interval = schedule.intervalMs;
     const frames: string[] = [];
     const now = performance.now();
     do {
@@ -644,4 +636,17 @@ async function waitForAnswer(state: State, res: ServerResponse, tokens: number):
       ? state.options.answerDelayMs
       : Math.min(2000, Math.floor((state.options.tokenIntervalMs * tokens) / 4));
   return delay <= 0 || sleepUnlessClosed(res, delay);
+}
+
+/**
+ * Waits until token `i` is due. Interval 0: one token per turn of the event loop. Otherwise sleeps until it is due (a
+ * timer may fire late: then every token already due goes out in this tick's write). False when the client has gone.
+ */
+async function untilTokenDue(res: ServerResponse, schedule: TokenSchedule, i: number): Promise<boolean> {
+  const wait = schedule.waitFor(i, performance.now());
+  const stillThere =
+    schedule.intervalMs > 0 && wait > 0
+      ? await sleepUnlessClosed(res, wait)
+      : await new Promise<boolean>((r) => setImmediate(() => r(alive(res))));
+  return stillThere && alive(res);
 }

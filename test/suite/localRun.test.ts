@@ -17,7 +17,7 @@ import { composeAnswer } from '../service/inference';
 import { LOCAL_ANSWER_TOKENS } from '../../src/webviews/playground/host/localInference';
 import { FakeLocalRuntime } from '../unit/fakeLocalRuntime';
 import { recordingMessages, waitFor, whenPanelReady, type ShownMessage } from './helpers';
-import { record, textOf, waitForEnd } from './playgroundMessages';
+import { record, runSettings, send, textOf, waitForEnd } from './playgroundMessages';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -26,19 +26,8 @@ const CUSTOM = 'suite-local-model';
 const INFER_PATH = '/cr/provider_predict_platform_base_oss';
 /** A key of its own, so the custom model it adds is in no other test's lists. */
 const KEY = 'local-run-key';
-
-const base: Omit<RunSettings, 'modelName'> = {
-  prompt: 'Say hello.',
-  temperature: 0.3,
-  useRag: false,
-  sequentialBudget: 1,
-  parallelBudget: 1,
-  stream: true,
-};
-
-function send(panel: PlaygroundPanel, message: unknown): void {
-  assert.equal(panel.handleMessage(message), true, `the panel refused ${JSON.stringify(message).slice(0, 200)}`);
-}
+/** Every run names its model: these are the rest of its settings. */
+const base = runSettings(HOSTED);
 
 /** The file the record holds for the custom model now (a later download of it replaces the first). */
 async function recordedFile(): Promise<string> {

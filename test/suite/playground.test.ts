@@ -12,7 +12,7 @@ import type { ExportedRun, ModelsMessage, RunSettings } from '../../src/webviews
 import { STREAM_ERROR_MARKER } from '../service/emulator';
 import { composeAnswer } from '../service/inference';
 import { waitFor, whenPanelReady } from './helpers';
-import { chunks, record, waitForEnd } from './playgroundMessages';
+import { chunks, record, runSettings, send, waitForEnd } from './playgroundMessages';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { COMMANDS, type CommandId } from '../../src/contributions';
 
@@ -22,15 +22,7 @@ const OTHER_MODEL = 'oss-reasoner-70b';
 const INFER_PATH = '/cr/provider_predict_platform_base_oss';
 const VIEW_TYPE = 'hostedReasoning.playground';
 
-const SETTINGS: RunSettings = {
-  modelName: MODEL,
-  prompt: 'What does a cache buy you?',
-  temperature: 0.7,
-  useRag: false,
-  sequentialBudget: 8,
-  parallelBudget: 1,
-  stream: true,
-};
+const SETTINGS = runSettings(MODEL, { prompt: 'What does a cache buy you?', temperature: 0.7, sequentialBudget: 8 });
 
 /** The emulator's answer for these settings: what the panel must deliver, character for character. */
 function answer(s: RunSettings): string {
@@ -44,11 +36,6 @@ async function openPanel(arg?: unknown, command: CommandId = COMMANDS.openPlaygr
   const panel = rig.api.playground.panels.find((p) => !before.has(p));
   assert.ok(panel, `${command} opened no panel`);
   return whenPanelReady(panel);
-}
-
-/** Sends a message as the webview would; asserts the guard accepted it. */
-function send(panel: PlaygroundPanel, message: unknown): void {
-  assert.equal(panel.handleMessage(message), true, `the panel refused ${JSON.stringify(message).slice(0, 200)}`);
 }
 
 function inferenceRequests(since: number): typeof rig.emu.received {

@@ -1,7 +1,8 @@
 // What a playground panel posts to its page, as the in-editor tests read it: recorded from a point on, the text of a
 // run, its end.
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
-import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview } from '../../src/webviews/playground/protocol';
+import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
+import { strict as assert } from 'node:assert';
 import { waitFor } from './helpers';
 
 /** Records what the panel posts to its webview, from now on. */
@@ -35,4 +36,23 @@ export async function waitForEnd(posted: HostToWebview[], runId: string, timeout
     timeoutMs,
     describe: () => posted.filter((m) => 'runId' in m && m.runId === runId).slice(-3),
   });
+}
+
+/** A run's settings as the page sends them: a short prompt, no RAG, the smallest budgets, streamed; `over` wins. */
+export function runSettings(modelName: string, over: Partial<RunSettings> = {}): RunSettings {
+  return {
+    modelName,
+    prompt: 'Say hello.',
+    temperature: 0.3,
+    useRag: false,
+    sequentialBudget: 1,
+    parallelBudget: 1,
+    stream: true,
+    ...over,
+  };
+}
+
+/** Sends a message as the webview would; asserts the panel's guard accepted it. */
+export function send(panel: PlaygroundPanel, message: unknown): void {
+  assert.equal(panel.handleMessage(message), true, `the panel refused ${JSON.stringify(message).slice(0, 200)}`);
 }

@@ -13,14 +13,13 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
-import type { RunSettings } from '../../src/webviews/playground/protocol';
 import { DEFAULT_DATASETS, JUDGE_MODEL, startEmulator, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning } from '../service/inference';
 import type { ServiceShape } from '../service/styles';
 import { modelsView, recordingMessages, waitFor, whenPanelReady } from './helpers';
-import { chunks, record, waitForEnd } from './playgroundMessages';
+import { chunks, record, runSettings, waitForEnd } from './playgroundMessages';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
@@ -114,15 +113,7 @@ for (const shape of Object.keys(STYLE) as Styled[]) {
       await whenPanelReady(panel);
       const log = record(panel);
       try {
-        const settings: RunSettings = {
-          modelName: base,
-          prompt: 'What does a cache buy you?',
-          temperature: 0.7,
-          useRag: true,
-          sequentialBudget: 8,
-          parallelBudget: 1,
-          stream: true,
-        };
+        const settings = runSettings(base, { prompt: 'What does a cache buy you?', temperature: 0.7, useRag: true, sequentialBudget: 8 });
         assert.equal(panel.handleMessage({ type: 'run', runId: 'style-run', settings }), true);
         const end = await waitForEnd(log.posted, 'style-run');
         assert.equal(end.type, 'done', JSON.stringify(end));

@@ -14,10 +14,9 @@ import { COMMANDS } from '../../../src/contributions';
 import type { LocalRuntime } from '../../../src/local/localRuntime';
 import { LOCAL_MODELS_KEY } from '../../../src/storageKeys';
 import type { PlaygroundPanel } from '../../../src/webviews/playground/host/playgroundPanel';
-import type { RunSettings } from '../../../src/webviews/playground/protocol';
 import { FakeLocalRuntime } from '../../unit/fakeLocalRuntime';
 import { recordingMessages, waitFor, type ShownMessage } from '../helpers';
-import { record, waitForEnd } from '../playgroundMessages';
+import { record, runSettings, waitForEnd } from '../playgroundMessages';
 import { useRig } from '../rig';
 
 const rig = useRig();
@@ -25,14 +24,8 @@ const MANAGE = 'Manage Workspace Trust';
 const OUTSIDE_MODEL = 'restricted-download';
 const INSIDE_MODEL = 'restricted-download-in-workspace';
 
-const run: Omit<RunSettings, 'modelName'> = {
-  prompt: 'Say hello.',
-  temperature: 0.3,
-  useRag: false,
-  sequentialBudget: 1,
-  parallelBudget: 1,
-  stream: true,
-};
+/** Every run names its model: these are the rest of its settings. */
+const run = runSettings(OUTSIDE_MODEL);
 
 async function ready(panel: PlaygroundPanel | undefined): Promise<PlaygroundPanel> {
   assert.ok(panel, 'no playground opened');
