@@ -27,7 +27,6 @@ import { writeBody, type BodySource } from './writeBody';
 import { isLoopbackHost } from './urlPolicy';
 import { fileNameFromContentDisposition, finalFileName, insideFolder } from './fileName';
 import {
-  checksumsFromHeaders,
   digestFilePrefix,
   newDigest,
   strongestAlgorithm,
@@ -35,18 +34,9 @@ import {
   type ExpectedChecksum,
   type RunningDigest,
 } from './checksum';
-import {
-  ifRangeValue,
-  openPartFile,
-  partFilePath,
-  partFileSize,
-  readValidator,
-  removePartFile,
-  validatorChanged,
-  validatorOf,
-  writeValidator,
-} from './partFile';
+import { ifRangeValue, openPartFile, partFilePath, partFileSize, readValidator, removePartFile, writeValidator } from './partFile';
 import { lockPartFile, type PartLock } from './partLock';
+import { contentEncoding, nextStep, type Step, type Write } from './downloadStep';
 import { describeUrl } from './redact';
 import type { DownloadTarget } from './types';
 
@@ -89,7 +79,6 @@ export interface DownloadOutcome {
 
 export { partFilePath } from './partFile';
 
-const MAX_HOPS = 5;
 const MAX_METADATA_BYTES = 1024 * 1024;
 
 /** Where the bytes come from: the signed URL (bare) or the API itself (keyed). */
@@ -107,6 +96,8 @@ interface Answer {
   headers: Record<string, string | undefined>;
   /** The body, for a short error message. */
   chunks: AsyncIterable<Buffer>;
+  /** From the storage URL (whose redirects are followed), not from the API. */
+  fromUrl: boolean;
   /** The body, for the artifact's bytes. */
   source(): BodySource;
   /** Not reading the body: close it. */
@@ -114,7 +105,7 @@ interface Answer {
 }
 
 function fromStorage(res: StorageResponse): Answer {
-  return { status: res.status, headers: res.headers, chunks: res.body, source: () => res, abort: () => res.body.destroy() };
+  return { status: res.status, headers: res.headers, chunks: res.body, fromUrl: true, source: () => res, abort: () => res.body.destroy() };
 }
 
 /**
@@ -126,6 +117,7 @@ function fromApi(http: HttpClient, res: StreamResponse): Answer {
     status: res.status,
     headers: res.headers,
     chunks: res.body,
+    fromUrl: false,
     source: () => {
       const body = Readable.from(res.body, { objectMode: false });
       return {
@@ -191,21 +183,13 @@ async function resolveSource(http: HttpClient, modelName: string, signal: AbortS
   };
 }
 
-interface RangeInfo {
-  start: number;
-  total?: number;
-}
-
-function parseContentRange(h: string | undefined): RangeInfo | undefined {
-  const m = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i.exec(h?.trim() ?? '');
-  if (!m) return undefined;
-  return { start: Number(m[1]), total: m[3] === '*' ? undefined : Number(m[3]) };
-}
-
-/** A Content-Encoding other than identity, or undefined. */
-function contentEncoding(headers: Record<string, string | undefined>): string | undefined {
-  const value = headers['content-encoding']?.trim().toLowerCase();
-  return value && value !== 'identity' ? value : undefined;
+/** An answer that is not the bytes, as an error in its own words (unless its body stalls: then its status alone). */
+async function answerError(http: HttpClient, res: Answer): Promise<ApiError> {
+  const stall = setTimeout(() => res.abort(), http.timeouts.streamIdleMs);
+  const text = await readCapped(res.chunks, 64 * 1024)
+    .catch(() => '')
+    .finally(() => clearTimeout(stall));
+  return http.statusError(WHAT, res.status, res.headers, parseBody(text));
 }
 
 /**
@@ -314,15 +298,6 @@ async function transfer(
     return sums;
   };
 
-  /** The artifact's size as an answer gives it, which must be the one the service announced. */
-  const sizeFromStorage = (size: number, res: Answer): number => {
-    const announced = source.target.size;
-    if (announced !== undefined && size !== announced) {
-      res.abort();
-      throw new IntegrityError(`The storage sends an artifact of ${size} bytes; the service announced ${announced}.`);
-    }
-    return size;
-  };
   const renew = async (why: string) => {
     if (renewals >= maxRenewals) throw new RequestError(`The download link was refused again after renewal (${why}).`);
     renewals++;
@@ -349,6 +324,27 @@ async function transfer(
     }
     await startOver();
     await backOff(() => new ContractError(`The storage kept answering ${what} (${maxResumes} times).`));
+  };
+
+  /** What a step other than writing does before the next request. */
+  const act = async (step: Exclude<Step, Write | { next: 'complete' | 'error' }>): Promise<void> => {
+    switch (step.next) {
+      case 'follow':
+        hops++;
+        url = checkSignedUrl(step.location, url ?? http.base.href);
+        return;
+      case 'renew':
+        return renew(step.why);
+      case 'mismatch':
+        return rangeMismatch(step.what);
+      case 'changed':
+        await startOver();
+        return backOff(() => new ContractError(`The artifact kept changing while it was downloaded (${maxResumes} times).`));
+      case 'retry':
+        return backOff(() => new ServerError(`The download failed (${step.status}) ${maxResumes} times.`, { status: step.status }));
+      case 'fail':
+        throw step.error;
+    }
   };
 
   try {
@@ -403,84 +399,26 @@ async function transfer(
         );
       }
 
-      const status = res.status;
-      if (status >= 300 && status < 400 && url) {
+      const step = nextStep(res, { offset, total, announced: source.target.size, validator, hops, fromUrl: res.fromUrl });
+      if (step.next === 'error') throw await answerError(http, res);
+      if (step.next !== 'write') {
         res.abort();
-        if (++hops > MAX_HOPS) throw new ContractError('The download redirected too many times.');
-        const location = res.headers['location'];
-        if (!location) throw new ContractError(`The storage answered a redirect (${status}) without a Location.`);
-        url = checkSignedUrl(location, url);
-        continue;
-      }
-      if (status === 401 || status === 403 || status === 410) {
-        res.abort();
-        await renew(`storage answered ${status}`);
-        continue;
-      }
-      if (status === 416) {
-        res.abort();
-        const range = /\/(\d+)\s*$/.exec(res.headers['content-range'] ?? '');
-        const announced = range ? Number(range[1]) : total;
-        if (offset > 0 && announced !== undefined && offset === announced) {
-          total = announced;
+        if (step.next === 'complete') {
+          total = step.total;
           break; // the part file already holds everything
         }
-        await rangeMismatch('416 (range not satisfiable)');
+        await act(step);
         continue;
-      }
-      if (status >= 500 || status === 429 || status === 408) {
-        res.abort();
-        await backOff(() => new ServerError(`The download failed (${status}) ${maxResumes} times.`, { status }));
-        continue;
-      }
-      if (status < 200 || status >= 300) {
-        // The error's own words, unless its body stalls: then the status alone.
-        const stall = setTimeout(() => res.abort(), http.timeouts.streamIdleMs);
-        const text = await readCapped(res.chunks, 64 * 1024)
-          .catch(() => '')
-          .finally(() => clearTimeout(stall));
-        throw http.statusError(WHAT, status, res.headers, parseBody(text));
-      }
-      const encoding = contentEncoding(res.headers);
-      if (encoding) {
-        res.abort();
-        throw new ContractError(`The storage sent the artifact encoded (${encoding}) although asked for the bytes as they are.`);
       }
 
       serverName ??= fileNameFromContentDisposition(res.headers['content-disposition']);
-      let recordValidator: Promise<void> | undefined;
-      if (status === 206) {
-        const range = parseContentRange(res.headers['content-range']);
-        if (!range || range.start !== offset) {
-          res.abort();
-          await rangeMismatch(range ? `bytes from ${range.start} instead of ${offset}` : 'a 206 without a valid Content-Range');
-          continue;
-        }
-        const now = validatorOf(res.headers);
-        if (offset > 0 && validator && now && validatorChanged(validator, now)) {
-          // A server that ignored If-Range sent the rest of another version.
-          res.abort();
-          await startOver();
-          await backOff(() => new ContractError(`The artifact kept changing while it was downloaded (${maxResumes} times).`));
-          continue;
-        }
-        if (range.total !== undefined) total = sizeFromStorage(range.total, res);
-        headerSums = [...headerSums, ...checksumsFromHeaders(res.headers, true)];
-        if (offset === 0) {
-          validator = now;
-          recordValidator = writeValidator(part, validator);
-        }
-      } else {
-        // 200: the whole file (not asked for a Range, Range ignored, or the artifact changed since the part file began).
-        offset = 0;
-        running = undefined;
-        headerSums = checksumsFromHeaders(res.headers, false);
-        const len = Number(res.headers['content-length']);
-        if (res.headers['content-length'] !== undefined && Number.isSafeInteger(len) && len >= 0) total = sizeFromStorage(len, res);
-        validator = validatorOf(res.headers);
-        // Written while the body flows (not awaited before it: see above); awaited before the next attempt.
-        recordValidator = writeValidator(part, validator);
-      }
+      if (step.from === 0) running = undefined;
+      offset = step.from;
+      total = step.total;
+      headerSums = step.addSums ? [...headerSums, ...step.sums] : step.sums;
+      validator = step.validator;
+      // Written while the body flows (not awaited before it: see above); awaited before the next attempt.
+      const recordValidator = step.recordValidator ? writeValidator(part, validator) : undefined;
 
       const algorithm = strongestAlgorithm(expected());
       if (algorithm !== undefined && offset === 0) running = { algorithm, digest: newDigest(algorithm) };
