@@ -385,7 +385,6 @@ async function transfer(
             signal,
             connectMs: http.timeouts.connectMs,
             mapThrown: (e, s) => http.mapThrown(WHAT, e, s),
-            agent: http.agentFor(new URL(url)),
           }),
         );
       } else {

@@ -7,8 +7,6 @@
 // (download.ts), which fetches the target with a plain request that carries no key (storageRequest.ts).
 
 import axios, { type AxiosInstance, type AxiosResponse, type AxiosRequestConfig } from 'axios';
-import type { Agent as HttpAgent } from 'http';
-import type { Agent as HttpsAgent } from 'https';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type FormData from 'form-data';
@@ -27,7 +25,6 @@ import {
 } from './errors';
 import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
-import { keepAliveAgents } from './keepAlive';
 import { parseRetryAfter } from './rateLimit';
 import { normaliseBaseUrl } from './urlPolicy';
 import { exactWaitText, waitText } from './waitText';
@@ -76,12 +73,6 @@ export interface HttpConfig {
   random?: () => number;
   /** Test seam: the clock an HTTP-date Retry-After is read against and a wait's end is told on (epoch ms). */
   now?: () => number;
-  /**
-   * Whether a request may be given the client's keep-alive agents (keepAlive.ts), asked at each request. Inside VS Code
-   * false under `http.proxySupport: on`, where an agent of the extension's would take the request out of the proxy.
-   * Default: always.
-   */
-  reuseConnections?: () => boolean;
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = {
@@ -181,7 +172,6 @@ export class HttpClient {
   readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
-  private readonly reuseConnections: () => boolean;
 
   constructor(config: HttpConfig) {
     this.base = parseBaseUrl(config.baseUrl);
@@ -193,7 +183,6 @@ export class HttpClient {
     this.sleepFn = config.sleep ?? sleep;
     this.random = config.random ?? Math.random;
     this.now = config.now ?? Date.now;
-    this.reuseConnections = config.reuseConnections ?? (() => true);
     this.axios = axios.create({
       headers: {
         'X-API-Key': config.apiKey,
@@ -209,19 +198,6 @@ export class HttpClient {
       decompress: true,
       proxy: false,
     });
-  }
-
-  /** The keep-alive agents for one request's axios config, when they may be given (see HttpConfig.reuseConnections). */
-  agents(): { httpAgent?: HttpAgent; httpsAgent?: HttpsAgent } {
-    if (!this.reuseConnections()) return {};
-    const { http, https } = keepAliveAgents();
-    return { httpAgent: http, httpsAgent: https };
-  }
-
-  /** The keep-alive agent for a plain request to `url` (the storage hop), when it may be given. */
-  agentFor(url: URL): HttpAgent | undefined {
-    if (!this.reuseConnections()) return undefined;
-    return url.protocol === 'https:' ? keepAliveAgents().https : keepAliveAgents().http;
   }
 
   /** Absolute URL of an API path; guarantees it stays on the base origin, so the key goes nowhere else. */
@@ -272,17 +248,12 @@ export class HttpClient {
     return this.withRetry(what, opts.idempotent, opts, async (signal) => {
       const waited = opts.waitMs;
       const startedAt = Date.now();
-      const res = await openStream(
-        this.axios,
-        what,
-        { ...this.agents(), ...request },
-        {
-          signal,
-          timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
-          accept: opts.accept,
-          mapError: (e, s) => (waited === undefined ? this.mapThrown(what, e, s) : this.waitError(what, e, s, startedAt)),
-        },
-      );
+      const res = await openStream(this.axios, what, request, {
+        signal,
+        timeouts: waited === undefined ? this.timeouts : { connectMs: waited, streamIdleMs: waited, silence: 'wait' },
+        accept: opts.accept,
+        mapError: (e, s) => (waited === undefined ? this.mapThrown(what, e, s) : this.waitError(what, e, s, startedAt)),
+      });
       const isRedirect = res.status >= 300 && res.status < 400;
       if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
         const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');
@@ -324,7 +295,6 @@ export class HttpClient {
         url: this.url(path),
         data: form,
         headers,
-        ...this.agents(),
         responseType: 'text',
         signal: controller.signal,
         maxBodyLength: -1, // no limit, and no size-checking stream in the body's path
@@ -362,7 +332,7 @@ export class HttpClient {
       limit,
     );
     try {
-      const res = await this.axios.request<string>({ ...this.agents(), ...request, responseType: 'text', signal: controller.signal });
+      const res = await this.axios.request<string>({ ...request, responseType: 'text', signal: controller.signal });
       return { body: this.judge(what, res), status: res.status, location: locationOf(res) };
     } catch (e) {
       throw waitMs === undefined ? this.mapThrown(what, e, controller.signal) : this.waitError(what, e, controller.signal, startedAt);

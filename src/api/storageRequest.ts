@@ -32,8 +32,6 @@ export interface StorageRequestOptions {
   connectMs: number;
   /** Maps a failure that is not our own abort (reset, refused, DNS) to an ApiError. */
   mapThrown: (e: unknown, signal: AbortSignal) => ApiError;
-  /** A keep-alive agent for the storage origin (HttpClient.agentFor), or undefined for the runtime's own. */
-  agent?: http.Agent;
 }
 
 /**
@@ -56,7 +54,6 @@ export function storageGet(url: string, opts: StorageRequestOptions): Promise<St
       method: 'GET',
       headers: opts.headers,
       signal: controller.signal,
-      ...(opts.agent ? { agent: opts.agent } : {}),
     });
     const connectTimer = setTimeout(
       () => controller.abort(new TimeoutError(`${opts.what}: no answer within ${secs(opts.connectMs)}.`)),

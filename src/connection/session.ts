@@ -114,10 +114,6 @@ export class Session implements vscode.Disposable {
         timeouts: { requestMs: requestTimeoutMs, answerWaitMs },
         log: this.log.sink,
         userAgent: `hosted-reasoning-vscode/${vscode.version}`,
-        // VS Code's proxy support decides every request's way. Under `http.proxySupport: on` an agent of the extension's
-        // would take the request out of the proxy, so none is given; under the other values VS Code replaces it where it
-        // proxies (and, in VS Code 1.100 to 1.139, closes each connection after its request whatever the agent: see README).
-        reuseConnections: () => vscode.workspace.getConfiguration('http').get<string>('proxySupport') !== 'on',
       },
       origin && this.profiles ? this.profiles.bookFor(origin) : undefined,
     );

@@ -22,8 +22,6 @@ export interface ConnectionsJob {
   count: number;
   intervalMs: number;
   jobId: string;
-  /** false: the runtime's own agent (Node's global agent, as before the client had its own). */
-  reuseConnections: boolean;
   /** Apply VS Code's proxy support first, with these settings (the module's path in the VS Code server build). */
   vscode?: { proxyAgentModule: string; proxySupport: 'override' | 'on' | 'off'; proxy: string };
 }
@@ -65,7 +63,7 @@ async function applyVscodeProxySupport(settings: NonNullable<ConnectionsJob['vsc
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? '{}') as ConnectionsJob;
   if (job.vscode) await applyVscodeProxySupport(job.vscode);
-  const client = new ServiceClient({ baseUrl: job.baseUrl, apiKey: job.apiKey, reuseConnections: () => job.reuseConnections });
+  const client = new ServiceClient({ baseUrl: job.baseUrl, apiKey: job.apiKey });
   if (job.calls === 'start') {
     const started = await client.startFinetune({
       files: [job.pdf ?? ''],
