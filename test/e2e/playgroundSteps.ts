@@ -84,12 +84,11 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
     await wb.showContainer('Hosted Reasoning');
     // Each click opens a new panel: clicked again only when none showed in a generous while (a click on a row the
     // tree was re-rendering was lost).
-    await actUntil(
-      `a playground to open from ${model}'s row`,
-      () => wb.inlineAction(wb.row('Models', new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`)), 'Open Playground'),
-      () => pg.prompt.isVisible(),
-      { retryAfterMs: 15_000 },
-    );
+    await wb.inlineAction(wb.row('Models', new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`)), 'Open Playground', {
+      what: `a playground to open from ${model}'s row`,
+      holds: () => pg.prompt.isVisible(),
+      retryAfterMs: 15_000,
+    });
     let chosen = '';
     await eventually(
       () => `the playground to choose ${model} (it shows ${JSON.stringify(chosen)})`,

@@ -347,9 +347,14 @@ export function story(env: StoryEnvironment): Story {
     needs: ['finetune'],
     async run({ note }) {
       await wb.clearNotifications();
-      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
       const info = emu.artifactInfo(modelName, key);
       assert.ok(info, 'the emulator has the artifact');
+      const requestsBefore = emu.received.length;
+      // The click counts once the artifact is asked of the storage host (a second click would join that download).
+      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…', {
+        what: 'the download to reach the storage host',
+        holds: async () => emu.received.slice(requestsBefore).some((r) => r.origin === 'storage'),
+      });
       await wb.notification(`Downloaded ${info.filename}`).waitFor({ timeout: 30_000 });
 
       const file = path.join(env.downloadFolder, info.filename);
@@ -611,9 +616,12 @@ export function story(env: StoryEnvironment): Story {
       const downloadsBefore = fs.readdirSync(env.downloadFolder);
       const requestsBefore = emu.received.length;
       await wb.showContainer('Hosted Reasoning');
-      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
       // The server build's save dialog is VS Code's own: a quick input holding the path to save to.
-      await wb.quickInputTitled(`Save the artifact of ${modelName}`);
+      const saveTitle = `Save the artifact of ${modelName}`;
+      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…', {
+        what: `the save dialog "${saveTitle}" to open`,
+        holds: () => wb.quickInputShowsTitle(saveTitle),
+      });
       const proposed = await eventually('the dialog to propose a path', async () => {
         const value = await wb.quickInputBox.inputValue();
         return value.endsWith(info.filename) ? value : undefined;
