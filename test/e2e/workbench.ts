@@ -421,11 +421,23 @@ export class Workbench {
     return toast.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts();
   }
 
-  /** Clears every notification (palette: "Notifications: Clear All Notifications"), so the next step's stand alone. */
+  /**
+   * Clears every notification (palette: "Notifications: Clear All Notifications"), so the next step's stand alone.
+   * The command is run again while toasts remain (one that came after the clear, a clear the palette lost); the
+   * failure names the toasts still shown (one showing progress cannot be cleared).
+   */
   async clearNotifications(): Promise<void> {
-    if ((await this.page.locator('.notification-toast').count()) === 0) return;
-    await this.runCommand('Notifications: Clear All Notifications');
-    await this.page.locator('.notification-toast').first().waitFor({ state: 'detached' });
+    const toasts = this.page.locator('.notification-toast');
+    let shown: string[] = [];
+    await actUntil(
+      () => `every notification to be cleared (still shown: ${JSON.stringify(shown)})`,
+      () => this.runCommand('Notifications: Clear All Notifications'),
+      async () => {
+        shown = (await toasts.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim().slice(0, 120));
+        return shown.length === 0;
+      },
+      { retryAfterMs: 3_000 },
+    );
   }
 
   // ---------------------------------------------------------------------------------------------- status bar
