@@ -106,6 +106,9 @@ export async function askHosted(
   const input = chat.locator('.interactive-input-part .monaco-editor').first();
   const suggest = page.locator('.suggest-widget.visible');
   const holdsPrompt = async (): Promise<boolean> => (await input.innerText()).replace(/\s+/g, ' ').includes(`@hosted ${question}`);
+  // Keys go where the caret is: the input is clicked until it has it (a click while the view was still drawn left
+  // the caret elsewhere, and Control+A, Delete there act on whatever holds it).
+  const focused = chat.locator('.interactive-input-part .monaco-editor.focused');
   await actUntil(
     'the prompt typed, with no suggestion list open',
     async () => {
@@ -114,7 +117,12 @@ export async function askHosted(
         return;
       }
       if (await holdsPrompt()) return;
-      await input.click({ timeout: 5_000 });
+      await actUntil(
+        'the caret in the Chat input',
+        () => input.click({ timeout: 5_000 }),
+        () => focused.isVisible(),
+        { retryAfterMs: 2_000 },
+      );
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Delete');
       // The mention first: the participant, not the built-in agent, gets the prompt.

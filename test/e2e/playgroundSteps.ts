@@ -361,22 +361,37 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         );
 
         await wb.runCommand('File: New Untitled Text File');
-        const editor = page.locator('.part.editor .monaco-editor.focused');
+        // The new file's editor (the playground beside it is no text editor).
+        const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
         await editor.waitFor();
+        // Keys go where the caret is: before each key the caret is seen in the editor, else the editor is clicked
+        // (Control+A in the workbench or the hidden playground would select something else).
+        const caretInEditor = (): Promise<void> =>
+          actUntil(
+            'the caret in the new file',
+            () => editor.locator('.view-lines').click({ timeout: 5_000 }),
+            async () => (await editor.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false,
+            { retryAfterMs: 2_000 },
+          );
         // The code typed (read back from the editor's lines, where spaces are drawn as no-break spaces), then all of
         // it selected (the status bar counts the selected characters): each done again if it did not take.
         const lines = editor.locator('.view-lines');
+        let typed = '';
         await actUntil(
-          'the new file to hold the code',
+          () => `the new file to hold the code (it holds ${JSON.stringify(typed)})`,
           async () => {
+            await caretInEditor();
             await page.keyboard.press('Control+A');
             await page.keyboard.insertText(SELECTED_CODE);
           },
-          async () => (await lines.innerText()).replace(/\u00a0/g, ' ') === SELECTED_CODE,
+          async () => (typed = (await lines.innerText()).replace(/\u00a0/g, ' ')) === SELECTED_CODE,
         );
         await actUntil(
           'the whole code selected',
-          () => page.keyboard.press('Control+A'),
+          async () => {
+            await caretInEditor();
+            await page.keyboard.press('Control+A');
+          },
           () => wb.statusBarText(`(${SELECTED_CODE.length} selected)`).isVisible(),
           { retryAfterMs: 2_000 },
         );
