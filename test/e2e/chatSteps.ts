@@ -81,8 +81,14 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
         { retryAfterMs: 10_000 },
       );
       const editor = page.locator('.part.editor .editor-instance .view-lines');
-      await editor.getByText('The question is about').first().waitFor();
-      assert.match((await editor.innerText()).replace(/\s+/g, ' '), /Reasoning of \S+ \(as the service sent it\)/);
+      let shown = '';
+      await eventually(
+        () => `the editor to hold the model's name and its reasoning (it reads ${JSON.stringify(shown.slice(0, 200))})`,
+        async () => {
+          shown = (await editor.innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ');
+          return /Reasoning of \S+ \(as the service sent it\)/.test(shown) && shown.includes('The question is about') ? true : undefined;
+        },
+      );
       await shot('reasoning');
     },
   };
