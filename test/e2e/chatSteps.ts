@@ -81,8 +81,14 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
         { retryAfterMs: 10_000 },
       );
       const editor = page.locator('.part.editor .editor-instance .view-lines');
-      await editor.getByText('The question is about').first().waitFor();
-      assert.match((await editor.innerText()).replace(/\s+/g, ' '), /Reasoning of \S+ \(as the service sent it\)/);
+      let shown = '';
+      await eventually(
+        () => `the editor to hold the model's name and its reasoning (it reads ${JSON.stringify(shown.slice(0, 200))})`,
+        async () => {
+          shown = (await editor.innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ');
+          return /Reasoning of \S+ \(as the service sent it\)/.test(shown) && shown.includes('The question is about') ? true : undefined;
+        },
+      );
       await shot('reasoning');
     },
   };
@@ -106,6 +112,9 @@ export async function askHosted(
   const input = chat.locator('.interactive-input-part .monaco-editor').first();
   const suggest = page.locator('.suggest-widget.visible');
   const holdsPrompt = async (): Promise<boolean> => (await input.innerText()).replace(/\s+/g, ' ').includes(`@hosted ${question}`);
+  // Keys go where the caret is: the input is clicked until it has it (a click while the view was still drawn left
+  // the caret elsewhere, and Control+A, Delete there act on whatever holds it).
+  const focused = chat.locator('.interactive-input-part .monaco-editor.focused');
   await actUntil(
     'the prompt typed, with no suggestion list open',
     async () => {
@@ -114,7 +123,12 @@ export async function askHosted(
         return;
       }
       if (await holdsPrompt()) return;
-      await input.click({ timeout: 5_000 });
+      await actUntil(
+        'the caret in the Chat input',
+        () => input.click({ timeout: 5_000 }),
+        () => focused.isVisible(),
+        { retryAfterMs: 2_000 },
+      );
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Delete');
       // The mention first: the participant, not the built-in agent, gets the prompt.

@@ -85,6 +85,32 @@ export class PlaygroundPage {
     if (!drawn) throw new Error('the playground drew no frame within 10 s');
   }
 
+  /**
+   * What the page shows for each `data-testid`, read in one go inside the page: its text, whether it is seen, and
+   * whether the `<details>` around it is open. States that change together (the status, the clock, the reasoning, the
+   * answer) are judged together: read one by one, a streaming page moves on between the reads.
+   */
+  async shown<Id extends string>(ids: readonly Id[]): Promise<Record<Id, ShownElement>> {
+    const { content } = await this.frames();
+    return content.evaluate(
+      (wanted) =>
+        Object.fromEntries(
+          wanted.map((id) => {
+            const element = document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+            return [
+              id,
+              {
+                text: element?.innerText ?? '',
+                visible: element?.checkVisibility() ?? false,
+                open: element?.closest('details')?.open ?? false,
+              },
+            ];
+          }),
+        ) as Record<Id, ShownElement>,
+      ids,
+    );
+  }
+
   /** The host frame and our page's frame, for evaluating inside them. */
   async frames(): Promise<{ host: Frame; content: Frame }> {
     const host = await (await this.host.elementHandle())?.contentFrame();
@@ -93,6 +119,14 @@ export class PlaygroundPage {
     if (!content) throw new Error("the webview's content frame is not there");
     return { host, content };
   }
+}
+
+/** One element of the page as `PlaygroundPage.shown` reads it. */
+export interface ShownElement {
+  readonly text: string;
+  readonly visible: boolean;
+  /** Whether the `<details>` holding it (the Thinking section) is open; false outside one. */
+  readonly open: boolean;
 }
 
 /** True when a request comes from a webview's frames (the host page or our page inside it). */

@@ -84,12 +84,11 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
     await wb.showContainer('Hosted Reasoning');
     // Each click opens a new panel: clicked again only when none showed in a generous while (a click on a row the
     // tree was re-rendering was lost).
-    await actUntil(
-      `a playground to open from ${model}'s row`,
-      () => wb.inlineAction(wb.row('Models', new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`)), 'Open Playground'),
-      () => pg.prompt.isVisible(),
-      { retryAfterMs: 15_000 },
-    );
+    await wb.inlineAction(wb.row('Models', new RegExp(`^Base model ${escapeRegExp(model)}(,|$)`)), 'Open Playground', {
+      what: `a playground to open from ${model}'s row`,
+      holds: () => pg.prompt.isVisible(),
+      retryAfterMs: 15_000,
+    });
     let chosen = '';
     await eventually(
       () => `the playground to choose ${model} (it shows ${JSON.stringify(chosen)})`,
@@ -114,13 +113,18 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         const asked = emu.received.length;
         await pg.ask('How do I restore a deleted note?');
 
-        // Sample what the person sees: the answer must grow in several visible steps, not appear at once.
+        // Sample what the person sees: the answer must grow in several visible steps, not appear at once, each seen
+        // while the status says it is streaming and the first-token time shows (read together with the answer).
         const sizes: number[] = [];
+        let last = '';
         await eventually(
-          `the answer to grow in ${GROWTH_STEPS} steps (seen: ${sizes.join(', ')})`,
+          () => `the answer to grow in ${GROWTH_STEPS} steps while streaming (sizes seen: ${sizes.join(', ')}; last seen: ${last})`,
           async () => {
-            const size = (await pg.output.innerText()).length;
-            if (size > 0 && size !== sizes[sizes.length - 1]) sizes.push(size);
+            const seen = await pg.shown(['output', 'status', 'ttft']);
+            const size = seen.output.text.length;
+            last = JSON.stringify({ status: seen.status.text, ttft: seen.ttft.text, size });
+            const streaming = seen.status.text === 'Streaming…' && /^first token \S+/.test(seen.ttft.text);
+            if (streaming && size > 0 && size !== sizes[sizes.length - 1]) sizes.push(size);
             return sizes.length >= GROWTH_STEPS ? true : undefined;
           },
           20_000,
@@ -128,8 +132,6 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         );
         note(`output sizes while streaming: ${sizes.join(' → ')} characters`);
         assert.ok(sizes.length > 1 && sizes[sizes.length - 1]! > sizes[0]!, 'the answer grew');
-        assert.equal(await pg.status.innerText(), 'Streaming…', 'the status says the answer is streaming');
-        assert.match(await pg.ttft.innerText(), /^first token \S+/, 'the time to the first token is shown');
         await shot('streaming');
 
         await actUntil(
@@ -359,22 +361,37 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         );
 
         await wb.runCommand('File: New Untitled Text File');
-        const editor = page.locator('.part.editor .monaco-editor.focused');
+        // The new file's editor (the playground beside it is no text editor).
+        const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
         await editor.waitFor();
+        // Keys go where the caret is: before each key the caret is seen in the editor, else the editor is clicked
+        // (Control+A in the workbench or the hidden playground would select something else).
+        const caretInEditor = (): Promise<void> =>
+          actUntil(
+            'the caret in the new file',
+            () => editor.locator('.view-lines').click({ timeout: 5_000 }),
+            async () => (await editor.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false,
+            { retryAfterMs: 2_000 },
+          );
         // The code typed (read back from the editor's lines, where spaces are drawn as no-break spaces), then all of
         // it selected (the status bar counts the selected characters): each done again if it did not take.
         const lines = editor.locator('.view-lines');
+        let typed = '';
         await actUntil(
-          'the new file to hold the code',
+          () => `the new file to hold the code (it holds ${JSON.stringify(typed)})`,
           async () => {
+            await caretInEditor();
             await page.keyboard.press('Control+A');
             await page.keyboard.insertText(SELECTED_CODE);
           },
-          async () => (await lines.innerText()).replace(/\u00a0/g, ' ') === SELECTED_CODE,
+          async () => (typed = (await lines.innerText()).replace(/\u00a0/g, ' ')) === SELECTED_CODE,
         );
         await actUntil(
           'the whole code selected',
-          () => page.keyboard.press('Control+A'),
+          async () => {
+            await caretInEditor();
+            await page.keyboard.press('Control+A');
+          },
           () => wb.statusBarText(`(${SELECTED_CODE.length} selected)`).isVisible(),
           { retryAfterMs: 2_000 },
         );
@@ -427,40 +444,48 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
       const prompt = 'Which eviction policy suits a notes app?';
       await pg.ask(prompt);
 
-      // The silence is thinking: the status says so and its clock runs (seen at 0:01 and again at 0:02).
+      // The silence is thinking: the status says so and its clock runs (seen at 0:01 and again at 0:02). Each look
+      // reads the status, the clock, the section and the answer together: read one by one, the reasoning could arrive
+      // between the clock's look and the section's.
       const clock: string[] = [];
       for (const tick of ['0:01', '0:02']) {
-        await eventually(
+        const seen = await eventually(
           () => `the status to read "Thinking…" at ${tick} (seen: ${clock.join(', ')})`,
           async () => {
-            const [status, elapsed] = [await pg.status.innerText(), await pg.byTestId('elapsed').innerText()];
-            if (clock[clock.length - 1] !== `${status} ${elapsed}`) clock.push(`${status} ${elapsed}`);
-            return status === 'Thinking…' && elapsed === tick ? true : undefined;
+            const now = await pg.shown(['status', 'elapsed', 'thinking', 'output']);
+            const line = `${now.status.text} ${now.elapsed.text}`;
+            if (clock[clock.length - 1] !== line) clock.push(line);
+            return now.status.text === 'Thinking…' && now.elapsed.text === tick ? now : undefined;
           },
           THINK_MS + 10_000,
           100,
         );
+        assert.equal(seen.thinking.visible, false, `no Thinking section before any reasoning (at ${tick})`);
+        assert.equal(seen.output.text.trim(), '', `no answer during the silence (at ${tick}: ${JSON.stringify(seen.output.text)})`);
         if (tick === '0:01') await shot('silent');
       }
-      assert.equal(await pg.byTestId('thinking').isVisible(), false, 'no Thinking section before any reasoning');
-      assert.equal((await pg.output.innerText()).trim(), '', 'no answer during the silence');
       note(`while silent: ${clock.join(' → ')}`);
 
-      // The reasoning streams into the open Thinking section while the answer is still empty.
-      const section = pg.content.locator('details.thinking', { has: pg.byTestId('thinking') }); // pane A's
-      await eventually(
-        'the reasoning in an open Thinking section, with no answer yet',
-        async () =>
-          (await pg.byTestId('thinking').isVisible()) &&
-          (await pg.byTestId('thinking').innerText()).length > 40 &&
-          (await pg.output.innerText()).trim() === ''
-            ? true
-            : undefined,
+      // The reasoning streams into the open Thinking section while the answer is still empty (read together: the
+      // answer folds the section as it starts).
+      let streaming = '';
+      const reasoningSeen = await eventually(
+        () => `the reasoning in an open Thinking section, with no answer yet (last seen: ${streaming})`,
+        async () => {
+          const now = await pg.shown(['thinking', 'thinking-summary', 'output']);
+          streaming = JSON.stringify({
+            thinking: now.thinking.text.slice(0, 60),
+            open: now.thinking.open,
+            summary: now['thinking-summary'].text,
+            answer: now.output.text.slice(0, 60),
+          });
+          return now.thinking.visible && now.thinking.text.length > 40 && now.output.text.trim() === '' ? now : undefined;
+        },
         20_000,
         50,
       );
-      assert.equal(await section.evaluate((d) => (d as HTMLDetailsElement).open), true, 'open while the model thinks');
-      assert.match(await pg.byTestId('thinking-summary').innerText(), /^Thinking · \d+ chars$/);
+      assert.equal(reasoningSeen.thinking.open, true, 'open while the model thinks');
+      assert.match(reasoningSeen['thinking-summary'].text, /^Thinking · \d+ chars$/);
       await shot('reasoning');
 
       // The answer starts: the section folds away, saying how long the model thought; the answer shows alone.
@@ -468,6 +493,7 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
       // The section and the answer render a frame after the status.
       await pg.rendered();
       const reasoning = composeReasoning({ ...DEFAULT_RUN, modelName: model, prompt });
+      const section = pg.content.locator('details.thinking', { has: pg.byTestId('thinking') }); // pane A's
       assert.equal(await section.evaluate((d) => (d as HTMLDetailsElement).open), false, 'folded once the answer came');
       assert.equal(await pg.byTestId('thinking').isVisible(), false);
       const summary = await pg.byTestId('thinking-summary').innerText();

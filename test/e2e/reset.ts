@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import type { Locator } from 'playwright-core';
 import type { Emulator, EmulatorOptions } from '../service/emulator';
-import { actUntil, eventually, type Workbench } from './workbench';
+import { actUntil, type Workbench } from './workbench';
 
 export interface ResetOptions {
   readonly workbench: Workbench;
@@ -22,6 +22,8 @@ export interface ResetOptions {
 
 /** At most this many Escapes: more means something reopens itself, which the reset reports. */
 const MAX_ESCAPES = 8;
+/** Close All Editor Groups is run again after this long with tabs left and no dialog asking. */
+const CLOSE_ALL_AGAIN_MS = 5_000;
 /** Emulator options a step may change; the others (ports, keys, data folder) are the run's. */
 type StepOptions = Omit<EmulatorOptions, 'host' | 'port' | 'storagePort' | 'dataDir' | 'keys' | 'datasets'>;
 
@@ -118,14 +120,26 @@ export class WorkbenchReset {
     const count = await tabs.count();
     if (count === 0) return;
     undone.push(`closed ${count} editor${count === 1 ? '' : 's'}`);
-    await wb.runCommand('View: Close All Editor Groups');
     const dontSave = this.page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save" });
+    let left: string[] = [];
+    // An unsaved editor's dialog is answered as soon as it shows; Close All is run again while tabs remain and no
+    // dialog asks (an editor that opened meanwhile, a command the palette lost), though not within 5 s of the last:
+    // F1 under a dialog still coming would open no palette.
+    let closedAllAt = Date.now();
+    await wb.runCommand('View: Close All Editor Groups');
     await actUntil(
-      'every editor to close',
+      () => `every editor to close (still open: ${JSON.stringify(left)})`,
       async () => {
         if (await dontSave.isVisible()) await dontSave.click({ timeout: 5_000 });
+        else if (Date.now() - closedAllAt > CLOSE_ALL_AGAIN_MS) {
+          closedAllAt = Date.now();
+          await wb.runCommand('View: Close All Editor Groups');
+        }
       },
-      async () => (await tabs.count()) === 0,
+      async () => {
+        left = (await tabs.allInnerTexts()).map((text) => text.trim());
+        return left.length === 0;
+      },
       { retryAfterMs: 1_000 },
     );
   }
@@ -180,8 +194,13 @@ export class WorkbenchReset {
     const auxiliaryBar = this.page.locator('.part.auxiliarybar');
     if (await auxiliaryBar.isVisible()) {
       undone.push('hid the secondary side bar');
-      await this.options.workbench.runCommand('View: Hide Secondary Side Bar');
-      await auxiliaryBar.waitFor({ state: 'hidden' });
+      // Hiding is no toggle: safe to run again if the palette lost it.
+      await actUntil(
+        'the secondary side bar to hide',
+        () => this.options.workbench.runCommand('View: Hide Secondary Side Bar'),
+        async () => !(await auxiliaryBar.isVisible()),
+        { retryAfterMs: 3_000 },
+      );
     }
     const box = await this.sideBarBox();
     if (!box) return;
@@ -195,19 +214,21 @@ export class WorkbenchReset {
   /** No toast and no open notification center. */
   private async clearNotifications(undone: string[]): Promise<void> {
     const wb = this.options.workbench;
-    const toasts = this.page.locator('.notification-toast');
-    const count = await toasts.count();
+    const count = await this.page.locator('.notification-toast').count();
     if (count > 0) {
       undone.push(`cleared ${count} notification${count === 1 ? '' : 's'}`);
+      // Until none shows; its failure names those left (one still showing progress cannot be cleared).
       await wb.clearNotifications();
-      await eventually('every notification to be cleared (one still shows progress?)', async () =>
-        (await toasts.count()) === 0 ? true : undefined,
-      );
     }
-    if (await this.page.locator('.notifications-center.visible').isVisible()) {
+    const center = this.page.locator('.notifications-center.visible');
+    if (await center.isVisible()) {
       undone.push('hid the notification center');
-      await wb.runCommand('Notifications: Hide Notifications');
-      await this.page.locator('.notifications-center.visible').waitFor({ state: 'hidden' });
+      await actUntil(
+        'the notification center to hide',
+        () => wb.runCommand('Notifications: Hide Notifications'),
+        async () => !(await center.isVisible()),
+        { retryAfterMs: 3_000 },
+      );
     }
   }
 }

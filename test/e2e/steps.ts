@@ -238,7 +238,12 @@ export function story(env: StoryEnvironment): Story {
 
       await wb.runCommand('Hosted Reasoning: Set API Key…');
       await wb.quickInputTitled('Hosted Reasoning: API Key');
-      assert.equal(await wb.quickInputBox.getAttribute('type'), 'password', 'the key is typed into a password field');
+      // The box's title and its kind of field may be drawn a moment apart.
+      let fieldType: string | null = null;
+      await eventually(
+        () => `the key box to be a password field (its type is ${JSON.stringify(fieldType)})`,
+        async () => ((fieldType = await wb.quickInputBox.getAttribute('type')) === 'password' ? true : undefined),
+      );
       await wb.replaceQuickInputValue(key);
       await shot('password');
       await wb.acceptQuickInput('the key box to take the key and close', () => wb.quickInputClosed());
@@ -347,9 +352,14 @@ export function story(env: StoryEnvironment): Story {
     needs: ['finetune'],
     async run({ note }) {
       await wb.clearNotifications();
-      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
       const info = emu.artifactInfo(modelName, key);
       assert.ok(info, 'the emulator has the artifact');
+      const requestsBefore = emu.received.length;
+      // The click counts once the artifact is asked of the storage host (a second click would join that download).
+      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…', {
+        what: 'the download to reach the storage host',
+        holds: async () => emu.received.slice(requestsBefore).some((r) => r.origin === 'storage'),
+      });
       await wb.notification(`Downloaded ${info.filename}`).waitFor({ timeout: 30_000 });
 
       const file = path.join(env.downloadFolder, info.filename);
@@ -384,28 +394,62 @@ export function story(env: StoryEnvironment): Story {
       // Greedy for the local model: the emulator's tiny model (random weights) sampled at 0.7 sometimes ends its
       // answer at the first token (seen under load and without: "Done." and no text), so "it answered" was a draw.
       // At 0 the same model, prompt and runtime give the same answer every run.
+      // Each knob is set again until it reads what was set (a form the page re-draws, as when its model list arrives,
+      // would put it back); the second model is picked once Compare shows its choice.
       const temperature = pg.byTestId('temperature');
-      await temperature.fill('0');
-      await eventually('the temperature to read 0', async () => ((await temperature.inputValue()) === '0' ? true : undefined));
-      await pg.byTestId('compare').check();
-      await pg.byTestId('model-select-b').selectOption(env.baseModel);
+      let temperatureSeen = '';
+      await actUntil(
+        () => `the temperature to read 0 (it reads ${JSON.stringify(temperatureSeen)})`,
+        () => temperature.fill('0', { timeout: 5_000 }),
+        async () => (temperatureSeen = await temperature.inputValue()) === '0',
+        { retryAfterMs: 2_000 },
+      );
+      const compare = pg.byTestId('compare');
+      const modelB = pg.byTestId('model-select-b');
+      // A click on the box toggles it: done only while it is not checked.
+      await actUntil(
+        'Compare to be ticked and offer the second model',
+        async () => {
+          if (!(await compare.isChecked())) await compare.click({ timeout: 5_000 });
+        },
+        async () => (await compare.isChecked()) && (await modelB.isVisible()),
+        { retryAfterMs: 2_000 },
+      );
+      let modelBSeen = '';
+      await actUntil(
+        () => `the second model to be ${env.baseModel} (it is ${JSON.stringify(modelBSeen)})`,
+        async () => void (await modelB.selectOption(env.baseModel, { timeout: 5_000 })),
+        async () => (modelBSeen = await modelB.inputValue()) === env.baseModel,
+        { retryAfterMs: 2_000 },
+      );
       emu.configure(WHAT_IS_LUMEN.options);
       await pg.ask(WHAT_IS_LUMEN.prompt);
       for (const side of ['', '-b']) {
         await pg.byTestId(`status${side}`).getByText('Done.').waitFor({ timeout: 90_000 });
       }
-      // The answers render a frame after the status.
-      await pg.rendered();
-      const [localText, hostedText] = [await pg.output.innerText(), await pg.byTestId('output-b').innerText()];
-      assert.ok(localText.trim().length > 0, 'the local model answered');
-      assert.ok(hostedText.includes('Lumen Notes'), `the hosted model answered (${hostedText.slice(0, 80)})`);
+      // The answers render a frame after the status; both are read until they hold what they should, and a failure
+      // says what they held.
+      let [localText, hostedText] = ['', ''];
+      await eventually(
+        () =>
+          `the local model's answer and the hosted one naming Lumen Notes (local: ${JSON.stringify(localText.slice(0, 80))}; hosted: ${JSON.stringify(hostedText.slice(0, 80))})`,
+        async () => {
+          [localText, hostedText] = [await pg.output.innerText(), await pg.byTestId('output-b').innerText()];
+          return localText.trim().length > 0 && hostedText.includes('Lumen Notes') ? true : undefined;
+        },
+      );
       note(`local (${localText.length} chars, llama.cpp in a child process) beside ${env.baseModel} (${hostedText.length} chars)`);
       // Side by side in a window of usual size (README says so): the second answer is to the right of the first, on the
-      // same rows (their tops can differ: a status line that wraps on one side pushes its answer down).
-      const [a, b] = [await pg.output.boundingBox(), await pg.byTestId('output-b').boundingBox()];
-      assert.ok(
-        a && b && b.x >= a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height,
-        `the answers side by side: ${JSON.stringify({ a, b })}`,
+      // same rows (their tops can differ: a status line that wraps on one side pushes its answer down). Read until
+      // the layout settles, naming the boxes last seen.
+      let boxes = {};
+      await eventually(
+        () => `the answers side by side: ${JSON.stringify(boxes)}`,
+        async () => {
+          const [a, b] = [await pg.output.boundingBox(), await pg.byTestId('output-b').boundingBox()];
+          boxes = { a, b };
+          return a && b && b.x >= a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height ? true : undefined;
+        },
       );
       await shot('side-by-side');
     },
@@ -456,34 +500,50 @@ export function story(env: StoryEnvironment): Story {
       await wb.notification(`${env.baseModel} on ${env.dataset}:`).waitFor();
       await wb.clearNotifications();
       await wb.statusBarText(/Evaluating/).waitFor({ state: 'hidden' });
-      // A window tall enough for the whole report, read from its heading down (the reset would restore it too).
+      // A window tall enough for the whole report, read from its heading down (the reset would restore it too). The
+      // workbench lays the webview out again after the window grows: its box is read on every look, and the heading
+      // scrolled to the top again until the verdict and the table are in view.
       await page.setViewportSize({ width: before.width, height: TALL_WINDOW_HEIGHT });
-      await reportPage.content.locator('h1').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
-      const seen = await reportPage.host.boundingBox();
-      assert.ok(seen, 'the report is laid out');
-      for (const [name, element] of [
-        ['the verdict', verdict],
-        ['the table', table],
-      ] as const) {
-        await eventually(`${name} in view without scrolling further`, async () => {
-          const box = await element.boundingBox();
-          return box && box.y >= seen.y && box.y + box.height <= seen.y + seen.height ? true : undefined;
-        });
-      }
+      let layout = {};
+      await actUntil(
+        () => `the verdict and the table in view from the report's heading down (${JSON.stringify(layout)})`,
+        () => reportPage.content.locator('h1').evaluate((heading) => heading.scrollIntoView({ block: 'start' })),
+        async () => {
+          const [seen, verdictBox, tableBox] = [
+            await reportPage.host.boundingBox(),
+            await verdict.boundingBox(),
+            await table.boundingBox(),
+          ];
+          layout = { webview: seen, verdict: verdictBox, table: tableBox };
+          const inView = (box: typeof seen): boolean => !!seen && !!box && box.y >= seen.y && box.y + box.height <= seen.y + seen.height;
+          return inView(verdictBox) && inView(tableBox);
+        },
+        { retryAfterMs: 2_000 },
+      );
       await shot('verdict');
       await page.setViewportSize(before);
 
       // Where the model came from: the two PDFs of step 2, each with the SHA-256 of its bytes.
       const lineage = reportPage.byTestId('lineage');
       await lineage.scrollIntoViewIfNeeded();
-      const lineageText = await lineage.innerText();
-      for (const name of env.sourcePdfs) {
-        const sha256 = createHash('sha256')
-          .update(fs.readFileSync(path.join(env.workspace, name)))
-          .digest('hex');
-        assert.ok(lineageText.includes(name) && lineageText.includes(sha256), `the lineage names ${name} with its SHA-256 ${sha256}`);
-      }
-      assert.ok(lineageText.includes(env.baseModel), 'the lineage names the base model');
+      const expected = [
+        env.baseModel,
+        ...env.sourcePdfs.flatMap((name) => [
+          name,
+          createHash('sha256')
+            .update(fs.readFileSync(path.join(env.workspace, name)))
+            .digest('hex'),
+        ]),
+      ];
+      let lineageText = '';
+      await eventually(
+        () =>
+          `the lineage to name the base model and both PDFs with their SHA-256 (${expected.join(', ')}); it reads ${JSON.stringify(lineageText)}`,
+        async () => {
+          lineageText = await lineage.innerText();
+          return expected.every((part) => lineageText.includes(part)) ? true : undefined;
+        },
+      );
       await shot('lineage');
 
       // Export as Markdown to a file the person names in the save dialog (the server build's own: a quick input).
@@ -598,11 +658,19 @@ export function story(env: StoryEnvironment): Story {
         () => field.isVisible(),
       );
       assert.equal(await field.inputValue(), env.downloadFolder, 'the Settings editor shows the download folder of the user settings');
-      await field.fill('');
-      await eventually('the emptied setting to be written to settings.json', async () => {
-        const written = JSON.parse(fs.readFileSync(env.userSettingsFile, 'utf8')) as Record<string, unknown>;
-        return (written['hostedReasoning.downloadFolder'] ?? '') === '' ? true : undefined;
-      });
+      // The field is emptied again until settings.json no longer holds the folder: a row the editor re-draws while its
+      // search settles would drop what was typed into the old one.
+      let written: unknown;
+      await actUntil(
+        () => `the emptied setting to be written to settings.json (it holds ${JSON.stringify(written)})`,
+        () => field.fill('', { timeout: 5_000 }),
+        async () => {
+          written = (JSON.parse(fs.readFileSync(env.userSettingsFile, 'utf8')) as Record<string, unknown>)[
+            'hostedReasoning.downloadFolder'
+          ];
+          return (written ?? '') === '';
+        },
+      );
       await shot('setting-cleared');
       await wb.closeEditor('Settings');
 
@@ -611,9 +679,12 @@ export function story(env: StoryEnvironment): Story {
       const downloadsBefore = fs.readdirSync(env.downloadFolder);
       const requestsBefore = emu.received.length;
       await wb.showContainer('Hosted Reasoning');
-      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…');
       // The server build's save dialog is VS Code's own: a quick input holding the path to save to.
-      await wb.quickInputTitled(`Save the artifact of ${modelName}`);
+      const saveTitle = `Save the artifact of ${modelName}`;
+      await wb.inlineAction(wb.row(MODELS, new RegExp(`^Custom model ${modelName}\\b`)), 'Download Model Artifact…', {
+        what: `the save dialog "${saveTitle}" to open`,
+        holds: () => wb.quickInputShowsTitle(saveTitle),
+      });
       const proposed = await eventually('the dialog to propose a path', async () => {
         const value = await wb.quickInputBox.inputValue();
         return value.endsWith(info.filename) ? value : undefined;

@@ -95,15 +95,17 @@ export function unreadableSteps({ workbench: wb, emu, key, baseModel, answerWiza
         },
         () => wb.quickInputShowsTitle(CHOOSE_TITLE),
       );
-      const chosen = wb.quickPickItem(new RegExp(`^${escapeRegExp(CHOSEN_LIST)}`));
-      await chosen.waitFor();
-      const offered = (await wb.quickInput.getByRole('option').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-      note(`offered: ${offered.join(' | ')}`);
-      assert.equal(offered.length, 2, 'both lists are offered');
-      assert.ok(
-        offered.every((o) => o.includes(baseModel)),
-        'each way names a few of the models it reads',
+      // Both lists, each naming a few of the models it reads: read until the quick pick shows them (it may fill its
+      // rows after its title), and named in the failure.
+      let offered: string[] = [];
+      await eventually(
+        () => `both lists offered, each naming ${baseModel} (offered: ${JSON.stringify(offered)})`,
+        async () => {
+          offered = (await wb.quickInput.getByRole('option').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+          return offered.length === 2 && offered.every((o) => o.includes(baseModel)) ? true : undefined;
+        },
       );
+      note(`offered: ${offered.join(' | ')}`);
       // README's picture: the row the person clicked and the choices it opened.
       await shot('choices', { x: 0, y: 0, ...README_CLIP });
       await wb.pickQuickPickItem(new RegExp(`^${escapeRegExp(CHOSEN_LIST)}`), 'the choice to be taken and the models listed', async () => {
@@ -178,8 +180,20 @@ export function unreadableSteps({ workbench: wb, emu, key, baseModel, answerWiza
         () => `more than three unreadable status answers (${unreadAnswers()})`,
         async () => (unreadAnswers() > 3 ? true : undefined),
       );
-      await row.waitFor();
-      assert.ok(await wb.statusBarItem('Hosted Reasoning: 1 job running').isVisible(), 'the job is still running');
+      // Read together, and named in the failure: the Jobs rows and the status bar's entry.
+      const running = wb.statusBarItem('Hosted Reasoning: 1 job running');
+      let seen = {};
+      await eventually(
+        () => `the job still running and its row still saying so (${JSON.stringify(seen)})`,
+        async () => {
+          const [rowShown, runningShown] = [await row.isVisible(), await running.isVisible()];
+          seen = {
+            jobs: await wb.rowLabels('Jobs'),
+            statusBar: await page.locator('.statusbar-item[aria-label^="Hosted Reasoning"]').allInnerTexts(),
+          };
+          return rowShown && runningShown ? true : undefined;
+        },
+      );
       note(`${unreadAnswers()} unreadable status answers; the row reads "${await row.getAttribute('aria-label')}"`);
       await shot('running');
 

@@ -141,21 +141,34 @@ export class Workbench {
     await this.restMouse();
   }
 
-  /** An inline action button of a tree row (shown on hover), by its title. */
-  async inlineAction(row: Locator, title: string | RegExp): Promise<void> {
+  /**
+   * Clicks an inline action button of a tree row (shown on hover), by its title, until `done` holds (what the action
+   * causes: a panel, a dialog, a download asked of the service). The pointer on the row shows its buttons; a row the
+   * tree re-renders under the pointer hides them again, and a click on a button being re-rendered is lost (the step
+   * then waited for an effect that never came). What it does (a download, a new panel) is not safe to do twice, so
+   * `done` is looked at before every click and a click is repeated only after `retryAfterMs` without an effect.
+   */
+  async inlineAction(
+    row: Locator,
+    title: string | RegExp,
+    done: { readonly what: Awaiting; readonly holds: () => Promise<boolean>; readonly retryAfterMs?: number },
+  ): Promise<void> {
     const button = row.getByRole('button', { name: title });
-    // The pointer on the row shows its buttons; a row the tree re-rendered under the pointer hides them again.
     await actUntil(
-      `the row's inline action ${String(title)} to show`,
-      () => row.hover({ timeout: ACTION_TIMEOUT_MS }),
-      () => button.isVisible(),
-      {
-        retryAfterMs: 2_000,
+      done.what,
+      async () => {
+        await actUntil(
+          `the row's inline action ${String(title)} to show`,
+          () => row.hover({ timeout: ACTION_TIMEOUT_MS }),
+          () => button.isVisible(),
+          { retryAfterMs: 2_000 },
+        );
+        await button.click({ timeout: ACTION_TIMEOUT_MS });
+        await this.restMouse();
       },
+      done.holds,
+      { retryAfterMs: done.retryAfterMs ?? 10_000 },
     );
-    // Clicked once: what it does (a download, a new panel) is not safe to repeat, so its caller waits for its effect.
-    await button.click();
-    await this.restMouse();
   }
 
   /**
@@ -408,11 +421,23 @@ export class Workbench {
     return toast.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts();
   }
 
-  /** Clears every notification (palette: "Notifications: Clear All Notifications"), so the next step's stand alone. */
+  /**
+   * Clears every notification (palette: "Notifications: Clear All Notifications"), so the next step's stand alone.
+   * The command is run again while toasts remain (one that came after the clear, a clear the palette lost); the
+   * failure names the toasts still shown (one showing progress cannot be cleared).
+   */
   async clearNotifications(): Promise<void> {
-    if ((await this.page.locator('.notification-toast').count()) === 0) return;
-    await this.runCommand('Notifications: Clear All Notifications');
-    await this.page.locator('.notification-toast').first().waitFor({ state: 'detached' });
+    const toasts = this.page.locator('.notification-toast');
+    let shown: string[] = [];
+    await actUntil(
+      () => `every notification to be cleared (still shown: ${JSON.stringify(shown)})`,
+      () => this.runCommand('Notifications: Clear All Notifications'),
+      async () => {
+        shown = (await toasts.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim().slice(0, 120));
+        return shown.length === 0;
+      },
+      { retryAfterMs: 3_000 },
+    );
   }
 
   // ---------------------------------------------------------------------------------------------- status bar

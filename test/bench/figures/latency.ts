@@ -556,9 +556,12 @@ export async function openPlaygroundBench(): Promise<PlaygroundBench> {
     await page.keyboard.type(KEY);
     await page.keyboard.press('Enter');
     await wb.waitForRow('Models', `Base model ${MODEL}`, 30_000);
-    await wb.inlineAction(wb.row('Models', `Base model ${MODEL}`), 'Open Playground');
     const pg = new PlaygroundPage(page);
-    await pg.prompt.waitFor();
+    await wb.inlineAction(wb.row('Models', `Base model ${MODEL}`), 'Open Playground', {
+      what: 'the playground to open',
+      holds: () => pg.prompt.isVisible(),
+      retryAfterMs: 15_000,
+    });
     await eventually(`the playground to choose ${MODEL}`, async () => ((await pg.modelSelect.inputValue()) === MODEL ? true : undefined));
     const showPlayground = async () => {
       await page.locator('.tabs-container [role="tab"]', { hasText: 'Playground' }).first().click();
