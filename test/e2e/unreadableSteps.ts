@@ -31,8 +31,6 @@ const CONTRACT_ROW = 'The model list could not be read — choose how to read it
 const CHOOSE_TITLE = 'Choose How to Read the Model List';
 /** The list the person picks of the two the `two-lists` shape offers (the one that lists every model). */
 const CHOSEN_LIST = 'available.items[].ref';
-/** Long enough for more than three unreadable status answers under the poller's backoff (the fourth within 16 s). */
-const SLOW_FINETUNE_MS = 20_000;
 /** README's picture of Choose How to Read…: the window, the side bar, and the part of the window shown. */
 const WIDE_WINDOW = 1920;
 const WIDE_SIDE_BAR = 560;
@@ -156,7 +154,9 @@ export function unreadableSteps({ workbench: wb, emu, key, baseModel, answerWiza
     async run({ shot, note }) {
       const name = 'lumen-unread';
       await wb.clearNotifications();
-      emu.configure({ finetuneDurationMs: SLOW_FINETUNE_MS });
+      // Held until the step has seen more than three unreadable answers, however long the poller's backoff takes on a
+      // loaded machine; then let go, to end when its model is listed.
+      emu.configure({ holdFinetunes: true });
       emu.faults.add({ path: STATUS_PATH, kind: 'body', status: 200, body: UNREADABLE_STATUS, times: 100_000 });
       const unreadAnswers = () => emu.received.filter((r) => r.path.startsWith(STATUS_PATH) && r.fault !== undefined).length;
       await answerWizard(name);
@@ -198,6 +198,7 @@ export function unreadableSteps({ workbench: wb, emu, key, baseModel, answerWiza
       await shot('running');
 
       // The service makes the model; Refresh Jobs asks now (the poller would, after its backoff): the list names it.
+      emu.configure({ holdFinetunes: false });
       await eventually(`the emulator to make ${name}`, async () => (emu.artifactPath(name, key) ? true : undefined));
       const ready = wb.notification(`Model ${name} is ready.`);
       await actUntil(

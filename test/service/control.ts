@@ -87,10 +87,11 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
         patch.shape = v as ServiceShape;
         break;
       case 'renameTunedModels':
+      case 'holdFinetunes':
         if (typeof v !== 'boolean') {
-          throw new BadInput('renameTunedModels must be true or false');
+          throw new BadInput(`${k} must be true or false`);
         }
-        patch.renameTunedModels = v;
+        patch[k] = v;
         break;
       case 'downloadMode':
         if (v !== 'redirect' && v !== 'metadata') {

@@ -51,6 +51,7 @@ const DEFAULTS = {
   storagePort: 0,
   tokenIntervalMs: 5,
   finetuneDurationMs: 1500,
+  holdFinetunes: false,
   renameTunedModels: false,
   evaluationDurationMs: 800,
   answerShapes: {},

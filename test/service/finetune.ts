@@ -277,11 +277,14 @@ function enterPhase(state: State, job: FinetuneJob, status: FinetuneStatus): voi
   job.phaseMs = status in PHASE_SHARE ? state.options.finetuneDurationMs * PHASE_SHARE[status as keyof typeof PHASE_SHARE] : 0;
 }
 
-/** Sleeps until the current phase's planned end. */
-async function phaseEnd(job: FinetuneJob): Promise<void> {
+/** Sleeps until the current phase's planned end, and on while the jobs are held (holdFinetunes). */
+async function phaseEnd(state: State, job: FinetuneJob): Promise<void> {
   const left = job.phaseStart + job.phaseMs - Date.now();
   if (left > 0) {
     await sleep(left);
+  }
+  while (state.options.holdFinetunes && !state.closed) {
+    await sleep(50);
   }
 }
 
@@ -294,7 +297,7 @@ async function runJob(state: State, job: FinetuneJob): Promise<void> {
     job.updatedAt = Date.now();
   };
   try {
-    await phaseEnd(job);
+    await phaseEnd(state, job);
     if (state.closed) {
       return;
     }
@@ -311,14 +314,14 @@ async function runJob(state: State, job: FinetuneJob): Promise<void> {
         return;
       }
     }
-    await phaseEnd(job);
+    await phaseEnd(state, job);
     enterPhase(state, job, 'generating');
-    await phaseEnd(job);
+    await phaseEnd(state, job);
     if (state.closed) {
       return;
     }
     enterPhase(state, job, 'training');
-    await phaseEnd(job);
+    await phaseEnd(state, job);
     if (state.closed) {
       return;
     }

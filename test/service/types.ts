@@ -111,6 +111,11 @@ export interface EmulatorOptions {
   tokenIntervalMs?: number;
   finetuneDurationMs?: number;
   /**
+   * While true, no finetune job leaves its phase (a step that must see a job running for as long as it needs, however
+   * slow the machine); set it false again and the jobs go on. Default false.
+   */
+  holdFinetunes?: boolean;
+  /**
    * A finished finetune job names the model it made itself, as OpenAI does (`ft:<base>:<asked name>:<job>`), in a
    * `fine_tuned_model` field of its status; the model is listed, evaluated and downloaded under that name only.
    * Default false: the model gets the name asked for.

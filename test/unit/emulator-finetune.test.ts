@@ -168,6 +168,23 @@ describe('emulator: finetune jobs with real documents', function () {
     await poll(String(first.body.job_id));
   });
 
+  it('holdFinetunes: a job stays in its phase while held (four times its whole duration), and goes on when let go', async () => {
+    em.configure({ holdFinetunes: true });
+    let held = true;
+    try {
+      const { body } = await start([['handbook.pdf', 'handbook.pdf']], fields('held-model'));
+      const jobId = String(body.job_id);
+      await sleep(1_600); // the whole job takes 400 ms when not held
+      const { body: view } = await getJson<JobView>(`${em.url}/cr/generate_questions_status?job_id=${jobId}`);
+      assert.equal(view.status, 'queued', 'held in its first phase');
+      em.configure({ holdFinetunes: false });
+      held = false;
+      assert.equal((await poll(jobId)).at(-1)?.status, 'completed');
+    } finally {
+      if (held) em.configure({ holdFinetunes: false });
+    }
+  });
+
   it('renameTunedModels: the finished job names the model it made (fine_tuned_model), listed under that name only', async () => {
     em.configure({ renameTunedModels: true });
     try {
