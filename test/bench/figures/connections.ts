@@ -14,7 +14,7 @@ import { writePdf } from '../../service/fixtures';
 import { startForwardProxy } from '../../service/forwardProxy';
 import { makeTestCertificates } from '../../service/testCertificates';
 import type { ConnectionsJob, ConnectionsResult } from '../connectionsWorker';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { runProcess } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt } from '../stats';
@@ -42,8 +42,10 @@ interface Measured {
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const burst = options.quick ? 20 : 100;
-  const polls = options.quick ? 3 : 12;
+  const burst = bySize(options, { full: 100, quick: 20, tiny: 3 });
+  const polls = bySize(options, { full: 12, quick: 3, tiny: 2 });
+  // A tiny run polls faster: it shows the harness runs, not what Node's agent does with an idle connection after 5 s.
+  const pollIntervalMs = bySize(options, { full: POLL_INTERVAL_MS, quick: POLL_INTERVAL_MS, tiny: 200 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hr-bench-connections-'));
   const proxyAgentModule = path.join(NEWEST_HOST.vscodeDir, 'node_modules', '@vscode', 'proxy-agent', 'out', 'index.js');
   const haveVscode = existsSync(NEWEST_HOST.installMarkerPath) && existsSync(proxyAgentModule);
@@ -73,7 +75,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         // Direct: the address itself (the name resolves nowhere); through the proxy: the name, which only it resolves.
         const port = new URL(emu.url).port;
         const baseUrl = c.viaProxy ? emu.url : `https://127.0.0.1:${port}`;
-        const base = { baseUrl, apiKey: KEY, count: c.calls === 'burst' ? burst : polls, intervalMs: POLL_INTERVAL_MS };
+        const base = { baseUrl, apiKey: KEY, count: c.calls === 'burst' ? burst : polls, intervalMs: pollIntervalMs };
         const vscode = c.vscode ? { proxyAgentModule, proxySupport: c.vscode, proxy: proxy.url } : undefined;
         const direct = `https://127.0.0.1:${port}`;
         const started =
@@ -132,7 +134,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     ];
     // Bursts one after another (their wall times are compared); the polling cases at once (they mostly sleep).
     // A discarded first burst warms the emulator's code in this process: the first case would otherwise pay for it.
-    await measure(burstCases[1]!);
+    if (options.size !== 'tiny') await measure(burstCases[1]!);
     const burstResults: Measured[] = [];
     for (const c of burstCases) burstResults.push(await measure(c));
     const pollResults = await Promise.all(pollCases.map(measure));
@@ -156,7 +158,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const [pollClient, pollRuntime, proxied, proxiedOn] = pollResults;
     if (pollClient && pollRuntime) {
       rows.push({
-        figure: `10. Connections, ${polls} polls at ${POLL_INTERVAL_MS / 1000} s, direct`,
+        figure: `10. Connections, ${polls} polls at ${pollIntervalMs / 1000} s, direct`,
         subject: `${pollClient.connections} connection(s) for ${pollClient.requests} polls`,
         reference: `${pollRuntime.connections} (Node’s agent: closes idle ones after 5 s)`,
         ratio: fmt(pollRuntime.connections / Math.max(1, pollClient.connections)),
@@ -167,7 +169,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     }
     if (proxied) {
       rows.push({
-        figure: `10. Tunnels, ${polls} polls at ${POLL_INTERVAL_MS / 1000} s behind a proxy, VS Code’s proxy support`,
+        figure: `10. Tunnels, ${polls} polls at ${pollIntervalMs / 1000} s behind a proxy, VS Code’s proxy support`,
         subject: `${proxied.tunnels} CONNECT tunnels for ${proxied.requests} polls (override)`,
         reference: `${proxiedOn?.tunnels ?? '—'} (on)`,
         ratio: '—',
@@ -177,7 +179,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       });
     }
     const table = [...burstResults, ...pollResults].map((m) => [
-      m.c.calls === 'burst' ? `${burst} lists` : `${polls} polls, ${POLL_INTERVAL_MS / 1000} s apart`,
+      m.c.calls === 'burst' ? `${burst} lists` : `${polls} polls, ${pollIntervalMs / 1000} s apart`,
       m.c.label,
       m.requests,
       m.connections,
