@@ -11,6 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type * as NodeLlamaCpp from 'node-llama-cpp' with { 'resolution-mode': 'import' };
 import { createLocalRuntime, type LocalRuntime, type LocalRuntimeSettings } from '../../../src/local/localRuntime';
+// The child is forked by its path (CHILD): imported here so that the test build compiles it.
+import type {} from '../../../src/local/runtimeChild';
 import { tinyModelGguf } from '../../service/tinyModel';
 import { bySize, type FigureOptions } from '../figure';
 import { runsTable, type FigureResult, type Row } from '../report';
