@@ -59,7 +59,10 @@ describe('benchmark figures, tiny (BENCH_TINY=1)', () => {
       assert.equal(code, 0, `figure.js ${figure.name} failed:\n${tail}`);
       assert.ok(result, `figure.js ${figure.name} wrote no result`);
       assert.ok(result.rows.length > 0, 'no rows');
-      for (const row of result.rows) assert.ok(row.figure.startsWith(`${figure.number}. `), `a row of another figure: ${row.figure}`);
+      for (const row of result.rows) {
+        assert.ok(row.figure.startsWith(`${figure.number}. `), `a row of another figure: ${row.figure}`);
+        assert.equal(row.met, undefined, `a tiny run judged a goal: ${row.figure}`);
+      }
       assert.ok(result.section.startsWith(`## ${figure.number}. ${figure.title}\n`), `section: ${result.section.slice(0, 80)}`);
     });
   }
