@@ -1,10 +1,10 @@
-// One first open of the 10,000-model view (or of its reference) in a fresh process: node listColdWorker.js '"subject"'.
-// Prints one JSON line { ms }.
-import { prepare } from './figures/largeList';
+// One first open of the large Models view (or of its reference) in a fresh process:
+// node listColdWorker.js '{"mode":"subject","count":10000}'. Prints one JSON line { ms }.
+import { prepare, type ColdJob } from './figures/largeList';
 
 async function main(): Promise<void> {
-  const mode = JSON.parse(process.argv[2] ?? '""') as string;
-  const { subject, reference } = prepare();
+  const { mode, count } = JSON.parse(process.argv[2] ?? '{}') as ColdJob;
+  const { subject, reference } = prepare(count);
   const ms = mode === 'subject' ? (await subject()).ms : await reference();
   process.stdout.write(`${JSON.stringify({ ms })}\n`);
 }

@@ -3,33 +3,16 @@
 // `npm test`; it takes several minutes.
 //   BENCH_ONLY=stream,upload  run some figures only (the report then goes to test-output/bench/REPORT.md)
 //   BENCH_QUICK=1             small sizes and few runs, to debug the harness (report in test-output/ too)
+//   BENCH_TINY=1              one smallest run of each, VS Code figures checked without it: proves every figure still
+//                             runs (npm test does this per figure: test/unit/benchTiny.test.ts); report in test-output/
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { sizeFromEnv } from './figure';
+import { FIGURES, type Figure } from './figureList';
 import { load, machine } from './machine';
 import { table, type FigureResult, type Row } from './report';
-
-interface Figure {
-  name: string;
-  number: number;
-  title: string;
-}
-
-/** In the order they run: cheap and CPU-bound first, the long idle polling window and the VS Code host last. */
-const FIGURES: Figure[] = [
-  { name: 'largeList', number: 7, title: 'Large lists' },
-  { name: 'stream', number: 2, title: 'Stream decoding' },
-  { name: 'upload', number: 4, title: 'Upload' },
-  { name: 'download', number: 5, title: 'Download' },
-  { name: 'polling', number: 6, title: 'Polling' },
-  { name: 'connections', number: 10, title: 'Connection reuse' },
-  { name: 'local', number: 8, title: 'Local runtime' },
-  { name: 'activation', number: 1, title: 'Activation' },
-  { name: 'latency', number: 3, title: 'Token latency in the playground' },
-  { name: 'chatLatency', number: 9, title: 'First token through vscode.lm' },
-  { name: 'reasoning', number: 11, title: 'Reasoning latency in the playground' },
-];
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -74,7 +57,7 @@ async function main(): Promise<void> {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const quick = process.env.BENCH_QUICK === '1';
+  const size = sizeFromEnv();
   const figures = only.length ? FIGURES.filter((f) => only.includes(f.name)) : FIGURES;
   if (only.length && figures.length !== only.length) {
     throw new Error(`unknown figure in BENCH_ONLY; known: ${FIGURES.map((f) => f.name).join(', ')}`);
@@ -114,7 +97,7 @@ async function main(): Promise<void> {
   const report = [
     '# Benchmarks',
     '',
-    `Written by \`npm run bench\` (test/bench/run.ts)${quick ? ' with BENCH_QUICK=1 (small sizes: not the real figures)' : ''}` +
+    `Written by \`npm run bench\` (test/bench/run.ts)${size === 'quick' ? ' with BENCH_QUICK=1 (small sizes: not the real figures)' : size === 'tiny' ? ' with BENCH_TINY=1 (the harness checked: nothing measured)' : ''}` +
       `${only.length ? `, a partial run: BENCH_ONLY=${only.join(',')}` : ''}.`,
     'Every figure is the median of several runs, with its spread, and its ratio to a reference measured in the same',
     'run, interleaved (reference, subject, reference, subject...) so that drift hits both. Timings are never asserted',
@@ -131,7 +114,7 @@ async function main(): Promise<void> {
     '',
     ...sections.flatMap((s) => [s, '']),
   ].join('\n');
-  const target = path.join(repoRoot, ...(only.length || quick ? ['test-output', 'bench'] : ['test', 'bench']), 'REPORT.md');
+  const target = path.join(repoRoot, ...(only.length || size !== 'full' ? ['test-output', 'bench'] : ['test', 'bench']), 'REPORT.md');
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.writeFileSync(target, report);
   console.log(`\n${report}`);

@@ -14,7 +14,7 @@ import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServer
 import { launchBrowser } from '../../runners/workbenchBrowser';
 import { withTemporaryHome } from '../../runners/temporaryHome';
 import { EMPTY_ID, FLOOR_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SUBJECT_ID, type ProbeLine } from '../activationShared';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { runNodeJson } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt, interleave, range, summarize } from '../stats';
@@ -132,6 +132,18 @@ function floorExtension(staging: string, dir: string): void {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** What the extension host loads as extensionTestsPath: times the activations (activationProbe.ts). */
+const PROBE = path.join(__dirname, '..', 'activationProbe.js');
+const SETUP_SERVER = path.join(repoRoot, 'out', 'test', 'runners', 'setupVscodeServer.js');
+
+/** A tiny run starts no VS Code (15-90 s): it checks that the files the host run hands to VS Code are there. */
+function tinyHost(installed: string[]): HostRuns {
+  for (const file of [PROBE, SETUP_SERVER, ...installed.map((dir) => path.join(dir, 'package.json'))]) {
+    if (!fs.existsSync(file)) throw new Error(`the activation figure's host run needs ${file}, which is missing`);
+  }
+  return { lines: [], problem: 'tiny run: no VS Code host started (its probe, setup script and extensions checked)' };
+}
+
 function lines(file: string): ProbeLine[] {
   if (!fs.existsSync(file)) return [];
   return fs
@@ -141,7 +153,13 @@ function lines(file: string): ProbeLine[] {
     .map((l) => JSON.parse(l) as ProbeLine);
 }
 
-/** `runs` fresh extension hosts (one workbench load each) in one server; the probe appends one line per host. */
+/** What the host runs gave: the probe's lines, a problem that cut them short, the profiled run's breakdown. */
+interface HostRuns {
+  lines: ProbeLine[];
+  problem?: string;
+  breakdown?: Breakdown;
+}
+
 interface Breakdown {
   /** Sampled ms, not idle. */
   busy: number;
@@ -189,15 +207,11 @@ function breakdown(file: string): Breakdown {
   return { busy: busy / 1000, load: load / 1000, compile: compile / 1000 };
 }
 
-async function inHost(
-  staging: string,
-  installed: string[],
-  runs: number,
-  tmp: string,
-): Promise<{ lines: ProbeLine[]; problem?: string; breakdown?: Breakdown }> {
+/** `runs` fresh extension hosts (one workbench load each) in one server; the probe appends one line per host. */
+async function inHost(staging: string, installed: string[], runs: number, tmp: string): Promise<HostRuns> {
   if (missingBrowser().length > 0) return { lines: [], problem: 'no Chromium on this machine' };
   if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
-    const setup = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'runners', 'setupVscodeServer.js')], {
+    const setup = spawnSync(process.execPath, [SETUP_SERVER], {
       stdio: 'inherit',
     });
     if (setup.status !== 0) return { lines: [], problem: 'the VS Code server could not be installed' };
@@ -235,7 +249,7 @@ async function inHost(
     // The web workbench keeps one extensionDevelopmentPath only: the empty extensions are installed (above).
     const payload = [
       ['extensionDevelopmentPath', remote(staging)],
-      ['extensionTestsPath', remote(path.join(__dirname, '..', 'activationProbe.js'))],
+      ['extensionTestsPath', remote(PROBE)],
     ];
     const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     browser = await launchBrowser(path.join(tmp, 'chromium-profile'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
@@ -268,8 +282,8 @@ async function inHost(
 export async function run(options: FigureOptions): Promise<FigureResult> {
   // The first is a warm-up (server caches), not counted; the rest a multiple of six, so each order of the three timed
   // extensions has as many runs and the median of the differences leans to none.
-  const hostRuns = options.quick ? 7 : 13;
-  const requireRuns = options.quick ? 3 : 10;
+  const hostRuns = bySize(options, { full: 13, quick: 7, tiny: 0 });
+  const requireRuns = bySize(options, { full: 10, quick: 3, tiny: 1 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-activation-'));
   try {
     const staging = path.join(tmp, 'extension');
@@ -296,7 +310,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const size = (f: string) => fs.statSync(f).size;
     const gz = (f: string) => gzipSync(fs.readFileSync(f)).length;
 
-    const host = await inHost(staging, [empty, primer, floor], hostRuns, tmp);
+    const installed = [empty, primer, floor];
+    const host = options.size === 'tiny' ? tinyHost(installed) : await inHost(staging, installed, hostRuns, tmp);
     if (process.env.BENCH_DEBUG) console.error(JSON.stringify(host));
     const counted = host.lines.slice(1).filter((l) => l.ms[SUBJECT_ID] !== undefined && l.ms[EMPTY_ID] !== undefined);
     const subj = counted.map((l) => l.ms[SUBJECT_ID] as number);
@@ -305,7 +320,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       requireRuns,
       async () => (await runNodeJson<{ ms: number }>('requireProbe.js', path.join(empty, 'extension.js'))).ms,
       async () => (await runNodeJson<{ ms: number }>('requireProbe.js', bundle)).ms,
-      1,
+      bySize(options, { full: 1, quick: 1, tiny: 0 }),
     );
     const rq = summarize(req.subject);
     const re = summarize(req.ref);

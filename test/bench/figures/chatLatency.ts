@@ -18,10 +18,13 @@ import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath } from '
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
 import { withTemporaryHome } from '../../runners/temporaryHome';
-import type { FigureOptions } from '../figure';
+import { askOnce } from '../askOnce';
+import { bySize, notMeasuredTiny, type FigureOptions } from '../figure';
 import {
   BARE_EXTENSION_ID,
   BARE_VENDOR,
+  CHAT_MODEL,
+  CHAT_PROMPT,
   CHAT_RESULT_ENV,
   CHAT_RUNS_ENV,
   CHAT_TOKEN_MS_ENV,
@@ -39,15 +42,48 @@ import { fmt, range, summarize, type Summary } from '../stats';
  */
 const GOAL_MARGIN_MS = 5;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** The extension host's tests entry: asks through vscode.lm and the playground (chatLatencyProbe.ts). */
+const PROBE = path.join(repoRoot, 'out', 'test', 'bench', 'chatLatencyProbe.js');
+
+/**
+ * A tiny run, no VS Code: the bare provider's helper extension written (its modules copied), the probe and the test
+ * workspace present, and the paced emulator asked once for the probe's question through the client.
+ */
+async function tiny(): Promise<FigureResult> {
+  for (const file of [PROBE, testWorkspacePath]) {
+    if (!fs.existsSync(file)) throw new Error(`the first-token figure needs ${file}, which is missing`);
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-chat-'));
+  const emu = await startEmulator({ tokenIntervalMs: 1 });
+  try {
+    bareExtension(path.join(tmp, 'extensions'));
+    const answer = await askOnce(emu.url, 'demo-key', CHAT_PROMPT, CHAT_MODEL);
+    if (answer === '') throw new Error("the emulator answered the probe's question with no text");
+  } finally {
+    await emu.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return {
+    rows: [
+      notMeasuredTiny(
+        "9. First token through vscode.lm, our provider beyond VS Code's own path and the playground's",
+        'probe, test workspace, bare provider extension, the emulator answering the question',
+        `≤ bare provider + playground + ${GOAL_MARGIN_MS} ms, every answer whole`,
+      ),
+    ],
+    section: '## 9. First token through vscode.lm\n\nTiny run: the harness checked without VS Code.',
+  };
+}
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
+  if (options.size === 'tiny') return tiny();
   const missing = missingBrowser();
   if (missing.length > 0) throw new Error(describeMissing(missing));
   const host = process.env.HR_VSCODE_HOST === 'minimum' ? HOSTS.minimum : NEWEST_HOST;
   if (!fs.existsSync(host.installMarkerPath)) {
     throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
   }
-  const runs = options.quick ? 3 : 15;
+  const runs = bySize(options, { full: 15, quick: 3, tiny: 0 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-chat-'));
   const resultFile = path.join(tmp, 'result.json');
   // The server's output and the workbench's console, for a run that fails.
@@ -82,8 +118,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     });
     const port = await server.listening;
     browser = await launchBrowser(path.join(tmp, 'chromium'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
-    const probe = path.join(repoRoot, 'out', 'test', 'bench', 'chatLatencyProbe.js');
-    await openWorkbench(browser, workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: probe }), (line) =>
+    await openWorkbench(browser, workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: PROBE }), (line) =>
       fs.appendFileSync(logFile, `${line}\n`),
     );
     const deadline = Date.now() + 120_000;

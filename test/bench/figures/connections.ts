@@ -16,7 +16,7 @@ import { writePdf } from '../../service/fixtures';
 import { startForwardProxy } from '../../service/forwardProxy';
 import { makeTestCertificates } from '../../service/testCertificates';
 import type { ConnectionsJob, ConnectionsResult } from '../connectionsWorker';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { runProcess } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt } from '../stats';
@@ -43,8 +43,10 @@ interface Measured {
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const burst = options.quick ? 20 : 100;
-  const polls = options.quick ? 3 : 12;
+  const burst = bySize(options, { full: 100, quick: 20, tiny: 3 });
+  const polls = bySize(options, { full: 12, quick: 3, tiny: 2 });
+  // A tiny run polls faster: it shows the harness runs, not what Node's agent does with an idle connection after 5 s.
+  const pollIntervalMs = bySize(options, { full: POLL_INTERVAL_MS, quick: POLL_INTERVAL_MS, tiny: 200 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hr-bench-connections-'));
   const proxyAgentModule = path.join(NEWEST_HOST.vscodeDir, 'node_modules', '@vscode', 'proxy-agent', 'out', 'index.js');
   const haveVscode = existsSync(NEWEST_HOST.installMarkerPath) && existsSync(proxyAgentModule);
@@ -74,7 +76,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         // Direct: the address itself (the name resolves nowhere); through the proxy: the name, which only it resolves.
         const port = new URL(emu.url).port;
         const baseUrl = c.viaProxy ? emu.url : `https://127.0.0.1:${port}`;
-        const base = { baseUrl, apiKey: KEY, count: c.calls === 'burst' ? burst : polls, intervalMs: POLL_INTERVAL_MS };
+        const base = { baseUrl, apiKey: KEY, count: c.calls === 'burst' ? burst : polls, intervalMs: pollIntervalMs };
         const vscode = c.vscode ? { proxyAgentModule, proxySupport: c.vscode, proxy: proxy.url } : undefined;
         const direct = `https://127.0.0.1:${port}`;
         const started = c.calls === 'poll' ? await worker({ ...base, baseUrl: direct, calls: 'start', pdf, jobId: '' }) : undefined;
@@ -108,7 +110,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     ];
     // Bursts one after another (their wall times are compared); the polling cases at once (they mostly sleep).
     // A discarded first burst warms the emulator's code in this process: the first case would otherwise pay for it.
-    await measure(burstCases[0]!);
+    if (options.size !== 'tiny') await measure(burstCases[0]!);
     const burstResults: Measured[] = [];
     for (const c of burstCases) burstResults.push(await measure(c));
     const pollResults = await Promise.all(pollCases.map(measure));
@@ -131,7 +133,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const [pollNode, proxied, proxiedOn] = pollResults;
     if (pollNode) {
       rows.push({
-        figure: `10. Connections, ${polls} polls at ${POLL_INTERVAL_MS / 1000} s, plain Node`,
+        figure: `10. Connections, ${polls} polls at ${pollIntervalMs / 1000} s, plain Node`,
         subject: `${pollNode.connections} connection(s) for ${pollNode.requests} polls`,
         reference: '—',
         ratio: '—',
@@ -142,7 +144,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     }
     if (proxied) {
       rows.push({
-        figure: `10. Tunnels, ${polls} polls at ${POLL_INTERVAL_MS / 1000} s behind a proxy, VS Code’s proxy support`,
+        figure: `10. Tunnels, ${polls} polls at ${pollIntervalMs / 1000} s behind a proxy, VS Code’s proxy support`,
         subject: `${proxied.tunnels} CONNECT tunnels for ${proxied.requests} polls (override)`,
         reference: `${proxiedOn?.tunnels ?? '—'} (on)`,
         ratio: '—',
@@ -152,7 +154,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       });
     }
     const table = [...burstResults, ...pollResults].map((m) => [
-      m.c.calls === 'burst' ? `${burst} lists` : `${polls} polls, ${POLL_INTERVAL_MS / 1000} s apart`,
+      m.c.calls === 'burst' ? `${burst} lists` : `${polls} polls, ${pollIntervalMs / 1000} s apart`,
       m.c.label,
       m.requests,
       m.connections,

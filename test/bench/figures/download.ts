@@ -5,7 +5,7 @@ import { mkdtemp, rm, statfs } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EmulatorProcess } from '../emulatorProcess';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { curl, runNodeJson } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt, GiB, interleave, MiB, mib, range, summarize } from '../stats';
@@ -26,12 +26,13 @@ const WRITER_NAMES: Record<BareWriter, string> = {
 };
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const size = options.quick ? 256 * MiB : 2 * GiB;
-  const runs = options.quick ? 2 : 5;
+  const size = bySize(options, { full: 2 * GiB, quick: 256 * MiB, tiny: 1 * MiB });
+  const runs = bySize(options, { full: 5, quick: 2, tiny: 1 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hr-bench-download-'));
   const fs = await statfs(dir);
   const free = fs.bavail * fs.bsize;
-  if (free < 3 * size + GiB) throw new Error(`not enough disk space in ${os.tmpdir()}: ${mib(free)} free, ${mib(3 * size + GiB)} needed`);
+  const needed = 3 * size + (options.size === 'tiny' ? 0 : GiB);
+  if (free < needed) throw new Error(`not enough disk space in ${os.tmpdir()}: ${mib(free)} free, ${mib(needed)} needed`);
   const em = await EmulatorProcess.start({ downloadMode: 'redirect' });
   try {
     const info = await em.addCustomModel(KEY, MODEL, size);
@@ -45,14 +46,17 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const perRun: (string | number)[][] = [];
     // The emulator hashes the artifact on the first answer that announces its checksum, before its headers: longer than
     // the client waits for them on a busy machine, so a bare download (which waits as long as it takes) goes first.
-    await em.call({ op: 'configure', patch: { storageChecksum: 'x-checksum-sha256' } });
-    const hashed = await runNodeJson<TransferResult>('transferWorker.js', {
-      ...job,
-      kind: 'bareDownload',
-      writer: 'events',
-    } satisfies TransferJob);
-    await rm(String(hashed.detail.path), { force: true });
-    await em.call({ op: 'configure', patch: { storageChecksum: 'none' } });
+    // A tiny run's artifact (1 MiB) hashes at once: no download first.
+    if (options.size !== 'tiny') {
+      await em.call({ op: 'configure', patch: { storageChecksum: 'x-checksum-sha256' } });
+      const hashed = await runNodeJson<TransferResult>('transferWorker.js', {
+        ...job,
+        kind: 'bareDownload',
+        writer: 'events',
+      } satisfies TransferJob);
+      await rm(String(hashed.detail.path), { force: true });
+      await em.call({ op: 'configure', patch: { storageChecksum: 'none' } });
+    }
     const paired = await interleave(
       runs,
       async (i) => {
@@ -89,7 +93,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         }
         return clientMs;
       },
-      1,
+      bySize(options, { full: 1, quick: 1, tiny: 0 }),
       (i, ref, subject) => {
         const m = memory[i]!;
         const cpu = (u: number, s: number) => `${fmt(u / 1000)} + ${fmt(s / 1000)}`;

@@ -10,7 +10,7 @@ import { readModelList } from '../../../src/api/modelListReading';
 import type { ModelInfo } from '../../../src/api/types';
 import type { JobRecord } from '../../../src/jobs/jobRecord';
 import type * as ModelsTreeModule from '../../../src/features/models/modelsTree';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { runsTable, type FigureResult } from '../report';
 import { runNodeJson } from '../proc';
 import { fmt, interleave, range, summarize } from '../stats';
@@ -82,17 +82,18 @@ function jobsFor(models: ModelInfo[], evaluations: number, finetunes: number): J
   return jobs;
 }
 
-const count = 10_000;
+/** The models listed: 10,000 (a tiny run: 100). */
+const COUNT = 10_000;
 
 /** Models, jobs, a fake service and the measurements, in this process (the vscode stub installed). */
-export function prepare() {
+export function prepare(count = COUNT) {
   installVscodeStub();
   const { ModelsTreeProvider } = createRequire(__filename)('../../../src/features/models/modelsTree') as typeof ModelsTreeModule;
   const body = JSON.stringify(modelsBody(count));
   const d0 = performance.now();
   const models = decodeModelList(JSON.parse(body));
   const decodeMs = performance.now() - d0;
-  const jobs = jobsFor(models, 1000, 200);
+  const jobs = jobsFor(models, Math.ceil(count / 10), Math.ceil(count / 50));
   const noop = () => ({ dispose() {} });
   const services = {
     context: {},
@@ -136,9 +137,9 @@ export function prepare() {
 }
 
 /** Reading the parsed answer by its profile, JSON.parse of the same text, and inferring it (ms each, one run). */
-function readingRuns(body: string) {
+function readingRuns(body: string, count: number) {
   const profile = readModelList(JSON.parse(body)).profile;
-  if (!profile) throw new Error('no profile inferred from the 10,000-model answer');
+  if (!profile) throw new Error(`no profile inferred from the ${count}-model answer`);
   const time = (f: () => unknown): number => {
     const t0 = performance.now();
     f();
@@ -163,23 +164,31 @@ function readingRuns(body: string) {
 type Services = ConstructorParameters<typeof ModelsTreeModule.ModelsTreeProvider>[0];
 
 /** One measurement in a fresh process (the first view open: nothing compiled yet); see listColdWorker.ts. */
-async function coldRun(mode: 'subject' | 'reference'): Promise<number> {
-  return (await runNodeJson<{ ms: number }>('listColdWorker.js', mode)).ms;
+async function coldRun(mode: 'subject' | 'reference', count: number): Promise<number> {
+  return (await runNodeJson<{ ms: number }>('listColdWorker.js', { mode, count } satisfies ColdJob)).ms;
+}
+
+/** What listColdWorker.ts measures. */
+export interface ColdJob {
+  mode: 'subject' | 'reference';
+  count: number;
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const runs = options.quick ? 5 : 21;
-  const coldRuns = options.quick ? 3 : 7;
+  const runs = bySize(options, { full: 21, quick: 5, tiny: 1 });
+  const coldRuns = bySize(options, { full: 7, quick: 3, tiny: 1 });
+  const warmup = bySize(options, { full: 3, quick: 3, tiny: 0 });
+  const count = bySize(options, { full: COUNT, quick: COUNT, tiny: 100 });
   const coldPairs = await interleave(
     coldRuns,
-    () => coldRun('reference'),
-    () => coldRun('subject'),
+    () => coldRun('reference', count),
+    () => coldRun('subject', count),
     0,
   );
-  const { ModelsTreeProvider, services, decodeMs, subject, reference, body } = prepare();
-  const reading = readingRuns(body);
-  const byProfile = await interleave(runs, reading.parse, reading.byProfile, 3);
-  const inferred = await interleave(runs, reading.parse, reading.inferred, 3);
+  const { ModelsTreeProvider, services, decodeMs, subject, reference, body } = prepare(count);
+  const reading = readingRuns(body, count);
+  const byProfile = await interleave(runs, reading.parse, reading.byProfile, warmup);
+  const inferred = await interleave(runs, reading.parse, reading.inferred, warmup);
   const bp = summarize(byProfile.subject);
   const bq = summarize(byProfile.ratios);
   const ip = summarize(inferred.subject);
@@ -198,7 +207,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     throw new Error('resolveTreeItem gave no tooltip with the model name');
   }
   check.dispose();
-  const paired = await interleave(runs, reference, async () => (await subject()).ms, 2);
+  const paired = await interleave(runs, reference, async () => (await subject()).ms, Math.min(warmup, 2));
   const s = summarize(paired.subject);
   const r = summarize(paired.ref);
   const q = summarize(paired.ratios);
@@ -248,7 +257,12 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     '',
     runsTable(
       ['Measure', 'ms'],
-      [['decoding the 10,000-model answer once (JSON.parse + decodeModelList, cold; not in the rows)', fmt(decodeMs)]],
+      [
+        [
+          `decoding the ${count.toLocaleString('en')}-model answer once (JSON.parse + decodeModelList, cold; not in the rows)`,
+          fmt(decodeMs),
+        ],
+      ],
     ),
     '',
     runsTable(

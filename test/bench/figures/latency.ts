@@ -22,7 +22,8 @@ import { extensionBundlePath, NEWEST_HOST, repoRoot } from '../../runners/vscode
 import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
 import { withTemporaryHome } from '../../runners/temporaryHome';
-import type { FigureOptions } from '../figure';
+import { askOnce } from '../askOnce';
+import { bySize, notMeasuredTiny, type FigureOptions } from '../figure';
 import {
   BARE_COMMAND,
   BARE_COMMAND_TITLE,
@@ -71,6 +72,9 @@ async function resetPageLog(content: Frame): Promise<void> {
   );
 }
 
+/** The helper extension's modules, required by absolute path from the extension it writes (helperExtension). */
+const HELPER_MODULES = ['latencyHostObserver', 'bareWebview'].map((name) => path.join(__dirname, '..', `${name}.js`));
+
 /**
  * The helper extension: sets the observer in the extension host (test/bench/latencyHostObserver.ts) and offers the
  * reference, a bare webview (test/bench/bareWebview.ts).
@@ -94,12 +98,12 @@ function helperExtension(extensionsDir: string): void {
       2,
     ),
   );
-  const req = (name: string) => `require(${JSON.stringify(path.join(__dirname, '..', `${name}.js`))})`;
+  const [observer, bare] = HELPER_MODULES.map((file) => `require(${JSON.stringify(file)})`);
   fs.writeFileSync(
     path.join(dir, 'extension.js'),
     [
-      `const observer = ${req('latencyHostObserver')};`,
-      `const bare = ${req('bareWebview')};`,
+      `const observer = ${observer};`,
+      `const bare = ${bare};`,
       'exports.activate = (context) => { observer.activate(); bare.activate(context); };',
       'exports.deactivate = () => observer.deactivate();',
       '',
@@ -486,28 +490,26 @@ export interface PlaygroundBench {
   readonly close: () => Promise<void>;
 }
 
-/**
- * Starts the emulator (paced at TOKEN_INTERVAL_MS), VS Code's server with the helper extension, Chromium; sets the key
- * and opens the playground on MODEL from the Models view, as a person would.
- */
-export async function openPlaygroundBench(): Promise<PlaygroundBench> {
-  const missing = missingBrowser();
-  if (missing.length > 0) throw new Error(describeMissing(missing, 'measure the playground latency'));
-  if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
-    throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
-  }
-  if (!fs.existsSync(extensionBundlePath)) throw new Error('dist/extension.js is missing: run `npm run build`.');
+/** What the playground bench sets up before VS Code starts: a temp folder, the emulator, the workspace and settings. */
+interface PlaygroundSetup {
+  readonly tmp: string;
+  readonly emu: Emulator;
+  readonly workspace: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  readonly stampsFile: string;
+  readonly close: () => Promise<void>;
+}
+
+/** The emulator (paced at TOKEN_INTERVAL_MS), the demo workspace, the user settings and the helper extension. */
+async function preparePlayground(): Promise<PlaygroundSetup> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-latency-'));
   const workspace = path.join(tmp, 'workspace');
   const userDataDir = path.join(tmp, 'server-data');
   const extensionsDir = path.join(tmp, 'extensions');
   fs.mkdirSync(extensionsDir);
   let emu: Emulator | undefined;
-  let server: VscodeServer | undefined;
-  let browser: BrowserContext | undefined;
   const close = async () => {
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
     await emu?.close().catch(() => undefined);
     fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
   };
@@ -525,8 +527,58 @@ export async function openPlaygroundBench(): Promise<PlaygroundBench> {
         'telemetry.telemetryLevel': 'off',
       }),
     );
-    const stampsFile = path.join(tmp, 'host-stamps.json');
     helperExtension(extensionsDir);
+    return { tmp, emu, workspace, userDataDir, extensionsDir, stampsFile: path.join(tmp, 'host-stamps.json'), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * A tiny run of a playground figure (3 and 11) without VS Code: the bench's set-up as the full run does it, the helper
+ * extension's modules present, and `text` streamed once by the emulator with its token writes recorded, as the
+ * figure reads them; returns how many tokens the emulator recorded writing.
+ */
+export async function checkPlaygroundHarness(configure: (emu: Emulator) => void): Promise<number> {
+  for (const file of HELPER_MODULES) {
+    if (!fs.existsSync(file)) throw new Error(`the playground bench's helper extension requires ${file}, which is missing`);
+  }
+  const setup = await preparePlayground();
+  try {
+    const { emu } = setup;
+    configure(emu);
+    emu.configure({ recordTokenWrites: true });
+    emu.tokenWrites.length = 0;
+    await askOnce(emu.url, KEY, PROMPT, MODEL);
+    emu.configure({ recordTokenWrites: false });
+    return emu.tokenWrites.length;
+  } finally {
+    await setup.close();
+  }
+}
+
+/**
+ * Starts the emulator (paced at TOKEN_INTERVAL_MS), VS Code's server with the helper extension, Chromium; sets the key
+ * and opens the playground on MODEL from the Models view, as a person would.
+ */
+export async function openPlaygroundBench(): Promise<PlaygroundBench> {
+  const missing = missingBrowser();
+  if (missing.length > 0) throw new Error(describeMissing(missing, 'measure the playground latency'));
+  if (!fs.existsSync(NEWEST_HOST.installMarkerPath)) {
+    throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
+  }
+  if (!fs.existsSync(extensionBundlePath)) throw new Error('dist/extension.js is missing: run `npm run build`.');
+  const setup = await preparePlayground();
+  const { tmp, emu, workspace, userDataDir, extensionsDir, stampsFile } = setup;
+  let server: VscodeServer | undefined;
+  let browser: BrowserContext | undefined;
+  const close = async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+    await setup.close();
+  };
+  try {
     const env: NodeJS.ProcessEnv = { [STAMPS_ENV]: stampsFile, [EMULATOR_URL_ENV]: emu.url, [EMULATOR_KEY_ENV]: KEY };
     for (const [name, value] of Object.entries(process.env)) {
       if (!name.startsWith('VSCODE_') && !name.startsWith('HOSTED_REASONING_')) env[name] = value;
@@ -589,9 +641,28 @@ export async function openPlaygroundBench(): Promise<PlaygroundBench> {
   }
 }
 
+/** A tiny run: each shape's text streamed once by the bench's emulator, no VS Code (see checkPlaygroundHarness). */
+async function tiny(words: number): Promise<FigureResult> {
+  const rows = [];
+  for (const shape of SHAPES) {
+    const { text, tokens } = answerText(words, shape);
+    const written = await checkPlaygroundHarness((emu) => emu.configure({ responseText: text }));
+    if (written !== tokens) throw new Error(`the emulator recorded ${written} token writes, not ${tokens}`);
+    rows.push(
+      notMeasuredTiny(
+        `3. Token latency in the playground, ${SHAPE_TITLES[shape]}`,
+        `set-up, helper extension, ${tokens} tokens streamed and their writes recorded`,
+        `p99 ≤ bare webview's + ${GOAL_OVER_BARE_MS} ms, no token lost`,
+      ),
+    );
+  }
+  return { rows, section: '## 3. Token latency in the playground\n\nTiny run: the harness checked without VS Code.' };
+}
+
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const runs = options.quick ? 1 : 5;
-  const words = options.quick ? 1_000 : 10_000;
+  const runs = bySize(options, { full: 5, quick: 1, tiny: 0 });
+  const words = bySize(options, { full: 10_000, quick: 1_000, tiny: 50 });
+  if (options.size === 'tiny') return tiny(words);
   const results: Record<Shape, RunResult[]> = { answer: [], oneParagraph: [] };
   const bare: Record<Shape, RunResult[]> = { answer: [], oneParagraph: [] };
   /** One-minute load average before the measured runs and after each. */

@@ -11,8 +11,10 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type * as NodeLlamaCpp from 'node-llama-cpp' with { 'resolution-mode': 'import' };
 import { createLocalRuntime, type LocalRuntime, type LocalRuntimeSettings } from '../../../src/local/localRuntime';
+// The child is forked by its path (CHILD): imported here so that the test build compiles it.
+import type {} from '../../../src/local/runtimeChild';
 import { tinyModelGguf } from '../../service/tinyModel';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt, interleave, mib, range, summarize } from '../stats';
 
@@ -132,20 +134,23 @@ process.exit(0);
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const runs = options.quick ? 3 : 11;
-  const coldRuns = options.quick ? 1 : 5;
-  const maxTokens = options.quick ? 64 : 256;
+  const runs = bySize(options, { full: 11, quick: 3, tiny: 1 });
+  const coldRuns = bySize(options, { full: 5, quick: 1, tiny: 1 });
+  const maxTokens = bySize(options, { full: 256, quick: 64, tiny: 4 });
+  const warmup = bySize(options, { full: 2, quick: 2, tiny: 0 });
   const dir = mkdtempSync(path.join(tmpdir(), 'hr-bench-local-'));
   const modelPath = path.join(dir, 'tiny.gguf');
   writeFileSync(modelPath, tinyModelGguf({ seed: 'bench' }));
   try {
+    const last = { bare: { ms: NaN, rss: NaN }, local: { ms: NaN, rss: NaN } };
     const colds = await interleave(
       coldRuns,
-      async () => (await coldBare(dir, modelPath)).ms,
-      async () => (await coldLocal(modelPath)).ms,
+      async () => (last.bare = await coldBare(dir, modelPath)).ms,
+      async () => (last.local = await coldLocal(modelPath)).ms,
       0,
     );
-    const coldMemory = { bare: await coldBare(dir, modelPath), local: await coldLocal(modelPath) };
+    // A tiny run takes the memory of its one cold run of each (each cold start loads the backend: seconds).
+    const coldMemory = options.size === 'tiny' ? last : { bare: await coldBare(dir, modelPath), local: await coldLocal(modelPath) };
 
     const direct = await bare(modelPath);
     const runtime = createLocalRuntime(
@@ -168,7 +173,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
           if (i >= 0) subjectRuns.push(r);
           return perSecond(r);
         },
-        2,
+        warmup,
       );
       const s = summarize(paired.subject);
       const r = summarize(paired.ref);

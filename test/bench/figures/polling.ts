@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { ServiceClient } from '../../../src/api/client';
 import { writePdf } from '../../service/fixtures';
 import { EmulatorProcess } from '../emulatorProcess';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import type { PollJob, PollResult } from '../pollWorker';
 import { runNodeJson } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
@@ -21,8 +21,11 @@ const STATUS = '/cr/generate_questions_status';
 const TOLERANCE_MS = 5;
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const windowMs = options.quick ? 12_000 : 120_000;
-  const intervalMs = options.quick ? 2_000 : 5_000; // quick: shorter; full: the default pollIntervalSeconds
+  const windowMs = bySize(options, { full: 120_000, quick: 12_000, tiny: 1_000 });
+  // Full: the default pollIntervalSeconds; quick and tiny: shorter.
+  const intervalMs = bySize(options, { full: 5_000, quick: 2_000, tiny: 250 });
+  /** The many-jobs case (100; a tiny run starts fewer jobs: each is an upload). */
+  const many = bySize(options, { full: 100, quick: 100, tiny: 3 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hr-bench-poll-'));
   const em = await EmulatorProcess.start({ finetuneDurationMs: 1e9 }); // jobs stay queued (active) throughout
   try {
@@ -30,7 +33,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     await writePdf(pdf, ['A small document for a job that stays queued.']);
     const client = new ServiceClient({ baseUrl: em.url, apiKey: KEY });
     const ids: string[] = [];
-    for (let i = 0; i < 201; i++) {
+    for (let i = 0; i < 1 + 2 * many; i++) {
       const started = await client.startFinetune({
         files: [pdf],
         numQs: 5,
@@ -47,8 +50,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       { label: 'idle process (reference)', job: { ...base, jobIds: [], mode: 'idle' } },
       { label: '0 jobs', job: { ...base, jobIds: [], mode: 'poller' } },
       { label: '1 job', job: { ...base, jobIds: ids.slice(0, 1), mode: 'poller' } },
-      { label: '100 jobs', job: { ...base, jobIds: ids.slice(1, 101), mode: 'poller' } },
-      { label: '100 jobs, bare node:http source (context)', job: { ...base, jobIds: ids.slice(101), mode: 'bareHttp' } },
+      { label: `${many} jobs`, job: { ...base, jobIds: ids.slice(1, 1 + many), mode: 'poller' } },
+      { label: `${many} jobs, bare node:http source (context)`, job: { ...base, jobIds: ids.slice(1 + many), mode: 'bareHttp' } },
     ];
     const results = await Promise.all(cases.map((c) => runNodeJson<PollResult>('pollWorker.js', c.job)));
     const received = (await em.received(STATUS)).filter((r) => r.origin === 'api');
@@ -104,7 +107,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
           ? s.total === 0 && r.requests === 0
           : s.most <= maxPerJob && (r.minSendGapMs ?? Infinity) >= intervalMs - TOLERANCE_MS && r.maxPerInterval <= REQUEST_BUDGET;
       const timerOk = jobs === 0 ? r.timersArmed === 0 && !r.hasTimerAtEnd && r.extraTimeouts <= idle.extraTimeouts : true;
-      const cpuOk = jobs === 100 ? pct(r) < 1 : true;
+      const cpuOk = jobs === many ? pct(r) < 1 : true;
       rows.push({
         figure: `6. Polling, ${c.label}, ${windowMs / 1000} s at ${intervalMs / 1000} s interval`,
         subject: `${s.total} requests, ${fmt(pct(r), 3)} % CPU${jobs === 0 ? `, ${r.timersArmed} timers` : ''}`,

@@ -12,13 +12,14 @@ import { OBSERVER_GLOBAL } from '../../../src/webviews/playground/latencyObserve
 import { inlineReasoning, tokensOf } from '../../service/inference';
 import type { ReasoningForm } from '../../service/types';
 import { eventually } from '../../e2e/workbench';
-import type { FigureOptions } from '../figure';
+import { bySize, notMeasuredTiny, type FigureOptions } from '../figure';
 import { runsTable, type FigureResult } from '../report';
 import { fmt } from '../stats';
 import {
   answerText,
   ASKED_RATE,
   checkClock,
+  checkPlaygroundHarness,
   dist,
   distCells,
   openPlaygroundBench,
@@ -309,10 +310,36 @@ function section(summaries: FormSummary[], load: number[]): string {
   ].join('\n');
 }
 
+/**
+ * A tiny run: each form streamed once by the bench's emulator, no VS Code (see checkPlaygroundHarness); the emulator
+ * must write the tokens the figure maps to the Thinking section and the answer.
+ */
+async function tiny(reasoningWords: number, answerWords: number): Promise<FigureResult> {
+  const rows = [];
+  for (const form of FORMS) {
+    const reasoning = reasoningText(reasoningWords);
+    const { text: answer } = answerText(answerWords, 'answer');
+    const expected = tokenMap(form, reasoning, answer).length;
+    const written = await checkPlaygroundHarness((emu) =>
+      emu.configure({ reasoning: form, reasoningText: reasoning, responseText: answer }),
+    );
+    if (written !== expected) throw new Error(`${form}: the emulator recorded ${written} token writes, not ${expected}`);
+    rows.push(
+      notMeasuredTiny(
+        `11. Reasoning latency in the playground, reasoning as ${FORM_TITLES[form]}`,
+        `set-up, helper extension, ${expected} tokens streamed and their writes recorded`,
+        `p99 ≤ the answer's + ${GOAL_OVER_ANSWER_MS} ms, no token lost`,
+      ),
+    );
+  }
+  return { rows, section: '## 11. Reasoning latency in the playground\n\nTiny run: the harness checked without VS Code.' };
+}
+
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const runs = options.quick ? 1 : 5;
-  const reasoningWords = options.quick ? 500 : 4_000;
-  const answerWords = options.quick ? 200 : 2_000;
+  const runs = bySize(options, { full: 5, quick: 1, tiny: 0 });
+  const reasoningWords = bySize(options, { full: 4_000, quick: 500, tiny: 30 });
+  const answerWords = bySize(options, { full: 2_000, quick: 200, tiny: 20 });
+  if (options.size === 'tiny') return tiny(reasoningWords, answerWords);
   const results: Record<(typeof FORMS)[number], RunResult[]> = { event: [], field: [], inline: [] };
   const load: number[] = [];
   const bench = await openPlaygroundBench();

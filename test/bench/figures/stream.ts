@@ -12,7 +12,7 @@ import { decodePieces, StreamDecoder, type Delta } from '../../../src/api/stream
 import { framedStream, tokensOf } from '../../service/inference';
 import type { Framing } from '../../service/emulator';
 import { EmulatorProcess } from '../emulatorProcess';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt, interleave, mbps, range, summarize, type Summary } from '../stats';
 import { modelText, repeatTo } from '../text';
@@ -331,12 +331,12 @@ interface Measured {
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
-  const wire = options.quick ? 5e6 : 50e6;
-  const runs = options.quick ? 3 : 5;
-  const sweepRuns = options.quick ? 2 : 3;
-  const floorRuns = options.quick ? 2 : 3;
+  const wire = bySize(options, { full: 50e6, quick: 5e6, tiny: 50e3 });
+  const runs = bySize(options, { full: 5, quick: 3, tiny: 1 });
+  const sweepRuns = bySize(options, { full: 3, quick: 2, tiny: 1 });
+  const floorRuns = bySize(options, { full: 3, quick: 2, tiny: 1 });
   const em = await EmulatorProcess.start({ tokenIntervalMs: 0, streamChunkBytes: 64 * 1024 });
-  const block = modelText(1_000_000);
+  const block = modelText(bySize(options, { full: 1_000_000, quick: 1_000_000, tiny: 20_000 }));
   const cases: Case[] = [
     { label: 'SSE', framing: 'sse', tokenChars: 0, judged: true },
     { label: 'NDJSON', framing: 'ndjson', tokenChars: 0, judged: true },
@@ -454,8 +454,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
   } finally {
     await em.close();
   }
-  const memReps = options.quick ? 3 : 7;
-  const memBlock = options.quick ? block.slice(0, 200_000) : block;
+  const memReps = bySize(options, { full: 7, quick: 3, tiny: 1 });
+  const memBlock = bySize(options, { full: block, quick: block.slice(0, 200_000), tiny: block });
   const peerCases = [await peers('SSE', 0, memBlock, memReps), await peers('SSE, 1024-char tokens', 1024, memBlock, memReps)];
   const peerRows: Row[] = peerCases.flatMap((x): Row[] => {
     const ns = (ms: number) => (ms * 1e6) / x.events;

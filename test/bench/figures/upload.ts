@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeLargePdf } from '../../service/fixtures';
 import { EmulatorProcess } from '../emulatorProcess';
-import type { FigureOptions } from '../figure';
+import { bySize, type FigureOptions } from '../figure';
 import { curl, runNodeJson } from '../proc';
 import { runsTable, type FigureResult } from '../report';
 import { fmt, interleave, MiB, mib, range, summarize } from '../stats';
@@ -19,8 +19,9 @@ const MEMORY_GOAL = 64 * MiB;
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
   const fileCount = 5;
-  const fileBytes = options.quick ? 10e6 : 100e6;
-  const runs = options.quick ? 2 : 7; // the server sets the pace and the load swings it: more pairs steady the median
+  const fileBytes = bySize(options, { full: 100e6, quick: 10e6, tiny: 100e3 });
+  // The server sets the pace and the load swings it: more pairs steady the median.
+  const runs = bySize(options, { full: 7, quick: 2, tiny: 1 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hr-bench-upload-'));
   // Jobs stay queued (no extraction competes with the next run); their uploads are deleted after each run.
   const em = await EmulatorProcess.start({ finetuneDurationMs: 1e9 });
@@ -86,7 +87,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         if (i >= 0) memory.push(r);
         return r.ms;
       },
-      1,
+      bySize(options, { full: 1, quick: 1, tiny: 0 }),
       (i, ref, subject) => {
         const m = memory[i]!;
         perRun.push([
