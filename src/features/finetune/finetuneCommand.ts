@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import { RequestError, isCancellation } from '../../api/errors';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { isActive } from '../../jobs/jobRecord';
-import { buildLineage } from '../../jobs/lineage';
+import { buildLineage, type LineageInput } from '../../jobs/lineage';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import { NotConfiguredError, type Connection } from '../../connection/session';
@@ -389,27 +389,11 @@ class FinetuneRun {
             },
           );
           // Written first, before any other UI: see the header comment.
-          const now = Date.now();
+          const { job: record, lineage } = startedRecord(connection.scope, a, files, Date.now());
           const job: JobRecord = {
+            ...record,
             id: started.jobId,
-            kind: 'finetune',
-            scope: connection.scope,
-            state: 'queued',
-            createdAt: now,
-            updatedAt: now,
-            modelName: a.modelName,
-            baseModel: a.baseModel,
-            files: files.map((f) => f.label),
-            lineage: buildLineage({
-              jobId: started.jobId,
-              startedAt: now,
-              baseModel: a.baseModel,
-              numQs: a.numQs,
-              mode: a.mode,
-              useCase: a.useCase,
-              files,
-              sha256: started.sha256,
-            }),
+            lineage: buildLineage({ ...lineage, jobId: started.jobId, sha256: started.sha256 }),
           };
           await this.services.jobs.put(job);
           // The service took the base model: a typed one is kept for when the list cannot be read.
@@ -420,22 +404,11 @@ class FinetuneRun {
           if (isCancellation(e) && token.isCancellationRequested && !allSent) return { cancelled: true };
           // An answer with no readable job id: the job may exist. What was started is kept with the answer, so the
           // job can be followed once the person says where its id is (nothing is uploaded again).
-          const now = Date.now();
+          // The files' digests went with the error: the lineage names the files without them.
           const readLater = await keepUnreadableStart(this.services, e, {
             kind: 'finetune',
             scope: connection.scope,
-            job: {
-              kind: 'finetune',
-              scope: connection.scope,
-              state: 'queued',
-              createdAt: now,
-              updatedAt: now,
-              modelName: a.modelName,
-              baseModel: a.baseModel,
-              files: files.map((f) => f.label),
-            },
-            // The files' digests went with the error: the lineage names the files without them.
-            lineage: { startedAt: now, baseModel: a.baseModel, numQs: a.numQs, mode: a.mode, useCase: a.useCase, files, sha256: [] },
+            ...startedRecord(connection.scope, a, files, Date.now()),
           });
           return { error: e, allSent, readLater };
         } finally {
@@ -545,6 +518,28 @@ class FinetuneRun {
   private runCommand(command: string): Thenable<unknown> {
     return vscode.commands.executeCommand(command);
   }
+}
+
+/** The job record a start writes, and its lineage's parts, all but what the service's answer gives (the id, digests). */
+function startedRecord(
+  scope: string,
+  a: FinetuneAnswers,
+  files: CheckedFile[],
+  now: number,
+): { job: Omit<JobRecord, 'id' | 'lineage'>; lineage: Omit<LineageInput, 'jobId'> } {
+  return {
+    job: {
+      kind: 'finetune',
+      scope,
+      state: 'queued',
+      createdAt: now,
+      updatedAt: now,
+      modelName: a.modelName,
+      baseModel: a.baseModel,
+      files: files.map((f) => f.label),
+    },
+    lineage: { startedAt: now, baseModel: a.baseModel, numQs: a.numQs, mode: a.mode, useCase: a.useCase, files, sha256: [] },
+  };
 }
 
 function failed(error: unknown): FinetuneOutcome {
