@@ -28,6 +28,7 @@ export const COMMANDS = {
   showServiceProfile: 'hostedReasoning.showServiceProfile',
   chooseHowToRead: 'hostedReasoning.chooseHowToRead',
   chooseHowToReadJob: 'hostedReasoning.chooseHowToReadJob',
+  chooseHowToReadStartedJob: 'hostedReasoning.chooseHowToReadStartedJob',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -12,6 +12,7 @@ import { downloadCommand, offerPendingDownloads } from './features/download/down
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
 import { jobCommands } from './jobs/jobCommands';
+import { UnreadableStarts } from './jobs/unreadableStarts';
 import { JobNotifier } from './jobs/jobNotifier';
 import { JobPoller } from './jobs/jobPoller';
 import { modelCommands } from './features/models/modelCommands';
@@ -76,7 +77,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     );
     const knownModels = new KnownModelNames(context.globalState, (message) => log.warn(message));
     owned.push(log, keys, profiles, session, jobs, local);
-    const services: Services = { context, log, session, jobs, local, profiles, knownModels };
+    const services: Services = { context, log, session, jobs, local, profiles, knownModels, starts: new UnreadableStarts() };
     const models = new ModelsTreeProvider(services);
     // The poller looks for a running finetune's model in the list the Models view fetches, not in one of its own.
     const poller = new JobPoller(services, (opts) => models.latest(opts));

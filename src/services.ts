@@ -1,6 +1,7 @@
 // What the composition root builds once and hands to every view and command.
 import type * as vscode from 'vscode';
 import type { JobStore } from './jobs/jobStore';
+import type { UnreadableStarts } from './jobs/unreadableStarts';
 import type { LocalModels } from './local/localModels';
 import type { Log } from './log';
 import type { Session } from './connection/session';
@@ -18,6 +19,8 @@ export interface Services {
   profiles: ServiceProfiles;
   /** Model names typed or made by jobs, per origin: offered when the model list cannot be read. */
   knownModels: KnownModelNames;
+  /** Starts whose answer could not be read, kept in this window until the person says where the job's id is. */
+  starts: UnreadableStarts;
 }
 
 /** View ids, as contributed in package.json. */

@@ -226,7 +226,18 @@ export class ServiceClient {
 
   /** A start answer read where the kept profile says the id is (inferred again when it no longer fits, and kept). */
   private readStarted(kind: 'finetune' | 'evaluation', body: unknown, answer: StartAnswer): StartedJob {
-    const { job, from, change } = readStartedJob(body, answer, this.profiles?.startedJob()?.[kind]);
+    let reading;
+    try {
+      reading = readStartedJob(body, answer, this.profiles?.startedJob()?.[kind]);
+    } catch (error) {
+      // The job may well exist: the answer goes to the book, for the person to say where its id is.
+      if (error instanceof ContractError) {
+        const { status, location, sent } = answer;
+        this.profiles?.unreadableStartedJob(kind, body, { status, location, sent });
+      }
+      throw error;
+    }
+    const { job, from, change } = reading;
     this.profiles?.readStartedJob({ kind, from, change });
     return job;
   }

@@ -7,7 +7,7 @@
 
 import { checkJobStatusProfile, type JobStatusPart, type JobStatusProfile } from './jobStatusProfile';
 import { EACH, parsePath, type Segment } from './profilePath';
-import { LOCATION_HEADER } from './startedJobInference';
+import { LOCATION_HEADER, type StartAnswer } from './startedJobInference';
 import type { ModelKind } from './types';
 
 /** Where a profile came from: inferred from an answer, chosen by the person, or the setting's. */
@@ -106,6 +106,11 @@ export interface ProfileBook {
   startedJob(): StartedJobProfile | undefined;
   /** A start answer of `kind` was read at `from`; `change` is set when that place was inferred now (to keep and log). */
   readStartedJob(reading: { kind: 'finetune' | 'evaluation'; from: string; change?: string }): void;
+  /**
+   * A start answer nothing could read (its status, Location and what the request sent in `answer`): the job may exist,
+   * so it is kept for the person to choose where its id is (Choose How to Read the Started Job…).
+   */
+  unreadableStartedJob(kind: 'finetune' | 'evaluation', body: unknown, answer: StartAnswer): void;
   /** Where a download answer's values are: the setting's for this origin, else the one kept. */
   download(): DownloadProfile | undefined;
   /** A download answer was read by `profile`; `change` is set when it was inferred now (to keep and log). */

@@ -25,7 +25,9 @@ function idAt(body: unknown, answer: StartAnswer, from: string): string | undefi
   const path = parsePath(from);
   if (path === undefined) return undefined;
   const v = valueAt(body, path);
-  if (path.length === 0 && typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  // A whole number at a place known (chosen by the person, or the setting's) is the id: inference alone never takes one
+  // inside a record (startedJobInference.ts rule 3), so such a place was never inferred.
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
   return isJobIdValue(v, new Set(answer.sent ?? [])) ? v.trim() : undefined;
 }
 

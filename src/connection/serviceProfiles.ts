@@ -17,6 +17,8 @@ import {
   type StartedJobProfile,
   type StreamProfile,
 } from '../api/serviceProfile';
+import type { StartAnswer } from '../api/startedJob';
+import { withChosenPlace, type StartedJobKind } from '../api/startedJobChoice';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
@@ -34,6 +36,8 @@ export class ServiceProfiles implements vscode.Disposable {
   private readonly unreadable = new Map<string, unknown>();
   /** The last job status of each kind nothing could read, by `origin part`. */
   private readonly unreadableStatuses = new Map<string, unknown>();
+  /** The last start answer of each kind nothing could read, by `origin kind`: taken by the command that started it. */
+  private readonly unreadableStarts = new Map<string, { body: unknown; answer: StartAnswer }>();
   private readonly samples = new Map<string, string[]>();
   /** The last change of each origin's status parts logged, by `origin part`. */
   private readonly statusChanges = new Map<string, string>();
@@ -86,6 +90,7 @@ export class ServiceProfiles implements vscode.Disposable {
         part[kind] = from;
         void this.keep(origin, 'startedJob', part);
       },
+      unreadableStartedJob: (kind, body, answer) => this.unreadableStarts.set(`${origin} ${kind}`, { body, answer }),
       download: () => this.download(origin),
       readDownload: ({ profile, change }) => {
         if (change === undefined || profile.by === 'setting') return;
@@ -136,6 +141,24 @@ export class ServiceProfiles implements vscode.Disposable {
     this.statusChanges.delete(`${origin} ${part}`);
     await this.keep(origin, part, profile);
     this.unreadableStatuses.delete(`${origin} ${part}`);
+    this.changed.fire(origin);
+  }
+
+  /**
+   * The start answer of `kind` nothing could read, handed over once: the command that started the job takes it at once
+   * (with what it was starting), so an answer is never paired with another start.
+   */
+  takeUnreadableStart(origin: string, kind: StartedJobKind): { body: unknown; answer: StartAnswer } | undefined {
+    const key = `${origin} ${kind}`;
+    const kept = this.unreadableStarts.get(key);
+    this.unreadableStarts.delete(key);
+    return kept;
+  }
+
+  /** Keeps where `origin`'s start answers of `kind` have their id as the person chose it (by: 'chosen'). */
+  async chooseStartedJob(origin: string, kind: StartedJobKind, path: string): Promise<void> {
+    this.log.info(`${origin}: the started ${kind === 'finetune' ? 'finetuning job' : 'evaluation'}'s id is read as chosen: ${path}`);
+    await this.keep(origin, 'startedJob', withChosenPlace(this.stored(origin)?.startedJob, kind, path));
     this.changed.fire(origin);
   }
 

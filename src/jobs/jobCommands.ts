@@ -1,5 +1,5 @@
 // Commands on the Jobs view: remove one job from the list, stop following one, clear finished ones, refresh (poll
-// now), show the view.
+// now), show the view; Choose How to Read… a job's status or a started job's id.
 // Removing only forgets a job here; nothing is cancelled on the service (the spec has no cancel endpoint).
 import * as vscode from 'vscode';
 import { COMMANDS } from '../contributions';
@@ -9,6 +9,7 @@ import type { PollRound } from './pollScheduler';
 import type { Services } from '../services';
 import { VIEW_JOBS } from '../services';
 import { chooseStatusReading } from './chooseStatusReading';
+import { chooseStartedJobReading } from './chooseStartedJobReading';
 import { isJobNode } from './jobsTree';
 import { showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
 
@@ -25,6 +26,8 @@ export function jobCommands(services: Services, deps: JobCommandDeps) {
     [COMMANDS.refreshJobs]: () => refreshJobs(services, deps),
     [COMMANDS.showJobs]: (arg?: unknown) => showJobs(services, deps, arg),
     [COMMANDS.chooseHowToReadJob]: (arg?: unknown) => chooseStatusReading(services, () => deps.poller.pollNow(), arg),
+    // No arguments taken: the answer and the job are the ones this window kept.
+    [COMMANDS.chooseHowToReadStartedJob]: () => chooseStartedJobReading(services),
   };
 }
 

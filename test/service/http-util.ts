@@ -150,17 +150,20 @@ export function nowIso(): string {
 
 /**
  * A job's start answered in the shape the emulator was told (EmulatorOptions.answerShapes.start): the id at top level,
- * nested two levels down, or only in the Location header of a 202 with an empty body.
+ * nested two levels down, only in the Location header of a 202 with an empty body, or beside another thing's id under
+ * the same key at the same depth ('two-ids': a start the client cannot read alone, for Choose How to Read…).
  */
 export function sendStarted(
   res: ServerResponse,
-  shape: 'flat' | 'nested' | 'location' | undefined,
+  shape: 'flat' | 'nested' | 'location' | 'two-ids' | undefined,
   jobId: string,
   statusPath: string,
 ): void {
   if (shape === 'location') {
     res.writeHead(202, { Location: `${statusPath}?job_id=${encodeURIComponent(jobId)}`, 'Content-Length': '0' });
     res.end();
+  } else if (shape === 'two-ids') {
+    sendJson(res, 200, { accepted: true, result: { job: { ref: jobId }, batch: { ref: `batch-${jobId.length}07` } } });
   } else if (shape === 'nested') {
     sendJson(res, 200, { accepted: true, result: { job: { ref: jobId, status: 'queued' } } });
   } else {

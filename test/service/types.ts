@@ -127,7 +127,7 @@ export interface EmulatorOptions {
    * levels down (`nested`), or only in the Location header of a 202 with an empty body (`location`); a finetune's
    * progress as a percentage (`percent`, default) or as counts of questions done of total (`counts`).
    */
-  answerShapes?: { start?: 'flat' | 'nested' | 'location'; progress?: 'percent' | 'counts' };
+  answerShapes?: { start?: 'flat' | 'nested' | 'location' | 'two-ids'; progress?: 'percent' | 'counts' };
   /**
    * The whole service's style (styles.ts): every body the spec leaves "not shown" (model list, finetune start and
    * status, inference answers and streams, download answer, error bodies, the evaluation's extra fields and error)

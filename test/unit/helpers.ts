@@ -164,6 +164,7 @@ export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileB
     unreadableModelList: () => undefined,
     startedJob: () => undefined,
     readStartedJob: () => undefined,
+    unreadableStartedJob: () => undefined,
     jobStatus: () => undefined,
     readJobStatus: () => undefined,
     unreadableJobStatus: () => undefined,

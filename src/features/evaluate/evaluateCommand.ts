@@ -12,6 +12,9 @@ import { jobKey } from '../../jobs/jobRecord';
 import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
+import { showErrorMessage } from '../../util/notify';
+import { FIXES } from '../../util/classifyError';
+import { chooseStartActionTitle, keepUnreadableStart } from '../../jobs/chooseStartedJobReading';
 import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
 import { rememberDataset } from './recentDatasets';
 
@@ -36,8 +39,11 @@ export function evaluateCommand(services: Services, models: ModelsTreeProvider) 
 
 /** Returns the job id, or undefined when it could not be started (the user was told why). */
 export async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
+  // The scope the start went to: an answer that cannot be read is kept for it.
+  let startedIn: string | undefined;
   try {
     const { client, scope } = await services.session.connect();
+    startedIn = scope;
     const job = await client.startEvaluation(modelName, datasetName, { interactive: true });
     const now = Date.now();
     // Written before anything is reported, so a reload cannot lose the job.
@@ -66,11 +72,40 @@ export async function startEvaluation(services: Services, modelName: string, dat
     );
     return job.jobId;
   } catch (error) {
+    if (startedIn !== undefined && (await offerStartedJobChoice(services, startedIn, modelName, datasetName, error))) return undefined;
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
       startEvaluation(services, modelName, datasetName),
     );
     return undefined;
   }
+}
+
+/**
+ * An evaluation whose start answer named no job the extension could read: it may have started, so what was started is
+ * kept with the answer and the message offers Choose How to Read… (the job is then followed, nothing is sent again).
+ * Resolves false when the failure was another one (the caller says it as usual).
+ */
+async function offerStartedJobChoice(
+  services: Services,
+  scope: string,
+  modelName: string,
+  datasetName: string,
+  error: unknown,
+): Promise<boolean> {
+  const now = Date.now();
+  const job = { kind: 'evaluation' as const, scope, state: 'queued' as const, createdAt: now, updatedAt: now, modelName, datasetName };
+  if (!(await keepUnreadableStart(services, error, { kind: 'evaluation', scope, job }))) return false;
+  const text = vscode.l10n.t(
+    "Could not read the answer to the evaluation of {0} on {1}: it may have started. Choose How to Read… to say where its id is in the service's answer, and it is followed; the answer is in the log.",
+    modelName,
+    datasetName,
+  );
+  services.log.error(text, error);
+  const choose = chooseStartActionTitle();
+  const choice = await showErrorMessage(text, choose, FIXES.showLog.title);
+  if (choice === choose) await vscode.commands.executeCommand(COMMANDS.chooseHowToReadStartedJob);
+  else if (choice === FIXES.showLog.title) await vscode.commands.executeCommand(FIXES.showLog.command);
+  return true;
 }
 
 async function pickDataset(services: Services): Promise<string | undefined> {

@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import { RequestError, isCancellation } from '../../api/errors';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { isActive } from '../../jobs/jobRecord';
-import { buildLineage } from '../../jobs/lineage';
+import { buildLineage, type LineageInput } from '../../jobs/lineage';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import { NotConfiguredError, type Connection } from '../../connection/session';
@@ -32,6 +32,7 @@ import { COMMANDS } from '../../contributions';
 import { classifyError, FIXES, type ErrorKind } from '../../util/classifyError';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
+import { chooseStartActionTitle, keepUnreadableStart } from '../../jobs/chooseStartedJobReading';
 import { markWalkthroughStep } from '../../util/walkthroughStep';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
@@ -77,7 +78,8 @@ const MAX_LISTED = 25;
 const PROGRESS_EVERY_MS = 200;
 
 /** `allSent`: the failure came after the last byte went out, so the service may have created the job anyway. */
-type Attempt = { ok: JobRecord } | { cancelled: true } | { error: unknown; allSent: boolean };
+/** `readLater`: the answer could not be read and is kept with the start, for Choose How to Read the Started Job…. */
+type Attempt = { ok: JobRecord } | { cancelled: true } | { error: unknown; allSent: boolean; readLater?: boolean };
 type Recovery = 'retry' | 'edit' | 'stop';
 
 class FinetuneRun {
@@ -301,7 +303,7 @@ class FinetuneRun {
         this.say('info', vscode.l10n.t('Upload cancelled; no job was created.'));
         return { status: 'cancelled' };
       }
-      const recovery = await this.offerRecovery(attempt.error, attempt.allSent, answers);
+      const recovery = await this.offerRecovery(attempt.error, attempt.allSent, answers, attempt.readLater === true);
       if (recovery === 'stop') return failed(attempt.error);
       if (recovery === 'edit') {
         const edited = await runFinetuneWizard({
@@ -387,27 +389,11 @@ class FinetuneRun {
             },
           );
           // Written first, before any other UI: see the header comment.
-          const now = Date.now();
+          const { job: record, lineage } = startedRecord(connection.scope, a, files, Date.now());
           const job: JobRecord = {
+            ...record,
             id: started.jobId,
-            kind: 'finetune',
-            scope: connection.scope,
-            state: 'queued',
-            createdAt: now,
-            updatedAt: now,
-            modelName: a.modelName,
-            baseModel: a.baseModel,
-            files: files.map((f) => f.label),
-            lineage: buildLineage({
-              jobId: started.jobId,
-              startedAt: now,
-              baseModel: a.baseModel,
-              numQs: a.numQs,
-              mode: a.mode,
-              useCase: a.useCase,
-              files,
-              sha256: started.sha256,
-            }),
+            lineage: buildLineage({ ...lineage, jobId: started.jobId, sha256: started.sha256 }),
           };
           await this.services.jobs.put(job);
           // The service took the base model: a typed one is kept for when the list cannot be read.
@@ -416,7 +402,15 @@ class FinetuneRun {
           return { ok: job };
         } catch (e) {
           if (isCancellation(e) && token.isCancellationRequested && !allSent) return { cancelled: true };
-          return { error: e, allSent };
+          // An answer with no readable job id: the job may exist. What was started is kept with the answer, so the
+          // job can be followed once the person says where its id is (nothing is uploaded again).
+          // The files' digests went with the error: the lineage names the files without them.
+          const readLater = await keepUnreadableStart(this.services, e, {
+            kind: 'finetune',
+            scope: connection.scope,
+            ...startedRecord(connection.scope, a, files, Date.now()),
+          });
+          return { error: e, allSent, readLater };
         } finally {
           onCancel.dispose();
           waiting.resolve();
@@ -459,7 +453,7 @@ class FinetuneRun {
   // ------------------------------------------------------------------------------------------------ failures
 
   /** Tells the user what failed and what they can do; waits for their choice. */
-  private async offerRecovery(error: unknown, allSent: boolean, a: FinetuneAnswers): Promise<Recovery> {
+  private async offerRecovery(error: unknown, allSent: boolean, a: FinetuneAnswers, readLater: boolean): Promise<Recovery> {
     const info = classifyError(error);
     this.log.error(`Finetune: upload to create ${a.modelName} failed: ${info.message}`, error);
     const retry = { title: vscode.l10n.t('Retry'), recovery: 'retry' as const };
@@ -480,6 +474,16 @@ class FinetuneRun {
     if (info.kind === 'request') {
       // The service's own words (a refused file, a taken name, a bad field): fix the answers or the files, retry.
       actions = [{ title: vscode.l10n.t('Edit Answers…'), recovery: 'edit' }, retry];
+    } else if (info.kind === 'contract' && readLater) {
+      // The answer is kept: the person says where the id is and the job is followed, without uploading again.
+      text = vscode.l10n.t(
+        "{0} The job may have started: Choose How to Read… to say where its id is in the service's answer, and it is followed; the answer is in the log.",
+        text,
+      );
+      actions = [
+        { title: chooseStartActionTitle(), recovery: 'stop', command: COMMANDS.chooseHowToReadStartedJob },
+        { title: FIXES.showLog.title, recovery: 'stop', command: FIXES.showLog.command },
+      ];
     } else if (info.kind === 'contract') {
       // A 2xx whose job id we could not read: the job probably exists. A retry would likely duplicate it.
       text = vscode.l10n.t("{0} The job may have been created; the service's answer is in the log.", text);
@@ -514,6 +518,28 @@ class FinetuneRun {
   private runCommand(command: string): Thenable<unknown> {
     return vscode.commands.executeCommand(command);
   }
+}
+
+/** The job record a start writes, and its lineage's parts, all but what the service's answer gives (the id, digests). */
+function startedRecord(
+  scope: string,
+  a: FinetuneAnswers,
+  files: CheckedFile[],
+  now: number,
+): { job: Omit<JobRecord, 'id' | 'lineage'>; lineage: Omit<LineageInput, 'jobId'> } {
+  return {
+    job: {
+      kind: 'finetune',
+      scope,
+      state: 'queued',
+      createdAt: now,
+      updatedAt: now,
+      modelName: a.modelName,
+      baseModel: a.baseModel,
+      files: files.map((f) => f.label),
+    },
+    lineage: { startedAt: now, baseModel: a.baseModel, numQs: a.numQs, mode: a.mode, useCase: a.useCase, files, sha256: [] },
+  };
 }
 
 function failed(error: unknown): FinetuneOutcome {
