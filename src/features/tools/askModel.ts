@@ -1,12 +1,12 @@
 // hosted_ask_model: one question to a hosted or tuned model, through the same single inference call as Chat and the
 // playground (askModel in chatInference.ts), with the knobs a caller may set (RAG, the budgets, the temperature; the
-// chat settings otherwise, checked by knobsFor). The answer comes back as plain text; the model's reasoning is left
-// out unless asked for (a long reasoning would fill the agent's context). The caller's cancellation closes the
-// service's stream at once.
+// chat settings otherwise, checked by knobsFor). The answer comes back as text; the model's reasoning is left out
+// unless asked for (a long reasoning would fill the agent's context); both pass through the markdown neutraliser. The
+// caller's cancellation closes the service's stream at once.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { redact } from '../../api/redact';
-import { untrustedText } from '../../util/untrustedText';
+import { untrustedMarkdown } from '../../util/untrustedMarkdown';
 import { askModel } from '../chat/chatInference';
 import { knobsFor, renderConversation } from '../chat/chatRequest';
 import { abortOn, fields, optionalBoolean, requiredString, runTool, said, textResult, ToolInputProblem } from './toolShared';
@@ -71,9 +71,11 @@ export function askModelTool(services: Services): vscode.LanguageModelTool<unkno
 }
 
 /**
- * A model's text, inert as every word of the service in a result (no link, image, HTML or icon syntax; line breaks
- * kept, runs of spaces made one), bounded.
+ * A model's text, inert as every word of the service in a result: it may be quoted to the person in Chat, which renders
+ * markdown, so it goes through the markdown neutraliser Chat's answers go through (no live link, image or HTML; code
+ * kept as written), then bounded.
  */
 function bounded(text: string): string {
-  return untrustedText(redact(text), { multiline: true, maxChars: MAX_ANSWER_CHARS });
+  const safe = untrustedMarkdown(redact(text));
+  return safe.length > MAX_ANSWER_CHARS ? `${safe.slice(0, MAX_ANSWER_CHARS)}… (cut: ${safe.length} characters in all)` : safe;
 }
