@@ -201,6 +201,32 @@ describe('language-model tools', () => {
     }
   });
 
+  it('prepareInvocation says what each tool is doing; the evaluation asks first, naming the model and the dataset', async () => {
+    await rig.useKey('demo-key');
+    const cancel = new vscode.CancellationTokenSource();
+    const prepare = (name: keyof typeof rig.api.tools, input: object) => rig.api.tools[name].prepareInvocation?.({ input }, cancel.token);
+    const quiet: [keyof typeof rig.api.tools, object, string][] = [
+      [LM_TOOLS.listModels, {}, 'Listing the hosted models'],
+      [LM_TOOLS.listJobs, {}, 'Listing the hosted jobs'],
+      [LM_TOOLS.getJob, { jobId: 'j1' }, 'Reading a hosted job’s status'],
+      [LM_TOOLS.getEvaluationReport, { modelName: MODEL }, 'Reading an evaluation report'],
+      [LM_TOOLS.askModel, { modelName: MODEL, prompt: 'Hi' }, `Asking ${MODEL}`],
+    ];
+    for (const [name, input, message] of quiet) {
+      const prepared = await prepare(name, input);
+      assert.equal(plain(prepared?.invocationMessage), message, name);
+      assert.equal(prepared?.confirmationMessages, undefined, `${name} asks for a confirmation`);
+    }
+    const evaluation = await prepare(LM_TOOLS.startEvaluation, { modelName: MODEL, datasetName: 'demo-qa' });
+    assert.equal(plain(evaluation?.invocationMessage), `Starting the evaluation of ${MODEL} on demo-qa`);
+    assert.equal(evaluation?.confirmationMessages?.title, `Evaluate ${MODEL}?`);
+    assert.equal(
+      plain(evaluation?.confirmationMessages?.message),
+      `Starts an evaluation of the model ${MODEL} on the dataset demo-qa on the service, which spends compute on your account.`,
+    );
+    cancel.dispose();
+  });
+
   it('hosted_ask_model returns the answer, its reasoning only when asked for', async () => {
     await rig.useKey('demo-key');
     rig.emu.configure({ reasoning: 'field' });

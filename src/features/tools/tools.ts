@@ -16,7 +16,7 @@ import type { ToolTable } from './toolShared';
 
 export function languageModelTools(services: Services, models: ModelsTreeProvider, poller: JobPoller): ToolTable {
   return {
-    [LM_TOOLS.listModels]: listModelsTool(services, models),
+    [LM_TOOLS.listModels]: listModelsTool(services),
     [LM_TOOLS.listJobs]: listJobsTool(services),
     [LM_TOOLS.getJob]: getJobTool(services, poller),
     [LM_TOOLS.startFinetune]: startFinetuneTool(services),
