@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LM_TOOLS } from '../../src/contributions';
 import { formatBytes } from '../../src/util/byteSize';
+import { markdownLiteral } from '../../src/util/untrustedText';
 import { writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning } from '../service/inference';
 import { untrustedMarkdown } from '../../src/util/untrustedMarkdown';
@@ -192,9 +193,12 @@ describe('language-model tools', () => {
       assert.equal(prepared.confirmationMessages.title, `Finetune ${MODEL} into suite-prepared?`);
       const text = plain(prepared.confirmationMessages.message);
       for (const [i, f] of files.entries()) {
-        assert.ok(text.includes(`- ${vscode.workspace.asRelativePath(f)} (${formatBytes(sizes[i]!)})`), text);
+        assert.ok(text.includes(`- ${markdownLiteral(vscode.workspace.asRelativePath(f))} (${formatBytes(sizes[i]!)})`), text);
       }
-      assert.match(text, /creates the model suite-prepared from the base model oss-reasoner-8b/);
+      assert.ok(
+        text.includes(`creates the model ${markdownLiteral('suite-prepared')} from the base model ${markdownLiteral(MODEL)}`),
+        text,
+      );
       assert.match(plain(prepared.invocationMessage), /^Uploading 2 files to create suite-prepared$/);
     } finally {
       await fsp.rm(folder, { recursive: true, force: true });

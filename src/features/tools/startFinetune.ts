@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { isActive } from '../../jobs/jobRecord';
 import { formatBytes } from '../../util/byteSize';
+import { markdownLiteral } from '../../util/untrustedText';
 import { answersProblems, type FinetuneAnswers } from '../finetune/finetuneAnswers';
 import { checkFinetuneFiles, nodeByteReader, type CheckedFile } from '../finetune/finetuneFiles';
 import { startFinetuneJob } from '../finetune/finetuneCommand';
@@ -87,7 +88,8 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
       const checked = await check(req.paths);
       if ('problems' in checked) return { invocationMessage: vscode.l10n.t('Checking the files to finetune on') };
       const total = checked.files.reduce((s, f) => s + f.size, 0);
-      const list = checked.files.map((f) => `- ${said(f.label, 200)} (${formatBytes(f.size)})`).join('\n');
+      // Markdown (a list): each name the workspace or the model wrote is shown as exactly its characters.
+      const list = checked.files.map((f) => `- ${markdownLiteral(f.label, 200)} (${formatBytes(f.size)})`).join('\n');
       const a = req.answers;
       return {
         invocationMessage: vscode.l10n.t('Uploading {0} files to create {1}', checked.files.length, said(a.modelName, 80)),
@@ -98,10 +100,10 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
               'Uploads these {0} files ({1}) to the service, which creates the model {2} from the base model {3} ({4} questions, mode {5}). The finetune spends compute on your account.\n\n{6}',
               checked.files.length,
               formatBytes(total),
-              said(a.modelName, 80),
-              said(a.baseModel, 80),
+              markdownLiteral(a.modelName, 80),
+              markdownLiteral(a.baseModel, 80),
               a.numQs,
-              said(a.mode, 80),
+              markdownLiteral(a.mode, 80),
               list,
             ),
           ),
