@@ -3,6 +3,7 @@
 // arrives as a notification and in both views.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
+import type { Connection } from '../../connection/session';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
@@ -42,35 +43,20 @@ export async function startEvaluation(services: Services, modelName: string, dat
   // The scope the start went to: an answer that cannot be read is kept for it.
   let startedIn: string | undefined;
   try {
-    const { client, scope } = await services.session.connect();
-    startedIn = scope;
-    const job = await client.startEvaluation(modelName, datasetName, { interactive: true });
-    const now = Date.now();
-    // Written before anything is reported, so a reload cannot lose the job.
-    await services.jobs.put({
-      id: job.jobId,
-      kind: 'evaluation',
-      scope,
-      state: 'queued',
-      createdAt: now,
-      updatedAt: now,
-      modelName,
-      datasetName,
-    });
-    await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
-    keepAcceptedName(services, client.baseUrl, modelName);
-    services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
+    const connection = await services.session.connect();
+    startedIn = connection.scope;
+    const jobId = await submitEvaluation(services, connection, modelName, datasetName);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
-    const key = jobKey({ kind: 'evaluation', id: job.jobId });
+    const key = jobKey({ kind: 'evaluation', id: jobId });
     vscode.window.setStatusBarMessage(
       `$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`,
       untilJobEnds(
-        { onDidChange: (listener) => services.jobs.onDidChange(listener), current: () => services.jobs.get(scope, key) },
+        { onDidChange: (listener) => services.jobs.onDidChange(listener), current: () => services.jobs.get(connection.scope, key) },
         STARTED_MESSAGE_MS,
       ),
     );
-    return job.jobId;
+    return jobId;
   } catch (error) {
     if (startedIn !== undefined && (await offerStartedJobChoice(services, startedIn, modelName, datasetName, error))) return undefined;
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
@@ -106,6 +92,35 @@ async function offerStartedJobChoice(
   if (choice === choose) await vscode.commands.executeCommand(COMMANDS.chooseHowToReadStartedJob);
   else if (choice === FIXES.showLog.title) await vscode.commands.executeCommand(FIXES.showLog.command);
   return true;
+}
+
+/**
+ * The request and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
+ * job record written before anything is reported, so a reload cannot lose the job. Throws the client's error.
+ */
+export async function submitEvaluation(
+  services: Services,
+  { client, scope }: Connection,
+  modelName: string,
+  datasetName: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const job = await client.startEvaluation(modelName, datasetName, { interactive: true, signal });
+  const now = Date.now();
+  await services.jobs.put({
+    id: job.jobId,
+    kind: 'evaluation',
+    scope,
+    state: 'queued',
+    createdAt: now,
+    updatedAt: now,
+    modelName,
+    datasetName,
+  });
+  await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
+  keepAcceptedName(services, client.baseUrl, modelName);
+  services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
+  return job.jobId;
 }
 
 async function pickDataset(services: Services): Promise<string | undefined> {

@@ -1,0 +1,314 @@
+// The language-model tools through the real API: every tool is in vscode.lm.tools with its tags (the registration
+// itself under test), vscode.lm.invokeTool runs each against the emulator, and the test reads the result text a model
+// would read and the requests the emulator received. The finetune tool refuses what the wizard refuses and any path
+// that leaves the workspace; prepareInvocation's confirmation names each file with its size; a cancelled call closes
+// the service's stream. (Restricted Mode: restricted/languageModelTools.test.ts.)
+import * as assert from 'node:assert/strict';
+import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LM_TOOLS } from '../../src/contributions';
+import { formatBytes } from '../../src/util/byteSize';
+import { markdownLiteral } from '../../src/util/untrustedText';
+import { writePdf } from '../service/fixtures';
+import { composeAnswer, composeReasoning } from '../service/inference';
+import { untrustedMarkdown } from '../../src/util/untrustedMarkdown';
+import { waitFor } from './helpers';
+import { EMULATOR_SETTINGS, useRig } from './rig';
+
+const rig = useRig();
+const MODEL = 'oss-reasoner-8b';
+const INFER_PATH = '/cr/provider_predict_platform_base_oss';
+
+/** The text parts of a tool's result, joined (parts may arrive as plain objects across the API). */
+function textOf(result: vscode.LanguageModelToolResult): string {
+  return result.content
+    .map((part) => (typeof (part as { value?: unknown }).value === 'string' ? (part as { value: string }).value : ''))
+    .join('');
+}
+
+/** A prepared message's text. */
+function plain(message: string | vscode.MarkdownString | undefined): string {
+  return typeof message === 'string' ? message : (message?.value ?? '');
+}
+
+async function invoke(name: string, input: object, token?: vscode.CancellationToken): Promise<string> {
+  return textOf(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
+}
+
+function requestsSince(since: number, pathStart: string) {
+  return rig.emu.received.filter((r) => r.origin === 'api' && r.path.startsWith(pathStart) && r.time >= since);
+}
+
+function workspaceFolder(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(folder, 'no workspace folder');
+  return folder;
+}
+
+describe('language-model tools', () => {
+  afterEach(() => rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs, reasoning: 'none', thinkMs: 0 }));
+
+  it('are all in vscode.lm.tools with their tags', async () => {
+    const ours = await waitFor('our tools in vscode.lm.tools', () => {
+      const found = vscode.lm.tools.filter((t) => t.tags.includes('hostedReasoning'));
+      return found.length === Object.keys(LM_TOOLS).length ? found : undefined;
+    });
+    assert.deepEqual(ours.map((t) => t.name).sort(), Object.values(LM_TOOLS).sort());
+    const finetune = ours.find((t) => t.name === LM_TOOLS.startFinetune);
+    assert.deepEqual(finetune?.tags, ['hostedReasoning', 'finetune', 'workspace']);
+    for (const t of ours) assert.ok(t.description.length > 100, `${t.name}: ${t.description}`);
+  });
+
+  it('without a key, says what is missing and what to ask the person, with no request sent', async () => {
+    await rig.clearKey();
+    const since = Date.now();
+    const text = await invoke(LM_TOOLS.listModels, {});
+    assert.match(text, /No API key is set: ask the person to run "Hosted Reasoning: Set API Key…"/);
+    assert.equal(requestsSince(since, '/cr/').length, 0);
+  });
+
+  it('hosted_list_models lists base and tuned models with kind, parent and last accuracy', async () => {
+    await rig.useKey('demo-key');
+    const since = Date.now();
+    const text = await invoke(LM_TOOLS.listModels, {});
+    assert.ok(requestsSince(since, '/cr/get_allowed_models').length >= 1, 'the list was not asked for');
+    assert.match(text, /^\d+ models: \d+ base, \d+ tuned\./);
+    assert.match(text, new RegExp(`^- ${MODEL}: base; `, 'm'));
+  });
+
+  it('hosted_start_evaluation starts a job and says how to poll; get_job, list_jobs and the report read it', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const since = Date.now();
+    const started = await invoke(LM_TOOLS.startEvaluation, { modelName: MODEL, datasetName: 'demo-qa' });
+    const id = /^Started: job (\S+) evaluates oss-reasoner-8b on demo-qa\.$/m.exec(started)?.[1];
+    assert.ok(id, started);
+    assert.match(started, /Poll with hosted_get_job/);
+    assert.equal(requestsSince(since, '/cr/finetune_model/evaluate_async').length, 1);
+
+    const listed = await invoke(LM_TOOLS.listJobs, {});
+    assert.ok(listed.includes(`- evaluation ${id}: `), listed);
+    const done = await waitFor(
+      'the evaluation to complete, as hosted_get_job says',
+      async () => {
+        const text = await invoke(LM_TOOLS.getJob, { jobId: id });
+        return /: completed, accuracy \d/.test(text) ? text : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
+    assert.match(done, new RegExp(`^Job ${id} \\(evaluation\\): completed, accuracy [\\d.]+% \\(\\d+/\\d+\\)\\.`));
+    assert.ok(requestsSince(since, '/cr/finetune_model/evaluate_status').length >= 1);
+
+    const report = await invoke(LM_TOOLS.getEvaluationReport, { modelName: MODEL });
+    assert.match(report, /^Evaluation report of oss-reasoner-8b\./);
+    assert.match(report, /^Dataset demo-qa:$/m);
+    assert.match(report, /^- oss-reasoner-8b \(the model\): accuracy [\d.]+% \(\d+\/\d+\), 95% interval [\d.]+% to [\d.]+%/m);
+
+    const unknown = await invoke(LM_TOOLS.getJob, { jobId: 'no-such-job' });
+    assert.match(unknown, /No job no-such-job is known here/);
+  });
+
+  it('hosted_start_finetune starts a job from a workspace PDF and returns its id at once', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const folder = await fsp.mkdtemp(path.join(workspaceFolder(), 'suite-tools-'));
+    try {
+      await writePdf(path.join(folder, 'handbook.pdf'), ['Refunds are paid within five working days.']);
+      const relative = path.relative(workspaceFolder(), path.join(folder, 'handbook.pdf'));
+      const name = `suite-tool-${Date.now().toString(36)}`;
+      const since = Date.now();
+      const text = await invoke(LM_TOOLS.startFinetune, { files: [relative], baseModel: MODEL, modelName: name, numQs: 3 });
+      const id = /^Started: job (\S+) creates /m.exec(text)?.[1];
+      assert.ok(id, text);
+      assert.match(text, new RegExp(`creates ${name} from ${MODEL} with 1 file`));
+      assert.match(text, /Poll with hosted_get_job/);
+      assert.equal(requestsSince(since, '/cr/generate_questions').filter((r) => r.method === 'POST').length, 1);
+      // Returned at once: the job is still running when the answer is in.
+      const scope = await rig.api.services.session.scope();
+      assert.ok(scope);
+      const job = rig.api.services.jobs.list(scope).find((j) => j.id === id);
+      assert.equal(job?.kind, 'finetune');
+      assert.deepEqual(job?.files, [vscode.workspace.asRelativePath(path.join(folder, 'handbook.pdf'))]);
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('hosted_start_finetune refuses a renamed text file, a path outside the workspace and a link leaving it; uploads nothing', async function () {
+    if (process.platform === 'win32') this.skip(); // links need privileges there
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const workspace = workspaceFolder();
+    const folder = await fsp.mkdtemp(path.join(workspace, 'suite-tools-refuse-'));
+    const outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'suite-tools-private-'));
+    const link = path.join(workspace, `suite-tools-link-${Date.now().toString(36)}`);
+    try {
+      await fsp.writeFile(path.join(folder, 'notes.pdf'), 'plain text under a PDF name');
+      await writePdf(path.join(outside, 'secret.pdf'), ['Private: salaries of 2024.']);
+      await fsp.symlink(outside, link);
+      const rel = (p: string) => path.relative(workspace, p);
+      const cases: [string, string, RegExp][] = [
+        ['renamed text file', rel(path.join(folder, 'notes.pdf')), /notes\.pdf is not a PDF file \(it looks like text\)/],
+        ['.. out of the workspace', path.join('..', path.basename(outside), 'secret.pdf'), /is outside the workspace folders/],
+        ['absolute path outside', path.join(outside, 'secret.pdf'), /is outside the workspace folders/],
+        [
+          'a linked folder leading out',
+          rel(path.join(link, 'secret.pdf')),
+          /secret\.pdf is outside the workspace: a symbolic link on its way/,
+        ],
+      ];
+      rig.emu.clearReceived();
+      for (const [what, file, why] of cases) {
+        const text = await invoke(LM_TOOLS.startFinetune, {
+          files: [file],
+          baseModel: MODEL,
+          modelName: `suite-refused-${Date.now().toString(36)}`,
+        });
+        assert.match(text, /^Not started: these files cannot be used\./, `${what}: ${text}`);
+        assert.match(text, why, `${what}: ${text}`);
+      }
+      assert.ok(!rig.emu.received.some((q) => q.path.startsWith('/cr/generate_questions')), 'a file was uploaded');
+    } finally {
+      await fsp.rm(link, { force: true });
+      await fsp.rm(folder, { recursive: true, force: true });
+      await fsp.rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('prepareInvocation confirms the finetune naming each file with its size, the base model and the new name', async () => {
+    await rig.useKey('demo-key');
+    const folder = await fsp.mkdtemp(path.join(workspaceFolder(), 'suite-tools-prepare-'));
+    try {
+      const files = ['a-handbook.pdf', 'b-notes.pdf'].map((f) => path.join(folder, f));
+      await writePdf(files[0]!, ['One.']);
+      await writePdf(files[1]!, ['Two, longer.', 'And a second line.']);
+      const sizes = await Promise.all(files.map(async (f) => (await fsp.stat(f)).size));
+      const input = { files: files.map((f) => path.relative(workspaceFolder(), f)), baseModel: MODEL, modelName: 'suite-prepared' };
+      const cancel = new vscode.CancellationTokenSource();
+      const prepared = await rig.api.tools[LM_TOOLS.startFinetune].prepareInvocation?.({ input }, cancel.token);
+      cancel.dispose();
+      assert.ok(prepared?.confirmationMessages, JSON.stringify(prepared));
+      assert.equal(prepared.confirmationMessages.title, `Finetune ${MODEL} into suite-prepared?`);
+      const text = plain(prepared.confirmationMessages.message);
+      for (const [i, f] of files.entries()) {
+        assert.ok(text.includes(`- ${markdownLiteral(vscode.workspace.asRelativePath(f))} (${formatBytes(sizes[i]!)})`), text);
+      }
+      assert.ok(
+        text.includes(`creates the model ${markdownLiteral('suite-prepared')} from the base model ${markdownLiteral(MODEL)}`),
+        text,
+      );
+      assert.match(plain(prepared.invocationMessage), /^Uploading 2 files to create suite-prepared$/);
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('prepareInvocation says what each tool is doing; the evaluation asks first, naming the model and the dataset', async () => {
+    await rig.useKey('demo-key');
+    const cancel = new vscode.CancellationTokenSource();
+    const prepare = (name: keyof typeof rig.api.tools, input: object) => rig.api.tools[name].prepareInvocation?.({ input }, cancel.token);
+    const quiet: [keyof typeof rig.api.tools, object, string][] = [
+      [LM_TOOLS.listModels, {}, 'Listing the hosted models'],
+      [LM_TOOLS.listJobs, {}, 'Listing the hosted jobs'],
+      [LM_TOOLS.getJob, { jobId: 'j1' }, 'Reading a hosted job’s status'],
+      [LM_TOOLS.getEvaluationReport, { modelName: MODEL }, 'Reading an evaluation report'],
+      [LM_TOOLS.askModel, { modelName: MODEL, prompt: 'Hi' }, `Asking ${MODEL}`],
+    ];
+    for (const [name, input, message] of quiet) {
+      const prepared = await prepare(name, input);
+      assert.equal(plain(prepared?.invocationMessage), message, name);
+      assert.equal(prepared?.confirmationMessages, undefined, `${name} asks for a confirmation`);
+    }
+    const evaluation = await prepare(LM_TOOLS.startEvaluation, { modelName: MODEL, datasetName: 'demo-qa' });
+    assert.equal(plain(evaluation?.invocationMessage), `Starting the evaluation of ${MODEL} on demo-qa`);
+    assert.equal(evaluation?.confirmationMessages?.title, `Evaluate ${MODEL}?`);
+    assert.equal(
+      plain(evaluation?.confirmationMessages?.message),
+      `Starts an evaluation of the model ${MODEL} on the dataset demo-qa on the service, which spends compute on your account.`,
+    );
+    cancel.dispose();
+  });
+
+  it('hosted_ask_model returns the answer, its reasoning only when asked for', async () => {
+    await rig.useKey('demo-key');
+    rig.emu.configure({ reasoning: 'field' });
+    const prompt = 'What does a cache buy you?';
+    const expected = {
+      prompt,
+      queryOnly: prompt,
+      modelName: MODEL,
+      stream: true,
+      useRag: false,
+      sequentialBudget: 8,
+      parallelBudget: 1,
+      temperature: 0.7,
+    };
+    const since = Date.now();
+    const plain = await invoke(LM_TOOLS.askModel, { modelName: MODEL, prompt });
+    assert.equal(requestsSince(since, INFER_PATH).length, 1);
+    // The answer as Chat would show it (the markdown neutraliser's), its code as written.
+    assert.ok(plain.startsWith(`Answer of ${MODEL}:\n${untrustedMarkdown(composeAnswer(expected).trim())}`), plain);
+    assert.ok(composeAnswer(expected).includes('\n  return') && plain.includes('\n  return'), 'code lost its indentation');
+    assert.ok(!plain.includes(composeReasoning(expected).trim().slice(0, 40)), 'the reasoning was returned unasked');
+    assert.match(plain, /includeReasoning true/);
+    const withReasoning = await invoke(LM_TOOLS.askModel, { modelName: MODEL, prompt, includeReasoning: true });
+    assert.ok(withReasoning.includes(`Its reasoning:\n${untrustedMarkdown(composeReasoning(expected).trim())}`), withReasoning);
+  });
+
+  it('a cancelled hosted_ask_model closes the service’s stream, seen at the emulator', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    rig.emu.configure({ tokenIntervalMs: 100 });
+    const since = Date.now();
+    const cancel = new vscode.CancellationTokenSource();
+    const call = invoke(LM_TOOLS.askModel, { modelName: MODEL, prompt: 'Take your time.' }, cancel.token);
+    await waitFor('the inference request at the emulator', () => requestsSince(since, INFER_PATH)[0]);
+    cancel.cancel();
+    const request = await waitFor('the emulator to see the inference request aborted', () =>
+      requestsSince(since, INFER_PATH).find((r) => r.aborted),
+    );
+    assert.equal(request.aborted, true);
+    await call.then(
+      (text) => assert.match(text, /Cancelled/),
+      (e: unknown) => assert.ok(e instanceof vscode.CancellationError || /cancel/i.test(String(e)), String(e)),
+    );
+    cancel.dispose();
+  });
+
+  it('hosted_download_model refuses without a download folder, and downloads into it once set', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const tuned = 'suite-tool-tuned';
+    if (!rig.emu.artifactPath(tuned, 'demo-key')) await rig.emu.addCustomModel('demo-key', tuned);
+    await rig.setSetting('downloadFolder', '');
+    const since = Date.now();
+    const refused = await invoke(LM_TOOLS.downloadModel, { modelName: tuned });
+    assert.match(refused, /^Not downloaded: no download folder is set/);
+    assert.match(refused, /hostedReasoning\.downloadFolder/);
+    assert.equal(requestsSince(since, '/cr/finetune_model/download').length, 0);
+    const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'suite-tools-download-'));
+    try {
+      await rig.setSetting('downloadFolder', directory);
+      const cancel = new vscode.CancellationTokenSource();
+      const prepared = await rig.api.tools[LM_TOOLS.downloadModel].prepareInvocation?.({ input: { modelName: tuned } }, cancel.token);
+      cancel.dispose();
+      assert.match(
+        plain(prepared?.confirmationMessages?.message),
+        new RegExp(`to ${directory.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as ${tuned}\\.gguf`),
+      );
+      const text = await invoke(LM_TOOLS.downloadModel, { modelName: tuned });
+      const file = path.join(directory, `${tuned}.gguf`);
+      const size = (await fsp.stat(file)).size;
+      assert.equal(
+        text.split('\n')[0],
+        `Downloaded ${tuned}: ${file} (${formatBytes(size)}, checked by ${/checked by (\S+)\)/.exec(text)?.[1]}).`,
+      );
+      assert.equal(requestsSince(since, '/cr/finetune_model/download').length, 1);
+    } finally {
+      await rig.setSetting('downloadFolder', '');
+      await fsp.rm(directory, { recursive: true, force: true });
+    }
+  });
+});
