@@ -110,9 +110,9 @@ function durationText(ms: number): string {
 /** Rule 5: "about 6 min left", "5-8 min left", "under a minute left". */
 export function timeLeftText(left: TimeLeft): string {
   if (left.highMs < MINUTE) return l10n.t('under a minute left');
-  const about = rounded(left.lowMs, Math.round);
-  if (about === rounded(left.highMs, Math.round))
-    return about < MINUTE ? l10n.t('under a minute left') : l10n.t('about {0} left', durationText(about));
+  // A high end of a minute or more rounds to one minute at least.
+  const about = rounded(left.highMs, Math.round);
+  if (about === rounded(left.lowMs, Math.round)) return l10n.t('about {0} left', durationText(about));
   const low = rounded(left.lowMs, Math.floor);
   const high = rounded(left.highMs, Math.ceil);
   if (low < MINUTE) return l10n.t('under {0} left', durationText(high));
