@@ -113,7 +113,7 @@ async function jobsText(): Promise<string> {
   try {
     await rig.api.chat.participant(
       { prompt: '', command: 'jobs', references: [], toolReferences: [] } as unknown as vscode.ChatRequest,
-      { history: [] } as unknown as vscode.ChatContext,
+      { history: [] },
       stream as unknown as vscode.ChatResponseStream,
       cancel.token,
     );
@@ -169,14 +169,14 @@ describe('jobs view and status bar', () => {
         { timeoutMs: 90_000, intervalMs: 200, describe: () => ({ description: last?.item.description, job: last?.node.job }) },
       );
       assert.match(String(estimated.item.description), description);
-      assert.match(String(estimated.item.tooltip), new RegExp(`^Estimate: ${LEFT}$`, 'm'));
+      assert.match(estimated.item.tooltip as string, new RegExp(`^Estimate: ${LEFT}$`, 'm'));
 
       // The status bar renders on each change of the list, and a new stage starts the rate again: each is read until it
       // says it (the wait's last reading is in its failure).
       const bar = new RegExp(`^• Create ${modelName}: running \\d+% · ${LEFT} · ${ELAPSED}$`, 'm');
       await waitFor(
         'the status bar tooltip to say the time left',
-        () => (bar.test(String(rig.api.statusBar.item.tooltip)) ? true : undefined),
+        () => (bar.test(rig.api.statusBar.item.tooltip as string) ? true : undefined),
         {
           timeoutMs: 60_000,
           describe: () => rig.api.statusBar.item.tooltip,
