@@ -30,6 +30,7 @@ export const readFinetuneStatus = answerReader(function readFinetuneStatus(
     state: read.state,
     rawState: read.rawState,
     progress: read.progress,
+    stage: read.stage,
     message: read.message,
     error: read.error ?? (read.state === 'failed' ? read.message : undefined),
     modelName: read.madeModel,

@@ -23,6 +23,8 @@ export interface StatusRead {
   /** The word the service used, verbatim (capped). */
   rawState?: string;
   progress?: number;
+  /** The phase word read as the message, verbatim (capped): a stage of the job, which a sentence is not. */
+  stage?: string;
   message?: string;
   error?: string;
   madeModel?: string;
@@ -106,7 +108,10 @@ export function readStatusByProfile(body: unknown, profile: JobStatusProfile): S
   if (progress !== undefined) read.progress = progress;
   const message = at(profile.message);
   if (isProse(message)) read.message = capText(message);
-  else if (isPhaseWord(message, said)) read.message = capText(humanise(message));
+  else if (isPhaseWord(message, said)) {
+    read.message = capText(humanise(message));
+    read.stage = capText(message.trim(), MAX_STATE_WORD_LENGTH);
+  }
   if (error !== undefined) read.error = error;
   for (const path of profile.madeModel ?? []) {
     const name = at(path);

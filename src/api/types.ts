@@ -32,6 +32,8 @@ export interface FinetuneStatus {
   rawState?: string;
   /** 0..100 when the answer has it. */
   progress?: number;
+  /** The phase word the service said beside its state word (`tokenizing`), verbatim (capped): not a sentence. */
+  stage?: string;
   message?: string;
   error?: string;
   /** The model the job made, as the service names it (it may differ from the name asked for). */

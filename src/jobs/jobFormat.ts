@@ -3,6 +3,7 @@
 import { humanise, type EvaluationResult } from '../api/types';
 import { isActive, type JobRecord } from './jobRecord';
 import { l10n } from '../l10n';
+import { estimateTimeLeft, timeLeftText } from './timeLeft';
 
 /** "Create my-model" / "Evaluate my-model on squad". */
 export function jobTitle(job: JobRecord): string {
@@ -65,8 +66,8 @@ export function elapsedMs(job: JobRecord, now: number): number {
 }
 
 /** One line for a row: "running 40% · 2m 10s", "84.0% (42/50) · judge gpt-x", "failed: <error>". */
-export function jobDescription(job: JobRecord, now: number): string {
-  const elapsed = formatDuration(elapsedMs(job, now));
+export function jobDescription(job: JobRecord, at: number): string {
+  const elapsed = formatDuration(elapsedMs(job, at));
   switch (job.state) {
     case 'completed':
       if (job.kind === 'evaluation' && job.result) {
@@ -85,9 +86,20 @@ export function jobDescription(job: JobRecord, now: number): string {
       const now = job.unreadableSince !== undefined ? unreadableText(job) : `${stateWord(job)}${progress}`;
       // Let go with Stop Following: no elapsed time ticks, as nobody asks any more.
       if (job.unfollowedAt !== undefined) return l10n.t('not followed · {0}', now);
-      return `${now} · ${elapsed}`;
+      const left = timeLeft(job, at);
+      return left === undefined ? `${now} · ${elapsed}` : `${now} · ${left} · ${elapsed}`;
     }
   }
+}
+
+/**
+ * "about 6 min left" for a followed job whose status reads (timeLeft.ts), else undefined: a job let go or unreadable
+ * has readings that say nothing of now.
+ */
+export function timeLeft(job: JobRecord, now: number): string | undefined {
+  if (!isActive(job) || job.unfollowedAt !== undefined || job.unreadableSince !== undefined || !job.readings) return undefined;
+  const left = estimateTimeLeft(job.readings, now);
+  return left && timeLeftText(left);
 }
 
 /** "status unreadable since 14:02 (Validating files)": the words are the service's, for the caller to neutralise. */

@@ -2,6 +2,7 @@
 // Never holds the API key; `scope` separates services and keys (see Session.scope).
 import type { EvaluationResult, JobState } from '../api/types';
 import type { ModelLineage } from './lineage';
+import type { ProgressReading } from './progressReadings';
 
 export type JobKind = 'finetune' | 'evaluation';
 
@@ -15,6 +16,8 @@ export interface JobRecord {
   rawState?: string;
   /** 0..100 */
   progress?: number;
+  /** Running only: when each progress was first said, and in which stage, for the time left (progressReadings.ts). */
+  readings?: ProgressReading[];
   message?: string;
   error?: string;
   createdAt: number;

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { redact } from '../api/redact';
-import { formatAccuracy, formatDuration, jobDescription, jobRowTitle, jobTitle, elapsedMs, stateWord } from './jobFormat';
+import { formatAccuracy, formatDuration, jobDescription, jobRowTitle, jobTitle, elapsedMs, stateWord, timeLeft } from './jobFormat';
 import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
 import { lineageLines } from './lineage';
 import type { Services } from '../services';
@@ -178,6 +178,7 @@ export function tooltipFor(job: JobRecord, now: number): string {
     job.rawState && job.rawState !== job.state ? vscode.l10n.t('{0} (service: {1})', stateWord(job), job.rawState) : job.state,
   );
   if (job.progress !== undefined && isActive(job)) row(vscode.l10n.t('Progress'), `${Math.round(job.progress)}%`);
+  row(vscode.l10n.t('Estimate'), timeLeft(job, now));
   if (isActive(job) && job.unreadableSince !== undefined) {
     row(
       vscode.l10n.t('Status'),

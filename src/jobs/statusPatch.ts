@@ -3,6 +3,7 @@
 import type { EvaluationStatus, FinetuneStatus } from '../api/types';
 import { capText, isTerminal, MAX_STATE_WORD_LENGTH } from '../api/types';
 import type { JobRecord } from './jobRecord';
+import { appendReading } from './progressReadings';
 
 /** The error a job gets when its status endpoint answers 404: polling it again would never end. */
 export const GONE_ERROR = 'The service no longer knows this job (404). It may have expired or been removed on the service.';
@@ -13,6 +14,7 @@ export type JobPatch = Partial<
     | 'state'
     | 'rawState'
     | 'progress'
+    | 'readings'
     | 'message'
     | 'error'
     | 'result'
@@ -28,7 +30,17 @@ export type JobPatch = Partial<
 export function finetunePatch(current: JobRecord, status: FinetuneStatus, now: number): JobPatch {
   const patch: JobPatch = { state: status.state, ...keptText(status) };
   // An answer without progress keeps the last known value: a bar that jumps back to nothing says less.
-  if (status.progress !== undefined) patch.progress = status.progress;
+  if (status.progress !== undefined) {
+    patch.progress = status.progress;
+    // The stage: a phase word beside the state word, else the state word (`training`): a new one starts the rate again.
+    const stage = status.stage ?? status.rawState;
+    const reading = {
+      at: now,
+      progress: status.progress,
+      ...(stage === undefined ? {} : { stage: capText(stage, MAX_STATE_WORD_LENGTH) }),
+    };
+    patch.readings = appendReading(current.readings, reading);
+  }
   Object.assign(patch, adoptedName(current, status));
   return finish(current, patch, now);
 }
@@ -105,6 +117,8 @@ function finish(current: JobRecord, patch: JobPatch, now: number): JobPatch {
   patch.unreadableSince = undefined;
   patch.unreadableWords = undefined;
   if (patch.state === 'completed') patch.progress = 100;
+  // A finished job has no time left: its record, kept long after, stays small.
+  if (patch.state && isTerminal(patch.state)) patch.readings = undefined;
   if (patch.state === 'failed' && !patch.error) patch.error = 'The job failed without a reason.';
   return withEnd(current, patch, now);
 }

@@ -7,6 +7,7 @@
 import { capText, isUsableJobId, MAX_SERVICE_TEXT, MAX_STATE_WORD_LENGTH, type EvaluationResult, type JobState } from '../api/types';
 import { jobKey, type JobKind, type JobRecord } from './jobRecord';
 import { isModelLineage } from './lineage';
+import { readingsProblem } from './progressReadings';
 import { countedReasons, isRecord as isObj } from '../shape';
 
 export interface StoredJobs {
@@ -113,6 +114,7 @@ function withValidOptionals(o: Obj): { job: JobRecord; fixed: boolean } {
   };
   take('rawState', isText);
   take('progress', (v) => typeof v === 'number' && v >= 0 && v <= 100);
+  take('readings', (v) => readingsProblem(v) === undefined);
   take('message', isText);
   take('error', isText);
   take('unreadableWords', isText);

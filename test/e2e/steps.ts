@@ -820,6 +820,38 @@ export function story(env: StoryEnvironment): Story {
     },
   };
 
+  const timeLeft: Step = {
+    number: 19,
+    id: 'time-left',
+    title: 'a running finetune’s Jobs row says how long it has left, beside its elapsed time',
+    needs: ['api-key'],
+    timeoutMs: 180_000,
+    async run({ shot, note }) {
+      const name = 'lumen-time-left';
+      await wb.clearNotifications();
+      // 80 s: each stage lasts several polls, its progress moving about a point a second.
+      emu.configure({ finetuneDurationMs: 80_000 });
+      await answerWizard(name, async () => undefined);
+      await wb.showContainer('Hosted Reasoning');
+      const left = '(about \\d+ min|\\d+-\\d+ min|under (a minute|\\d+ min)) left';
+      const row = await wb.waitForRow(
+        'Jobs',
+        new RegExp(`^Create ${escapeRegExp(name)}, running \\d+% · ${left} · (\\d+s|\\d+m \\d+s)$`),
+        60_000,
+      );
+      note(`the row reads "${await row.getAttribute('aria-label')}"`);
+      // A side bar of the default width cuts the row's description short: the person widens it to read it whole.
+      await wb.clearNotifications();
+      const width = await wb.resizeSideBar(WIDE_SIDE_BAR);
+      const sideBar = await page.locator('.part.sidebar').boundingBox();
+      assert.ok(sideBar, 'the side bar is shown');
+      await shot('row', { x: 0, y: sideBar.y, width: sideBar.x + sideBar.width, height: sideBar.height });
+      await wb.resizeSideBar(width);
+      // Ended before the next step, which expects no job running.
+      await wb.notification(`Model ${name} is ready.`).waitFor({ timeout: 120_000 });
+    },
+  };
+
   const steps = [
     apiKey,
     finetune,
@@ -840,6 +872,7 @@ export function story(env: StoryEnvironment): Story {
       answerWizard: (name) => answerWizard(name, async () => undefined),
       giveKey,
     }),
+    timeLeft,
     errors,
   ];
   return { steps, settle, reconnect };

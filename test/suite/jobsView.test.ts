@@ -102,13 +102,100 @@ async function assertQuietScope(): Promise<void> {
   );
 }
 
+/** What @hosted /jobs says, as plain text: it writes markdown literals (every ASCII punctuation escaped). */
+async function jobsText(): Promise<string> {
+  const said: string[] = [];
+  const stream = {
+    markdown: (m: string | vscode.MarkdownString) => said.push(typeof m === 'string' ? m : m.value),
+    button: () => undefined,
+  };
+  const cancel = new vscode.CancellationTokenSource();
+  try {
+    await rig.api.chat.participant(
+      { prompt: '', command: 'jobs', references: [], toolReferences: [] } as unknown as vscode.ChatRequest,
+      { history: [] },
+      stream as unknown as vscode.ChatResponseStream,
+      cancel.token,
+    );
+  } finally {
+    cancel.dispose();
+  }
+  return said.join('').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
+
 describe('jobs view and status bar', () => {
   const started: string[] = [];
 
   afterEach(async () => {
     await forget(started.splice(0));
-    rig.emu.configure({ evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs });
+    rig.emu.configure({
+      evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs,
+      finetuneDurationMs: EMULATOR_SETTINGS.finetuneDurationMs,
+    });
     await rig.clearKey();
+  });
+
+  it('a running finetune’s row, the status bar tooltip and /jobs say its time left once its progress moved, and its elapsed time always', async function () {
+    this.timeout(120_000);
+    // A finetune of 80 s on the emulator: a stage of several polls, its progress moving a point or so a second.
+    rig.emu.configure({ finetuneDurationMs: 80_000 });
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    const folder = await fsp.mkdtemp(path.join(workspace, 'suite-time-left-'));
+    try {
+      const pdf = path.join(folder, 'notes.pdf');
+      await writePdf(pdf, ['Invoices are sent on the first working day of the month.']);
+      await rig.useKey('demo-key');
+      await assertQuietScope();
+      const modelName = `suite-left-${Date.now().toString(36)}`;
+      const answers: FinetuneAnswers = { baseModel: MODEL, modelName, numQs: 3, mode: 'pretraining', useCase: '' };
+      const outcome = await rig.api.finetune({ files: [pdf], answers });
+      assert.ok(outcome?.status === 'started', `outcome: ${JSON.stringify(outcome)}`);
+      started.push(outcome.job.id);
+
+      // Before two readings of one stage: the state and the elapsed time, no estimate.
+      const first = await row(outcome.job.id);
+      assert.match(String(first?.item.description), /^(queued|running)( \d+%)? · \d+s$/);
+      const LEFT = '(about \\d+ min|\\d+-\\d+ min|under (a minute|\\d+ min)) left';
+      const ELAPSED = '(\\d+s|\\d+m \\d+s)';
+      const description = new RegExp(`^running \\d+% · ${LEFT} · ${ELAPSED}$`);
+      let last: Row | undefined;
+      const estimated = await waitFor(
+        'the row to say the time left',
+        async () => {
+          last = await row(outcome.job.id);
+          return String(last?.item.description).includes(' left · ') ? last : undefined;
+        },
+        { timeoutMs: 90_000, intervalMs: 200, describe: () => ({ description: last?.item.description, job: last?.node.job }) },
+      );
+      assert.match(String(estimated.item.description), description);
+      assert.match(estimated.item.tooltip as string, new RegExp(`^Estimate: ${LEFT}$`, 'm'));
+
+      // The status bar renders on each change of the list, and a new stage starts the rate again: each is read until it
+      // says it (the wait's last reading is in its failure).
+      const bar = new RegExp(`^• Create ${modelName}: running \\d+% · ${LEFT} · ${ELAPSED}$`, 'm');
+      await waitFor(
+        'the status bar tooltip to say the time left',
+        () => (bar.test(rig.api.statusBar.item.tooltip as string) ? true : undefined),
+        {
+          timeoutMs: 60_000,
+          describe: () => rig.api.statusBar.item.tooltip,
+        },
+      );
+
+      const jobs = new RegExp(`^- Create ${modelName}: running \\d+% · ${LEFT} · ${ELAPSED}$`, 'm');
+      let text = '';
+      await waitFor(
+        '/jobs to say the time left',
+        async () => {
+          text = await jobsText();
+          return jobs.test(text) ? true : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 500, describe: () => text },
+      );
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('lists a running evaluation with a spinner, then its accuracy and judge; the status bar counts it, then hides', async function () {

@@ -280,6 +280,13 @@ describe('decode: by structure (issue 20)', () => {
     assert.equal(f.error, 'bad page 3; no text in file b');
   });
 
+  it('a phase word beside the state word is the stage (a new one starts the time left again); a sentence is none', () => {
+    const s = decodeFinetuneStatus('j', { status: 'running', stage: 'extracting_text', percent: 20 });
+    assert.deepEqual([s.stage, s.message], ['extracting_text', 'Extracting text']);
+    const prose = decodeFinetuneStatus('j', { status: 'running', message: 'Generated 3 of 10 questions', percent: 20 });
+    assert.equal(prose.stage, undefined);
+  });
+
   it('two states that disagree at the same rank are a ContractError', () => {
     assert.throws(() => decodeFinetuneStatus('j', { status: 'running', state: 'failed' }), ContractError);
     assert.equal(decodeFinetuneStatus('j', { status: 'running', health: 'ok' }).state, 'running', 'a status key says it first');

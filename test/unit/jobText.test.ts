@@ -68,6 +68,21 @@ describe('job text', () => {
     assert.equal(jobDescription(job({ state: 'cancelled', finishedAt: T0 + 1000 }), T0), 'cancelled · 1s');
   });
 
+  it('a running job says its time left after two readings, and its elapsed time always; nothing without readings', () => {
+    // 10 points a minute: 60 points left are 6 min.
+    const readings = [
+      { at: T0 + 70_000, progress: 30, stage: 'training' },
+      { at: T0 + 130_000, progress: 40, stage: 'training' },
+    ];
+    assert.equal(jobDescription(job({ progress: 40, readings }), T0 + 130_000), 'running 40% · about 6 min left · 2m 10s');
+    assert.equal(jobDescription(job({ progress: 40, readings: readings.slice(1) }), T0 + 130_000), 'running 40% · 2m 10s');
+    assert.equal(jobDescription(job({ progress: 40 }), T0 + 130_000), 'running 40% · 2m 10s', 'progress unknown until now');
+    // Not followed, unreadable, or finished: the readings say nothing of now.
+    assert.equal(jobDescription(job({ progress: 40, readings, unfollowedAt: T0 + 130_000 }), T0 + 130_000), 'not followed · running 40%');
+    assert.doesNotMatch(jobDescription(job({ progress: 40, readings, unreadableSince: T0 + 130_000 }), T0 + 130_000), /left/);
+    assert.equal(jobDescription(job({ state: 'completed', readings, finishedAt: T0 + 130_000 }), T0 + 130_000), 'completed · 2m 10s');
+  });
+
   it('a running job whose status is unreadable says since when, with the service words; a job let go says so', () => {
     const since = T0 + 60_000;
     const at = clockTime(since);
@@ -127,6 +142,24 @@ describe('status patch', () => {
     assert.equal('progress' in p, false);
     assert.equal(changes(job({ progress: 30 }), p), true);
     assert.equal(changes(job({ progress: 30, message: 'training' }), p), false);
+  });
+
+  it('records a reading when the progress or the stage changed, and drops the readings when the job ends', () => {
+    const running = (progress: number | undefined, rawState = 'training', message?: string) =>
+      ({ jobId: 'j', state: 'running', rawState, progress, message, raw: {} }) as const;
+    const first = finetunePatch(job(), running(30), T0);
+    assert.deepEqual(first.readings, [{ at: T0, progress: 30, stage: 'training' }]);
+    const current = job({ ...first });
+    assert.equal(finetunePatch(current, running(30), T0 + 5_000).readings, current.readings, 'the same reading: kept as it was');
+    assert.equal('readings' in finetunePatch(current, running(undefined), T0 + 5_000), false, 'no progress said: no reading');
+    const next = finetunePatch(current, running(31), T0 + 5_000);
+    assert.deepEqual(next.readings?.at(-1), { at: T0 + 5_000, progress: 31, stage: 'training' });
+    // A phase word beside the state word is the stage; a sentence is not.
+    const phased = finetunePatch(current, { ...running(31, 'running'), stage: 'tokenizing' }, T0 + 5_000);
+    assert.equal(phased.readings?.at(-1)?.stage, 'tokenizing');
+    const done = finetunePatch(job({ ...next }), { jobId: 'j', state: 'completed', raw: {} }, T0 + 9_000);
+    assert.equal(done.readings, undefined);
+    assert.equal('readings' in done, true, 'a finished job forgets its readings');
   });
 
   it('ends a job once: finish time, 100%, unseen failure only on the transition', () => {

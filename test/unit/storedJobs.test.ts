@@ -114,6 +114,27 @@ describe('stored jobs: reading globalState back', () => {
     render(read.jobs);
   });
 
+  it('keeps the progress readings of a running job (its time left); readings of another shape are removed, the job kept', () => {
+    const readings = [
+      { at: 1_000, progress: 10, stage: 'training' },
+      { at: 2_000, progress: 12, stage: 'training' },
+    ];
+    const read = readStoredJobs(
+      [
+        good({ id: 'a', readings }),
+        good({ id: 'b', readings: [{ at: 1_000, progress: 'ten' }] }),
+        good({ id: 'c', readings: { at: 1_000, progress: 10 } }),
+        good({ id: 'd' }), // written by a version that kept no readings
+      ],
+      SCOPE,
+    );
+    assert.equal(read.repaired, 2);
+    const byId = new Map(read.jobs.map((j) => [j.id, j]));
+    assert.deepEqual(byId.get('a')?.readings, readings);
+    for (const id of ['b', 'c', 'd']) assert.equal(byId.get(id)?.readings, undefined, id);
+    render(read.jobs);
+  });
+
   it('logs what was dropped once, as counts and reasons, without the values', () => {
     const logged: string[] = [];
     const reader = new StoredJobsReader((m) => logged.push(m));
