@@ -3,8 +3,8 @@
 // paragraphs, its words, whether it is encrypted, and its SHA-256 (two files with the same bytes). Runs inside the
 // pre-flight worker thread (sourceTextWorker.ts): pdfjs installs browser globals (`navigator`, `DOMMatrix`) and would
 // block the extension host for seconds on a long PDF. Both libraries are JavaScript: a workspace's file reaches no
-// native code here, so the read needs no trusted workspace (pdfjs only looks for the optional @napi-rs/canvas to
-// render images, which the .vsix does not ship and text extraction does not use).
+// native code here, so the read needs no trusted workspace. pdfjs would load the optional native @napi-rs/canvas (for
+// rendering, which text extraction does not use) wherever it finds it installed: this thread refuses it (noNativeCanvas).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -46,6 +46,7 @@ let pdfjsModule: typeof Pdfjs | undefined;
 let fontsUrl = '';
 function pdfjs(): typeof Pdfjs {
   if (pdfjsModule) return pdfjsModule;
+  noNativeCanvas();
   const shipped = join(__dirname, 'pdfjs');
   const packaged = existsSync(join(shipped, 'pdf.min.mjs'));
   const dir = packaged ? shipped : dirname(requireHere.resolve('pdfjs-dist/package.json'));
@@ -55,6 +56,35 @@ function pdfjs(): typeof Pdfjs {
   pdfjsModule = requireHere(join(build, packaged ? 'pdf.min.mjs' : 'pdf.mjs')) as typeof Pdfjs;
   fontsUrl = join(dir, 'standard_fonts') + '/';
   return pdfjsModule;
+}
+
+/**
+ * pdfjs require()s @napi-rs/canvas (native code) when it is loaded, if any node_modules above it holds it (a developer's
+ * checkout does: pdfjs-dist depends on it optionally). Refused in this worker thread's own module loader, so a file of
+ * an untrusted workspace never reaches native code; pdfjs then only warns that it cannot render, which we never do.
+ */
+function noNativeCanvas(): void {
+  const loader = requireHere('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+  const resolve = loader._resolveFilename;
+  loader._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]): string {
+    if (request === '@napi-rs/canvas' || request.startsWith('@napi-rs/canvas/')) {
+      throw Object.assign(new Error('@napi-rs/canvas is not loaded: native code'), { code: 'MODULE_NOT_FOUND' });
+    }
+    return resolve.call(this, request, ...rest);
+  };
+  // pdfjs builds one DOMMatrix when it loads (a constant of its canvas code) and fails without one; text extraction
+  // never uses it. The installed extension has no node_modules: without this, no PDF could be read there at all.
+  (globalThis as { DOMMatrix?: unknown }).DOMMatrix ??= class DOMMatrix {
+    a = 1;
+    b = 0;
+    c = 0;
+    d = 1;
+    e = 0;
+    f = 0;
+    constructor(init?: readonly number[]) {
+      if (init?.length === 6) [this.a, this.b, this.c, this.d, this.e, this.f] = init as [number, number, number, number, number, number];
+    }
+  };
 }
 
 /** An /Encrypt entry of the trailer (or of a cross-reference stream's dictionary), which sits at the end of a PDF. */
