@@ -53,7 +53,14 @@ function pdfjs(): typeof Pdfjs {
   const build = packaged ? shipped : join(dir, 'legacy', 'build');
   // pdfjs runs its parser in this very thread (no second worker) when it finds the worker module on globalThis.
   (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = requireHere(join(build, packaged ? 'pdf.worker.min.mjs' : 'pdf.worker.mjs'));
-  pdfjsModule = requireHere(join(build, packaged ? 'pdf.min.mjs' : 'pdf.mjs')) as typeof Pdfjs;
+  // Loading, pdfjs warns on the console that it cannot render without @napi-rs/canvas: true, and not our concern.
+  const log = console.log;
+  console.log = () => undefined;
+  try {
+    pdfjsModule = requireHere(join(build, packaged ? 'pdf.min.mjs' : 'pdf.mjs')) as typeof Pdfjs;
+  } finally {
+    console.log = log;
+  }
   fontsUrl = join(dir, 'standard_fonts') + '/';
   return pdfjsModule;
 }
