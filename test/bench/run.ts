@@ -29,6 +29,7 @@ const FIGURES: Figure[] = [
   { name: 'latency', number: 3, title: 'Token latency in the playground' },
   { name: 'chatLatency', number: 9, title: 'First token through vscode.lm' },
   { name: 'reasoning', number: 11, title: 'Reasoning latency in the playground' },
+  { name: 'preflight', number: 12, title: 'Pre-flight read of finetune sources' },
 ];
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
