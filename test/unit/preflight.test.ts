@@ -127,4 +127,14 @@ describe('Pre-flight read of finetune sources', function () {
     // The second read either finished or was stopped the same way: never a crash, never a hang.
     assert.equal(results.length, 2);
   });
+  it('stops at once when cancelled (the wizard closed), reading no further file', async () => {
+    const stop = new AbortController();
+    const reading = preflightRead([file('long.pdf'), file('faq.docx')], { signal: stop.signal });
+    stop.abort();
+    const results = await reading;
+    assert.deepEqual(
+      results.map((r) => [r.label, r.unreadable]),
+      [['long.pdf', 'not read: cancelled']],
+    );
+  });
 });

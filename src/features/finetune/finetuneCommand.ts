@@ -179,6 +179,8 @@ class FinetuneRun {
           return { status: 'invalid', problems };
         }
       } else {
+        // The read stops with the wizard: a person who leaves, or starts before it ends, does not wait on it.
+        const stopReading = new AbortController();
         answers = await runFinetuneWizard({
           files,
           defaults: this.services.session.settings().finetune,
@@ -186,9 +188,9 @@ class FinetuneRun {
           keptModels: (failure) => this.keptModels(failure),
           onTyped: (name) => this.services.knownModels.noteTyped(name),
           pendingNames,
-          preflight: () => this.preflight(files, access),
+          preflight: () => this.preflight(files, access, stopReading.signal),
           previewText: (results) => previewSourceText(this.services.context, results),
-        });
+        }).finally(() => stopReading.abort());
         if (!answers) {
           this.log.info('Finetune: wizard cancelled.');
           return { status: 'cancelled' };
@@ -248,9 +250,13 @@ class FinetuneRun {
   // ------------------------------------------------------------------------------------------------ pre-flight
 
   /** What the service will read from each file, read here in a worker thread before anything is uploaded (issue 29). */
-  private async preflight(files: CheckedFile[], access: SourceFileAccess): Promise<PreflightResult[]> {
+  private async preflight(files: CheckedFile[], access: SourceFileAccess, signal: AbortSignal): Promise<PreflightResult[]> {
     const paths = await access.localPaths(files);
-    const results = await preflightRead(files.map((f, i) => ({ path: paths[i]!, kind: f.kind, label: f.label })));
+    const results = await preflightRead(
+      files.map((f, i) => ({ path: paths[i]!, kind: f.kind, label: f.label })),
+      { signal },
+    );
+    if (signal.aborted) return results;
     for (const r of results) {
       this.log.info(`Finetune: pre-flight: ${r.label}: ${describeCounts(r)}${r.unreadable ? ` (${r.unreadable})` : ''}.`);
     }

@@ -51,15 +51,15 @@ function pdfjs(): typeof Pdfjs {
   const packaged = existsSync(join(shipped, 'pdf.min.mjs'));
   const dir = packaged ? shipped : dirname(requireHere.resolve('pdfjs-dist/package.json'));
   const build = packaged ? shipped : join(dir, 'legacy', 'build');
-  // pdfjs runs its parser in this very thread (no second worker) when it finds the worker module on globalThis.
-  (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = requireHere(join(build, packaged ? 'pdf.worker.min.mjs' : 'pdf.worker.mjs'));
   // Loading, pdfjs warns on the console that it cannot render without @napi-rs/canvas: true, and not our concern.
-  const log = console.log;
-  console.log = () => undefined;
+  const warn = console.warn;
+  console.warn = () => undefined;
   try {
+    // pdfjs runs its parser in this very thread (no second worker) when it finds the worker module on globalThis.
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = requireHere(join(build, packaged ? 'pdf.worker.min.mjs' : 'pdf.worker.mjs'));
     pdfjsModule = requireHere(join(build, packaged ? 'pdf.min.mjs' : 'pdf.mjs')) as typeof Pdfjs;
   } finally {
-    console.log = log;
+    console.warn = warn;
   }
   fontsUrl = join(dir, 'standard_fonts') + '/';
   return pdfjsModule;
