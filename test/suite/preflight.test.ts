@@ -5,13 +5,14 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/contributions';
 import { runFinetuneWizard } from '../../src/features/finetune/finetuneWizard';
 import { preflightRead, type PreflightFile } from '../../src/features/finetune/preflight';
 import { previewSourceText, SOURCE_TEXT_SCHEME } from '../../src/features/finetune/sourceTextPreview';
 import { writeDocx, writePdf, writeTextlessPdf } from '../service/fixtures';
 import { writeTextPagesPdf } from '../unit/builders/sourceDocuments';
 import { formatBytes as sizeOf } from '../../src/util/byteSize';
-import { capturingQuickPicks, waitFor } from './helpers';
+import { answeringInputBoxes, capturingQuickPicks, waitFor } from './helpers';
 import { useRig } from './rig';
 
 const rig = useRig();
@@ -25,6 +26,7 @@ describe('finetune pre-flight read', () => {
     folder = await fsp.mkdtemp(path.join(workspace, 'suite-preflight-'));
   });
   afterEach(async () => {
+    await rig.clearKey();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await fsp.rm(folder, { recursive: true, force: true });
   });
@@ -105,5 +107,63 @@ describe('finetune pre-flight read', () => {
     } finally {
       ping.dispose();
     }
+  });
+  it('reads the files of an Explorer selection in the review of Create Finetuned Model, before any upload', async function () {
+    this.timeout(90_000);
+    const handbook = path.join(folder, 'handbook.pdf');
+    const scan = path.join(folder, 'scan.pdf');
+    await writePdf(handbook, ['Expenses are filed within thirty days of the trip.']);
+    await writeTextlessPdf(scan, 2);
+    await rig.useKey('demo-key');
+    const since = rig.emu.received.length;
+    const uris = [vscode.Uri.file(handbook), vscode.Uri.file(scan)];
+    await capturingQuickPicks((picks) =>
+      answeringInputBoxes(['suite-preflight-command', '1', ''], async (asked) => {
+        let outcome: unknown;
+        const done = vscode.commands.executeCommand(COMMANDS.finetune, uris[0], uris);
+        void done.then((o) => (outcome = o));
+        // Base model, then mode: the first item of each (the list's own order) is accepted.
+        for (const n of [0, 1]) {
+          const pick = await waitFor(
+            `quick pick ${n + 1}`,
+            () => {
+              const p = picks[n];
+              const first = p?.items.find((i) => i.kind !== vscode.QuickPickItemKind.Separator);
+              return p && !p.busy && first ? { p, first } : undefined;
+            },
+            { describe: () => ({ picks: picks.map((p) => [p.step, p.busy, p.items.map((i) => i.label)]), asked, outcome }) },
+          );
+          // The workbench may not show the list yet when the extension host has it: accept until the step is left
+          // (the steps after each of these two are input boxes the test answers, which an extra accept cannot reach).
+          let left = false;
+          const hidden = pick.p.onDidHide(() => (left = true));
+          await waitFor(
+            `step ${n + 1} accepted`,
+            async () => {
+              pick.p.activeItems = [pick.first];
+              await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+              return left || picks.length > n + 1 ? true : undefined;
+            },
+            { intervalMs: 200 },
+          );
+          hidden.dispose();
+        }
+        const review = await waitFor('the review with the counts', () =>
+          picks[2]?.items.some((i) => i.description?.includes('words')) && !picks[2].busy ? picks[2] : undefined,
+        );
+        const rows = review.items.filter((i) => i.label.startsWith('$(file)')).map((i) => `${i.label} ${i.description ?? ''}`);
+        assert.equal(rows.length, 2, rows.join('\n'));
+        assert.match(rows[0]!, /handbook\.pdf PDF, .* — 1 page, 9 words$/);
+        assert.match(rows[1]!, /scan\.pdf PDF, .* — 2 pages, 0 words$/);
+        assert.ok(review.items.some((i) => /^\$\(warning\) .*scan\.pdf looks scanned/.test(i.label)));
+        review.hide();
+        assert.deepEqual(await done, { status: 'cancelled' });
+      }),
+    );
+    // Read on this machine only: nothing went to the service but the model list.
+    assert.deepEqual(
+      rig.emu.received.slice(since).filter((r) => r.method !== 'GET'),
+      [],
+    );
   });
 });
