@@ -1,9 +1,9 @@
-// Four bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the
-// extension it loads on first use (the service client and axios included), the local runtime's child process, and the
-// playground page (browser, IIFE).
+// Five bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the
+// extension it loads on first use (the service client and axios included), the local runtime's child process, the
+// pre-flight worker, and the playground page (browser, IIFE).
 // The page's codicon font and stylesheet are copied from @vscode/codicons next to it, so the page loads them from the
 // extension's own files (its policy allows nothing else).
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, cp, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -70,6 +70,16 @@ const localRuntime = {
   logLevel: 'info',
 };
 
+// The pre-flight reader of finetune sources (src/features/finetune/sourceTextWorker.ts), a worker thread started by
+// path: mammoth bundled in; pdfjs-dist (ESM only, and it loads its own worker module) copied beside it by copyPdfjs.
+const sourceTextWorker = {
+  ...localRuntime,
+  entryPoints: ['src/features/finetune/sourceTextWorker.ts'],
+  outfile: 'dist/sourceTextWorker.js',
+  supported: { 'dynamic-import': false },
+  external: [],
+};
+
 const webview = {
   entryPoints: ['src/webviews/playground/page/playground.ts'],
   bundle: true,
@@ -92,12 +102,25 @@ async function copyCodicons() {
   await Promise.all(['codicon.css', 'codicon.ttf'].map((file) => copyFile(path.join(dist, file), path.join('dist/webview', file))));
 }
 
+// pdfjs's legacy (Node) build, minified, and the standard fonts' data: what sourceText.ts loads in the packaged extension.
+async function copyPdfjs() {
+  const require = createRequire(import.meta.url);
+  const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
+  await cp(path.join(root, 'standard_fonts'), 'dist/pdfjs/standard_fonts', { recursive: true });
+  await Promise.all(
+    ['pdf.min.mjs', 'pdf.worker.min.mjs'].map((file) => copyFile(path.join(root, 'legacy/build', file), path.join('dist/pdfjs', file))),
+  );
+  await copyFile(path.join(root, 'LICENSE'), 'dist/pdfjs/LICENSE');
+}
+
 await copyCodicons();
+await copyPdfjs();
 if (watch) {
   const contexts = await Promise.all([
     esbuild.context(extension),
     esbuild.context(main),
     esbuild.context(localRuntime),
+    esbuild.context(sourceTextWorker),
     esbuild.context(webview),
     esbuild.context(report),
   ]);
@@ -107,6 +130,7 @@ if (watch) {
     esbuild.build(extension),
     esbuild.build(main),
     esbuild.build(localRuntime),
+    esbuild.build(sourceTextWorker),
     esbuild.build(webview),
     esbuild.build(report),
   ]);

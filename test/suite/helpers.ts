@@ -144,6 +144,11 @@ function answeringBox(queue: (string | undefined)[], asked: AskedBox[]): vscode.
     onDidAccept: accept.event,
     onDidHide: hide.event,
     onDidChangeValue: change.event,
+    // A wizard's box has steps and a Back button (src/util/quickInputStep.ts); the answers never press it.
+    step: undefined as number | undefined,
+    totalSteps: undefined as number | undefined,
+    buttons: [] as readonly vscode.QuickInputButton[],
+    onDidTriggerButton: new vscode.EventEmitter<vscode.QuickInputButton>().event,
     hide() {
       if (hidden) return;
       hidden = true;

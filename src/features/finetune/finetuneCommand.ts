@@ -26,6 +26,10 @@ import { answersProblems, type FinetuneAnswers } from './finetuneAnswers';
 import { checkFinetuneFiles, type CheckedFile, type FileProblem, type SourcePlace } from './finetuneFiles';
 import { expandSelection, explorerSelection, pickSources, sourcePlace } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
+import { preflightRead, type PreflightResult } from './preflight';
+import { preflightWarnings } from './preflightWarnings';
+import { describeCounts } from './preflightSummary';
+import { previewSourceText } from './sourceTextPreview';
 import { keepAcceptedName, listUnreadable } from '../models/knownModelItems';
 import { SourceFileAccess } from './sourceFileAccess';
 import { COMMANDS } from '../../contributions';
@@ -177,6 +181,8 @@ class FinetuneRun {
           return { status: 'invalid', problems };
         }
       } else {
+        // The read stops with the wizard: a person who leaves, or starts before it ends, does not wait on it.
+        const stopReading = new AbortController();
         answers = await runFinetuneWizard({
           files,
           defaults: this.services.session.settings().finetune,
@@ -184,7 +190,9 @@ class FinetuneRun {
           keptModels: (failure) => this.keptModels(failure),
           onTyped: (name) => this.services.knownModels.noteTyped(name),
           pendingNames,
-        });
+          preflight: () => this.preflight(files, access, stopReading.signal),
+          previewText: (results) => previewSourceText(this.services.context, results),
+        }).finally(() => stopReading.abort());
         if (!answers) {
           this.log.info('Finetune: wizard cancelled.');
           return { status: 'cancelled' };
@@ -239,6 +247,23 @@ class FinetuneRun {
       return { status: 'cancelled' };
     }
     return check.valid;
+  }
+
+  // ------------------------------------------------------------------------------------------------ pre-flight
+
+  /** What the service will read from each file, read here in a worker thread before anything is uploaded (issue 29). */
+  private async preflight(files: CheckedFile[], access: SourceFileAccess, signal: AbortSignal): Promise<PreflightResult[]> {
+    const paths = await access.localPaths(files);
+    const results = await preflightRead(
+      files.map((f, i) => ({ path: paths[i]!, kind: f.kind, label: f.label })),
+      { signal },
+    );
+    if (signal.aborted) return results;
+    for (const r of results) {
+      this.log.info(`Finetune: pre-flight: ${r.label}: ${describeCounts(r)}${r.unreadable ? ` (${r.unreadable})` : ''}.`);
+    }
+    for (const w of preflightWarnings(results)) this.log.info(`Finetune: pre-flight warning: ${w.message}`);
+    return results;
   }
 
   // ------------------------------------------------------------------------------------------------ connection

@@ -23,6 +23,9 @@ import { knownModelItem } from '../models/knownModelItems';
 import { formatBytes } from '../../util/byteSize';
 import type { CheckedFile } from './finetuneFiles';
 import { interact, type StepResult } from '../../util/quickInputStep';
+import type { PreflightResult } from './preflight';
+import { preflightWarnings } from './preflightWarnings';
+import { describeCounts } from './preflightSummary';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
 
@@ -44,6 +47,13 @@ export interface WizardInput {
   keptModels?: (failure: unknown) => Promise<readonly KnownModelName[]>;
   /** A base model was typed, not picked from a list: kept once the service accepts the finetune. */
   onTyped?: (name: string) => void;
+  /**
+   * The pre-flight read of the files (issue 29), started when the review is first reached and shown there: counts per
+   * file and warnings. A failed read shows its reason; it never blocks the finetune.
+   */
+  preflight?: () => Promise<PreflightResult[]>;
+  /** *Preview the Text*: opens the text the read found. */
+  previewText?: (results: readonly PreflightResult[]) => Promise<unknown>;
 }
 
 type Goto = { action: 'goto'; step: WizardStep };
@@ -58,6 +68,10 @@ class Wizard {
   private readonly answers: Partial<FinetuneAnswers>;
   private models: Promise<ModelInfo[]>;
   private readonly title: string;
+  /** The pre-flight read, once started; its results (or why it failed) once done. */
+  private preflight?: Promise<void>;
+  private preflightResults?: PreflightResult[];
+  private preflightFailure?: string;
 
   constructor(private readonly input: WizardInput) {
     this.answers = { ...input.initial };
@@ -368,59 +382,107 @@ class Wizard {
   // ------------------------------------------------------------------------------------------------ 6 summary
 
   private summary(): Promise<StepResult<FinetuneAnswers> | Goto> {
-    type Item = vscode.QuickPickItem & { start?: boolean; edit?: WizardStep };
+    type Item = vscode.QuickPickItem & { start?: boolean; edit?: WizardStep; preview?: boolean };
     const a = this.answers;
     const { files } = this.input;
     const total = files.reduce((sum, f) => sum + f.size, 0);
-    const items: Item[] = [
-      {
-        label: vscode.l10n.t('$(rocket) Start Finetuning'),
-        description:
-          files.length === 1
-            ? vscode.l10n.t('upload 1 file, {0}', formatBytes(total))
-            : vscode.l10n.t('upload {0} files, {1}', files.length, formatBytes(total)),
-        start: true,
-      },
-      { label: vscode.l10n.t('Answers — pick one to change it'), kind: vscode.QuickPickItemKind.Separator },
-      ...(
-        [
-          ['baseModel', vscode.l10n.t('$(layers) Base model')],
-          ['modelName', vscode.l10n.t('$(tag) New model name')],
-          ['numQs', vscode.l10n.t('$(list-ordered) Questions to generate')],
-          ['mode', vscode.l10n.t('$(settings-gear) Mode')],
-        ] as const
-      ).map(([edit, label]) => ({
-        label,
-        description: a[edit] !== undefined ? untrustedText(String(a[edit])) : vscode.l10n.t('(not chosen)'),
-        edit,
-      })),
-      {
-        label: vscode.l10n.t('$(note) Use case'),
-        description: a.useCase ? untrustedText(a.useCase) : vscode.l10n.t('(none)'),
-        edit: 'useCase',
-      },
-      { label: vscode.l10n.t('Files — {0}, {1}', files.length, formatBytes(total)), kind: vscode.QuickPickItemKind.Separator },
-      ...files.map((f) => ({ label: `$(file) ${untrustedText(f.label)}`, description: `${f.kind.toUpperCase()}, ${formatBytes(f.size)}` })),
-    ];
+    if (this.input.preflight && !this.preflight) {
+      this.preflight = this.input.preflight().then(
+        (results) => void (this.preflightResults = results),
+        (e: unknown) => void (this.preflightFailure = e instanceof Error ? e.message : String(e)),
+      );
+    }
+    const reading = (): boolean => this.preflight !== undefined && !this.preflightResults && this.preflightFailure === undefined;
+    const start: Item = {
+      label: vscode.l10n.t('$(rocket) Start Finetuning'),
+      description:
+        files.length === 1
+          ? vscode.l10n.t('upload 1 file, {0}', formatBytes(total))
+          : vscode.l10n.t('upload {0} files, {1}', files.length, formatBytes(total)),
+      start: true,
+    };
+    const build = (): Item[] => {
+      const results = this.preflightResults;
+      const warnings = results ? preflightWarnings(results, a.numQs) : [];
+      const counts = (i: number): string => {
+        const r = results?.[i];
+        if (r) return ` — ${untrustedText(describeCounts(r))}`;
+        return reading() ? vscode.l10n.t(' — reading…') : '';
+      };
+      return [
+        start,
+        ...(warnings.length > 0
+          ? [
+              { label: vscode.l10n.t('Before you pay — {0} to check', warnings.length), kind: vscode.QuickPickItemKind.Separator },
+              ...warnings.map((w) => ({ label: `$(warning) ${untrustedText(w.message)}` })),
+            ]
+          : []),
+        { label: vscode.l10n.t('Answers — pick one to change it'), kind: vscode.QuickPickItemKind.Separator },
+        ...(
+          [
+            ['baseModel', vscode.l10n.t('$(layers) Base model')],
+            ['modelName', vscode.l10n.t('$(tag) New model name')],
+            ['numQs', vscode.l10n.t('$(list-ordered) Questions to generate')],
+            ['mode', vscode.l10n.t('$(settings-gear) Mode')],
+          ] as const
+        ).map(([edit, label]) => ({
+          label,
+          description: a[edit] !== undefined ? untrustedText(String(a[edit])) : vscode.l10n.t('(not chosen)'),
+          edit,
+        })),
+        {
+          label: vscode.l10n.t('$(note) Use case'),
+          description: a.useCase ? untrustedText(a.useCase) : vscode.l10n.t('(none)'),
+          edit: 'useCase',
+        },
+        { label: vscode.l10n.t('Files — {0}, {1}', files.length, formatBytes(total)), kind: vscode.QuickPickItemKind.Separator },
+        ...files.map((f, i) => ({
+          label: `$(file) ${untrustedText(f.label)}`,
+          description: `${f.kind.toUpperCase()}, ${formatBytes(f.size)}${counts(i)}`,
+        })),
+        ...(this.preflightFailure !== undefined
+          ? [{ label: vscode.l10n.t('$(info) The files could not be read here: {0}', untrustedText(this.preflightFailure)) }]
+          : []),
+        ...(results && this.input.previewText
+          ? [{ label: vscode.l10n.t('$(eye) Preview the Text'), description: vscode.l10n.t('what the service will read'), preview: true }]
+          : []),
+      ];
+    };
     const qp = vscode.window.createQuickPick<Item>();
     this.frame(qp, 'summary');
     qp.placeholder = vscode.l10n.t('Start finetuning, or pick an answer to change it');
     qp.matchOnDescription = true;
-    qp.items = items;
-    qp.activeItems = [items[0]!];
-    return interact<FinetuneAnswers | Goto>(qp, { back: true }, (finish) => [
-      qp.onDidAccept(() => {
-        const [picked] = qp.selectedItems;
-        if (picked?.edit) {
-          finish({ action: 'next', value: { action: 'goto', step: picked.edit } });
-        } else if (picked?.start) {
-          const done = this.complete();
-          if (done) finish({ action: 'next', value: done });
-          else finish({ action: 'next', value: { action: 'goto', step: STEPS.find((s) => this.missing(s)) ?? 'baseModel' } });
-        }
-        // A file line: nothing to do; the list stays open.
-      }),
-    ]).then((r) => (r.action === 'next' && 'action' in r.value ? r.value : (r as StepResult<FinetuneAnswers>)));
+    qp.items = build();
+    qp.activeItems = [start];
+    qp.busy = reading();
+    let closed = false;
+    return interact<FinetuneAnswers | Goto>(qp, { back: true }, (finish) => {
+      void this.preflight?.then(() => {
+        if (closed) return;
+        qp.busy = false;
+        const active = qp.activeItems[0];
+        qp.items = build();
+        // Keep the person's place: the same item, found by its label, or Start.
+        qp.activeItems = [qp.items.find((i) => i.label === active?.label) ?? start];
+      });
+      return [
+        { dispose: () => (closed = true) },
+        qp.onDidAccept(() => {
+          const [picked] = qp.selectedItems;
+          if (picked?.edit) {
+            finish({ action: 'next', value: { action: 'goto', step: picked.edit } });
+          } else if (picked?.start) {
+            const done = this.complete();
+            if (done) finish({ action: 'next', value: done });
+            else finish({ action: 'next', value: { action: 'goto', step: STEPS.find((s) => this.missing(s)) ?? 'baseModel' } });
+          } else if (picked?.preview && this.preflightResults) {
+            // The list stays open (ignoreFocusOut) beside the preview.
+            void this.input.previewText?.(this.preflightResults);
+          }
+          // A file or warning line: nothing to do; the list stays open.
+        }),
+      ];
+    }).then((r) => (r.action === 'next' && 'action' in r.value ? r.value : (r as StepResult<FinetuneAnswers>)));
   }
 
   private missing(step: WizardStep): boolean {
