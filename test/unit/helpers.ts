@@ -173,6 +173,8 @@ export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileB
     readStream: () => undefined,
     answer: () => undefined,
     readAnswer: () => undefined,
+    unreadableAnswer: () => undefined,
+    unreadableDownload: () => undefined,
     ...overrides,
   };
 }
