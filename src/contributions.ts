@@ -28,6 +28,8 @@ export const COMMANDS = {
   showServiceProfile: 'hostedReasoning.showServiceProfile',
   chooseHowToRead: 'hostedReasoning.chooseHowToRead',
   chooseHowToReadJob: 'hostedReasoning.chooseHowToReadJob',
+  chooseHowToReadAnswer: 'hostedReasoning.chooseHowToReadAnswer',
+  chooseHowToReadDownload: 'hostedReasoning.chooseHowToReadDownload',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -8,6 +8,7 @@ import { ServiceClient, collectInference } from '../../src/api/client';
 import { answerChoiceFields, chosenAnswerProfile } from '../../src/api/answerChoice';
 import { chosenDownloadProfile, downloadUrlFields } from '../../src/api/downloadChoice';
 import type { DownloadProfile, ProfileBook, StreamProfile } from '../../src/api/serviceProfile';
+import { downloadLines, streamLines } from '../../src/api/profileWords';
 import { baseRequest, emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
 
 /** Two texts and nothing to tell which is the answer: no reader can decide, and none guesses. */
@@ -168,5 +169,15 @@ describe('a download answer with no URL the client can use: handed over, chosen,
     );
     assert.deepEqual(downloadUrlFields({ n: 1, s: 'x' }, false), []);
     assert.throws(() => chosenDownloadProfile(body, 'c', false), /not a URL the extension can download from/);
+  });
+});
+
+describe('Show How the Service Is Read names chosen places', () => {
+  it('a chosen answer, stream and download part each say "as you chose it"', () => {
+    const chosen = chosenAnswerProfile('right', 'left');
+    assert.deepEqual(streamLines(chosen), ['Streamed answers: text at right; reasoning at left', '  (as you chose it)']);
+    assert.deepEqual(streamLines(chosen, false), ['Answers not streamed: text at right; reasoning at left', '  (as you chose it)']);
+    const download = chosenDownloadProfile({ links: { a: 'https://s.example/a', b: 'https://s.example/b' } }, 'links.b', false);
+    assert.deepEqual(downloadLines(download), ['Download answer: URL at links.b', '  (as you chose it)']);
   });
 });
