@@ -34,8 +34,8 @@ describe('an inference answer nothing can read: handed over, chosen, then read',
 
   it('a non-streamed answer: its body goes to the book, the error says it can be chosen, the choice reads it', async () => {
     const handed: { part: string; body: unknown }[] = [];
-    let kept: StreamProfile | undefined;
-    const book = emptyProfileBook({ answer: () => kept, unreadableAnswer: (part, body) => handed.push({ part, body }) });
+    const kept: { profile?: StreamProfile } = {};
+    const book = emptyProfileBook({ answer: () => kept.profile, unreadableAnswer: (part, body) => handed.push({ part, body }) });
     const client = clientWith(ctx.emu.url, book);
     ctx.emu.faults.add({ path: INFER_PATH, kind: 'body', status: 200, body: JSON.stringify(TIED), times: 2 });
     const request = { ...baseRequest, modelName: 'oss-reasoner-8b', stream: false };
@@ -51,15 +51,15 @@ describe('an inference answer nothing can read: handed over, chosen, then read',
       fields.map((f) => f.path),
       ['first', 'second'],
     );
-    kept = chosenAnswerProfile(fields[0]!.path);
-    assert.deepEqual(kept, { answer: ['first'], reasoning: [], by: 'chosen' });
+    kept.profile = chosenAnswerProfile(fields[0]!.path);
+    assert.deepEqual(kept.profile, { answer: ['first'], reasoning: [], by: 'chosen' });
     assert.deepEqual(await collectInference(client.infer(request)), { reasoning: '', answer: TIED.first });
   });
 
   it('a streamed answer: its first events (bounded) go to the book; a chosen path, relative to an event, reads them', async () => {
     const handed: { part: string; body: unknown }[] = [];
-    let kept: StreamProfile | undefined;
-    const book = emptyProfileBook({ stream: () => kept, unreadableAnswer: (part, body) => handed.push({ part, body }) });
+    const kept: { profile?: StreamProfile } = {};
+    const book = emptyProfileBook({ stream: () => kept.profile, unreadableAnswer: (part, body) => handed.push({ part, body }) });
     const client = clientWith(ctx.emu.url, book);
     const events = Array.from({ length: 40 }, (_, i) => ({ left: `Left words ${i} say this. `, right: `Right words ${i} say that. ` }));
     const sse = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n';
@@ -81,7 +81,7 @@ describe('an inference answer nothing can read: handed over, chosen, then read',
       fields.map((f) => f.path),
       ['left', 'right'],
     );
-    kept = chosenAnswerProfile('right', 'left');
+    kept.profile = chosenAnswerProfile('right', 'left');
     const got = await collectInference(client.infer(request));
     assert.equal(got.answer, events.map((e) => e.right).join(''));
     assert.equal(got.reasoning, events.map((e) => e.left).join(''));
@@ -119,9 +119,9 @@ describe('a download answer with no URL the client can use: handed over, chosen,
     };
     ctx.emu.faults.add({ path: '/cr/finetune_model/download', kind: 'body', status: 200, body: JSON.stringify(body), times: 2 });
     const handed: { body: unknown; model: string }[] = [];
-    let kept: DownloadProfile | undefined;
+    const kept: { profile?: DownloadProfile } = {};
     const book = emptyProfileBook({
-      download: () => kept,
+      download: () => kept.profile,
       unreadableDownload: (b, model) => handed.push({ body: b, model }),
     });
     const client = clientWith(ctx.emu.url, book);
@@ -137,8 +137,8 @@ describe('a download answer with no URL the client can use: handed over, chosen,
       fields.map((f) => f.path),
       ['links.primary', 'links.mirror'],
     );
-    kept = chosenDownloadProfile(handed[0]!.body, 'links.primary', true);
-    assert.deepEqual(kept, { url: 'links.primary', size: 'size', sha256: 'checksum', by: 'chosen' });
+    kept.profile = chosenDownloadProfile(handed[0]!.body, 'links.primary', true);
+    assert.deepEqual(kept.profile, { url: 'links.primary', size: 'size', sha256: 'checksum', by: 'chosen' });
     const out = await client.download('choice-model', { directory: tmp.dir });
     assert.equal(out.verified, 'sha256');
     const source = ctx.emu.artifactPath('choice-model', KEY);
