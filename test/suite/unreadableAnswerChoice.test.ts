@@ -9,23 +9,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
-import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
-import { capturingQuickPicks, recordingMessages, waitFor, whenPanelReady } from './helpers';
-import { record, runSettings, send, textOf, waitForEnd } from './playgroundMessages';
+import { capturingQuickPicks, recordingMessages, waitFor } from './helpers';
+import { openPlaygroundOn, record, runSettings, send, textOf, waitForEnd } from './playgroundMessages';
 import { useRig } from './rig';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
 const INFER_PATH = '/cr/provider_predict_platform_base_oss';
 const DOWNLOADED = 'suite-choice-model';
-
-async function openPanel(): Promise<PlaygroundPanel> {
-  const before = new Set(rig.api.playground.panels);
-  await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName: MODEL });
-  const panel = rig.api.playground.panels.find((p) => !before.has(p));
-  assert.ok(panel, 'the command opened no panel');
-  return whenPanelReady(panel);
-}
 
 /** Accepts the first item of the next quick pick shown (with `want` among its labels, in that order). */
 async function acceptFirst(picks: vscode.QuickPick<vscode.QuickPickItem>[], index: number, want: string[]): Promise<void> {
@@ -55,7 +46,7 @@ describe('Choose How to Read… an inference answer and a download answer', func
     const sse = `${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`;
     rig.emu.faults.add({ path: INFER_PATH, kind: 'body', status: 200, body: sse, contentType: 'text/event-stream', times: 100 });
     await rig.useKey('demo-key');
-    const panel = await openPanel();
+    const panel = await openPlaygroundOn(rig.api, MODEL);
     const log = record(panel);
     try {
       const settings = runSettings(MODEL, { prompt: 'What does a cache buy you?' });
