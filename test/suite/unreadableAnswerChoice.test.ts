@@ -12,6 +12,7 @@ import { COMMANDS } from '../../src/contributions';
 import { capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { openPlaygroundOn, record, runSettings, send, textOf, waitForEnd } from './playgroundMessages';
 import { useRig } from './rig';
+import { webviewPage } from './webviewPage';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -76,6 +77,38 @@ describe('Choose How to Read… an inference answer and a download answer', func
     } finally {
       log.dispose();
     }
+  });
+
+  it('the page: its error shows a Choose How to Read… button; clicked, the pick keeps the field, and Run shows the answer', async function () {
+    const page = webviewPage('prompt');
+    if (!page) this.skip(); // a runner without its own browser (test:electron): nothing can read the page
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const events = [{ said: 'The page shows this. ', aside: 'Not this aside at all. ' }];
+    const sse = `${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`;
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'body', status: 200, body: sse, contentType: 'text/event-stream', times: 100 });
+    await rig.useKey('demo-key');
+    await openPlaygroundOn(rig.api, MODEL);
+    await waitFor('the model list', async () => ((await page.read())['model-select']?.[0]?.value === MODEL ? true : undefined));
+    await page.fill('prompt', 'What does a cache buy you?');
+    await page.click('run');
+    const failed = await waitFor('the error with its button', async () => {
+      const v = await page.read();
+      return v['error-fix']?.[0]?.visible ? v : undefined;
+    });
+    assert.match(failed.error?.[0]?.text ?? '', /cannot read/);
+    assert.equal(failed['error-fix']?.[0]?.text, 'Choose How to Read…');
+    await capturingQuickPicks(async (picks) => {
+      await page.click('error-fix');
+      await acceptFirst(picks, 0, ['said', 'aside']);
+      await acceptFirst(picks, 1, ['No reasoning in this answer', 'aside']);
+      await waitFor('the choice kept', () => rig.api.services.profiles.stream(new URL(rig.emu.url).origin));
+    });
+    await page.click('run');
+    const done = await waitFor('the answer', async () => {
+      const v = await page.read();
+      return v.status?.[0]?.text === 'Done.' && v.output?.[0]?.text.includes('The page shows this.') ? v : undefined;
+    });
+    assert.ok(!done.output?.[0]?.text.includes('aside'), done.output?.[0]?.text);
   });
 
   it('a download: the error offers Choose How to Read…; the URL picked, the download starts again, completes and verifies', async () => {
