@@ -29,6 +29,8 @@ export const COMMANDS = {
   chooseHowToRead: 'hostedReasoning.chooseHowToRead',
   chooseHowToReadJob: 'hostedReasoning.chooseHowToReadJob',
   chooseHowToReadStartedJob: 'hostedReasoning.chooseHowToReadStartedJob',
+  chooseHowToReadAnswer: 'hostedReasoning.chooseHowToReadAnswer',
+  chooseHowToReadDownload: 'hostedReasoning.chooseHowToReadDownload',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

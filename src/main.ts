@@ -7,6 +7,8 @@ import { KnownModelNames } from './connection/knownModelNames';
 import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
 import { forgetApiKeysCommand } from './features/apiKey/forgetApiKeys';
 import { discardDownloadsCommand } from './features/download/discardDownloads';
+import { chooseDownloadReadingCommand } from './features/download/chooseDownloadReading';
+import { chooseAnswerReadingCommand } from './webviews/playground/host/chooseAnswerReading';
 import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
@@ -133,6 +135,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       [COMMANDS.showChatReasoning]: (id) => chatReasonings.show(id),
       ...serviceProfile.commands,
       ...chooseHowToReadCommand(services, models),
+      ...chooseAnswerReadingCommand(services),
+      ...chooseDownloadReadingCommand(services),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));

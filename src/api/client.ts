@@ -121,7 +121,11 @@ export class ServiceClient {
       const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), { ...opts, waitMs });
       // Read by the profile kept for the service's answers, else by one inferred from this answer, then kept.
       const reading = new StreamReading(this.profiles?.answer(), [req.prompt, req.queryOnly], 'answer');
-      const pieces = decodeInferenceResult(raw, true, reading);
+      const pieces = this.handOver(
+        'answer',
+        () => raw,
+        () => decodeInferenceResult(raw, true, reading),
+      );
       const report = reading.report();
       if (report) this.profiles?.readAnswer(report);
       yield* pieces;
@@ -144,12 +148,46 @@ export class ServiceClient {
       // A piece per event, never the text of several joined: VS Code passes a language-model provider's parts on when
       // 31 have gathered or none came for 30 ms, so fewer, larger parts would hold a fast stream's first token back
       // (test/bench figure 9).
-      yield* decodePieces(res.body, { contentType: res.headers['content-type'], reading });
+      yield* this.handOverEach(
+        'stream',
+        () => reading.firstEvents(),
+        decodePieces(res.body, { contentType: res.headers['content-type'], reading }),
+      );
     } finally {
       res.abort();
       const report = reading.report();
       if (report) this.profiles?.readStream(report);
     }
+  }
+
+  /** `read()`; an answer it cannot read is handed to the book (`body()`), and the error says a person can choose. */
+  private handOver<T>(part: 'answer' | 'stream', body: () => unknown, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw this.unreadableAnswer(part, body, error);
+    }
+  }
+
+  /** The pieces of a stream, handed over as handOver does when they cannot be read. */
+  private async *handOverEach<T>(part: 'stream', body: () => unknown, pieces: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+    try {
+      yield* pieces;
+    } catch (error) {
+      throw this.unreadableAnswer(part, body, error);
+    }
+  }
+
+  private unreadableAnswer(part: 'answer' | 'stream', body: () => unknown, error: unknown): unknown {
+    if (error instanceof ContractError && this.profiles) {
+      const kept = body();
+      // A stream refused before any event was parsed (its framing) leaves nothing to choose from.
+      if (!(Array.isArray(kept) && kept.length === 0)) {
+        this.profiles.unreadableAnswer(part, kept);
+        error.choosable = part;
+      }
+    }
+    return error;
   }
 
   /** 4.3: multipart, one `files` part per file, streamed from disk. Never retried: a duplicate job costs money. */

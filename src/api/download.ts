@@ -148,7 +148,7 @@ export function checkSignedUrl(raw: string, base: string): string {
 }
 
 /** Who keeps the service's download profile (ServiceClient's ProfileBook); none in tests that call downloadArtifact alone. */
-export type DownloadBook = Pick<ProfileBook, 'download' | 'readDownload'>;
+export type DownloadBook = Pick<ProfileBook, 'download' | 'readDownload' | 'unreadableDownload'>;
 
 async function resolveSource(http: HttpClient, modelName: string, signal: AbortSignal | undefined, book?: DownloadBook): Promise<Source> {
   const url = http.url('/cr/finetune_model/download', { model_name: modelName });
@@ -172,9 +172,20 @@ async function resolveSource(http: HttpClient, modelName: string, signal: AbortS
   const type = (res.headers['content-type'] ?? '').toLowerCase();
   if (type.includes('json') || type.startsWith('text/')) {
     const text = await readCapped(res.body, MAX_METADATA_BYTES);
-    const { target, profile, change } = readDownloadAnswer(parseBody(text), { apiUrl: url, known: book?.download() });
-    book?.readDownload({ profile, change });
-    return { target: { ...target, url: checkSignedUrl(target.url as string, url) } };
+    const body = parseBody(text);
+    try {
+      const { target, profile, change } = readDownloadAnswer(body, { apiUrl: url, known: book?.download() });
+      const checked = checkSignedUrl(target.url as string, url);
+      book?.readDownload({ profile, change });
+      return { target: { ...target, url: checked } };
+    } catch (error) {
+      // No URL the client can use (none, two alike, or one refused): kept for Choose How to Read…, with the model.
+      if (error instanceof ContractError && book) {
+        book.unreadableDownload(body, modelName);
+        error.choosable = 'download';
+      }
+      throw error;
+    }
   }
   // The API answered with the bytes themselves: same origin, so the keyed client may fetch them again.
   return {

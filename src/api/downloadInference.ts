@@ -73,7 +73,13 @@ function urlRank(key: string | undefined): number {
  * The paths of the answer's URL, expiry, size, checksums (SHA-256, MD5, CRC32C) and file name. Throws a ContractError
  * when it holds no one URL.
  */
-export function inferDownloadProfile(body: unknown, allowHttp: boolean, now: number): DownloadProfile {
+export function inferDownloadProfile(
+  body: unknown,
+  allowHttp: boolean,
+  now: number,
+  /** The URL's path when a person chose it (Choose How to Read…): only that URL is taken, the rest inferred around it. */
+  urlAt?: string,
+): DownloadProfile {
   const urls: Found<string>[] = [];
   const shas: Found<string>[] = [];
   const md5s: Found<string>[] = [];
@@ -103,7 +109,7 @@ export function inferDownloadProfile(body: unknown, allowHttp: boolean, now: num
     const at = () => path.slice();
     const url = urlValue(v, allowHttp);
     if (url !== undefined) {
-      urls.push({ value: url, path: at(), rank: urlRank(key), depth });
+      if (urlAt === undefined || formatPath(path) === urlAt) urls.push({ value: url, path: at(), rank: urlRank(key), depth });
       return;
     }
     const sha = sha256Value(v, key);

@@ -25,8 +25,16 @@ export interface ApiErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * The kinds of answer a person can choose how to read when the extension could not (Choose How to Read…): the client
+ * sets it on the error once it handed the answer to its ProfileBook, so the message offers the command.
+ */
+export type ChoosableAnswer = 'answer' | 'stream' | 'download';
+
 export class ApiError extends Error {
   readonly status?: number;
+  /** Set when the unreadable answer was kept for the person to choose how to read it (see ChoosableAnswer). */
+  choosable?: ChoosableAnswer;
   readonly detail?: string;
   /** How long the server asked to wait (Retry-After), on any status that carried it. */
   readonly retryAfterMs?: number;

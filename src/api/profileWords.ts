@@ -124,6 +124,6 @@ export function describeStreamProfile(p: StreamProfile): string {
 /** Lines for a document: where a stream's events (or, `streamed` false, whole answers) are read, and where from. */
 export function streamLines(p: StreamProfile, streamed = true): string[] {
   const inferred = streamed ? 'inferred from the first events of a run' : 'inferred from the first answer';
-  const from = p.by === 'setting' ? 'from the setting hostedReasoning.serviceProfile' : inferred;
+  const from = p.by === 'inferred' ? inferred : sourceWords(p.by);
   return [`${streamed ? 'Streamed answers' : 'Answers not streamed'}: ${describeStreamProfile(p)}`, `  (${from})`];
 }

@@ -129,6 +129,13 @@ export interface ProfileBook {
   answer(): StreamProfile | undefined;
   /** A non-streamed answer was read by a profile inferred, or changed, now: it is kept, and `change` logged. */
   readAnswer(reading: { profile: StreamProfile; change: string }): void;
+  /**
+   * An inference answer nothing could read, kept for the person to choose how to read it: a non-streamed answer's
+   * body (`answer`), or a stream's first events, as a list (`stream`).
+   */
+  unreadableAnswer(part: 'answer' | 'stream', body: unknown): void;
+  /** A download answer with no URL the client could use, and the model it was for (Choose How to Read…, then again). */
+  unreadableDownload(body: unknown, modelName: string): void;
 }
 
 // -------------------------------------------------------------------------------------------- the checked form

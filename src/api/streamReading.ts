@@ -22,6 +22,9 @@ export interface StreamReport {
 }
 
 const MAX_HELD_EVENTS = 64;
+/** A run's first events kept for Choose How to Read… when nothing reads them: enough to see their fields, bounded. */
+const MAX_FIRST_EVENTS = 16;
+const MAX_FIRST_CHARS = 256 * 1024;
 const MAX_HELD_CHARS = 4 * 1024 * 1024;
 /** Paths of each kind a profile keeps; the oldest goes first (a service that changed its shape twice). */
 const MAX_PATHS_KEPT = 8;
@@ -42,6 +45,8 @@ export class StreamReading {
   private readonly inference = new StreamInference();
   private held: Held[] = [];
   private heldChars = 0;
+  private readonly first: unknown[] = [];
+  private firstChars = 0;
   /** The request's values long enough to be told from text: what an echo of the request holds. */
   readonly sent: ReadonlySet<string>;
 
@@ -71,6 +76,10 @@ export class StreamReading {
 
   /** The pieces of one parsed event (`reasoning`: its SSE type said so), and of held events it lets be decided. */
   read(v: unknown, reasoning: boolean, chars: number): InferencePiece[] {
+    if (this.first.length < MAX_FIRST_EVENTS && this.firstChars + chars <= MAX_FIRST_CHARS) {
+      this.first.push(v);
+      this.firstChars += chars;
+    }
     const read = this.byProfile(v, reasoning);
     if (read.length > 0) return read;
     // The records echoing what the request sent are left out: none of their text is the answer (streamInference.ts).
@@ -79,6 +88,11 @@ export class StreamReading {
     this.held.push({ v, texts: this.inference.see(leaves), reasoning });
     this.heldChars += chars;
     return this.decide(this.held.length >= MAX_HELD_EVENTS || this.heldChars >= MAX_HELD_CHARS);
+  }
+
+  /** The run's first events (bounded), as parsed: what a person chooses from when nothing could read them. */
+  firstEvents(): unknown[] {
+    return this.first.slice();
   }
 
   /** The end of the run: held events decided (a tie dropped, or refused in a run that gave no text). */

@@ -19,6 +19,7 @@ import {
 } from '../api/serviceProfile';
 import type { StartAnswer } from '../api/startedJob';
 import { withChosenPlace, type StartedJobKind } from '../api/startedJobChoice';
+import { describeDownloadProfile, describeStreamProfile } from '../api/profileWords';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
@@ -34,6 +35,10 @@ export class ServiceProfiles implements vscode.Disposable {
   /** Fires with the origin whose profile a person chose, or undefined when the setting changed. */
   readonly onDidChange = this.changed.event;
   private readonly unreadable = new Map<string, unknown>();
+  /** The last inference answer of each part (`answer`, `stream`) nothing could read, by `origin part`. */
+  private readonly unreadableAnswers = new Map<string, unknown>();
+  /** The last download answer of each origin with no URL the client could use, and the model it was for. */
+  private readonly unreadableDownloads = new Map<string, { body: unknown; modelName: string }>();
   /** The last job status of each kind nothing could read, by `origin part`. */
   private readonly unreadableStatuses = new Map<string, unknown>();
   /** The last start answer of each kind nothing could read, by `origin kind`: taken by the command that started it. */
@@ -113,6 +118,12 @@ export class ServiceProfiles implements vscode.Disposable {
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, 'stream', profile);
       },
+      unreadableAnswer: (part, body) => {
+        // Deleted first, so the latest answer is the last of the map (lastUnreadableAnswer).
+        this.unreadableAnswers.delete(`${origin} ${part}`);
+        this.unreadableAnswers.set(`${origin} ${part}`, body);
+      },
+      unreadableDownload: (body, modelName) => this.unreadableDownloads.set(origin, { body, modelName }),
       answer: () => this.answer(origin),
       readAnswer: ({ profile, change }) => {
         this.log.info(`${origin}: ${change}`);
@@ -159,6 +170,42 @@ export class ServiceProfiles implements vscode.Disposable {
   async chooseStartedJob(origin: string, kind: StartedJobKind, path: string): Promise<void> {
     this.log.info(`${origin}: the started ${kind === 'finetune' ? 'finetuning job' : 'evaluation'}'s id is read as chosen: ${path}`);
     await this.keep(origin, 'startedJob', withChosenPlace(this.stored(origin)?.startedJob, kind, path));
+    this.changed.fire(origin);
+  }
+
+  /**
+   * The last inference answer of `origin` nothing could read, in this window: a non-streamed one (`answer`) or a
+   * stream's first events (`stream`), the later of the two when both were kept.
+   */
+  lastUnreadableAnswer(origin: string): { part: 'answer' | 'stream'; body: unknown } | undefined {
+    let last: { part: 'answer' | 'stream'; body: unknown } | undefined;
+    // Map order is insertion order, and a part handed over again is moved last: the latest is the one the person saw.
+    for (const [key, body] of this.unreadableAnswers) {
+      if (key === `${origin} answer` || key === `${origin} stream`) last = { part: key.endsWith(' answer') ? 'answer' : 'stream', body };
+    }
+    return last;
+  }
+
+  /** Keeps how to read `origin`'s inference answers (`part`: non-streamed or streamed) as the person chose it. */
+  async chooseAnswer(origin: string, part: 'answer' | 'stream', profile: StreamProfile): Promise<void> {
+    this.log.info(
+      `${origin}: ${part === 'answer' ? 'answers (not streamed)' : "the stream's events"} are read as chosen: ${describeStreamProfile(profile)}`,
+    );
+    await this.keep(origin, part, { ...profile, by: 'chosen' });
+    this.unreadableAnswers.delete(`${origin} ${part}`);
+    this.changed.fire(origin);
+  }
+
+  /** The last download answer of `origin` with no URL the client could use, in this window, and its model. */
+  lastUnreadableDownload(origin: string): { body: unknown; modelName: string } | undefined {
+    return this.unreadableDownloads.get(origin);
+  }
+
+  /** Keeps where `origin`'s download answer has its URL (and the values around it) as the person chose it. */
+  async chooseDownload(origin: string, profile: DownloadProfile): Promise<void> {
+    this.log.info(`${origin}: the download answer is read as chosen: ${describeDownloadProfile(profile)}`);
+    await this.keep(origin, 'download', { ...profile, by: 'chosen' });
+    this.unreadableDownloads.delete(origin);
     this.changed.fire(origin);
   }
 

@@ -26,6 +26,8 @@ export const FIXES = {
   configureBaseUrl: fix('configureBaseUrl', COMMANDS.configureBaseUrl, () => l10n.t('Configure Service URL')),
   showLog: fix('showLog', COMMANDS.showLog, () => l10n.t('Show Log')),
   openProxySettings: fix('openProxySettings', COMMANDS.openProxySettings, () => l10n.t('Open Proxy Settings')),
+  chooseAnswerReading: fix('chooseAnswerReading', COMMANDS.chooseHowToReadAnswer, () => l10n.t('Choose How to Read…')),
+  chooseDownloadReading: fix('chooseDownloadReading', COMMANDS.chooseHowToReadDownload, () => l10n.t('Choose How to Read…')),
 };
 
 export type Fix = (typeof FIXES)[keyof typeof FIXES];
@@ -59,7 +61,9 @@ const MAX_MESSAGE_CHARS = 2_000;
 /** `context` ("Inference failed") leads the message of an unexpected error, whose own words rarely say what failed. */
 export function classifyError(error: unknown, context?: string): ErrorInfo {
   const e =
-    typeof error === 'object' && error !== null ? (error as { name?: unknown; kind?: unknown; message?: unknown; missing?: unknown }) : {};
+    typeof error === 'object' && error !== null
+      ? (error as { name?: unknown; kind?: unknown; message?: unknown; missing?: unknown; choosable?: unknown })
+      : {};
   const said = typeof e.message === 'string' && e.message.trim() ? e.message : String(error);
   if (e.name === 'NotConfiguredError') {
     return {
@@ -73,6 +77,11 @@ export function classifyError(error: unknown, context?: string): ErrorInfo {
   const message = clip(kind === 'unexpected' && context ? `${context}: ${said}` : said);
   // Its message says what to do: start again, so the file is checked anew (the same request would send stale sizes).
   if (error instanceof FileChangedError) return { kind, retryable: false, message };
+  // An answer the client kept for the person to choose how to read (ChoosableAnswer): the choice is the fix.
+  if (kind === 'contract' && (e.choosable === 'answer' || e.choosable === 'stream' || e.choosable === 'download')) {
+    const choose = e.choosable === 'download' ? FIXES.chooseDownloadReading : FIXES.chooseAnswerReading;
+    return { kind, retryable: false, message, fix: choose };
+  }
   const fix = FIX_FOR[kind];
   return { kind, retryable: RETRYABLE.has(kind), message, ...(fix ? { fix } : {}) };
 }

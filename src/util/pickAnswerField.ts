@@ -8,7 +8,8 @@ import { interact } from './quickInputStep';
 import { untrustedText } from './untrustedText';
 
 interface FieldItem extends vscode.QuickPickItem {
-  field: AnswerField;
+  /** Null for the item that skips the choice (FieldPickText.skip). */
+  field: AnswerField | null;
 }
 
 export interface FieldPickText {
@@ -16,24 +17,34 @@ export interface FieldPickText {
   placeholder: string;
   /** A few words beside a field's path (ours, not the service's), e.g. "true when finished". */
   describe?: (field: AnswerField) => string | undefined;
+  /** When set, a first item of these words (ours) that chooses no field: the pick then resolves with null. */
+  skip?: string;
 }
 
-/** Resolves with the field chosen, or undefined when the pick was dismissed. */
-export async function pickAnswerField(fields: readonly AnswerField[], text: FieldPickText): Promise<AnswerField | undefined> {
+/** Resolves with the field chosen, null when the skip item was, or undefined when the pick was dismissed. */
+export async function pickAnswerField(
+  fields: readonly AnswerField[],
+  text: FieldPickText & { skip: string },
+): Promise<AnswerField | null | undefined>;
+export async function pickAnswerField(fields: readonly AnswerField[], text: FieldPickText): Promise<AnswerField | undefined>;
+export async function pickAnswerField(fields: readonly AnswerField[], text: FieldPickText): Promise<AnswerField | null | undefined> {
   const pick = vscode.window.createQuickPick<FieldItem>();
   pick.title = text.title;
   pick.placeholder = text.placeholder;
   pick.matchOnDescription = true;
   // The person may look at the log (what the service sent) before choosing: the pick stays open when focus leaves it.
   pick.ignoreFocusOut = true;
-  pick.items = fields.map((field) => ({
-    field,
-    // Paths and values are the service's words: neutralised for the quick pick (no icons, links or markup).
-    label: untrustedText(field.path === '' ? vscode.l10n.t('the whole answer') : field.path, { maxChars: 120 }),
-    description: text.describe?.(field),
-    detail: untrustedText(field.samples.join(', '), { maxChars: 200 }),
-  }));
-  const result = await interact<AnswerField>(pick, { back: false }, (finish) => [
+  const skip: FieldItem[] = text.skip === undefined ? [] : [{ field: null, label: text.skip }];
+  pick.items = skip.concat(
+    fields.map((field) => ({
+      field,
+      // Paths and values are the service's words: neutralised for the quick pick (no icons, links or markup).
+      label: untrustedText(field.path === '' ? vscode.l10n.t('the whole answer') : field.path, { maxChars: 120 }),
+      description: text.describe?.(field),
+      detail: untrustedText(field.samples.join(', '), { maxChars: 200 }),
+    })),
+  );
+  const result = await interact<AnswerField | null>(pick, { back: false }, (finish) => [
     pick.onDidAccept(() => {
       const [item] = pick.selectedItems;
       if (item) finish({ action: 'next', value: item.field });

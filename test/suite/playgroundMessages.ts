@@ -1,9 +1,12 @@
 // What a playground panel posts to its page, as the in-editor tests read it: recorded from a point on, the text of a
-// run, its end.
+// run, its end; a panel opened on a model.
 import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
 import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
 import { strict as assert } from 'node:assert';
-import { waitFor } from './helpers';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/contributions';
+import type { ExtensionApi } from '../../src/main';
+import { waitFor, whenPanelReady } from './helpers';
 
 /** Records what the panel posts to its webview, from now on. */
 export function record(panel: PlaygroundPanel): { posted: HostToWebview[]; dispose(): void } {
@@ -55,4 +58,13 @@ export function runSettings(modelName: string, over: Partial<RunSettings> = {}):
 /** Sends a message as the webview would; asserts the panel's guard accepted it. */
 export function send(panel: PlaygroundPanel, message: unknown): void {
   assert.equal(panel.handleMessage(message), true, `the panel refused ${JSON.stringify(message).slice(0, 200)}`);
+}
+
+/** Opens a playground on `modelName` through the command and waits for its page to say `ready`. */
+export async function openPlaygroundOn(api: ExtensionApi, modelName: string): Promise<PlaygroundPanel> {
+  const before = new Set(api.playground.panels);
+  await vscode.commands.executeCommand(COMMANDS.openPlayground, { modelName });
+  const panel = api.playground.panels.find((p) => !before.has(p));
+  assert.ok(panel, 'the command opened no panel');
+  return whenPanelReady(panel);
 }

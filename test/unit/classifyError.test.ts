@@ -71,6 +71,18 @@ describe('classifyError', () => {
     assert.equal(classifyError({ kind: 'bogus', message: 'm' }).kind, 'unexpected');
   });
 
+  it('an answer kept for the person to choose how to read offers Choose How to Read…, by its kind; any other contract error the log', () => {
+    const kept = (choosable: 'answer' | 'stream' | 'download') => Object.assign(new ContractError('cannot read'), { choosable });
+    assert.equal(classifyError(kept('answer')).fix, FIXES.chooseAnswerReading);
+    assert.equal(classifyError(kept('stream')).fix, FIXES.chooseAnswerReading);
+    assert.equal(classifyError(kept('download')).fix, FIXES.chooseDownloadReading);
+    assert.equal(FIXES.chooseAnswerReading.title, 'Choose How to Read…');
+    assert.equal(classifyError(kept('download')).retryable, false);
+    assert.equal(classifyError(new ContractError('cannot read')).fix, FIXES.showLog);
+    // By shape, as every kind: a look-alike from the other bundle copy offers it too.
+    assert.equal(classifyError({ kind: 'contract', message: 'x', choosable: 'download' }).fix, FIXES.chooseDownloadReading);
+  });
+
   it('a missing URL or key offers the setting that is missing, never Retry', () => {
     assert.deepEqual(classifyError(notConfigured('baseUrl')), {
       kind: 'notConfigured',

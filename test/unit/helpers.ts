@@ -174,6 +174,8 @@ export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileB
     readStream: () => undefined,
     answer: () => undefined,
     readAnswer: () => undefined,
+    unreadableAnswer: () => undefined,
+    unreadableDownload: () => undefined,
     ...overrides,
   };
 }

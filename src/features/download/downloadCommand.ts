@@ -173,7 +173,9 @@ async function transfer(
       return undefined;
     }
     if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
-    await showError(services, vscode.l10n.t('Could not download {0}', modelName), error, () =>
+    // Not awaited: this download must end before its notification's Retry or Choose How to Read… starts the next one,
+    // which would otherwise join this one (the same part file) while it waits for that very choice.
+    void showError(services, vscode.l10n.t('Could not download {0}', modelName), error, () =>
       runDownload(services, modelName, directory, fileName),
     );
     return undefined;

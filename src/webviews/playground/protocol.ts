@@ -68,8 +68,8 @@ export interface RunTiming {
 }
 
 /** Commands an error can offer; the host maps each to a fixed command id (the webview never names a command). */
-export type ErrorFix = 'setApiKey' | 'configureBaseUrl' | 'showLog' | 'openProxySettings';
-export const ERROR_FIXES: readonly ErrorFix[] = ['setApiKey', 'configureBaseUrl', 'showLog', 'openProxySettings'];
+export type ErrorFix = 'setApiKey' | 'configureBaseUrl' | 'showLog' | 'openProxySettings' | 'chooseAnswerReading';
+export const ERROR_FIXES: readonly ErrorFix[] = ['setApiKey', 'configureBaseUrl', 'showLog', 'openProxySettings', 'chooseAnswerReading'];
 
 /** The service client's error kinds plus a missing URL or key and an unexpected failure (type-only: erased). */
 export type RunErrorKind = ErrorKind;

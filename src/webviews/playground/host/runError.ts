@@ -7,6 +7,8 @@ export function runErrorInfo(error: unknown): RunErrorInfo {
   const local = localFailure(error);
   if (local) return { message: local.message, kind: 'unexpected', retryable: local.retryable, fix: 'showLog' };
   const { fix, ...info } = classifyError(error, 'Inference failed');
+  // A run never downloads: only an answer's choice is offered here (any other is the log's).
+  if (fix?.id === 'chooseDownloadReading') return { ...info, fix: 'showLog' };
   return fix ? { ...info, fix: fix.id } : info;
 }
 

@@ -277,6 +277,7 @@ export function fixLabel(fix: ErrorFix): string {
     configureBaseUrl: l10n.t('Configure Service URL'),
     showLog: l10n.t('Show Log'),
     openProxySettings: l10n.t('Open Proxy Settings'),
+    chooseAnswerReading: l10n.t('Choose How to Read…'),
   };
   return labels[fix];
 }

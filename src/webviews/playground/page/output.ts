@@ -304,7 +304,11 @@ export class OutputPane {
       this.errorBox.append(h('span', { class: 'error-text' }, s.error.message), retry);
       const fix = s.error.fix;
       if (fix) {
-        const fixButton = h('button', { type: 'button', class: 'secondary' }, fixLabel(fix));
+        const fixButton = h(
+          'button',
+          { type: 'button', class: 'secondary', 'data-testid': this.id === 'a' ? 'error-fix' : `error-fix-${this.id}` },
+          fixLabel(fix),
+        );
         fixButton.addEventListener('click', () => this.events.fix(fix));
         this.errorBox.append(fixButton);
       }

@@ -1,0 +1,183 @@
+// Choose How to Read… for an inference answer and a download answer (issue 27, item 2): the client hands the body it
+// could not read to its ProfileBook (a streamed run its first events), marks the error as one a person can choose for,
+// and a choice made from that body (answerChoice.ts, downloadChoice.ts) is a profile part that then reads it.
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { ServiceClient, collectInference } from '../../src/api/client';
+import { answerChoiceFields, chosenAnswerProfile } from '../../src/api/answerChoice';
+import { chosenDownloadProfile, downloadUrlFields } from '../../src/api/downloadChoice';
+import type { DownloadProfile, ProfileBook, StreamProfile } from '../../src/api/serviceProfile';
+import { downloadLines, streamLines } from '../../src/api/profileWords';
+import { baseRequest, emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
+
+/** Two texts and nothing to tell which is the answer: no reader can decide, and none guesses. */
+const TIED = { first: 'The cache keeps the hot keys in memory.', second: 'Nobody knows which of these is the answer.' };
+const INFER_PATH = '/cr/provider_predict_platform_base_oss';
+
+function clientWith(url: string, book: ProfileBook): ServiceClient {
+  return new ServiceClient(
+    {
+      baseUrl: url,
+      apiKey: KEY,
+      sleep: async () => undefined,
+      timeouts: { requestMs: 5_000, streamIdleMs: 2_000, connectMs: 5_000, uploadIdleMs: 10_000 },
+    },
+    book,
+  );
+}
+
+describe('an inference answer nothing can read: handed over, chosen, then read', function () {
+  this.timeout(30_000);
+  const ctx = useEmulator({ tokenIntervalMs: 0 });
+  beforeEach(() => ctx.emu.faults.clear());
+
+  it('a non-streamed answer: its body goes to the book, the error says it can be chosen, the choice reads it', async () => {
+    const handed: { part: string; body: unknown }[] = [];
+    const kept: { profile?: StreamProfile } = {};
+    const book = emptyProfileBook({ answer: () => kept.profile, unreadableAnswer: (part, body) => handed.push({ part, body }) });
+    const client = clientWith(ctx.emu.url, book);
+    ctx.emu.faults.add({ path: INFER_PATH, kind: 'body', status: 200, body: JSON.stringify(TIED), times: 2 });
+    const request = { ...baseRequest, modelName: 'oss-reasoner-8b', stream: false };
+    await assert.rejects(collectInference(client.infer(request)), (e: { kind?: string; choosable?: string }) => {
+      assert.equal(e.kind, 'contract');
+      assert.equal(e.choosable, 'answer');
+      return true;
+    });
+    assert.deepEqual(handed, [{ part: 'answer', body: TIED }]);
+
+    const fields = answerChoiceFields('answer', handed[0]!.body);
+    assert.deepEqual(
+      fields.map((f) => f.path),
+      ['first', 'second'],
+    );
+    kept.profile = chosenAnswerProfile(fields[0]!.path);
+    assert.deepEqual(kept.profile, { answer: ['first'], reasoning: [], by: 'chosen' });
+    assert.deepEqual(await collectInference(client.infer(request)), { reasoning: '', answer: TIED.first });
+  });
+
+  it('a streamed answer: its first events (bounded) go to the book; a chosen path, relative to an event, reads them', async () => {
+    const handed: { part: string; body: unknown }[] = [];
+    const kept: { profile?: StreamProfile } = {};
+    const book = emptyProfileBook({ stream: () => kept.profile, unreadableAnswer: (part, body) => handed.push({ part, body }) });
+    const client = clientWith(ctx.emu.url, book);
+    const events = Array.from({ length: 40 }, (_, i) => ({ left: `Left words ${i} say this. `, right: `Right words ${i} say that. ` }));
+    const sse = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n';
+    ctx.emu.faults.add({ path: INFER_PATH, kind: 'body', status: 200, body: sse, contentType: 'text/event-stream', times: 2 });
+    const request = { ...baseRequest, modelName: 'oss-reasoner-8b', stream: true };
+    await assert.rejects(collectInference(client.infer(request)), (e: { kind?: string; choosable?: string }) => {
+      assert.equal(e.kind, 'contract');
+      assert.equal(e.choosable, 'stream');
+      return true;
+    });
+    assert.equal(handed.length, 1);
+    assert.equal(handed[0]!.part, 'stream');
+    const first = handed[0]!.body as unknown[];
+    assert.ok(Array.isArray(first) && first.length > 0 && first.length < events.length, `${first.length} events handed over`);
+    assert.deepEqual(first[0], events[0]);
+
+    const fields = answerChoiceFields('stream', first);
+    assert.deepEqual(
+      fields.map((f) => f.path),
+      ['left', 'right'],
+    );
+    kept.profile = chosenAnswerProfile('right', 'left');
+    const got = await collectInference(client.infer(request));
+    assert.equal(got.answer, events.map((e) => e.right).join(''));
+    assert.equal(got.reasoning, events.map((e) => e.left).join(''));
+  });
+
+  it('the fields offered are only text, and a stream’s are relative to one event', () => {
+    const body = { a: { text: 'Some words here' }, n: 3, ok: true, list: [{ t: 'x y' }] };
+    assert.deepEqual(
+      answerChoiceFields('answer', body).map((f) => f.path),
+      ['a.text', 'list[].t'],
+    );
+    assert.deepEqual(
+      answerChoiceFields('stream', [body, body]).map((f) => f.path),
+      ['a.text', 'list[].t'],
+    );
+    assert.deepEqual(answerChoiceFields('stream', 'not events'), []);
+  });
+});
+
+describe('a download answer with no URL the client can use: handed over, chosen, then downloaded', function () {
+  this.timeout(30_000);
+  const ctx = useEmulator();
+  const tmp = tempDir('hr-download-choice-');
+  beforeEach(() => ctx.emu.faults.clear());
+
+  it('two URLs tie: the body and the model go to the book; the chosen URL is kept with the values beside it, and it downloads and verifies', async () => {
+    await ctx.emu.addCustomModel(KEY, 'choice-model');
+    const meta = (await (
+      await fetch(`${ctx.emu.url}/cr/finetune_model/download?model_name=choice-model&redirect=false`, { headers: { 'x-api-key': KEY } })
+    ).json()) as { url: string; sha256: string; size: number };
+    const body = {
+      links: { primary: meta.url, mirror: 'https://mirror.example/choice-model.gguf' },
+      checksum: meta.sha256,
+      size: meta.size,
+    };
+    ctx.emu.faults.add({ path: '/cr/finetune_model/download', kind: 'body', status: 200, body: JSON.stringify(body), times: 2 });
+    const handed: { body: unknown; model: string }[] = [];
+    const kept: { profile?: DownloadProfile } = {};
+    const book = emptyProfileBook({
+      download: () => kept.profile,
+      unreadableDownload: (b, model) => handed.push({ body: b, model }),
+    });
+    const client = clientWith(ctx.emu.url, book);
+    await assert.rejects(client.download('choice-model', { directory: tmp.dir }), (e: { kind?: string; choosable?: string }) => {
+      assert.equal(e.kind, 'contract');
+      assert.equal(e.choosable, 'download');
+      return true;
+    });
+    assert.deepEqual(handed, [{ body, model: 'choice-model' }]);
+
+    const fields = downloadUrlFields(handed[0]!.body, true);
+    assert.deepEqual(
+      fields.map((f) => f.path),
+      ['links.primary', 'links.mirror'],
+    );
+    kept.profile = chosenDownloadProfile(handed[0]!.body, 'links.primary', true);
+    assert.deepEqual(kept.profile, { url: 'links.primary', size: 'size', sha256: 'checksum', by: 'chosen' });
+    const out = await client.download('choice-model', { directory: tmp.dir });
+    assert.equal(out.verified, 'sha256');
+    const source = ctx.emu.artifactPath('choice-model', KEY);
+    assert.ok(source);
+    assert.equal(
+      out.sha256,
+      createHash('sha256')
+        .update(await fsp.readFile(source))
+        .digest('hex'),
+    );
+  });
+
+  it('offers only absolute https URLs (plain http only when the service itself is, on this machine)', () => {
+    const body = {
+      a: 'https://storage.example/a.gguf',
+      b: 'http://storage.example/b.gguf',
+      c: '/relative/c.gguf',
+      d: 'not a url at all',
+      e: 'ftp://storage.example/e.gguf',
+    };
+    assert.deepEqual(
+      downloadUrlFields(body, false).map((f) => f.path),
+      ['a'],
+    );
+    assert.deepEqual(
+      downloadUrlFields(body, true).map((f) => f.path),
+      ['a', 'b'],
+    );
+    assert.deepEqual(downloadUrlFields({ n: 1, s: 'x' }, false), []);
+    assert.throws(() => chosenDownloadProfile(body, 'c', false), /not a URL the extension can download from/);
+  });
+});
+
+describe('Show How the Service Is Read names chosen places', () => {
+  it('a chosen answer, stream and download part each say "as you chose it"', () => {
+    const chosen = chosenAnswerProfile('right', 'left');
+    assert.deepEqual(streamLines(chosen), ['Streamed answers: text at right; reasoning at left', '  (as you chose it)']);
+    assert.deepEqual(streamLines(chosen, false), ['Answers not streamed: text at right; reasoning at left', '  (as you chose it)']);
+    const download = chosenDownloadProfile({ links: { a: 'https://s.example/a', b: 'https://s.example/b' } }, 'links.b', false);
+    assert.deepEqual(downloadLines(download), ['Download answer: URL at links.b', '  (as you chose it)']);
+  });
+});
