@@ -55,3 +55,21 @@ export const PROFILE_SCHEME = 'hosted-reasoning-profile';
 
 /** The chat participant (`@hosted`), as contributed in contributes.chatParticipants. */
 export const CHAT_PARTICIPANT = 'hostedReasoning.hosted';
+
+/**
+ * The language-model tools package.json contributes (contributes.languageModelTools), by what each does: the entry
+ * registers each name once, forwarding to the main module's tool of that name (src/features/tools/). Names are
+ * `hosted_<verb>_<noun>`: a prefix instead of a tool set (a proposed API), so a person or an agent finds them together.
+ */
+export const LM_TOOLS = {
+  listModels: 'hosted_list_models',
+  listJobs: 'hosted_list_jobs',
+  getJob: 'hosted_get_job',
+  startFinetune: 'hosted_start_finetune',
+  startEvaluation: 'hosted_start_evaluation',
+  getEvaluationReport: 'hosted_get_evaluation_report',
+  downloadModel: 'hosted_download_model',
+  askModel: 'hosted_ask_model',
+} as const;
+
+export type LmToolName = (typeof LM_TOOLS)[keyof typeof LM_TOOLS];

@@ -1,12 +1,20 @@
 // The extension's entry, what VS Code loads to activate it. It is kept small on purpose: activation happens in
 // every window (onStartupFinished, so jobs are followed after a reload) and its cost is measured (test/bench, figure
 // 1). It registers what package.json contributes (the commands, the two views, the playground's and the report's
-// serializers, the language-model provider and the chat participant, each forwarding to the main module) and
-// loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its rows, a panel to
-// restore, a job still running or a download a reload interrupted; and, with a key stored, a few seconds after
-// startup, to offer the models to VS Code's Chat (below).
+// serializers, the language-model provider, the chat participant and the language-model tools, each forwarding to
+// the main module) and loads the rest, dist/main.js (src/main.ts), on first use: a command, a view asking for its
+// rows, a panel to restore, a job still running or a download a reload interrupted; and, with a key stored, a few
+// seconds after startup, to offer the models to VS Code's Chat (below).
 import * as vscode from 'vscode';
-import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS, PLAYGROUND_VIEW_TYPE, REASONING_SCHEME, REPORT_VIEW_TYPE } from './contributions';
+import {
+  CHAT_PARTICIPANT,
+  CHAT_VENDOR,
+  COMMANDS,
+  LM_TOOLS,
+  PLAYGROUND_VIEW_TYPE,
+  REASONING_SCHEME,
+  REPORT_VIEW_TYPE,
+} from './contributions';
 import { DeferredTree } from './deferredTree';
 import { isActive, type JobRecord } from './jobs/jobRecord';
 import type { ExtensionApi, Shell } from './main';
@@ -81,6 +89,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
       provideTokenCount: async (model, text) => (await main()).chat.models.provideTokenCount(model, text),
     }),
     participant,
+    // The language-model tools (an agent's hands on the whole lifecycle): registered once, for good, each forwarding to
+    // the main module's tool of its name, which loads on the first use (preparing an invocation is one).
+    ...Object.values(LM_TOOLS).map((name) =>
+      vscode.lm.registerTool<unknown>(name, {
+        prepareInvocation: async (options, token) => (await main()).tools[name].prepareInvocation?.(options, token),
+        invoke: async (options, token) => (await main()).tools[name].invoke(options, token),
+      }),
+    ),
     // A Chat answer's reasoning, opened from its "Show reasoning" link; registered here so that a tab restored after a
     // reload finds its provider (and says the reasoning is gone rather than failing to open).
     vscode.workspace.registerTextDocumentContentProvider(REASONING_SCHEME, {

@@ -42,6 +42,7 @@ import { WALKTHROUGH_CONTEXT } from './walkthroughContext';
 import { ChatModelProvider } from './features/chat/chatModelProvider';
 import { chatParticipantHandler } from './features/chat/chatParticipant';
 import { ChatReasoningStore } from './features/chat/chatReasoning';
+import { languageModelTools } from './features/tools/tools';
 
 /** What start() returns: for the in-editor tests, the live services and views (not a public API), and for the entry
  * module, the handler of each command it registered and the panels to restore. */
@@ -161,6 +162,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
         participant: chatParticipantHandler(services, models, chatReasonings),
         reasonings: chatReasonings,
       },
+      /** What the entry's language-model tools forward to, by name. */
+      tools: languageModelTools(services, models, poller),
       evaluate: (modelName: string, datasetName: string) => startEvaluation(services, modelName, datasetName),
       finetune: (args: FinetuneProgrammaticArgs) => finetuneWithoutWizard(services, args),
       offerPendingDownloads: () => offerPendingDownloads(services).catch((e: unknown) => log.warn(`Pending downloads: ${String(e)}`)),

@@ -37,26 +37,10 @@ export function evaluateCommand(services: Services, models: ModelsTreeProvider) 
 /** Returns the job id, or undefined when it could not be started (the user was told why). */
 export async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
   try {
-    const { client, scope } = await services.session.connect();
-    const job = await client.startEvaluation(modelName, datasetName, { interactive: true });
-    const now = Date.now();
-    // Written before anything is reported, so a reload cannot lose the job.
-    await services.jobs.put({
-      id: job.jobId,
-      kind: 'evaluation',
-      scope,
-      state: 'queued',
-      createdAt: now,
-      updatedAt: now,
-      modelName,
-      datasetName,
-    });
-    await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
-    keepAcceptedName(services, client.baseUrl, modelName);
-    services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
+    const { jobId, scope } = await submitEvaluation(services, modelName, datasetName);
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
-    const key = jobKey({ kind: 'evaluation', id: job.jobId });
+    const key = jobKey({ kind: 'evaluation', id: jobId });
     vscode.window.setStatusBarMessage(
       `$(beaker) ${untrustedText(vscode.l10n.t('Evaluating {0} on {1}…', modelName, datasetName))}`,
       untilJobEnds(
@@ -64,13 +48,42 @@ export async function startEvaluation(services: Services, modelName: string, dat
         STARTED_MESSAGE_MS,
       ),
     );
-    return job.jobId;
+    return jobId;
   } catch (error) {
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
       startEvaluation(services, modelName, datasetName),
     );
     return undefined;
   }
+}
+
+/**
+ * The request and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
+ * job record written before anything is reported, so a reload cannot lose the job. Throws the client's error.
+ */
+export async function submitEvaluation(
+  services: Services,
+  modelName: string,
+  datasetName: string,
+  signal?: AbortSignal,
+): Promise<{ jobId: string; scope: string }> {
+  const { client, scope } = await services.session.connect();
+  const job = await client.startEvaluation(modelName, datasetName, { interactive: true, signal });
+  const now = Date.now();
+  await services.jobs.put({
+    id: job.jobId,
+    kind: 'evaluation',
+    scope,
+    state: 'queued',
+    createdAt: now,
+    updatedAt: now,
+    modelName,
+    datasetName,
+  });
+  await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
+  keepAcceptedName(services, client.baseUrl, modelName);
+  services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
+  return { jobId: job.jobId, scope };
 }
 
 async function pickDataset(services: Services): Promise<string | undefined> {

@@ -357,62 +357,23 @@ class FinetuneRun {
           );
         });
         try {
-          const started = await connection.client.startFinetune(
-            // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
-            {
-              // localPaths answers one path per file, in order.
-              files: files.map((f, i) => ({ path: paths[i]!, size: f.size, label: f.label })),
-              numQs: a.numQs,
-              mode: a.mode,
-              modelName: a.modelName,
-              modelType: a.baseModel,
-              useCase: a.useCase,
+          const job = await startFinetuneJob(this.services, connection, files, paths, a, {
+            signal: controller.signal,
+            onProgress: ({ sent, total: bodyTotal }) => {
+              const now = Date.now();
+              const percent = bodyTotal > 0 ? Math.floor((sent / bodyTotal) * 100) : 0;
+              if (sent >= bodyTotal) allSent = true;
+              if (!allSent && now - lastReport < PROGRESS_EVERY_MS) return;
+              lastReport = now;
+              progress.report({
+                increment: Math.max(0, percent - reported),
+                message: allSent
+                  ? 'Uploaded; waiting for the service to accept the job…'
+                  : `${percent}% — ${formatTransfer(sent, bodyTotal)}`,
+              });
+              reported = Math.max(reported, percent);
             },
-            {
-              signal: controller.signal,
-              onProgress: ({ sent, total: bodyTotal }) => {
-                const now = Date.now();
-                const percent = bodyTotal > 0 ? Math.floor((sent / bodyTotal) * 100) : 0;
-                if (sent >= bodyTotal) allSent = true;
-                if (!allSent && now - lastReport < PROGRESS_EVERY_MS) return;
-                lastReport = now;
-                progress.report({
-                  increment: Math.max(0, percent - reported),
-                  message: allSent
-                    ? 'Uploaded; waiting for the service to accept the job…'
-                    : `${percent}% — ${formatTransfer(sent, bodyTotal)}`,
-                });
-                reported = Math.max(reported, percent);
-              },
-            },
-          );
-          // Written first, before any other UI: see the header comment.
-          const now = Date.now();
-          const job: JobRecord = {
-            id: started.jobId,
-            kind: 'finetune',
-            scope: connection.scope,
-            state: 'queued',
-            createdAt: now,
-            updatedAt: now,
-            modelName: a.modelName,
-            baseModel: a.baseModel,
-            files: files.map((f) => f.label),
-            lineage: buildLineage({
-              jobId: started.jobId,
-              startedAt: now,
-              baseModel: a.baseModel,
-              numQs: a.numQs,
-              mode: a.mode,
-              useCase: a.useCase,
-              files,
-              sha256: started.sha256,
-            }),
-          };
-          await this.services.jobs.put(job);
-          // The service took the base model: a typed one is kept for when the list cannot be read.
-          keepAcceptedName(this.services, connection.client.baseUrl, a.baseModel);
-          markWalkthroughStep(WALKTHROUGH_CONTEXT.finetuneStarted);
+          });
           return { ok: job };
         } catch (e) {
           if (isCancellation(e) && token.isCancellationRequested && !allSent) return { cancelled: true };
@@ -514,6 +475,61 @@ class FinetuneRun {
   private runCommand(command: string): Thenable<unknown> {
     return vscode.commands.executeCommand(command);
   }
+}
+
+/**
+ * The upload and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
+ * checked files (`paths`: one disk path per file, in order) and answers sent, and the job record written the moment the
+ * service answers with an id, before anything is shown, so a reload or a crash right after cannot forget a job the
+ * person is paying for. Throws the client's error; `signal` aborts the upload.
+ */
+export async function startFinetuneJob(
+  services: Services,
+  connection: Connection,
+  files: readonly CheckedFile[],
+  paths: readonly string[],
+  a: FinetuneAnswers,
+  options: { signal?: AbortSignal; onProgress?: (p: { sent: number; total: number }) => void } = {},
+): Promise<JobRecord> {
+  const started = await connection.client.startFinetune(
+    // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
+    {
+      files: files.map((f, i) => ({ path: paths[i]!, size: f.size, label: f.label })),
+      numQs: a.numQs,
+      mode: a.mode,
+      modelName: a.modelName,
+      modelType: a.baseModel,
+      useCase: a.useCase,
+    },
+    { signal: options.signal, onProgress: options.onProgress },
+  );
+  const now = Date.now();
+  const job: JobRecord = {
+    id: started.jobId,
+    kind: 'finetune',
+    scope: connection.scope,
+    state: 'queued',
+    createdAt: now,
+    updatedAt: now,
+    modelName: a.modelName,
+    baseModel: a.baseModel,
+    files: files.map((f) => f.label),
+    lineage: buildLineage({
+      jobId: started.jobId,
+      startedAt: now,
+      baseModel: a.baseModel,
+      numQs: a.numQs,
+      mode: a.mode,
+      useCase: a.useCase,
+      files,
+      sha256: started.sha256,
+    }),
+  };
+  await services.jobs.put(job);
+  // The service took the base model: a typed one is kept for when the list cannot be read.
+  keepAcceptedName(services, connection.client.baseUrl, a.baseModel);
+  markWalkthroughStep(WALKTHROUGH_CONTEXT.finetuneStarted);
+  return job;
 }
 
 function failed(error: unknown): FinetuneOutcome {

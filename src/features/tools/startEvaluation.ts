@@ -1,0 +1,52 @@
+// hosted_start_evaluation: measures a model on a dataset of the service (spec 4.5), through the command's own start
+// (submitEvaluation: the job record written at once, the dataset remembered). It returns the job id at once; the
+// result is read with hosted_get_job, the comparison with hosted_get_evaluation_report. It spends compute, so the
+// confirmation names the model and the dataset.
+import * as vscode from 'vscode';
+import type { Services } from '../../services';
+import { submitEvaluation } from '../evaluate/evaluateCommand';
+import { abortOn, fields, requiredString, runTool, said, textResult } from './toolShared';
+
+export function startEvaluationTool(services: Services): vscode.LanguageModelTool<unknown> {
+  const request = (input: unknown) => {
+    const f = fields(input);
+    return { modelName: requiredString(f, 'modelName'), datasetName: requiredString(f, 'datasetName') };
+  };
+  return {
+    prepareInvocation: (options) => {
+      let r: { modelName: string; datasetName: string };
+      try {
+        r = request(options.input);
+      } catch {
+        return { invocationMessage: vscode.l10n.t('Checking the evaluation request') };
+      }
+      const model = said(r.modelName, 80);
+      const dataset = said(r.datasetName, 80);
+      return {
+        invocationMessage: vscode.l10n.t('Starting the evaluation of {0} on {1}', model, dataset),
+        confirmationMessages: {
+          title: vscode.l10n.t('Evaluate {0}?', model),
+          message: vscode.l10n.t(
+            'Starts an evaluation of the model {0} on the dataset {1} on the service, which spends compute on your account.',
+            model,
+            dataset,
+          ),
+        },
+      };
+    },
+    invoke: (options, token) =>
+      runTool('Starting the evaluation', async () => {
+        const r = request(options.input);
+        const cancel = abortOn(token);
+        try {
+          const { jobId } = await submitEvaluation(services, r.modelName, r.datasetName, cancel.signal);
+          return textResult([
+            `Started: job ${said(jobId, 100)} evaluates ${said(r.modelName)} on ${said(r.datasetName, 100)}.`,
+            `Poll with hosted_get_job (jobId ${said(jobId, 100)}); once it completed, hosted_get_evaluation_report (modelName ${said(r.modelName)}) compares it with its base.`,
+          ]);
+        } finally {
+          cancel.dispose();
+        }
+      }),
+  };
+}

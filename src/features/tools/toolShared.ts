@@ -1,0 +1,146 @@
+// What the language-model tools share: their results as short plain text (names and numbers first, a few lines), a
+// failure said in our words with the next step a model can take or ask the person to take, the service's words made
+// inert and bounded, the caller's cancellation as an AbortSignal, and the checks of a tool's input (VS Code does not
+// check it against the schema for us: a caller of vscode.lm.invokeTool can pass anything).
+// A tool's result goes to a model, which may quote it to the person in Chat (rendered as markdown): every word of the
+// service goes through untrustedText (no link, image, HTML or icon; one line) and the key is redacted by the client's
+// errors already; no address is named (messageForCallers), as in the errors the language-model provider hands on.
+import * as vscode from 'vscode';
+import type { LmToolName } from '../../contributions';
+import { COMMANDS } from '../../contributions';
+import { classifyError } from '../../util/classifyError';
+import { messageForCallers } from '../chat/chatError';
+
+export { said } from './toolText';
+
+/** What the main module hands the entry: one tool per contributed name. */
+export type ToolTable = Record<LmToolName, vscode.LanguageModelTool<unknown>>;
+
+/** A tool's result: its lines as one text part. */
+export function textResult(lines: readonly string[]): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(lines.join('\n'))]);
+}
+
+/** The palette title of a command a person runs to fix something, as the model should name it to them. */
+function commandTitle(command: string): string {
+  const titles: Record<string, string> = {
+    [COMMANDS.setApiKey]: 'Hosted Reasoning: Set API Key…',
+    [COMMANDS.configureBaseUrl]: 'Hosted Reasoning: Configure Service URL…',
+    [COMMANDS.openProxySettings]: 'Hosted Reasoning: Open Proxy Settings',
+    [COMMANDS.showLog]: 'Hosted Reasoning: Show Log',
+  };
+  return titles[command] ?? command;
+}
+
+/**
+ * A failure as a result a model can act on: what failed, why in our words (the service's own when it gave any), and
+ * what to do next. Never a stack, the key or the service's address.
+ */
+export function failureLines(what: string, error: unknown): string[] {
+  const info = classifyError(error, what);
+  const missing = (error as { missing?: unknown } | null)?.missing;
+  const why = messageForCallers(info.message);
+  let next: string;
+  switch (info.kind) {
+    case 'notConfigured':
+      next =
+        missing === 'baseUrl'
+          ? `No service URL is set: ask the person to run "${commandTitle(COMMANDS.configureBaseUrl)}", then call this tool again.`
+          : `No API key is set: ask the person to run "${commandTitle(COMMANDS.setApiKey)}", then call this tool again.`;
+      break;
+    case 'auth':
+      next = `The service refused the API key: ask the person to run "${commandTitle(COMMANDS.setApiKey)}" with a valid key.`;
+      break;
+    case 'proxy':
+      next = `A proxy asks for credentials: ask the person to run "${commandTitle(COMMANDS.openProxySettings)}".`;
+      break;
+    case 'rateLimit':
+      next = 'The service asks to wait: try again later, not at once.';
+      break;
+    case 'network':
+    case 'timeout':
+    case 'server':
+      next = `The service could not answer now: try again in a minute; if it keeps failing, ask the person to check "${commandTitle(COMMANDS.configureBaseUrl)}" or "${commandTitle(COMMANDS.showLog)}".`;
+      break;
+    case 'request':
+      next = 'The service refused the request as given: change what it names and call again.';
+      break;
+    case 'cancelled':
+      next = 'It was cancelled; nothing more happened.';
+      break;
+    default:
+      next = `Ask the person to look at "${commandTitle(COMMANDS.showLog)}" for details.`;
+  }
+  return [`${what} failed: ${why}`, next];
+}
+
+/** The caller's cancellation as an AbortSignal for the client; dispose when the call is over. */
+export function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  const listening = token.onCancellationRequested(() => {
+    controller.abort();
+  });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      listening.dispose();
+    },
+  };
+}
+
+/** A problem with a tool's input, said to the model as it is (it names the field and what is expected). */
+export class ToolInputProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolInputProblem';
+  }
+}
+
+/** The input as an object of fields. */
+export function fields(input: unknown): Record<string, unknown> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ToolInputProblem('The input must be an object.');
+  return input as Record<string, unknown>;
+}
+
+export function requiredString(input: Record<string, unknown>, name: string): string {
+  const v = input[name];
+  if (typeof v !== 'string' || !v.trim()) throw new ToolInputProblem(`"${name}" is required: a non-empty string.`);
+  return v.trim();
+}
+
+export function optionalString(input: Record<string, unknown>, name: string): string | undefined {
+  const v = input[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new ToolInputProblem(`"${name}" must be a string.`);
+  return v.trim() || undefined;
+}
+
+export function optionalBoolean(input: Record<string, unknown>, name: string): boolean | undefined {
+  const v = input[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new ToolInputProblem(`"${name}" must be true or false.`);
+  return v;
+}
+
+export function optionalInteger(input: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const v = input[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new ToolInputProblem(`"${name}" must be a whole number from ${min} to ${max}.`);
+  }
+  return v;
+}
+
+/**
+ * Runs a tool's work: an input problem or a failure becomes a result in words (what failed, what to do next); the
+ * model reads it and can change its call. Only a bug of ours would throw, and it is said in the same way.
+ */
+export async function runTool(what: string, work: () => Promise<vscode.LanguageModelToolResult>): Promise<vscode.LanguageModelToolResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ToolInputProblem) return textResult([`${what}: the input was not usable: ${error.message}`]);
+    return textResult(failureLines(what, error));
+  }
+}
