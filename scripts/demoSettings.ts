@@ -3,6 +3,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 
+/**
+ * Chat ready for a person without Copilot (VS Code 1.139, tried through `npm start`): a new chat session opens in
+ * Ask mode (`chat.newSession.defaultMode`; by default it opens in Agent mode, whose picker hides models without tool
+ * calling, ours, so a first question to `@hosted` got "Language model unavailable"), and Ask mode's model picker
+ * picks one of our models by itself. Agent mode stays in the mode picker, where *Configure Tools* lists our tools.
+ * The UI tests run with the same settings (test/e2e/run.ts), so their Chat steps check what the demo opens.
+ */
+export const CHAT_WITHOUT_COPILOT: Readonly<Record<string, unknown>> = {
+  'chat.newSession.defaultMode': 'ask',
+};
+
 async function writeJson(file: string, value: object): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(value, null, 2) + '\n');
@@ -19,5 +30,6 @@ export async function writeDemoSettings(userDataDir: string, emulatorUrl: string
     // The demo workspace sits inside this repository: do not offer to open the parent repository on every start.
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
+    ...CHAT_WITHOUT_COPILOT,
   });
 }
