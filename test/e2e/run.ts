@@ -123,8 +123,8 @@ function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: s
     'workbench.startupEditor': 'none',
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
-    // The demo's: a new chat session in Ask mode, whose picker offers our models (Agent mode hides models without
-    // tool calling); Agent mode stays offered, where Configure Tools lists our tools. Steps 15 and up need it.
+    // The demo's (scripts/demoSettings.ts): Agent mode off, so Chat is in Ask mode, whose picker offers our models
+    // (Agent mode hides models without tool calling). Steps 15 and up need it; step 19 turns Agent mode on for a while.
     ...CHAT_WITHOUT_COPILOT,
   };
   const file = path.join(userDataDir, 'User', 'settings.json');
