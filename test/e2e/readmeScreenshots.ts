@@ -15,6 +15,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'local-compare.png': '09-local-compare-side-by-side.png',
   'chat.png': '15-chat-participant-reasoning.png',
   'choose-how-to-read.png': '16-choose-how-to-read-choices.png',
+  'chat-tools.png': '19-chat-tools-picker.png',
 };
 
 export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');

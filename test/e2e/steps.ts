@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, JUDGE_MODEL, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { chatSteps } from './chatSteps';
+import { toolSteps } from './toolSteps';
 import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
 import { WHAT_IS_LUMEN } from './showcase';
@@ -761,6 +762,7 @@ export function story(env: StoryEnvironment): Story {
     saveDialog,
     walkthrough,
     ...chatSteps({ workbench: wb, emu }),
+    ...toolSteps(wb, env.userSettingsFile),
     ...unreadableSteps({
       workbench: wb,
       emu,
