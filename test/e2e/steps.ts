@@ -583,21 +583,8 @@ export function story(env: StoryEnvironment): Story {
       // The runner's reset puts the user settings back afterwards (and waits until the workbench has read them).
       await wb.clearNotifications();
       // The person empties the setting in the Settings editor.
-      await wb.runCommand('Preferences: Open User Settings');
-      await page.locator('.settings-editor').waitFor();
       const field = page.locator('.settings-editor .setting-item-text').filter({ hasText: 'Download Folder' }).locator('input');
-      // The search box has the caret once the editor is drawn; keys sent before then were lost. The person clicks
-      // into it, and searches again until the setting shows.
-      const search = page.locator('.settings-editor .search-container .monaco-editor');
-      await actUntil(
-        'the Settings editor to show the Download Folder setting',
-        async () => {
-          await search.click({ timeout: 5_000 });
-          await page.keyboard.press('Control+A');
-          await page.keyboard.insertText('hostedReasoning.downloadFolder');
-        },
-        () => field.isVisible(),
-      );
+      await wb.searchSettings('hostedReasoning.downloadFolder', () => field.isVisible());
       assert.equal(await field.inputValue(), env.downloadFolder, 'the Settings editor shows the download folder of the user settings');
       await field.fill('');
       await eventually('the emptied setting to be written to settings.json', async () => {

@@ -40,34 +40,25 @@ export function toolSteps(wb: Workbench, userSettingsFile: string): Step[] {
       await chat.locator('.interactive-input-part .monaco-editor').first().waitFor();
       const mode = chat.locator('.chat-mode-picker-item').first();
       await mode.getByText('Ask', { exact: true }).waitFor();
-      // One of our models picked (the extension offers them a few seconds after startup): else VS Code itself answers.
+      // One of our models picked, one of the Models view's rows (a base model, or a model an earlier step made):
+      // else VS Code itself answers. Both read again on every try: the view may still draw, the picker still fill.
       const picked = await eventually('one of our models picked in the Chat view', async () => {
-        const shown = (await chat.locator('.model-picker-item').innerText()).trim();
-        return shown.startsWith('oss-') || shown.startsWith('ft:') ? shown : undefined;
+        const rows = await page.locator('.part.sidebar .monaco-list-row .label-name').allInnerTexts();
+        const shown = (await chat.locator('.model-picker-item').innerText()).trim().replace(/…$/, '');
+        return shown && rows.some((row) => row.startsWith(shown)) ? shown : undefined;
       });
       note(`Ask mode, ${picked} picked`);
 
       // Agent mode on, in the Settings editor (the run's settings, like the demo's, have it off): with it off, 1.139
       // sent `#hostedModels` as text, not as a tool reference. The chat stays in Ask mode with our model; Agent mode is
       // then offered in the mode picker, where Configure Tools lists the tools. The runner's reset puts the settings back.
-      await wb.runCommand('Preferences: Open User Settings');
-      await page.locator('.settings-editor').waitFor();
       // Its row by its title (Chat › Agent: Enabled): before the search applies, the editor shows other settings.
       const checkbox = page
         .locator('.settings-editor .setting-item-bool')
         .filter({ hasText: /Agent:\s*Enabled/ })
         .first()
         .locator('.setting-value-checkbox');
-      const search = page.locator('.settings-editor .search-container .monaco-editor');
-      await actUntil(
-        'the Settings editor to show chat.agent.enabled',
-        async () => {
-          await search.click({ timeout: 5_000 });
-          await page.keyboard.press('Control+A');
-          await page.keyboard.insertText('chat.agent.enabled');
-        },
-        () => checkbox.isVisible(),
-      );
+      await wb.searchSettings('chat.agent.enabled', () => checkbox.isVisible());
       const agentOn = (): boolean =>
         (JSON.parse(fs.readFileSync(userSettingsFile, 'utf8')) as Record<string, unknown>)['chat.agent.enabled'] !== false;
       await actUntil(
