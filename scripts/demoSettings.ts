@@ -3,6 +3,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 
+/**
+ * Chat ready for a person without Copilot (VS Code 1.139): Agent mode off, as the README tells them. A new chat opens
+ * in Agent mode otherwise, whose picker hides models without tool calling (ours), so a first question to `@hosted` got
+ * "Language model unavailable"; in Ask mode, the only one left, one of our models is picked and `@hosted` answers.
+ * (`chat.newSession.defaultMode: "ask"` keeps Agent mode, but a chat opened after the key was given in the window
+ * was still in Agent mode in the UI tests: not reliable.) The UI tests run with the same settings (test/e2e/run.ts),
+ * so their Chat steps check what the demo opens; step 20 turns Agent mode on for its tool picker.
+ */
+export const CHAT_WITHOUT_COPILOT: Readonly<Record<string, unknown>> = {
+  'chat.agent.enabled': false,
+};
+
 async function writeJson(file: string, value: object): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(value, null, 2) + '\n');
@@ -19,5 +31,6 @@ export async function writeDemoSettings(userDataDir: string, emulatorUrl: string
     // The demo workspace sits inside this repository: do not offer to open the parent repository on every start.
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
+    ...CHAT_WITHOUT_COPILOT,
   });
 }

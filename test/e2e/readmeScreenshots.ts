@@ -16,6 +16,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'chat.png': '15-chat-participant-reasoning.png',
   'choose-how-to-read.png': '16-choose-how-to-read-choices.png',
   'jobs-time-left.png': '19-time-left-row.png',
+  'chat-tools.png': '20-chat-tools-picker.png',
 };
 
 export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');

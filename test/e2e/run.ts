@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, Dialog } from 'playwright-core';
+import { CHAT_WITHOUT_COPILOT } from '../../scripts/demoSettings';
 import { writeDemoWorkspace } from '../../scripts/demoWorkspace';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
@@ -122,9 +123,9 @@ function writeUserSettings(userDataDir: string, emu: Emulator, downloadFolder: s
     'workbench.startupEditor': 'none',
     'git.openRepositoryInParentFolders': 'never',
     'telemetry.telemetryLevel': 'off',
-    // Without Copilot, VS Code 1.139 has only Agent mode, which hides models without tool calling; with it off, Chat
-    // is in Ask mode and offers ours (what the README tells a person without Copilot; step 15 needs it).
-    'chat.agent.enabled': false,
+    // The demo's (scripts/demoSettings.ts): Agent mode off, so Chat is in Ask mode, whose picker offers our models
+    // (Agent mode hides models without tool calling). Steps 15 and up need it; step 20 turns Agent mode on for a while.
+    ...CHAT_WITHOUT_COPILOT,
   };
   const file = path.join(userDataDir, 'User', 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });

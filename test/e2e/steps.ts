@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, JUDGE_MODEL, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { chatSteps } from './chatSteps';
+import { toolSteps } from './toolSteps';
 import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
 import { WHAT_IS_LUMEN } from './showcase';
@@ -642,21 +643,8 @@ export function story(env: StoryEnvironment): Story {
       // The runner's reset puts the user settings back afterwards (and waits until the workbench has read them).
       await wb.clearNotifications();
       // The person empties the setting in the Settings editor.
-      await wb.runCommand('Preferences: Open User Settings');
-      await page.locator('.settings-editor').waitFor();
       const field = page.locator('.settings-editor .setting-item-text').filter({ hasText: 'Download Folder' }).locator('input');
-      // The search box has the caret once the editor is drawn; keys sent before then were lost. The person clicks
-      // into it, and searches again until the setting shows.
-      const search = page.locator('.settings-editor .search-container .monaco-editor');
-      await actUntil(
-        'the Settings editor to show the Download Folder setting',
-        async () => {
-          await search.click({ timeout: 5_000 });
-          await page.keyboard.press('Control+A');
-          await page.keyboard.insertText('hostedReasoning.downloadFolder');
-        },
-        () => field.isVisible(),
-      );
+      await wb.searchSettings('hostedReasoning.downloadFolder', () => field.isVisible());
       assert.equal(await field.inputValue(), env.downloadFolder, 'the Settings editor shows the download folder of the user settings');
       // The field is emptied again until settings.json no longer holds the folder: a row the editor re-draws while its
       // search settles would drop what was typed into the old one.
@@ -864,6 +852,7 @@ export function story(env: StoryEnvironment): Story {
     saveDialog,
     walkthrough,
     ...chatSteps({ workbench: wb, emu }),
+    ...toolSteps(wb, env.userSettingsFile),
     ...unreadableSteps({
       workbench: wb,
       emu,

@@ -48,6 +48,26 @@ export class Workbench {
     );
   }
 
+  /**
+   * Opens the Settings editor and searches for `query` until `shown` holds (the setting's field is drawn). The search
+   * box has the caret once the editor is drawn; keys sent before then were lost: the person clicks into it, and
+   * searches again until the setting shows.
+   */
+  async searchSettings(query: string, shown: () => Promise<boolean>): Promise<void> {
+    await this.runCommand('Preferences: Open User Settings');
+    await this.page.locator('.settings-editor').waitFor();
+    const search = this.page.locator('.settings-editor .search-container .monaco-editor');
+    await actUntil(
+      `the Settings editor to show ${query}`,
+      async () => {
+        await search.click({ timeout: ACTION_TIMEOUT_MS });
+        await this.page.keyboard.press('Control+A');
+        await this.page.keyboard.insertText(query);
+      },
+      shown,
+    );
+  }
+
   /** Moves the mouse off the activity bar and trees, so no hover tooltip covers the next target. */
   async restMouse(): Promise<void> {
     await this.page.mouse.move(RESTING_POINT.x, RESTING_POINT.y);

@@ -10,7 +10,7 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
+import { CHAT_VENDOR, COMMANDS, LM_TOOLS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { ChatResponseMetadata } from '../../src/features/chat/chatParticipant';
 import { ChatReasoningStore, isFoldedReasoning } from '../../src/features/chat/chatReasoning';
@@ -336,13 +336,18 @@ function recordingStream(): { stream: vscode.ChatResponseStream; said: Said[]; m
 
 function chatRequest(
   prompt: string,
-  options: { command?: string; references?: vscode.ChatPromptReference[]; model?: vscode.LanguageModelChat } = {},
+  options: {
+    command?: string;
+    references?: vscode.ChatPromptReference[];
+    toolReferences?: vscode.ChatLanguageModelToolReference[];
+    model?: vscode.LanguageModelChat;
+  } = {},
 ): vscode.ChatRequest {
   return {
     prompt,
     command: options.command,
     references: options.references ?? [],
-    toolReferences: [],
+    toolReferences: options.toolReferences ?? [],
     toolInvocationToken: undefined,
     model: options.model ?? ({ vendor: 'someone-else', id: 'their-model' } as vscode.LanguageModelChat),
   } as unknown as vscode.ChatRequest;
@@ -703,5 +708,53 @@ describe('the @hosted chat participant', () => {
       jobs.buttons().some((b) => b.command === COMMANDS.openEvaluationReport && b.arguments?.[0] === MODEL),
       JSON.stringify(jobs.buttons()),
     );
+  });
+});
+
+describe('@hosted with a # reference to one of our tools', () => {
+  /** The tool's own result, asked of VS Code as any extension would. */
+  async function toolText(name: string): Promise<string> {
+    const cancel = new vscode.CancellationTokenSource();
+    const result = await vscode.lm.invokeTool(name, { input: {}, toolInvocationToken: undefined }, cancel.token);
+    cancel.dispose();
+    return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+  }
+
+  it('#hostedModels shows the tool’s result, through vscode.lm.invokeTool, and asks no model', async () => {
+    await rig.useKey('demo-key');
+    const expected = await toolText(LM_TOOLS.listModels);
+    assert.match(expected, /oss-reasoner-8b/);
+    const before = Date.now();
+    const r = await participant(
+      chatRequest('#hostedModels', { toolReferences: [{ name: LM_TOOLS.listModels, range: [0, 13] }], model: await model() }),
+    );
+    assert.equal(r.result.errorDetails, undefined);
+    assert.deepEqual(r.metadata?.tools, [LM_TOOLS.listModels]);
+    // Every line of the tool's text, as inert markdown.
+    for (const line of expected.split('\n')) assert.ok(r.markdown().includes(markdownLiteral(line, 2000)), line);
+    assert.equal(inferenceRequests(before).length, 0, 'no model was asked');
+  });
+
+  it('a tool that needs input an agent gives it (#hostedJob) is not called, and the response says how to use it', async () => {
+    await rig.useKey('demo-key');
+    const r = await participant(chatRequest('#hostedJob', { toolReferences: [{ name: LM_TOOLS.getJob, range: [0, 10] }] }));
+    assert.deepEqual(r.metadata?.tools, []);
+    assert.match(r.markdown(), /#hostedJob/);
+    assert.match(r.markdown(), /agent/);
+  });
+
+  it('a question beside the reference is answered too, after the tool’s result', async () => {
+    await rig.useKey('demo-key');
+    const prompt = '#hostedModels Which one is larger?';
+    const r = await participant(
+      chatRequest(prompt, { toolReferences: [{ name: LM_TOOLS.listModels, range: [0, 13] }], model: await model() }),
+    );
+    assert.deepEqual(r.metadata?.tools, [LM_TOOLS.listModels]);
+    assert.equal(r.metadata?.command, 'ask');
+    // The tool's result first, then the answer to the question without the reference.
+    const md = r.markdown();
+    const [firstLine = ''] = (await toolText(LM_TOOLS.listModels)).split('\n');
+    assert.ok(firstLine && md.startsWith(markdownLiteral(firstLine, 2000)), md);
+    assert.ok(md.endsWith(`${answer('Which one is larger?')}\n`), md);
   });
 });

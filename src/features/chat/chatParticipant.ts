@@ -23,14 +23,17 @@ import { retryAtText, serviceWaitText } from '../../util/serviceWaitText';
 import { startEvaluation } from '../evaluate/evaluateCommand';
 import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
 import { askModel } from './chatInference';
+import { answerToolReferences } from './chatToolReferences';
 import { isFoldedReasoning, type ChatReasoningStore } from './chatReasoning';
 import { renderConversation, type ChatTurn } from './chatRequest';
 
 /** What a response says it did (ChatResult.metadata): the tests read it, and a follow-up could. */
 export interface ChatResponseMetadata {
-  command: 'ask' | 'models' | 'finetune' | 'evaluate' | 'jobs';
+  command: 'ask' | 'models' | 'finetune' | 'evaluate' | 'jobs' | 'tools';
   modelName?: string;
   jobId?: string;
+  /** The tools a `#` reference in the prompt called (chatToolReferences.ts), in order. */
+  tools?: string[];
 }
 
 /** For the in-editor tests: what a person would type into the wizard, instead of the wizard. */
@@ -55,18 +58,14 @@ export function chatParticipantHandler(services: Services, models: ModelsTreePro
   return async (request, context, stream, token, hooks) => {
     const run = new ParticipantRun(services, models, reasonings, stream, token);
     try {
-      switch (request.command) {
-        case 'models':
-          return await run.listModels();
-        case 'finetune':
-          return await run.finetune(request, hooks?.finetuneAnswers);
-        case 'evaluate':
-          return await run.evaluate(request);
-        case 'jobs':
-          return await run.jobs();
-        default:
-          return await run.ask(request, context);
+      // `#hostedModels` and the like first: the tools' results, then what the rest of the prompt asks, if anything.
+      const tools = await answerToolReferences(request, stream, token);
+      if (tools && !request.command && !tools.prompt) {
+        return { metadata: { command: 'tools', tools: tools.called } satisfies ChatResponseMetadata };
       }
+      const result = await run.command(request, context, tools?.prompt ?? request.prompt, hooks);
+      const metadata = result.metadata as ChatResponseMetadata | undefined;
+      return tools && metadata ? { ...result, metadata: { ...metadata, tools: tools.called } satisfies ChatResponseMetadata } : result;
     } catch (error) {
       if (token.isCancellationRequested) return {};
       return run.failed(error, request.command);
@@ -83,10 +82,31 @@ class ParticipantRun {
     private readonly token: vscode.CancellationToken,
   ) {}
 
+  command(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    prompt: string,
+    hooks?: ParticipantTestHooks,
+  ): Promise<vscode.ChatResult> {
+    switch (request.command) {
+      case 'models':
+        return this.listModels();
+      case 'finetune':
+        return this.finetune(request, hooks?.finetuneAnswers);
+      case 'evaluate':
+        return this.evaluate(request);
+      case 'jobs':
+        return this.jobs();
+      default:
+        return this.ask(request, context, prompt);
+    }
+  }
+
   // ------------------------------------------------------------------------------------------------ a question
 
-  async ask(request: vscode.ChatRequest, context: vscode.ChatContext): Promise<vscode.ChatResult> {
-    if (!request.prompt.trim()) {
+  /** `prompt`: the request's, without the `#` references to our tools already answered. */
+  async ask(request: vscode.ChatRequest, context: vscode.ChatContext, prompt: string): Promise<vscode.ChatResult> {
+    if (!prompt.trim()) {
       this.stream.markdown(
         vscode.l10n.t(
           'Ask a question, or use /models, /finetune, /evaluate or /jobs. The model picked in Chat answers when it is one of ours.',
@@ -112,7 +132,7 @@ class ParticipantRun {
             )
           : vscode.l10n.t('Asking {0} (pick another of our models in the Chat model picker, or see /models)…', shownName),
     );
-    const conversation = renderConversation([...historyTurns(context), { role: 'user', text: request.prompt }]);
+    const conversation = renderConversation([...historyTurns(context), { role: 'user', text: prompt }]);
     const controller = new AbortController();
     const cancel = this.token.onCancellationRequested(() => controller.abort());
     const answer = new UntrustedMarkdown();
