@@ -84,7 +84,9 @@ export async function handleGenerateQuestions(state: State, key: string, req: In
   }
   const uploadDir = join(state.options.dataDir, 'uploads', randomUUID());
   await mkdir(uploadDir, { recursive: true });
-  const cleanup = (): Promise<void> => rm(uploadDir, { recursive: true, force: true });
+  // Retried: after a refused upload (413) the part files' streams may still be opening files in the folder while it is
+  // removed, and rm then meets a folder that is not empty (ENOTEMPTY): a 500 instead of the 413, seen on a loaded machine.
+  const cleanup = (): Promise<void> => rm(uploadDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
 
   let upload;
   try {
