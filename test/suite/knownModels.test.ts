@@ -55,6 +55,13 @@ describe('model names kept for when the list cannot be read', () => {
     await rig.api.services.knownModels.remember(await origin(), 'older-reasoner-8b', 'job', Date.now() - 60_000);
     await rig.api.services.knownModels.remember(await origin(), KEPT, 'typed');
     await rig.useKey(UNREADABLE_KEY);
+    // The new key's list read (and found unreadable) first: until then the view still holds the previous key's list,
+    // which a test run before this one (of `@hosted`, say) left there.
+    await waitFor('the list of the new key found unreadable', async () =>
+      rig.api.models.models === undefined && (await vscode.lm.selectChatModels({ vendor: CHAT_VENDOR })).some((m) => m.id === KEPT)
+        ? true
+        : undefined,
+    );
     const said: string[] = [];
     const stream = {
       markdown: (v: string | vscode.MarkdownString) => said.push(typeof v === 'string' ? v : v.value),
