@@ -27,5 +27,6 @@ export const FIGURES: readonly Figure[] = [
   { name: 'latency', number: 3, title: 'Token latency in the playground', vscode: true },
   { name: 'chatLatency', number: 9, title: 'First token through vscode.lm', vscode: true },
   { name: 'reasoning', number: 11, title: 'Reasoning latency in the playground', vscode: true },
+  { name: 'toolCalls', number: 13, title: 'Tool calls through vscode.lm.invokeTool', vscode: true },
   { name: 'preflight', number: 12, title: 'Pre-flight read of finetune sources', vscode: false },
 ];

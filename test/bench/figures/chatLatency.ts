@@ -11,13 +11,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
 import { startEmulator } from '../../service/emulator';
-import { describeMissing, missingBrowser } from '../../runners/hostPrerequisites';
-import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath } from '../../runners/vscodeServerLayout';
-import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
-import { launchBrowser, openWorkbench, workbenchUrl } from '../../runners/workbenchBrowser';
-import { withTemporaryHome } from '../../runners/temporaryHome';
+import { repoRoot, testWorkspacePath } from '../../runners/vscodeServerLayout';
 import { askOnce } from '../askOnce';
 import { bySize, notMeasuredTiny, type FigureOptions } from '../figure';
 import {
@@ -33,6 +28,7 @@ import {
   type ChatRun,
 } from '../chatLatencyShared';
 import { runsTable, type FigureResult } from '../report';
+import { checkVscodeHost, runProbeInVscode } from '../vscodeProbe';
 import { fmt, range, summarize, type Summary } from '../stats';
 
 /**
@@ -41,7 +37,6 @@ import { fmt, range, summarize, type Summary } from '../stats';
  * (the conversation rendered, a listener), the rest one wait for a CPU on a shared 2-core machine. See PERFORMANCE.md, 9.
  */
 const GOAL_MARGIN_MS = 5;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** The extension host's tests entry: asks through vscode.lm and the playground (chatLatencyProbe.ts). */
 const PROBE = path.join(repoRoot, 'out', 'test', 'bench', 'chatLatencyProbe.js');
 
@@ -77,61 +72,29 @@ async function tiny(): Promise<FigureResult> {
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
   if (options.size === 'tiny') return tiny();
-  const missing = missingBrowser();
-  if (missing.length > 0) throw new Error(describeMissing(missing));
-  const host = process.env.HR_VSCODE_HOST === 'minimum' ? HOSTS.minimum : NEWEST_HOST;
-  if (!fs.existsSync(host.installMarkerPath)) {
-    throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
-  }
+  checkVscodeHost();
   const runs = bySize(options, { full: 15, quick: 3, tiny: 0 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-chat-'));
   const resultFile = path.join(tmp, 'result.json');
-  // The server's output and the workbench's console, for a run that fails.
-  const logFile = path.join(testOutputDir, 'bench-chat-latency.log');
-  fs.mkdirSync(testOutputDir, { recursive: true });
-  fs.writeFileSync(logFile, '');
   const tokenMs = Number(process.env[CHAT_TOKEN_MS_ENV] ?? 1);
   const emu = await startEmulator({ tokenIntervalMs: tokenMs });
-  let server: VscodeServer | undefined;
-  let browser: BrowserContext | undefined;
   try {
-    const env: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_')) env[k] = v;
-    Object.assign(env, {
-      HOSTED_REASONING_BASE_URL: emu.url,
-      HOSTED_REASONING_API_KEY: 'demo-key',
-      [CHAT_RESULT_ENV]: resultFile,
-      [CHAT_RUNS_ENV]: String(runs),
-      [CHAT_TOKEN_MS_ENV]: String(tokenMs),
+    const result = await runProbeInVscode<ChatLatencyResult>({
+      probe: PROBE,
+      tmp,
+      resultFile,
+      env: {
+        HOSTED_REASONING_BASE_URL: emu.url,
+        HOSTED_REASONING_API_KEY: 'demo-key',
+        [CHAT_RESULT_ENV]: resultFile,
+        [CHAT_RUNS_ENV]: String(runs),
+        [CHAT_TOKEN_MS_ENV]: String(tokenMs),
+      },
+      logName: 'bench-chat-latency.log',
+      prepareExtensions: bareExtension,
     });
-    const extensionsDir = path.join(tmp, 'extensions');
-    bareExtension(extensionsDir);
-    server = startVscodeServer({
-      // HR_VSCODE_HOST=minimum measures on the oldest supported VS Code instead.
-      vscode: host,
-      payload: true,
-      userDataDir: path.join(tmp, 'server-data'),
-      extensionsDir,
-      env: withTemporaryHome(env, path.join(tmp, 'home')),
-      log: (line) => fs.appendFileSync(logFile, `${line}\n`),
-      startTimeoutMs: 60_000,
-    });
-    const port = await server.listening;
-    browser = await launchBrowser(path.join(tmp, 'chromium'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
-    await openWorkbench(browser, workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: PROBE }), (line) =>
-      fs.appendFileSync(logFile, `${line}\n`),
-    );
-    const deadline = Date.now() + 120_000;
-    while (!fs.existsSync(resultFile)) {
-      if (Date.now() > deadline) throw new Error('the probe did not report within 120 s (see test-output/bench-chat-latency.log)');
-      await sleep(200);
-    }
-    const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as ChatLatencyResult;
-    if (result.error) throw new Error(`the probe failed: ${result.error}`);
     return report(result);
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
     await emu.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

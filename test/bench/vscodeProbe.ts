@@ -1,0 +1,94 @@
+// Runs a probe (a tests entry that measures inside the extension host and writes its result to a file) in VS Code's
+// server build opened in headless Chromium, with the working tree's extension under development, and reads the file.
+// Shared by the figures measured this way (chatLatency.ts, toolCalls.ts), so the host, the browser, the temporary
+// homes and the log are set up and torn down in one place.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
+import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath } from '../runners/vscodeServerLayout';
+import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
+import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
+import { withTemporaryHome } from '../runners/temporaryHome';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface ProbeRun {
+  /** The probe's compiled tests entry (out/test/bench/<probe>.js). */
+  probe: string;
+  /** A temporary folder the caller owns (and removes): the server's data, the homes, the extensions folder. */
+  tmp: string;
+  /** The file the probe writes its JSON result to (the caller passes its name to the probe through `env`). */
+  resultFile: string;
+  /** Added to the server's environment (VSCODE_* of this process are left out). */
+  env: Record<string, string>;
+  /** The server's output and the workbench's console go to test-output/<logName>, for a run that fails. */
+  logName: string;
+  /** Writes helper extensions into the server's extensions folder before it starts. */
+  prepareExtensions?(extensionsDir: string): void;
+  timeoutMs?: number;
+}
+
+/** Throws, saying what to install, unless Chromium and the chosen VS Code server build are present. */
+export function checkVscodeHost(): void {
+  const missing = missingBrowser();
+  if (missing.length > 0) throw new Error(describeMissing(missing));
+  if (!fs.existsSync(probeHost().installMarkerPath)) {
+    throw new Error('The VS Code server is not installed: run `node out/test/runners/setupVscodeServer.js`.');
+  }
+}
+
+/** HR_VSCODE_HOST=minimum measures on the oldest supported VS Code instead of the newest. */
+function probeHost() {
+  return process.env.HR_VSCODE_HOST === 'minimum' ? HOSTS.minimum : NEWEST_HOST;
+}
+
+/** Starts the server and the workbench with the probe as tests entry, waits for its result, and returns it parsed. */
+export async function runProbeInVscode<T extends { error?: string }>(options: ProbeRun): Promise<T> {
+  checkVscodeHost();
+  const { tmp, resultFile } = options;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const logFile = path.join(testOutputDir, options.logName);
+  fs.mkdirSync(testOutputDir, { recursive: true });
+  fs.writeFileSync(logFile, '');
+  const log = (line: string) => fs.appendFileSync(logFile, `${line}\n`);
+  let server: VscodeServer | undefined;
+  let browser: BrowserContext | undefined;
+  try {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_')) env[k] = v;
+    Object.assign(env, options.env);
+    const extensionsDir = path.join(tmp, 'extensions');
+    fs.mkdirSync(extensionsDir, { recursive: true });
+    options.prepareExtensions?.(extensionsDir);
+    server = startVscodeServer({
+      vscode: probeHost(),
+      payload: true,
+      userDataDir: path.join(tmp, 'server-data'),
+      extensionsDir,
+      env: withTemporaryHome(env, path.join(tmp, 'home')),
+      log,
+      startTimeoutMs: 60_000,
+    });
+    const port = await server.listening;
+    browser = await launchBrowser(path.join(tmp, 'chromium'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
+    await openWorkbench(
+      browser,
+      workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: options.probe }),
+      log,
+    );
+    const deadline = Date.now() + timeoutMs;
+    while (!fs.existsSync(resultFile)) {
+      if (Date.now() > deadline) {
+        throw new Error(`the probe did not report within ${timeoutMs / 1000} s (see test-output/${options.logName})`);
+      }
+      await sleep(200);
+    }
+    const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as T;
+    if (result.error) throw new Error(`the probe failed: ${result.error}`);
+    return result;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+  }
+}
