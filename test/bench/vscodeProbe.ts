@@ -1,10 +1,13 @@
 // Runs a probe (a tests entry that measures inside the extension host and writes its result to a file) in VS Code's
-// server build opened in headless Chromium, with the working tree's extension under development, and reads the file.
+// server build opened in headless Chromium, with the working tree's extension under development and the emulator
+// (in this process) as its service, and reads the file.
 // Shared by the figures measured this way (chatLatency.ts, toolCalls.ts), so the host, the browser, the temporary
 // homes and the log are set up and torn down in one place.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
+import { startEmulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
 import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
@@ -16,12 +19,13 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export interface ProbeRun {
   /** The probe's compiled tests entry (out/test/bench/<probe>.js). */
   probe: string;
-  /** A temporary folder the caller owns (and removes): the server's data, the homes, the extensions folder. */
-  tmp: string;
-  /** The file the probe writes its JSON result to (the caller passes its name to the probe through `env`). */
-  resultFile: string;
-  /** Added to the server's environment (VSCODE_* of this process are left out). */
-  env: Record<string, string>;
+  /** The emulator's pace, ms per token. */
+  tokenIntervalMs: number;
+  /**
+   * Added to the server's environment (VSCODE_* of this process are left out), beside the emulator's URL and key: the
+   * probe's own settings, among them where it writes its JSON result.
+   */
+  env(resultFile: string): Record<string, string>;
   /** The server's output and the workbench's console go to test-output/<logName>, for a run that fails. */
   logName: string;
   /** Writes helper extensions into the server's extensions folder before it starts. */
@@ -30,7 +34,7 @@ export interface ProbeRun {
 }
 
 /** Throws, saying what to install, unless Chromium and the chosen VS Code server build are present. */
-export function checkVscodeHost(): void {
+function checkVscodeHost(): void {
   const missing = missingBrowser();
   if (missing.length > 0) throw new Error(describeMissing(missing));
   if (!fs.existsSync(probeHost().installMarkerPath)) {
@@ -46,7 +50,9 @@ function probeHost() {
 /** Starts the server and the workbench with the probe as tests entry, waits for its result, and returns it parsed. */
 export async function runProbeInVscode<T extends { error?: string }>(options: ProbeRun): Promise<T> {
   checkVscodeHost();
-  const { tmp, resultFile } = options;
+  const emu = await startEmulator({ tokenIntervalMs: options.tokenIntervalMs });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-probe-'));
+  const resultFile = path.join(tmp, 'result.json');
   const timeoutMs = options.timeoutMs ?? 120_000;
   const logFile = path.join(testOutputDir, options.logName);
   fs.mkdirSync(testOutputDir, { recursive: true });
@@ -57,7 +63,7 @@ export async function runProbeInVscode<T extends { error?: string }>(options: Pr
   try {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_')) env[k] = v;
-    Object.assign(env, options.env);
+    Object.assign(env, { HOSTED_REASONING_BASE_URL: emu.url, HOSTED_REASONING_API_KEY: 'demo-key' }, options.env(resultFile));
     const extensionsDir = path.join(tmp, 'extensions');
     fs.mkdirSync(extensionsDir, { recursive: true });
     options.prepareExtensions?.(extensionsDir);
@@ -90,5 +96,7 @@ export async function runProbeInVscode<T extends { error?: string }>(options: Pr
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop().catch(() => undefined);
+    await emu.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

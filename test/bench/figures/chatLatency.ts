@@ -28,7 +28,7 @@ import {
   type ChatRun,
 } from '../chatLatencyShared';
 import { runsTable, type FigureResult } from '../report';
-import { checkVscodeHost, runProbeInVscode } from '../vscodeProbe';
+import { runProbeInVscode } from '../vscodeProbe';
 import { fmt, range, summarize, type Summary } from '../stats';
 
 /**
@@ -72,32 +72,20 @@ async function tiny(): Promise<FigureResult> {
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
   if (options.size === 'tiny') return tiny();
-  checkVscodeHost();
   const runs = bySize(options, { full: 15, quick: 3, tiny: 0 });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-chat-'));
-  const resultFile = path.join(tmp, 'result.json');
   const tokenMs = Number(process.env[CHAT_TOKEN_MS_ENV] ?? 1);
-  const emu = await startEmulator({ tokenIntervalMs: tokenMs });
-  try {
-    const result = await runProbeInVscode<ChatLatencyResult>({
-      probe: PROBE,
-      tmp,
-      resultFile,
-      env: {
-        HOSTED_REASONING_BASE_URL: emu.url,
-        HOSTED_REASONING_API_KEY: 'demo-key',
-        [CHAT_RESULT_ENV]: resultFile,
-        [CHAT_RUNS_ENV]: String(runs),
-        [CHAT_TOKEN_MS_ENV]: String(tokenMs),
-      },
-      logName: 'bench-chat-latency.log',
-      prepareExtensions: bareExtension,
-    });
-    return report(result);
-  } finally {
-    await emu.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  const result = await runProbeInVscode<ChatLatencyResult>({
+    probe: PROBE,
+    tokenIntervalMs: tokenMs,
+    env: (resultFile) => ({
+      [CHAT_RESULT_ENV]: resultFile,
+      [CHAT_RUNS_ENV]: String(runs),
+      [CHAT_TOKEN_MS_ENV]: String(tokenMs),
+    }),
+    logName: 'bench-chat-latency.log',
+    prepareExtensions: bareExtension,
+  });
+  return report(result);
 }
 
 /**

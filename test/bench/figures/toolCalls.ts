@@ -6,7 +6,6 @@
 // workbench's tool service and back to our tool), through our tool's own invoke (no VS Code plumbing), and as the
 // service calls the tool makes without it. The ratio invokeTool/direct is context: no goal is set for it.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator } from '../../service/emulator';
 import { repoRoot, testWorkspacePath } from '../../runners/vscodeServerLayout';
@@ -16,7 +15,7 @@ import { bySize, notMeasuredTiny, type FigureOptions } from '../figure';
 import { runsTable, type FigureResult, type Row } from '../report';
 import { fmt, range, summarize, type Summary } from '../stats';
 import { TOOL_RESULT_ENV, TOOL_RUNS_ENV, type ToolCallsResult, type ToolOperation, type ToolPath } from '../toolCallsShared';
-import { checkVscodeHost, runProbeInVscode } from '../vscodeProbe';
+import { runProbeInVscode } from '../vscodeProbe';
 
 /** The extension host's tests entry: times the tool calls (toolCallsProbe.ts). */
 const PROBE = path.join(repoRoot, 'out', 'test', 'bench', 'toolCallsProbe.js');
@@ -43,29 +42,14 @@ async function tiny(): Promise<FigureResult> {
 
 export async function run(options: FigureOptions): Promise<FigureResult> {
   if (options.size === 'tiny') return tiny();
-  checkVscodeHost();
   const runs = bySize(options, { full: 15, quick: 3, tiny: 0 });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-bench-tools-'));
-  const resultFile = path.join(tmp, 'result.json');
-  const emu = await startEmulator({ tokenIntervalMs: 1 });
-  try {
-    const result = await runProbeInVscode<ToolCallsResult>({
-      probe: PROBE,
-      tmp,
-      resultFile,
-      env: {
-        HOSTED_REASONING_BASE_URL: emu.url,
-        HOSTED_REASONING_API_KEY: 'demo-key',
-        [TOOL_RESULT_ENV]: resultFile,
-        [TOOL_RUNS_ENV]: String(runs),
-      },
-      logName: 'bench-tool-calls.log',
-    });
-    return report(result);
-  } finally {
-    await emu.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  const result = await runProbeInVscode<ToolCallsResult>({
+    probe: PROBE,
+    tokenIntervalMs: 1,
+    env: (resultFile) => ({ [TOOL_RESULT_ENV]: resultFile, [TOOL_RUNS_ENV]: String(runs) }),
+    logName: 'bench-tool-calls.log',
+  });
+  return report(result);
 }
 
 function report(result: ToolCallsResult): FigureResult {
