@@ -78,6 +78,28 @@ describe('language-model tools', () => {
     assert.match(text, new RegExp(`^- ${MODEL}: base; `, 'm'));
   });
 
+  it('hosted_start_evaluation whose start answer cannot be read says the job may have started and keeps it to be followed', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    await rig.api.services.profiles.forgetAll();
+    rig.emu.configure({ answerShapes: { start: 'two-ids' } });
+    try {
+      const since = Date.now();
+      const text = await invoke(LM_TOOLS.startEvaluation, { modelName: MODEL, datasetName: 'demo-qa' });
+      assert.match(text, /may have started/, text);
+      assert.match(text, /Do not start it again/, text);
+      assert.match(text, /Choose How to Read the Started Job/, text);
+      assert.equal(requestsSince(since, '/cr/finetune_model/evaluate_async').length, 1, 'started once');
+      // What was started is kept for the command (it would otherwise say nothing waits to be read).
+      const scope = await rig.api.services.session.scope();
+      assert.ok(scope);
+      assert.equal(rig.api.services.starts.latest(scope)?.job.datasetName, 'demo-qa');
+    } finally {
+      rig.emu.configure({ answerShapes: {} });
+      await rig.api.services.profiles.forgetAll();
+    }
+  });
+
   it('hosted_start_evaluation starts a job and says how to poll; get_job, list_jobs and the report read it', async function () {
     this.timeout(30_000);
     await rig.useKey('demo-key');

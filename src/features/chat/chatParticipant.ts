@@ -94,7 +94,7 @@ class ParticipantRun {
       case 'finetune':
         return this.finetune(request, hooks?.finetuneAnswers);
       case 'evaluate':
-        return this.evaluate(request);
+        return this.evaluate(request, prompt);
       case 'jobs':
         return this.jobs();
       default:
@@ -306,8 +306,9 @@ class ParticipantRun {
 
   // ------------------------------------------------------------------------------------------------ /evaluate
 
-  async evaluate(request: vscode.ChatRequest): Promise<vscode.ChatResult> {
-    const words = request.prompt.trim().split(/\s+/).filter(Boolean);
+  /** `prompt`: the request's, without the `#` references to our tools already answered (they are not names). */
+  async evaluate(request: vscode.ChatRequest, prompt = request.prompt): Promise<vscode.ChatResult> {
+    const words = prompt.trim().split(/\s+/).filter(Boolean);
     const list = await this.modelList();
     let modelName: string | undefined;
     let dataset: string | undefined;

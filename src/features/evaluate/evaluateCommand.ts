@@ -9,7 +9,7 @@ import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { keepAcceptedName } from '../models/knownModelItems';
-import { jobKey } from '../../jobs/jobRecord';
+import { jobKey, type JobRecord } from '../../jobs/jobRecord';
 import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
@@ -78,8 +78,7 @@ async function offerStartedJobChoice(
   datasetName: string,
   error: unknown,
 ): Promise<boolean> {
-  const now = Date.now();
-  const job = { kind: 'evaluation' as const, scope, state: 'queued' as const, createdAt: now, updatedAt: now, modelName, datasetName };
+  const job = evaluationStartRecord(scope, modelName, datasetName, Date.now());
   if (!(await keepUnreadableStart(services, error, { kind: 'evaluation', scope, job }))) return false;
   const text = vscode.l10n.t(
     "Could not read the answer to the evaluation of {0} on {1}: it may have started. Choose How to Read… to say where its id is in the service's answer, and it is followed; the answer is in the log.",
@@ -94,6 +93,11 @@ async function offerStartedJobChoice(
   return true;
 }
 
+/** The record a started evaluation is written as, all but its id (the service's answer gives it). */
+export function evaluationStartRecord(scope: string, modelName: string, datasetName: string, now: number): Omit<JobRecord, 'id'> {
+  return { kind: 'evaluation', scope, state: 'queued', createdAt: now, updatedAt: now, modelName, datasetName };
+}
+
 /**
  * The request and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
  * job record written before anything is reported, so a reload cannot lose the job. Throws the client's error.
@@ -106,17 +110,7 @@ export async function submitEvaluation(
   signal?: AbortSignal,
 ): Promise<string> {
   const job = await client.startEvaluation(modelName, datasetName, { interactive: true, signal });
-  const now = Date.now();
-  await services.jobs.put({
-    id: job.jobId,
-    kind: 'evaluation',
-    scope,
-    state: 'queued',
-    createdAt: now,
-    updatedAt: now,
-    modelName,
-    datasetName,
-  });
+  await services.jobs.put({ ...evaluationStartRecord(scope, modelName, datasetName, Date.now()), id: job.jobId });
   await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
   keepAcceptedName(services, client.baseUrl, modelName);
   services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);

@@ -523,7 +523,7 @@ class FinetuneRun {
 }
 
 /** The job record a start writes, and its lineage's parts, all but what the service's answer gives (the id, digests). */
-function startedRecord(
+export function startedRecord(
   scope: string,
   a: FinetuneAnswers,
   files: readonly CheckedFile[],

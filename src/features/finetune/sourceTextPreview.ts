@@ -6,6 +6,11 @@ import type { PreflightResult } from './preflight';
 import { describeCounts } from './preflightSummary';
 
 export const SOURCE_TEXT_SCHEME = 'hosted-reasoning-source-text';
+/**
+ * Previews whose text is kept: a review's text can be hundreds of MB of PDF text, and a person compares at most a few;
+ * an older one reopened says it is no longer available.
+ */
+const KEPT_PREVIEWS = 3;
 
 class SourceTextDocuments implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
@@ -20,6 +25,8 @@ class SourceTextDocuments implements vscode.TextDocumentContentProvider {
     const name = files === 1 ? vscode.l10n.t('Text of 1 source file') : vscode.l10n.t('Text of {0} source files', files);
     const uri = vscode.Uri.from({ scheme: SOURCE_TEXT_SCHEME, path: `/${this.next++}/${name}.txt` });
     this.texts.set(uri.path, text);
+    // Map order is insertion order: the first key is the oldest preview.
+    while (this.texts.size > KEPT_PREVIEWS) this.texts.delete(this.texts.keys().next().value as string);
     return uri;
   }
 }

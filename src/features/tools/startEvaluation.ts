@@ -4,8 +4,9 @@
 // confirmation names the model and the dataset.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
-import { submitEvaluation } from '../evaluate/evaluateCommand';
-import { abortOn, fields, requiredString, runTool, said, textResult } from './toolShared';
+import { keepUnreadableStart } from '../../jobs/chooseStartedJobReading';
+import { evaluationStartRecord, submitEvaluation } from '../evaluate/evaluateCommand';
+import { abortOn, fields, mayHaveStartedLines, requiredString, runTool, said, textResult } from './toolShared';
 
 export function startEvaluationTool(services: Services): vscode.LanguageModelTool<unknown> {
   const request = (input: unknown) => {
@@ -38,12 +39,19 @@ export function startEvaluationTool(services: Services): vscode.LanguageModelToo
       runTool('Starting the evaluation', async () => {
         const r = request(options.input);
         const cancel = abortOn(token);
+        const connection = await services.session.connect();
         try {
-          const jobId = await submitEvaluation(services, await services.session.connect(), r.modelName, r.datasetName, cancel.signal);
+          const jobId = await submitEvaluation(services, connection, r.modelName, r.datasetName, cancel.signal);
           return textResult([
             `Started: job ${said(jobId, 100)} evaluates ${said(r.modelName)} on ${said(r.datasetName, 100)}.`,
             `Poll with hosted_get_job (jobId ${said(jobId, 100)}); once it completed, hosted_get_evaluation_report (modelName ${said(r.modelName)}) compares it with its base.`,
           ]);
+        } catch (error) {
+          const job = evaluationStartRecord(connection.scope, r.modelName, r.datasetName, Date.now());
+          if (await keepUnreadableStart(services, error, { kind: 'evaluation', scope: connection.scope, job })) {
+            return textResult(mayHaveStartedLines('Starting the evaluation'));
+          }
+          throw error;
         } finally {
           cancel.dispose();
         }

@@ -15,8 +15,19 @@ import { formatBytes } from '../../util/byteSize';
 import { markdownLiteral } from '../../util/untrustedText';
 import { answersProblems, type FinetuneAnswers } from '../finetune/finetuneAnswers';
 import { checkFinetuneFiles, nodeByteReader, type CheckedFile } from '../finetune/finetuneFiles';
-import { startFinetuneJob } from '../finetune/finetuneCommand';
-import { fields, optionalInteger, optionalString, requiredString, runTool, said, textResult, ToolInputProblem } from './toolShared';
+import { keepUnreadableStart } from '../../jobs/chooseStartedJobReading';
+import { startedRecord, startFinetuneJob } from '../finetune/finetuneCommand';
+import {
+  fields,
+  mayHaveStartedLines,
+  optionalInteger,
+  optionalString,
+  requiredString,
+  runTool,
+  said,
+  textResult,
+  ToolInputProblem,
+} from './toolShared';
 import { resolveWorkspacePath, type WorkspaceRoot } from './workspacePath';
 
 /** Most paths one call may name: the count limit (a setting) applies after; this only bounds the work of a bad call. */
@@ -156,6 +167,12 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
           );
         } catch (error) {
           if (controller.signal.aborted) return textResult(['Cancelled: the upload was stopped and no job was created.']);
+          const kept = {
+            kind: 'finetune' as const,
+            scope: connection.scope,
+            ...startedRecord(connection.scope, req.answers, checked.files, Date.now()),
+          };
+          if (await keepUnreadableStart(services, error, kept)) return textResult(mayHaveStartedLines('Starting the finetune'));
           throw error;
         } finally {
           cancel.dispose();

@@ -36,6 +36,17 @@ function commandTitle(command: string): string {
  * A failure as a result a model can act on: what failed, why in our words (the service's own when it gave any), and
  * what to do next. Never a stack, the key or the service's address.
  */
+/**
+ * A start whose answer named no job that could be read: the job may exist (and costs money), so the agent is told not
+ * to start it again, and the person can follow it by Choose How to Read the Started Job… (what was started is kept).
+ */
+export function mayHaveStartedLines(what: string): string[] {
+  return [
+    `${what}: the service answered, but its answer named no job id that could be read, so the job may have started.`,
+    'Do not start it again. Ask the person to run "Hosted Reasoning: Choose How to Read the Started Job…", which follows the job once they say where its id is.',
+  ];
+}
+
 export function failureLines(what: string, error: unknown): string[] {
   const info = classifyError(error, what);
   const missing = (error as { missing?: unknown } | null)?.missing;
