@@ -167,6 +167,12 @@ describe('Choose How to Read… a started job whose id cannot be read', () => {
 
   it('says there is nothing to choose when no start waits to be read', async () => {
     await rig.useKey('demo-key');
+    // None waits, whatever an earlier test of this window (a tool's, say) left.
+    const scope = await rig.api.services.session.scope();
+    assert.ok(scope);
+    for (let start = rig.api.services.starts.latest(scope); start; start = rig.api.services.starts.latest(scope)) {
+      rig.api.services.starts.forget(start);
+    }
     const shown = await recordingMessages(async (shown) => {
       assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToReadStartedJob), undefined);
       return shown;
