@@ -11,11 +11,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
+import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, TAG_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
 import { formatSuiteResult, suitesPassed } from './suiteReport';
 import { withTemporaryHome } from './temporaryHome';
 import {
+  cacheDirProblem,
   extensionBundlePath,
   repoRoot,
   selectedHosts,
@@ -38,6 +39,8 @@ const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFi
 function preflightProblem(hosts: readonly VscodeHost[]): string | undefined {
   const missing = missingBrowser();
   if (missing.length > 0) return describeMissing(missing);
+  const cacheProblem = cacheDirProblem();
+  if (cacheProblem) return `cannot use the VS Code cache folder: ${cacheProblem}. Set HR_VSCODE_CACHE to a folder of yours.`;
   for (const host of hosts) {
     if (!fs.existsSync(host.installMarkerPath)) {
       return `VS Code ${host.vscodeVersion}'s server is not installed: run \`node out/test/runners/setupVscodeServer.js\`.`;
@@ -66,6 +69,7 @@ function serverEnvironment(resultPath: string, host: VscodeHost, bridge: PageBri
   env[RESULT_FILE_ENV] = resultPath;
   env[EXPECTED_VSCODE_ENV] = host.vscodeVersion;
   env[PAGE_BRIDGE_ENV] = bridge.url;
+  if (host.suiteTag !== undefined && process.env.HR_TEST_FULL_ON_EVERY_HOST !== '1') env[TAG_ENV] = host.suiteTag;
   return env;
 }
 
@@ -134,7 +138,8 @@ async function trustWhenAsked(page: Page, log: (line: string) => void): Promise<
 
 /** One window of one host: the suite's result, or undefined when it did not report (said on the console). */
 async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => void): Promise<SuiteResult | undefined> {
-  const tag = `[vscode-test ${host.vscodeVersion} ${pass}]`;
+  const subset = host.suiteTag !== undefined && process.env.HR_TEST_FULL_ON_EVERY_HOST !== '1' ? ` ${host.suiteTag} only` : '';
+  const tag = `[vscode-test ${host.vscodeVersion} ${pass}${subset}]`;
   const started = Date.now();
   // Each window has the whole time to itself.
   const deadline = started + timeoutMs();

@@ -1,5 +1,7 @@
 // Installs VS Code's server builds (from the code-server npm package) and the Node each runs on (from the npm
-// registry's node-<platform>-<arch> package) into .vscode-test/, once per host.
+// registry's node-<platform>-<arch> package) into the machine's cache folder (vscodeServerLayout.ts's cacheDir), once
+// per host: every clone on the machine uses them. Each is installed into a staging folder of this process and renamed
+// into place when complete, so two clones installing at once never mix their files (the later one keeps the first).
 // The package's own postinstall fails as root and downloads ripgrep from GitHub, so the steps are done by hand
 // (see the team guide "Running the extension inside a real VS Code"). A marker file written after the last step makes
 // a second run a no-op; a folder without the marker is a broken install and is started over.
@@ -10,7 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BUILTIN_EXTENSIONS_INSTALL_ARGS } from './builtinExtensions';
 import { ensurePrerequisites, findOnPath, missingBrowser, missingInstallTools } from './hostPrerequisites';
-import { selectedHosts, type VscodeHost } from './vscodeServerLayout';
+import { moveIntoPlace, removeAbandonedStaging, stagingFor } from './stagedInstall';
+import { cacheDir, cacheDirProblem, selectedHosts, type VscodeHost } from './vscodeServerLayout';
 
 class SetupError extends Error {}
 
@@ -66,7 +69,8 @@ function installNode(host: VscodeHost): void {
   if (fs.existsSync(host.nodePath)) return;
   const spec = `${nodePackageName()}@${host.nodeVersion}`;
   step(`Unpacking Node ${host.nodeVersion} (${spec} from the npm registry)`, () => {
-    const staging = `${host.nodeDir}.partial`;
+    removeAbandonedStaging(host.nodeDir);
+    const staging = stagingFor(host.nodeDir);
     fs.rmSync(staging, { recursive: true, force: true });
     fs.mkdirSync(staging, { recursive: true });
     const packed = spawnSync('npm', ['pack', spec, '--pack-destination', staging, '--silent'], {
@@ -83,19 +87,25 @@ function installNode(host: VscodeHost): void {
     if (!fs.existsSync(path.join(staging, path.relative(host.nodeDir, host.nodePath)))) {
       throw new SetupError(`${spec} has no ${path.relative(host.nodeDir, host.nodePath)}`);
     }
-    fs.rmSync(host.nodeDir, { recursive: true, force: true });
-    fs.renameSync(staging, host.nodeDir);
+    // A folder without the binary is a broken unpacking of an older installer: replaced.
+    if (!fs.existsSync(host.nodePath)) fs.rmSync(host.nodeDir, { recursive: true, force: true });
+    moveIntoPlace(staging, host.nodeDir);
   });
 }
 
 function install(host: VscodeHost): void {
-  const { installDir, vscodeDir } = host;
-  if (fs.existsSync(installDir)) {
-    console.log(`[vscode-server] ${installDir} has no completion marker: removing the partial install`);
-    fs.rmSync(installDir, { recursive: true, force: true });
+  if (fs.existsSync(host.installDir)) {
+    if (isInstalled(host)) return; // another clone's install finished meanwhile
+    console.log(`[vscode-server] ${host.installDir} has no completion marker: removing the partial install`);
+    fs.rmSync(host.installDir, { recursive: true, force: true });
   }
   installNode(host);
   const nodeEnv = hostNodeEnvironment(host);
+  removeAbandonedStaging(host.installDir);
+  const installDir = stagingFor(host.installDir);
+  const inStaging = (file: string): string => path.join(installDir, path.relative(host.installDir, file));
+  const vscodeDir = inStaging(host.vscodeDir);
+  fs.rmSync(installDir, { recursive: true, force: true });
   fs.mkdirSync(installDir, { recursive: true });
   // Its own package.json makes this folder an npm project of its own, separate from the repository.
   fs.writeFileSync(
@@ -127,11 +137,14 @@ function install(host: VscodeHost): void {
     npm(path.join(vscodeDir, 'extensions'), BUILTIN_EXTENSIONS_INSTALL_ARGS, nodeEnv),
   );
 
-  if (!fs.existsSync(host.serverMainPath)) throw new SetupError(`${host.serverMainPath} is missing after the install`);
+  if (!fs.existsSync(inStaging(host.serverMainPath))) throw new SetupError(`${host.serverMainPath} is missing after the install`);
   fs.writeFileSync(
-    host.installMarkerPath,
+    inStaging(host.installMarkerPath),
     JSON.stringify({ codeServer: host.codeServerVersion, node: host.nodeVersion, installedAt: new Date().toISOString() }, null, 2) + '\n',
   );
+  if (!moveIntoPlace(installDir, host.installDir)) {
+    console.log(`[vscode-server] another install of code-server ${host.codeServerVersion} finished first: using it`);
+  }
 }
 
 const isInstalled = (host: VscodeHost): boolean =>
@@ -144,6 +157,12 @@ function hostsToInstall(argv: readonly string[]): VscodeHost[] {
 }
 
 function main(): number {
+  const cacheProblem = cacheDirProblem();
+  if (cacheProblem) {
+    console.error(`[vscode-server] cannot use the cache folder: ${cacheProblem}. Set HR_VSCODE_CACHE to a folder of yours.`);
+    return 1;
+  }
+  fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const needsBrowser = !process.argv.includes('--without-browser');
   const purpose = needsBrowser ? undefined : "install VS Code's server build";
   const hosts = hostsToInstall(process.argv.slice(2));

@@ -1,5 +1,8 @@
 // Where the in-editor test tooling lives on disk. Shared by the installer and the runners so they cannot disagree.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { EVERY_HOST_TAG } from '../suite/suiteResult';
 
 /** Compiled runners live in out/test/runners/: the repository root is three levels up. */
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -33,12 +36,47 @@ export interface VscodeHost {
    * a built 1.139 workbench reads it only with the smoke-test driver enabled (see the team guide vscode-host.md).
    */
   readonly payloadArgs: readonly string[];
+  /**
+   * The in-editor tests this host runs: those whose title carries this tag, or every test when undefined (or when
+   * HR_TEST_FULL_ON_EVERY_HOST=1, for a release check).
+   */
+  readonly suiteTag?: string;
 }
 
-/** The project's own cache (git-ignored). */
-const cacheDir = path.join(repoRoot, '.vscode-test');
+/**
+ * Where the server builds and the Node each runs on are installed: once per machine and user, outside every checkout,
+ * so a second clone (CI's fresh one among them) starts them at once instead of installing them again (compiling their
+ * native modules alone took 155 s here), and outside the home folder, which CI gives the tests empty and checks stays
+ * so. /var/tmp survives a reboot where /tmp may not. HR_VSCODE_CACHE moves it.
+ */
+export const cacheDir = ((): string => {
+  const configured = process.env.HR_VSCODE_CACHE;
+  if (configured) return path.resolve(configured);
+  const base = process.platform !== 'win32' && fs.existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir();
+  const user = typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
+  return path.join(base, `hosted-reasoning-vscode-${user}`);
+})();
 
-function host(id: VscodeHostId, codeServerVersion: string, nodeVersion: string, payloadArgs: readonly string[]): VscodeHost {
+/**
+ * Why the cache folder cannot be trusted, or undefined: in a folder every user can write to, another user could have
+ * made it first and put a server there for us to run. It must be ours and writable by us alone.
+ */
+export function cacheDirProblem(dir = cacheDir): string | undefined {
+  if (process.platform === 'win32' || !fs.existsSync(dir)) return undefined;
+  const stat = fs.lstatSync(dir);
+  if (!stat.isDirectory()) return `${dir} is not a folder`;
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return `${dir} belongs to another user`;
+  if ((stat.mode & 0o022) !== 0) return `${dir} can be written by other users (mode ${(stat.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+function host(
+  id: VscodeHostId,
+  codeServerVersion: string,
+  nodeVersion: string,
+  payloadArgs: readonly string[],
+  suiteTag?: string,
+): VscodeHost {
   const installDir = path.join(cacheDir, `code-server-${codeServerVersion}`);
   const vscodeDir = path.join(installDir, 'node_modules', 'code-server', 'lib', 'vscode');
   const nodeDir = path.join(cacheDir, `node-${nodeVersion}`);
@@ -54,16 +92,19 @@ function host(id: VscodeHostId, codeServerVersion: string, nodeVersion: string, 
     nodeDir,
     nodePath: path.join(nodeDir, 'bin', process.platform === 'win32' ? 'node.exe' : 'node'),
     payloadArgs,
+    ...(suiteTag === undefined ? {} : { suiteTag }),
   };
 }
 
 /**
  * The in-editor suite runs on both: the oldest VS Code the manifest's `engines.vscode` allows, with the stable
  * language-model provider API (1.104), and the newest release available here, which is what people run today. The UI
- * steps, the package check, the benchmarks and `npm start` use the newest.
+ * steps, the benchmarks and `npm start` use the newest. The newest runs every test; the oldest those tagged
+ * EVERY_HOST_TAG, the APIs that differ between versions (test/unit/everyHostTag.test.ts keeps files using them tagged):
+ * the rest is our own code over APIs that have not changed since 1.104, and running it twice cost ~4 minutes a run.
  */
 export const HOSTS: Readonly<Record<VscodeHostId, VscodeHost>> = {
-  minimum: host('minimum', '4.104.0', '22.23.3', []),
+  minimum: host('minimum', '4.104.0', '22.23.3', [], EVERY_HOST_TAG),
   newest: host('newest', '4.139.1', '24.21.0', ['--enable-smoke-test-driver']),
 };
 

@@ -88,6 +88,7 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
         break;
       case 'renameTunedModels':
       case 'holdFinetunes':
+      case 'rushFinetunes':
         if (typeof v !== 'boolean') {
           throw new BadInput(`${k} must be true or false`);
         }

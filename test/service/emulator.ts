@@ -52,6 +52,7 @@ const DEFAULTS = {
   tokenIntervalMs: 5,
   finetuneDurationMs: 1500,
   holdFinetunes: false,
+  rushFinetunes: false,
   renameTunedModels: false,
   evaluationDurationMs: 800,
   answerShapes: {},

@@ -279,11 +279,20 @@ function enterPhase(state: State, job: FinetuneJob, status: FinetuneStatus): voi
   job.phaseMs = status in PHASE_SHARE ? state.options.finetuneDurationMs * PHASE_SHARE[status as keyof typeof PHASE_SHARE] : 0;
 }
 
-/** Sleeps until the current phase's planned end, and on while the jobs are held (holdFinetunes). */
+/** How often a sleeping phase looks whether it is rushed (rushFinetunes). */
+const RUSH_CHECK_MS = 100;
+
+/**
+ * Sleeps until the current phase's planned end (sooner once the jobs are rushed: rushFinetunes), and on while the jobs
+ * are held (holdFinetunes).
+ */
 async function phaseEnd(state: State, job: FinetuneJob): Promise<void> {
-  const left = job.phaseStart + job.phaseMs - Date.now();
-  if (left > 0) {
-    await sleep(left);
+  for (;;) {
+    const left = job.phaseStart + job.phaseMs - Date.now();
+    if (left <= 0 || state.options.rushFinetunes || state.closed) {
+      break;
+    }
+    await sleep(Math.min(left, RUSH_CHECK_MS));
   }
   while (state.options.holdFinetunes && !state.closed) {
     await sleep(50);

@@ -116,6 +116,11 @@ export interface EmulatorOptions {
    */
   holdFinetunes?: boolean;
   /**
+   * Every phase of every running finetune ends at once (and the next ones too) while true, however long it was planned:
+   * a test that has seen what it needs of a long job lets it finish without waiting it out. Default false.
+   */
+  rushFinetunes?: boolean;
+  /**
    * A finished finetune job names the model it made itself, as OpenAI does (`ft:<base>:<asked name>:<job>`), in a
    * `fine_tuned_model` field of its status; the model is listed, evaluated and downloaded under that name only.
    * Default false: the model gets the name asked for.

@@ -23,6 +23,7 @@ import { writeDocx, writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning, STREAM_ERROR_MARKER } from '../service/inference';
 import { activateAgain, clockTimesBetween, deactivate, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -73,7 +74,7 @@ function inferenceRequests(since: number) {
   return rig.emu.received.filter((r) => r.path === INFER_PATH && r.time >= since);
 }
 
-describe('models in vscode.lm', () => {
+describe(`models in vscode.lm ${EVERY_HOST_TAG}`, () => {
   afterEach(() =>
     rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs, responseText: undefined, reasoning: 'none', thinkMs: 0 }),
   );
@@ -361,7 +362,7 @@ async function participant(request: vscode.ChatRequest, hooks?: { finetuneAnswer
   return { ...recorded, result, metadata: result.metadata as ChatResponseMetadata | undefined };
 }
 
-describe('the @hosted chat participant', () => {
+describe(`the @hosted chat participant ${EVERY_HOST_TAG}`, () => {
   afterEach(() => rig.emu.configure({ responseText: undefined, reasoning: 'none' }));
 
   it('answers a question with the model picked in Chat, as markdown, with a button to the playground', async () => {
@@ -711,7 +712,7 @@ describe('the @hosted chat participant', () => {
   });
 });
 
-describe('@hosted with a # reference to one of our tools', () => {
+describe(`@hosted with a # reference to one of our tools ${EVERY_HOST_TAG}`, () => {
   /** The tool's own result, asked of VS Code as any extension would. */
   async function toolText(name: string): Promise<string> {
     const cancel = new vscode.CancellationTokenSource();

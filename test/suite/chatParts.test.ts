@@ -8,10 +8,11 @@ import { CHAT_VENDOR } from '../../src/contributions';
 import { tokenize } from '../service/inference';
 import { waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 
-describe('models in vscode.lm: parts', () => {
+describe(`models in vscode.lm: parts ${EVERY_HOST_TAG}`, () => {
   afterEach(() => rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs, streamChunkBytes: 0 }));
 
   it('a part per event of the stream, even when one read of the socket carries the whole answer', async () => {

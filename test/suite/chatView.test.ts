@@ -13,6 +13,7 @@ import { CHAT_VENDOR } from '../../src/contributions';
 import { waitFor } from './helpers';
 import { useRig } from './rig';
 import { readChatView, PAGE_BRIDGE_ENV, type ChatView } from './webviewPage';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 
@@ -53,7 +54,7 @@ function bypassAnswer(img: string, last: string): string {
   ].join('\n\n');
 }
 
-describe('the Chat view, as rendered by the workbench', () => {
+describe(`the Chat view, as rendered by the workbench ${EVERY_HOST_TAG}`, () => {
   afterEach(() => rig.emu.configure({ responseText: undefined, reasoning: 'none' }));
 
   it('renders an @hosted answer with no remote image requested, and every link showing its own target', async function () {

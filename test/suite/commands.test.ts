@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useRig } from './rig';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 
@@ -19,7 +20,7 @@ function readManifest(): Manifest {
   return rig.extension.packageJSON as Manifest;
 }
 
-describe('contributed commands', () => {
+describe(`contributed commands ${EVERY_HOST_TAG}`, () => {
   it('registers every command contributed in package.json', async () => {
     const contributed = readManifest().contributes.commands.map((c) => c.command);
     assert.ok(contributed.length > 0, 'package.json contributes no commands');

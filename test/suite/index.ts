@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
-import { GREP_ENV, RESULT_FILE_ENV, TRUST_PASS_ENV, type SuiteResult, type TestFailure } from './suiteResult';
+import { GREP_ENV, RESULT_FILE_ENV, TAG_ENV, TRUST_PASS_ENV, type SuiteResult, type TestFailure } from './suiteResult';
+import { suiteGrep } from './suiteGrep';
 import { prepareTestTrust } from './testTrust';
 
 const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
@@ -80,7 +81,7 @@ function runMocha(mocha: Mocha): Promise<SuiteResult> {
 }
 
 export async function run(): Promise<void> {
-  const grep = process.env[GREP_ENV];
+  const grep = suiteGrep(process.env[GREP_ENV], process.env[TAG_ENV]);
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 20_000, ...(grep ? { grep } : {}) });
   let result: SuiteResult;
   try {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import { answeringInputBoxes, capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const UNREADABLE_KEY = 'kept-names-unreadable-key';
@@ -18,7 +19,7 @@ async function origin(): Promise<string> {
   return origin;
 }
 
-describe('model names kept for when the list cannot be read', () => {
+describe(`model names kept for when the list cannot be read ${EVERY_HOST_TAG}`, () => {
   before(() => rig.emu.setKey(UNREADABLE_KEY, { models: [KEPT], modelListShape: 'unreadable' }));
   // Finetunes of earlier suites kept the names they made: each test starts with none.
   beforeEach(() => rig.api.services.knownModels.forgetAll());

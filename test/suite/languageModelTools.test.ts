@@ -16,6 +16,7 @@ import { composeAnswer, composeReasoning } from '../service/inference';
 import { untrustedMarkdown } from '../../src/util/untrustedMarkdown';
 import { waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -47,7 +48,7 @@ function workspaceFolder(): string {
   return folder;
 }
 
-describe('language-model tools', () => {
+describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
   afterEach(() => rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs, reasoning: 'none', thinkMs: 0 }));
 
   it('are all in vscode.lm.tools with their tags', async () => {

@@ -8,6 +8,7 @@ import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgro
 import { clockTimesBetween, waitFor, whenPanelReady } from './helpers';
 import { useRig } from './rig';
 import { webviewPage, type WebviewPage } from './webviewPage';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -21,7 +22,7 @@ async function openPanel(): Promise<PlaygroundPanel> {
   return whenPanelReady(panel);
 }
 
-describe('playground: a rate limit said in the page', function () {
+describe(`playground: a rate limit said in the page ${EVERY_HOST_TAG}`, function () {
   this.timeout(60_000);
   let page: WebviewPage;
 

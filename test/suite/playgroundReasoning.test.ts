@@ -16,6 +16,7 @@ import { waitFor, whenPanelReady } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { webviewPage, type PageView, type WebviewPage } from './webviewPage';
 import { COMMANDS } from '../../src/contributions';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -79,7 +80,7 @@ function assertPaneApart(view: PageView, suffix: '' | '-b', want: { reasoning: s
   }
 }
 
-describe('playground: reasoning shown apart in the page (three forms, Compare, history, copy, export)', function () {
+describe(`playground: reasoning shown apart in the page (three forms, Compare, history, copy, export) ${EVERY_HOST_TAG}`, function () {
   this.timeout(60_000);
   let page: WebviewPage;
 

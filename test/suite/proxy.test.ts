@@ -24,6 +24,7 @@ import { startForwardProxy, type ForwardProxy } from '../service/forwardProxy';
 import { answeringInputBoxes, modelsView, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { PROXIED_LOOPBACK, SERVICE_NAME, testCertificates } from './testTrust';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const KEY = 'demo-key';
@@ -67,7 +68,7 @@ function describeCall(r: RecordedRequest): string {
   return `${r.origin} ${r.method} ${r.path.replace(/\?.*$/, '')} ${r.status ?? '-'}`;
 }
 
-describe('behind a proxy (http.proxy, http.noProxy, 407)', function () {
+describe(`behind a proxy (http.proxy, http.noProxy, 407) ${EVERY_HOST_TAG}`, function () {
   this.timeout(60_000);
   let emu: Emulator;
   let proxy: ForwardProxy;

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXPECTED_VSCODE_ENV } from './suiteResult';
+import { EVERY_HOST_TAG, EXPECTED_VSCODE_ENV } from './suiteResult';
 
 /** publisher.name from package.json. */
 const EXTENSION_ID = 'hosted-reasoning.hosted-reasoning';
@@ -11,7 +11,7 @@ const EXTENSION_ID = 'hosted-reasoning.hosted-reasoning';
 /** Compiled tests live in out/test/suite/: the repository root is three levels up. */
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
-describe('extension host smoke', () => {
+describe(`extension host smoke ${EVERY_HOST_TAG}`, () => {
   it('runs inside the VS Code the runner started, no older than the manifest allows', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { engines: { vscode: string } };
     const minimum = /(\d+)\.(\d+)/.exec(manifest.engines.vscode);

@@ -9,6 +9,16 @@ export const EXPECTED_VSCODE_ENV = 'HR_EXPECTED_VSCODE';
 /** Environment variable with a mocha --grep pattern, to run a subset of the suite. */
 export const GREP_ENV = 'HR_TEST_GREP';
 
+/** Environment variable naming a tag: only the tests whose full title carries it run (the runner sets it per host). */
+export const TAG_ENV = 'HR_TEST_TAG';
+
+/**
+ * The tag, in a describe block's title, of the tests that run on every VS Code host: those of APIs that differ between
+ * versions (Chat and vscode.lm, tools, proxy, the webview page, workspace trust) and a smoke test. Every other test runs
+ * on the newest host only (test/runners/vscodeServerLayout.ts says why).
+ */
+export const EVERY_HOST_TAG = '@every-host';
+
 /**
  * Environment variable naming the window the suite runs in: `restricted` (a real Restricted Mode window) runs only
  * test/suite/restricted/; anything else runs every other test.

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { answeringInputBoxes, capturingQuickPicks, modelNode, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 import { COMMANDS } from '../../src/contributions';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const KEY = 'demo-key';
@@ -43,7 +44,7 @@ async function listener(): Promise<{ url: string; received: http.IncomingHttpHea
   };
 }
 
-describe('trust boundary', () => {
+describe(`trust boundary ${EVERY_HOST_TAG}`, () => {
   afterEach(async () => {
     rig.emu.faults.clear();
     await rig.setSetting('baseUrl', rig.emu.url);

@@ -13,6 +13,7 @@ import { capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { openPlaygroundOn, record, runSettings, send, textOf, waitForEnd } from './playgroundMessages';
 import { useRig } from './rig';
 import { webviewPage } from './webviewPage';
+import { EVERY_HOST_TAG } from './suiteResult';
 
 const rig = useRig();
 const MODEL = 'oss-reasoner-8b';
@@ -30,7 +31,7 @@ async function acceptFirst(picks: vscode.QuickPick<vscode.QuickPickItem>[], inde
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 }
 
-describe('Choose How to Read… an inference answer and a download answer', function () {
+describe(`Choose How to Read… an inference answer and a download answer ${EVERY_HOST_TAG}`, function () {
   this.timeout(60_000);
 
   afterEach(async () => {

@@ -24,6 +24,9 @@ interface JobView {
   fine_tuned_model?: string;
 }
 
+/** The emulator's finetune duration in these tests: each job takes well under a second. */
+const DURATION_MS = 400;
+
 describe('emulator: finetune jobs with real documents', function () {
   this.timeout(20_000);
   let em: Emulator;
@@ -35,7 +38,7 @@ describe('emulator: finetune jobs with real documents', function () {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'emulator-ft-test-'));
     dataDir = join(dir, 'data');
-    em = await startEmulator({ finetuneDurationMs: 400, artifactBytes: 300 * 1024, dataDir });
+    em = await startEmulator({ finetuneDurationMs: DURATION_MS, artifactBytes: 300 * 1024, dataDir });
     await writePdf(join(dir, 'handbook.pdf'), pdfText);
     await writeDocx(join(dir, 'notes.docx'), docxText);
     await writeTextlessPdf(join(dir, 'scan.pdf'));
@@ -182,6 +185,21 @@ describe('emulator: finetune jobs with real documents', function () {
       assert.equal((await poll(jobId)).at(-1)?.status, 'completed');
     } finally {
       if (held) em.configure({ holdFinetunes: false });
+    }
+  });
+
+  it('rushFinetunes: a running job ends its phases at once, however long they were planned', async () => {
+    em.configure({ finetuneDurationMs: 600_000 });
+    try {
+      const { body } = await start([['handbook.pdf', 'handbook.pdf']], fields('rushed-model'));
+      const jobId = String(body.job_id);
+      await sleep(300);
+      const { body: view } = await getJson<JobView>(`${em.url}/cr/generate_questions_status?job_id=${jobId}`);
+      assert.equal(view.status, 'queued', 'a ten-minute job is still in its first phase');
+      em.configure({ rushFinetunes: true });
+      assert.equal((await poll(jobId)).at(-1)?.status, 'completed');
+    } finally {
+      em.configure({ rushFinetunes: false, finetuneDurationMs: DURATION_MS });
     }
   });
 

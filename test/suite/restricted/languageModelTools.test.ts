@@ -9,10 +9,11 @@ import * as vscode from 'vscode';
 import { LM_TOOLS } from '../../../src/contributions';
 import { waitFor } from '../helpers';
 import { useRig } from '../rig';
+import { EVERY_HOST_TAG } from '../suiteResult';
 
 const rig = useRig();
 
-describe('language-model tools in Restricted Mode', () => {
+describe(`language-model tools in Restricted Mode ${EVERY_HOST_TAG}`, () => {
   it('hosted_start_finetune is hidden, and refuses when called anyway, and uploads nothing', async () => {
     assert.equal(vscode.workspace.isTrusted, false, 'this window is trusted: the runner did not open it in Restricted Mode');
     await waitFor('our tools in vscode.lm.tools', () => vscode.lm.tools.find((t) => t.name === LM_TOOLS.listModels));

@@ -18,6 +18,7 @@ import { FakeLocalRuntime } from '../../unit/fakeLocalRuntime';
 import { recordingMessages, waitFor, type ShownMessage } from '../helpers';
 import { record, runSettings, waitForEnd } from '../playgroundMessages';
 import { useRig } from '../rig';
+import { EVERY_HOST_TAG } from '../suiteResult';
 
 const rig = useRig();
 const MANAGE = 'Manage Workspace Trust';
@@ -46,7 +47,7 @@ async function runLocallyAnswering(arg: unknown, answer?: string): Promise<{ ret
   );
 }
 
-describe('Restricted Mode (an untrusted window)', function () {
+describe(`Restricted Mode (an untrusted window) ${EVERY_HOST_TAG}`, function () {
   this.timeout(60_000);
   let original: LocalRuntime;
   let runtime: FakeLocalRuntime;
