@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describeMissing, missingBrowser } from '../test/runners/hostPrerequisites';
 import { installVsix, packagedVsixPath } from '../test/runners/installExtension';
+import { showInstalledExtension } from '../test/runners/packagedExtension';
 import { NEWEST_HOST, repoRoot, testOutputDir } from '../test/runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../test/runners/vscodeServerProcess';
 import { withTemporaryHome } from '../test/runners/temporaryHome';
@@ -36,22 +37,6 @@ async function showModels(page: Page, models: readonly string[]): Promise<void> 
   for (const model of models) {
     await page.locator('.monaco-list-row', { hasText: model }).first().waitFor({ timeout: 30_000 });
   }
-}
-
-async function showInstalledExtension(page: Page, displayName: string): Promise<void> {
-  // The default Installed list, not a search: a search also asks the (unreachable) gallery and re-renders the list.
-  await page.locator('.activitybar a[aria-label^="Extensions"]').click({ timeout: 15_000 });
-  const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: displayName }).first();
-  await row.waitFor({ timeout: 15_000 });
-  // The icon comes from the installed package (media/icon.png): a broken path would leave an empty image.
-  await row.locator('img.icon').evaluate(
-    (img: HTMLImageElement) =>
-      new Promise<void>((resolve, reject) => {
-        if (img.complete && img.naturalWidth > 0) return resolve();
-        img.addEventListener('load', () => resolve(), { once: true });
-        img.addEventListener('error', () => reject(new Error(`the extension icon did not load: ${img.src}`)), { once: true });
-      }),
-  );
 }
 
 async function main(): Promise<number> {

@@ -38,7 +38,10 @@ if (args.includes('--help') || args.includes('-h')) {
   if (built === undefined || built < (mtime(path.join(root, 'scripts', 'startArgs.ts')) ?? Infinity)) compileStartScripts();
   console.log(require(compiled).USAGE);
 } else {
-  run('building the extension', path.join(root, 'esbuild.mjs'), []);
-  compileStartScripts();
+  // Inside `npm test` (scripts/testSteps.mjs), which built the extension and compiled the scripts before its lanes
+  // started: a start there (the unit suite's npm start test) must not write them again while other lanes run from them.
+  const prepared = new Set((process.env.HR_TEST_PREPARED ?? '').split(','));
+  if (!prepared.has('build')) run('building the extension', path.join(root, 'esbuild.mjs'), []);
+  if (!prepared.has('compile')) compileStartScripts();
   await import(pathToFileURL(path.join(root, 'out', 'scripts', 'start.js')).href);
 }

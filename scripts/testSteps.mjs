@@ -1,10 +1,13 @@
 // What the test scripts need before they run, each step done once: `npm test` does the shared steps up front and
-// names them in HR_TEST_PREPARED, so its four suites compile the tests once and build the .vsix once; a suite run
-// alone (`npm run test:e2e`) still does everything it needs. Plain JavaScript: it runs before anything is compiled.
+// names them in HR_TEST_PREPARED, so its suites compile the tests once and build the .vsix once; a suite run alone
+// (`npm run test:e2e`) still does everything it needs. Plain JavaScript: it runs before anything is compiled.
 //
 //   node scripts/testSteps.mjs prepare <step>...   the steps HR_TEST_PREPARED does not name, in order
 //   node scripts/testSteps.mjs all                 what `npm test` runs
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const PREPARED_ENV = 'HR_TEST_PREPARED';
 
@@ -47,20 +50,105 @@ function prepare(names) {
   process.env[PREPARED_ENV] = [...done].join(',');
 }
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+
+/**
+ * Runs a lane's commands in turn, its output into a file of its own, printed whole once the lane ends (lanes run side
+ * by side: their lines interleaved would be unreadable). Resolves to the lane's outcome; never rejects.
+ */
+function runLane(lane, logDir, children) {
+  const started = Date.now();
+  const logPath = path.join(logDir, `${lane.name}.log`);
+  const out = fs.openSync(logPath, 'w');
+  return new Promise((resolve) => {
+    const finish = (failed) => {
+      fs.closeSync(out);
+      const time = seconds(started);
+      console.log(`\n[test] ===== ${lane.title}: ${failed ? `FAILED (${failed})` : 'passed'} in ${time} =====`);
+      process.stdout.write(fs.readFileSync(logPath, 'utf8'));
+      console.log(`[test] ===== end of ${lane.title} (its output: ${path.relative(root, logPath)}) =====`);
+      resolve({ title: lane.title, failed, time });
+    };
+    const next = (i) => {
+      if (i === lane.commands.length) return finish(undefined);
+      const { run: command, env = {} } = lane.commands[i];
+      const [file, ...args] = command;
+      const child = spawn(file, args, {
+        stdio: ['ignore', out, out],
+        env: { ...process.env, ...env },
+        shell: process.platform === 'win32' && file !== 'node',
+      });
+      children.add(child);
+      const described = `${Object.entries(env)
+        .map(([k, v]) => `${k}=${v} `)
+        .join('')}${command.join(' ')}`;
+      child.once('error', (error) => {
+        children.delete(child);
+        finish(`could not start \`${described}\`: ${error.message}`);
+      });
+      child.once('exit', (code, signal) => {
+        children.delete(child);
+        if (code === 0) next(i + 1);
+        else finish(`\`${described}\` exited with ${code ?? signal}`);
+      });
+    };
+    next(0);
+  });
+}
+
+/**
+ * `npm test`: what every lane reads is made first, one step after another (the packages before the development build,
+ * as packaging replaces dist/ with the production build), and nothing writes it while the lanes run. Then three lanes
+ * side by side, as most of their time is waiting (on VS Code, the browser, the emulator's timings), not computing:
+ * the unit suite then the in-editor tests tagged for every host on VS Code's oldest supported version; the whole
+ * in-editor suite on the newest; the UI steps (with the package check) through the installed platform package.
+ */
+async function all() {
+  const started = Date.now();
+  prepare(['compile', 'server', 'package', 'packageTarget', 'build']);
+  console.log(`[test] prepared in ${seconds(started)}: ${process.env[PREPARED_ENV]}`);
+  const lanes = [
+    {
+      name: 'unit-and-oldest',
+      title: 'unit tests, then the in-editor tests tagged @every-host on the oldest VS Code',
+      commands: [
+        { run: ['npx', 'mocha', '--config', '.mocharc.json'] },
+        { run: ['node', 'out/test/runners/runInServer.js'], env: { HR_VSCODE_HOST: 'minimum' } },
+      ],
+    },
+    {
+      name: 'in-editor-newest',
+      title: 'the in-editor suite on the newest VS Code',
+      commands: [{ run: ['node', 'out/test/runners/runInServer.js'], env: { HR_VSCODE_HOST: 'newest' } }],
+    },
+    { name: 'ui', title: 'the UI steps and the package check', commands: [{ run: ['node', 'out/test/e2e/run.js'] }] },
+  ];
+  const logDir = path.join(root, 'test-output', 'lanes');
+  fs.mkdirSync(logDir, { recursive: true });
+  const children = new Set();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      for (const child of children) child.kill(signal);
+      process.exitCode = 1;
+    });
+  }
+  console.log(`[test] ${lanes.length} lanes side by side:\n${lanes.map((l) => `  ${l.title}`).join('\n')}`);
+  const results = await Promise.all(lanes.map((lane) => runLane(lane, logDir, children)));
+  console.log(`\n[test] npm test took ${seconds(started)}:`);
+  for (const r of results) console.log(`  ${r.failed ? 'FAILED' : 'passed'}  ${r.time.padStart(6)}  ${r.title}`);
+  const failed = results.filter((r) => r.failed);
+  if (failed.length > 0) {
+    console.error(`[test] ${failed.length} lane(s) failed: ${failed.map((r) => `${r.title}: ${r.failed}`).join('; ')}`);
+    process.exit(1);
+  }
+}
+
 const [mode, ...names] = process.argv.slice(2);
 if (mode === 'prepare') {
   prepare(names);
 } else if (mode === 'all') {
-  // In-editor tests run on the development build (source maps in stack traces); packaging then replaces dist/ with
-  // the production build, which the package check and the UI tests install.
-  // The server build comes first: the unit suite's `npm start` test runs it (it skips itself without one).
-  prepare(['compile', 'server']);
-  run(['npm', 'run', 'test:unit']);
-  prepare(['build']);
-  run(['npm', 'run', 'test:vscode']);
-  prepare(['package']);
-  run(['npm', 'run', 'test:package']);
-  run(['npm', 'run', 'test:e2e']);
+  await all();
 } else {
   console.error('usage: node scripts/testSteps.mjs prepare <step>... | all');
   process.exit(2);

@@ -14,12 +14,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BrowserContext, Dialog } from 'playwright-core';
+import type { BrowserContext, Dialog, Page } from 'playwright-core';
 import { CHAT_WITHOUT_COPILOT } from '../../scripts/demoSettings';
 import { writeDemoWorkspace } from '../../scripts/demoWorkspace';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
 import { installVsix, packagedVsixPath } from '../runners/installExtension';
+import { showInstalledExtension, universalPackageDifferences, vsixFiles } from '../runners/packagedExtension';
 import { extensionBundlePath, NEWEST_HOST, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
 import { withTemporaryHome } from '../runners/temporaryHome';
@@ -90,6 +91,9 @@ function preflightProblem(): string | undefined {
   if (mode === 'dev' && !fs.existsSync(extensionBundlePath)) return 'dist/extension.js is missing: run `npm run build`.';
   if (mode === 'vsix' && !fs.existsSync(packagedVsixPath(PLATFORM_TARGET))) {
     return `${path.basename(packagedVsixPath(PLATFORM_TARGET))} is missing: run \`npm run package:target -- ${PLATFORM_TARGET}\`.`;
+  }
+  if (mode === 'vsix' && !fs.existsSync(packagedVsixPath())) {
+    return `${path.basename(packagedVsixPath())} is missing: run \`npm run package\`.`;
   }
   return undefined;
 }
@@ -273,6 +277,7 @@ async function main(): Promise<number> {
     const workbench = new Workbench(page);
     await workbench.ready(60_000);
     console.log(`[e2e] workbench ready (${seconds(started)})`);
+    if (mode === 'vsix') await checkPackages(page, outputDir);
 
     const { steps, settle, reconnect } = story({
       workbench,
@@ -324,6 +329,20 @@ async function main(): Promise<number> {
   if (!passed) console.error(`[e2e] FAILED; server output and browser console: ${logPath}`);
   else console.log('[e2e] passed; no process left behind');
   return passed ? 0 : 1;
+}
+
+/**
+ * The package check (`npm run test:package` starts its own VS Code for it; here it costs no second server and browser):
+ * the installed package shows in the Extensions view with its icon, and the universal package carries the same files
+ * but the local runtime's.
+ */
+async function checkPackages(page: Page, outputDir: string): Promise<void> {
+  const differences = universalPackageDifferences(vsixFiles(packagedVsixPath()), vsixFiles(packagedVsixPath(PLATFORM_TARGET)));
+  if (differences.length > 0) throw new Error(`the two packages differ beyond the local runtime:\n${differences.join('\n')}`);
+  const { displayName } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { displayName: string };
+  await showInstalledExtension(page, displayName);
+  await page.screenshot({ path: path.join(outputDir, 'package-installed-extensions.png') });
+  console.log(`[e2e] the Extensions view shows "${displayName}" installed; the universal package matches the platform one`);
 }
 
 main().then(

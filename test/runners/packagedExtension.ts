@@ -1,0 +1,45 @@
+// What proves a packaged extension, shared by the UI run (test/e2e/run.ts, which installs the platform package) and
+// `npm run test:package` (scripts/checkPackage.ts, which installs the universal one): the Extensions view shows it
+// installed with its icon, and the universal package carries the platform package's files but the local runtime's.
+import { execFileSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
+
+/** The Extensions view lists the installed extension, and its icon (media/icon.png in the package) loads. */
+export async function showInstalledExtension(page: Page, displayName: string): Promise<void> {
+  // The default Installed list, not a search: a search also asks the (unreachable) gallery and re-renders the list.
+  await page.locator('.activitybar a[aria-label^="Extensions"]').click({ timeout: 15_000 });
+  const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: displayName }).first();
+  await row.waitFor({ timeout: 15_000 });
+  // The icon comes from the installed package (media/icon.png): a broken path would leave an empty image.
+  await row.locator('img.icon').evaluate(
+    (img: HTMLImageElement) =>
+      new Promise<void>((resolve, reject) => {
+        if (img.complete && img.naturalWidth > 0) return resolve();
+        img.addEventListener('load', () => resolve(), { once: true });
+        img.addEventListener('error', () => reject(new Error(`the extension icon did not load: ${img.src}`)), { once: true });
+      }),
+  );
+}
+
+/** The files of a .vsix (a zip), as `unzip -Z1` lists them. */
+export function vsixFiles(vsix: string): string[] {
+  return execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    .split('\n')
+    .filter((line) => line !== '' && !line.endsWith('/'));
+}
+
+/** Files only a platform package carries: the local runtime (node-llama-cpp and its platform build, its child process). */
+const isRuntimeFile = (file: string): boolean => file.startsWith('extension/node_modules/') || file === 'extension/dist/localRuntime.js';
+
+/**
+ * How the universal package's files differ from the platform package's beyond the runtime: empty when it carries every
+ * other file and nothing else (both are made from one build and one allowlist, so a difference is a packaging fault).
+ */
+export function universalPackageDifferences(universal: readonly string[], platform: readonly string[]): string[] {
+  const expected = new Set(platform.filter((file) => !isRuntimeFile(file)));
+  const actual = new Set(universal);
+  return [
+    ...[...expected].filter((file) => !actual.has(file)).map((file) => `missing from the universal package: ${file}`),
+    ...[...actual].filter((file) => !expected.has(file)).map((file) => `only in the universal package: ${file}`),
+  ].sort();
+}
