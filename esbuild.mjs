@@ -81,7 +81,7 @@ const sourceTextWorker = {
 };
 
 const webview = {
-  entryPoints: ['src/webviews/playground/page/playground.ts'],
+  entryPoints: ['src/features/playground/page/playground.ts'],
   bundle: true,
   platform: 'browser',
   target: 'es2022',

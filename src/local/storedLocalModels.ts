@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { countedReasons, isRecord as isObj } from '../shape';
-export { isLocalModelId } from '../webviews/playground/protocol';
+export { isLocalModelId } from '../features/playground/protocol';
 
 /** A model file this extension knows of: a custom model it downloaded, or a `.gguf` the user chose. */
 export interface LocalModelRecord {

@@ -27,6 +27,7 @@ function folderOf(file: string): string {
   const parts = path.relative(SRC, file).split(path.sep);
   const [first, second, third] = parts;
   if (parts.length === 1) return first === 'extension.ts' || first === 'main.ts' ? 'entry' : 'core';
+  if (first === 'features' && (second === 'playground' || second === 'report')) return parts.length > 3 ? `${second}/${third}` : `${second}/shared`;
   if (first === 'features') return `features/${second}`;
   if (first === 'webviews') return parts.length > 3 ? `${second}/${third}` : `${second}/shared`;
   return first!;
