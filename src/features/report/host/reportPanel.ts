@@ -7,7 +7,7 @@ import { reportMessageProblem, REPORT_LIMITS, type ExportFormat, type HostToRepo
 import { WebviewPanelHost } from '../../../util/webviewPanel';
 import { buildReportView } from './reportView';
 import { reportCsv, reportFileName, reportMarkdown } from './reportExport';
-import { defaultSaveFolder } from '../../../features/download/defaultSaveFolder';
+import { defaultSaveFolder } from '../../download/defaultSaveFolder';
 import { showInformationMessage } from '../../../util/notify';
 import { untrustedText } from '../../../util/untrustedText';
 import { editGlobalState } from '../../../globalStateEdit';

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../../contributions';
 import type { ReportManager } from './reportManager';
-import { modelNameFromArgument } from '../../../features/models/modelArgument';
+import { modelNameFromArgument } from '../../models/modelArgument';
 
 export function reportCommands(manager: ReportManager, pickModel: (title: string) => Promise<string | undefined>) {
   return {

@@ -2,7 +2,7 @@
 // The page's messages are untrusted input: the host acts on one only after `reportMessageProblem` found nothing wrong,
 // and a message never carries a dataset or a model name to act on, only the index of a dataset row the host itself
 // rendered. No `vscode` and no Node imports: this module is bundled into the page too.
-import type { Verdict } from '../../features/evaluate/statistics';
+import type { Verdict } from '../evaluate/statistics';
 import { isRecord, literal, messageProblem, num, shape, type Check } from '../../shape';
 
 export { REPORT_VIEW_TYPE } from '../../contributions';
