@@ -16,7 +16,7 @@ import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs }
 import { jobCommands } from './jobs/jobCommands';
 import { UnreadableStarts } from './jobs/unreadableStarts';
 import { JobNotifier } from './jobs/jobNotifier';
-import { JobPoller } from './jobs/jobPoller';
+import { EditorJobPoller } from './jobs/editorJobPoller';
 import { modelCommands } from './features/models/modelCommands';
 import { runLocallyCommand } from './features/runLocally/runLocallyCommand';
 import { playgroundCommands } from './features/playground/host/playgroundCommands';
@@ -83,7 +83,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     const services: Services = { context, log, session, jobs, local, profiles, knownModels, starts: new UnreadableStarts() };
     const models = new ModelsTreeProvider(services);
     // The poller looks for a running finetune's model in the list the Models view fetches, not in one of its own.
-    const poller = new JobPoller(services, (opts) => models.latest(opts));
+    const poller = new EditorJobPoller(services, (opts) => models.latest(opts));
     const notifier = new JobNotifier(poller, log, () => services.local.runtime.available());
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
     const statusBar = new JobsStatusBar(services);

@@ -11,7 +11,7 @@ import { PollScheduler, type JobFinished, type PollRound, type PollSchedulerOpti
 
 export type { JobFinished } from './pollScheduler';
 
-export class JobPoller implements vscode.Disposable {
+export class EditorJobPoller implements vscode.Disposable {
   private readonly finished = new vscode.EventEmitter<JobFinished>();
   /**
    * A job ended. `notify` is true in exactly one window (the one that observed the end and won the notify-once
