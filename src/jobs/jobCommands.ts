@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../contributions';
 import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
 import { jobTitle } from './jobFormat';
-import type { PollRound } from './pollScheduler';
+import type { PollRound } from './jobPoller';
 import type { Services } from '../services';
 import { VIEW_JOBS } from '../services';
 import { chooseStatusReading } from './chooseStatusReading';

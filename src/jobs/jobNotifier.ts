@@ -6,7 +6,7 @@ import { COMMANDS } from '../contributions';
 import type { Log } from '../log';
 import { evaluationSummary, oneLine } from './jobFormat';
 import { jobKey, type JobRecord } from './jobRecord';
-import type { JobFinished } from './pollScheduler';
+import type { JobFinished } from './jobPoller';
 import { showErrorMessage, showInformationMessage, showWarningMessage } from '../util/notify';
 
 /** What `COMMANDS.showJobs` accepts to reveal one row. */

@@ -1,4 +1,4 @@
-// The poller's core: which active job to ask about when, backoff, and what to write. No vscode: the clock, the timers,
+// The job poller: which active job to ask about when, backoff, and what to write. No vscode: the clock, the timers,
 // the service, the job list and the notify-once marker are handed in, so plain mocha drives it with fake time.
 //
 // Rules (the why of each):
@@ -135,7 +135,7 @@ export interface PollRound {
   nextAt?: number;
 }
 
-export interface PollSchedulerOptions {
+export interface JobPollerOptions {
   /** The service and scope to poll; throws when not configured (polling then idles until reconnect()). */
   connect(): Promise<PollTarget>;
   jobs: PollJobs;
@@ -206,7 +206,7 @@ interface Tracked {
   unnamedEnd?: JobPatch;
 }
 
-export class PollScheduler {
+export class JobPoller {
   private readonly clock: PollClock;
   private readonly random: () => number;
   private readonly concurrency: number;
@@ -238,7 +238,7 @@ export class PollScheduler {
   /** When the model list was last asked for (monotonic); undefined: not yet. */
   private lastLookAt: number | undefined;
 
-  constructor(private readonly options: PollSchedulerOptions) {
+  constructor(private readonly options: JobPollerOptions) {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.concurrency = Math.max(1, options.concurrency ?? 6);
