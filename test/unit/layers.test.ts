@@ -14,6 +14,7 @@ const LAYERS: string[][] = [
   ['connection', 'util', 'playground/shared'],
   ['local'], // the local models and runtime: the playground's protocol names their ids
   ['jobs'],
+  ['features/jobs'],
   ['features/models'],
   ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
   ['report/shared'], // the evaluation report's protocol: reads features/evaluate's types
@@ -27,7 +28,8 @@ function folderOf(file: string): string {
   const parts = path.relative(SRC, file).split(path.sep);
   const [first, second, third] = parts;
   if (parts.length === 1) return first === 'extension.ts' || first === 'main.ts' ? 'entry' : 'core';
-  if (first === 'features' && (second === 'playground' || second === 'report')) return parts.length > 3 ? `${second}/${third}` : `${second}/shared`;
+  if (first === 'features' && (second === 'playground' || second === 'report'))
+    return parts.length > 3 ? `${second}/${third}` : `${second}/shared`;
   if (first === 'features') return `features/${second}`;
   if (first === 'webviews') return parts.length > 3 ? `${second}/${third}` : `${second}/shared`;
   return first!;
