@@ -23,8 +23,8 @@ import { playgroundCommands } from './features/playground/host/playgroundCommand
 import { COMMANDS, type CommandHandlers } from './contributions';
 import { JobStore } from './jobs/jobStore';
 import { PlaygroundManager } from './features/playground/host/playgroundManager';
-import { ReportManager } from './features/report/host/reportManager';
-import { reportCommands } from './features/report/host/reportCommands';
+import { ReportManager } from './features/evaluate/report/host/reportManager';
+import { reportCommands } from './features/evaluate/report/host/reportCommands';
 import { pickModel } from './features/models/modelArgument';
 import { Log } from './log';
 import { LocalModels } from './local/localModels';

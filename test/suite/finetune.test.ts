@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
-import type { ReportPanel } from '../../src/features/report/host/reportPanel';
+import type { ReportPanel } from '../../src/features/evaluate/report/host/reportPanel';
 import { tooltipFor } from '../../src/features/jobs/jobsTree';
 import { writeDocx, writePdf } from '../service/fixtures';
 import { modelNode, modelsView, waitFor } from './helpers';

@@ -16,9 +16,8 @@ const LAYERS: string[][] = [
   ['jobs'],
   ['features/jobs'],
   ['features/models'],
-  ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
-  ['report/shared'], // the evaluation report's protocol: reads features/evaluate's types
-  ['report/host', 'report/page'], // the report builds on features/evaluate and reuses the playground page's DOM helper
+  ['features/apiKey', 'features/download', 'features/finetune', 'playground/host', 'playground/page'],
+  ['features/evaluate'], // with its report, which saves where downloads do and reuses the playground page's DOM helper
   ['features/runLocally', 'features/cleanup', 'features/chat'], // open or clear the playground; chat runs the finetune and evaluate flows
   ['features/tools'], // the language-model tools: chat's inference, the finetune, evaluate and download flows, the report's view
   ['entry'], // extension.ts and main.ts: the composition roots

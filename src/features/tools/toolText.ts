@@ -8,7 +8,7 @@ import { isActive } from '../../jobs/jobRecord';
 import { formatAccuracy, formatDuration, elapsedMs, stateWord } from '../../jobs/jobFormat';
 import { latestEvaluations } from '../models/evaluationText';
 import { lineageOrigins } from '../../jobs/lineage';
-import type { ReportView } from '../report/protocol';
+import type { ReportView } from '../evaluate/report/protocol';
 import { untrustedText } from '../../util/untrustedText';
 import { formatBytes } from '../../util/byteSize';
 

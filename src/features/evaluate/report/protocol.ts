@@ -2,10 +2,10 @@
 // The page's messages are untrusted input: the host acts on one only after `reportMessageProblem` found nothing wrong,
 // and a message never carries a dataset or a model name to act on, only the index of a dataset row the host itself
 // rendered. No `vscode` and no Node imports: this module is bundled into the page too.
-import type { Verdict } from '../evaluate/statistics';
-import { isRecord, literal, messageProblem, num, exactFields, type Check } from '../../strictChecks';
+import type { Verdict } from '../statistics';
+import { isRecord, literal, messageProblem, num, exactFields, type Check } from '../../../strictChecks';
 
-export { REPORT_VIEW_TYPE } from '../../contributions';
+export { REPORT_VIEW_TYPE } from '../../../contributions';
 
 export const REPORT_LIMITS = {
   modelNameChars: 256,
