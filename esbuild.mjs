@@ -81,7 +81,7 @@ const sourceTextWorker = {
 };
 
 const webview = {
-  entryPoints: ['src/webviews/playground/page/playground.ts'],
+  entryPoints: ['src/features/playground/page/playground.ts'],
   bundle: true,
   platform: 'browser',
   target: 'es2022',
@@ -93,7 +93,7 @@ const webview = {
 };
 
 // The evaluation report page: the same browser settings, its own bundle.
-const report = { ...webview, entryPoints: ['src/webviews/report/page/report.ts'], outfile: 'dist/webview/report.js' };
+const report = { ...webview, entryPoints: ['src/features/evaluate/report/page/report.ts'], outfile: 'dist/webview/report.js' };
 
 async function copyCodicons() {
   const require = createRequire(import.meta.url);

@@ -7,7 +7,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    // Each file is checked with the tsconfig of its runtime (src/, src/webviews/playground/page/, or the root one for
+    // Each file is checked with the tsconfig of its runtime (src/, src/features/playground/page/, or the root one for
     // tests and scripts).
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
   },
@@ -66,7 +66,7 @@ export default tseslint.config(
     // Notifications and progress notifications render `[x](command:…)` links: every message goes through
     // src/util/notify.ts, which makes text from the service, files and the workspace inert first.
     files: ['src/**/*.ts'],
-    ignores: ['src/webviews/playground/page/**'],
+    ignores: ['src/features/playground/page/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -80,7 +80,7 @@ export default tseslint.config(
   },
   {
     // Browser code of the playground: no VS Code API, no Node, no network libraries. The host does all I/O.
-    files: ['src/webviews/playground/page/**/*.ts'],
+    files: ['src/features/playground/page/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -8,7 +8,7 @@
 // flush, or another window, must not drop a name), every entry read back through a check.
 import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { typedModelName } from '../modelNameRule';
-import { literal, num, shape, str } from '../shape';
+import { literal, num, exactFields, str } from '../strictChecks';
 import { KNOWN_MODELS_KEY_PREFIX } from '../storageKeys';
 
 /** Where a name came from: a person typed it (and the service accepted it), or a finetune made it. */
@@ -28,7 +28,7 @@ export function knownModelsKey(origin: string): string {
   return `${KNOWN_MODELS_KEY_PREFIX}${origin}`;
 }
 
-const isEntry = shape({ name: str(1, 256), source: literal('typed', 'job'), at: num(0, Number.MAX_SAFE_INTEGER) });
+const isEntry = exactFields({ name: str(1, 256), source: literal('typed', 'job'), at: num(0, Number.MAX_SAFE_INTEGER) });
 
 /** The stored list, each entry checked (anything else is dropped: it is shown in pickers and sent as a model name). */
 export function readKnownModelNames(stored: unknown): KnownModelName[] {

@@ -1,6 +1,7 @@
 // How many finished evaluations a scope keeps: beyond the limit the oldest are forgotten, and how many of each model's
 // were forgotten is counted, so the report can say its history is not complete. Finetune jobs are bounded on their own
-// (jobStore.ts): many evaluations must not push out the job that recorded a model's lineage. No vscode: plain mocha.
+// (jobStore.ts): many evaluations must not push out the job that recorded a model's lineage. And which of the kept
+// ones a model shows (the Models view's rows, the tools' answers). No vscode: plain mocha.
 import { isActive, type JobRecord } from './jobRecord';
 
 /** Finished evaluations kept per scope (service origin and key). */
@@ -40,4 +41,18 @@ export function readDropped(stored: unknown): Record<string, number> {
     if (typeof n === 'number' && Number.isInteger(n) && n > 0) out[model] = n;
   }
   return { ...out };
+}
+
+/** Completed evaluations with a result, per model name, newest first (their accuracy reads as jobFormat.ts formats it). */
+export function latestEvaluations(jobs: JobRecord[]): Map<string, JobRecord[]> {
+  const out = new Map<string, JobRecord[]>();
+  for (const j of jobs) {
+    if (j.kind !== 'evaluation' || j.state !== 'completed' || !j.result) continue;
+    const list = out.get(j.modelName);
+    if (list) list.push(j);
+    else out.set(j.modelName, [j]);
+  }
+  const when = (j: JobRecord) => j.finishedAt ?? j.updatedAt;
+  for (const list of out.values()) list.sort((a, b) => when(b) - when(a));
+  return out;
 }

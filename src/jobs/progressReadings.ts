@@ -4,7 +4,7 @@
 // MAX_READINGS stay, and a finished job drops them (statusPatch.ts). Read back through readingsProblem: another version
 // or a hand-edited state may have written anything there.
 import { MAX_STATE_WORD_LENGTH } from '../api/types';
-import { arrayOf, num, shape, str } from '../shape';
+import { arrayOf, num, exactFields, str } from '../strictChecks';
 
 export interface ProgressReading {
   /** Wall time (ms) the service first said this progress. */
@@ -27,7 +27,7 @@ export function appendReading(readings: readonly ProgressReading[] | undefined, 
 
 const checkReadings = arrayOf(
   MAX_READINGS,
-  shape({ at: num(0, Number.MAX_SAFE_INTEGER), progress: num(0, 100) }, { stage: str(1, MAX_STATE_WORD_LENGTH) }),
+  exactFields({ at: num(0, Number.MAX_SAFE_INTEGER), progress: num(0, 100) }, { stage: str(1, MAX_STATE_WORD_LENGTH) }),
 );
 
 /** Why a stored value is not a list of readings, or undefined when it is one. */

@@ -92,7 +92,7 @@ export function madeModelPatch(current: JobRecord, made: string, now: number): J
 
 /**
  * Whether a finetune's end says completed without naming the model it made (its status named none, or only the base
- * model): the poller then looks for the made model in the model list before writing it (pollScheduler.ts).
+ * model): the poller then looks for the made model in the model list before writing it (jobPoller.ts).
  */
 export function endsUnnamed(current: JobRecord, status: FinetuneStatus): boolean {
   return status.state === 'completed' && (!status.modelName || status.modelName === current.baseModel);

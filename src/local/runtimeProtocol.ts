@@ -1,7 +1,7 @@
 // The messages between the extension host and the local runtime's child process (src/local/runtimeChild.ts), over the
 // fork() IPC channel. Both sides check every message they receive: a child that misbehaves (a native crash can leave
 // anything on the channel) or a parent of another version is refused, never acted on half-read.
-import { bool, literal, messageProblem, num, shape, str, type Check } from '../shape';
+import { bool, literal, messageProblem, num, exactFields, str, type Check } from '../strictChecks';
 
 /** Per request: a change reloads the model. The GPU choice is the child's command line (a change starts a new child). */
 export interface ChildOptions {
@@ -50,28 +50,28 @@ const count = num(0, Infinity);
 const text = str(0, MAX_TEXT);
 
 const TO_CHILD: Record<ToChild['type'], Check> = {
-  generate: shape(
+  generate: exactFields(
     {
       type: literal('generate'),
       id,
       modelPath: str(1, MAX_PATH),
       prompt: text,
       temperature: num(0, 10),
-      options: shape({ threads: num(0, 1024, true), contextSize: num(64, 1_048_576, true) }),
+      options: exactFields({ threads: num(0, 1024, true), contextSize: num(64, 1_048_576, true) }),
     },
     { maxTokens: num(1, Infinity, true) },
   ),
-  abort: shape({ type: literal('abort'), id }),
+  abort: exactFields({ type: literal('abort'), id }),
 };
 
 const FROM_CHILD: Record<FromChild['type'], Check> = {
-  ready: shape({ type: literal('ready'), gpu: (g) => (g === false ? undefined : str(0, 64)(g)) }),
-  loading: shape({ type: literal('loading'), id }),
-  loaded: shape({ type: literal('loaded'), id, reused: bool }),
-  chunk: shape({ type: literal('chunk'), id, text }),
-  done: shape({ type: literal('done'), id, text, stopped: bool, tokens: count }),
-  failed: shape({ type: literal('failed'), id, stage: literal('load', 'generate'), message: str(0, 4096) }),
-  memory: shape({ type: literal('memory'), rss: count }),
+  ready: exactFields({ type: literal('ready'), gpu: (g) => (g === false ? undefined : str(0, 64)(g)) }),
+  loading: exactFields({ type: literal('loading'), id }),
+  loaded: exactFields({ type: literal('loaded'), id, reused: bool }),
+  chunk: exactFields({ type: literal('chunk'), id, text }),
+  done: exactFields({ type: literal('done'), id, text, stopped: bool, tokens: count }),
+  failed: exactFields({ type: literal('failed'), id, stage: literal('load', 'generate'), message: str(0, 4096) }),
+  memory: exactFields({ type: literal('memory'), rss: count }),
 };
 
 export function parseToChild(value: unknown): ToChild | undefined {

@@ -19,7 +19,7 @@
 //
 // Streaming: Chat appends each piece and cannot take one back, so a block is passed on once it is finished, which is
 // known when the text after it starts a new top-level block after a blank line (the playground's rule,
-// src/webviews/playground/page/markdown.ts) or a blank line ends a block that cannot go on past one. Only the open
+// src/features/playground/page/markdown.ts) or a blank line ends a block that cannot go on past one. Only the open
 // blocks are parsed again, at those lines only, and they are bounded (MAX_OPEN_CHARS): a longer open block is passed
 // on as it stands (a fence goes on as code in a new fence with the same opening), so the work per piece never grows
 // with the answer before it.

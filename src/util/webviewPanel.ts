@@ -60,7 +60,7 @@ export abstract class WebviewPanelHost<In extends { type: string }, Out> impleme
       styleUris: page.styles.map(asset),
       title: page.title,
       root: page.root,
-      // The page's own strings translate through the bundle (webviews/playground/page/pageL10n.ts).
+      // The page's own strings translate through the bundle (features/playground/page/pageL10n.ts).
       lang: vscode.env.language,
       ...(vscode.l10n.bundle && { l10nBundle: vscode.l10n.bundle }),
     });

@@ -2,11 +2,11 @@
 // helper extension: a bare webview that, on Run, streams the answer from the emulator over plain node:http and posts
 // every token to its page the moment its SSE event is read, no batching. The page appends each token to one <pre>,
 // lays it out at most once a frame, and reports to the same observer seam as the playground
-// (src/webviews/playground/latencyObserver.ts), so the figure measures both alike. Its elements carry the playground's test ids.
+// (src/features/playground/latencyObserver.ts), so the figure measures both alike. Its elements carry the playground's test ids.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import * as vscode from 'vscode';
-import { OBSERVER_GLOBAL } from '../../src/webviews/playground/latencyObserver';
+import { OBSERVER_GLOBAL } from '../../src/features/playground/latencyObserver';
 import { BARE_COMMAND, BARE_TITLE, EMULATOR_KEY_ENV, EMULATOR_URL_ENV } from './latencyShared';
 const ROUTE = '/cr/provider_predict_platform_base_oss';
 

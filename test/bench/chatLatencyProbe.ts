@@ -14,7 +14,7 @@ import type { ExtensionApi } from '../../src/main';
 import type { ExtensionExports } from '../../src/extension';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import { tokenize } from '../service/inference';
-import type { ChunkMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
+import type { ChunkMessage, HostToWebview, RunSettings } from '../../src/features/playground/protocol';
 import {
   BARE_EXTENSION_ID,
   BARE_GLOBAL,

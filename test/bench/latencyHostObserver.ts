@@ -1,9 +1,9 @@
 // Loaded in the VS Code extension host by a helper extension the token-latency figure installs beside the one under
-// test (test/bench/figures/latency.ts): sets the playground's observer (src/webviews/playground/latencyObserver.ts) and, a
+// test (test/bench/figures/latency.ts): sets the playground's observer (src/features/playground/latencyObserver.ts) and, a
 // moment after each burst of chunks, writes every chunk's host stamps so far to the file HR_BENCH_LATENCY_STAMPS names.
 // Buffered, not written per chunk: a file write in the posting path would add to the latency it measures.
 import * as fs from 'node:fs';
-import { OBSERVER_GLOBAL, type PlaygroundObserver } from '../../src/webviews/playground/latencyObserver';
+import { OBSERVER_GLOBAL, type PlaygroundObserver } from '../../src/features/playground/latencyObserver';
 import { STAMPS_ENV, type HostStamp } from './latencyShared';
 
 const FLUSH_AFTER_MS = 250;

@@ -1,4 +1,4 @@
-// One "window" of the extension for the polling figure: the real PollScheduler (src/jobs) with a real clock, the real
+// One "window" of the extension for the polling figure: the real JobPoller (src/jobs) with a real clock, the real
 // ServiceClient, and an in-memory job list, in a process of its own so process.cpuUsage() is the
 // poller's alone. node pollWorker.js '<PollJob JSON>'; prints one JSON line (PollResult).
 import { performance } from 'node:perf_hooks';
@@ -7,7 +7,7 @@ import { ServiceClient } from '../../src/api/client';
 import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/decode';
 import type { EvaluationStatus, FinetuneStatus } from '../../src/api/types';
 import { isActive, jobKey, type JobRecord } from '../../src/jobs/jobRecord';
-import { PollScheduler, systemClock, type PollClock, type PollJobs, type StatusSource } from '../../src/jobs/pollScheduler';
+import { JobPoller, systemClock, type PollClock, type PollJobs, type StatusSource } from '../../src/jobs/jobPoller';
 
 export interface PollJob {
   baseUrl: string;
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   };
   const scheduler =
     job.mode !== 'idle'
-      ? new PollScheduler({
+      ? new JobPoller({
           connect: async () => ({ scope: SCOPE, source }),
           jobs,
           claimNotice: async () => true, // the jobs stay queued: no end to announce

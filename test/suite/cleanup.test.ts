@@ -10,7 +10,7 @@ import { partFilePath } from '../../src/api/partFile';
 import { lockPartFile } from '../../src/api/partLock';
 import { COMMANDS } from '../../src/contributions';
 import { PENDING_DOWNLOADS_KEY, RECENT_DATASETS_KEY_PREFIX } from '../../src/storageKeys';
-import type { HostToWebview } from '../../src/webviews/playground/protocol';
+import type { HostToWebview } from '../../src/features/playground/protocol';
 import { recordingMessages, waitFor, whenPanelReady, type ShownMessage } from './helpers';
 import { useRig } from './rig';
 

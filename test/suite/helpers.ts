@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/extension';
 import type { ExtensionApi } from '../../src/main';
-import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
+import type { PlaygroundPanel } from '../../src/features/playground/host/playgroundPanel';
 import type { GroupNode, ModelNode, ModelsNode } from '../../src/features/models/modelsTree';
 import { clockTime } from '../../src/util/serviceWaitText';
 

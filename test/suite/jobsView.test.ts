@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import { ROW_NAME_CHARS, shortName } from '../../src/jobs/jobFormat';
-import type { JobNode } from '../../src/jobs/jobsTree';
+import type { JobNode } from '../../src/features/jobs/jobsTree';
 import { JUDGE_MODEL } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { writePdf } from '../service/fixtures';

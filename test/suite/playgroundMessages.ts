@@ -1,7 +1,7 @@
 // What a playground panel posts to its page, as the in-editor tests read it: recorded from a point on, the text of a
 // run, its end; a panel opened on a model.
-import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
-import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
+import type { PlaygroundPanel } from '../../src/features/playground/host/playgroundPanel';
+import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/features/playground/protocol';
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';

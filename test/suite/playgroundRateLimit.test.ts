@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
-import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
+import type { PlaygroundPanel } from '../../src/features/playground/host/playgroundPanel';
 import { clockTimesBetween, waitFor, whenPanelReady } from './helpers';
 import { useRig } from './rig';
 import { webviewPage, type WebviewPage } from './webviewPage';

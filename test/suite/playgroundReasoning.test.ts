@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
+import type { PlaygroundPanel } from '../../src/features/playground/host/playgroundPanel';
 import { composeAnswer, composeReasoning, type InferenceRequest } from '../service/inference';
 import type { ReasoningForm } from '../service/types';
 import { waitFor, whenPanelReady } from './helpers';

@@ -8,13 +8,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
-import { ReportPanel } from '../../src/webviews/report/host/reportPanel';
+import { ReportPanel } from '../../src/features/evaluate/report/host/reportPanel';
 import { webviewOptions } from '../../src/util/webviewPanel';
 import { REPORT_VIEW_TYPE } from '../../src/contributions';
 import { DROPPED_EVALUATIONS_KEY_PREFIX } from '../../src/storageKeys';
 import { MAX_EVALUATIONS } from '../../src/jobs/evaluationHistory';
 import { jobKey, type JobRecord } from '../../src/jobs/jobRecord';
-import type { ReportView } from '../../src/webviews/report/protocol';
+import type { ReportView } from '../../src/features/evaluate/report/protocol';
 import { modelNode, recordingMessages, waitFor, type ShownMessage } from './helpers';
 import { useRig } from './rig';
 

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
-import type { PlaygroundPanel } from '../../src/webviews/playground/host/playgroundPanel';
+import type { PlaygroundPanel } from '../../src/features/playground/host/playgroundPanel';
 import { DEFAULT_DATASETS, JUDGE_MODEL, startEmulator, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { writePdf } from '../service/fixtures';

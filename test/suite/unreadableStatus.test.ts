@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
-import type { JobNode } from '../../src/jobs/jobsTree';
+import type { JobNode } from '../../src/features/jobs/jobsTree';
 import { writePdf } from '../service/fixtures';
 import { capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';

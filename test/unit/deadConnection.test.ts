@@ -9,8 +9,8 @@ import { Socket } from 'node:net';
 import { setImmediate as turn } from 'node:timers/promises';
 import { collectInference, ServiceClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors';
-import { InferenceRun } from '../../src/webviews/playground/host/inferenceRun';
-import type { HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
+import { InferenceRun } from '../../src/features/playground/host/inferenceRun';
+import type { HostToWebview, RunSettings } from '../../src/features/playground/protocol';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { baseRequest, KEY } from './helpers';
 

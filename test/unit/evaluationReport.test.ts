@@ -4,11 +4,18 @@ import { strict as assert } from 'node:assert';
 import { evaluationRecord as evaluation, finetuneRecord as finetune, JUDGE, nextRecordId, T0 } from './builders/jobRecords';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import { compareProportions } from '../../src/features/evaluate/statistics';
-import { buildReportView } from '../../src/webviews/report/host/reportView';
-import { csvCell, markdownCell, reportCsv, reportFileName, reportMarkdown, CSV_HEADER } from '../../src/webviews/report/host/reportExport';
-import { isReportMessage, isReportPanelState, reportMessageProblem } from '../../src/webviews/report/protocol';
-import { chartSummary, droppedNote, judgeWarning, verdictSentence } from '../../src/webviews/report/page/reportText';
-import type { ReportView } from '../../src/webviews/report/protocol';
+import { buildReportView } from '../../src/features/evaluate/report/host/reportView';
+import {
+  csvCell,
+  markdownCell,
+  reportCsv,
+  reportFileName,
+  reportMarkdown,
+  CSV_HEADER,
+} from '../../src/features/evaluate/report/host/reportExport';
+import { isReportMessage, isReportPanelState, reportMessageProblem } from '../../src/features/evaluate/report/protocol';
+import { chartSummary, droppedNote, judgeWarning, verdictSentence } from '../../src/features/evaluate/report/page/reportText';
+import type { ReportView } from '../../src/features/evaluate/report/protocol';
 
 const TUNED = 'my-tuned';
 const BASE = 'oss-reasoner-8b';

@@ -7,12 +7,12 @@ import { markerFiles } from '../../src/jobs/notifyOnce';
 import {
   backoffDelay,
   MADE_MODEL_LOOK_MS,
-  PollScheduler,
+  JobPoller,
   ROUND_GATHER_MS,
   type JobFinished,
   type PollLogLevel,
-  type PollSchedulerOptions,
-} from '../../src/jobs/pollScheduler';
+  type JobPollerOptions,
+} from '../../src/jobs/jobPoller';
 import { REQUEST_BUDGET } from '../../src/jobs/requestBudget';
 import { GONE_ERROR } from '../../src/jobs/statusPatch';
 import { tempDir } from './helpers';
@@ -26,7 +26,7 @@ describe('job poller core', () => {
   let clock: FakeClock;
   let jobs: FakeJobs;
   let source: FakeSource;
-  let pollers: PollScheduler[];
+  let pollers: JobPoller[];
   let finished: (JobFinished & { by: string })[];
   let logs: { level: PollLogLevel; message: string; by: string }[];
   let connects: number;
@@ -45,8 +45,8 @@ describe('job poller core', () => {
     for (const p of pollers) p.dispose();
   });
 
-  function poller(by = 'A', options: Partial<PollSchedulerOptions> = {}): PollScheduler {
-    const p = new PollScheduler({
+  function poller(by = 'A', options: Partial<JobPollerOptions> = {}): JobPoller {
+    const p = new JobPoller({
       connect: async () => {
         connects++;
         return { scope: SCOPE, source: source.as(by) };
@@ -650,7 +650,7 @@ describe('job poller core', () => {
   describe('a finetune its status ends without naming the made model is named from the model list', () => {
     let listCalls: { at: number; opts: unknown }[];
     let listAnswer: () => Promise<ModelInfo[]>;
-    const listModels: PollSchedulerOptions['listModels'] = (opts) => {
+    const listModels: JobPollerOptions['listModels'] = (opts) => {
       listCalls.push({ at: clock.now(), opts });
       return listAnswer();
     };
@@ -777,7 +777,7 @@ describe('job poller core', () => {
   describe("the model list look is one of the poller's requests", () => {
     let listCalls: { at: number; opts: unknown }[];
     let listAnswer: () => Promise<ModelInfo[]>;
-    const listModels: PollSchedulerOptions['listModels'] = (opts) => {
+    const listModels: JobPollerOptions['listModels'] = (opts) => {
       listCalls.push({ at: clock.now(), opts });
       return listAnswer();
     };

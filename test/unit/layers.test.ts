@@ -1,35 +1,81 @@
-// The folders of src/ form layers: every run-time import goes down to a lower layer or stays in its folder, so no
-// import runs back up and no two folders import each other in a circle. Type-only imports are free (erased). A new
-// folder must be given its layer here; a failure names the importing file and what it imports.
+// The one statement of how src/ is layered: which folder may import which. Every run-time import goes down to a lower
+// layer or stays in its folder, so no import runs back up and no two folders import each other in a circle. Type-only
+// imports are free (erased). A new folder must be given its layer here; a failure names the importing file and what it
+// imports. The table in docs/architecture.md is this list written out (the last test keeps the two in step);
+// CONTRIBUTING.md points at it.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const SRC = path.resolve(__dirname, '../../../src');
+const ROOT = path.resolve(__dirname, '../../..');
+const SRC = path.join(ROOT, 'src');
+const ARCHITECTURE = path.join(ROOT, 'docs/architecture.md');
+
+interface Layer {
+  folders: string[];
+  holds: string;
+}
 
 /** Lower layers first. A folder may import its own files and anything in a lower layer. */
-const LAYERS: string[][] = [
-  ['api'],
-  ['core'], // contributions, services, log, storageKeys, deferredTree: small modules every layer may read
-  ['connection', 'util', 'playground/shared'],
-  ['local'], // the local models and runtime: the playground's protocol names their ids
-  ['jobs'],
-  ['features/models'],
-  ['features/apiKey', 'features/download', 'features/evaluate', 'features/finetune', 'playground/host', 'playground/page'],
-  ['report/shared'], // the evaluation report's protocol: reads features/evaluate's types
-  ['report/host', 'report/page'], // the report builds on features/evaluate and reuses the playground page's DOM helper
-  ['features/runLocally', 'features/cleanup', 'features/chat'], // open or clear the playground; chat runs the finetune and evaluate flows
-  ['features/tools'], // the language-model tools: chat's inference, the finetune, evaluate and download flows, the report's view
-  ['entry'], // extension.ts and main.ts: the composition roots
+const LAYERS: Layer[] = [
+  { folders: ['api'], holds: 'the service client: HTTP policy, decoding of every answer, streams, downloads; never imports `vscode`' },
+  {
+    folders: ['core'],
+    holds:
+      'the modules at the top of `src/` that every layer may read: contributions, services, log, storageKeys, strictChecks, globalStateEdit, l10n, deferredTree, modelNameRule, walkthroughContext',
+  },
+  {
+    folders: ['connection', 'util', 'features/playground/shared'],
+    holds:
+      'settings, the per-origin key store and the session; small helpers (notify, untrustedText, classifyError, webviewPanel); the playground protocol and latency seam, which local models and pages share',
+  },
+  {
+    folders: ['local'],
+    holds:
+      'the local runtime (node-llama-cpp in a forked child, no `vscode`), its settings and trust gate, the record of local models: shared by the playground that runs them, Run Locally that chooses them, downloads that add them and cleanup that clears them, so it sits below all four',
+  },
+  {
+    folders: ['jobs'],
+    holds:
+      'job records, the store and its bounds (evaluationHistory), the poller (`jobPoller.ts`) and its VS Code wiring, lineage, progress, time left and job text several features show',
+  },
+  {
+    folders: ['features/jobs'],
+    holds: 'the Jobs view, the status bar, the job commands, the notifier, the choose-how-to-read commands of jobs',
+  },
+  { folders: ['features/models'], holds: 'the Models view and the model commands' },
+  {
+    folders: ['features/apiKey', 'features/download', 'features/finetune', 'features/playground/host', 'features/playground/page'],
+    holds:
+      'the features that build on the models: the key commands, downloads, the finetune flow, the playground (extension side and page)',
+  },
+  {
+    folders: ['features/evaluate'],
+    holds:
+      'the evaluate command, datasets, statistics, and the report (`report/`: host, page, protocol), which reuses the playground page and the download folder',
+  },
+  {
+    folders: ['features/runLocally', 'features/cleanup', 'features/chat'],
+    holds: 'Run Locally and cleanup (open or clear the playground); Chat and `vscode.lm`, which run the finetune and evaluate flows',
+  },
+  { folders: ['features/tools'], holds: "the language-model tools, over the features' own flows" },
+  { folders: ['entry'], holds: '`extension.ts` (registers the contributions) and `main.ts` (the composition root)' },
 ];
 
 function folderOf(file: string): string {
   const parts = path.relative(SRC, file).split(path.sep);
   const [first, second, third] = parts;
   if (parts.length === 1) return first === 'extension.ts' || first === 'main.ts' ? 'entry' : 'core';
+  // The playground's host runs in the extension, its page in the browser; both read protocol.ts beside them.
+  if (first === 'features' && second === 'playground') return `features/playground/${parts.length > 3 ? third : 'shared'}`;
   if (first === 'features') return `features/${second}`;
-  if (first === 'webviews') return parts.length > 3 ? `${second}/${third}` : `${second}/shared`;
   return first!;
+}
+
+/** The table docs/architecture.md shows, top layer first. */
+function layerTable(): string {
+  const rows = LAYERS.map((l, rank) => `| ${rank} | ${l.folders.map((f) => `\`${f}\``).join(', ')} | ${l.holds} |`).reverse();
+  return ['| Layer | Folders | What they hold |', '|---|---|---|', ...rows].join('\n');
 }
 
 function sources(dir: string): string[] {
@@ -48,7 +94,7 @@ function runtimeImports(file: string): string[] {
   return found.map((spec) => path.resolve(path.dirname(file), spec).replace(/\.js$/, '') + '.ts');
 }
 
-const layerOf = new Map(LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)));
+const layerOf = new Map(LAYERS.flatMap(({ folders }, rank) => folders.map((f) => [f, rank] as const)));
 const files = sources(SRC);
 
 describe('the layers of src/', () => {
@@ -75,5 +121,28 @@ describe('the layers of src/', () => {
     const main = files.find((f) => path.relative(SRC, f) === 'main.ts');
     assert.ok(main);
     assert.ok(runtimeImports(main).length > 5, 'main.ts imports almost everything');
+  });
+  it('names only folders that exist (a moved folder leaves no stale layer behind)', () => {
+    const present = new Set(files.map(folderOf));
+    assert.deepEqual(
+      [...layerOf.keys()].filter((f) => !present.has(f)),
+      [],
+    );
+  });
+
+  it('is the table docs/architecture.md shows (paste the expected text there when a layer changes)', () => {
+    const doc = fs.readFileSync(ARCHITECTURE, 'utf8');
+    // Cells compared without their padding, so a formatter may align the columns.
+    const cells = (lines: string[]) =>
+      lines
+        .map((line) =>
+          line
+            .split('|')
+            .map((cell) => cell.trim())
+            .join('|'),
+        )
+        .join('\n');
+    const shown = doc.split('\n').filter((line) => line.startsWith('|'));
+    assert.equal(cells(shown), cells(layerTable().split('\n')), `docs/architecture.md's layer table should read:\n${layerTable()}`);
   });
 });

@@ -2,9 +2,9 @@
 // generated, one end message, Stop aborting the runtime's signal and ending with the partial text, and a runtime
 // failure shown in words that name the file (never its folder).
 import { strict as assert } from 'node:assert';
-import { InferenceRun } from '../../src/webviews/playground/host/inferenceRun';
-import { LOCAL_ANSWER_TOKENS, localInferenceClient, type DescribeFailure } from '../../src/webviews/playground/host/localInference';
-import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
+import { InferenceRun } from '../../src/features/playground/host/inferenceRun';
+import { LOCAL_ANSWER_TOKENS, localInferenceClient, type DescribeFailure } from '../../src/features/playground/host/localInference';
+import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/features/playground/protocol';
 import { FakeLocalRuntime } from './fakeLocalRuntime';
 
 const settings: RunSettings = {

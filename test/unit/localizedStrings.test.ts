@@ -14,9 +14,9 @@ const SRC = path.resolve(__dirname, '../../../src');
 const OUTSIDE = [/^api\//];
 /**
  * Webview pages: checked for the places of the page (besides the host's). The evaluation report's page
- * (webviews/report/page/) follows once it translates: it reads the bundle as the playground's does (pageL10n.ts).
+ * (features/evaluate/report/page/) follows once it translates: it reads the bundle as the playground's does (pageL10n.ts).
  */
-const PAGES = [/^webviews\/playground\/page\//, /^webviews\/report\/page\//];
+const PAGES = [/^features\/playground\/page\//, /^features\/evaluate\/report\/page\//];
 
 const NOTIFY = new Set(['showErrorMessage', 'showWarningMessage', 'showInformationMessage']);
 /** Calls whose object arguments carry shown text in the properties of SHOWN_PROPS. */

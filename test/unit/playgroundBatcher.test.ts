@@ -2,7 +2,7 @@
 // interval (or when a size threshold is passed); nothing is lost, reordered or sent twice. Time is a fake clock, so
 // rates are exact.
 import { strict as assert } from 'node:assert';
-import { DeltaBatcher, type BatcherClock } from '../../src/webviews/playground/host/deltaBatcher';
+import { DeltaBatcher, type BatcherClock } from '../../src/features/playground/host/deltaBatcher';
 
 class FakeClock implements BatcherClock {
   now = 0;

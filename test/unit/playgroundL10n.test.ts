@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { l10n } from '../../src/l10n';
 import { webviewHtml } from '../../src/util/webviewHtml';
-import { readBundle, useBundle } from '../../src/webviews/playground/page/pageL10n';
+import { readBundle, useBundle } from '../../src/features/playground/page/pageL10n';
 
 describe('playground page translations', () => {
   afterEach(() => useBundle(undefined));

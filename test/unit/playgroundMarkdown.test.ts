@@ -1,7 +1,7 @@
 // The playground's markdown renderer against hostile model output: whatever the model writes, the HTML has no
 // script, no event handler attribute, no javascript:/vbscript:/data: link, no iframe, no SVG, no image fetch.
 import { strict as assert } from 'node:assert';
-import { createMarkdownRenderer, isSafeLink } from '../../src/webviews/playground/page/markdown';
+import { createMarkdownRenderer, isSafeLink } from '../../src/features/playground/page/markdown';
 
 const md = createMarkdownRenderer();
 

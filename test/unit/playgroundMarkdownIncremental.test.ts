@@ -1,8 +1,8 @@
-// Incremental rendering of a streamed answer (src/webviews/playground/page/markdown.ts, IncrementalMarkdown): after every piece of
+// Incremental rendering of a streamed answer (src/features/playground/page/markdown.ts, IncrementalMarkdown): after every piece of
 // text, the finished blocks rendered so far plus the current tail must be exactly what a full render of the text so
 // far gives, for every split point of tricky markdown (fences, lists, tables, quotes, reference definitions, CRLF).
 import { strict as assert } from 'node:assert';
-import { createMarkdownRenderer, IncrementalMarkdown } from '../../src/webviews/playground/page/markdown';
+import { createMarkdownRenderer, IncrementalMarkdown } from '../../src/features/playground/page/markdown';
 
 const md = createMarkdownRenderer();
 

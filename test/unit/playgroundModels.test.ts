@@ -1,10 +1,10 @@
 // The playground's model list puts the local models after the service's, by id with the name to show; the page
 // names them "Local · <name>", never by id, and a local model's runs carry no retrieval and need no budgets.
 import { strict as assert } from 'node:assert';
-import { LOCAL_LABEL_CHARS, playgroundModelEntries } from '../../src/webviews/playground/host/playgroundModels';
-import { modelLabel, setModelLabels } from '../../src/webviews/playground/page/modelLabels';
-import { knobProblems, toRunSettings, type Knobs } from '../../src/webviews/playground/page/formValidation';
-import { isWebviewMessage } from '../../src/webviews/playground/protocol';
+import { LOCAL_LABEL_CHARS, playgroundModelEntries } from '../../src/features/playground/host/playgroundModels';
+import { modelLabel, setModelLabels } from '../../src/features/playground/page/modelLabels';
+import { knobProblems, toRunSettings, type Knobs } from '../../src/features/playground/page/formValidation';
+import { isWebviewMessage } from '../../src/features/playground/protocol';
 
 const LOCAL = 'local:0123456789abcdef';
 const hosted = [

@@ -2,9 +2,9 @@
 // export.
 import { strict as assert } from 'node:assert';
 import { contentSecurityPolicy, webviewHtml } from '../../src/util/webviewHtml';
-import { LIMITS, type ExportedRun } from '../../src/webviews/playground/protocol';
-import { runErrorInfo } from '../../src/webviews/playground/host/runError';
-import { exportFileName, fenced, sessionMarkdown } from '../../src/webviews/playground/host/sessionExport';
+import { LIMITS, type ExportedRun } from '../../src/features/playground/protocol';
+import { runErrorInfo } from '../../src/features/playground/host/runError';
+import { exportFileName, fenced, sessionMarkdown } from '../../src/features/playground/host/sessionExport';
 import {
   budgetProblem,
   composedPrompt,
@@ -13,7 +13,7 @@ import {
   promptProblems,
   temperatureProblem,
   toRunSettings,
-} from '../../src/webviews/playground/page/formValidation';
+} from '../../src/features/playground/page/formValidation';
 import { AuthError, CancelledError, NetworkError, RequestError, ServerError } from '../../src/api/errors';
 
 describe('playground page', () => {

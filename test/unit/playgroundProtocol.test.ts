@@ -9,7 +9,7 @@ import {
   webviewMessageProblem,
   type RunSettings,
   type WebviewToHost,
-} from '../../src/webviews/playground/protocol';
+} from '../../src/features/playground/protocol';
 
 const settings: RunSettings = {
   modelName: 'oss-reasoner-8b',

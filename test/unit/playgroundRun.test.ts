@@ -2,9 +2,9 @@
 // equal to the answer in every framing, timings on `done`, stop closing the connection at once, the service's own
 // words on errors, and a snapshot that always agrees with what was sent.
 import { strict as assert } from 'node:assert';
-import { InferenceRun, type InferenceClient } from '../../src/webviews/playground/host/inferenceRun';
-import { OBSERVER_GLOBAL, type PlaygroundObserver } from '../../src/webviews/playground/latencyObserver';
-import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/webviews/playground/protocol';
+import { InferenceRun, type InferenceClient } from '../../src/features/playground/host/inferenceRun';
+import { OBSERVER_GLOBAL, type PlaygroundObserver } from '../../src/features/playground/latencyObserver';
+import type { ChunkMessage, DoneMessage, ErrorMessage, HostToWebview, RunSettings } from '../../src/features/playground/protocol';
 import { composeAnswer } from '../service/inference';
 import { STREAM_ERROR_MARKER } from '../service/emulator';
 import { clientFor, useEmulator } from './helpers';

@@ -1,7 +1,7 @@
 // Fakes for the poller core: a clock with manual timers, an in-memory job list, a scripted status source.
 import type { EvaluationStatus, FinetuneStatus, JobState } from '../../src/api/types';
 import { isActive, jobKey, type JobKind, type JobRecord } from '../../src/jobs/jobRecord';
-import type { PollClock, PollJobs, StatusSource } from '../../src/jobs/pollScheduler';
+import type { PollClock, PollJobs, StatusSource } from '../../src/jobs/jobPoller';
 
 export const SCOPE = 'http://127.0.0.1:1#abc';
 

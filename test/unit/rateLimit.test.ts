@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { HttpClient, parseRetryAfter } from '../../src/api/http';
 import { markerFiles } from '../../src/jobs/notifyOnce';
-import { PollScheduler } from '../../src/jobs/pollScheduler';
+import { JobPoller } from '../../src/jobs/jobPoller';
 import { clientFor, tempDir, useEmulator } from './helpers';
 import { FakeClock, FakeJobs, FakeSource, SCOPE } from './pollRig';
 
@@ -111,7 +111,7 @@ describe('rate-limit headers: the poller waits what the service said', () => {
       let limited = true;
       source.answer = () => (limited ? refusal(headers()) : { state: 'running' });
       const logs: string[] = [];
-      const p = new PollScheduler({
+      const p = new JobPoller({
         connect: async () => ({ scope: SCOPE, source: source.as('A') }),
         jobs,
         claimNotice: markerFiles(tmp.dir),

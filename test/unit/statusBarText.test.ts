@@ -1,7 +1,7 @@
 // What the jobs status bar says: the least advanced running job's progress, not only a count; a failure until seen.
 import { strict as assert } from 'node:assert';
 import type { JobRecord } from '../../src/jobs/jobRecord';
-import { leastProgress, statusBarText } from '../../src/jobs/statusBarText';
+import { leastProgress, statusBarText } from '../../src/features/jobs/statusBarText';
 
 const T0 = 1_700_000_000_000;
 let n = 0;

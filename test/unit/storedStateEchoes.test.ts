@@ -6,8 +6,8 @@ import { strict as assert } from 'node:assert';
 import { rememberDataset } from '../../src/features/evaluate/recentDatasets';
 import { readRecentDatasets, recentDatasetsKey } from '../../src/features/evaluate/datasetItems';
 import { pendingDownloads, setPending, type PendingDownload } from '../../src/features/download/pendingDownloads';
-import { deletePreset, PRESETS_KEY, readPresets, savePreset } from '../../src/webviews/playground/host/presetList';
-import type { Preset } from '../../src/webviews/playground/protocol';
+import { deletePreset, PRESETS_KEY, readPresets, savePreset } from '../../src/features/playground/host/presetList';
+import type { Preset } from '../../src/features/playground/protocol';
 import { JOBS_KEY_PREFIX } from '../../src/storageKeys';
 import { EchoingWorkbench, servicesOver, type WindowState } from './echoingState';
 

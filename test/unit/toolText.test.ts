@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import type { ModelInfo } from '../../src/api/types';
 import { jobListLines, jobStatusLines, modelLines, reportLines } from '../../src/features/tools/toolText';
-import { buildReportView } from '../../src/webviews/report/host/reportView';
+import { buildReportView } from '../../src/features/evaluate/report/host/reportView';
 import { buildLineage } from '../../src/jobs/lineage';
 import { evaluationRecord, finetuneRecord, T0 } from './builders/jobRecords';
 

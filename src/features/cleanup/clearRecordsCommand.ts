@@ -12,7 +12,7 @@ import { isActive } from '../../jobs/jobRecord';
 import type { Services } from '../../services';
 import { DROPPED_EVALUATIONS_KEY_PREFIX, JOBS_KEY_PREFIX, RECENT_DATASETS_KEY_PREFIX } from '../../storageKeys';
 import { showInformationMessage, showWarningMessage } from '../../util/notify';
-import type { PlaygroundManager } from '../../webviews/playground/host/playgroundManager';
+import type { PlaygroundManager } from '../playground/host/playgroundManager';
 
 /** What can be cleared; the in-editor tests name them. */
 export type RecordKind = 'jobs' | 'datasets' | 'knownModels' | 'playgroundHistory' | 'presets' | 'localModels' | 'folders' | 'profiles';

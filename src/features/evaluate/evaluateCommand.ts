@@ -15,7 +15,7 @@ import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
 import { showErrorMessage } from '../../util/notify';
 import { FIXES } from '../../util/classifyError';
-import { chooseStartActionTitle, keepUnreadableStart } from '../../jobs/chooseStartedJobReading';
+import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
 import { rememberDataset } from './recentDatasets';
 

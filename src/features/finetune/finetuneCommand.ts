@@ -36,7 +36,7 @@ import { COMMANDS } from '../../contributions';
 import { classifyError, FIXES, type ErrorKind } from '../../util/classifyError';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
-import { chooseStartActionTitle, keepUnreadableStart } from '../../jobs/chooseStartedJobReading';
+import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { markWalkthroughStep } from '../../util/walkthroughStep';
 
 export type { FinetuneAnswers } from './finetuneAnswers';

@@ -12,7 +12,7 @@ import { classifyError, FIXES } from '../../util/classifyError';
 import { withProgress } from '../../util/notify';
 import { untrustedText } from '../../util/untrustedText';
 import { formatAccuracy } from '../../jobs/jobFormat';
-import { latestEvaluations } from './evaluationText';
+import { latestEvaluations } from '../../jobs/evaluationHistory';
 import { lineageLines, lineageOrigins } from '../../jobs/lineage';
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
 import { markWalkthroughStep } from '../../util/walkthroughStep';

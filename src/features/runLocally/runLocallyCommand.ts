@@ -10,8 +10,8 @@ import { COMMANDS } from '../../contributions';
 import { platformPackageMessage } from '../../local/localRunMessages';
 import type { LocalModel } from '../../local/storedLocalModels';
 import type { Services } from '../../services';
-import type { PlaygroundManager } from '../../webviews/playground/host/playgroundManager';
-import type { PlaygroundPanel } from '../../webviews/playground/host/playgroundPanel';
+import type { PlaygroundManager } from '../playground/host/playgroundManager';
+import type { PlaygroundPanel } from '../playground/host/playgroundPanel';
 import { modelNameFromArgument } from '../models/modelArgument';
 import { showInformationMessage, showWarningMessage } from '../../util/notify';
 

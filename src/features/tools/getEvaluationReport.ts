@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
-import { buildReportView } from '../../webviews/report/host/reportView';
+import { buildReportView } from '../evaluate/report/host/reportView';
 import { fields, requiredString, runTool, textResult } from './toolShared';
 import { reportLines } from './toolText';
 

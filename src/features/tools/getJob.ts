@@ -3,7 +3,7 @@
 // (one round of the poller, which keeps the record every view shows), so the answer is as fresh as it can be.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
-import type { JobPoller } from '../../jobs/jobPoller';
+import type { EditorJobPoller as JobPoller } from '../../jobs/editorJobPoller';
 import { isFollowed } from '../../jobs/jobRecord';
 import { fields, requiredString, runTool, said, textResult } from './toolShared';
 import { jobStatusLines } from './toolText';

@@ -15,7 +15,7 @@ import { formatBytes } from '../../util/byteSize';
 import { markdownLiteral } from '../../util/untrustedText';
 import { answersProblems, type FinetuneAnswers } from '../finetune/finetuneAnswers';
 import { checkFinetuneFiles, nodeByteReader, type CheckedFile } from '../finetune/finetuneFiles';
-import { keepUnreadableStart } from '../../jobs/chooseStartedJobReading';
+import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { startedRecord, startFinetuneJob } from '../finetune/finetuneCommand';
 import {
   fields,

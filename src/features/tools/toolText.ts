@@ -6,9 +6,9 @@ import { redact } from '../../api/redact';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { isActive } from '../../jobs/jobRecord';
 import { formatAccuracy, formatDuration, elapsedMs, stateWord } from '../../jobs/jobFormat';
-import { latestEvaluations } from '../models/evaluationText';
+import { latestEvaluations } from '../../jobs/evaluationHistory';
 import { lineageOrigins } from '../../jobs/lineage';
-import type { ReportView } from '../../webviews/report/protocol';
+import type { ReportView } from '../evaluate/report/protocol';
 import { untrustedText } from '../../util/untrustedText';
 import { formatBytes } from '../../util/byteSize';
 

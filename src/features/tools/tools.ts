@@ -2,7 +2,7 @@
 // module registers each name once with vscode.lm.registerTool and forwards to the tool of that name here.
 import type { Services } from '../../services';
 import { LM_TOOLS } from '../../contributions';
-import type { JobPoller } from '../../jobs/jobPoller';
+import type { EditorJobPoller as JobPoller } from '../../jobs/editorJobPoller';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { askModelTool } from './askModel';
 import { downloadModelTool } from './downloadModel';

@@ -1,7 +1,7 @@
 // Figure 3: token latency in the playground. The emulator (this process) streams numbered words at 2,000 tokens/s
 // (tokenIntervalMs 0.5, a schedule from the stream's start) and records when it writes each token; the playground, in
 // VS Code's server build opened in headless Chromium (the e2e harness, with the working tree's dist/ as the development
-// extension), is watched through the playground's observer seam (src/webviews/playground/latencyObserver.ts): in the extension
+// extension), is watched through the playground's observer seam (src/features/playground/latencyObserver.ts): in the extension
 // host by a helper extension installed beside it (test/bench/latencyHostObserver.ts: each chunk's read and post), in
 // the page by an observer set here through Playwright (each chunk's arrival, each rendered frame). A token's latency is
 // the time of the first frame whose character count includes it minus its write time, all on the epoch clock
@@ -14,7 +14,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { writeDemoWorkspace } from '../../../scripts/demoWorkspace';
 import { PlaygroundPage } from '../../e2e/playgroundPage';
 import { eventually, Workbench } from '../../e2e/workbench';
-import { OBSERVER_GLOBAL } from '../../../src/webviews/playground/latencyObserver';
+import { OBSERVER_GLOBAL } from '../../../src/features/playground/latencyObserver';
 import { startEmulator, type Emulator } from '../../service/emulator';
 import { tokensOf } from '../../service/inference';
 import { describeMissing, missingBrowser } from '../../runners/hostPrerequisites';

@@ -8,7 +8,7 @@
 // the epoch clock of both sides; the reference is the answer tokens of the same runs, measured the same way.
 import * as os from 'node:os';
 import type { Frame } from 'playwright-core';
-import { OBSERVER_GLOBAL } from '../../../src/webviews/playground/latencyObserver';
+import { OBSERVER_GLOBAL } from '../../../src/features/playground/latencyObserver';
 import { inlineReasoning, tokensOf } from '../../service/inference';
 import type { ReasoningForm } from '../../service/types';
 import { eventually } from '../../e2e/workbench';

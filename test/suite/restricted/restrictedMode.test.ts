@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/contributions';
 import type { LocalRuntime } from '../../../src/local/localRuntime';
 import { LOCAL_MODELS_KEY } from '../../../src/storageKeys';
-import type { PlaygroundPanel } from '../../../src/webviews/playground/host/playgroundPanel';
+import type { PlaygroundPanel } from '../../../src/features/playground/host/playgroundPanel';
 import { FakeLocalRuntime } from '../../unit/fakeLocalRuntime';
 import { recordingMessages, waitFor, type ShownMessage } from '../helpers';
 import { record, runSettings, waitForEnd } from '../playgroundMessages';

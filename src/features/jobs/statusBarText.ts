@@ -1,8 +1,8 @@
 // What the jobs status bar item says, from the job list alone: no vscode, tested in plain mocha. A running job shows
 // how far it is, not only that it runs; with several, the least advanced, since that one says when all are done. A job
 // the person stopped following is left out: nothing updates it any more, so it would read as stuck.
-import { isFollowed, type JobRecord } from './jobRecord';
-import { l10n } from '../l10n';
+import { isFollowed, type JobRecord } from '../../jobs/jobRecord';
+import { l10n } from '../../l10n';
 
 export interface StatusBarText {
   /** With codicons, e.g. "$(warning) Job failed  $(sync~spin) 2 jobs · 40%". */

@@ -1,5 +1,7 @@
-// Checks for values that crossed a boundary (a webview's message, the local runtime child's): each check says why a
-// value is not what is expected, or undefined when it is. No vscode and no Node: the webview bundles use it too.
+// Strict checks for values that crossed a boundary (a webview's message, the local runtime child's, a record read back
+// from globalState): each check says why a value is not exactly what is expected, or undefined when it is. Strict, not
+// guessed: unlike src/api's inference of an answer's structure, nothing unknown passes. No vscode and no Node: the
+// webview bundles use it too.
 
 export type Check = (value: unknown) => string | undefined;
 
@@ -8,7 +10,7 @@ export function isRecord(x: unknown): x is Record<string, unknown> {
 }
 
 /** Exactly these keys: a missing required one or any unknown one is refused (it would be a protocol drift). */
-export function shape(required: Record<string, Check>, optional: Record<string, Check> = {}): Check {
+export function exactFields(required: Record<string, Check>, optional: Record<string, Check> = {}): Check {
   return (value) => {
     if (!isRecord(value)) return 'not an object';
     // Own keys only: `in` would also see Object.prototype, so "__proto__" or "toString" would pass as known.

@@ -3,12 +3,21 @@
 // argument. The view owns its TreeView, because it needs visibility (the elapsed-time ticker) and reveal().
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { redact } from '../api/redact';
-import { formatAccuracy, formatDuration, jobDescription, jobRowTitle, jobTitle, elapsedMs, stateWord, timeLeft } from './jobFormat';
-import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
-import { lineageLines } from './lineage';
-import type { Services } from '../services';
-import { untrustedText } from '../util/untrustedText';
+import { redact } from '../../api/redact';
+import {
+  formatAccuracy,
+  formatDuration,
+  jobDescription,
+  jobRowTitle,
+  jobTitle,
+  elapsedMs,
+  stateWord,
+  timeLeft,
+} from '../../jobs/jobFormat';
+import { isActive, isFollowed, jobKey, type JobRecord } from '../../jobs/jobRecord';
+import { lineageLines } from '../../jobs/lineage';
+import type { Services } from '../../services';
+import { untrustedText } from '../../util/untrustedText';
 
 /** A row. Stable per job (the tree refreshes single rows by identity); its record is replaced on each render. */
 export class JobNode {

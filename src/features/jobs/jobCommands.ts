@@ -2,16 +2,16 @@
 // now), show the view; Choose How to Read… a job's status or a started job's id.
 // Removing only forgets a job here; nothing is cancelled on the service (the spec has no cancel endpoint).
 import * as vscode from 'vscode';
-import { COMMANDS } from '../contributions';
-import { isActive, isFollowed, jobKey, type JobRecord } from './jobRecord';
-import { jobTitle } from './jobFormat';
-import type { PollRound } from './pollScheduler';
-import type { Services } from '../services';
-import { VIEW_JOBS } from '../services';
+import { COMMANDS } from '../../contributions';
+import { isActive, isFollowed, jobKey, type JobRecord } from '../../jobs/jobRecord';
+import { jobTitle } from '../../jobs/jobFormat';
+import type { PollRound } from '../../jobs/jobPoller';
+import type { Services } from '../../services';
+import { VIEW_JOBS } from '../../services';
 import { chooseStatusReading } from './chooseStatusReading';
 import { chooseStartedJobReading } from './chooseStartedJobReading';
 import { isJobNode } from './jobsTree';
-import { showInformationMessage, showWarningMessage, withProgress } from '../util/notify';
+import { showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
 
 export interface JobCommandDeps {
   poller: { pollNow(): Promise<PollRound | undefined> };

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../../contributions';
 import type { PlaygroundManager } from './playgroundManager';
 import { LIMITS } from '../protocol';
-import { modelNameFromArgument } from '../../../features/models/modelArgument';
+import { modelNameFromArgument } from '../../models/modelArgument';
 import { showInformationMessage, showWarningMessage } from '../../../util/notify';
 
 export function playgroundCommands(manager: PlaygroundManager) {

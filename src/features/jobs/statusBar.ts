@@ -3,13 +3,13 @@
 // otherwise. Rendered from the job list by one function, render(), whenever the store or the session changes; the
 // words come from statusBarText.ts.
 import * as vscode from 'vscode';
-import { redact } from '../api/redact';
-import { COMMANDS } from '../contributions';
-import { jobDescription, jobTitle } from './jobFormat';
-import { isFollowed, type JobRecord } from './jobRecord';
-import type { Services } from '../services';
+import { redact } from '../../api/redact';
+import { COMMANDS } from '../../contributions';
+import { jobDescription, jobTitle } from '../../jobs/jobFormat';
+import { isFollowed, type JobRecord } from '../../jobs/jobRecord';
+import type { Services } from '../../services';
 import { statusBarText } from './statusBarText';
-import { untrustedText } from '../util/untrustedText';
+import { untrustedText } from '../../util/untrustedText';
 
 export const STATUS_BAR_ID = 'hostedReasoning.jobs';
 

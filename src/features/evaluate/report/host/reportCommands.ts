@@ -1,9 +1,9 @@
 // "Open Evaluation Report": from a model's context menu (Models view), an evaluation's row (Jobs view), the
 // notification of an evaluation that ended, or the palette (then a pick of the models). It takes a model name only.
 import * as vscode from 'vscode';
-import { COMMANDS } from '../../../contributions';
+import { COMMANDS } from '../../../../contributions';
 import type { ReportManager } from './reportManager';
-import { modelNameFromArgument } from '../../../features/models/modelArgument';
+import { modelNameFromArgument } from '../../../models/modelArgument';
 
 export function reportCommands(manager: ReportManager, pickModel: (title: string) => Promise<string | undefined>) {
   return {

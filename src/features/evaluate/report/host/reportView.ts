@@ -1,11 +1,11 @@
 // What one report panel shows, from the job records of one scope alone (so it is the same after a reload, and tested
 // without vscode): the model's evaluations by dataset, its base's and any added model's on the same datasets beside
 // them, and the model compared with each. The grouping and the statistics are comparison.ts and statistics.ts.
-import { isActive, type JobRecord } from '../../../jobs/jobRecord';
-import { buildComparison, type EvaluationEntry, type ModelEvaluations } from '../../../features/evaluate/comparison';
-import { compareProportions } from '../../../features/evaluate/statistics';
-import { lineageOrigins } from '../../../jobs/lineage';
-import { redact } from '../../../api/redact';
+import { isActive, type JobRecord } from '../../../../jobs/jobRecord';
+import { buildComparison, type EvaluationEntry, type ModelEvaluations } from '../../comparison';
+import { compareProportions } from '../../statistics';
+import { lineageOrigins } from '../../../../jobs/lineage';
+import { redact } from '../../../../api/redact';
 import type {
   ReportComparison,
   ReportLineage,

@@ -2,7 +2,7 @@
 // (evaluate the base on a row, add a model, export). Every string goes in as text (the h() builder and textContent);
 // service text is never parsed as HTML. The host re-posts the whole view whenever a job changes.
 // First: the host's translations are installed before any module writes a word.
-import '../../playground/page/l10nStart';
+import '../../../playground/page/l10nStart';
 import {
   isHostReportMessage,
   lineageTime,
@@ -13,9 +13,9 @@ import {
   type ReportToHost,
   type ReportView,
 } from '../protocol';
-import { h, setChildren, vscodeApi } from '../../playground/page/dom';
-import { formatBytes } from '../../../util/byteSize';
-import { l10n } from '../../../l10n';
+import { h, setChildren, vscodeApi } from '../../../playground/page/dom';
+import { formatBytes } from '../../../../util/byteSize';
+import { l10n } from '../../../../l10n';
 import { chart } from './chart';
 import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
 

@@ -5,7 +5,7 @@
 
 import type { ErrorKind } from '../../util/classifyError';
 
-import { arrayOf, bool, isRecord, literal, messageProblem, num, shape, str, type Check } from '../../shape';
+import { arrayOf, bool, isRecord, literal, messageProblem, num, exactFields, str, type Check } from '../../strictChecks';
 
 export { PLAYGROUND_VIEW_TYPE } from '../../contributions';
 
@@ -243,7 +243,7 @@ const modelName = nonBlank(LIMITS.modelNameChars);
 const temperature = num(-LIMITS.temperatureAbs, LIMITS.temperatureAbs);
 const budget = num(1, LIMITS.budgetMax, true);
 
-const settingsCheck = shape(
+const settingsCheck = exactFields(
   {
     modelName,
     prompt: nonBlank(LIMITS.promptChars),
@@ -256,12 +256,12 @@ const settingsCheck = shape(
   { queryOnly: str(0, LIMITS.promptChars) },
 );
 
-const presetCheck = shape({
+const presetCheck = exactFields({
   name: nonBlank(LIMITS.presetNameChars),
-  settings: shape({ temperature, useRag: bool, sequentialBudget: budget, parallelBudget: budget, stream: bool }, { modelName }),
+  settings: exactFields({ temperature, useRag: bool, sequentialBudget: budget, parallelBudget: budget, stream: bool }, { modelName }),
 });
 
-const timingCheck = shape(
+const timingCheck = exactFields(
   { totalMs: num(0, Number.MAX_SAFE_INTEGER), chars: num(0, Number.MAX_SAFE_INTEGER, true) },
   {
     ttfbMs: num(0, Number.MAX_SAFE_INTEGER),
@@ -270,7 +270,7 @@ const timingCheck = shape(
   },
 );
 
-const exportedRunCheck = shape(
+const exportedRunCheck = exactFields(
   {
     runId,
     startedAt: num(0, 8.64e15),
@@ -284,16 +284,16 @@ const exportedRunCheck = shape(
 const typeIs = (...names: WebviewMessageType[]): Check => literal(...names);
 
 const MESSAGE_CHECKS: { [K in WebviewMessageType]: Check } = {
-  ready: shape({ type: typeIs('ready') }),
-  run: shape({ type: typeIs('run'), runId, settings: settingsCheck }),
-  stop: shape({ type: typeIs('stop'), runId }),
-  refreshModels: shape({ type: typeIs('refreshModels') }),
-  copy: shape({ type: typeIs('copy'), text: str(0, LIMITS.copyChars) }),
-  openLink: shape({ type: typeIs('openLink'), url: str(1, LIMITS.urlChars) }),
-  savePreset: shape({ type: typeIs('savePreset'), preset: presetCheck }),
-  deletePreset: shape({ type: typeIs('deletePreset'), name: nonBlank(LIMITS.presetNameChars) }),
-  export: shape({ type: typeIs('export'), runs: arrayOf(LIMITS.exportRuns, exportedRunCheck) }),
-  fix: shape({ type: typeIs('fix'), fix: literal(...ERROR_FIXES) }),
+  ready: exactFields({ type: typeIs('ready') }),
+  run: exactFields({ type: typeIs('run'), runId, settings: settingsCheck }),
+  stop: exactFields({ type: typeIs('stop'), runId }),
+  refreshModels: exactFields({ type: typeIs('refreshModels') }),
+  copy: exactFields({ type: typeIs('copy'), text: str(0, LIMITS.copyChars) }),
+  openLink: exactFields({ type: typeIs('openLink'), url: str(1, LIMITS.urlChars) }),
+  savePreset: exactFields({ type: typeIs('savePreset'), preset: presetCheck }),
+  deletePreset: exactFields({ type: typeIs('deletePreset'), name: nonBlank(LIMITS.presetNameChars) }),
+  export: exactFields({ type: typeIs('export'), runs: arrayOf(LIMITS.exportRuns, exportedRunCheck) }),
+  fix: exactFields({ type: typeIs('fix'), fix: literal(...ERROR_FIXES) }),
 };
 
 /** Why `x` is not a valid webview -> host message (for the log), or undefined when it is valid. */

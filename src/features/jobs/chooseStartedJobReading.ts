@@ -5,16 +5,16 @@
 // as if the start had been read: the Jobs view, the status bar and the poller follow it. Nothing is sent again.
 // The command takes no arguments (a command link can pass any): the answer and the job are the ones this window kept.
 import * as vscode from 'vscode';
-import { ContractError } from '../api/errors';
-import { readByChosenPlace, startedJobFields, type StartedJobKind } from '../api/startedJobChoice';
-import type { Services } from '../services';
-import { VIEW_JOBS } from '../services';
-import { showInformationMessage, showWarningMessage } from '../util/notify';
-import { pickAnswerField } from '../util/pickAnswerField';
-import { untrustedText } from '../util/untrustedText';
-import type { JobRecord } from './jobRecord';
-import { buildLineage } from './lineage';
-import type { UnreadableStart } from './unreadableStarts';
+import { ContractError } from '../../api/errors';
+import { readByChosenPlace, startedJobFields, type StartedJobKind } from '../../api/startedJobChoice';
+import type { Services } from '../../services';
+import { VIEW_JOBS } from '../../services';
+import { showInformationMessage, showWarningMessage } from '../../util/notify';
+import { pickAnswerField } from '../../util/pickAnswerField';
+import { untrustedText } from '../../util/untrustedText';
+import type { JobRecord } from '../../jobs/jobRecord';
+import { buildLineage } from '../../jobs/lineage';
+import type { UnreadableStart } from '../../jobs/unreadableStarts';
 
 /** The action a start's error message offers. */
 export function chooseStartActionTitle(): string {

@@ -2,11 +2,11 @@
 // come back after a window reload through the serializer the entry module registers (their page kept the model's name
 // in its state). Constructing it is cheap: no panel or page until one is opened.
 import * as vscode from 'vscode';
-import type { Services } from '../../../services';
+import type { Services } from '../../../../services';
 import { isReportPanelState, REPORT_VIEW_TYPE } from '../protocol';
 import { ReportPanel, type ReportDeps } from './reportPanel';
-import { webviewOptions } from '../../../util/webviewPanel';
-import { untrustedText } from '../../../util/untrustedText';
+import { webviewOptions } from '../../../../util/webviewPanel';
+import { untrustedText } from '../../../../util/untrustedText';
 
 export class ReportManager implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private readonly open = new Map<string, ReportPanel>();

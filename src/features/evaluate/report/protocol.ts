@@ -2,10 +2,10 @@
 // The page's messages are untrusted input: the host acts on one only after `reportMessageProblem` found nothing wrong,
 // and a message never carries a dataset or a model name to act on, only the index of a dataset row the host itself
 // rendered. No `vscode` and no Node imports: this module is bundled into the page too.
-import type { Verdict } from '../../features/evaluate/statistics';
-import { isRecord, literal, messageProblem, num, shape, type Check } from '../../shape';
+import type { Verdict } from '../statistics';
+import { isRecord, literal, messageProblem, num, exactFields, type Check } from '../../../strictChecks';
 
-export { REPORT_VIEW_TYPE } from '../../contributions';
+export { REPORT_VIEW_TYPE } from '../../../contributions';
 
 export const REPORT_LIMITS = {
   modelNameChars: 256,
@@ -124,10 +124,10 @@ export type ReportToHost =
   { type: 'ready' } | { type: 'evaluateBase'; datasetId: number } | { type: 'addModel' } | { type: 'export'; format: ExportFormat };
 
 const REPORT_CHECKS: Record<ReportToHost['type'], Check> = {
-  ready: shape({ type: literal('ready') }),
-  addModel: shape({ type: literal('addModel') }),
-  evaluateBase: shape({ type: literal('evaluateBase'), datasetId: num(0, REPORT_LIMITS.datasetRows - 1, true) }),
-  export: shape({ type: literal('export'), format: literal('markdown', 'csv') }),
+  ready: exactFields({ type: literal('ready') }),
+  addModel: exactFields({ type: literal('addModel') }),
+  evaluateBase: exactFields({ type: literal('evaluateBase'), datasetId: num(0, REPORT_LIMITS.datasetRows - 1, true) }),
+  export: exactFields({ type: literal('export'), format: literal('markdown', 'csv') }),
 };
 
 /** Why `x` is not a valid page -> host message (for the log), or undefined when it is valid. */

@@ -5,16 +5,16 @@
 // The answer is the one the extension itself kept: the command takes only the row, and reads the job from the store
 // of the current service (a command link can pass any argument; it must not name another service's job).
 import * as vscode from 'vscode';
-import { answerFields } from '../api/answerFields';
-import type { JobStatusPart, JobStatusProfile } from '../api/jobStatusProfile';
-import { normaliseState } from '../api/stateWords';
-import type { JobState } from '../api/types';
-import type { Services } from '../services';
-import { showInformationMessage } from '../util/notify';
-import { pickAnswerField } from '../util/pickAnswerField';
-import { interact } from '../util/quickInputStep';
-import { untrustedText } from '../util/untrustedText';
-import { isActive } from './jobRecord';
+import { answerFields } from '../../api/answerFields';
+import type { JobStatusPart, JobStatusProfile } from '../../api/jobStatusProfile';
+import { normaliseState } from '../../api/stateWords';
+import type { JobState } from '../../api/types';
+import type { Services } from '../../services';
+import { showInformationMessage } from '../../util/notify';
+import { pickAnswerField } from '../../util/pickAnswerField';
+import { interact } from '../../util/quickInputStep';
+import { untrustedText } from '../../util/untrustedText';
+import { isActive } from '../../jobs/jobRecord';
 import { isJobNode } from './jobsTree';
 
 interface StateItem extends vscode.QuickPickItem {

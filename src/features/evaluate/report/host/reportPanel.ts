@@ -2,15 +2,15 @@
 // Every message from the page passes the protocol guard or is dropped. The page names a dataset only by the index of
 // a row this panel rendered, and never a model: what is evaluated comes from this panel's own view or the user's pick.
 import * as vscode from 'vscode';
-import type { Services } from '../../../services';
+import type { Services } from '../../../../services';
 import { reportMessageProblem, REPORT_LIMITS, type ExportFormat, type HostToReport, type ReportToHost, type ReportView } from '../protocol';
-import { WebviewPanelHost } from '../../../util/webviewPanel';
+import { WebviewPanelHost } from '../../../../util/webviewPanel';
 import { buildReportView } from './reportView';
 import { reportCsv, reportFileName, reportMarkdown } from './reportExport';
-import { defaultSaveFolder } from '../../../features/download/defaultSaveFolder';
-import { showInformationMessage } from '../../../util/notify';
-import { untrustedText } from '../../../util/untrustedText';
-import { editGlobalState } from '../../../globalStateEdit';
+import { defaultSaveFolder } from '../../../download/defaultSaveFolder';
+import { showInformationMessage } from '../../../../util/notify';
+import { untrustedText } from '../../../../util/untrustedText';
+import { editGlobalState } from '../../../../globalStateEdit';
 
 const LAST_EXPORT_FOLDER = 'hostedReasoning.report.lastExportFolder';
 

@@ -1,13 +1,13 @@
 // Tells the user a job ended, once across all windows (the poller decides which window: `JobFinished.notify`), and
 // offers the next step: evaluate, try, download or run locally a new model; see an evaluation in the list; read why one failed.
 import * as vscode from 'vscode';
-import { redact } from '../api/redact';
-import { COMMANDS } from '../contributions';
-import type { Log } from '../log';
-import { evaluationSummary, oneLine } from './jobFormat';
-import { jobKey, type JobRecord } from './jobRecord';
-import type { JobFinished } from './pollScheduler';
-import { showErrorMessage, showInformationMessage, showWarningMessage } from '../util/notify';
+import { redact } from '../../api/redact';
+import { COMMANDS } from '../../contributions';
+import type { Log } from '../../log';
+import { evaluationSummary, oneLine } from '../../jobs/jobFormat';
+import { jobKey, type JobRecord } from '../../jobs/jobRecord';
+import type { JobFinished } from '../../jobs/jobPoller';
+import { showErrorMessage, showInformationMessage, showWarningMessage } from '../../util/notify';
 
 /** What `COMMANDS.showJobs` accepts to reveal one row. */
 export interface ShowJobsArgs {

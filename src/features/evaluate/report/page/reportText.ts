@@ -1,6 +1,6 @@
 // The report's words, from the view-model alone: the verdict sentences, the judge warning and the chart's summary for
 // screen readers. Plain functions (no DOM), so plain mocha checks them.
-import { l10n } from '../../../l10n';
+import { l10n } from '../../../../l10n';
 import type { ReportComparison, ReportDataset, ReportEvaluation, ReportView } from '../protocol';
 
 export const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
