@@ -50,7 +50,7 @@ const TALL_WINDOW_HEIGHT = 1000;
 /** Wide enough for a service-chosen model name (ft:<base>:<name>:<job>) in the side bar. */
 const WIDE_SIDE_BAR = 560;
 
-/** "84.0% (42/50)", as src/features/models/evaluationText.ts writes it. */
+/** "84.0% (42/50)", as src/jobs/evaluationHistory.ts writes it. */
 function accuracyText(correct: number, total: number): string {
   return `${((correct / total) * 100).toFixed(1)}% (${correct}/${total})`;
 }
