@@ -84,6 +84,12 @@ describe('Pre-flight read in the finetune tool’s confirmation', function () {
     assert.deepEqual(outcome, { failure: 'no worker [x](command:y)' });
     const shown = confirmationPreflight([{ label: 'handbook.pdf', size: 1 }], outcome, 5);
     assert.ok(shown.note && !shown.note.includes('[x]('), shown.note);
+    const thrown = await readForConfirmation([file('handbook.pdf')], {
+      read: () => {
+        throw new Error('no reader');
+      },
+    });
+    assert.deepEqual(thrown, { failure: 'no reader' });
   });
 
   it('a cancelled confirmation stops the read at once', async () => {

@@ -40,10 +40,13 @@ export function readForConfirmation(files: readonly PreflightFile[], options: Co
     const timer = setTimeout(() => end({ failure: l10n.t('not read within {0} s', boundMs / 1000) }), boundMs);
     if (options.signal?.aborted) return onCancel();
     options.signal?.addEventListener('abort', onCancel, { once: true });
-    read(files, { signal: stop.signal, timeoutMs: boundMs }).then(
-      (results) => end({ results }),
-      (e: unknown) => end({ failure: e instanceof Error ? e.message : String(e) }),
-    );
+    // Through a promise: a reader that throws at once is said as one that fails later.
+    Promise.resolve()
+      .then(() => read(files, { signal: stop.signal, timeoutMs: boundMs }))
+      .then(
+        (results) => end({ results }),
+        (e: unknown) => end({ failure: e instanceof Error ? e.message : String(e) }),
+      );
   });
 }
 

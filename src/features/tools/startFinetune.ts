@@ -105,10 +105,15 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
       // The wizard's pre-flight read (a worker thread), bounded: the confirmation shows whatever the read does.
       const stop = new AbortController();
       const cancelled = token.onCancellationRequested(() => stop.abort());
-      const read = await readForConfirmation(
-        checked.files.map((f) => ({ path: f.id, kind: f.kind, label: f.label })),
-        { signal: stop.signal },
-      ).finally(() => cancelled.dispose());
+      let read;
+      try {
+        read = await readForConfirmation(
+          checked.files.map((f) => ({ path: f.id, kind: f.kind, label: f.label })),
+          { signal: stop.signal },
+        );
+      } finally {
+        cancelled.dispose();
+      }
       // Markdown (lists): each name the workspace or the model wrote is shown as exactly its characters.
       const shown = confirmationPreflight(checked.files, read, a.numQs);
       const details = [
