@@ -50,6 +50,9 @@ export const readEvaluationStatus = answerReader(function readEvaluationStatus(
 ): StatusReading<EvaluationStatus> {
   const { read, profile, change } = readJobStatus('evaluationStatus', body, known);
   const { state, rawState } = read;
+  // How far a running evaluation is, when the service says it (the spec does not): read as a finetune's, for its time left.
+  const progress =
+    read.progress === undefined ? {} : { progress: read.progress, ...(read.stage === undefined ? {} : { stage: read.stage }) };
   if (state === 'completed') {
     const result = readEvaluationResult(read.result);
     if (result) return { status: { jobId, state, rawState, result, raw: body }, profile, change };
@@ -61,7 +64,7 @@ export const readEvaluationStatus = answerReader(function readEvaluationStatus(
     return { status: { jobId, state: 'failed', rawState, error, raw: body }, profile, change };
   }
   const error = state === 'failed' ? (read.error ?? 'The evaluation failed without a reason.') : undefined;
-  return { status: { jobId, state, rawState, error, raw: body }, profile, change };
+  return { status: { jobId, state, rawState, ...progress, error, raw: body }, profile, change };
 });
 
 export const decodeEvaluationStatus = answerReader(function decodeEvaluationStatus(jobId: string, body: unknown): EvaluationStatus {

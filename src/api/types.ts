@@ -56,6 +56,10 @@ export interface EvaluationStatus {
   jobId: string;
   state: JobState;
   rawState?: string;
+  /** 0..100 when the answer has it: the spec (4.6) shows none, some services say it (as for a finetune). */
+  progress?: number;
+  /** The phase word beside the state word, as for a finetune. */
+  stage?: string;
   result?: EvaluationResult;
   error?: string;
   raw: unknown;

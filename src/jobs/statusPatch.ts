@@ -28,21 +28,26 @@ export type JobPatch = Partial<
 >;
 
 export function finetunePatch(current: JobRecord, status: FinetuneStatus, now: number): JobPatch {
-  const patch: JobPatch = { state: status.state, ...keptText(status) };
-  // An answer without progress keeps the last known value: a bar that jumps back to nothing says less.
-  if (status.progress !== undefined) {
-    patch.progress = status.progress;
-    // The stage: a phase word beside the state word, else the state word (`training`): a new one starts the rate again.
-    const stage = status.stage ?? status.rawState;
-    const reading = {
-      at: now,
-      progress: status.progress,
-      ...(stage === undefined ? {} : { stage: capText(stage, MAX_STATE_WORD_LENGTH) }),
-    };
-    patch.readings = appendReading(current.readings, reading);
-  }
+  const patch: JobPatch = { state: status.state, ...keptText(status), ...progressPatch(current, status, now) };
   Object.assign(patch, adoptedName(current, status));
   return finish(current, patch, now);
+}
+
+/**
+ * The progress a status says, and the reading it makes for the time left (timeLeft.ts): the same for a finetune and an
+ * evaluation whose service reports progress. An answer without progress keeps the last known value: a bar that jumps
+ * back to nothing says less.
+ */
+function progressPatch(current: JobRecord, status: Pick<FinetuneStatus, 'progress' | 'stage' | 'rawState'>, now: number): JobPatch {
+  if (status.progress === undefined) return {};
+  // The stage: a phase word beside the state word, else the state word (`training`): a new one starts the rate again.
+  const stage = status.stage ?? status.rawState;
+  const reading = {
+    at: now,
+    progress: status.progress,
+    ...(stage === undefined ? {} : { stage: capText(stage, MAX_STATE_WORD_LENGTH) }),
+  };
+  return { progress: status.progress, readings: appendReading(current.readings, reading) };
 }
 
 /**
@@ -56,7 +61,11 @@ function adoptedName(current: JobRecord, status: FinetuneStatus): JobPatch {
 }
 
 export function evaluationPatch(current: JobRecord, status: EvaluationStatus, now: number): JobPatch {
-  const patch: JobPatch = { state: status.state, ...keptText({ rawState: status.rawState, error: status.error }) };
+  const patch: JobPatch = {
+    state: status.state,
+    ...keptText({ rawState: status.rawState, error: status.error }),
+    ...progressPatch(current, status, now),
+  };
   if (status.result) patch.result = status.result;
   return finish(current, patch, now);
 }

@@ -9,6 +9,7 @@ import { repoRoot } from '../runners/vscodeServerLayout';
 
 export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'finetune-wizard.png': '02-finetune-summary.png',
+  'finetune-preflight.png': '21-finetune-preflight-review.png',
   'models-and-jobs.png': '03-evaluate-finished.png',
   'evaluation-report.png': '10-evaluation-report-verdict.png',
   'playground.png': '08-playground-layout-reasoning-open.png',

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { BrowserContext, Dialog, Page } from 'playwright-core';
 import { CHAT_WITHOUT_COPILOT } from '../../scripts/demoSettings';
 import { writeDemoWorkspace } from '../../scripts/demoWorkspace';
+import { writeTextlessPdf } from '../service/fixtures';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
 import { installVsix, packagedVsixPath } from '../runners/installExtension';
@@ -40,6 +41,8 @@ const logPath = path.join(outputDir, 'run.log');
  */
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const DEMO_KEY = 'demo-key';
+/** The UI run's scanned-looking PDF (step 21), written beside the demo workspace's documents. */
+const SCANNED_PDF = 'scanned-brochure.pdf';
 /** The platform package is what a person on this machine installs; unlike the universal one it runs models locally. */
 const PLATFORM_TARGET = `${process.platform}-${process.arch}`;
 /** The packaged extension as a person installs it, or the working tree's build as the development extension. */
@@ -238,6 +241,8 @@ async function main(): Promise<number> {
   try {
     emu = await startEmulator(EMULATOR_TIMINGS);
     await writeDemoWorkspace(workspace);
+    // Beside the demo's documents, a PDF as a scanner makes it: two pages of pictures, no text layer (step 21).
+    await writeTextlessPdf(path.join(workspace, SCANNED_PDF), 2);
     const userSettingsFile = writeUserSettings(userDataDir, emu, downloadFolder);
     console.log(`[e2e] emulator on ${emu.url}; workspace ${workspace}`);
 
@@ -289,6 +294,7 @@ async function main(): Promise<number> {
       home,
       scratch: tmp,
       sourcePdfs: ['product-handbook.pdf', 'release-notes.pdf'],
+      scannedPdf: SCANNED_PDF,
       baseModel: 'oss-reasoner-8b',
       modelName: 'lumen-e2e',
       dataset: 'demo-qa',

@@ -37,6 +37,8 @@ export interface StoryEnvironment {
   readonly scratch: string;
   /** Two PDFs of the workspace (names as the Explorer shows them) to finetune from. */
   readonly sourcePdfs: readonly [string, string];
+  /** A PDF of the workspace with pages but no text layer, as a scanner makes them (the pre-flight warns on it). */
+  readonly scannedPdf: string;
   /** Base model of the model the story creates (also the playground's model), and the new model's name. */
   readonly baseModel: string;
   readonly modelName: string;
@@ -123,9 +125,9 @@ export function story(env: StoryEnvironment): Story {
    * selected, issue 30). So the person closes that editor before the Ctrl+click, then sees both rows selected, and
    * does again what did not take: a Ctrl+click toggles, so it is done only while the second row is not selected.
    */
-  const selectSourcePdfs = async (): Promise<void> => {
+  const selectSourcePdfs = async (pdfs: readonly [string, string]): Promise<void> => {
     await wb.showContainer('Explorer');
-    const [first, second] = env.sourcePdfs;
+    const [first, second] = pdfs;
     const row = (name: string) => wb.row('Files Explorer', name);
     const selected = async (name: string): Promise<boolean> =>
       (await row(name).getAttribute('aria-selected', { timeout: 5_000 })) === 'true';
@@ -179,11 +181,16 @@ export function story(env: StoryEnvironment): Story {
   };
 
   /**
-   * With the two PDFs selected, right-click the second → Create Finetuned Model…, answers the wizard's six steps for
-   * `name`, and starts it; `atSummary` runs while the summary is shown. Each answer is given again until the wizard
+   * With two PDFs selected (the story's two, or `pdfs`), right-click the second → Create Finetuned Model…, answers the
+   * wizard's six steps for `name`, and starts it (unless `start` is false: the review is left open for the reset to
+   * close, nothing uploaded); `atSummary` runs while the summary is shown. Each answer is given again until the wizard
    * moves to the next step (a click on a list still filling, a key before the box had the caret, are lost).
    */
-  const answerWizard = async (name: string, atSummary: () => Promise<void>): Promise<void> => {
+  const answerWizard = async (
+    name: string,
+    atSummary: () => Promise<void>,
+    { pdfs = env.sourcePdfs, start = true }: { pdfs?: readonly [string, string]; start?: boolean } = {},
+  ): Promise<void> => {
     const title = 'Create Finetuned Model from 2 files';
     const step = (n: number): string => `${title} (${n}/6)`;
     // The selection seen a moment ago can still change before the right-click (a fresh-clone CI run read the first
@@ -194,8 +201,8 @@ export function story(env: StoryEnvironment): Story {
       () => `the wizard to open on both PDFs (it opened as ${JSON.stringify(opened)})`,
       async () => {
         if (await wb.quickInput.isVisible()) await page.keyboard.press('Escape');
-        await selectSourcePdfs();
-        await wb.contextMenu(wb.row('Files Explorer', env.sourcePdfs[1]), 'Create Finetuned Model…');
+        await selectSourcePdfs(pdfs);
+        await wb.contextMenu(wb.row('Files Explorer', pdfs[1]), 'Create Finetuned Model…');
         await wb.quickInput.locator('.quick-input-title').waitFor({ timeout: 10_000 });
       },
       async () => {
@@ -219,6 +226,7 @@ export function story(env: StoryEnvironment): Story {
     await wb.acceptQuickInput(`the wizard to take the use case and show ${review}`, () => wb.quickInputShowsTitle(review));
     await wb.quickPickItem(new RegExp(`New model name, ${escapeRegExp(name)}$`)).waitFor();
     await atSummary();
+    if (!start) return;
     await wb.pickQuickPickItem(
       /Start Finetuning/,
       'the wizard to start the finetune and close',
@@ -847,6 +855,51 @@ export function story(env: StoryEnvironment): Story {
     },
   };
 
+  const preflight: Step = {
+    number: 21,
+    id: 'finetune-preflight',
+    title: 'the finetune review names each file’s pages and words and warns that a scanned PDF has no text to read',
+    needs: ['api-key'],
+    timeoutMs: 120_000,
+    async run({ shot, note }) {
+      const [handbook] = env.sourcePdfs;
+      const scanned = env.scannedPdf;
+      const uploads = (): number => emu.received.filter((r) => r.path === '/cr/generate_questions').length;
+      const uploadsBefore = uploads();
+      await wb.clearNotifications();
+      await answerWizard(
+        'lumen-preflight',
+        async () => {
+          // The files are read on this machine while the review shows (a worker thread): each row gains its counts.
+          const counts = (name: string): Promise<string> =>
+            eventually(`the review to name the pages and words of ${name}`, async () => {
+              const label = await wb
+                .quickPickItem(new RegExp(`^file\\s+${escapeRegExp(name)}, PDF, .* — `))
+                .getAttribute('aria-label', { timeout: 1_000 })
+                .catch(() => null);
+              // The first row of a group also names its heading (", Files — 2, 3.4 KB") after the description.
+              return label?.match(/ — (\d+ pages?, [\d,]+ words?)(,|$)/)?.[1];
+            });
+          const handbookCounts = await counts(handbook);
+          note(`the review reads ${handbook}: ${handbookCounts}`);
+          assert.match(handbookCounts, /^[1-9]\d* pages?, [1-9][\d,]* words?$/, `${handbook} has pages and words`);
+          assert.equal(await counts(scanned), '2 pages, 0 words');
+          const warning = wb.quickPickItem(new RegExp(`^warning\\s+${escapeRegExp(scanned)} looks scanned: 0 words on 2 pages`));
+          await warning.waitFor();
+          note(`the review warns: ${await warning.getAttribute('aria-label')}`);
+          // README's picture: the review alone, no pointer on an item.
+          await wb.restMouse();
+          const box = await wb.quickInput.boundingBox();
+          assert.ok(box, 'the review is shown');
+          await shot('review', box);
+        },
+        { pdfs: [handbook, scanned], start: false },
+      );
+      // Read here, before anything is sent: the review is still open and nothing was uploaded.
+      assert.equal(uploads(), uploadsBefore, 'no upload while the review is shown');
+    },
+  };
+
   const steps = [
     apiKey,
     finetune,
@@ -869,6 +922,7 @@ export function story(env: StoryEnvironment): Story {
       giveKey,
     }),
     timeLeft,
+    preflight,
     errors,
   ];
   return { steps, settle, reconnect };

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { LM_TOOLS } from '../../src/contributions';
 import { formatBytes } from '../../src/util/byteSize';
 import { markdownLiteral } from '../../src/util/untrustedText';
-import { writePdf } from '../service/fixtures';
+import { writePdf, writeTextlessPdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning } from '../service/inference';
 import { untrustedMarkdown } from '../../src/util/untrustedMarkdown';
 import { waitFor } from './helpers';
@@ -226,6 +226,41 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
         text,
       );
       assert.match(plain(prepared.invocationMessage), /^Uploading 2 files to create suite-prepared$/);
+    } finally {
+      await fsp.rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('prepareInvocation of a finetune with a scanned-like PDF names each file’s pages and words and the warnings', async function () {
+    this.timeout(60_000);
+    await rig.useKey('demo-key');
+    const folder = await fsp.mkdtemp(path.join(workspaceFolder(), 'suite-tools-preflight-'));
+    try {
+      const handbook = path.join(folder, 'handbook.pdf');
+      const scan = path.join(folder, 'scan.pdf');
+      await writePdf(handbook, ['Receipts are submitted within thirty days of the trip.']);
+      await writeTextlessPdf(scan, 2);
+      const sizes = await Promise.all([handbook, scan].map(async (f) => (await fsp.stat(f)).size));
+      const input = {
+        files: [handbook, scan].map((f) => path.relative(workspaceFolder(), f)),
+        baseModel: MODEL,
+        modelName: 'suite-preflight-tool',
+        numQs: 5,
+      };
+      const since = Date.now();
+      const cancel = new vscode.CancellationTokenSource();
+      const prepared = await rig.api.tools[LM_TOOLS.startFinetune].prepareInvocation?.({ input }, cancel.token);
+      cancel.dispose();
+      assert.ok(prepared?.confirmationMessages, JSON.stringify(prepared));
+      const text = plain(prepared.confirmationMessages.message);
+      const label = (f: string): string => markdownLiteral(vscode.workspace.asRelativePath(f));
+      assert.ok(text.includes(`- ${label(handbook)} (${formatBytes(sizes[0]!)}) — 1 page, 9 words`), text);
+      assert.ok(text.includes(`- ${label(scan)} (${formatBytes(sizes[1]!)}) — 2 pages, 0 words`), text);
+      assert.ok(text.includes(markdownLiteral(`${vscode.workspace.asRelativePath(scan)} looks scanned: 0 words on 2 pages`)), text);
+      assert.ok(text.includes(markdownLiteral('5 questions asked of 9 words of text')), text);
+      // Nothing was sent: the confirmation only reads.
+      // The upload is the POST: an earlier test's job may still be polled at generate_questions_status.
+      assert.equal(requestsSince(since, '/cr/generate_questions').filter((r) => r.method === 'POST').length, 0);
     } finally {
       await fsp.rm(folder, { recursive: true, force: true });
     }

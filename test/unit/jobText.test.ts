@@ -15,6 +15,8 @@ import {
 } from '../../src/jobs/jobFormat';
 import { unreadableWords } from '../../src/jobs/unreadableWords';
 import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
+import { decodeEvaluationStatus } from '../../src/api/decode';
+import { evaluationRunningWord, evaluationStatusExtras } from '../service/styles';
 
 const T0 = 1_700_000_000_000;
 function job(extra: Partial<JobRecord> = {}): JobRecord {
@@ -196,6 +198,33 @@ describe('status patch', () => {
     ]) {
       assert.deepEqual([p.modelName, p.requestedName], [undefined, undefined]);
     }
+  });
+
+  it('an evaluation whose service reports progress keeps its readings and says its time left as a finetune does', () => {
+    // The emulator's styles that report an evaluation's progress (the spec's 4.6 shows none): a phase word and a percent
+    // as a string, and a Google long-running operation's completedPercent.
+    for (const shape of ['nested-phase', 'google-like'] as const) {
+      const answer = (percent: number) => ({
+        job_id: 'e-1',
+        status: evaluationRunningWord(shape),
+        ...evaluationStatusExtras(shape, 'e-1', 'running', percent),
+      });
+      const evaluation = job({ kind: 'evaluation', datasetName: 'demo-qa' });
+      const first = evaluationPatch(evaluation, decodeEvaluationStatus('e-1', answer(30)), T0 + 70_000);
+      assert.equal(first.progress, 30, shape);
+      assert.equal(first.readings?.length, 1, shape);
+      const current = { ...evaluation, ...first };
+      const second = evaluationPatch(current, decodeEvaluationStatus('e-1', answer(40)), T0 + 130_000);
+      const running = { ...current, ...second };
+      // The state word is the service's ("Scoring" for a word of its own); the time left is the finetune's figure.
+      assert.match(jobDescription(running, T0 + 130_000), /^\S+ 40% · about 6 min left · 2m 10s$/, shape);
+      const done = evaluationPatch(running, { jobId: 'e-1', state: 'completed', result, raw: {} }, T0 + 140_000);
+      assert.equal(done.readings, undefined, `${shape}: a finished evaluation forgets its readings`);
+    }
+    // The spec's answer says no progress: nothing is recorded, nothing estimated.
+    const plain = evaluationPatch(job({ kind: 'evaluation' }), decodeEvaluationStatus('e-1', { job_id: 'e-1', status: 'running' }), T0);
+    assert.equal('readings' in plain, false);
+    assert.equal('progress' in plain, false);
   });
 
   it('stores an evaluation result, and marks a forgotten job failed', () => {

@@ -14,8 +14,9 @@ export interface StatusBarText {
 }
 
 /**
- * The percentage of the least advanced active job. A job without a figure is left out, queued or not: evaluations
- * never report one, and "0%" for them would read as stuck. Undefined when no active job has a figure.
+ * The percentage of the least advanced active job. A job without a figure is left out, queued or not: an evaluation
+ * reports one only when its service says it (the spec does not), and "0%" for it would read as stuck. Undefined when
+ * no active job has a figure.
  */
 export function leastProgress(jobs: readonly JobRecord[]): number | undefined {
   let least: number | undefined;

@@ -6,8 +6,9 @@
 // Only in a trusted workspace: the documents go to the service, and a Restricted Mode workspace may have put them
 // there for that. The manifest hides the tool there (`when: isWorkspaceTrusted`); called anyway, it refuses.
 // prepareInvocation reads the files (their sizes and first bytes, no side effect) so that the confirmation names each
-// file with its size, the base model and the new name, exactly what will be sent; invoke checks them again (they may
-// have changed since).
+// file with its size, the base model and the new name, exactly what will be sent, and the wizard's pre-flight read
+// (issue 29: pages or paragraphs, words, the warnings before paying), bounded to a few seconds so that the
+// confirmation always shows (preflightConfirmation.ts); invoke checks the files again (they may have changed since).
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { isActive } from '../../jobs/jobRecord';
@@ -15,6 +16,7 @@ import { formatBytes } from '../../util/byteSize';
 import { markdownLiteral } from '../../util/untrustedText';
 import { answersProblems, type FinetuneAnswers } from '../finetune/finetuneAnswers';
 import { checkFinetuneFiles, nodeByteReader, type CheckedFile } from '../finetune/finetuneFiles';
+import { confirmationPreflight, readForConfirmation } from '../finetune/preflightConfirmation';
 import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { startedRecord, startFinetuneJob } from '../finetune/finetuneCommand';
 import {
@@ -88,7 +90,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
     ]);
 
   return {
-    prepareInvocation: async (options) => {
+    prepareInvocation: async (options, token) => {
       if (!vscode.workspace.isTrusted) return { invocationMessage: vscode.l10n.t('Refusing to finetune in Restricted Mode') };
       let req: Request;
       try {
@@ -99,9 +101,28 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
       const checked = await check(req.paths);
       if ('problems' in checked) return { invocationMessage: vscode.l10n.t('Checking the files to finetune on') };
       const total = checked.files.reduce((s, f) => s + f.size, 0);
-      // Markdown (a list): each name the workspace or the model wrote is shown as exactly its characters.
-      const list = checked.files.map((f) => `- ${markdownLiteral(f.label, 200)} (${formatBytes(f.size)})`).join('\n');
       const a = req.answers;
+      // The wizard's pre-flight read (a worker thread), bounded: the confirmation shows whatever the read does.
+      const stop = new AbortController();
+      const cancelled = token.onCancellationRequested(() => stop.abort());
+      let read;
+      try {
+        read = await readForConfirmation(
+          checked.files.map((f) => ({ path: f.id, kind: f.kind, label: f.label })),
+          { signal: stop.signal },
+        );
+      } finally {
+        cancelled.dispose();
+      }
+      // Markdown (lists): each name the workspace or the model wrote is shown as exactly its characters.
+      const shown = confirmationPreflight(checked.files, read, a.numQs);
+      const details = [
+        shown.list.join('\n'),
+        ...(shown.warnings.length > 0
+          ? [vscode.l10n.t('Before you pay, {0} to check:', shown.warnings.length), shown.warnings.join('\n')]
+          : []),
+        ...(shown.note !== undefined ? [shown.note] : []),
+      ].join('\n\n');
       return {
         invocationMessage: vscode.l10n.t('Uploading {0} files to create {1}', checked.files.length, said(a.modelName, 80)),
         confirmationMessages: {
@@ -115,7 +136,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
               markdownLiteral(a.baseModel, 80),
               a.numQs,
               markdownLiteral(a.mode, 80),
-              list,
+              details,
             ),
           ),
         },
