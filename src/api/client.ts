@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import FormData from 'form-data';
-import { ContractError, FileChangedError, RequestError } from './errors';
+import { CancelledError, ContractError, FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
 import { readStartedJob, type StartAnswer } from './startedJob';
 import { readModelList } from './modelListReading';
@@ -76,6 +76,17 @@ export async function collectInference(pieces: AsyncIterable<InferencePiece>): P
     else answer += p.text;
   }
   return { reasoning, answer };
+}
+
+/**
+ * The pieces until the signal aborts: one already received (events arrive several to a chunk) is not given once the
+ * person stopped the run, which would show text after Stop.
+ */
+async function* untilAborted<T>(pieces: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
+  for await (const piece of pieces) {
+    if (signal?.aborted) throw new CancelledError();
+    yield piece;
+  }
 }
 
 export class ServiceClient {
@@ -151,7 +162,7 @@ export class ServiceClient {
       yield* this.handOverEach(
         'stream',
         () => reading.firstEvents(),
-        decodePieces(res.body, { contentType: res.headers['content-type'], reading }),
+        untilAborted(decodePieces(res.body, { contentType: res.headers['content-type'], reading }), opts.signal),
       );
     } finally {
       res.abort();

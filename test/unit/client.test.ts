@@ -135,6 +135,27 @@ describe('client against the emulator: happy paths', function () {
     }
   });
 
+  it('4.2 an abort stops a stream at once, even with more of it already received (two events in one write)', async () => {
+    const client = clientFor(ctx.emu);
+    // Every frame back to back, in writes of 64 KB: the whole answer reaches the client in one chunk.
+    ctx.emu.configure({ tokenIntervalMs: 0, streamChunkBytes: 64 * 1024 });
+    try {
+      const [model] = await client.listModels();
+      assert.ok(model);
+      const controller = new AbortController();
+      const got: string[] = [];
+      await assert.rejects(async () => {
+        for await (const d of inferStream(client, { ...baseRequest, modelName: model.name }, { signal: controller.signal })) {
+          got.push(d);
+          controller.abort();
+        }
+      }, CancelledError);
+      assert.equal(got.length, 1, `pieces given after the abort: ${JSON.stringify(got.slice(1))}`);
+    } finally {
+      ctx.emu.configure({ tokenIntervalMs: 1, streamChunkBytes: 0 });
+    }
+  });
+
   it('4.3-4.4 a finetune from a PDF and a DOCX completes and the model joins the list', async () => {
     const client = clientFor(ctx.emu);
     const pdf = path.join(tmp.dir, 'handbook.pdf');
