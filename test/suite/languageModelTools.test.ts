@@ -339,15 +339,17 @@ describe('language-model tools', () => {
     }
   });
 
-  it('hosted_download_model joins the download the command already runs: one GET of the artifact, both end with the same file', async function () {
-    this.timeout(30_000);
+  /**
+   * Starts the download of `tuned` by `first` (the command or the tool), holds it at its part file's lock (the file
+   * system calls the extension shares with this test) until the other has asked for the same download, then lets it
+   * go: no timing decides which is running when. The second has joined once its connection is made (the join is
+   * decided at once after it, with no await).
+   */
+  async function downloadTwice(tuned: string, first: 'command' | 'tool') {
     await rig.useKey('demo-key');
-    const tuned = 'suite-tool-joined';
     if (!rig.emu.artifactPath(tuned, 'demo-key')) await rig.emu.addCustomModel('demo-key', tuned);
     const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'suite-tools-join-'));
     await rig.setSetting('downloadFolder', directory);
-    // The command's download is held at its part file's lock (the file system calls the extension shares with this
-    // test) until the tool's call has joined it: no timing decides which is running when.
     const open = sharedFs.open;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -359,34 +361,34 @@ describe('language-model tools', () => {
       lockAsked();
       return held.then(() => opened(file, rest));
     }) as typeof sharedFs.open;
-    // The tool's call has joined once its connection is made: the join is decided at once after it, with no await.
     const session = rig.api.services.session as { connect: () => Promise<unknown> };
     const connect = session.connect;
     let connected!: () => void;
-    const toolConnected = new Promise<void>((resolve) => (connected = resolve));
+    const secondConnected = new Promise<void>((resolve) => (connected = resolve));
+    const byCommand = () => vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: tuned });
+    const byTool = () => invoke(LM_TOOLS.downloadModel, { modelName: tuned });
     try {
       const since = rig.emu.received.length;
-      const shown = await recordingMessages(async (shown) => {
-        const command = vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: tuned });
+      const { file, text, shown } = await recordingMessages(async (shown) => {
+        const one = first === 'command' ? byCommand() : byTool();
         await locking;
         session.connect = () =>
           connect.call(session).then((c) => {
             setImmediate(connected);
             return c;
           });
-        const tool = invoke(LM_TOOLS.downloadModel, { modelName: tuned });
-        await toolConnected;
+        const two = first === 'command' ? byTool() : byCommand();
+        await secondConnected;
         session.connect = connect;
         release();
-        const [file, text] = await Promise.all([command, tool]);
-        assert.ok(file, `the command's download failed: ${JSON.stringify(shown)}`);
-        assert.equal(
-          text.split('\n')[0],
-          `Downloaded ${tuned}: ${file} (${formatBytes((await fsp.stat(file)).size)}, checked by ${/checked by (\S+)\)/.exec(text)?.[1]}).`,
-        );
-        assert.match(text, /already being downloaded in this window/);
-        return shown;
+        const [a, b] = await Promise.all([one, two]);
+        return first === 'command' ? { file: a, text: b as string, shown } : { file: b, text: a as string, shown };
       });
+      assert.ok(file, `the command's download failed: ${JSON.stringify(shown)}`);
+      assert.equal(
+        text.split('\n')[0],
+        `Downloaded ${tuned}: ${file} (${formatBytes((await fsp.stat(file)).size)}, checked by ${/checked by (\S+)\)/.exec(text)?.[1]}).`,
+      );
       assert.deepEqual(
         shown.filter((m) => m.severity === 'error'),
         [],
@@ -395,6 +397,7 @@ describe('language-model tools', () => {
       const transfers = rig.emu.received.slice(since).filter((r) => r.origin === 'storage' && r.method === 'GET');
       assert.equal(transfers.length, 1, 'the artifact was fetched twice');
       assert.deepEqual(pendingOf(tuned), []);
+      return { text, shown };
     } finally {
       session.connect = connect;
       sharedFs.open = open;
@@ -402,6 +405,28 @@ describe('language-model tools', () => {
       await rig.setSetting('downloadFolder', '');
       await fsp.rm(directory, { recursive: true, force: true });
     }
+  }
+
+  it('hosted_download_model joins the download the command already runs: one GET of the artifact, both end with the same file', async function () {
+    this.timeout(30_000);
+    const { text, shown } = await downloadTwice('suite-tool-joined', 'command');
+    assert.match(text, /already being downloaded in this window/);
+    assert.ok(
+      shown.some((m) => m.text.startsWith('Downloaded ')),
+      JSON.stringify(shown),
+    );
+  });
+
+  it('the download command joins the download the tool already runs, and says a tool started it (it has no notification)', async function () {
+    this.timeout(30_000);
+    const { text, shown } = await downloadTwice('suite-tool-first', 'tool');
+    assert.doesNotMatch(text, /already being downloaded/);
+    assert.deepEqual(
+      shown.map((m) => m.text),
+      [
+        `suite-tool-first is already being downloaded to ${path.dirname(shownPath(text))} for a language-model tool: the file is there when it ends.`,
+      ],
+    );
   });
 
   it('hosted_download_model forgets the pending download after a checksum failure, as the command does', async function () {
@@ -438,6 +463,11 @@ describe('language-model tools', () => {
     }
   });
 });
+
+/** The file a download tool's result names. */
+function shownPath(text: string): string {
+  return /^Downloaded [^:]+: (.+) \(/.exec(text)?.[1] ?? '';
+}
 
 /** The downloads of `modelName` recorded as not finished. */
 function pendingOf(modelName: string): unknown[] {

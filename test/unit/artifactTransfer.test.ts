@@ -50,10 +50,11 @@ describe('the artifact transfer shared by the download command and tool', functi
     const { services, accepted, recorded } = fakeServices();
     const client = clientFor(ctx.emu);
     const connection = { client, scope: SCOPE };
-    const first = transferArtifact(services, connection, { modelName: MODEL, directory: tmp.dir });
+    const first = transferArtifact(services, connection, { modelName: MODEL, directory: tmp.dir }, { shown: true });
     const second = transferArtifact(services, connection, { modelName: MODEL, directory: tmp.dir });
     assert.equal(first.joined, false);
     assert.equal(second.joined, true);
+    assert.equal(second.shown, true, 'the joiner is not told the transfer it joined is shown (a progress notification)');
     const [a, b] = await Promise.all([first.outcome, second.outcome]);
     assert.deepEqual(b, a);
     assert.equal(storageGets().length, 1, 'the artifact was fetched twice');
@@ -67,6 +68,7 @@ describe('the artifact transfer shared by the download command and tool', functi
     // Ended: the next request starts a transfer of its own (a second file beside the first), not a join of the last.
     const third = transferArtifact(services, connection, { modelName: MODEL, directory: tmp.dir });
     assert.equal(third.joined, false);
+    assert.equal(third.shown, false);
     assert.notEqual((await third.outcome).path, a.path);
     assert.equal(storageGets().length, 2);
   });

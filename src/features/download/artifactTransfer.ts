@@ -23,17 +23,21 @@ export interface ArtifactRequest {
 export interface TransferControls {
   signal?: AbortSignal;
   onProgress?: (p: DownloadProgress) => void;
+  /** The starter shows the transfer to the person (a progress notification they can cancel); a tool's call does not. */
+  shown?: boolean;
 }
 
 export interface ArtifactTransfer {
   /** True when this request joined a transfer already running in this window (its controls were not used). */
   joined: boolean;
+  /** Whether the transfer (this request's, or the one it joined) is shown to the person as it runs. */
+  shown: boolean;
   /** The file once whole and verified; rejects with the client's error (cancelled, disk, integrity, …). */
   outcome: Promise<DownloadOutcome>;
 }
 
 /** The transfers running in this window, by part file: the same model into the same folder writes the same one. */
-const running = new Map<string, Promise<DownloadOutcome>>();
+const running = new Map<string, { outcome: Promise<DownloadOutcome>; shown: boolean }>();
 
 /**
  * Joins the transfer of the same artifact into the same place already running in this window, or starts one. Checked
@@ -48,15 +52,15 @@ export function transferArtifact(
 ): ArtifactTransfer {
   const part = partFilePath(request.directory, request.modelName, request.fileName, connection.client.baseUrl);
   const joined = running.get(part);
-  if (joined) return { joined: true, outcome: joined };
-  const outcome = transfer(services, connection, request, controls);
-  running.set(part, outcome);
+  if (joined) return { joined: true, ...joined };
+  const started = { outcome: transfer(services, connection, request, controls), shown: controls.shown ?? false };
+  running.set(part, started);
   // Gone before any caller hears the end, so a Retry or Resume it offers starts a new transfer instead of joining this one.
   const forget = () => {
-    if (running.get(part) === outcome) running.delete(part);
+    if (running.get(part) === started) running.delete(part);
   };
-  outcome.then(forget, forget);
-  return { joined: false, outcome };
+  started.outcome.then(forget, forget);
+  return { joined: false, ...started };
 }
 
 async function transfer(

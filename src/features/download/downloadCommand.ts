@@ -75,13 +75,19 @@ export async function runDownload(
     services,
     connection,
     { modelName, directory, fileName },
-    { signal: controller.signal, onProgress: (p) => onProgress?.(p) },
+    { signal: controller.signal, onProgress: (p) => onProgress?.(p), shown: true },
   );
   // The same model into the same folder (the notification's Download and the Models view's, a Resume, the agent's
   // tool) joins the transfer already running in this window; that one's notification tells how it ends.
   if (started.joined) {
     void showInformationMessage(
-      vscode.l10n.t('{0} is already being downloaded to {1}: its progress notification shows how far it is.', modelName, directory),
+      started.shown
+        ? vscode.l10n.t('{0} is already being downloaded to {1}: its progress notification shows how far it is.', modelName, directory)
+        : vscode.l10n.t(
+            '{0} is already being downloaded to {1} for a language-model tool: the file is there when it ends.',
+            modelName,
+            directory,
+          ),
     );
     return started.outcome.then(
       (o) => o.path,
