@@ -1,6 +1,6 @@
 // Download a custom model's artifact (spec 4.7): destination from the setting or a save dialog, progress
 // with cancel, resume after a cancel or a reload (the .part file stays and is continued by Range), verified,
-// then "Reveal" and "Copy Path".
+// then "Reveal" and "Copy Path". The transfer itself, shared with the download tool, is artifactTransfer.ts.
 import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
@@ -78,7 +78,7 @@ export async function runDownload(
     { signal: controller.signal, onProgress: (p) => onProgress?.(p), shown: true },
   );
   // The same model into the same folder (the notification's Download and the Models view's, a Resume, the agent's
-  // tool) joins the transfer already running in this window; that one's notification tells how it ends.
+  // tool) joins the transfer already running in this window; whoever started it tells how it ends.
   if (started.joined) {
     void showInformationMessage(
       started.shown
