@@ -33,3 +33,9 @@ export function normaliseBaseUrl(raw: string): { url: URL } | { problem: string 
   if (!u.pathname.endsWith('/')) u.pathname += '/';
   return { url: u };
 }
+
+/** The origin (`https://host:port`) a base URL's key is bound to, or undefined for an unusable URL. */
+export function originOf(baseUrl: string): string | undefined {
+  const normalised = normaliseBaseUrl(baseUrl);
+  return 'url' in normalised ? normalised.url.origin : undefined;
+}

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { registerSecret } from '../api/redact';
-import { normaliseBaseUrl } from '../api/urlPolicy';
+import { originOf } from '../api/urlPolicy';
 import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { API_KEY_ORIGINS_KEY, ENV_API_KEY } from '../storageKeys';
 import { ENV_BASE_URL } from './config';
@@ -27,11 +27,8 @@ export function keyIdentity(key: string): string {
   return createHash('sha256').update(`hosted-reasoning:${key}`).digest('hex').slice(0, 16);
 }
 
-/** The origin (`https://host:port`) a base URL's key is bound to, or undefined for an unusable URL. */
-export function originOf(baseUrl: string): string | undefined {
-  const normalised = normaliseBaseUrl(baseUrl);
-  return 'url' in normalised ? normalised.url.origin : undefined;
-}
+// Kept here for its importers; defined beside normaliseBaseUrl (api/urlPolicy.ts), where code without vscode reaches it.
+export { originOf };
 
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -5,16 +5,18 @@
 // the service's stream. (Restricted Mode: restricted/languageModelTools.test.ts.)
 import * as assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
+import { promises as sharedFs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LM_TOOLS } from '../../src/contributions';
+import { COMMANDS, LM_TOOLS } from '../../src/contributions';
+import { PENDING_DOWNLOADS_KEY } from '../../src/storageKeys';
 import { formatBytes } from '../../src/util/byteSize';
 import { markdownLiteral } from '../../src/util/untrustedText';
 import { writePdf, writeTextlessPdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning } from '../service/inference';
 import { untrustedMarkdown } from '../../src/util/untrustedMarkdown';
-import { waitFor } from './helpers';
+import { recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 import { EVERY_HOST_TAG } from './suiteResult';
 
@@ -372,4 +374,139 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
       await fsp.rm(directory, { recursive: true, force: true });
     }
   });
+
+  /**
+   * Starts the download of `tuned` by `first` (the command or the tool), holds it at its part file's lock (the file
+   * system calls the extension shares with this test) until the other has asked for the same download, then lets it
+   * go: no timing decides which is running when. The second has joined once its connection is made (the join is
+   * decided at once after it, with no await).
+   */
+  async function downloadTwice(tuned: string, first: 'command' | 'tool') {
+    await rig.useKey('demo-key');
+    if (!rig.emu.artifactPath(tuned, 'demo-key')) await rig.emu.addCustomModel('demo-key', tuned);
+    const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'suite-tools-join-'));
+    await rig.setSetting('downloadFolder', directory);
+    const open = sharedFs.open;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let lockAsked!: () => void;
+    const locking = new Promise<void>((resolve) => (lockAsked = resolve));
+    const opened = (file: string, rest: unknown[]) => (open as (...a: unknown[]) => unknown)(file, ...rest);
+    sharedFs.open = ((file: string, ...rest: unknown[]) => {
+      if (!(String(file).startsWith(directory) && String(file).endsWith('.part.lock'))) return opened(file, rest);
+      lockAsked();
+      return held.then(() => opened(file, rest));
+    }) as typeof sharedFs.open;
+    const session = rig.api.services.session as { connect: () => Promise<unknown> };
+    const connect = session.connect;
+    let connected!: () => void;
+    const secondConnected = new Promise<void>((resolve) => (connected = resolve));
+    const byCommand = () => vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: tuned });
+    const byTool = () => invoke(LM_TOOLS.downloadModel, { modelName: tuned });
+    try {
+      const since = rig.emu.received.length;
+      const { file, text, shown } = await recordingMessages(async (shown) => {
+        const one = first === 'command' ? byCommand() : byTool();
+        await locking;
+        session.connect = () =>
+          connect.call(session).then((c) => {
+            setImmediate(connected);
+            return c;
+          });
+        const two = first === 'command' ? byTool() : byCommand();
+        await secondConnected;
+        session.connect = connect;
+        release();
+        const [a, b] = await Promise.all([one, two]);
+        return first === 'command' ? { file: a, text: b as string, shown } : { file: b, text: a as string, shown };
+      });
+      assert.ok(file, `the command's download failed: ${JSON.stringify(shown)}`);
+      assert.equal(
+        text.split('\n')[0],
+        `Downloaded ${tuned}: ${file} (${formatBytes((await fsp.stat(file)).size)}, checked by ${/checked by (\S+)\)/.exec(text)?.[1]}).`,
+      );
+      assert.deepEqual(
+        shown.filter((m) => m.severity === 'error'),
+        [],
+      );
+      assert.deepEqual(await fsp.readdir(directory), [`${tuned}.gguf`]);
+      const transfers = rig.emu.received.slice(since).filter((r) => r.origin === 'storage' && r.method === 'GET');
+      assert.equal(transfers.length, 1, 'the artifact was fetched twice');
+      assert.deepEqual(pendingOf(tuned), []);
+      return { text, shown };
+    } finally {
+      session.connect = connect;
+      sharedFs.open = open;
+      release();
+      await rig.setSetting('downloadFolder', '');
+      await fsp.rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  it('hosted_download_model joins the download the command already runs: one GET of the artifact, both end with the same file', async function () {
+    this.timeout(30_000);
+    const { text, shown } = await downloadTwice('suite-tool-joined', 'command');
+    assert.match(text, /already being downloaded in this window/);
+    assert.ok(
+      shown.some((m) => m.text.startsWith('Downloaded ')),
+      JSON.stringify(shown),
+    );
+  });
+
+  it('the download command joins the download the tool already runs, and says a tool started it (it has no notification)', async function () {
+    this.timeout(30_000);
+    const { text, shown } = await downloadTwice('suite-tool-first', 'tool');
+    assert.doesNotMatch(text, /already being downloaded/);
+    assert.deepEqual(
+      shown.map((m) => m.text),
+      [
+        `suite-tool-first is already being downloaded to ${path.dirname(shownPath(text))} for a language-model tool: the file is there when it ends.`,
+      ],
+    );
+  });
+
+  it('hosted_download_model forgets the pending download after a checksum failure, as the command does', async function () {
+    this.timeout(30_000);
+    await rig.useKey('demo-key');
+    const tuned = 'suite-tool-mismatch';
+    if (!rig.emu.artifactPath(tuned, 'demo-key')) await rig.emu.addCustomModel('demo-key', tuned);
+    const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'suite-tools-mismatch-'));
+    await rig.setSetting('downloadFolder', directory);
+    // The storage answers the artifact's bytes with a checksum header they do not match.
+    rig.emu.faults.add({
+      origin: 'storage',
+      path: /\/artifacts\//,
+      kind: 'body',
+      body: await fsp.readFile(rig.emu.artifactPath(tuned, 'demo-key')!),
+      contentType: 'application/octet-stream',
+      headers: { 'x-checksum-sha256': 'ab'.repeat(32) },
+    });
+    try {
+      const since = rig.emu.received.length;
+      const text = await invoke(LM_TOOLS.downloadModel, { modelName: tuned });
+      assert.ok(
+        rig.emu.received.slice(since).some((r) => r.origin === 'storage' && r.fault === 'body'),
+        'the checksum fault was not met',
+      );
+      assert.doesNotMatch(text, /^Downloaded/);
+      assert.match(text, /checksum|SHA-256|sha256/i);
+      assert.deepEqual(await fsp.readdir(directory), [], 'a part file or a file was left');
+      assert.deepEqual(pendingOf(tuned), [], 'the pending record of a download that cannot be resumed was kept');
+    } finally {
+      rig.emu.faults.clear();
+      await rig.setSetting('downloadFolder', '');
+      await fsp.rm(directory, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The file a download tool's result names. */
+function shownPath(text: string): string {
+  return /^Downloaded [^:]+: (.+) \(/.exec(text)?.[1] ?? '';
+}
+
+/** The downloads of `modelName` recorded as not finished. */
+function pendingOf(modelName: string): unknown[] {
+  const list = rig.api.services.context.globalState.get<{ modelName?: unknown }[]>(PENDING_DOWNLOADS_KEY) ?? [];
+  return list.filter((d) => d.modelName === modelName);
+}

@@ -24,7 +24,7 @@ describe('tools: a path from a tool input, inside the workspace', () => {
   });
 
   it('refuses every spelling that leaves the folder', () => {
-    for (const given of ['../secret.pdf', 'docs/../../secret.pdf', path.join(other, 'a.pdf'), path.resolve('/etc/passwd'), '..', '.']) {
+    for (const given of ['../secret.pdf', 'docs/../../secret.pdf', path.join(other, 'a.pdf'), path.resolve('/etc/passwd'), '..']) {
       const r = resolveWorkspacePath(given, one);
       assert.ok('problem' in r, `${given}: ${JSON.stringify(r)}`);
     }
@@ -41,6 +41,22 @@ describe('tools: a path from a tool input, inside the workspace', () => {
     assert.deepEqual(resolveWorkspacePath('other/notes.docx', two), { path: path.join(other, 'notes.docx'), label: 'other/notes.docx' });
     assert.deepEqual(resolveWorkspacePath('notes.docx', two), { path: path.join(ws, 'notes.docx'), label: 'ws/notes.docx' });
     assert.ok('problem' in resolveWorkspacePath('other/../../x.pdf', two));
+  });
+
+  it('says a workspace folder named by itself is a folder, not a file (not that it is outside)', () => {
+    const docs = path.resolve('/work/docs');
+    const withDocs: WorkspaceRoot[] = [...one, { name: 'docs', path: docs }];
+    for (const given of ['docs', 'docs/', `${docs}`, 'docs/.', 'docs/sub/..']) {
+      assert.deepEqual(resolveWorkspacePath(given, withDocs), {
+        problem: `${given} is the workspace folder docs, a folder, not a file: name the files inside it.`,
+      });
+    }
+    // One folder: its own path, or a path leading back to it, is that folder too.
+    for (const given of ['.', ws, 'docs/..']) {
+      assert.deepEqual(resolveWorkspacePath(given, one), {
+        problem: `${given} is the workspace folder ws, a folder, not a file: name the files inside it.`,
+      });
+    }
   });
 
   it('refuses empty text, control characters and no workspace at all', () => {

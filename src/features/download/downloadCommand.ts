@@ -1,24 +1,22 @@
 // Download a custom model's artifact (spec 4.7): destination from the setting or a save dialog, progress
 // with cancel, resume after a cancel or a reload (the .part file stays and is continued by Range), verified,
-// then "Reveal" and "Copy Path".
+// then "Reveal" and "Copy Path". The transfer itself, shared with the download tool, is artifactTransfer.ts.
 import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { DiskError, isApiError } from '../../api/errors';
 import { artifactFileName } from '../../api/fileName';
-import { partFilePath } from '../../api/download';
+import type { DownloadProgress } from '../../api/download';
 import { COMMANDS } from '../../contributions';
 import type { Services } from '../../services';
-import { originOf } from '../../connection/apiKeyStore';
-import type { ServiceClient } from '../../api/client';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { defaultSaveFolder } from './defaultSaveFolder';
 import { diskErrorAdvice, megabytes } from './diskErrorAdvice';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
-import { keepAcceptedName } from '../models/knownModelItems';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage, withProgress } from '../../util/notify';
 import { pendingDownloads, pendingPartFile, setPending, type PendingDownload } from './pendingDownloads';
+import { transferArtifact } from './artifactTransfer';
 import { discardFromNotification } from './discardDownloads';
 import { editGlobalState } from '../../globalStateEdit';
 
@@ -70,81 +68,56 @@ export async function runDownload(
     await showError(services, vscode.l10n.t('Could not download {0}', modelName), error);
     return undefined;
   }
-  const { client } = connection;
-  // The same model into the same folder (the notification's Download and the Models view's, or a Resume) writes the
-  // same part file: join the download already running in this window. Another window's is refused by its lock.
-  const part = partFilePath(directory, modelName, fileName, client.baseUrl);
-  const joined = running.get(part);
-  if (joined) {
+  // Cancelled from the progress notification, which opens only for a transfer this call starts.
+  const controller = new AbortController();
+  let onProgress: ((p: DownloadProgress) => void) | undefined;
+  const started = transferArtifact(
+    services,
+    connection,
+    { modelName, directory, fileName },
+    { signal: controller.signal, onProgress: (p) => onProgress?.(p), shown: true },
+  );
+  // The same model into the same folder (the notification's Download and the Models view's, a Resume, the agent's
+  // tool) joins the transfer already running in this window; whoever started it tells how it ends.
+  if (started.joined) {
     void showInformationMessage(
-      vscode.l10n.t('{0} is already being downloaded to {1}: its progress notification shows how far it is.', modelName, directory),
+      started.shown
+        ? vscode.l10n.t('{0} is already being downloaded to {1}: its progress notification shows how far it is.', modelName, directory)
+        : vscode.l10n.t(
+            '{0} is already being downloaded to {1} for a language-model tool: the file is there when it ends.',
+            modelName,
+            directory,
+          ),
     );
-    return joined;
+    return started.outcome.then(
+      (o) => o.path,
+      () => undefined,
+    );
   }
-  const download = transfer(services, connection, modelName, directory, fileName);
-  running.set(part, download);
-  try {
-    return await download;
-  } finally {
-    running.delete(part);
-  }
-}
-
-/** The downloads running in this window, by part file. */
-const running = new Map<string, Promise<string | undefined>>();
-
-async function transfer(
-  services: Services,
-  { client, scope }: { client: ServiceClient; scope: string },
-  modelName: string,
-  directory: string,
-  fileName: string | undefined,
-): Promise<string | undefined> {
-  const pending: PendingDownload = { modelName, directory, fileName, scope };
-  await setPending(services, pending, true);
+  const pending: PendingDownload = { modelName, directory, fileName, scope: connection.scope };
   try {
     const outcome = await withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading {0}', modelName), cancellable: true },
       async (progress, token) => {
-        const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         let reported = 0;
-        let accepted = false;
-        const started = Date.now();
-        try {
-          return await client.download(modelName, {
-            directory,
-            fileName,
-            // A save dialog already asked about replacing the file.
-            overwrite: fileName !== undefined,
-            signal: controller.signal,
-            onProgress: (p) => {
-              // Bytes coming: the service knew the model (a typed name is kept for when the list cannot be read).
-              if (!accepted) keepAcceptedName(services, client.baseUrl, modelName);
-              accepted = true;
-              const pct = p.total ? (p.received / p.total) * 100 : undefined;
-              const rate = (p.received - p.resumedFrom) / Math.max(0.001, (Date.now() - started) / 1000);
-              progress.report({
-                increment: pct !== undefined ? Math.max(0, pct - reported) : undefined,
-                message: `${megabytes(p.received)}${p.total ? ` of ${megabytes(p.total)}` : ''} · ${megabytes(rate)}/s${p.resumedFrom ? ' (resumed)' : ''}`,
-              });
-              if (pct !== undefined) reported = pct;
-            },
+        const since = Date.now();
+        onProgress = (p) => {
+          const pct = p.total ? (p.received / p.total) * 100 : undefined;
+          const rate = (p.received - p.resumedFrom) / Math.max(0.001, (Date.now() - since) / 1000);
+          progress.report({
+            increment: pct !== undefined ? Math.max(0, pct - reported) : undefined,
+            message: `${megabytes(p.received)}${p.total ? ` of ${megabytes(p.total)}` : ''} · ${megabytes(rate)}/s${p.resumedFrom ? ' (resumed)' : ''}`,
           });
+          if (pct !== undefined) reported = pct;
+        };
+        try {
+          return await started.outcome;
         } finally {
           sub.dispose();
         }
       },
     );
-    await setPending(services, pending, false);
-    services.log.info(
-      `Downloaded ${modelName} to ${outcome.path} (${outcome.bytes} bytes, ${outcome.verified} verified, resumed from ${outcome.resumedFrom}).`,
-    );
-    // Known before the notification offers Run Locally, which looks the file up by model name only.
-    // The file is there whatever happens to the record: a failure to write it is logged, not shown as a failed download.
-    await services.local
-      .recordDownload(originOf(client.baseUrl) ?? client.baseUrl, modelName, outcome.path, outcome.bytes)
-      .catch((e: unknown) => services.log.warn(`Could not record the download of ${modelName}: ${String(e)}`));
     void offerActions(modelName, outcome.path, outcome.bytes);
     return outcome.path;
   } catch (error) {
@@ -172,9 +145,8 @@ async function transfer(
       });
       return undefined;
     }
-    if (isApiError(error) && error.kind === 'integrity') await setPending(services, pending, false);
-    // Not awaited: this download must end before its notification's Retry or Choose How to Read… starts the next one,
-    // which would otherwise join this one (the same part file) while it waits for that very choice.
+    // Not awaited: the Retry or Choose How to Read… of this notification starts a new transfer (this one has ended and
+    // left the running map), which would otherwise wait for that very choice.
     void showError(services, vscode.l10n.t('Could not download {0}', modelName), error, () =>
       runDownload(services, modelName, directory, fileName),
     );

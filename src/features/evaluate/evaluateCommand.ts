@@ -8,7 +8,7 @@ import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
-import { keepAcceptedName } from '../models/knownModelItems';
+import { keepAcceptedName } from '../models/acceptedName';
 import { jobKey, type JobRecord } from '../../jobs/jobRecord';
 import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';

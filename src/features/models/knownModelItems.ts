@@ -4,7 +4,6 @@
 // where it came from; the names are service or person text, so they are made inert like every name shown.
 import * as vscode from 'vscode';
 import { ContractError } from '../../api/errors';
-import { originOf } from '../../connection/apiKeyStore';
 import type { KnownModelName } from '../../connection/knownModelNames';
 import type { Services } from '../../services';
 import { untrustedText } from '../../util/untrustedText';
@@ -33,11 +32,4 @@ export function knownModelItem(known: KnownModelName): vscode.QuickPickItem {
     label: untrustedText(known.name),
     description: `${knownSourceWords(known)} · ${new Date(known.at).toLocaleDateString()}`,
   };
-}
-
-/** A request with `name` was accepted by the service at `baseUrl`: the name is kept when it was typed (not awaited). */
-export function keepAcceptedName(services: Services, baseUrl: string, name: string): void {
-  const origin = originOf(baseUrl);
-  if (!origin) return;
-  services.knownModels.accepted(origin, name).catch((e: unknown) => services.log.warn(`Could not keep the model name: ${String(e)}`));
 }

@@ -1,23 +1,24 @@
 // hosted_download_model: a tuned model's artifact into the person's download folder (the application-scoped setting
 // hostedReasoning.downloadFolder, which no workspace can set). Without that setting it refuses and says so: where the
 // bytes go is never the model's to choose, and a save dialog in the middle of an agent's turn is not a confirmation.
-// The client's download does the work (signed URL, resume from the part file, checksum, its lock against a second
-// writer); the download is recorded as pending until it ends, as the command records it, so a reload offers to resume
-// it, and a finished one is recorded for Run Locally. The caller's cancellation aborts the transfer (the part file
-// stays for a resume).
+// The transfer is the Download Model Artifact command's (download/artifactTransfer.ts): it joins a download of the same
+// model into the same folder already running in this window, keeps the pending record a reload offers to resume (gone
+// once the file is whole or a checksum failure deleted the part file), keeps the accepted name and records the file for
+// Run Locally. The caller's cancellation aborts a transfer this call started (the part file stays for a resume); a
+// joined one goes on, and this call only stops waiting for it.
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { partFilePath } from '../../api/download';
 import { artifactFileName } from '../../api/fileName';
-import { originOf } from '../../connection/apiKeyStore';
 import type { Services } from '../../services';
 import { formatBytes } from '../../util/byteSize';
-import { setPending, type PendingDownload } from '../download/pendingDownloads';
+import { transferArtifact } from '../download/artifactTransfer';
+import { isApiError } from '../../api/errors';
 import { abortOn, fields, requiredString, runTool, said, textResult } from './toolShared';
 
 const NO_FOLDER = [
   'Not downloaded: no download folder is set, and this tool never chooses where files go.',
-  'Ask the person to set "hostedReasoning.downloadFolder" in their user settings, or to run "Hosted Reasoning: Download Model…" themselves.',
+  'Ask the person to set "hostedReasoning.downloadFolder" in their user settings, or to run "Hosted Reasoning: Download Model Artifact…" themselves.',
 ];
 
 export function downloadModelTool(services: Services): vscode.LanguageModelTool<unknown> {
@@ -61,24 +62,26 @@ export function downloadModelTool(services: Services): vscode.LanguageModelTool<
         const modelName = requiredString(fields(options.input), 'modelName');
         const directory = services.session.settings().downloadFolder;
         if (!directory) return textResult(NO_FOLDER);
-        const { client, scope } = await services.session.connect();
-        const pending: PendingDownload = { modelName, directory, scope };
-        await setPending(services, pending, true);
+        const connection = await services.session.connect();
         const cancel = abortOn(token);
         try {
-          const outcome = await client.download(modelName, { directory, signal: cancel.signal });
-          await setPending(services, pending, false);
-          services.log.info(`Tool: downloaded ${modelName} to ${outcome.path} (${outcome.bytes} bytes, ${outcome.verified} verified).`);
-          await services.local
-            .recordDownload(originOf(client.baseUrl) ?? client.baseUrl, modelName, outcome.path, outcome.bytes)
-            .catch((e: unknown) => services.log.warn(`Could not record the download of ${modelName}: ${String(e)}`));
+          // The command's transfer: a download of this model into this folder already running in this window (the
+          // person's, or another call's) is joined, not fetched a second time.
+          const started = transferArtifact(services, connection, { modelName, directory }, { signal: cancel.signal });
+          const outcome = started.joined ? await untilAborted(started.outcome, cancel.signal) : await started.outcome;
+          if (outcome === undefined) {
+            return textResult([
+              'Stopped waiting: this download was already running in this window before this call, and it goes on; its progress notification shows how far it is.',
+            ]);
+          }
           return textResult([
             `Downloaded ${said(modelName)}: ${said(outcome.path, 400)} (${formatBytes(outcome.bytes)}, checked by ${outcome.verified}).`,
+            ...(started.joined ? ['It was already being downloaded in this window; this call waited for that download.'] : []),
             'The person can run it with "Hosted Reasoning: Run Locally…".',
           ]);
         } catch (error) {
           // Cancelled: the part file stays and is resumed by the next download (the record says so after a reload).
-          if (token.isCancellationRequested) {
+          if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) {
             return textResult(['Cancelled: the download stopped; what arrived is kept and a new call resumes it.']);
           }
           throw error;
@@ -87,6 +90,25 @@ export function downloadModelTool(services: Services): vscode.LanguageModelTool<
         }
       }),
   };
+}
+
+/** The joined transfer's outcome, or undefined once `signal` aborts: this call stops waiting, the transfer goes on. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const stop = () => resolve(undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', stop);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(e);
+      },
+    );
+  });
 }
 
 /** Bytes of the part file a stopped download of this model into `folder` left, or 0. */

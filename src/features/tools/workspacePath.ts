@@ -34,6 +34,10 @@ export function resolveWorkspacePath(given: string, roots: readonly WorkspaceRoo
     const named = roots.length > 1 ? roots.find((r) => r.name === first) : undefined;
     full = named ? path.resolve(named.path, text.slice(first!.length + 1)) : path.resolve(roots[0]!.path, text);
   }
+  // A folder's own path (its name alone in a multi-root workspace, `.`, its absolute path) is not inside it, and not
+  // outside either: said as what it is.
+  const folder = roots.find((r) => path.relative(r.path, full) === '');
+  if (folder) return { problem: `${given} is the workspace folder ${folder.name}, a folder, not a file: name the files inside it.` };
   const root = roots.find((r) => isNamedInside(full, [r.path]));
   if (!root) {
     return { problem: `${given} is outside the workspace folders; only files inside them can be used.` };
