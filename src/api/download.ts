@@ -17,7 +17,7 @@
 import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
 import * as path from 'node:path';
-import { ApiError, CancelledError, ContractError, DiskError, IntegrityError, RequestError, ServerError, isCancellation } from './errors';
+import { ApiError, CancelledError, ContractError, DiskError, RequestError, ServerError, isCancellation } from './errors';
 import { parseBody } from './decode';
 import { readDownloadAnswer } from './downloadAnswer';
 import type { ProfileBook } from './serviceProfile';
@@ -37,6 +37,7 @@ import {
 import { ifRangeValue, openPartFile, partFilePath, partFileSize, readValidator, removePartFile, writeValidator } from './partFile';
 import { lockPartFile, type PartLock } from './partLock';
 import { contentEncoding, nextStep, type Step, type Write } from './downloadStep';
+import { afterWrite, checkFile, checksumVerdict, diskCode, type Keep, type Written } from './downloadAfterWrite';
 import { describeUrl } from './redact';
 import type { DownloadTarget } from './types';
 
@@ -219,13 +220,6 @@ async function freeName(dir: string, name: string, overwrite: boolean): Promise<
     if (!stat || (overwrite && stat.isFile())) return candidate;
   }
   throw new RequestError(`Too many files named like ${name} in ${dir}.`);
-}
-
-const DISK_CODES = new Set(['ENOSPC', 'EROFS', 'EDQUOT', 'EACCES', 'EPERM', 'EFBIG']);
-
-function diskCode(e: unknown): string | undefined {
-  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && DISK_CODES.has(code) ? code : undefined;
 }
 
 const DISK_WORDS: Record<string, string> = {
@@ -433,60 +427,57 @@ async function transfer(
       const algorithm = strongestAlgorithm(expected());
       if (algorithm !== undefined && offset === 0) running = { algorithm, digest: newDigest(algorithm) };
       else if (running !== undefined && running.algorithm !== algorithm) running = undefined;
+      let written: Written;
       try {
         const file = await openPartFile(part, offset === 0);
-        offset = await writeBody(res.source(), {
-          part,
-          file,
-          offset,
-          hash: running?.digest,
-          limit: total,
-          what: WHAT,
-          idleMs: http.timeouts.streamIdleMs,
-          onProgress: (received) => options.onProgress?.({ received, total, resumedFrom }),
-        });
-      } catch (e) {
+        written = {
+          ended: 'end',
+          offset: await writeBody(res.source(), {
+            part,
+            file,
+            offset,
+            hash: running?.digest,
+            limit: total,
+            what: WHAT,
+            idleMs: http.timeouts.streamIdleMs,
+            onProgress: (received) => options.onProgress?.({ received, total, resumedFrom }),
+          }),
+        };
+      } catch (error) {
         res.abort();
         await recordValidator?.catch(() => undefined);
-        if (isCancellation(e) || (e instanceof ApiError && e.kind === 'cancelled')) throw e;
-        if (diskCode(e) !== undefined || !(e instanceof ApiError)) throw e;
-        if (e instanceof IntegrityError || e instanceof ContractError || e instanceof RequestError) {
-          // More bytes than announced: what is on disk can only be wrong.
-          if (e instanceof IntegrityError) await removePartFile(part);
-          throw e;
-        }
-        // A broken transfer: resume from what reached the disk.
-        offset = await partFileSize(part);
-        running = undefined;
-        if (++resumes > maxResumes) throw e;
-        continue;
+        written = { ended: 'error', error };
       }
-      await recordValidator;
-      if (total === undefined || offset >= total) break;
-      // The body ended early without an error (a truncated answer): resume.
+      if (written.ended === 'end') {
+        offset = written.offset;
+        await recordValidator;
+      }
+      const after = afterWrite(written, { total, resumes, maxResumes });
+      if (after.next === 'check') break;
+      if (after.next === 'fail') {
+        if (after.removePart) await removePartFile(part);
+        throw after.error;
+      }
+      resumes = after.resumes;
+      offset = after.from === 'disk' ? await partFileSize(part) : after.from;
       running = undefined;
-      if (++resumes > maxResumes) {
-        throw new IntegrityError(`The download kept ending early (${offset} of ${total} bytes).`);
-      }
     }
 
     const size = await partFileSize(part);
-    if (total !== undefined && size !== total) {
-      throw new IntegrityError(`The downloaded file has ${size} bytes; the service announced ${total}.`);
-    }
     const sums = expected();
-    const algorithm = strongestAlgorithm(sums);
-    let digest: string | undefined;
-    if (algorithm !== undefined) {
-      const d = running?.algorithm === algorithm && offset === size ? running.digest : await digestFilePrefix(part, size, algorithm);
-      digest = d.digest('hex');
-      const wrong = sums.find((c) => c.algorithm === algorithm && c.hex !== digest);
-      if (wrong) {
+    const check = checkFile({ size, total, offset, sums, running: running?.algorithm });
+    if (check.next === 'fail') throw check.error;
+    let kept: Keep;
+    if (check.next === 'hash') {
+      const d = check.from === 'running' && running ? running.digest : await digestFilePrefix(part, size, check.algorithm);
+      const verdict = checksumVerdict(check.algorithm, d.digest('hex'), sums);
+      if (verdict.next === 'fail') {
         await removePartFile(part);
-        throw new IntegrityError(
-          `The downloaded file does not match the ${algorithm} checksum announced by ${wrong.source}; it was removed.`,
-        );
+        throw verdict.error;
       }
+      kept = verdict;
+    } else {
+      kept = check;
     }
     const finalPath = await freeName(directory, finalFileName(options.fileName ?? serverName, modelName), options.overwrite ?? false);
     await fsp.rename(part, finalPath);
@@ -494,8 +485,8 @@ async function transfer(
     return {
       path: finalPath,
       bytes: size,
-      sha256: algorithm === 'sha256' ? digest : undefined,
-      verified: algorithm ?? 'length',
+      sha256: kept.sha256,
+      verified: kept.verified,
       resumedFrom,
       renewals,
       resumes,

@@ -79,7 +79,6 @@ export function writeBody(source: BodySource, opts: WriteBodyOptions): Promise<n
       finish(new IntegrityError(`${opts.what}: the server sent more than the ${opts.limit} bytes it announced.`));
       return;
     }
-    opts.hash?.update(chunk);
     written += chunk.length;
     if (out.write(chunk)) {
       idle?.refresh();
@@ -89,6 +88,9 @@ export function writeBody(source: BodySource, opts: WriteBodyOptions): Promise<n
       body.pause();
       out.once('drain', onDrain);
     }
+    // Hashed after the chunk is handed to the file: a write the stream starts now runs in libuv's thread pool while
+    // this thread hashes, rather than waiting for the hash (test/bench/PERFORMANCE.md, figure 5).
+    opts.hash?.update(chunk);
     const now = Date.now();
     if (now - lastReport > PROGRESS_INTERVAL_MS) {
       lastReport = now;

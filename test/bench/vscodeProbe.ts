@@ -2,14 +2,15 @@
 // server build opened in headless Chromium, with the working tree's extension under development and the emulator
 // (in this process) as its service, and reads the file.
 // Shared by the figures measured this way (chatLatency.ts, toolCalls.ts), so the host, the browser, the temporary
-// homes and the log are set up and torn down in one place.
+// homes and the log are set up and torn down in one place; the activation figure, which drives its own page, starts
+// its server and browser with the same two helpers (startBenchServer, launchBenchBrowser).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { startEmulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
-import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath } from '../runners/vscodeServerLayout';
+import { HOSTS, NEWEST_HOST, repoRoot, testOutputDir, testWorkspacePath, type VscodeHost } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
 import { launchBrowser, openWorkbench, workbenchUrl } from '../runners/workbenchBrowser';
 import { withTemporaryHome } from '../runners/temporaryHome';
@@ -47,6 +48,37 @@ function probeHost() {
   return process.env.HR_VSCODE_HOST === 'minimum' ? HOSTS.minimum : NEWEST_HOST;
 }
 
+/**
+ * VS Code's server build for a benchmark, its user data, home and extensions in `tmp` (extensionsDir), the working
+ * tree's extension loadable as under development (payload). Its environment is this process's without the VSCODE_*
+ * variables (run from a VS Code terminal, they would tie the server to that editor), plus `env`.
+ */
+export function startBenchServer(options: {
+  vscode: VscodeHost;
+  tmp: string;
+  extensionsDir: string;
+  env: Record<string, string>;
+  log: (line: string) => void;
+}): VscodeServer {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_')) env[k] = v;
+  Object.assign(env, options.env);
+  return startVscodeServer({
+    vscode: options.vscode,
+    payload: true,
+    userDataDir: path.join(options.tmp, 'server-data'),
+    extensionsDir: options.extensionsDir,
+    env: withTemporaryHome(env, path.join(options.tmp, 'home')),
+    log: options.log,
+    startTimeoutMs: 60_000,
+  });
+}
+
+/** Headless Chromium with its profile and home in `tmp`. */
+export function launchBenchBrowser(tmp: string): Promise<BrowserContext> {
+  return launchBrowser(path.join(tmp, 'chromium'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
+}
+
 /** Starts the server and the workbench with the probe as tests entry, waits for its result, and returns it parsed. */
 export async function runProbeInVscode<T extends { error?: string }>(options: ProbeRun): Promise<T> {
   checkVscodeHost();
@@ -61,23 +93,18 @@ export async function runProbeInVscode<T extends { error?: string }>(options: Pr
   let server: VscodeServer | undefined;
   let browser: BrowserContext | undefined;
   try {
-    const env: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_')) env[k] = v;
-    Object.assign(env, { HOSTED_REASONING_BASE_URL: emu.url, HOSTED_REASONING_API_KEY: 'demo-key' }, options.env(resultFile));
     const extensionsDir = path.join(tmp, 'extensions');
     fs.mkdirSync(extensionsDir, { recursive: true });
     options.prepareExtensions?.(extensionsDir);
-    server = startVscodeServer({
+    server = startBenchServer({
       vscode: probeHost(),
-      payload: true,
-      userDataDir: path.join(tmp, 'server-data'),
+      tmp,
       extensionsDir,
-      env: withTemporaryHome(env, path.join(tmp, 'home')),
+      env: { HOSTED_REASONING_BASE_URL: emu.url, HOSTED_REASONING_API_KEY: 'demo-key', ...options.env(resultFile) },
       log,
-      startTimeoutMs: 60_000,
     });
     const port = await server.listening;
-    browser = await launchBrowser(path.join(tmp, 'chromium'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
+    browser = await launchBenchBrowser(tmp);
     await openWorkbench(
       browser,
       workbenchUrl({ port, workspace: testWorkspacePath, extensionRoot: repoRoot, suiteIndex: options.probe }),

@@ -10,13 +10,12 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext } from 'playwright-core';
 import { missingBrowser } from '../../runners/hostPrerequisites';
 import { NEWEST_HOST, repoRoot, testOutputDir } from '../../runners/vscodeServerLayout';
-import { startVscodeServer, type VscodeServer } from '../../runners/vscodeServerProcess';
-import { launchBrowser } from '../../runners/workbenchBrowser';
-import { withTemporaryHome } from '../../runners/temporaryHome';
+import type { VscodeServer } from '../../runners/vscodeServerProcess';
 import { EMPTY_ID, FLOOR_ID, PRIMER_ID, PROFILE_ENV, PROFILE_RUN_ENV, RESULT_ENV, SUBJECT_ID, type ProbeLine } from '../activationShared';
 import { bySize, type FigureOptions } from '../figure';
 import { runNodeJson } from '../proc';
 import { runsTable, type FigureResult, type Row } from '../report';
+import { launchBenchBrowser, startBenchServer } from '../vscodeProbe';
 import { fmt, interleave, range, summarize } from '../stats';
 
 /** Median of the paired differences (extension minus empty extension, same host). */
@@ -220,14 +219,10 @@ async function inHost(staging: string, installed: string[], runs: number, tmp: s
   fs.mkdirSync(testOutputDir, { recursive: true });
   const logFd = fs.openSync(path.join(testOutputDir, 'bench-vscode-server.log'), 'w');
   const log = (line: string) => fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_')) env[k] = v;
-  env[RESULT_ENV] = resultFile;
   // One more run than asked, CPU-profiled and not timed: where the extension's activation time goes.
   const profileDir = path.join(tmp, 'profiles');
   fs.mkdirSync(profileDir);
-  env[PROFILE_ENV] = profileDir;
-  env[PROFILE_RUN_ENV] = String(runs);
+  const env = { [RESULT_ENV]: resultFile, [PROFILE_ENV]: profileDir, [PROFILE_RUN_ENV]: String(runs) };
   const workspace = path.join(tmp, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   let server: VscodeServer | undefined;
@@ -235,15 +230,7 @@ async function inHost(staging: string, installed: string[], runs: number, tmp: s
   try {
     const extensionsDir = path.join(tmp, 'extensions');
     for (const dir of installed) fs.cpSync(dir, path.join(extensionsDir, `${path.basename(dir)}-0.0.1`), { recursive: true });
-    server = startVscodeServer({
-      vscode: NEWEST_HOST,
-      payload: true,
-      userDataDir: path.join(tmp, 'server-data'),
-      extensionsDir,
-      env: withTemporaryHome(env, path.join(tmp, 'home')),
-      log,
-      startTimeoutMs: 60_000,
-    });
+    server = startBenchServer({ vscode: NEWEST_HOST, tmp, extensionsDir, env, log });
     const port = await server.listening;
     const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p.split('/').map(encodeURIComponent).join('/')}`;
     // The web workbench keeps one extensionDevelopmentPath only: the empty extensions are installed (above).
@@ -252,7 +239,7 @@ async function inHost(staging: string, installed: string[], runs: number, tmp: s
       ['extensionTestsPath', remote(PROBE)],
     ];
     const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    browser = await launchBrowser(path.join(tmp, 'chromium-profile'), withTemporaryHome(process.env, path.join(tmp, 'browser-home')));
+    browser = await launchBenchBrowser(tmp);
     const page = browser.pages()[0] ?? (await browser.newPage());
     page.on('pageerror', (e) => log(`[browser:pageerror] ${e.message}`));
     for (let i = 0; i <= runs; i++) {

@@ -14,7 +14,9 @@ import type { BareWriter, TransferJob, TransferResult } from '../transferWorker'
 const KEY = 'demo-key';
 const MODEL = 'bench-artifact';
 /** Against the fastest bare Node download of the same run; curl is context (no JavaScript reader reaches it). */
-const TIME_GOAL = 1.05;
+const TIME_GOAL = 1.1;
+/** The same, with a SHA-256 announced and verified as the bytes arrive (issue 30): hashing is work the bare ones skip. */
+const CHECKED_GOAL = 1.25;
 const MEMORY_GOAL = 64 * MiB;
 const REFETCH_GOAL = 1 * MiB;
 /** The bare Node references: each round runs them and the client, each in a fresh process (see BareWriter). */
@@ -171,8 +173,8 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
         reference: `${fmt(refs[best].ms / 1000)} s fastest bare Node (${WRITER_NAMES[best]}), which checks nothing`,
         ratio: fmt(checkedVsBest.median),
         spread: `ratio ${range(checkedVsBest)}`,
-        goal: '(context)',
-        met: undefined,
+        goal: `≤ ${CHECKED_GOAL}× the fastest bare Node download`,
+        met: checkedVsBest.median <= CHECKED_GOAL,
       },
       {
         figure: '5. Download: wall time against curl',
