@@ -50,13 +50,8 @@ export function missingInstallTools(): MissingPrerequisite[] {
       aptPackage: 'ripgrep',
     });
   }
-  // The kerberos native module compiles against krb5.h; krb5-config ships in the same package.
-  if (!fs.existsSync('/usr/include/krb5.h') && !findOnPath('krb5-config')) {
-    missing.push({
-      reason: 'krb5.h (libkrb5-dev): the kerberos native module builds against it',
-      aptPackage: 'libkrb5-dev',
-    });
-  }
+  // No libkrb5-dev: the kerberos native module, the one that built against krb5.h, is not built
+  // (serverNativeModules.ts).
   for (const [tool, aptPackage] of [
     ['python3', 'python3'],
     ['make', 'make'],
