@@ -50,8 +50,14 @@ export function missingInstallTools(): MissingPrerequisite[] {
       aptPackage: 'ripgrep',
     });
   }
-  // No libkrb5-dev: the kerberos native module, the one that built against krb5.h, is not built
-  // (serverNativeModules.ts).
+  // @vscode/sqlite3 builds against the system's SQLite (serverNativeModules.ts). No libkrb5-dev any more: the
+  // kerberos native module, which built against krb5.h, is not built.
+  if (process.platform === 'linux' && !fs.existsSync('/usr/include/sqlite3.h')) {
+    missing.push({
+      reason: "sqlite3.h (libsqlite3-dev): VS Code's @vscode/sqlite3 native module builds against it",
+      aptPackage: 'libsqlite3-dev',
+    });
+  }
   for (const [tool, aptPackage] of [
     ['python3', 'python3'],
     ['make', 'make'],

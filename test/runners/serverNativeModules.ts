@@ -10,6 +10,8 @@ export interface NativeModuleChoice {
   /** true: always built; false: never; a list: built on those platforms only. */
   readonly build: boolean | readonly NodeJS.Platform[];
   readonly why: string;
+  /** Options for `npm rebuild` (node-gyp passes them to the module's binding.gyp as variables) on Linux. */
+  readonly linuxRebuildFlags?: readonly string[];
 }
 
 export const NATIVE_MODULES: Readonly<Record<string, NativeModuleChoice>> = {
@@ -35,8 +37,12 @@ export const NATIVE_MODULES: Readonly<Record<string, NativeModuleChoice>> = {
     why: "imported lazily, only to answer a proxy's Kerberos/Negotiate challenge (no such proxy here); also needed libkrb5-dev",
   },
   '@vscode/sqlite3': {
-    build: false,
-    why: "loaded only by the agent host (Copilot agent sessions); the web workbench's storage is the browser's",
+    build: true,
+    linuxRebuildFlags: ['--sqlite=/usr'],
+    why:
+      'the agent host keeps its sessions in it and the workbench asks it at start (unbuilt, two requests fail in the ' +
+      "browser console); on Linux built against Debian's libsqlite3 (libsqlite3-dev): 10 s of compiling instead of 60 s " +
+      'for its bundled SQLite',
   },
   '@vscode/fs-copyfile': { build: false, why: 'macOS only (an empty target elsewhere), and only in the agent host' },
   '@vscode/deviceid': {
@@ -57,6 +63,8 @@ export const NATIVE_MODULES: Readonly<Record<string, NativeModuleChoice>> = {
 export interface NativeModulePlan {
   /** Package names for `npm rebuild <names>`. */
   readonly build: readonly string[];
+  /** Options for that `npm rebuild`, from the built modules' linuxRebuildFlags. */
+  readonly flags: readonly string[];
   /** Skipped, each with its reason. */
   readonly skip: readonly { readonly name: string; readonly why: string }[];
   /** Found but not in NATIVE_MODULES (a newer code-server): built, as a plain `npm rebuild` would, until judged. */
@@ -67,6 +75,7 @@ export function planNativeModules(found: readonly string[], platform: NodeJS.Pla
   const build: string[] = [];
   const skip: { name: string; why: string }[] = [];
   const unknown: string[] = [];
+  const flags: string[] = [];
   for (const name of [...new Set(found)].sort()) {
     const choice = Object.hasOwn(NATIVE_MODULES, name) ? NATIVE_MODULES[name] : undefined;
     if (!choice) {
@@ -74,11 +83,12 @@ export function planNativeModules(found: readonly string[], platform: NodeJS.Pla
       build.push(name);
     } else if (choice.build === true || (Array.isArray(choice.build) && choice.build.includes(platform))) {
       build.push(name);
+      if (platform === 'linux') flags.push(...(choice.linuxRebuildFlags ?? []));
     } else {
       skip.push({ name, why: choice.why });
     }
   }
-  return { build, skip, unknown };
+  return { build, flags, skip, unknown };
 }
 
 interface PackageManifest {

@@ -136,8 +136,8 @@ function install(host: VscodeHost): void {
   }
   // With no names `npm rebuild` would build every one.
   if (plan.build.length > 0) {
-    step(`Building native modules (npm rebuild ${plan.build.join(' ')})`, () =>
-      npm(vscodeDir, ['rebuild', ...plan.build], { npm_config_yes: 'true', ...nodeEnv }),
+    step(`Building native modules (npm rebuild ${[...plan.build, ...plan.flags].join(' ')})`, () =>
+      npm(vscodeDir, ['rebuild', ...plan.build, ...plan.flags], { npm_config_yes: 'true', ...nodeEnv }),
     );
   }
   step('Linking node_modules.asar', () => {

@@ -38,13 +38,19 @@ describe('native modules of the VS Code server build', () => {
       ['kerberos', '@vscode/spdlog', '@vscode/sqlite3', 'node-pty', '@vscode/windows-registry', '@vscode/native-watchdog'],
       'linux',
     );
-    assert.deepEqual(plan.build, ['@vscode/native-watchdog', '@vscode/spdlog', 'node-pty']);
+    assert.deepEqual(plan.build, ['@vscode/native-watchdog', '@vscode/spdlog', '@vscode/sqlite3', 'node-pty']);
     assert.deepEqual(
       plan.skip.map((s) => s.name),
-      ['@vscode/sqlite3', '@vscode/windows-registry', 'kerberos'],
+      ['@vscode/windows-registry', 'kerberos'],
     );
     assert.ok(plan.skip.every((s) => s.why.length > 0));
     assert.deepEqual(plan.unknown, []);
+  });
+
+  it("builds sqlite3 against the system's SQLite on Linux only, and passes no option when it is not built", () => {
+    assert.deepEqual(planNativeModules(['@vscode/sqlite3', 'node-pty'], 'linux').flags, ['--sqlite=/usr']);
+    assert.deepEqual(planNativeModules(['@vscode/sqlite3'], 'darwin').flags, []);
+    assert.deepEqual(planNativeModules(['node-pty', 'kerberos'], 'linux').flags, []);
   });
 
   it('builds the Windows-only modules on Windows', () => {
@@ -52,7 +58,7 @@ describe('native modules of the VS Code server build', () => {
   });
 
   it('builds a module it does not know, as a plain npm rebuild would, and names it', () => {
-    const plan = planNativeModules(['new-native', '@vscode/sqlite3'], 'linux');
+    const plan = planNativeModules(['new-native', 'kerberos'], 'linux');
     assert.deepEqual(plan.build, ['new-native']);
     assert.deepEqual(plan.unknown, ['new-native']);
   });
