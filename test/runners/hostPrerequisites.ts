@@ -50,11 +50,12 @@ export function missingInstallTools(): MissingPrerequisite[] {
       aptPackage: 'ripgrep',
     });
   }
-  // The kerberos native module compiles against krb5.h; krb5-config ships in the same package.
-  if (!fs.existsSync('/usr/include/krb5.h') && !findOnPath('krb5-config')) {
+  // @vscode/sqlite3 builds against the system's SQLite (serverNativeModules.ts). No libkrb5-dev any more: the
+  // kerberos native module, which built against krb5.h, is not built.
+  if (process.platform === 'linux' && !fs.existsSync('/usr/include/sqlite3.h')) {
     missing.push({
-      reason: 'krb5.h (libkrb5-dev): the kerberos native module builds against it',
-      aptPackage: 'libkrb5-dev',
+      reason: "sqlite3.h (libsqlite3-dev): VS Code's @vscode/sqlite3 native module builds against it",
+      aptPackage: 'libsqlite3-dev',
     });
   }
   for (const [tool, aptPackage] of [

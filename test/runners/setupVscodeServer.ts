@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BUILTIN_EXTENSIONS_INSTALL_ARGS } from './builtinExtensions';
 import { ensurePrerequisites, findOnPath, missingBrowser, missingInstallTools } from './hostPrerequisites';
+import { findNativeModules, planNativeModules } from './serverNativeModules';
 import { moveIntoPlace, removeAbandonedStaging, stagingFor } from './stagedInstall';
 import { cacheDir, cacheDirProblem, selectedHosts, type VscodeHost } from './vscodeServerLayout';
 
@@ -125,8 +126,20 @@ function install(host: VscodeHost): void {
     fs.copyFileSync(rg, path.join(binDir, 'rg'));
     fs.chmodSync(path.join(binDir, 'rg'), 0o755);
   });
-  // node-pty's rebuild runs `npx node-gyp`, which would stop to ask before installing it.
-  step('Building native modules (npm rebuild)', () => npm(vscodeDir, ['rebuild'], { npm_config_yes: 'true', ...nodeEnv }));
+  // Only the native modules the server loads for what we run (serverNativeModules.ts says why each is built or
+  // skipped): a plain `npm rebuild` compiled them all, 155.7 s of a first start. node-pty's rebuild runs
+  // `npx node-gyp`, which would stop to ask before installing it.
+  const plan = planNativeModules(findNativeModules(path.join(vscodeDir, 'node_modules')));
+  for (const skipped of plan.skip) console.log(`[vscode-server] not building ${skipped.name}: ${skipped.why}`);
+  if (plan.unknown.length > 0) {
+    console.log(`[vscode-server] building ${plan.unknown.join(', ')}, not judged yet in serverNativeModules.ts`);
+  }
+  // With no names `npm rebuild` would build every one.
+  if (plan.build.length > 0) {
+    step(`Building native modules (npm rebuild ${[...plan.build, ...plan.flags].join(' ')})`, () =>
+      npm(vscodeDir, ['rebuild', ...plan.build, ...plan.flags], { npm_config_yes: 'true', ...nodeEnv }),
+    );
+  }
   step('Linking node_modules.asar', () => {
     // The server resolves its modules through node_modules.asar, which only exists in packaged builds.
     const link = path.join(vscodeDir, 'node_modules.asar');
