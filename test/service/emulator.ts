@@ -300,6 +300,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     madeModel(jobId: string): string | undefined {
       return madeModelOf(state, jobId);
     },
+    runningFinetunes(): number {
+      return [...state.finetuneJobs.values()].filter((job) => job.status !== 'completed' && job.status !== 'failed').length;
+    },
     get tokenWrites() {
       return state.tokenWrites;
     },

@@ -282,6 +282,8 @@ export interface Emulator {
   addCustomModel(key: string, modelName: string, opts?: { artifactBytes?: number; baseModel?: string }): Promise<void>;
   /** The name of the model a finished finetune job made (the id as the client was given it), else undefined. */
   madeModel(jobId: string): string | undefined;
+  /** How many finetune jobs have not ended (completed or failed), of every key. */
+  runningFinetunes(): number;
   /** With recordTokenWrites: when each streamed token was written (epoch ms, sub-millisecond), in order. */
   readonly tokenWrites: number[];
   /** Open sockets on the API origin. */

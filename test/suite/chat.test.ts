@@ -721,6 +721,25 @@ describe(`@hosted with a # reference to one of our tools ${EVERY_HOST_TAG}`, () 
     return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
   }
 
+  // The model list stays as it is while these tests compare it: the finetunes earlier tests left running end first (at
+  // once: the emulator rushes them). A run of the oldest VS Code's tagged tests saw two end during one test.
+  before(async () => {
+    rig.emu.configure({ rushFinetunes: true });
+    try {
+      await waitFor('the finetunes of earlier tests to end', () => (rig.emu.runningFinetunes() === 0 ? true : undefined), {
+        timeoutMs: 30_000,
+      });
+    } finally {
+      rig.emu.configure({ rushFinetunes: false });
+    }
+    // And the extension has seen them end (the model list it shows is read again when a job it follows ends).
+    await waitFor('the poller to follow no job', () => (rig.api.poller.followed().length === 0 ? true : undefined), {
+      timeoutMs: 30_000,
+      describe: () => rig.api.poller.followed(),
+    });
+    await rig.api.poller.settled();
+  });
+
   /**
    * The tool's result asked just before and just after `run`: a finetune of an earlier test may end meanwhile and add a
    * model to the list, so what the participant showed is one of the two.
