@@ -102,11 +102,13 @@ async function copyCodicons() {
   await Promise.all(['codicon.css', 'codicon.ttf'].map((file) => copyFile(path.join(dist, file), path.join('dist/webview', file))));
 }
 
-// pdfjs's legacy (Node) build, minified, and the standard fonts' data: what sourceText.ts loads in the packaged extension.
+// pdfjs's legacy (Node) build, minified, the standard fonts' data and the predefined CMaps (packed, for CJK text): what
+// sourceText.ts loads in the packaged extension.
 async function copyPdfjs() {
   const require = createRequire(import.meta.url);
   const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
   await cp(path.join(root, 'standard_fonts'), 'dist/pdfjs/standard_fonts', { recursive: true });
+  await cp(path.join(root, 'cmaps'), 'dist/pdfjs/cmaps', { recursive: true });
   await Promise.all(
     ['pdf.min.mjs', 'pdf.worker.min.mjs'].map((file) => copyFile(path.join(root, 'legacy/build', file), path.join('dist/pdfjs', file))),
   );

@@ -8,12 +8,20 @@ import { preflightRead, type PreflightFile } from '../../src/features/finetune/p
 import { preflightWarnings, WORDS_PER_QUESTION } from '../../src/features/finetune/preflightWarnings';
 import { countWords } from '../../src/features/finetune/sourceText';
 import { writeBrokenPdf, writeDocx, writePdf, writeTextlessPdf } from '../service/fixtures';
-import { writePasswordPdf, writeTableOnlyDocx, writeTextPagesPdf } from './builders/sourceDocuments';
+import { writeCjkPdf, writePasswordPdf, writeTableOnlyDocx, writeTextPagesPdf } from './builders/sourceDocuments';
 
 const HANDBOOK = [
   'Employees may book economy flights for trips longer than four hours.',
   'Hotel stays are reimbursed up to the city rate published by finance.',
   'Receipts must be submitted within thirty days of the end of the trip.',
+];
+
+// The handbook's rules in Japanese, a line each: seven runs of letters between CJK punctuation.
+const JAPANESE_HANDBOOK = [
+  '出張旅費規程。',
+  '四時間を超える出張では、エコノミークラスの航空券を予約できます。',
+  'ホテル代は、経理が公表する都市の上限額まで払い戻されます。',
+  '領収書は、出張終了後三十日以内に提出してください。',
 ];
 
 describe('Pre-flight read of finetune sources', function () {
@@ -33,6 +41,7 @@ describe('Pre-flight read of finetune sources', function () {
       ['Paris', 'Two hundred euros'],
     ]);
     await writeTextPagesPdf(path.join(dir, 'long.pdf'), 12);
+    await writeCjkPdf(path.join(dir, 'japanese.pdf'), JAPANESE_HANDBOOK);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -56,6 +65,14 @@ describe('Pre-flight read of finetune sources', function () {
     const [r] = await preflightRead([file('long.pdf')]);
     assert.equal(r!.pages, 12);
     assert.equal(r!.words, 12 * 10 * 8);
+  });
+
+  it("reads the CJK text of a PDF whose font uses one of pdfjs's predefined CMaps, and does not call it scanned", async () => {
+    const results = await preflightRead([file('japanese.pdf')]);
+    assert.equal(results[0]!.unreadable, undefined);
+    assert.equal(results[0]!.text.replace(/\s+/g, ''), JAPANESE_HANDBOOK.join(''));
+    assert.equal(results[0]!.words, countWords(JAPANESE_HANDBOOK.join('\n')));
+    assert.deepEqual(preflightWarnings(results), []);
   });
 
   it('warns that a PDF with no text layer looks scanned', async () => {

@@ -44,6 +44,7 @@ export function countWords(text: string): number {
 const requireHere = createRequire(__filename);
 let pdfjsModule: typeof Pdfjs | undefined;
 let fontsUrl = '';
+let cMapsUrl = '';
 function pdfjs(): typeof Pdfjs {
   if (pdfjsModule) return pdfjsModule;
   noNativeCanvas();
@@ -62,6 +63,9 @@ function pdfjs(): typeof Pdfjs {
     console.warn = warn;
   }
   fontsUrl = join(dir, 'standard_fonts') + '/';
+  // The predefined CMaps (packed .bcmap): without them a CJK font encoded by one (`/Encoding /UniJIS-UCS2-H`, common in
+  // Japanese, Chinese and Korean PDFs) yields no text, and the review would call a readable PDF scanned.
+  cMapsUrl = join(dir, 'cmaps') + '/';
   return pdfjsModule;
 }
 
@@ -104,7 +108,15 @@ async function readPdf(bytes: Uint8Array, base: Omit<SourceText, 'kind'>): Promi
   const lib = pdfjs();
   const encrypted = hasEncryptEntry(bytes);
   // pdfjs may take over (detach) the buffer it is given: the hash was taken before.
-  const task = lib.getDocument({ data: bytes, standardFontDataUrl: fontsUrl, isEvalSupported: false, verbosity: 0, stopAtErrors: false });
+  const task = lib.getDocument({
+    data: bytes,
+    standardFontDataUrl: fontsUrl,
+    cMapUrl: cMapsUrl,
+    cMapPacked: true,
+    isEvalSupported: false,
+    verbosity: 0,
+    stopAtErrors: false,
+  });
   try {
     const doc = await task.promise;
     const pages = Math.min(doc.numPages, MAX_PDF_PAGES);
