@@ -50,6 +50,13 @@ describe('Pre-flight read of finetune sources', function () {
     assert.equal(countWords('  \n '), 0);
   });
 
+  it('counts each Chinese or Japanese character as a word, as word processors do (the text has no spaces)', () => {
+    assert.equal(countWords('返品は三十日以内'), 8);
+    assert.equal(countWords('サポートは平日に対応します。'), 13);
+    assert.equal(countWords('Version 2 の説明'), 5);
+    assert.equal(countWords('지원은 평일에 합니다'), 3, 'Korean separates its words with spaces');
+  });
+
   it("counts a text PDF's pages and words, and gives the text the service would read", async () => {
     const [r] = await preflightRead([file('handbook.pdf')]);
     assert.equal(r!.unreadable, undefined);

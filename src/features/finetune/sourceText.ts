@@ -35,8 +35,16 @@ export interface SourceText {
 /** Pages read from one PDF: a pathological page count must not keep the review waiting. */
 export const MAX_PDF_PAGES = 2000;
 
+/** Scripts written without spaces between words: each character counts as a word, as word processors count them. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+
+/**
+ * Words of text as a person counts them: runs of letters and digits (with inner apostrophes, dots and hyphens), and
+ * each Chinese or Japanese character; otherwise a page of Japanese would count a few "words" and look scanned.
+ */
 export function countWords(text: string): number {
-  return text.match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+  const unspaced = text.match(UNSPACED)?.length ?? 0;
+  return unspaced + (text.replace(UNSPACED, ' ').match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu)?.length ?? 0);
 }
 
 // pdfjs-dist v5 is ESM only; Node 20.19+ can require() it. The packaged extension carries pdfjs's legacy (Node) build
