@@ -206,6 +206,28 @@ export async function capturingQuickPicks<T>(body: (picks: vscode.QuickPick<vsco
   }
 }
 
+/**
+ * Accepts `item` of an open picker as a person pressing Enter on it. The accept is sent again only while the last one
+ * is shown not taken (the item not selected, the picker still open): on a loaded machine an accept can reach the
+ * workbench before the item is active there and be lost (a 1.104 run waited in vain for the next picker).
+ */
+export async function acceptQuickPickItem(pick: vscode.QuickPick<vscode.QuickPickItem>, item: vscode.QuickPickItem): Promise<void> {
+  let hidden = false;
+  const listener = pick.onDidHide(() => (hidden = true));
+  const taken = (): true | undefined => (hidden || pick.selectedItems.includes(item) ? true : undefined);
+  try {
+    for (let tries = 0; tries < 10; tries++) {
+      if (taken()) return;
+      pick.activeItems = [item];
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await waitFor(`"${pick.title ?? ''}" to take ${item.label}`, taken, { timeoutMs: 3_000 }).catch(() => undefined);
+    }
+    if (!taken()) throw new Error(`"${pick.title ?? ''}" did not take ${item.label} in ten accepts`);
+  } finally {
+    listener.dispose();
+  }
+}
+
 /** The Models view's rows as the view asks for them: roots, then each group's models. */
 export async function modelsView(api: ExtensionApi): Promise<{ roots: ModelsNode[]; groups: GroupNode[]; models: ModelNode[] }> {
   const roots = await api.models.getChildren();

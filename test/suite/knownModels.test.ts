@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
-import { answeringInputBoxes, capturingQuickPicks, recordingMessages, waitFor } from './helpers';
+import { acceptQuickPickItem, answeringInputBoxes, capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { useRig } from './rig';
 import { EVERY_HOST_TAG } from './suiteResult';
 
@@ -113,13 +113,11 @@ describe(`model names kept for when the list cannot be read ${EVERY_HOST_TAG}`, 
       assert.deepEqual(modelPick.items, [], 'something was offered before anything was typed or kept');
       modelPick.value = KEPT;
       const item = await waitFor('the typed name offered', () => modelPick.items.find((i) => i.label === KEPT));
-      modelPick.activeItems = [item];
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await acceptQuickPickItem(modelPick, item);
       const datasetPick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
       datasetPick.value = 'demo-qa';
       const dataset = await waitFor('the typed dataset offered', () => datasetPick.items.find((i) => i.label.includes('demo-qa')));
-      datasetPick.activeItems = [dataset];
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await acceptQuickPickItem(datasetPick, dataset);
       assert.ok(await done, 'no evaluation was started');
     });
     const kept = await waitFor('the typed name kept', async () =>
