@@ -101,6 +101,24 @@ describe(`model names kept for when the list cannot be read ${EVERY_HOST_TAG}`, 
     assert.ok(!ids.includes(KEPT), `a kept name was added to a list that was read: ${ids.join(', ')}`);
   });
 
+  it('Enter right after typing a model name takes the typed name, before the picker lists it', async function () {
+    this.timeout(40_000);
+    const stored = await recordingMessages(() =>
+      answeringInputBoxes([UNREADABLE_KEY], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey)),
+    );
+    assert.equal(stored, true);
+    await capturingQuickPicks(async (picks) => {
+      const done = vscode.commands.executeCommand<string | undefined>(COMMANDS.evaluate);
+      const modelPick = await waitFor('the model picker, loaded', () => picks.find((p) => /which model/i.test(p.title ?? '') && !p.busy));
+      // A fast typist: the name, then Enter, with no item made active (none may be listed yet).
+      modelPick.value = `${KEPT}-fast`;
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      const datasetPick = await waitFor('the dataset picker', () => picks.find((p) => /dataset/i.test(p.title ?? '')));
+      datasetPick.hide();
+      assert.equal(await done, undefined);
+    });
+  });
+
   it('a name typed in the evaluate picker and accepted by the service is offered, marked typed, by the next picker', async function () {
     this.timeout(40_000);
     const stored = await recordingMessages(() =>

@@ -67,8 +67,13 @@ export async function pickModel(
       })),
       ...(list.length === 0 ? kept : []),
     ];
+    // Enter right after typing a name, before the picker lists it (a fast typist), takes the typed name.
+    const typedNow = (): Item | undefined => {
+      const name = list.length === 0 ? typedModelName(pick.value) : undefined;
+      return name ? (kept.find((k) => k.name === name) ?? { ...typedItem(name), name, typed: true }) : undefined;
+    };
     const picked = await new Promise<Item | undefined>((resolve) => {
-      pick.onDidAccept(() => resolve(pick.selectedItems[0]));
+      pick.onDidAccept(() => resolve(pick.selectedItems[0] ?? typedNow()));
       pick.onDidHide(() => resolve(undefined));
     });
     if (picked?.typed) services.knownModels.noteTyped(picked.name);
