@@ -101,15 +101,26 @@ describe(`model names kept for when the list cannot be read ${EVERY_HOST_TAG}`, 
     assert.ok(!ids.includes(KEPT), `a kept name was added to a list that was read: ${ids.join(', ')}`);
   });
 
-  it('Enter right after typing a model name takes the typed name, before the picker lists it', async function () {
-    this.timeout(40_000);
+  /** The key whose model list cannot be read, stored as a person does. */
+  async function storeUnreadableKey(): Promise<void> {
     const stored = await recordingMessages(() =>
       answeringInputBoxes([UNREADABLE_KEY], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey)),
     );
     assert.equal(stored, true);
+  }
+
+  /** Evaluate Model… from the palette, until its model picker has loaded. */
+  async function startEvaluate(picks: vscode.QuickPick<vscode.QuickPickItem>[]) {
+    const done = vscode.commands.executeCommand<string | undefined>(COMMANDS.evaluate);
+    const modelPick = await waitFor('the model picker, loaded', () => picks.find((p) => /which model/i.test(p.title ?? '') && !p.busy));
+    return { done, modelPick };
+  }
+
+  it('Enter right after typing a model name takes the typed name, before the picker lists it', async function () {
+    this.timeout(40_000);
+    await storeUnreadableKey();
     await capturingQuickPicks(async (picks) => {
-      const done = vscode.commands.executeCommand<string | undefined>(COMMANDS.evaluate);
-      const modelPick = await waitFor('the model picker, loaded', () => picks.find((p) => /which model/i.test(p.title ?? '') && !p.busy));
+      const { done, modelPick } = await startEvaluate(picks);
       // A fast typist: the name, then Enter, with no item made active (none may be listed yet).
       modelPick.value = `${KEPT}-fast`;
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -121,13 +132,9 @@ describe(`model names kept for when the list cannot be read ${EVERY_HOST_TAG}`, 
 
   it('a name typed in the evaluate picker and accepted by the service is offered, marked typed, by the next picker', async function () {
     this.timeout(40_000);
-    const stored = await recordingMessages(() =>
-      answeringInputBoxes([UNREADABLE_KEY], async () => vscode.commands.executeCommand<boolean>(COMMANDS.setApiKey)),
-    );
-    assert.equal(stored, true);
+    await storeUnreadableKey();
     await capturingQuickPicks(async (picks) => {
-      const done = vscode.commands.executeCommand<string | undefined>(COMMANDS.evaluate);
-      const modelPick = await waitFor('the model picker, loaded', () => picks.find((p) => /which model/i.test(p.title ?? '') && !p.busy));
+      const { done, modelPick } = await startEvaluate(picks);
       assert.deepEqual(modelPick.items, [], 'something was offered before anything was typed or kept');
       modelPick.value = KEPT;
       const item = await waitFor('the typed name offered', () => modelPick.items.find((i) => i.label === KEPT));
