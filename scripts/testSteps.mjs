@@ -51,6 +51,8 @@ function prepare(names) {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** How many of a failed lane's last lines `npm test` repeats at its end. */
+const FAILED_LANE_TAIL = 15;
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
 /**
@@ -68,7 +70,7 @@ function runLane(lane, logDir, children) {
       console.log(`\n[test] ===== ${lane.title}: ${failed ? `FAILED (${failed})` : 'passed'} in ${time} =====`);
       process.stdout.write(fs.readFileSync(logPath, 'utf8'));
       console.log(`[test] ===== end of ${lane.title} (its output: ${path.relative(root, logPath)}) =====`);
-      resolve({ title: lane.title, failed, time });
+      resolve({ title: lane.title, failed, time, logPath });
     };
     const next = (i) => {
       if (i === lane.commands.length) return finish(undefined);
@@ -138,6 +140,12 @@ async function all() {
   console.log(`\n[test] npm test took ${seconds(started)}:`);
   for (const r of results) console.log(`  ${r.failed ? 'FAILED' : 'passed'}  ${r.time.padStart(6)}  ${r.title}`);
   const failed = results.filter((r) => r.failed);
+  // Each failed lane's last lines again, below the table: they hold its runner's verdict (which tests, which steps),
+  // and the end of the run is what a CI page shows first.
+  for (const r of failed) {
+    const lines = fs.readFileSync(r.logPath, 'utf8').trimEnd().split('\n');
+    console.log(`\n[test] the end of "${r.title}":\n${lines.slice(-FAILED_LANE_TAIL).join('\n')}`);
+  }
   if (failed.length > 0) {
     console.error(`[test] ${failed.length} lane(s) failed: ${failed.map((r) => `${r.title}: ${r.failed}`).join('; ')}`);
     process.exit(1);

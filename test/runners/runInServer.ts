@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { EXPECTED_VSCODE_ENV, RESULT_FILE_ENV, TAG_ENV, TRUST_PASS_ENV, type SuiteResult } from '../suite/suiteResult';
 import { describeMissing, missingBrowser } from './hostPrerequisites';
-import { formatSuiteResult, suitesPassed } from './suiteReport';
+import { failureDigest, formatSuiteResult, suitesPassed, type WindowOutcome } from './suiteReport';
 import { withTemporaryHome } from './temporaryHome';
 import {
   cacheDirProblem,
@@ -138,8 +138,8 @@ async function trustWhenAsked(page: Page, log: (line: string) => void): Promise<
   }
 }
 
-/** One window of one host: the suite's result, or undefined when it did not report (said on the console). */
-async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => void): Promise<SuiteResult | undefined> {
+/** One window of one host: the suite's result, or why it did not report (also said on the console). */
+async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => void): Promise<WindowOutcome> {
   const subset = host.suiteTag !== undefined && process.env.HR_TEST_FULL_ON_EVERY_HOST !== '1' ? ` ${host.suiteTag} only` : '';
   const tag = `[vscode-test ${host.vscodeVersion} ${pass}${subset}]`;
   const started = Date.now();
@@ -215,10 +215,11 @@ async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => vo
     console.log(`${tag} workbench opened; waiting for the suite (${seconds(started)})`);
     const result = await waitForResult(path.join(tmp, 'result.json'), server, deadline);
     console.log(formatSuiteResult(result, pass));
-    return result;
+    return { window: pass, result };
   } catch (error) {
-    console.error(`${tag} ${error instanceof Error ? error.message : String(error)}`);
-    return undefined;
+    const problem = error instanceof Error ? error.message : String(error);
+    console.error(`${tag} ${problem}`);
+    return { window: pass, problem };
   } finally {
     await cleanUp();
     for (const [signal, handler] of handlers) process.off(signal, handler);
@@ -236,19 +237,22 @@ async function runOn(host: VscodeHost): Promise<boolean> {
     // Output still buffered when the log is closed is dropped rather than thrown.
     if (logFd !== undefined) fs.writeSync(logFd, `${new Date().toISOString()} ${line}\n`);
   };
-  const results: (SuiteResult | undefined)[] = [];
+  const outcomes: WindowOutcome[] = [];
   try {
     for (const pass of passesToRun()) {
       log(`[runner] ---- the ${pass} window ----`);
-      results.push(await runWindow(host, pass, log));
+      outcomes.push(await runWindow(host, pass, log));
     }
   } finally {
     fs.closeSync(logFd);
     logFd = undefined;
   }
-  const passed = suitesPassed(results);
+  const passed = suitesPassed(outcomes.map((o) => o.result));
   console.log(`${tag} ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
-  if (!passed) console.error(`${tag} server output and browser console: ${logPath}`);
+  if (!passed) {
+    console.error(failureDigest(outcomes).join('\n'));
+    console.error(`${tag} server output and browser console: ${logPath}`);
+  }
   return passed;
 }
 

@@ -10,6 +10,38 @@ export function suitesPassed(results: readonly (SuiteResult | undefined)[]): boo
   return results.some((r) => r!.passes > 0);
 }
 
+/** How one window ended: the suite's result, or why it gave none (a deadline, a server that would not start). */
+export interface WindowOutcome {
+  readonly window: string;
+  readonly result?: SuiteResult;
+  readonly problem?: string;
+}
+
+/**
+ * A few lines saying what failed, each window's failing tests by title with their message's first line, printed last:
+ * the end of a run is what a CI page and a lane's tail show, and the whole report sits far above it.
+ */
+export function failureDigest(outcomes: readonly WindowOutcome[], limit = 8): string[] {
+  const lines: string[] = [];
+  for (const { window, result, problem } of outcomes) {
+    if (!result) {
+      lines.push(`  ${window} window: no result (${problem ?? 'it did not report'})`);
+      continue;
+    }
+    if (result.failures === 0) {
+      lines.push(`  ${window} window: ${result.passes > 0 ? `${result.passes} passing` : 'no test ran'}`);
+      continue;
+    }
+    lines.push(`  ${window} window: ${result.failures} failing`);
+    result.failureDetails.slice(0, limit).forEach((failure, index) => {
+      const message = failure.message.split('\n').find((line) => line.trim() !== '') ?? '';
+      lines.push(`    ${index + 1}) ${failure.title}: ${message.trim().slice(0, 300)}`);
+    });
+    if (result.failureDetails.length > limit) lines.push(`    … and ${result.failureDetails.length - limit} more above`);
+  }
+  return lines;
+}
+
 export function formatSuiteResult(result: SuiteResult, window?: string): string {
   const out = ['', ...(window ? [`  [${window} window]`] : []), ...result.lines.map((line) => `  ${line}`), ''];
   const duration = `${(result.durationMs / 1000).toFixed(1)} s`;
