@@ -27,11 +27,17 @@ describe('what an in-editor run says last', () => {
         { title: 'Chat participant @every-host answers', message: '\nExpected values to be equal:\n1 !== 2', stack: 'AssertionError…' },
       ],
     });
-    assert.deepEqual(failureDigest([{ window: 'trusted', result: failing }, { window: 'restricted', result: result({ passes: 6 }) }]), [
-      '  trusted window: 1 failing',
-      '    1) Chat participant @every-host answers: Expected values to be equal:',
-      '  restricted window: 6 passing',
-    ]);
+    assert.deepEqual(
+      failureDigest([
+        { window: 'trusted', result: failing },
+        { window: 'restricted', result: result({ passes: 6 }) },
+      ]),
+      [
+        '  trusted window: 1 failing',
+        '    1) Chat participant @every-host answers: Expected values to be equal:',
+        '  restricted window: 6 passing',
+      ],
+    );
   });
 
   it('says why a window gave no result, and that one ran nothing', () => {
