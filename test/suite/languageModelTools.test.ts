@@ -378,8 +378,10 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
   /**
    * Starts the download of `tuned` by `first` (the command or the tool), holds it at its part file's lock (the file
    * system calls the extension shares with this test) until the other has asked for the same download, then lets it
-   * go: no timing decides which is running when. The second has joined once its connection is made (the join is
-   * decided at once after it, with no await).
+   * go: no timing decides which is running when. The second has joined once the connection its transfer asks for is
+   * made (the join is decided at once after it, with no await). The tool asks for one earlier too, in
+   * prepareInvocation (to read a part file's size): released on that one, the command's download could end before the
+   * tool's invoke came, and the tool would fetch again (seen in a CI run on a fast machine).
    */
   async function downloadTwice(tuned: string, first: 'command' | 'tool') {
     await rig.useKey('demo-key');
@@ -403,6 +405,14 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
     const secondConnected = new Promise<void>((resolve) => (connected = resolve));
     const byCommand = () => vscode.commands.executeCommand<string | undefined>(COMMANDS.download, { modelName: tuned });
     const byTool = () => invoke(LM_TOOLS.downloadModel, { modelName: tuned });
+    // The entry module looks the tool up at each call, so this wraps the invoke VS Code calls.
+    const tool = rig.api.tools[LM_TOOLS.downloadModel];
+    const invokeTool = tool.invoke.bind(tool);
+    let toolInvoked = false;
+    tool.invoke = (options, token) => {
+      toolInvoked = true;
+      return invokeTool(options, token);
+    };
     try {
       const since = rig.emu.received.length;
       const { file, text, shown } = await recordingMessages(async (shown) => {
@@ -410,7 +420,7 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
         await locking;
         session.connect = () =>
           connect.call(session).then((c) => {
-            setImmediate(connected);
+            if (first === 'tool' || toolInvoked) setImmediate(connected);
             return c;
           });
         const two = first === 'command' ? byTool() : byCommand();
@@ -436,6 +446,7 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
       return { text, shown };
     } finally {
       session.connect = connect;
+      tool.invoke = invokeTool;
       sharedFs.open = open;
       release();
       await rig.setSetting('downloadFolder', '');
