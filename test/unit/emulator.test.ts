@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join, resolve, sep } from 'node:path';
 import { MODEL_LIST_SHAPES, readGgufHeader, startEmulator, STREAM_ERROR_MARKER, type Emulator } from '../service/emulator';
+import { tokensOf } from '../service/inference';
 import { BASE, getJson, headers, KEY, postJson, readChunks, sha256File, sleep, waitFor } from './emulator-helpers';
 
 const PREDICT = '/cr/provider_predict_platform_base_oss';
@@ -218,6 +219,30 @@ describe('emulator: auth, models, inference', function () {
       assert.match(back.body.response, /^### Answer/);
     });
 
+    /** The interval of the pacing tests: long enough that a stream sent unpaced (~2 ms a token here) falls short. */
+    const PACED_MS = 10;
+
+    /** `stream()` with tokens PACED_MS apart. */
+    async function pacedStream(framing: string): ReturnType<typeof stream> {
+      em.configure({ tokenIntervalMs: PACED_MS });
+      try {
+        return await stream(framing);
+      } finally {
+        em.configure({ tokenIntervalMs: 2 });
+      }
+    }
+
+    /**
+     * Paced, not sent at once: the last of `tokens` tokens cannot leave before its time, less a clock tick (a loaded
+     * machine only makes it later). How many reads the body took is not a property of the emulator: a reader that
+     * stalls on a loaded machine gets every token already due in one (a run under load read a whole NDJSON stream in
+     * five chunks).
+     */
+    function assertPaced(tokens: number, elapsed: number): void {
+      assert.ok(tokens > 5, `only ${tokens} tokens: too few to tell a paced stream`);
+      assert.ok(elapsed >= tokens * PACED_MS * 0.9, `${tokens} tokens in ${elapsed} ms: ahead of the schedule`);
+    }
+
     async function expected(): Promise<string> {
       return (await postJson<{ response: string }>(`${em.url}${PREDICT}`, request)).body.response;
     }
@@ -243,7 +268,7 @@ describe('emulator: auth, models, inference', function () {
     }
 
     it('SSE: data: {"token"} events over time, keep-alive comments, [DONE]; tokens join to the plain answer', async () => {
-      const { res, text, chunks, elapsed } = await stream('sse');
+      const { res, text, elapsed } = await pacedStream('sse');
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
       assert.equal(res.headers.get('transfer-encoding'), 'chunked');
@@ -252,14 +277,11 @@ describe('emulator: auth, models, inference', function () {
       assert.equal(events[events.length - 1], 'data: [DONE]');
       const tokens = events.filter((e) => e.startsWith('data: {')).map((e) => (JSON.parse(e.slice(6)) as { token: string }).token);
       assert.equal(tokens.join(''), await expected());
-      // Paced, not sent at once: several reads (a late timer writes every token already due together, so not one per
-      // token), and never ahead of the schedule.
-      assert.ok(chunks > 5, `arrived in ${chunks} chunks`);
-      assert.ok(elapsed >= tokens.length * 2 * 0.8, `took ${elapsed} ms for ${tokens.length} tokens`);
+      assertPaced(tokens.length, elapsed);
     });
 
     it('NDJSON: {"token"} lines then {"done": true}', async () => {
-      const { res, text, chunks } = await stream('ndjson');
+      const { res, text, elapsed } = await pacedStream('ndjson');
       assert.equal(res.headers.get('content-type'), 'application/x-ndjson');
       const lines = text
         .split('\n')
@@ -273,14 +295,14 @@ describe('emulator: auth, models, inference', function () {
           .join(''),
         await expected(),
       );
-      assert.ok(chunks > 5);
+      assertPaced(lines.length - 1, elapsed);
     });
 
     it('text: raw token text, text/plain; charset=utf-8', async () => {
-      const { res, text, chunks } = await stream('text');
+      const { res, text, elapsed } = await pacedStream('text');
       assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
       assert.equal(text, await expected());
-      assert.ok(chunks > 5);
+      assertPaced(tokensOf(text).length, elapsed);
     });
 
     it("the key's framing applies without the override header", async () => {
