@@ -16,7 +16,7 @@ import {
   type FileLimits,
   type SourcePlace,
 } from '../../src/features/finetune/finetuneFiles';
-import { readZipEntryNames, ZipFormatError } from '../../src/features/finetune/zipEntries';
+import { readZipEntries, readZipEntryNames, ZipFormatError } from '../../src/features/finetune/zipEntries';
 import { outsideMessage } from '../../src/features/finetune/realPlace';
 import { writeDocx, writePdf } from '../service/fixtures';
 
@@ -427,6 +427,27 @@ describe('ZIP central directory reader', () => {
       { name: 'word/document.xml', data: Buffer.from('y') },
     ]);
     assert.deepEqual(await readZipEntryNames(zip.length, readerOf(zip)), ['[Content_Types].xml', 'word/document.xml']);
+  });
+
+  it("gives each entry's sizes as its directory declares them, a ZIP64 extra field's too (the pre-flight refuses a bomb by them)", async () => {
+    const zip = storedZip([
+      { name: 'word/document.xml', data: Buffer.from('abc') },
+      { name: 'word/big.xml', data: Buffer.from('de') },
+    ]);
+    const cd = zip.length - 22 - (46 + 'word/big.xml'.length);
+    // The second entry claims 5 GB uncompressed through ZIP64: its 32-bit field saturated, the real size in extra field 1.
+    zip.writeUInt32LE(0xffffffff, cd + 24);
+    const extra = Buffer.alloc(12);
+    extra.writeUInt16LE(1, 0);
+    extra.writeUInt16LE(8, 2);
+    extra.writeBigUInt64LE(5n * 2n ** 30n, 4);
+    zip.writeUInt16LE(extra.length, cd + 30);
+    const withExtra = Buffer.concat([zip.subarray(0, zip.length - 22), extra, zip.subarray(zip.length - 22)]);
+    withExtra.writeUInt32LE(withExtra.readUInt32LE(withExtra.length - 22 + 12) + extra.length, withExtra.length - 22 + 12);
+    assert.deepEqual(await readZipEntries(withExtra.length, readerOf(withExtra)), [
+      { name: 'word/document.xml', compressedSize: 3, uncompressedSize: 3 },
+      { name: 'word/big.xml', compressedSize: 2, uncompressedSize: 5 * 2 ** 30 },
+    ]);
   });
 
   it('throws ZipFormatError on a file with no end record, and on a directory pointing outside the file', async () => {

@@ -1,5 +1,6 @@
-// The entry names of a ZIP archive, read from its central directory with ranged reads: a DOCX check needs to know
-// whether `word/document.xml` is inside, and a 500 MB document must not be loaded to learn that.
+// The entries of a ZIP archive, read from its central directory with ranged reads: a DOCX check needs to know whether
+// `word/document.xml` is inside, and a 500 MB document must not be loaded to learn that; the pre-flight read needs each
+// entry's declared uncompressed size, to refuse a decompression bomb before anything inflates it.
 //
 // Why not a library: yauzl & co. would be a runtime dependency (bundled into the extension) for one question, and the
 // part of the format needed here is small and frozen (APPNOTE 4.3.12-4.3.16 plus the ZIP64 end record). No
@@ -28,8 +29,21 @@ const TAIL_BYTES = EOCD_SIZE + 0xffff + ZIP64_LOCATOR_SIZE;
 const MAX_CENTRAL_DIRECTORY_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRIES = 200_000;
 
+export interface ZipEntry {
+  name: string;
+  /** Bytes in the archive. */
+  compressedSize: number;
+  /** Bytes once inflated, as the directory declares it: a hostile archive may lie, so this is a claim, not a bound. */
+  uncompressedSize: number;
+}
+
 /** Names of all entries, in directory order. Throws ZipFormatError when the archive's structure cannot be read. */
 export async function readZipEntryNames(size: number, readAt: ReadAt): Promise<string[]> {
+  return (await readZipEntries(size, readAt)).map((e) => e.name);
+}
+
+/** All entries, in directory order. Throws ZipFormatError when the archive's structure cannot be read. */
+export async function readZipEntries(size: number, readAt: ReadAt): Promise<ZipEntry[]> {
   if (size < EOCD_SIZE) throw new ZipFormatError('too short to be a ZIP archive');
   const tailLength = Math.min(size, TAIL_BYTES);
   const tailStart = size - tailLength;
@@ -75,7 +89,7 @@ export async function readZipEntryNames(size: number, readAt: ReadAt): Promise<s
       ? tail.subarray(cdOffset - tailStart, cdOffset - tailStart + cdSize)
       : await readExactly(readAt, cdOffset, cdSize);
 
-  const names: string[] = [];
+  const entries: ZipEntry[] = [];
   let p = 0;
   for (let i = 0; i < count; i++) {
     if (p + CENTRAL_HEADER_SIZE > cd.length || cd.readUInt32LE(p) !== CENTRAL_HEADER_SIGNATURE) {
@@ -87,11 +101,39 @@ export async function readZipEntryNames(size: number, readAt: ReadAt): Promise<s
     const commentLength = cd.readUInt16LE(p + 32);
     const nameEnd = p + CENTRAL_HEADER_SIZE + nameLength;
     if (nameEnd > cd.length) throw new ZipFormatError(`central directory entry ${i + 1} of ${count} is damaged`);
+    if (nameEnd + extraLength > cd.length) throw new ZipFormatError(`central directory entry ${i + 1} of ${count} is damaged`);
     // Bit 11: UTF-8 names. Otherwise CP437, which agrees with latin1 on the ASCII names OOXML uses.
-    names.push(cd.toString(flags & 0x800 ? 'utf8' : 'latin1', p + CENTRAL_HEADER_SIZE, nameEnd));
+    const name = cd.toString(flags & 0x800 ? 'utf8' : 'latin1', p + CENTRAL_HEADER_SIZE, nameEnd);
+    const sizes = entrySizes(cd.readUInt32LE(p + 24), cd.readUInt32LE(p + 20), cd.subarray(nameEnd, nameEnd + extraLength));
+    entries.push({ name, ...sizes });
     p = nameEnd + extraLength + commentLength;
   }
-  return names;
+  return entries;
+}
+
+/**
+ * An entry's sizes: a 32-bit field saturated at 0xffffffff holds its real value in the ZIP64 extra field (id 1), which
+ * lists only the saturated ones, uncompressed first (APPNOTE 4.5.3).
+ */
+function entrySizes(uncompressed: number, compressed: number, extra: Buffer): { compressedSize: number; uncompressedSize: number } {
+  let uncompressedSize = uncompressed;
+  let compressedSize = compressed;
+  for (let q = 0; q + 4 <= extra.length;) {
+    const id = extra.readUInt16LE(q);
+    const length = extra.readUInt16LE(q + 2);
+    if (id === 1) {
+      let f = q + 4;
+      const end = Math.min(extra.length, f + length);
+      if (uncompressed === 0xffffffff && f + 8 <= end) {
+        uncompressedSize = Number(extra.readBigUInt64LE(f));
+        f += 8;
+      }
+      if (compressed === 0xffffffff && f + 8 <= end) compressedSize = Number(extra.readBigUInt64LE(f));
+      break;
+    }
+    q += 4 + length;
+  }
+  return { compressedSize, uncompressedSize };
 }
 
 async function readExactly(readAt: ReadAt, position: number, length: number): Promise<Buffer> {
