@@ -1,6 +1,6 @@
-// Five bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the
-// extension it loads on first use (the service client and axios included), the local runtime's child process, the
-// pre-flight worker, and the playground page (browser, IIFE).
+// The bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the extension
+// it loads on first use (the service client and axios included), the local runtime's child process, the pre-flight
+// reader's child process and its worker, and the playground and report pages (browser, IIFE).
 // The page's codicon font and stylesheet are copied from @vscode/codicons next to it, so the page loads them from the
 // extension's own files (its policy allows nothing else).
 import { copyFile, cp, mkdir } from 'node:fs/promises';
@@ -80,6 +80,10 @@ const sourceTextWorker = {
   external: [],
 };
 
+// The pre-flight reader's child process (src/features/finetune/preflightChild.ts), forked by path: it starts the worker
+// above beside it and holds the memory bound.
+const preflightChild = { ...sourceTextWorker, entryPoints: ['src/features/finetune/preflightChild.ts'], outfile: 'dist/preflightChild.js' };
+
 const webview = {
   entryPoints: ['src/features/playground/page/playground.ts'],
   bundle: true,
@@ -123,6 +127,7 @@ if (watch) {
     esbuild.context(main),
     esbuild.context(localRuntime),
     esbuild.context(sourceTextWorker),
+    esbuild.context(preflightChild),
     esbuild.context(webview),
     esbuild.context(report),
   ]);
@@ -133,6 +138,7 @@ if (watch) {
     esbuild.build(main),
     esbuild.build(localRuntime),
     esbuild.build(sourceTextWorker),
+    esbuild.build(preflightChild),
     esbuild.build(webview),
     esbuild.build(report),
   ]);

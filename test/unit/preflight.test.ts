@@ -1,5 +1,5 @@
 // The pre-flight read of finetune sources (issue 29): counts and warnings on real PDF and DOCX files, read in the
-// worker thread exactly as the wizard reads them.
+// reader process exactly as the wizard reads them.
 import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -145,7 +145,7 @@ describe('Pre-flight read of finetune sources', function () {
     assert.deepEqual(preflightWarnings(results, 10 / WORDS_PER_QUESTION), []);
   });
 
-  it('stops a read that takes too long and reads the next file in a fresh worker', async () => {
+  it('stops a read that takes too long and reads the next file in a fresh reader process', async () => {
     const results = await preflightRead([file('long.pdf'), file('faq.docx')], { timeoutMs: 1 });
     assert.match(results[0]!.unreadable ?? '', /took longer than 0 s; stopped/);
     // The second read either finished or was stopped the same way: never a crash, never a hang.

@@ -252,7 +252,7 @@ class FinetuneRun {
 
   // ------------------------------------------------------------------------------------------------ pre-flight
 
-  /** What the service will read from each file, read here in a worker thread before anything is uploaded (issue 29). */
+  /** What the service will read from each file, read here in a child process before anything is uploaded (issue 29). */
   private async preflight(files: CheckedFile[], access: SourceFileAccess, signal: AbortSignal): Promise<PreflightResult[]> {
     const paths = await access.localPaths(files);
     const results = await preflightRead(

@@ -1,5 +1,5 @@
 // The pre-flight read as the finetune tool's confirmation shows it (issue 29): the wizard's read (preflight.ts, a
-// worker thread) and its warnings (preflightWarnings.ts), bounded in time. The confirmation is what the person decides
+// child process) and its warnings (preflightWarnings.ts), bounded in time. The confirmation is what the person decides
 // on, so it always shows: a read that fails, takes longer than a few seconds or is cancelled is said in it, never
 // thrown or waited on. No vscode: the tool shows it, the unit tests call it directly.
 import { l10n } from '../../l10n';

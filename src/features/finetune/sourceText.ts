@@ -1,9 +1,10 @@
 // What the service will read from one source file, read on this machine before anything is uploaded: the text of a
 // PDF (pdfjs-dist, the library the service's own extraction is modelled on) or a DOCX (mammoth), its pages or
 // paragraphs, its words, whether it is encrypted, and its SHA-256 (two files with the same bytes). Runs inside the
-// pre-flight worker thread (sourceTextWorker.ts): pdfjs installs browser globals (`navigator`, `DOMMatrix`) and would
-// block the extension host for seconds on a long PDF. Both libraries are JavaScript: a workspace's file reaches no
-// native code here, so the read needs no trusted workspace. pdfjs would load the optional native @napi-rs/canvas (for
+// pre-flight worker thread (sourceTextWorker.ts) of the reader's child process (preflightChild.ts, which bounds its
+// memory): pdfjs installs browser globals (`navigator`, `DOMMatrix`) and would block the extension host for seconds on
+// a long PDF. Both libraries are JavaScript: a workspace's file reaches no native code here, so the read needs no
+// trusted workspace. pdfjs would load the optional native @napi-rs/canvas (for
 // rendering, which text extraction does not use) wherever it finds it installed: this thread refuses it (noNativeCanvas).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';

@@ -1,5 +1,6 @@
-// The pre-flight worker thread (bundled by esbuild.mjs as dist/sourceTextWorker.js): reads one file per message with
-// sourceText.ts and posts the result back, so the extension host never waits on pdfjs or mammoth.
+// The pre-flight worker thread (bundled by esbuild.mjs as dist/sourceTextWorker.js), started by the reader's child process
+// (preflightChild.ts): reads one file per message with sourceText.ts and posts the result back, off the thread that
+// watches the process's memory, so a synchronous inflate never keeps that thread from ending the process.
 import { parentPort } from 'node:worker_threads';
 import { readSourceText, type SourceKind } from './sourceText';
 

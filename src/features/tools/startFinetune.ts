@@ -102,7 +102,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
       if ('problems' in checked) return { invocationMessage: vscode.l10n.t('Checking the files to finetune on') };
       const total = checked.files.reduce((s, f) => s + f.size, 0);
       const a = req.answers;
-      // The wizard's pre-flight read (a worker thread), bounded: the confirmation shows whatever the read does.
+      // The wizard's pre-flight read (a child process), bounded: the confirmation shows whatever the read does.
       const stop = new AbortController();
       const cancelled = token.onCancellationRequested(() => stop.abort());
       let read;

@@ -112,7 +112,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
     const section = [
       '## 12. Pre-flight read of finetune sources',
       '',
-      `${fileCount} PDFs of ${fmt(fileBytes / 1e6, fileBytes < 1e6 ? 1 : 0)} MB each (${pagesPerFile} text pages, then an unreferenced filler stream: test/service/fixtures.ts writeLargePdf), read by preflightRead (one worker thread, each file read whole, hashed with SHA-256, every page's text taken, words counted) and, interleaved, by pdfjs alone in a bare worker (test/bench/preflightBareWorker.ts). The calling process's event loop is watched with monitorEventLoopDelay (10 ms resolution) during each read, the bare one too: on a shared, loaded machine the scheduler alone delays a timer by tens of ms.`,
+      `${fileCount} PDFs of ${fmt(fileBytes / 1e6, fileBytes < 1e6 ? 1 : 0)} MB each (${pagesPerFile} text pages, then an unreferenced filler stream: test/service/fixtures.ts writeLargePdf), read by preflightRead (one child process and its worker thread, each file read whole, hashed with SHA-256, every page's text taken, words counted) and, interleaved, by pdfjs alone in a bare worker (test/bench/preflightBareWorker.ts). The calling process's event loop is watched with monitorEventLoopDelay (10 ms resolution) during each read, the bare one too: on a shared, loaded machine the scheduler alone delays a timer by tens of ms.`,
       '',
       runsTable(['run', 'bare pdfjs (s)', 'pre-flight (s)', 'ratio', 'longest block, bare (ms)', 'longest block, pre-flight (ms)'], perRun),
     ].join('\n');
