@@ -3,7 +3,8 @@
 // reads stays under its bound. Figures, not times: each read's peak resident memory is the reader process's own
 // high-water mark (getrusage), this process's is its own.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { preflightRead, type PreflightFile, type PreflightOptions } from '../../src/features/finetune/preflight';
@@ -104,5 +105,36 @@ describe('Pre-flight read: the memory bound on files that inflate when read (iss
       ],
     );
     assert.ok(hostGrowth < HOST_GROWTH_MB * MB, `this process grew by ${Math.round(hostGrowth / MB)} MB`);
+  });
+
+  it('loads no native code into the reader process, even where node_modules holds @napi-rs/canvas (Restricted Mode)', async function () {
+    // Linux shows a process's mapped files; a checkout without the optional canvas package cannot show a refusal.
+    if (process.platform !== 'linux') this.skip();
+    try {
+      require.resolve('@napi-rs/canvas');
+    } catch {
+      this.skip();
+    }
+    const mapped: string[] = [];
+    // After each file the reader is still running: its children of this process are looked at then.
+    const onReaderPeak = (): void => {
+      const pids = spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+      for (const pid of pids) {
+        mapped.push(
+          ...readFileSync(`/proc/${pid}/maps`, 'utf8')
+            .split('\n')
+            .filter((l) => /\.node$/.test(l)),
+        );
+      }
+      mapped.push(`${pids.length} reader(s)`);
+    };
+    const results = await preflightRead([file('handbook.pdf'), file('faq.docx')], { maxMemoryMb: CAP_MB, onReaderPeak });
+    assert.deepEqual(
+      results.map((r) => r.words),
+      [9, 10],
+    );
+    assert.deepEqual(mapped, ['1 reader(s)', '1 reader(s)']);
   });
 });
