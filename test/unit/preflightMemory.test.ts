@@ -118,9 +118,10 @@ describe('Pre-flight read: the memory bound on files that inflate when read (iss
     const mapped: string[] = [];
     // After each file the reader is still running: its children of this process are looked at then.
     const onReaderPeak = (): void => {
+      // This process's children that run the reader's module (another test file may leave a child of its own).
       const pids = spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
         .stdout.split('\n')
-        .filter(Boolean);
+        .filter((pid) => pid !== '' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('preflightChild.js'));
       for (const pid of pids) {
         mapped.push(
           ...readFileSync(`/proc/${pid}/maps`, 'utf8')
