@@ -24,6 +24,15 @@ const SLACK_MB = 128;
 /** What this process's own high-water mark may grow by while the bombs are read (it gets only counts and words back). */
 const HOST_GROWTH_MB = 64;
 
+/** A process's command line ('' once it has ended). */
+function cmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** This process's resident high-water mark, in bytes. */
 const hostPeak = (): number => process.resourceUsage().maxRSS * 1024;
 
@@ -121,7 +130,7 @@ describe('Pre-flight read: the memory bound on files that inflate when read (iss
       // This process's children that run the reader's module (another test file may leave a child of its own).
       const pids = spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
         .stdout.split('\n')
-        .filter((pid) => pid !== '' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('preflightChild.js'));
+        .filter((pid) => pid !== '' && cmdline(pid).includes('preflightChild.js'));
       for (const pid of pids) {
         mapped.push(
           ...readFileSync(`/proc/${pid}/maps`, 'utf8')
