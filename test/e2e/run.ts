@@ -343,7 +343,7 @@ async function main(): Promise<number> {
  * but the local runtime's.
  */
 async function checkPackages(page: Page, outputDir: string): Promise<void> {
-  const differences = universalPackageDifferences(vsixFiles(packagedVsixPath()), vsixFiles(packagedVsixPath(PLATFORM_TARGET)));
+  const differences = universalPackageDifferences(await vsixFiles(packagedVsixPath()), await vsixFiles(packagedVsixPath(PLATFORM_TARGET)));
   if (differences.length > 0) throw new Error(`the two packages differ beyond the local runtime:\n${differences.join('\n')}`);
   const { displayName } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { displayName: string };
   await showInstalledExtension(page, displayName);

@@ -1,7 +1,8 @@
 // What proves a packaged extension, shared by the UI run (test/e2e/run.ts, which installs the platform package) and
 // `npm run test:package` (scripts/checkPackage.ts, which installs the universal one): the Extensions view shows it
 // installed with its icon, and the universal package carries the platform package's files but the local runtime's.
-import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import JSZip from 'jszip';
 import type { Page } from 'playwright-core';
 
 /** The Extensions view lists the installed extension, and its icon (media/icon.png in the package) loads. */
@@ -21,11 +22,15 @@ export async function showInstalledExtension(page: Page, displayName: string): P
   );
 }
 
-/** The files of a .vsix (a zip), as `unzip -Z1` lists them. */
-export function vsixFiles(vsix: string): string[] {
-  return execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-    .split('\n')
-    .filter((line) => line !== '' && !line.endsWith('/'));
+/**
+ * The files of a .vsix (a zip), folders left out. Read by a library, not `unzip`, which Windows lacks:
+ * `npm run package:target` lists the package it wrote with this.
+ */
+export async function vsixFiles(vsix: string): Promise<string[]> {
+  const zip = await JSZip.loadAsync(await fs.promises.readFile(vsix));
+  return Object.values(zip.files)
+    .filter((entry) => !entry.dir)
+    .map((entry) => entry.name);
 }
 
 /** Files only a platform package carries: the local runtime (node-llama-cpp and its platform build, its child process). */
