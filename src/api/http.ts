@@ -41,7 +41,11 @@ export interface Timeouts {
   streamIdleMs: number;
   /** No upload progress, or no answer after the last byte, for this long. */
   uploadIdleMs: number;
-  /** Time to receive the response headers of a streamed call. */
+  /**
+   * Time to receive the response headers of a streamed call (a download's, from the API or the storage host). When not
+   * given it is `requestMs`: the one request limit a person sets (hostedReasoning.requestTimeoutSeconds) covers every
+   * wait for an answer to begin, as README's Troubleshooting says.
+   */
   connectMs: number;
   /**
    * An inference run: how long it may be silent, waiting for the headers, its first byte, its next byte (streamed) or
@@ -177,7 +181,7 @@ export class HttpClient {
     this.base = parseBaseUrl(config.baseUrl);
     if (!config.apiKey.trim()) throw new AuthError('No API key is set.');
     registerSecret(config.apiKey);
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...config.timeouts };
+    this.timeouts = { ...DEFAULT_TIMEOUTS, connectMs: config.timeouts?.requestMs ?? DEFAULT_TIMEOUTS.connectMs, ...config.timeouts };
     this.retry = { ...DEFAULT_RETRY, ...config.retry };
     this.log = config.log ?? (() => undefined);
     this.sleepFn = config.sleep ?? sleep;
