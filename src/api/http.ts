@@ -20,12 +20,14 @@ import {
   RateLimitError,
   RequestError,
   ServerError,
+  ServiceUrlRedirectError,
   TimeoutError,
   isCancellation,
 } from './errors';
 import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
 import { parseRetryAfter } from './rateLimit';
+import { redirectAdvice } from './redirectAdvice';
 import { normaliseBaseUrl } from './urlPolicy';
 import { exactWaitText, waitText } from './waitText';
 
@@ -261,7 +263,7 @@ export class HttpClient {
       const isRedirect = res.status >= 300 && res.status < 400;
       if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
         const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');
-        throw this.statusError(what, res.status, res.headers, parseErrorBody(text));
+        throw this.statusError(what, res.status, res.headers, parseErrorBody(text), request.url);
       }
       return res;
     });
@@ -350,11 +352,14 @@ export class HttpClient {
     const text = typeof res.data === 'string' ? res.data : String(res.data ?? '');
     if (res.status >= 200 && res.status < 300) return parseBody(text);
     // Headers are read only for an error (Retry-After): copying them on every answer is a cost per poll.
-    throw this.statusError(what, res.status, flatHeaders(res.headers), parseErrorBody(text));
+    throw this.statusError(what, res.status, flatHeaders(res.headers), parseErrorBody(text), res.config.url);
   }
 
-  /** Maps a non-2xx answer to the error class the user acts on. */
-  statusError(what: string, status: number, headers: Record<string, string | undefined>, body: unknown): ApiError {
+  /**
+   * Maps a non-2xx answer to the error class the user acts on. `url`, the request's, lets a redirect say where the
+   * service URL leads.
+   */
+  statusError(what: string, status: number, headers: Record<string, string | undefined>, body: unknown, url?: string): ApiError {
     // A proxy's answer, not the service's (VS Code's proxy agent hands a refused CONNECT back as the response): its
     // body is the proxy's text, so it is not quoted as what the service said.
     if (status === 407) return proxyAuthError(what, { status, detail: excerpt(body) });
@@ -374,7 +379,21 @@ export class HttpClient {
     if (status === 408) return new TimeoutError(`${what}: the service timed out (408)${server}.${wait}`, { status, detail, retryAfterMs });
     if (status >= 500) return new ServerError(`${what}: the service failed (${status})${server}.${wait}`, { status, detail, retryAfterMs });
     if (status >= 300 && status < 400) {
-      return new ContractError(`${what}: unexpected redirect (${status}).`, { status, detail });
+      const location = headers['location'];
+      const advice = url && location ? redirectAdvice(this.base, url, location) : undefined;
+      if (!advice) return new ContractError(`${what}: unexpected redirect (${status}).`, { status, detail });
+      const next = advice.baseUrl
+        ? `; set hostedReasoning.baseUrl to ${advice.baseUrl}.`
+        : ', which the extension does not follow: check hostedReasoning.baseUrl.';
+      return new ServiceUrlRedirectError(
+        `${what}: the service URL redirects (${status}) to ${advice.to}${next}`,
+        advice.to,
+        advice.baseUrl,
+        {
+          status,
+          detail,
+        },
+      );
     }
     return new RequestError(`${what}: the service refused the request (${status})${server}.`, { status, detail });
   }
