@@ -48,3 +48,31 @@ export function universalPackageDifferences(universal: readonly string[], platfo
     ...[...actual].filter((file) => !expected.has(file)).map((file) => `only in the universal package: ${file}`),
   ].sort();
 }
+
+/** The sizes README's *Install* states, in MB: "The platform package (…, about 13 MB)", "the universal one (about 2.5 MB)". */
+export function statedPackageSizes(readme: string): { platform?: number; universal?: number } {
+  const mb = (pattern: RegExp) => {
+    const figure = pattern.exec(readme)?.[1];
+    return figure === undefined ? undefined : Number(figure);
+  };
+  return {
+    platform: mb(/The platform package \([^)]*?about\s+([\d.]+)\s+MB\)/),
+    universal: mb(/the universal one \(about\s+([\d.]+)\s+MB\)/),
+  };
+}
+
+/** How far a stated size may be from the package's ("about"; the platform packages differ by target: 12.3 to 13.0 MB). */
+const SIZE_TOLERANCE = 0.15;
+
+/** Where README's stated sizes are not the packages' (bytes), or state none: empty when they agree. */
+export function packageSizeProblems(readme: string, actualBytes: { platform: number; universal: number }): string[] {
+  const stated = statedPackageSizes(readme);
+  return (['platform', 'universal'] as const).flatMap((which) => {
+    const said = stated[which];
+    const actual = actualBytes[which] / 1024 / 1024;
+    if (said === undefined) return [`README states no size for the ${which} package`];
+    return Math.abs(actual - said) > said * SIZE_TOLERANCE
+      ? [`README says the ${which} package is about ${said} MB; it is ${actual.toFixed(1)} MB`]
+      : [];
+  });
+}

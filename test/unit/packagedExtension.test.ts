@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import JSZip from 'jszip';
-import { universalPackageDifferences, vsixFiles } from '../runners/packagedExtension';
+import { packageSizeProblems, statedPackageSizes, universalPackageDifferences, vsixFiles } from '../runners/packagedExtension';
 
 const common = ['extension.vsixmanifest', 'extension/package.json', 'extension/dist/main.js', 'extension/media/icon.png'];
 const runtime = ['extension/dist/localRuntime.js', 'extension/node_modules/node-llama-cpp/dist/index.js'];
@@ -51,5 +51,23 @@ describe('the files of a .vsix', () => {
       process.env['PATH'] = pathBefore;
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
+  });
+});
+
+describe('the package sizes README states', () => {
+  const readme = fs.readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
+  const MB = 1024 * 1024;
+
+  it('are found in README (the UI run compares them with the packages it built)', () => {
+    const stated = statedPackageSizes(readme);
+    assert.ok(stated.platform !== undefined && stated.universal !== undefined, JSON.stringify(stated));
+  });
+
+  it('agree with packages of about those sizes, and not with a platform package grown by a quarter', () => {
+    const { platform, universal } = statedPackageSizes(readme);
+    assert.deepEqual(packageSizeProblems(readme, { platform: platform! * MB, universal: universal! * 1.1 * MB }), []);
+    assert.deepEqual(packageSizeProblems(readme, { platform: platform! * 1.25 * MB, universal: universal! * MB }), [
+      `README says the platform package is about ${platform} MB; it is ${(platform! * 1.25).toFixed(1)} MB`,
+    ]);
   });
 });
