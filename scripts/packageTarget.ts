@@ -6,12 +6,16 @@
 // in a temporary folder with the extension's own files and packaged there with `vsce package --target`; the platform
 // package comes from node_modules when it is this machine's, else from the registry (`npm pack`), so every target can
 // be packaged here. The result is checked by listing it.
-import { execFileSync } from 'node:child_process';
+// It runs on Linux, macOS and Windows: npm is started through the shell on Windows (npm.cmd, a batch file, cannot be
+// started without one since Node 20.12), vsce by its JavaScript entry with this Node, the .vsix listed by a library
+// (Windows has no `unzip`), and the platform package unpacked by `tar`, which Windows 10 and later ship.
+import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
+import { vsixFiles } from '../test/runners/packagedExtension';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -29,6 +33,14 @@ interface PackageJson {
   name: string;
   version: string;
   dependencies?: Record<string, string>;
+}
+
+/**
+ * Runs npm. On Windows npm is a batch file, which only a shell starts: the arguments given here carry no spaces or
+ * shell characters (paths go through `cwd`), so the shell passes them on as they are.
+ */
+function npm(args: string[], options: ExecFileSyncOptions & { encoding?: BufferEncoding }): string {
+  return String(execFileSync('npm', args, { ...options, shell: process.platform === 'win32' }) ?? '');
 }
 
 function readJson<T>(file: string): T {
@@ -160,15 +172,15 @@ function stagePlatformPackage(name: string, version: string, stageModules: strin
     copyPackage(local, to);
     return;
   }
-  const tgz = execFileSync('npm', ['pack', `@node-llama-cpp/${name}@${version}`, '--silent', '--pack-destination', tmp], {
-    encoding: 'utf8',
-  })
+  const tgz = npm(['pack', `@node-llama-cpp/${name}@${version}`, '--silent', '--pack-destination', '.'], { cwd: tmp, encoding: 'utf8' })
     .trim()
     .split('\n')
-    .pop()!;
+    .pop()!
+    .trim();
   const unpacked = path.join(tmp, 'unpacked');
   fs.mkdirSync(unpacked, { recursive: true });
-  execFileSync('tar', ['-xzf', path.join(tmp, tgz), '-C', unpacked]);
+  // Names relative to `cwd`: a GNU tar (Git for Windows') would take `C:\…` for a remote host.
+  execFileSync('tar', ['-xzf', tgz, '-C', 'unpacked'], { cwd: tmp });
   copyPackage(path.join(unpacked, 'package'), to);
 }
 
@@ -205,7 +217,7 @@ async function main(): Promise<void> {
   }
   const manifest = readJson<PackageJson>(path.join(repoRoot, 'package.json'));
   const runtimeVersion = readJson<PackageJson>(path.join(repoRoot, 'node_modules', 'node-llama-cpp', 'package.json')).version;
-  execFileSync('npm', ['run', 'vscode:prepublish'], { cwd: repoRoot, stdio: 'inherit' });
+  npm(['run', 'vscode:prepublish'], { cwd: repoRoot, stdio: 'inherit' });
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-package-target-'));
   try {
@@ -215,13 +227,14 @@ async function main(): Promise<void> {
     stagePlatformPackage(platform, runtimeVersion, path.join(stage, 'node_modules'), tmp);
 
     const out = path.join(repoRoot, `${manifest.name}-${target}-${manifest.version}.vsix`);
-    const vsce = path.join(repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? 'vsce.cmd' : 'vsce');
-    execFileSync(vsce, ['package', '--allow-missing-repository', '--target', target, '--out', out], {
+    // vsce's own entry, run by this Node: node_modules/.bin/vsce.cmd is a batch file on Windows.
+    const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+    execFileSync(process.execPath, [vsce, 'package', '--allow-missing-repository', '--target', target, '--out', out], {
       cwd: stage,
       stdio: 'inherit',
     });
 
-    const listing = execFileSync('unzip', ['-Z1', out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n');
+    const listing = await vsixFiles(out);
     const binary = `extension/node_modules/@node-llama-cpp/${platform}/bins/${platform}/llama-addon.node`;
     const notices = 'extension/node_modules/node-llama-cpp/THIRD_PARTY_NOTICES.txt';
     const jsFiles = listing.filter((f) => f.endsWith('.js')).length;

@@ -93,6 +93,24 @@ export class FileChangedError extends IntegrityError {
 }
 
 /**
+ * The service URL answered a call with a redirect, which the keyed client never follows (the key would go along): the
+ * person sets the URL it leads to. Not a kind of its own (the playground and the error views switch on every kind): a
+ * refused request, whose fix is the service URL, not the key.
+ */
+export class ServiceUrlRedirectError extends RequestError {
+  constructor(
+    message: string,
+    /** Where the redirect leads, as shown (no query). */
+    readonly redirectsTo: string,
+    /** The base URL under which the same call is where it leads, when there is one. */
+    readonly suggestedBaseUrl: string | undefined,
+    options?: ApiErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
  * The download stopped because the disk refused a write (full, read-only, quota, permission): the part file keeps what
  * it holds for a Resume. Not a kind of its own: the playground and the error views switch on every kind, and to them
  * this is a refused request.

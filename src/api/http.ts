@@ -20,12 +20,14 @@ import {
   RateLimitError,
   RequestError,
   ServerError,
+  ServiceUrlRedirectError,
   TimeoutError,
   isCancellation,
 } from './errors';
 import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
 import { parseRetryAfter } from './rateLimit';
+import { redirectAdvice } from './redirectAdvice';
 import { normaliseBaseUrl } from './urlPolicy';
 import { exactWaitText, waitText } from './waitText';
 
@@ -41,7 +43,11 @@ export interface Timeouts {
   streamIdleMs: number;
   /** No upload progress, or no answer after the last byte, for this long. */
   uploadIdleMs: number;
-  /** Time to receive the response headers of a streamed call. */
+  /**
+   * Time to receive the response headers of a streamed call (a download's, from the API or the storage host). When not
+   * given it is `requestMs`: the one request limit a person sets (hostedReasoning.requestTimeoutSeconds) covers every
+   * wait for an answer to begin, as README's Troubleshooting says.
+   */
   connectMs: number;
   /**
    * An inference run: how long it may be silent, waiting for the headers, its first byte, its next byte (streamed) or
@@ -177,7 +183,7 @@ export class HttpClient {
     this.base = parseBaseUrl(config.baseUrl);
     if (!config.apiKey.trim()) throw new AuthError('No API key is set.');
     registerSecret(config.apiKey);
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...config.timeouts };
+    this.timeouts = { ...DEFAULT_TIMEOUTS, connectMs: config.timeouts?.requestMs ?? DEFAULT_TIMEOUTS.connectMs, ...config.timeouts };
     this.retry = { ...DEFAULT_RETRY, ...config.retry };
     this.log = config.log ?? (() => undefined);
     this.sleepFn = config.sleep ?? sleep;
@@ -257,7 +263,7 @@ export class HttpClient {
       const isRedirect = res.status >= 300 && res.status < 400;
       if (!(res.status >= 200 && res.status < 300) && !(isRedirect && opts.allowRedirect)) {
         const text = await readCapped(res.body, MAX_ERROR_BODY_BYTES).catch(() => '');
-        throw this.statusError(what, res.status, res.headers, parseErrorBody(text));
+        throw this.statusError(what, res.status, res.headers, parseErrorBody(text), request.url);
       }
       return res;
     });
@@ -346,11 +352,14 @@ export class HttpClient {
     const text = typeof res.data === 'string' ? res.data : String(res.data ?? '');
     if (res.status >= 200 && res.status < 300) return parseBody(text);
     // Headers are read only for an error (Retry-After): copying them on every answer is a cost per poll.
-    throw this.statusError(what, res.status, flatHeaders(res.headers), parseErrorBody(text));
+    throw this.statusError(what, res.status, flatHeaders(res.headers), parseErrorBody(text), res.config.url);
   }
 
-  /** Maps a non-2xx answer to the error class the user acts on. */
-  statusError(what: string, status: number, headers: Record<string, string | undefined>, body: unknown): ApiError {
+  /**
+   * Maps a non-2xx answer to the error class the user acts on. `url`, the request's, lets a redirect say where the
+   * service URL leads.
+   */
+  statusError(what: string, status: number, headers: Record<string, string | undefined>, body: unknown, url?: string): ApiError {
     // A proxy's answer, not the service's (VS Code's proxy agent hands a refused CONNECT back as the response): its
     // body is the proxy's text, so it is not quoted as what the service said.
     if (status === 407) return proxyAuthError(what, { status, detail: excerpt(body) });
@@ -370,7 +379,21 @@ export class HttpClient {
     if (status === 408) return new TimeoutError(`${what}: the service timed out (408)${server}.${wait}`, { status, detail, retryAfterMs });
     if (status >= 500) return new ServerError(`${what}: the service failed (${status})${server}.${wait}`, { status, detail, retryAfterMs });
     if (status >= 300 && status < 400) {
-      return new ContractError(`${what}: unexpected redirect (${status}).`, { status, detail });
+      const location = headers['location'];
+      const advice = url && location ? redirectAdvice(this.base, url, location) : undefined;
+      if (!advice) return new ContractError(`${what}: unexpected redirect (${status}).`, { status, detail });
+      const next = advice.baseUrl
+        ? `; set hostedReasoning.baseUrl to ${advice.baseUrl}.`
+        : ', which the extension does not follow: check hostedReasoning.baseUrl.';
+      return new ServiceUrlRedirectError(
+        `${what}: the service URL redirects (${status}) to ${advice.to}${next}`,
+        advice.to,
+        advice.baseUrl,
+        {
+          status,
+          detail,
+        },
+      );
     }
     return new RequestError(`${what}: the service refused the request (${status})${server}.`, { status, detail });
   }

@@ -332,6 +332,9 @@ const PART_CHECKS: { [K in keyof ServiceProfile]-?: (x: unknown, by?: ProfileSou
   answer: (x, by) => checkStreamProfile(x, by, 'answer'),
 };
 
+/** Every part a profile may hold, as the setting names them (README names each: test/unit/readme.test.ts). */
+export const PROFILE_PARTS = Object.keys(PART_CHECKS) as (keyof ServiceProfile)[];
+
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */
 export function checkServiceProfile(x: unknown, by?: ProfileSource): Checked<ServiceProfile> {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: 'the profile is not an object' };

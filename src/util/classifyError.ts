@@ -82,6 +82,10 @@ export function classifyError(error: unknown, context?: string): ErrorInfo {
     const choose = e.choosable === 'download' ? FIXES.chooseDownloadReading : FIXES.chooseAnswerReading;
     return { kind, retryable: false, message, fix: choose };
   }
+  // The service URL redirects (ServiceUrlRedirectError): a refused request whose fix is the URL.
+  if (kind === 'request' && typeof (error as { redirectsTo?: unknown }).redirectsTo === 'string') {
+    return { kind, retryable: false, message, fix: FIXES.configureBaseUrl };
+  }
   const fix = FIX_FOR[kind];
   return { kind, retryable: RETRYABLE.has(kind), message, ...(fix ? { fix } : {}) };
 }

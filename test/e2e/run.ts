@@ -21,7 +21,7 @@ import { writeTextlessPdf } from '../service/fixtures';
 import { startEmulator, type Emulator } from '../service/emulator';
 import { describeMissing, missingBrowser } from '../runners/hostPrerequisites';
 import { installVsix, packagedVsixPath } from '../runners/installExtension';
-import { showInstalledExtension, universalPackageDifferences, vsixFiles } from '../runners/packagedExtension';
+import { packageSizeProblems, showInstalledExtension, universalPackageDifferences, vsixFiles } from '../runners/packagedExtension';
 import { extensionBundlePath, NEWEST_HOST, repoRoot, testOutputDir } from '../runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../runners/vscodeServerProcess';
 import { withTemporaryHome } from '../runners/temporaryHome';
@@ -343,8 +343,13 @@ async function main(): Promise<number> {
  * but the local runtime's.
  */
 async function checkPackages(page: Page, outputDir: string): Promise<void> {
-  const differences = universalPackageDifferences(vsixFiles(packagedVsixPath()), vsixFiles(packagedVsixPath(PLATFORM_TARGET)));
+  const differences = universalPackageDifferences(await vsixFiles(packagedVsixPath()), await vsixFiles(packagedVsixPath(PLATFORM_TARGET)));
   if (differences.length > 0) throw new Error(`the two packages differ beyond the local runtime:\n${differences.join('\n')}`);
+  const sizes = packageSizeProblems(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8'), {
+    platform: fs.statSync(packagedVsixPath(PLATFORM_TARGET)).size,
+    universal: fs.statSync(packagedVsixPath()).size,
+  });
+  if (sizes.length > 0) throw new Error(`README's package sizes are not the packages':\n${sizes.join('\n')}`);
   const { displayName } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { displayName: string };
   await showInstalledExtension(page, displayName);
   await page.screenshot({ path: path.join(outputDir, 'package-installed-extensions.png') });

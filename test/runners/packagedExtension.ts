@@ -1,7 +1,8 @@
 // What proves a packaged extension, shared by the UI run (test/e2e/run.ts, which installs the platform package) and
 // `npm run test:package` (scripts/checkPackage.ts, which installs the universal one): the Extensions view shows it
 // installed with its icon, and the universal package carries the platform package's files but the local runtime's.
-import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import JSZip from 'jszip';
 import type { Page } from 'playwright-core';
 
 /** The Extensions view lists the installed extension, and its icon (media/icon.png in the package) loads. */
@@ -21,11 +22,15 @@ export async function showInstalledExtension(page: Page, displayName: string): P
   );
 }
 
-/** The files of a .vsix (a zip), as `unzip -Z1` lists them. */
-export function vsixFiles(vsix: string): string[] {
-  return execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-    .split('\n')
-    .filter((line) => line !== '' && !line.endsWith('/'));
+/**
+ * The files of a .vsix (a zip), folders left out. Read by a library, not `unzip`, which Windows lacks:
+ * `npm run package:target` lists the package it wrote with this.
+ */
+export async function vsixFiles(vsix: string): Promise<string[]> {
+  const zip = await JSZip.loadAsync(await fs.promises.readFile(vsix));
+  return Object.values(zip.files)
+    .filter((entry) => !entry.dir)
+    .map((entry) => entry.name);
 }
 
 /** Files only a platform package carries: the local runtime (node-llama-cpp and its platform build, its child process). */
@@ -42,4 +47,32 @@ export function universalPackageDifferences(universal: readonly string[], platfo
     ...[...expected].filter((file) => !actual.has(file)).map((file) => `missing from the universal package: ${file}`),
     ...[...actual].filter((file) => !expected.has(file)).map((file) => `only in the universal package: ${file}`),
   ].sort();
+}
+
+/** The sizes README's *Install* states, in MB: "The platform package (…, about 13 MB)", "the universal one (about 2.5 MB)". */
+export function statedPackageSizes(readme: string): { platform?: number; universal?: number } {
+  const mb = (pattern: RegExp) => {
+    const figure = pattern.exec(readme)?.[1];
+    return figure === undefined ? undefined : Number(figure);
+  };
+  return {
+    platform: mb(/The platform package \([^)]*?about\s+([\d.]+)\s+MB\)/),
+    universal: mb(/the universal one \(about\s+([\d.]+)\s+MB\)/),
+  };
+}
+
+/** How far a stated size may be from the package's ("about"; the platform packages differ by target: 12.3 to 13.0 MB). */
+const SIZE_TOLERANCE = 0.15;
+
+/** Where README's stated sizes are not the packages' (bytes), or state none: empty when they agree. */
+export function packageSizeProblems(readme: string, actualBytes: { platform: number; universal: number }): string[] {
+  const stated = statedPackageSizes(readme);
+  return (['platform', 'universal'] as const).flatMap((which) => {
+    const said = stated[which];
+    const actual = actualBytes[which] / 1024 / 1024;
+    if (said === undefined) return [`README states no size for the ${which} package`];
+    return Math.abs(actual - said) > said * SIZE_TOLERANCE
+      ? [`README says the ${which} package is about ${said} MB; it is ${actual.toFixed(1)} MB`]
+      : [];
+  });
 }

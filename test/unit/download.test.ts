@@ -95,6 +95,16 @@ describe('download', function () {
     );
   });
 
+  it('storage that sends no headers waits hostedReasoning.requestTimeoutSeconds, the limit README tells a person to raise', async () => {
+    // The client as the extension makes it (src/connection/session.ts): the setting gives requestMs, nothing else.
+    const client = new ServiceClient({ baseUrl: ctx.emu.url, apiKey: KEY, timeouts: { requestMs: 3_000 } });
+    ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'latency', ms: 15_000, times: 1 });
+    await assert.rejects(
+      client.download(MODEL, { directory: tmp.dir, maxResumes: 0 }),
+      (e: unknown) => e instanceof TimeoutError && /no answer within 3 s\./.test(e.message),
+    );
+  });
+
   it('a cancelled download keeps its .part file and the next call resumes it', async () => {
     const controller = new AbortController();
     const client = clientFor(ctx.emu);

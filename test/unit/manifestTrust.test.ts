@@ -3,6 +3,7 @@
 // and in virtual workspaces.
 import { strict as assert } from 'node:assert';
 import { localizedManifest } from './localizedManifest';
+import { ignoredInRestrictedMode, settingsNamedIn } from './settingLists';
 
 interface Setting {
   scope?: string;
@@ -32,6 +33,15 @@ describe('the manifest’s trust promises', () => {
     const settable = Object.keys(settings).filter((name) => WORKSPACE_SCOPES.has(settings[name]?.scope));
     assert.ok(settable.length > 0);
     assert.deepEqual([...(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations ?? [])].sort(), settable.sort());
+  });
+
+  it('says in VS Code’s trust text which settings a workspace sets in vain in Restricted Mode: restrictedConfigurations', () => {
+    const list = ignoredInRestrictedMode(manifest.capabilities?.untrustedWorkspaces?.description ?? '');
+    assert.ok(list, 'the trust text has no "own values of … are ignored" sentence');
+    assert.deepEqual(
+      settingsNamedIn(list, Object.keys(settings)).sort(),
+      [...(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations ?? [])].sort(),
+    );
   });
 
   it('declares limited support for untrusted and virtual workspaces, with what works', () => {

@@ -7,15 +7,18 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PROFILE_PARTS } from '../../src/api/serviceProfile';
 import { localizedManifest } from './localizedManifest';
+import { ignoredInRestrictedMode, settingsNamedIn } from './settingLists';
 
 const root = path.resolve(__dirname, '../../..');
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 
 interface Manifest {
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
   contributes: {
     commands: { command: string; title: string }[];
-    configuration: { properties: Record<string, { default?: unknown }> };
+    configuration: { properties: Record<string, { default?: unknown; markdownDescription?: string }> };
     viewsContainers: { activitybar: { title: string }[] };
     views: Record<string, { id: string; name: string }[]>;
   };
@@ -95,6 +98,42 @@ describe('README', () => {
     );
   });
 
+  it('gives a setting’s default wherever it states one in words: "`maxFiles` (100)"', () => {
+    const properties = manifest.contributes.configuration.properties;
+    // A short name (`maxFiles`) counts when one setting alone ends in it.
+    const withShortName = (short: string) => Object.keys(properties).filter((name) => name.endsWith(`.${short}`));
+    const stated = [...readme.matchAll(/`((?:hostedReasoning\.)?[\w.]+)` \((\d[\d,]*)/g)].flatMap(([, name, figure]) => {
+      const full = name!.startsWith('hostedReasoning.') ? [name!] : withShortName(name!);
+      return full.length === 1 && full[0]! in properties ? [[full[0]!, Number(figure!.replace(/,/g, ''))] as const] : [];
+    });
+    assert.ok(stated.length >= 5, `only ${stated.length} defaults stated in words: the pattern lost them`);
+    assert.deepEqual(
+      stated.filter(([name, figure]) => properties[name]!.default !== figure),
+      [],
+    );
+  });
+
+  it('says which settings a workspace sets in vain in Restricted Mode: restrictedConfigurations', () => {
+    const list = ignoredInRestrictedMode(sectionText('Restricted Mode and virtual workspaces'));
+    assert.ok(list, 'Restricted Mode has no "own values of … are ignored" sentence');
+    assert.deepEqual(
+      settingsNamedIn(list, Object.keys(manifest.contributes.configuration.properties)).sort(),
+      [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
+    );
+  });
+
+  it('names every part of a service profile where the setting is described, as its description does', () => {
+    const row = tableUnder('Settings').find(([name]) => name === '`hostedReasoning.serviceProfile`');
+    assert.ok(row, 'no Settings row for hostedReasoning.serviceProfile');
+    const description = manifest.contributes.configuration.properties['hostedReasoning.serviceProfile']?.markdownDescription ?? '';
+    for (const part of PROFILE_PARTS) {
+      // `part` alone, or a path into it (`modelList.lists`).
+      const named = new RegExp(`\`${part}[\`.]`);
+      assert.match(row[2] ?? '', named, `README's row of hostedReasoning.serviceProfile does not name \`${part}\``);
+      assert.match(description, named, `the setting's description does not name \`${part}\``);
+    }
+  });
+
   it('names every view and its container as the activity bar shows them, and no other view', () => {
     for (const container of manifest.contributes.viewsContainers.activitybar) assert.ok(readme.includes(`**${container.title}** view`));
     const views = Object.values(manifest.contributes.views).flat();
@@ -133,6 +172,9 @@ describe('README', () => {
       /\bemulator\b/i,
       /CONTRIBUTING/,
       /\b(src|test)\//,
+      // Words to those who build it: a person who installed it reads what they can do, not how it was tested.
+      /\b(our|UI|unit|in-editor) tests?\b/i,
+      /\bdemo\b/i,
     ]) {
       assert.doesNotMatch(packaged, developer);
     }

@@ -10,10 +10,9 @@ import { SECTION } from '../../connection/config';
 import { COMMANDS } from '../../contributions';
 import { originOf } from '../../connection/apiKeyStore';
 import type { Services } from '../../services';
-import { redact } from '../../api/redact';
-import { classifyError } from '../../util/classifyError';
 import { showErrorMessage, showInformationMessage, showWarningMessage } from '../../util/notify';
 import { checkedKeyBox } from './checkedKeyBox';
+import { keyCheckRefusal } from './keyCheckRefusal';
 
 // Views refresh through Session.onDidChange when the stored key really changes.
 export function apiKeyCommands(services: Services) {
@@ -75,14 +74,9 @@ async function setApiKey(services: Services): Promise<boolean> {
         }
         // The key may be fine when the service cannot be reached: the box closes and the person decides below.
         if (isApiError(error) && (error.kind === 'network' || error.kind === 'timeout')) return { close: { ok: false, error } };
-        const said = redact(classifyError(error).message);
-        services.log.warn(`The key was not stored: ${said}`);
-        // A proxy that wants credentials has not let the key reach the service: nothing about the key is known. The box
-        // stays open (it keeps its focus) while the person sets the proxy, then Enter checks the same key again.
-        if (isApiError(error) && error.kind === 'proxy') {
-          return { refused: vscode.l10n.t('{0} Press Enter to check the key again once the proxy is set, or Escape to cancel.', said) };
-        }
-        return { refused: `${said} Correct the key, or press Escape to cancel.` };
+        const refused = keyCheckRefusal(error);
+        services.log.warn(`The key was not stored: ${refused}`);
+        return { refused };
       }
     },
   );
