@@ -277,7 +277,8 @@ export class ServiceClient {
   private readStarted(kind: 'finetune' | 'evaluation', body: unknown, answer: StartAnswer): StartedJob {
     let reading;
     try {
-      reading = readStartedJob(body, answer, this.profiles?.startedJob()?.[kind]);
+      const kept = this.profiles?.startedJob();
+      reading = readStartedJob(body, answer, kept?.[kind], kept?.by);
     } catch (error) {
       // The job may well exist: the answer goes to the book, for the person to say where its id is.
       if (error instanceof ContractError) {

@@ -8,6 +8,13 @@
 // (errors.ts): whatever else it meets (a RangeError from a builtin) is a ContractError too. No spread or `apply` over
 // what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 //
+// "Inferred once per service" below: the place found is kept (ServiceProfiles) once a second answer agrees, at most
+// MAX_KEEPS_PER_PART times per part in a window (src/connection/inferredKeeping.ts says why); until then each answer
+// is read by inference. A place kept by inference gives way when a later answer has one the kind's inference ranks
+// above it (its own scoring, no list of names): the answer and stream (streamReading.ts), the started job
+// (startedJob.ts), the download URL (downloadAnswer.ts), the status's state (jobStatusReading.ts); the model list only
+// when it no longer fits. A place chosen by the person or the setting's is read as given.
+//
 //  §4.1 model list: inferred once per service into a profile (paths and value maps), then read by it:
 //      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts. A parent only when it is
 //      a name the answer lists; an answer holding names that reads as none is refused, never [].

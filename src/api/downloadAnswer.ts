@@ -1,10 +1,11 @@
 // §4.7 the download answer when it is not a redirect: where the artifact is, until when, its size and checksum, read
 // where the service's profile says they are (its `download` part), and when none is known or the answer no longer
-// fits it, where downloadInference.ts finds them now; the caller keeps that profile (and logs `change`). Each value is
-// judged by its kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value of another kind.
+// fits it (or, the kept one inferred, the answer has its URL at a better place: strongerUrl), where
+// downloadInference.ts finds them now; the caller keeps that profile (and logs `change`). Each value is judged by its
+// kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value of another kind.
 
 import { answerReader } from './errors';
-import { inferDownloadProfile } from './downloadInference';
+import { inferDownloadProfile, urlPlaceRank } from './downloadInference';
 import { crc32cValue, expiryValue, fileNameValue, md5Value, sha256Value, sizeValue, urlValue } from './downloadValues';
 import { parsePath, valueAt } from './profilePath';
 import { describeDownloadProfile } from './profileWords';
@@ -56,24 +57,46 @@ function readBy(body: unknown, profile: DownloadProfile, allowHttp: boolean, now
   return target;
 }
 
-/** Reads a download answer by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
+/**
+ * The profile inferred from this answer when `known` was inferred too and the answer has its URL at a place the
+ * inference ranks above the kept one (`repo_url` kept from a first answer, then `{download_url, repo_url}`: issue 35).
+ */
+function strongerUrl(body: unknown, known: DownloadProfile, allowHttp: boolean, now: number): DownloadProfile | undefined {
+  try {
+    const inferred = inferDownloadProfile(body, allowHttp, now);
+    return urlPlaceRank(inferred.url) > urlPlaceRank(known.url) ? inferred : undefined;
+  } catch {
+    return undefined; // a tie, or no URL the inference takes: the kept place read it, and still does
+  }
+}
+
+/**
+ * Reads a download answer by `known`, inferring again when it does not fit (or a better URL appears: strongerUrl).
+ * Throws a ContractError when nothing fits.
+ */
 export const readDownloadAnswer = answerReader(function readDownloadAnswer(
   body: unknown,
   { now = Date.now(), apiUrl, known }: DownloadAnswerContext = {},
 ): DownloadReading {
   const allowHttp = apiUrl !== undefined && /^http:/i.test(apiUrl);
+  let stronger: DownloadProfile | undefined;
   if (known) {
     const target = readBy(body, known, allowHttp, now);
-    if (target !== MISFIT) return { target, profile: known };
+    if (target !== MISFIT) {
+      stronger = known.by === 'inferred' ? strongerUrl(body, known, allowHttp, now) : undefined;
+      if (!stronger) return { target, profile: known };
+    }
   }
-  const inferred = inferDownloadProfile(body, allowHttp, now);
+  const inferred = stronger ?? inferDownloadProfile(body, allowHttp, now);
   const target = readBy(body, inferred, allowHttp, now);
   // The inference took only values of their kind: its own profile always fits the answer it came from.
   if (target === MISFIT) throw new Error('a download profile does not fit the answer it was inferred from');
   const reading = describeDownloadProfile(inferred);
-  const change = known
-    ? `The download answer no longer fits how it was read (${describeDownloadProfile(known)}); now: ${reading}`
-    : `Download answer: ${reading}`;
+  const change = stronger
+    ? `The download answer has its URL at a better place than the one it was read by (${describeDownloadProfile(known!)}); now: ${reading}`
+    : known
+      ? `The download answer no longer fits how it was read (${describeDownloadProfile(known)}); now: ${reading}`
+      : `Download answer: ${reading}`;
   return { target, profile: inferred, change };
 });
 

@@ -34,7 +34,7 @@ import {
   URL_WORDS,
   urlValue,
 } from './downloadValues';
-import { formatPath, type Segment } from './profilePath';
+import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
 import { describeUrl } from './redact';
 import type { DownloadProfile } from './serviceProfile';
 
@@ -60,6 +60,11 @@ function best<T>(found: Found<T>[], byDepth: boolean): { top?: Found<T>; rival?:
     } else if (!byDepth && f.rank === top.rank && f.value !== top.value) rival ??= f;
   }
   return { top, rival };
+}
+
+/** The rank the words of a URL's place give it (rule 1): what a kept inferred place is compared by (downloadAnswer.ts). */
+export function urlPlaceRank(path: string): number {
+  return urlRank(lastKey(parsePath(path) ?? []));
 }
 
 function urlRank(key: string | undefined): number {

@@ -46,7 +46,7 @@ import {
 } from './answerShape';
 import type { JobStatusProfile } from './jobStatusProfile';
 import { isProse, numberOf, readStatusByProfile, type StatusRead } from './jobStatusReader';
-import { formatPath, type Segment } from './profilePath';
+import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
 import { normaliseState, saysModelReady } from './stateWords';
 import { capText } from './types';
 
@@ -121,6 +121,12 @@ function fieldsOf(body: Obj): Field[] {
 }
 
 const keyRank = (k: string) => (keySays(k, STATUS_KEY) ? 2 : keySays(k, PHASE_KEY) ? 1 : 0);
+
+/** The rank the words of a state's place give it (rule 2): what a kept inferred place is compared by (jobStatusReading.ts). */
+export function statePlaceRank(path: string | undefined): number {
+  const key = path === undefined ? undefined : lastKey(parsePath(path) ?? []);
+  return key === undefined ? -1 : keyRank(key);
+}
 
 /** Rule 2: the field saying the job's state, if any. */
 function stateField(body: Obj, fields: Field[]): Field | undefined {

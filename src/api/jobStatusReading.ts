@@ -4,9 +4,10 @@
 // progress yet, a running one no result, no error, no model made): while the known profile lacks a part, the answers
 // that may show it (mayGrow) are inferred too and the parts found are added (logged as well). Parts known are never
 // changed that way, so every later answer is read the same way; only an answer that no longer fits replaces the
-// profile. A profile written in the setting is read as given.
+// profile, or, for an inferred one, an answer it may grow from whose state is at a place the inference ranks higher
+// (grown). A profile written in the setting is read as given.
 
-import { inferJobStatusProfile } from './jobStatusInference';
+import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
 import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
 import { describeJobStatusProfile } from './profileWords';
@@ -67,8 +68,18 @@ function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile, read
   } catch {
     return { read, profile: known }; // the known profile reads it; nothing to add
   }
-  // Another shape of answer, which the known profile still reads: it is not grown from a different reading.
-  if (inferred.state !== known.state) return { read, profile: known };
+  // Another shape of answer, which the known profile still reads: it is not grown from a different reading. But a
+  // state kept from a first answer that had nothing better (`phase`) gives way, when the profile was inferred, to a
+  // place the inference ranks above it (`status`): one answer does not decide how all later ones are read (issue 35).
+  if (inferred.state !== known.state) {
+    if (known.by !== 'inferred' || statePlaceRank(inferred.state) <= statePlaceRank(known.state)) return { read, profile: known };
+    const what = WHAT[part];
+    return {
+      read: readStatusByProfile(body, inferred) ?? read,
+      profile: inferred,
+      change: `The ${what} has its state at a better place than the one it was read by (${describeJobStatusProfile(known)}); now: ${describeJobStatusProfile(inferred)}`,
+    };
+  }
   const next: JobStatusProfile = { ...known };
   const added: string[] = [];
   for (const p of SINGLE_PARTS) {

@@ -79,6 +79,15 @@ export function valueAt(root: unknown, path: readonly Segment[]): unknown {
   return v;
 }
 
+/** The last key of a path (an item of a list is said by the list's key), undefined when it has none. */
+export function lastKey(path: readonly Segment[]): string | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const s = path[i];
+    if (typeof s === 'string') return s;
+  }
+  return undefined;
+}
+
 /** `path` followed by one key, written as formatPath writes it (built as a walk goes down, without re-formatting). */
 export function appendKey(path: string, key: string): string {
   if (PLAIN_KEY.test(key)) return path === '' ? key : `${path}.${key}`;

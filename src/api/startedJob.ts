@@ -4,7 +4,16 @@
 
 import { answerReader } from './errors';
 import { contract } from './answerShape';
-import { idFromLocation, inferStartedJobId, isJobIdValue, LOCATION_HEADER, type StartAnswer } from './startedJobInference';
+import type { ProfileSource } from './serviceProfile';
+import {
+  idFromLocation,
+  inferStartedJobId,
+  isJobIdValue,
+  LOCATION_HEADER,
+  placeRank,
+  type FoundId,
+  type StartAnswer,
+} from './startedJobInference';
 import { parsePath, valueAt } from './profilePath';
 import { describeStartedJobPlace } from './profileWords';
 import { isUsableJobId, MAX_JOB_ID_LENGTH, type StartedJob } from './types';
@@ -31,14 +40,24 @@ function idAt(body: unknown, answer: StartAnswer, from: string): string | undefi
   return isJobIdValue(v, new Set(answer.sent ?? [])) ? v.trim() : undefined;
 }
 
-/** Reads a start answer by the place `known`, inferring it again when the answer does not fit. */
+/**
+ * Reads a start answer by the place `known`, inferring it again when the answer does not fit, or when the place was
+ * inferred (`knownBy`) and the answer holds an id at a place the inference ranks above it (`run` kept from a first
+ * answer, then `{"job_id", "run"}`: issue 35). A place the person chose or the setting gave is read as it is.
+ */
 export const readStartedJob = answerReader(function readStartedJob(
   body: unknown,
   answer: StartAnswer = {},
   known?: string,
+  knownBy?: ProfileSource,
 ): StartedJobReading {
   const kept = known === undefined ? undefined : idAt(body, answer, known);
-  const { id, from } = kept !== undefined ? { id: kept, from: known! } : inferStartedJobId(body, answer);
+  const { id, from } =
+    kept === undefined
+      ? inferStartedJobId(body, answer)
+      : knownBy === 'inferred'
+        ? stronger(body, answer, kept, known!)
+        : { id: kept, from: known! };
   // An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
   if (!isUsableJobId(id)) {
     throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
@@ -51,6 +70,17 @@ export const readStartedJob = answerReader(function readStartedJob(
       : `The started job's answer no longer fits how it was read (${describeStartedJobPlace(known)}); now: ${describeStartedJobPlace(from)}`;
   return { job, from, change };
 });
+
+/** The id the inference finds when its place ranks above the kept one's, else the kept one's. */
+function stronger(body: unknown, answer: StartAnswer, id: string, known: string): FoundId {
+  try {
+    const inferred = inferStartedJobId(body, answer);
+    if (placeRank(inferred.from) > placeRank(known)) return inferred;
+  } catch {
+    // A tie or no id by inference: the kept place read this answer, and still does.
+  }
+  return { id, from: known };
+}
 
 /** A start answer read with no place known (tests, and callers that keep none). */
 export const decodeStartedJob = answerReader(function decodeStartedJob(body: unknown, answer: StartAnswer = {}): StartedJob {

@@ -13,7 +13,7 @@
 
 import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH, words, wordsOf } from './answerShape';
 import { normaliseState } from './stateWords';
-import { formatPath, type Segment } from './profilePath';
+import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
 
 /** What else the client knows of a start answer: its status and Location header, and the values the request sent. */
 export interface StartAnswer {
@@ -57,6 +57,12 @@ export function isJobIdValue(v: unknown, sent: ReadonlySet<string>): v is string
 export interface FoundId {
   id: string;
   from: string;
+}
+
+/** The rank the words of a place's key give it (rule 2): what a kept inferred place is compared by (startedJob.ts). */
+export function placeRank(from: string): number {
+  if (from === LOCATION_HEADER) return keyRank(undefined);
+  return keyRank(lastKey(parsePath(from) ?? []));
 }
 
 export function inferStartedJobId(body: unknown, answer: StartAnswer): FoundId {

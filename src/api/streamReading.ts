@@ -4,12 +4,17 @@
 // nothing from goes to the inference; what it decides is added to the profile and read from then on; events it cannot
 // decide yet (tied paths: an echo of the request, retrieval sources) are held until one does, or the run ends.
 // At the end, report() gives the profile to keep when the run changed it, with what changed for the log.
+// A kept profile that was inferred, and whose answer paths are all of no telling name (`note`: kept from an answer
+// that had nothing better), is inferred again when one of the run's first events has a field the inference ranks
+// above it (named like text: `text`, `answer`), as a first answer that had only a note does not decide how every
+// later one is read (issue 35). A profile the person chose or the setting gave is read as it is.
 //
 // Bounded: at most MAX_HELD_EVENTS events or MAX_HELD_CHARS characters are held; past either the inference decides as
 // at the end. Each event is read by the profile at most twice (when read, and when a decision releases it held).
 
-import type { InferencePiece } from './answerText';
-import { parsePath } from './profilePath';
+import { keyRole, type InferencePiece } from './answerText';
+import { isOpaque } from './answerShape';
+import { lastKey, parsePath, type Segment } from './profilePath';
 import { describeStreamProfile } from './profileWords';
 import type { StreamProfile } from './serviceProfile';
 import { readByProfile, type CompiledStream } from './streamReader';
@@ -31,6 +36,14 @@ const MAX_PATHS_KEPT = 8;
 /** A value the request sent is an echo only when long enough that a token never equals it by chance. */
 const MIN_ECHO_CHARS = 16;
 
+/** Whether a path's last key is named like text or reasoning, as the inference ranks a leaf (streamInference.ts). */
+function isNamed(path: readonly Segment[]): boolean {
+  const key = lastKey(path);
+  if (key === undefined) return false;
+  const role = keyRole(key);
+  return role.text || role.reasoning;
+}
+
 interface Held {
   v: unknown;
   texts: EventTexts;
@@ -49,6 +62,9 @@ export class StreamReading {
   private firstChars = 0;
   /** The request's values long enough to be told from text: what an echo of the request holds. */
   readonly sent: ReadonlySet<string>;
+  /** The kept profile is inferred and its answer paths weak: the first events are looked at for a stronger field. */
+  private recheck: boolean;
+  private rechecked = 0;
 
   constructor(
     private readonly known?: StreamProfile,
@@ -62,6 +78,7 @@ export class StreamReading {
       if (known.flag) this.profile.flag = { from: known.flag.from, map: new Map(Object.entries(known.flag.map)) };
     }
     this.sent = new Set(sent.filter((s): s is string => s !== undefined && s.length >= MIN_ECHO_CHARS));
+    this.recheck = known?.by === 'inferred' && this.profile.answer.length > 0 && this.profile.answer.every((a) => !isNamed(a.path));
   }
 
   /**
@@ -80,7 +97,8 @@ export class StreamReading {
       this.first.push(v);
       this.firstChars += chars;
     }
-    const read = this.byProfile(v, reasoning);
+    const stronger = this.recheck && this.strongerField(v);
+    const read = stronger ? [] : this.byProfile(v, reasoning);
     if (read.length > 0) return read;
     // The records echoing what the request sent are left out: none of their text is the answer (streamInference.ts).
     const leaves = eventLeaves(v, this.sent);
@@ -138,6 +156,24 @@ export class StreamReading {
     const out: InferencePiece[] = [];
     for (const h of held) for (const p of this.byProfile(h.v, h.reasoning)) out.push(p);
     return out;
+  }
+
+  /**
+   * Whether the event has an answer field the inference ranks above every kept answer path (named like text, where
+   * they are not: streamInference.ts rule 4); then those paths are dropped, for the inference to decide again. Looked
+   * at in the run's first events only (what the inference itself decides from), then no more.
+   */
+  private strongerField(v: unknown): boolean {
+    if (++this.rechecked >= MAX_FIRST_EVENTS) this.recheck = false;
+    const kept = new Set(this.profile.answer.map((a) => a.text));
+    const found = eventLeaves(v, this.sent).some(
+      (l) => l.named && !l.reasoning && l.flag?.says !== true && !kept.has(l.path) && !isOpaque(l.text),
+    );
+    if (!found) return false;
+    this.recheck = false;
+    this.profile.answer.length = 0;
+    this.changed = true;
+    return true;
   }
 
   private byProfile(v: unknown, reasoning: boolean): InferencePiece[] {

@@ -6,6 +6,8 @@
 // its arguments), the first names last read (for Show How the Service Is Read), the last change logged, and the
 // profile inferred when the setting's no longer fit the list. The setting is not ours to rewrite, so without that the
 // setting's profile was tried, failed, and the same profile inferred, logged and kept again at every list read.
+// A part inferred from an answer is kept (and its change logged) only once a second answer agrees, and at most so many
+// times per window (inferredKeeping.ts says why); a part the person chose is kept at once.
 import * as vscode from 'vscode';
 import type { JobStatusPart, JobStatusProfile } from '../api/jobStatusProfile';
 import {
@@ -21,6 +23,7 @@ import type { StartAnswer } from '../api/startedJob';
 import { withChosenPlace, type StartedJobKind } from '../api/startedJobChoice';
 import { describeDownloadProfile, describeStreamProfile } from '../api/profileWords';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
+import { InferredKeeping } from './inferredKeeping';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { Log } from '../log';
 import { SECTION } from './config';
@@ -53,6 +56,9 @@ export class ServiceProfiles implements vscode.Disposable {
   private readonly told = new Map<string, string>();
   /** Per origin, the setting's model list profile (as text) the list no longer fit, and the one inferred instead. */
   private readonly settingMisfits = new Map<string, { setting: string; inferred: ModelListProfile }>();
+  private readonly keeping = new InferredKeeping();
+  /** The parts (`origin part`) said to change too often to keep: said once. */
+  private readonly spent = new Set<string>();
 
   constructor(
     private readonly state: StoredState,
@@ -72,7 +78,7 @@ export class ServiceProfiles implements vscode.Disposable {
       readModelList: ({ profile, change, samples }) => {
         this.samples.set(origin, samples);
         this.unreadable.delete(origin);
-        if (change === undefined || profile.by === 'setting') return;
+        if (change === undefined || profile.by === 'setting' || !this.agreed(origin, 'modelList', profile)) return;
         const setting = this.fromSetting(origin)?.modelList;
         // Read by the inferred profile until the setting changes (modelList), so the setting's is not tried again.
         if (setting) this.settingMisfits.set(origin, { setting: JSON.stringify(setting), inferred: profile });
@@ -85,7 +91,7 @@ export class ServiceProfiles implements vscode.Disposable {
       startedJob: () => this.startedJob(origin),
       readStartedJob: ({ kind, from, change }) => {
         // Logged and kept as the model list's is, also when the setting's place no longer fits (the setting still wins).
-        if (change === undefined) return;
+        if (change === undefined || !this.agreed(origin, `startedJob ${kind}`, from)) return;
         this.log.info(`${origin}: ${change}`);
         // Each endpoint has its place: the other one kept is kept as it is.
         const kept = this.stored(origin)?.startedJob;
@@ -98,13 +104,13 @@ export class ServiceProfiles implements vscode.Disposable {
       unreadableStartedJob: (kind, body, answer) => this.unreadableStarts.set(`${origin} ${kind}`, { body, answer }),
       download: () => this.download(origin),
       readDownload: ({ profile, change }) => {
-        if (change === undefined || profile.by === 'setting') return;
+        if (change === undefined || profile.by === 'setting' || !this.agreed(origin, 'download', profile)) return;
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, 'download', profile);
       },
       jobStatus: (part) => this.jobStatus(origin, part),
       readJobStatus: (part, { profile, change }) => {
-        if (profile.by === 'setting') return;
+        if (profile.by === 'setting' || !this.agreed(origin, part, profile)) return;
         // A setting's part that no longer fits is inferred afresh at every poll: said once, not at each.
         const key = `${origin} ${part}`;
         if (this.statusChanges.get(key) === change) return;
@@ -115,6 +121,7 @@ export class ServiceProfiles implements vscode.Disposable {
       unreadableJobStatus: (part, body) => this.unreadableStatuses.set(`${origin} ${part}`, body),
       stream: () => this.stream(origin),
       readStream: ({ profile, change }) => {
+        if (!this.agreed(origin, 'stream', profile)) return;
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, 'stream', profile);
       },
@@ -126,6 +133,7 @@ export class ServiceProfiles implements vscode.Disposable {
       unreadableDownload: (body, modelName) => this.unreadableDownloads.set(origin, { body, modelName }),
       answer: () => this.answer(origin),
       readAnswer: ({ profile, change }) => {
+        if (!this.agreed(origin, 'answer', profile)) return;
         this.log.info(`${origin}: ${change}`);
         void this.keep(origin, 'answer', profile);
       },
@@ -266,6 +274,17 @@ export class ServiceProfiles implements vscode.Disposable {
   /** Forgets every kept profile (Clear Stored Records). */
   async forgetAll(): Promise<void> {
     await editGlobalState(this.state, SERVICE_PROFILES_KEY, () => undefined);
+  }
+
+  /** Whether a part inferred now is to be kept (inferredKeeping.ts); a part that changes too often is said so once. */
+  private agreed(origin: string, part: string, value: unknown): boolean {
+    const key = `${origin} ${part}`;
+    const offer = this.keeping.offer(key, value);
+    if (offer === 'spent' && !this.spent.has(key)) {
+      this.spent.add(key);
+      this.log.info(`${origin}: the ${part} part changed too often in this window to be kept again; each answer is read as it comes`);
+    }
+    return offer === 'keep';
   }
 
   /** Keeps one part of `origin`'s profile, the other parts as they are. */

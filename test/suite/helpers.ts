@@ -10,6 +10,7 @@ import type { ExtensionApi } from '../../src/main';
 import type { PlaygroundPanel } from '../../src/features/playground/host/playgroundPanel';
 import type { GroupNode, ModelNode, ModelsNode } from '../../src/features/models/modelsTree';
 import { clockTime } from '../../src/util/serviceWaitText';
+import { editGlobalState, UNCHANGED, type StoredState } from '../../src/globalStateEdit';
 
 /**
  * Polls `probe` until it returns something other than undefined, or fails at the deadline saying what it waited
@@ -288,4 +289,23 @@ export function clockTimesBetween(from: number, to: number): Set<string> {
   const times = new Set<string>();
   for (let t = from; t < to + 1000; t += 1000) times.add(clockTime(Math.min(t, to), vscode.env.language));
   return times;
+}
+
+/** globalState as far as a store kept through editGlobalState needs it (ServiceProfiles), counting writes. */
+export function countingState(initial: Record<string, unknown> = {}): StoredState & { writes: number } {
+  const values = new Map(Object.entries(JSON.parse(JSON.stringify(initial)) as Record<string, unknown>));
+  return {
+    writes: 0,
+    get: <T>(key: string) => values.get(key) as T | undefined,
+    update(key: string, value: unknown) {
+      this.writes++;
+      values.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Resolves once every change already asked of `state` is done: editGlobalState runs them one at a time, in order. */
+export function stateSettled(state: StoredState): Promise<boolean> {
+  return editGlobalState(state, 'test.settled', () => UNCHANGED);
 }

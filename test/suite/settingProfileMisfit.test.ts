@@ -8,28 +8,14 @@ import { readModelList } from '../../src/api/modelListReading';
 import type { ProfileBook } from '../../src/api/serviceProfile';
 import { SECTION } from '../../src/connection/config';
 import { PROFILE_SETTING, ServiceProfiles } from '../../src/connection/serviceProfiles';
-import type { StoredState } from '../../src/globalStateEdit';
 import type { Log } from '../../src/log';
 import { SERVICE_PROFILES_KEY } from '../../src/storageKeys';
+import { countingState } from './helpers';
 
 const ORIGIN = 'https://profile-misfit.example';
 const BODY = { data: [{ id: 'alpha-base' }, { id: 'beta-base' }] };
 /** A profile the list above does not fit: its names are somewhere the answer has nothing. */
 const STALE = { modelList: { lists: [{ names: 'results.items[].model.id' }] } };
-
-/** globalState as far as ServiceProfiles needs it, counting writes. */
-function countingState(initial: Record<string, unknown> = {}): StoredState & { writes: number } {
-  const values = new Map(Object.entries(JSON.parse(JSON.stringify(initial)) as Record<string, unknown>));
-  return {
-    writes: 0,
-    get: <T>(key: string) => values.get(key) as T | undefined,
-    update(key: string, value: unknown) {
-      this.writes++;
-      values.set(key, JSON.parse(JSON.stringify(value)) as unknown);
-      return Promise.resolve();
-    },
-  };
-}
 
 /** One list read as the client does it: by the book's profile, the reading reported back. */
 function listOnce(book: ProfileBook): string[] {
@@ -87,7 +73,10 @@ describe('a service profile from the setting that the model list no longer fits'
     const state = countingState();
     const profiles = new ServiceProfiles(state, log);
     const book = profiles.bookFor(ORIGIN);
+    // Twice: the profile inferred instead is kept, and said, once a second list agrees (inferredKeeping.ts).
     listOnce(book);
+    listOnce(book);
+    assert.equal(book.modelList()?.by, 'inferred');
     await config().update(
       PROFILE_SETTING,
       { [ORIGIN]: { modelList: { lists: [{ names: 'data[].id' }] } } },
