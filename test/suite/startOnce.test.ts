@@ -272,6 +272,18 @@ describe(`one start per request ${EVERY_HOST_TAG}`, () => {
       assert.match(again, new RegExp(`Follow it with hosted_get_job \\(jobId ${id}\\)`));
       assert.match(again, /startAnother: true/);
 
+      // Asked for by the agent, a second run is confirmed as such, for the person to catch.
+      const cancel = new vscode.CancellationTokenSource();
+      const prepared = await rig.api.tools[LM_TOOLS.startEvaluation].prepareInvocation?.(
+        { input: { ...input, startAnother: true } },
+        cancel.token,
+      );
+      cancel.dispose();
+      const confirm = prepared?.confirmationMessages?.message;
+      assert.match(
+        typeof confirm === 'string' ? confirm : (confirm?.value ?? ''),
+        /^Starts another evaluation of the model .* even while one is running/,
+      );
       const another = await invoke(LM_TOOLS.startEvaluation, { ...input, startAnother: true });
       const anotherId = idOf(another);
       assert.ok(anotherId, another);

@@ -33,11 +33,18 @@ export function startEvaluationTool(services: Services): vscode.LanguageModelToo
         invocationMessage: vscode.l10n.t('Starting the evaluation of {0} on {1}', model, dataset),
         confirmationMessages: {
           title: vscode.l10n.t('Evaluate {0}?', model),
-          message: vscode.l10n.t(
-            'Starts an evaluation of the model {0} on the dataset {1} on the service, which spends compute on your account.',
-            model,
-            dataset,
-          ),
+          // A second run is the agent's claim that the person asked for one: the confirmation says so, to be caught.
+          message: r.startAnother
+            ? vscode.l10n.t(
+                'Starts another evaluation of the model {0} on the dataset {1} on the service, even while one is running, which spends compute on your account again.',
+                model,
+                dataset,
+              )
+            : vscode.l10n.t(
+                'Starts an evaluation of the model {0} on the dataset {1} on the service, which spends compute on your account.',
+                model,
+                dataset,
+              ),
         },
       };
     },
