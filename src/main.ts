@@ -1,6 +1,7 @@
 // Composition root, loaded by the entry module (extension.ts) on first use: builds the services, connects the views
 // the entry registered and returns the handlers of the commands the entry registered, nothing else. No network here:
 // the first request waits for the first command or view that needs one.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiKeyStore, originOf } from './connection/apiKeyStore';
 import { KnownModelNames } from './connection/knownModelNames';
@@ -15,6 +16,7 @@ import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCo
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
 import { jobCommands } from './features/jobs/jobCommands';
 import { UnreadableStarts } from './jobs/unreadableStarts';
+import { StartingJobs } from './jobs/startingJobs';
 import { JobNotifier } from './features/jobs/jobNotifier';
 import { EditorJobPoller } from './jobs/editorJobPoller';
 import { modelCommands } from './features/models/modelCommands';
@@ -80,7 +82,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     );
     const knownModels = new KnownModelNames(context.globalState, (message) => log.warn(message));
     owned.push(log, keys, profiles, session, jobs, local);
-    const services: Services = { context, log, session, jobs, local, profiles, knownModels, starts: new UnreadableStarts() };
+    const starting = new StartingJobs(path.join(context.globalStorageUri.fsPath, 'starting-jobs'), (message) => log.warn(message));
+    const services: Services = { context, log, session, jobs, local, profiles, knownModels, starts: new UnreadableStarts(), starting };
     const models = new ModelsTreeProvider(services);
     // The poller looks for a running finetune's model in the list the Models view fetches, not in one of its own.
     const poller = new EditorJobPoller(services, (opts) => models.latest(opts));

@@ -2,6 +2,7 @@
 import type * as vscode from 'vscode';
 import type { JobStore } from './jobs/jobStore';
 import type { UnreadableStarts } from './jobs/unreadableStarts';
+import type { StartingJobs } from './jobs/startingJobs';
 import type { LocalModels } from './local/localModels';
 import type { Log } from './log';
 import type { Session } from './connection/session';
@@ -21,6 +22,8 @@ export interface Services {
   knownModels: KnownModelNames;
   /** Starts whose answer could not be read, kept in this window until the person says where the job's id is. */
   starts: UnreadableStarts;
+  /** The starts of paid jobs under way, held one per service, key and model in every window (startingJobs.ts). */
+  starting: StartingJobs;
 }
 
 /** View ids, as contributed in package.json. */

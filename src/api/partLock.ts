@@ -27,6 +27,9 @@
 //   milliseconds of a takeover.
 // What no heartbeat lock can rule out is kept: a holder that stops for longer than LOCK_STALE_MS (a suspended
 // machine) and goes on afterwards is judged gone meanwhile.
+//
+// The same lock (lockFile, with its own words) keeps one start of a paid job at a time per service, key and model
+// across windows: jobs/startingJobs.ts.
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fsp, type BigIntStats } from 'node:fs';
 import * as os from 'node:os';
@@ -58,15 +61,28 @@ export class PartFileBusyError extends RequestError {
   }
 }
 
-export interface PartLock {
+export interface FileLock {
   /** Stops the heartbeat and removes the lock, if it is still this one. */
   release(): Promise<void>;
 }
 
-interface Holder {
+export type PartLock = FileLock;
+
+/** Who took a lock, as it wrote it: `since` is when (epoch ms). */
+export interface LockHolder {
   pid?: number;
   host?: string;
   token?: string;
+  since?: number;
+}
+
+type Holder = LockHolder;
+
+/** What a lock's user says: who holds it now, and what to do again once its name is cleared. */
+export interface LockWords {
+  busy(holder: LockHolder): Error;
+  /** "download again" */
+  again: string;
 }
 
 /** What is found at a lock's (or a claim's) name. */
@@ -125,6 +141,7 @@ async function readLock(file: string): Promise<Found | undefined> {
           ...(Number.isSafeInteger(o.pid) && (o.pid as number) > 0 ? { pid: o.pid as number } : {}),
           ...(typeof o.host === 'string' ? { host: o.host.slice(0, 255) } : {}),
           ...(typeof o.token === 'string' ? { token: o.token } : {}),
+          ...(typeof o.since === 'string' && Number.isFinite(Date.parse(o.since)) ? { since: Date.parse(o.since) } : {}),
         };
       } catch {
         // Half written (its writer is writing it now, or crashed doing so): judged by its age alone.
@@ -146,8 +163,8 @@ function isStale({ kind, holder, mtimeMs }: Found, isAlive: (pid: number) => boo
 }
 
 /** A folder is nobody's lock, and may hold someone's files: it is neither removed nor taken as held. */
-function refuseFolder(file: string): RequestError {
-  return new RequestError(`${file} is a folder, not a download's lock: move or remove it, then download again.`);
+function refuseFolder(file: string, again: string): RequestError {
+  return new RequestError(`${file} is a folder, not a lock: move or remove it, then ${again}.`);
 }
 
 /** Creates `file` with `content`, exclusively and never through a link. */
@@ -167,8 +184,14 @@ const exists = (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST';
  * when ours is in place; false when the name no longer holds what was judged (look again); a PartFileBusyError when
  * another taker is taking it over now.
  */
-async function takeOver(part: string, judged: Found, content: string, token: string, judge: (f: Found) => boolean): Promise<boolean> {
-  const file = lockPath(part);
+async function takeOver(
+  file: string,
+  words: LockWords,
+  judged: Found,
+  content: string,
+  token: string,
+  judge: (f: Found) => boolean,
+): Promise<boolean> {
   for (let n = 0; n < MAX_CLAIMS; n++) {
     const claim = `${file}.takeover${n}`;
     try {
@@ -177,7 +200,7 @@ async function takeOver(part: string, judged: Found, content: string, token: str
       if (!exists(e)) throw e;
       const other = await readLock(claim);
       if (!other) return false; // that taker has just finished: the lock is another now
-      if (!judge(other)) throw new PartFileBusyError(part, other.holder);
+      if (!judge(other)) throw words.busy(other.holder);
       continue; // abandoned by a taker that crashed: never removed, so never claimed again
     }
     try {
@@ -195,7 +218,7 @@ async function takeOver(part: string, judged: Found, content: string, token: str
     }
   }
   throw new RequestError(
-    `${file} is stale, and ${MAX_CLAIMS} takeovers of it were left unfinished (${file}.takeover*): remove them, then download again.`,
+    `${file} is stale, and ${MAX_CLAIMS} takeovers of it were left unfinished (${file}.takeover*): remove them, then ${words.again}.`,
   );
 }
 
@@ -212,9 +235,16 @@ export async function partLockHeld(part: string, options: LockOptions = {}): Pro
  * Takes the lock of `part`, taking over a stale one; a PartFileBusyError when another download holds it, a
  * RequestError when a folder has the lock's name.
  */
-export async function lockPartFile(part: string, options: LockOptions = {}): Promise<PartLock> {
+export function lockPartFile(part: string, options: LockOptions = {}): Promise<PartLock> {
+  return lockFile(lockPath(part), { busy: (holder) => new PartFileBusyError(part, holder), again: 'download again' }, options);
+}
+
+/**
+ * Takes the lock `file` (created exclusively; its folder must exist), taking over a stale one; `words.busy(holder)` is
+ * thrown when someone else holds it, a RequestError when a folder has its name.
+ */
+export async function lockFile(file: string, words: LockWords, options: LockOptions = {}): Promise<FileLock> {
   const judge = (f: Found) => isStale(f, options.isAlive ?? processAlive, options.now ?? Date.now);
-  const file = lockPath(part);
   const token = randomBytes(12).toString('hex');
   const content = JSON.stringify({
     pid: process.pid,
@@ -231,9 +261,9 @@ export async function lockPartFile(part: string, options: LockOptions = {}): Pro
     }
     const found = await readLock(file);
     if (!found) continue; // released meanwhile
-    if (found.kind === 'folder') throw refuseFolder(file);
-    if (!judge(found) || attempt > 0) throw new PartFileBusyError(part, found.holder);
-    if (await takeOver(part, found, content, token, judge)) break;
+    if (found.kind === 'folder') throw refuseFolder(file, words.again);
+    if (!judge(found) || attempt > 0) throw words.busy(found.holder);
+    if (await takeOver(file, words, found, content, token, judge)) break;
   }
   const heartbeat = setInterval(() => {
     const t = new Date();

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LM_TOOLS } from '../../src/contributions';
+import { MODEL_OPTION_NAMES } from '../../src/features/chat/chatRequest';
 import { localizedManifest } from './localizedManifest';
 
 interface ToolContribution {
@@ -58,6 +59,25 @@ describe('the language-model tools', () => {
       hidden.map((t) => [t.name, t.when]),
       [[LM_TOOLS.startFinetune, 'isWorkspaceTrusted']],
     );
+  });
+
+  it('reads from its input exactly the fields its inputSchema names (the schema and the code in step)', () => {
+    const tools = fs.readFileSync(path.resolve(__dirname, '../../../src/features/tools/tools.ts'), 'utf8');
+    for (const t of contributed) {
+      const key = Object.entries(LM_TOOLS).find(([, name]) => name === t.name)?.[0];
+      const builder = new RegExp(`\\[LM_TOOLS\\.${key}\\]: (\\w+)\\(`).exec(tools)?.[1];
+      const file = builder && new RegExp(`import \\{ ${builder} \\} from '\\./(\\w+)'`).exec(tools)?.[1];
+      assert.ok(file, `${t.name}: its file in tools.ts`);
+      const code = fs.readFileSync(path.resolve(__dirname, `../../../src/features/tools/${file}.ts`), 'utf8');
+      // A field is read by a checker, `requiredString(f, 'name')`, taken as it is, `const files = f.files`, or among a
+      // model's options (knobsFor).
+      const read = new Set([
+        ...[...code.matchAll(/(?:required|optional)\w*\((?:f|fields\(options\.input\)), '(\w+)'/g)].map((m) => m[1]!),
+        ...[...code.matchAll(/= f\.(\w+)/g)].map((m) => m[1]!),
+        ...(code.includes('knobsFor(f,') ? MODEL_OPTION_NAMES : []),
+      ]);
+      assert.deepEqual([...read].sort(), Object.keys(t.inputSchema?.properties ?? {}).sort(), `${t.name} (${file}.ts)`);
+    }
   });
 
   it('builds one tool per name in the main module (its file names each)', () => {

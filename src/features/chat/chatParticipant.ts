@@ -320,6 +320,8 @@ class ParticipantRun {
       dataset = words.join(' ') || undefined;
     }
     let jobId: string | undefined;
+    // A job recorded before this request is the one already running that the person chose to follow (Follow It).
+    const asked = Date.now();
     if (modelName && dataset) {
       this.stream.progress(vscode.l10n.t('Starting the evaluation…'));
       jobId = await startEvaluation(this.services, modelName, dataset);
@@ -332,12 +334,20 @@ class ParticipantRun {
       this.stream.markdown(vscode.l10n.t('No evaluation was started. Type `/evaluate <model> <dataset>`, or answer the pickers.'));
       return { metadata: { command: 'evaluate' } satisfies ChatResponseMetadata };
     }
+    const shownModel = markdownLiteral(job.modelName);
+    const shownDataset = markdownLiteral(job.datasetName ?? '');
     this.stream.markdown(
-      vscode.l10n.t(
-        'Evaluation started: {0} on {1}. /jobs shows its progress; the report opens once it is done.',
-        markdownLiteral(job.modelName),
-        markdownLiteral(job.datasetName ?? ''),
-      ),
+      job.createdAt < asked
+        ? vscode.l10n.t(
+            'An evaluation of {0} on {1} is already running, so no other was started. /jobs shows its progress; the report opens once it is done.',
+            shownModel,
+            shownDataset,
+          )
+        : vscode.l10n.t(
+            'Evaluation started: {0} on {1}. /jobs shows its progress; the report opens once it is done.',
+            shownModel,
+            shownDataset,
+          ),
     );
     this.stream.button({ command: COMMANDS.showJobs, title: vscode.l10n.t('Show Jobs') });
     return { metadata: { command: 'evaluate', modelName: job.modelName, jobId } satisfies ChatResponseMetadata };

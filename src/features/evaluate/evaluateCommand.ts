@@ -9,11 +9,13 @@ import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { keepAcceptedName } from '../models/acceptedName';
-import { jobKey, type JobRecord } from '../../jobs/jobRecord';
+import { isFollowed, jobKey, type JobRecord } from '../../jobs/jobRecord';
+import { clockTime } from '../../jobs/jobFormat';
+import { StartRefusedError, underWayText } from '../../jobs/startingJobs';
 import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
-import { showErrorMessage } from '../../util/notify';
+import { showErrorMessage, showInformationMessage } from '../../util/notify';
 import { FIXES } from '../../util/classifyError';
 import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
@@ -38,14 +40,23 @@ export function evaluateCommand(services: Services, models: ModelsTreeProvider) 
   };
 }
 
-/** Returns the job id, or undefined when it could not be started (the user was told why). */
-export async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
+/**
+ * Returns the job id, or undefined when it could not be started (the user was told why). When the same evaluation is
+ * running (or being started), the person is asked first: Follow It resolves with the running job's id and starts
+ * nothing, Start Another starts a second one.
+ */
+export async function startEvaluation(
+  services: Services,
+  modelName: string,
+  datasetName: string,
+  startAnother = false,
+): Promise<string | undefined> {
   // The scope the start went to: an answer that cannot be read is kept for it.
   let startedIn: string | undefined;
   try {
     const connection = await services.session.connect();
     startedIn = connection.scope;
-    const jobId = await submitEvaluation(services, connection, modelName, datasetName);
+    const jobId = await submitEvaluation(services, connection, modelName, datasetName, { startAnother });
     void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
     const key = jobKey({ kind: 'evaluation', id: jobId });
@@ -58,12 +69,38 @@ export async function startEvaluation(services: Services, modelName: string, dat
     );
     return jobId;
   } catch (error) {
+    if (error instanceof StartRefusedError) return askAboutTheFirst(services, error, modelName, datasetName);
     if (startedIn !== undefined && (await offerStartedJobChoice(services, startedIn, modelName, datasetName, error))) return undefined;
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
       startEvaluation(services, modelName, datasetName),
     );
     return undefined;
   }
+}
+
+/**
+ * The same evaluation is running or being started: Follow It shows it in the Jobs view (resolving with its id, once it
+ * has one); Start Another starts a second one, paid for too; dismissing starts nothing.
+ */
+async function askAboutTheFirst(
+  services: Services,
+  refused: StartRefusedError,
+  modelName: string,
+  datasetName: string,
+): Promise<string | undefined> {
+  const follow = vscode.l10n.t('Follow It');
+  const another = vscode.l10n.t('Start Another');
+  const choice = await showInformationMessage(
+    refused.message,
+    { modal: true, detail: vscode.l10n.t('Starting another runs the same evaluation again, and it is paid for again.') },
+    follow,
+    another,
+  );
+  if (choice === another) return startEvaluation(services, modelName, datasetName, true);
+  if (choice !== follow) return undefined;
+  const running = refused.refusal.running;
+  await vscode.commands.executeCommand(COMMANDS.showJobs, running ? { key: jobKey(running) } : undefined);
+  return running?.id;
 }
 
 /**
@@ -98,16 +135,63 @@ export function evaluationStartRecord(scope: string, modelName: string, datasetN
   return { kind: 'evaluation', scope, state: 'queued', createdAt: now, updatedAt: now, modelName, datasetName };
 }
 
+/** The followed evaluation of this model on this dataset still running in `scope`, if any (the newest). */
+export function runningEvaluation(services: Pick<Services, 'jobs'>, scope: string, modelName: string, datasetName: string) {
+  return services.jobs
+    .list(scope)
+    .find((j) => j.kind === 'evaluation' && isFollowed(j) && j.modelName === modelName && j.datasetName === datasetName);
+}
+
 /**
  * The request and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
  * job record written before anything is reported, so a reload cannot lose the job. Throws the client's error.
+ * An evaluation of the same model on the same dataset that is running (recorded), or being started (in any window:
+ * jobs/startingJobs.ts), refuses the start with a StartRefusedError naming it, unless `startAnother` says the person
+ * wants a second one: each is paid for.
  */
 export async function submitEvaluation(
+  services: Services,
+  connection: Connection,
+  modelName: string,
+  datasetName: string,
+  options: { signal?: AbortSignal; startAnother?: boolean } = {},
+): Promise<string> {
+  if (options.startAnother) return sendEvaluation(services, connection, modelName, datasetName, options.signal);
+  const taken = await services.starting.take({ kind: 'evaluation', scope: connection.scope, modelName, datasetName });
+  if ('underWay' in taken) {
+    const text = underWayText(taken.underWay);
+    services.log.info(`Evaluation not started: ${text}`);
+    throw new StartRefusedError(text, { underWay: taken.underWay });
+  }
+  try {
+    // Read once the start holds its entry: a job recorded by a start that held it just before counts.
+    const running = runningEvaluation(services, connection.scope, modelName, datasetName);
+    if (running) {
+      services.log.info(`Evaluation not started: ${running.id} evaluates ${modelName} on ${datasetName} already.`);
+      throw new StartRefusedError(runningText(running), { running });
+    }
+    return await sendEvaluation(services, connection, modelName, datasetName, options.signal);
+  } finally {
+    await taken.hold.release();
+  }
+}
+
+/** "An evaluation of m on d is running (started 16:02)." */
+function runningText(job: JobRecord): string {
+  return vscode.l10n.t(
+    'An evaluation of {0} on {1} is running (started {2}).',
+    job.modelName,
+    job.datasetName ?? '',
+    clockTime(job.createdAt),
+  );
+}
+
+async function sendEvaluation(
   services: Services,
   { client, scope }: Connection,
   modelName: string,
   datasetName: string,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<string> {
   const job = await client.startEvaluation(modelName, datasetName, { interactive: true, signal });
   await services.jobs.put({ ...evaluationStartRecord(scope, modelName, datasetName, Date.now()), id: job.jobId });

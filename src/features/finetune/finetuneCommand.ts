@@ -39,6 +39,8 @@ import { showErrorMessage, showInformationMessage, showWarningMessage, withProgr
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
 import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { markWalkthroughStep } from '../../util/walkthroughStep';
+import { StartRefusedError, underWayText } from '../../jobs/startingJobs';
+import { modelNameProblem } from './finetuneAnswers';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
 
@@ -307,12 +309,8 @@ class FinetuneRun {
     return origin ? this.services.knownModels.list(origin) : [];
   }
 
-  /** Models that jobs of this scope are creating or have created: the new model may not take these names. */
   private pendingModelNames(scope: string): string[] {
-    return this.services.jobs
-      .list(scope)
-      .filter((j) => j.kind === 'finetune' && (isActive(j) || j.state === 'completed'))
-      .map((j) => j.modelName);
+    return pendingModelNames(this.services, scope);
   }
 
   // ------------------------------------------------------------------------------------------------ upload
@@ -545,11 +543,22 @@ export function startedRecord(
   };
 }
 
+/** Models that jobs of this scope are creating or have created: the new model may not take these names. */
+export function pendingModelNames(services: Pick<Services, 'jobs'>, scope: string): string[] {
+  return services.jobs
+    .list(scope)
+    .filter((j) => j.kind === 'finetune' && (isActive(j) || j.state === 'completed'))
+    .map((j) => j.modelName);
+}
+
 /**
  * The upload and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
  * checked files (`paths`: one disk path per file, in order) and answers sent, and the job record written the moment the
  * service answers with an id, before anything is shown, so a reload or a crash right after cannot forget a job the
  * person is paying for. Throws the client's error; `signal` aborts the upload.
+ * One start per service, key and model name at a time, in every window (jobs/startingJobs.ts): a second start of the
+ * same name is refused (a StartRefusedError naming the first) before a byte is sent, and the duplicate-name rule is
+ * read again once the start holds its name, so a job recorded since the caller's check (the first of two) counts.
  */
 export async function startFinetuneJob(
   services: Services,
@@ -558,6 +567,35 @@ export async function startFinetuneJob(
   paths: readonly string[],
   a: FinetuneAnswers,
   options: { signal?: AbortSignal; onProgress?: (p: { sent: number; total: number }) => void } = {},
+): Promise<JobRecord> {
+  const taken = await services.starting.take({ kind: 'finetune', scope: connection.scope, modelName: a.modelName });
+  if ('underWay' in taken) {
+    const text = underWayText(taken.underWay);
+    services.log.info(`Finetune: not started: ${text}`);
+    throw new StartRefusedError(text, { underWay: taken.underWay });
+  }
+  try {
+    const problem = modelNameProblem(a.modelName, pendingModelNames(services, connection.scope));
+    if (problem) throw new StartRefusedError(problem);
+    return await uploadAndRecord(services, connection, files, paths, a, {
+      signal: options.signal,
+      onProgress: (p) => {
+        taken.hold.progress(p.sent, p.total);
+        options.onProgress?.(p);
+      },
+    });
+  } finally {
+    await taken.hold.release();
+  }
+}
+
+async function uploadAndRecord(
+  services: Services,
+  connection: Connection,
+  files: readonly CheckedFile[],
+  paths: readonly string[],
+  a: FinetuneAnswers,
+  options: { signal?: AbortSignal; onProgress?: (p: { sent: number; total: number }) => void },
 ): Promise<JobRecord> {
   const started = await connection.client.startFinetune(
     // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.

@@ -6,16 +6,22 @@ import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { evaluationStartRecord, submitEvaluation } from '../evaluate/evaluateCommand';
-import { abortOn, fields, mayHaveStartedLines, requiredString, runTool, said, textResult } from './toolShared';
+import { StartRefusedError } from '../../jobs/startingJobs';
+import { abortOn, fields, mayHaveStartedLines, optionalBoolean, requiredString, runTool, said, textResult } from './toolShared';
+import { startRefusedLines } from './toolText';
 
 export function startEvaluationTool(services: Services): vscode.LanguageModelTool<unknown> {
   const request = (input: unknown) => {
     const f = fields(input);
-    return { modelName: requiredString(f, 'modelName'), datasetName: requiredString(f, 'datasetName') };
+    return {
+      modelName: requiredString(f, 'modelName'),
+      datasetName: requiredString(f, 'datasetName'),
+      startAnother: optionalBoolean(f, 'startAnother') ?? false,
+    };
   };
   return {
     prepareInvocation: (options) => {
-      let r: { modelName: string; datasetName: string };
+      let r: { modelName: string; datasetName: string; startAnother: boolean };
       try {
         r = request(options.input);
       } catch {
@@ -27,11 +33,18 @@ export function startEvaluationTool(services: Services): vscode.LanguageModelToo
         invocationMessage: vscode.l10n.t('Starting the evaluation of {0} on {1}', model, dataset),
         confirmationMessages: {
           title: vscode.l10n.t('Evaluate {0}?', model),
-          message: vscode.l10n.t(
-            'Starts an evaluation of the model {0} on the dataset {1} on the service, which spends compute on your account.',
-            model,
-            dataset,
-          ),
+          // A second run is the agent's claim that the person asked for one: the confirmation says so, to be caught.
+          message: r.startAnother
+            ? vscode.l10n.t(
+                'Starts another evaluation of the model {0} on the dataset {1} on the service, even while one is running, which spends compute on your account again.',
+                model,
+                dataset,
+              )
+            : vscode.l10n.t(
+                'Starts an evaluation of the model {0} on the dataset {1} on the service, which spends compute on your account.',
+                model,
+                dataset,
+              ),
         },
       };
     },
@@ -41,12 +54,17 @@ export function startEvaluationTool(services: Services): vscode.LanguageModelToo
         const cancel = abortOn(token);
         const connection = await services.session.connect();
         try {
-          const jobId = await submitEvaluation(services, connection, r.modelName, r.datasetName, cancel.signal);
+          const jobId = await submitEvaluation(services, connection, r.modelName, r.datasetName, {
+            signal: cancel.signal,
+            startAnother: r.startAnother,
+          });
           return textResult([
             `Started: job ${said(jobId, 100)} evaluates ${said(r.modelName)} on ${said(r.datasetName, 100)}.`,
             `Poll with hosted_get_job (jobId ${said(jobId, 100)}); once it completed, hosted_get_evaluation_report (modelName ${said(r.modelName)}) compares it with its base.`,
           ]);
         } catch (error) {
+          // The same evaluation runs, or is being started: nothing was sent; the agent is told how to follow it.
+          if (error instanceof StartRefusedError) return textResult(startRefusedLines(error));
           const job = evaluationStartRecord(connection.scope, r.modelName, r.datasetName, Date.now());
           if (await keepUnreadableStart(services, error, { kind: 'evaluation', scope: connection.scope, job })) {
             return textResult(mayHaveStartedLines('Starting the evaluation'));

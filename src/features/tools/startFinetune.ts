@@ -11,14 +11,14 @@
 // confirmation always shows (preflightConfirmation.ts); invoke checks the files again (they may have changed since).
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
-import { isActive } from '../../jobs/jobRecord';
+import { StartRefusedError } from '../../jobs/startingJobs';
 import { formatBytes } from '../../util/byteSize';
 import { markdownLiteral } from '../../util/untrustedText';
 import { answersProblems, type FinetuneAnswers } from '../finetune/finetuneAnswers';
 import { checkFinetuneFiles, nodeByteReader, type CheckedFile } from '../finetune/finetuneFiles';
 import { confirmationPreflight, readForConfirmation } from '../finetune/preflightConfirmation';
 import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
-import { startedRecord, startFinetuneJob } from '../finetune/finetuneCommand';
+import { pendingModelNames, startedRecord, startFinetuneJob } from '../finetune/finetuneCommand';
 import {
   fields,
   mayHaveStartedLines,
@@ -31,6 +31,7 @@ import {
   ToolInputProblem,
 } from './toolShared';
 import { resolveWorkspacePath, type WorkspaceRoot } from './workspacePath';
+import { startRefusedLines } from './toolText';
 
 /** Most paths one call may name: the count limit (a setting) applies after; this only bounds the work of a bad call. */
 const MAX_PATHS = 1000;
@@ -155,11 +156,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
           ]);
         }
         const connection = await services.session.connect();
-        const pending = services.jobs
-          .list(connection.scope)
-          .filter((j) => j.kind === 'finetune' && (isActive(j) || j.state === 'completed'))
-          .map((j) => j.modelName);
-        const problems = answersProblems(req.answers, pending);
+        const problems = answersProblems(req.answers, pendingModelNames(services, connection.scope));
         if (problems.length > 0) {
           return textResult(['Not started: the answers cannot be used.', ...problems.map((p) => `- ${said(p, 300)}`)]);
         }
@@ -187,6 +184,8 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
             },
           );
         } catch (error) {
+          // The same finetune is being started (another call, the wizard, another window): nothing was sent.
+          if (error instanceof StartRefusedError) return textResult(startRefusedLines(error));
           if (controller.signal.aborted) return textResult(['Cancelled: the upload was stopped and no job was created.']);
           const kept = {
             kind: 'finetune' as const,

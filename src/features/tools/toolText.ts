@@ -11,6 +11,8 @@ import { lineageOrigins } from '../../jobs/lineage';
 import type { ReportView } from '../evaluate/report/protocol';
 import { untrustedText } from '../../util/untrustedText';
 import { formatBytes } from '../../util/byteSize';
+import { clockTime } from '../../jobs/jobFormat';
+import { underWayEnglish, type StartRefusedError } from '../../jobs/startingJobs';
 
 /** Service or workspace words in a result: inert, one line, bounded, secrets masked. */
 export function said(text: string, maxChars = 200): string {
@@ -170,4 +172,28 @@ export function reportLines(view: ReportView): string[] {
   }
   if (view.dropped > 0) lines.push(`${view.dropped} older evaluations are left out.`);
   return lines;
+}
+
+/**
+ * A start refused before anything was sent (jobs/startingJobs.ts), for an agent: what is under way or running, that
+ * nothing was started, and how to follow the first. Calling again would be refused the same way while it holds.
+ */
+export function startRefusedLines(error: StartRefusedError): string[] {
+  const { underWay, running } = error.refusal;
+  if (running) {
+    return [
+      `Not started: an evaluation of ${said(running.modelName)} on ${said(running.datasetName ?? 'the dataset', 100)} is already running here: job ${said(running.id, 100)}, started ${clockTime(running.createdAt)}.`,
+      `Follow it with hosted_get_job (jobId ${said(running.id, 100)}) instead of starting another: each evaluation is paid for.`,
+      'Only if the person said to run another one as well, call hosted_start_evaluation again with startAnother: true.',
+    ];
+  }
+  if (underWay) {
+    return [
+      `Not started: ${said(underWayEnglish(underWay), 400)} Nothing was sent for this call.`,
+      underWay.key.kind === 'finetune'
+        ? 'Do not start it again: once its upload ends, hosted_list_jobs lists its job; follow that one with hosted_get_job.'
+        : 'Do not start it again: in a moment hosted_list_jobs lists its job; follow that one with hosted_get_job.',
+    ];
+  }
+  return ['Not started: the answers cannot be used.', `- ${said(error.message, 300)}`];
 }
