@@ -31,6 +31,7 @@ export const COMMANDS = {
   chooseHowToReadStartedJob: 'hostedReasoning.chooseHowToReadStartedJob',
   chooseHowToReadAnswer: 'hostedReasoning.chooseHowToReadAnswer',
   chooseHowToReadDownload: 'hostedReasoning.chooseHowToReadDownload',
+  compareOnQuestions: 'hostedReasoning.compareOnQuestions',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
