@@ -51,7 +51,7 @@ describe(`compare models on questions: the tool ${EVERY_HOST_TAG}`, () => {
     const since = Date.now();
     const text = textOf(await vscode.lm.invokeTool(LM_TOOLS.compareModels, { input, toolInvocationToken: undefined }));
     assert.equal(rig.emu.received.filter((r) => r.origin === 'api' && r.path.startsWith(INFER_PATH) && r.time >= since).length, 100);
-    assert.match(text, /Accuracy of "?oss-reasoner-70b"?: 14 of 50 \(95% Wilson interval 17\.5% to 41\.6%\)\./);
+    assert.match(text, /Accuracy of "?oss-reasoner-70b"?: 14 of 50 \(95% Wilson interval 17\.5% to 41\.7%\)\./);
     assert.match(
       text,
       /oss-reasoner-70b"? fixed 14 and regressed 3 of 50 against "?oss-reasoner-8b"?; a difference this large by chance: p = 0\.013\./,
