@@ -31,6 +31,7 @@ export const COMMANDS = {
   chooseHowToReadStartedJob: 'hostedReasoning.chooseHowToReadStartedJob',
   chooseHowToReadAnswer: 'hostedReasoning.chooseHowToReadAnswer',
   chooseHowToReadDownload: 'hostedReasoning.chooseHowToReadDownload',
+  compareOnQuestions: 'hostedReasoning.compareOnQuestions',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -73,6 +74,7 @@ export const LM_TOOLS = {
   getEvaluationReport: 'hosted_get_evaluation_report',
   downloadModel: 'hosted_download_model',
   askModel: 'hosted_ask_model',
+  compareModels: 'hosted_compare_models',
 } as const;
 
 export type LmToolName = (typeof LM_TOOLS)[keyof typeof LM_TOOLS];

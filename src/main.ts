@@ -13,6 +13,7 @@ import { chooseAnswerReadingCommand } from './features/playground/host/chooseAns
 import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
+import { compareCommand } from './features/evaluate/compare/compareCommand';
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
 import { jobCommands } from './features/jobs/jobCommands';
 import { UnreadableStarts } from './jobs/unreadableStarts';
@@ -126,6 +127,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...apiKeyCommands(services),
       ...modelCommands(services, models),
       ...evaluateCommand(services, models),
+      ...compareCommand(services, models),
       ...downloadCommand(services, models),
       ...finetuneCommand(services),
       ...jobCommands(services, { poller, view: jobsView }),

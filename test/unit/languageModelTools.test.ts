@@ -53,11 +53,14 @@ describe('the language-model tools', () => {
     }
   });
 
-  it('hides the tool that reads workspace files in an untrusted workspace, and only that one', () => {
+  it('hides the tools that read workspace files in an untrusted workspace, and only those', () => {
     const hidden = contributed.filter((t) => t.when !== undefined);
     assert.deepEqual(
       hidden.map((t) => [t.name, t.when]),
-      [[LM_TOOLS.startFinetune, 'isWorkspaceTrusted']],
+      [
+        [LM_TOOLS.startFinetune, 'isWorkspaceTrusted'],
+        [LM_TOOLS.compareModels, 'isWorkspaceTrusted'],
+      ],
     );
   });
 

@@ -69,7 +69,7 @@ export function compareProportions(a: Counts, b: Counts, z = Z_95): ProportionDi
   return { estimate, interval: { lower, upper }, verdict: verdictOf({ lower, upper }) };
 }
 
-function verdictOf(interval: Interval): Verdict {
+export function verdictOf(interval: Interval): Verdict {
   if (interval.lower > 0) {
     return 'better';
   }

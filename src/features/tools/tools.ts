@@ -5,6 +5,7 @@ import { LM_TOOLS } from '../../contributions';
 import type { EditorJobPoller as JobPoller } from '../../jobs/editorJobPoller';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { askModelTool } from './askModel';
+import { compareModelsTool } from './compareModels';
 import { downloadModelTool } from './downloadModel';
 import { getEvaluationReportTool } from './getEvaluationReport';
 import { getJobTool } from './getJob';
@@ -24,5 +25,6 @@ export function languageModelTools(services: Services, models: ModelsTreeProvide
     [LM_TOOLS.getEvaluationReport]: getEvaluationReportTool(services, models),
     [LM_TOOLS.downloadModel]: downloadModelTool(services),
     [LM_TOOLS.askModel]: askModelTool(services),
+    [LM_TOOLS.compareModels]: compareModelsTool(services),
   };
 }
