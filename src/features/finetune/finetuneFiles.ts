@@ -4,6 +4,7 @@
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { UploadFile } from '../../api/client';
 import { formatOverLimit } from '../../util/byteSize';
 import { mapLimited } from '../../util/mapLimited';
 import { isNamedInside, isReallyInside, outsideMessage, type SourcePlace } from './realPlace';
@@ -249,6 +250,14 @@ async function checkOne(file: SourceFile, limits: FileLimits, place: SourcePlace
   } catch (e) {
     return problem('unreadable', `${label} cannot be read (${reason(e)}).`);
   }
+}
+
+/**
+ * The checked files as the upload takes them (`paths`: one disk path per file, in order: a virtual workspace's files
+ * are copies): each sends exactly the size that was checked.
+ */
+export function uploadFiles(files: readonly CheckedFile[], paths: readonly string[]): UploadFile[] {
+  return files.map((f, i) => ({ path: paths[i]!, size: f.size, label: f.label }));
 }
 
 /** Shared with the folder search, which skips links in the same words. */
