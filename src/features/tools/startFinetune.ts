@@ -27,6 +27,7 @@ import {
   requiredString,
   runTool,
   said,
+  saidProblem,
   textResult,
   ToolInputProblem,
 } from './toolShared';
@@ -78,7 +79,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
     const limits = services.session.settings().finetune;
     // Not outsideAllowed: every file's real path must be inside a workspace folder.
     const result = await checkFinetuneFiles(sources, limits, { roots: roots.map((r) => r.path), outsideAllowed: false }, nodeByteReader);
-    problems.push(...result.problems.map((p) => said(p.message, 400)));
+    problems.push(...result.problems.map((p) => saidProblem(p)));
     if (problems.length > 0) return { problems };
     return { files: result.valid };
   };

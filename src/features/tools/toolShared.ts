@@ -11,7 +11,7 @@ import { COMMANDS } from '../../contributions';
 import { classifyError } from '../../util/classifyError';
 import { messageForCallers } from '../chat/chatError';
 
-export { said } from './toolText';
+export { said, saidPath, saidProblem } from './toolText';
 
 /** What the main module hands the entry: one tool per contributed name. */
 export type ToolTable = Record<LmToolName, vscode.LanguageModelTool<unknown>>;

@@ -17,6 +17,17 @@ export function said(text: string, maxChars = 200): string {
   return untrustedText(redact(text), { maxChars });
 }
 
+/** A file's path (a label) in a result: as `said`, and a cut keeps the file's name whole, taking folders from the middle. */
+export function saidPath(text: string, maxChars = 200): string {
+  return untrustedText(redact(text), { maxChars, path: true });
+}
+
+/** A file's problem in a result: its path as saidPath shows it, so the name and the reason both survive the bound. */
+export function saidProblem(problem: { label: string; message: string }, maxChars = 400): string {
+  const shown = saidPath(problem.label, 160);
+  return said(shown === problem.label ? problem.message : problem.message.split(problem.label).join(shown), maxChars);
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const points = (x: number) => `${x >= 0 ? '+' : '-'}${Math.abs(x * 100).toFixed(1)} points`;
 
@@ -98,7 +109,7 @@ export function jobStatusLines(job: JobRecord, now: number): string[] {
       lines.push('Next: hosted_start_evaluation to measure it, hosted_ask_model to ask it, hosted_download_model to download it.');
     } else {
       lines.push(`Creating: ${said(job.modelName)}${job.baseModel ? ` from ${said(job.baseModel)}` : ''}.`);
-      if (job.files?.length) lines.push(`Files: ${job.files.map((f) => said(f, 120)).join(', ')}.`);
+      if (job.files?.length) lines.push(`Files: ${job.files.map((f) => saidPath(f, 120)).join(', ')}.`);
     }
   } else {
     lines.push(`Model ${said(job.modelName)} on dataset ${said(job.datasetName ?? 'unknown', 100)}.`);
