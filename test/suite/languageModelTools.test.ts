@@ -320,6 +320,22 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
     assert.ok(withReasoning.includes(`Its reasoning:\n${untrustedMarkdown(composeReasoning(expected).trim())}`), withReasoning);
   });
 
+  // Issue 35: the tool has no progress channel, and a wait of up to 60 s was slept without a word to the agent.
+  it('hosted_ask_model told by the service to wait 30 s says so at once, without sleeping it or asking again', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '30', times: 1 });
+    const since = Date.now();
+    try {
+      const text = await invoke(LM_TOOLS.askModel, { modelName: MODEL, prompt: 'Are you there?' });
+      assert.match(text, /^Asking the model failed: .*too many requests \(429\).*\. Try again in 30 s\./, text);
+      assert.match(text, /The service asks to wait: try again later, not at once\./);
+      assert.equal(requestsSince(since, INFER_PATH).length, 1, 'asked once');
+    } finally {
+      rig.emu.faults.clear();
+    }
+  });
+
   it('a cancelled hosted_ask_model closes the service’s stream, seen at the emulator', async function () {
     this.timeout(30_000);
     await rig.useKey('demo-key');
