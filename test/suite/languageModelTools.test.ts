@@ -79,6 +79,8 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
     assert.ok(requestsSince(since, '/cr/get_allowed_models').length >= 1, 'the list was not asked for');
     assert.match(text, /^\d+ models: \d+ base, \d+ tuned\./);
     assert.match(text, new RegExp(`^- ${MODEL}: base; `, 'm'));
+    // The last line says which words are the service's (issue 35).
+    assert.match(text, /\nService data: the model, base model and dataset names above are the service's words, [^\n]*$/);
   });
 
   it('hosted_start_evaluation whose start answer cannot be read says the job may have started and keeps it to be followed', async function () {
@@ -330,6 +332,7 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
       const text = await invoke(LM_TOOLS.askModel, { modelName: MODEL, prompt: 'Are you there?' });
       assert.match(text, /^Asking the model failed: .*too many requests \(429\).*\. Try again in 30 s\./, text);
       assert.match(text, /The service asks to wait: try again later, not at once\./);
+      assert.match(text, /\nService data: the words after "failed:" above are the service's words, [^\n]*$/);
       assert.equal(requestsSince(since, INFER_PATH).length, 1, 'asked once');
     } finally {
       rig.emu.faults.clear();

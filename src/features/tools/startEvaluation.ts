@@ -6,7 +6,17 @@ import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { evaluationStartRecord, submitEvaluation } from '../evaluate/evaluateCommand';
-import { abortOn, fields, mayHaveStartedLines, requiredString, runTool, said, textResult } from './toolShared';
+import {
+  abortOn,
+  fields,
+  mayHaveStartedLines,
+  requiredString,
+  runTool,
+  said,
+  serviceDataLine,
+  SERVICE_WORDS,
+  textResult,
+} from './toolShared';
 
 export function startEvaluationTool(services: Services): vscode.LanguageModelTool<unknown> {
   const request = (input: unknown) => {
@@ -45,6 +55,7 @@ export function startEvaluationTool(services: Services): vscode.LanguageModelToo
           return textResult([
             `Started: job ${said(jobId, 100)} evaluates ${said(r.modelName)} on ${said(r.datasetName, 100)}.`,
             `Poll with hosted_get_job (jobId ${said(jobId, 100)}); once it completed, hosted_get_evaluation_report (modelName ${said(r.modelName)}) compares it with its base.`,
+            serviceDataLine(SERVICE_WORDS.started),
           ]);
         } catch (error) {
           const job = evaluationStartRecord(connection.scope, r.modelName, r.datasetName, Date.now());

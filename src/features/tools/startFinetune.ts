@@ -28,6 +28,8 @@ import {
   runTool,
   said,
   saidProblem,
+  serviceDataLine,
+  SERVICE_WORDS,
   textResult,
   ToolInputProblem,
 } from './toolShared';
@@ -204,6 +206,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
         return textResult([
           `Started: job ${said(job.id, 100)} creates ${said(job.modelName)} from ${said(req.answers.baseModel)} with ${checked.files.length} file${checked.files.length === 1 ? '' : 's'} (${formatBytes(total)}).`,
           `Poll with hosted_get_job (jobId ${said(job.id, 100)}): a finetune takes minutes; the person is notified when it is ready.`,
+          serviceDataLine(SERVICE_WORDS.started),
         ]);
       }),
   };
