@@ -37,6 +37,11 @@ export interface UploadFile {
   size: number;
   /** How the user knows the file, for messages; the base name when absent. */
   label?: string;
+  /**
+   * The folders (workspace folders) the file was checked to lie in: checked again on the opened file, right before the
+   * upload (uploadSource.ts). Absent for a file the person named by its own path outside them, or a temp copy.
+   */
+  within?: readonly string[];
 }
 
 export interface FinetuneRequest {
@@ -215,7 +220,7 @@ export class ServiceClient {
     try {
       for (const f of req.files) {
         const file: Partial<UploadFile> & { path: string } = typeof f === 'string' ? { path: f } : f;
-        const { stream, size, sha256 } = await openUploadSource(file.path, file.label ?? path.basename(file.path), file.size);
+        const { stream, size, sha256 } = await openUploadSource(file.path, file.label ?? path.basename(file.path), file.size, file.within);
         streams.push(stream);
         digests.push(sha256);
         stream.once('error', (e) => {

@@ -137,6 +137,12 @@ export interface CallOptions {
    */
   interactive?: boolean;
   /**
+   * The longest wait the service asks for that this call sleeps (the policy's `maxRetryAfterMs` otherwise): a longer
+   * one is the call's RateLimitError at once, its message saying the wait. For a caller that cannot tell anyone it is
+   * waiting (a `vscode.lm` request, a tool): a silent minute is worse than an error that says how long.
+   */
+  maxServiceWaitMs?: number;
+  /**
    * Waits this long instead of the call kind's own limit: for a JSON call the whole answer (instead of `requestMs`),
    * for a streamed one the headers and each silence of the body (instead of `connectMs` and `streamIdleMs`). Inference
    * passes `answerWaitMs`.
@@ -457,7 +463,7 @@ export class HttpClient {
       } catch (e) {
         const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
         if (opts.retries !== undefined && n >= opts.retries) throw err;
-        const wait = this.retryDelay(err, n, idempotent, opts.interactive === true, serviceWaits);
+        const wait = this.retryDelay(err, n, idempotent, opts.interactive === true, serviceWaits, opts.maxServiceWaitMs);
         if (wait === undefined) throw err;
         // Said to a tenth of a second and waited exactly that: the log never says "1 s" of a retry that goes at 0.3 s.
         const delay = Math.ceil(wait / 100) * 100;
@@ -475,9 +481,16 @@ export class HttpClient {
 
   /**
    * The delay before retry n+1, or undefined when the policy says not to retry. `serviceWaits`: how many waits the
-   * service asked for were slept already in this call.
+   * service asked for were slept already in this call; `maxServiceWaitMs`: CallOptions.maxServiceWaitMs.
    */
-  retryDelay(err: ApiError, n: number, idempotent: boolean, interactive = false, serviceWaits = 0): number | undefined {
+  retryDelay(
+    err: ApiError,
+    n: number,
+    idempotent: boolean,
+    interactive = false,
+    serviceWaits = 0,
+    maxServiceWaitMs = Infinity,
+  ): number | undefined {
     if (n >= this.retry.retries) return undefined;
     if (interactive && err.retryAfterMs !== undefined && serviceWaits >= MAX_INTERACTIVE_SERVICE_WAITS) return undefined;
     const refused = err.kind === 'network' && /ECONNREFUSED/.test(err.message);
@@ -490,7 +503,9 @@ export class HttpClient {
     if (!retryable) return undefined;
     // The server's own word wins, on whatever status carried it: no jitter added, and a wait above the cap is not
     // slept through here but handed to the caller (the poller waits it out between rounds).
-    if (err.retryAfterMs !== undefined) return err.retryAfterMs > this.retry.maxRetryAfterMs ? undefined : err.retryAfterMs;
+    if (err.retryAfterMs !== undefined) {
+      return err.retryAfterMs > Math.min(this.retry.maxRetryAfterMs, maxServiceWaitMs) ? undefined : err.retryAfterMs;
+    }
     const backoff = Math.min(this.retry.baseDelayMs * 2 ** n, this.retry.maxDelayMs);
     return backoff / 2 + this.random() * (backoff / 2);
   }

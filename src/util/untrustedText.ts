@@ -25,10 +25,16 @@ export interface UntrustedTextOptions {
   maxChars?: number;
   /** Keep line breaks (a modal dialog's detail); other surfaces get one line. */
   multiline?: boolean;
+  /**
+   * The text is a path: a cut keeps the file's name (its last segment) whole and takes the folders out of the middle,
+   * so `a/b/…/y/z/private-tax-return-2025.pdf` still says which file it is. A name longer than the bound alone keeps
+   * its start and its end (the extension).
+   */
+  path?: boolean;
 }
 
 /** `text` with every link, autolink, HTML tag and icon syntax broken, invisible characters removed, bounded. */
-export function untrustedText(text: string, { maxChars = 500, multiline = false }: UntrustedTextOptions = {}): string {
+export function untrustedText(text: string, { maxChars = 500, multiline = false, path = false }: UntrustedTextOptions = {}): string {
   // Most text (a model name, a plain message) has nothing to change: one test instead of the passes below, which
   // matters for a Models view of 10,000 rows (test/bench, figure 7).
   if (text.length <= maxChars && !NEEDS_WORK.test(text)) return text;
@@ -44,15 +50,43 @@ export function untrustedText(text: string, { maxChars = 500, multiline = false 
     .replace(/<(?=[\p{L}/!?])/gu, '< ')
     // `$(icon)`.
     .replace(/\$\(/g, '$ (');
-  return cut(out, maxChars);
+  // Cut after the passes: the ellipsis sits between two pieces, so no link or icon syntax can form across a cut.
+  return path ? cutPath(out, maxChars) : cut(out, maxChars);
 }
 
 function cut(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  let end = Math.max(0, maxChars - 1);
-  // Never leave half of a surrogate pair.
-  if (end > 0 && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
-  return `${text.slice(0, end)}…`;
+  return `${text.slice(0, keepWhole(text, Math.max(0, maxChars - 1)))}…`;
+}
+
+/** A path bounded in its middle (see UntrustedTextOptions.path). */
+function cutPath(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const slash = Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\'));
+  const name = text.slice(slash + 1);
+  // Room for the ellipsis and the name; else the name alone is cut in its middle.
+  const room = maxChars - 1 - name.length;
+  if (slash < 0 || room < 0) return cutMiddle(text, maxChars);
+  const folders = text.slice(0, slash + 1);
+  const head = Math.ceil(room / 2);
+  return `${folders.slice(0, keepWhole(folders, head))}…${folders.slice(startWhole(folders, folders.length - (room - head)))}${name}`;
+}
+
+/** `text`'s start and end around an ellipsis, `maxChars` in all. */
+function cutMiddle(text: string, maxChars: number): string {
+  const room = Math.max(0, maxChars - 1);
+  const head = Math.ceil(room / 2);
+  return `${text.slice(0, keepWhole(text, head))}…${text.slice(startWhole(text, text.length - (room - head)))}`;
+}
+
+/** An end index that leaves no half of a surrogate pair before it. */
+function keepWhole(text: string, end: number): number {
+  return end > 0 && /[\uD800-\uDBFF]/.test(text.charAt(end - 1)) ? end - 1 : end;
+}
+
+/** A start index that leaves no half of a surrogate pair after it. */
+function startWhole(text: string, start: number): number {
+  return start < text.length && /[\uDC00-\uDFFF]/.test(text.charAt(start)) ? start + 1 : start;
 }
 
 /**
@@ -60,6 +94,6 @@ function cut(text: string, maxChars: number): string {
  * line as untrustedText makes it, then every ASCII punctuation character escaped, so nothing in it can start a link,
  * an emphasis, a heading, a code span or a tag.
  */
-export function markdownLiteral(text: string, maxChars = 200): string {
-  return untrustedText(text, { maxChars }).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+export function markdownLiteral(text: string, maxChars = 200, options: { path?: boolean } = {}): string {
+  return untrustedText(text, { maxChars, ...options }).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
 }

@@ -197,6 +197,34 @@ describe(`models in vscode.lm ${EVERY_HOST_TAG}`, () => {
     );
   });
 
+  // Issue 35: a caller of vscode.lm sees a provider's text parts and its error, nothing else: a wait of up to 60 s was
+  // slept silently. Past a few seconds it is the caller's error at once, saying the wait, and the caller decides.
+  it('a wait the service asks for past a few seconds is the caller’s Blocked error at once, saying it; nothing slept', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    const m = await model();
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '30', times: 1 });
+    const since = Date.now();
+    try {
+      await assert.rejects(
+        async () => textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User('Are you there?')], {})),
+        (e: unknown) => {
+          assert.ok(e instanceof vscode.LanguageModelError, `not a LanguageModelError: ${String(e)}`);
+          assert.equal(e.code, vscode.LanguageModelError.Blocked.name);
+          assert.match(e.message, /too many requests \(429\).*\. Try again in 30 s\./);
+          return true;
+        },
+      );
+      assert.equal(inferenceRequests(since).length, 1, 'asked once');
+      // A short wait is still slept, unseen, like a slow first token: the answer comes.
+      rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '1', times: 1 });
+      const text = (await textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User('Are you there?')], {}))).join('');
+      assert.ok(text.length > 0);
+    } finally {
+      rig.emu.faults.clear();
+    }
+  });
+
   it('a failure handed to another extension is inert, one line, and names no address', async () => {
     await rig.useKey('demo-key');
     const m = await model();

@@ -79,6 +79,8 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
     assert.ok(requestsSince(since, '/cr/get_allowed_models').length >= 1, 'the list was not asked for');
     assert.match(text, /^\d+ models: \d+ base, \d+ tuned\./);
     assert.match(text, new RegExp(`^- ${MODEL}: base; `, 'm'));
+    // The last line says which words are the service's (issue 35).
+    assert.match(text, /\nService data: the model, base model and dataset names above are the service's words, [^\n]*$/);
   });
 
   it('hosted_start_evaluation whose start answer cannot be read says the job may have started and keeps it to be followed', async function () {
@@ -318,6 +320,23 @@ describe(`language-model tools ${EVERY_HOST_TAG}`, () => {
     assert.match(plain, /includeReasoning true/);
     const withReasoning = await invoke(LM_TOOLS.askModel, { modelName: MODEL, prompt, includeReasoning: true });
     assert.ok(withReasoning.includes(`Its reasoning:\n${untrustedMarkdown(composeReasoning(expected).trim())}`), withReasoning);
+  });
+
+  // Issue 35: the tool has no progress channel, and a wait of up to 60 s was slept without a word to the agent.
+  it('hosted_ask_model told by the service to wait 30 s says so at once, without sleeping it or asking again', async function () {
+    this.timeout(20_000);
+    await rig.useKey('demo-key');
+    rig.emu.faults.add({ path: INFER_PATH, kind: 'status', status: 429, retryAfter: '30', times: 1 });
+    const since = Date.now();
+    try {
+      const text = await invoke(LM_TOOLS.askModel, { modelName: MODEL, prompt: 'Are you there?' });
+      assert.match(text, /^Asking the model failed: .*too many requests \(429\).*\. Try again in 30 s\./, text);
+      assert.match(text, /The service asks to wait: try again later, not at once\./);
+      assert.match(text, /\nService data: the words after "failed:" above are the service's words, [^\n]*$/);
+      assert.equal(requestsSince(since, INFER_PATH).length, 1, 'asked once');
+    } finally {
+      rig.emu.faults.clear();
+    }
   });
 
   it('a cancelled hosted_ask_model closes the service’s stream, seen at the emulator', async function () {

@@ -3,7 +3,7 @@
 // the file, and every problem must be reported at once.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSync, statSync, symlinkSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSync, statSync, symlinkSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -18,6 +18,7 @@ import {
 } from '../../src/features/finetune/finetuneFiles';
 import { readZipEntries, readZipEntryNames, ZipFormatError } from '../../src/features/finetune/zipEntries';
 import { outsideMessage } from '../../src/features/finetune/realPlace';
+import { HARD_LINK_REASON } from '../../src/api/pathInside';
 import { writeDocx, writePdf } from '../service/fixtures';
 
 const LIMITS: FileLimits = { maxFileBytes: 512 * 1024 * 1024, maxFiles: 100 };
@@ -298,6 +299,33 @@ describe('finetune file checks', function () {
       assert.equal(reader.bytes, 0);
     } finally {
       rmSync(at('docs-link'), { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a workspace file with another name (a hard link, maybe to a file outside), naming it; one named outside by its own path is taken', async function () {
+    if (process.platform === 'win32') this.skip(); // ln without privileges differs there
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'hr-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'private.pdf'), readFileSync(at('guide.pdf')));
+      linkSync(path.join(outside, 'private.pdf'), at('hard.pdf'));
+      const reader = countingReader();
+      const check = await checkFinetuneFiles([{ id: at('hard.pdf'), label: 'docs/hard.pdf' }], LIMITS, here(), reader);
+      assert.deepEqual(check.valid, []);
+      assert.deepEqual(
+        check.problems.map((p) => [p.code, p.message]),
+        [['hardLink', `docs/hard.pdf cannot be used: ${HARD_LINK_REASON}`]],
+      );
+      assert.equal(reader.bytes, 0);
+      // Chosen in the Open dialog by its own path outside the workspace: no workspace boundary to keep, so taken.
+      const chosen = await checkFinetuneFiles([path.join(outside, 'private.pdf')], LIMITS, { ...here(), outsideAllowed: true });
+      assert.deepEqual(chosen.problems, []);
+      assert.equal(chosen.valid[0]?.within, undefined);
+      // A workspace file carries its folders to the upload, which checks them again on the opened file.
+      const plain = await checkFinetuneFiles([at('guide.pdf')], LIMITS, here());
+      assert.deepEqual(plain.valid[0]?.within, [dir]);
+    } finally {
+      rmSync(at('hard.pdf'), { force: true });
       rmSync(outside, { recursive: true, force: true });
     }
   });

@@ -45,6 +45,21 @@ describe('client: waits the service asks for', function () {
     assert.equal(hits(INFER), 2);
   });
 
+  it('a wait past the call’s maxServiceWaitMs is its RateLimitError at once, saying the wait; a shorter one is slept', async () => {
+    ctx.emu.faults.add({ path: INFER, kind: 'status', status: 429, retryAfter: '30', times: 1 });
+    const client = clientFor(ctx.emu, undefined, { now: () => NOW });
+    const request = () => inferStream(client, { ...baseRequest, modelName: ctx.model }, { interactive: true, maxServiceWaitMs: 10_000 });
+    await assert.rejects(
+      collect(request()),
+      (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 30_000 && /Try again in 30 s/.test(e.message),
+    );
+    assert.deepEqual(client.delays, [], 'nothing slept');
+    assert.equal(hits(INFER), 1);
+    ctx.emu.faults.add({ path: INFER, kind: 'status', status: 429, retryAfter: '2', times: 1 });
+    assert.ok((await collect(request())).join('').length > 0);
+    assert.deepEqual(client.delays, [2_000]);
+  });
+
   it('a call nobody watches keeps the retry policy: every wait the service asks for, each told', async () => {
     ctx.emu.faults.add({ path: MODELS, kind: 'status', status: 429, retryAfter: '2', times: 3 });
     const client = clientFor(ctx.emu, undefined, { now: () => NOW });

@@ -106,6 +106,23 @@ describe('untrustedText', () => {
     assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut), `a lone surrogate is left: ${JSON.stringify(cut)}`);
     assert.equal(untrustedText('short', { maxChars: 10 }), 'short');
   });
+
+  it('bounds a path in its middle, keeping the file’s name whole, its start and its end unsplit', () => {
+    assert.equal(untrustedText('aaaa/bbbb/cccc/dddd/name.pdf', { maxChars: 20, path: true }), 'aaaa/b…dddd/name.pdf');
+    assert.equal(untrustedText('a\\bbbbbbbbbbbbbbbb\\name.pdf', { maxChars: 14, path: true }), 'a\\b…b\\name.pdf');
+    // A name longer than the bound alone: its start and its end (the extension).
+    assert.equal(untrustedText(`docs/${'n'.repeat(30)}.pdf`, { maxChars: 12, path: true }), 'docs/n…n.pdf');
+    assert.equal(untrustedText(`${'n'.repeat(30)}.pdf`, { maxChars: 11, path: true }), 'nnnnn…n.pdf');
+    assert.equal(untrustedText('a/b/short.pdf', { maxChars: 20, path: true }), 'a/b/short.pdf');
+    const cut = untrustedText(`${'😀'.repeat(12)}/${'😀'.repeat(12)}/x.pdf`, { maxChars: 15, path: true });
+    assert.ok(
+      !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut),
+      `half a character: ${JSON.stringify(cut)}`,
+    );
+    assert.ok(cut.endsWith('/x.pdf') && cut.length <= 15, cut);
+    // The passes run before the cut: no link forms across it.
+    assertInert(untrustedText(`[x${'/y'.repeat(50)}](command:z)/name.pdf`, { maxChars: 40, path: true }), 'plain');
+  });
 });
 
 /** `text` fed to an UntrustedMarkdown in pieces of `size` characters, as a stream delivers it. */

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, promises as fsp, truncateSync } from 'node:fs';
+import { checkFinetuneFiles, uploadFiles, type CheckedFile } from '../../src/features/finetune/finetuneFiles';
 import * as path from 'node:path';
 import { FileChangedError, IntegrityError, RequestError } from '../../src/api/errors';
 import { openUploadSource } from '../../src/api/uploadSource';
@@ -156,5 +157,77 @@ describe('finetune upload sources', function () {
     assert.equal(read, bytes.length);
     assert.ok(!(new IntegrityError('length mismatch') instanceof FileChangedError));
     assert.ok(new FileChangedError('x.pdf') instanceof IntegrityError);
+  });
+
+  // Issue 35, finding 4: the checks run when the files are chosen; the person then spends minutes in the review. The
+  // upload takes the files as every entry point hands them over (uploadFiles, as startFinetuneJob does).
+  describe('where each file really is, checked again on the opened file', function () {
+    before(function () {
+      if (process.platform === 'win32') this.skip(); // links need privileges there
+    });
+
+    /** A workspace with docs/report.pdf, and a folder outside it holding a different file of the same size. */
+    const setUp = async () => {
+      const workspace = path.join(tmp.dir, 'workspace');
+      const outside = path.join(tmp.dir, 'private');
+      await fsp.mkdir(path.join(workspace, 'docs'), { recursive: true });
+      await fsp.mkdir(path.join(outside, 'docs'), { recursive: true });
+      const inside = path.join(workspace, 'docs', 'report.pdf');
+      await writePdf(inside, PARAGRAPHS);
+      const secret = Buffer.from(await fsp.readFile(inside));
+      secret.write('PRIVATE-TAX-RETURN', secret.length >> 1, 'latin1');
+      await fsp.writeFile(path.join(outside, 'docs', 'report.pdf'), secret);
+      const check = await checkFinetuneFiles(
+        [{ id: inside, label: 'docs/report.pdf' }],
+        { maxFileBytes: 1 << 30, maxFiles: 10 },
+        { roots: [workspace] },
+      );
+      assert.deepEqual(check.problems, []);
+      return { workspace, outside, inside, secret, valid: check.valid };
+    };
+    const upload = async (valid: CheckedFile[]) => {
+      const { client, req } = await request(
+        uploadFiles(
+          valid,
+          valid.map((f) => f.id),
+        ),
+      );
+      return client.startFinetune(req).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    };
+
+    it('a parent folder swapped for a link to an outside folder after the check is refused in words; nothing is sent', async () => {
+      const { workspace, outside, secret, valid } = await setUp();
+      assert.equal((await fsp.stat(path.join(outside, 'docs', 'report.pdf'))).size, secret.length);
+      await fsp.rename(path.join(workspace, 'docs'), path.join(workspace, 'docs-before'));
+      await fsp.symlink(path.join(outside, 'docs'), path.join(workspace, 'docs'));
+      const error = await upload(valid);
+      assert.ok(error instanceof RequestError, `the upload went ahead: ${String(error)}`);
+      assert.match(error.message, /^Cannot upload docs\/report\.pdf: it is no longer inside the workspace folders/);
+      assert.deepEqual(starts(), []);
+    });
+
+    it('the file replaced by a hard link to a file outside after the check is refused in words; nothing is sent', async () => {
+      const { outside, inside, valid } = await setUp();
+      await fsp.rm(inside);
+      await fsp.link(path.join(outside, 'docs', 'report.pdf'), inside);
+      const error = await upload(valid);
+      assert.ok(error instanceof RequestError, `the upload went ahead: ${String(error)}`);
+      assert.match(error.message, /^Cannot upload docs\/report\.pdf: it has another name elsewhere \(a hard link\)/);
+      assert.deepEqual(starts(), []);
+    });
+
+    it('an unchanged file inside the workspace uploads, reached through a workspace folder opened by a link', async () => {
+      const { workspace, valid } = await setUp();
+      const linked = path.join(tmp.dir, 'workspace-link');
+      await fsp.symlink(workspace, linked);
+      const viaLink = valid.map((f) => ({ ...f, id: path.join(linked, 'docs', 'report.pdf') }));
+      const again = await checkFinetuneFiles(viaLink, { maxFileBytes: 1 << 30, maxFiles: 10 }, { roots: [linked] });
+      assert.deepEqual(again.problems, []);
+      assert.equal(await upload(again.valid), undefined);
+      assert.equal(starts().length, 1);
+    });
   });
 });

@@ -282,7 +282,7 @@ class ParticipantRun {
           vscode.l10n.t(
             'Finetuning started: {0} is being created from {1}. /jobs shows its progress; you are notified when it is ready.',
             markdownLiteral(outcome.job.modelName),
-            (outcome.job.files ?? []).map((f) => markdownLiteral(f, 120)).join(', '),
+            (outcome.job.files ?? []).map((f) => markdownLiteral(f, 120, { path: true })).join(', '),
           ),
         );
         this.stream.button({ command: COMMANDS.showJobs, title: vscode.l10n.t('Show Jobs') });

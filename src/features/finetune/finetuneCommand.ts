@@ -23,7 +23,7 @@ import { VIEW_JOBS } from '../../services';
 import { NotConfiguredError, type Connection } from '../../connection/session';
 import { formatBytes, formatTransfer } from '../../util/byteSize';
 import { answersProblems, type FinetuneAnswers } from './finetuneAnswers';
-import { checkFinetuneFiles, type CheckedFile, type FileProblem, type SourcePlace } from './finetuneFiles';
+import { checkFinetuneFiles, uploadFiles, type CheckedFile, type FileProblem, type SourcePlace } from './finetuneFiles';
 import { expandSelection, explorerSelection, pickSources, sourcePlace } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
 import { preflightRead, type PreflightResult } from './preflight';
@@ -600,7 +600,7 @@ async function uploadAndRecord(
   const started = await connection.client.startFinetune(
     // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
     {
-      files: files.map((f, i) => ({ path: paths[i]!, size: f.size, label: f.label })),
+      files: uploadFiles(files, paths),
       numQs: a.numQs,
       mode: a.mode,
       modelName: a.modelName,

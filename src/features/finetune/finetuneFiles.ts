@@ -4,6 +4,8 @@
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { UploadFile } from '../../api/client';
+import { HARD_LINK_REASON } from '../../api/pathInside';
 import { formatOverLimit } from '../../util/byteSize';
 import { mapLimited } from '../../util/mapLimited';
 import { isNamedInside, isReallyInside, outsideMessage, type SourcePlace } from './realPlace';
@@ -24,6 +26,12 @@ export interface SourceFile {
 export interface CheckedFile extends SourceFile {
   kind: DocumentKind;
   size: number;
+  /**
+   * The folders whose real path the file's real path was found under (realPlace.ts), to be checked again on the opened
+   * file at the upload; absent where no such check applies (a file named by its own path outside the workspace, a
+   * virtual workspace's file).
+   */
+  within?: readonly string[];
 }
 
 /** Why a file was refused: lets the UI add the right hint (a setting to change, a file to rename). */
@@ -36,6 +44,7 @@ export type ProblemCode =
   | 'notFile'
   | 'symlink' // a link is not followed: it could send a file from anywhere under an innocent name
   | 'outsideWorkspace' // a linked folder on its path leads out of the workspace (realPlace.ts)
+  | 'hardLink' // a workspace file with another name, which may be outside the workspace
   | 'unreadable'
   | 'incomplete'; // a folder was not searched to the end
 
@@ -68,6 +77,8 @@ export interface FileStat {
   isSymbolicLink?: boolean;
   /** What a non-regular file is, in words fit for "(it is …)", when known. */
   special?: string;
+  /** How many names (hard links) the file has, when the file system says. */
+  links?: number;
 }
 
 /** Where the bytes come from: node fs for local files; the command injects a workspace.fs reader for virtual ones. */
@@ -98,7 +109,7 @@ export const nodeByteReader: ByteReader = {
         : s.isCharacterDevice() || s.isBlockDevice()
           ? 'a device'
           : undefined;
-    return { size: s.size, isFile: s.isFile(), isSymbolicLink: s.isSymbolicLink(), special };
+    return { size: s.size, isFile: s.isFile(), isSymbolicLink: s.isSymbolicLink(), special, links: s.nlink };
   },
   localPath: (id) => (path.isAbsolute(id) ? id : undefined),
   async read(id, position, length) {
@@ -208,11 +219,14 @@ async function checkOne(file: SourceFile, limits: FileLimits, place: SourcePlace
   }
   if (st.isSymbolicLink) return problem('symlink', symlinkMessage(label));
   const local = reader.localPath(file.id);
-  if (local !== undefined && (!place.outsideAllowed || isNamedInside(local, place.roots))) {
-    if (!(await isReallyInside(local, place.roots))) return problem('outsideWorkspace', outsideMessage(label));
-  }
+  // The workspace's own files; the upload checks again on the opened file that each still is one of them.
+  const within = local !== undefined && (!place.outsideAllowed || isNamedInside(local, place.roots)) ? place.roots : undefined;
+  if (within && !(await isReallyInside(local!, within))) return problem('outsideWorkspace', outsideMessage(label));
   if (st.special) return problem('notFile', `${label} is not a regular file (it is ${st.special}).`);
   if (!st.isFile) return problem('notFile', `${label} is not a file.`);
+  // A folder counts its entries as names: only a regular file's count says it has another name.
+  if (within && st.links !== undefined && st.links > 1) return problem('hardLink', `${label} cannot be used: ${HARD_LINK_REASON}`);
+  const checked = (kind: DocumentKind): CheckedFile => ({ ...file, kind, size: st.size, ...(within ? { within } : {}) });
   if (st.size === 0) return problem('empty', `${label} is empty.`);
   if (st.size > limits.maxFileBytes) {
     const shown = formatOverLimit(st.size, limits.maxFileBytes);
@@ -224,7 +238,7 @@ async function checkOne(file: SourceFile, limits: FileLimits, place: SourcePlace
     const found = sniff(head);
     const name = expected === 'pdf' ? 'PDF' : 'DOCX';
     if (expected === 'pdf') {
-      if (found.kind === 'pdf') return { ...file, kind: 'pdf', size: st.size };
+      if (found.kind === 'pdf') return checked('pdf');
       const words = found.kind === 'zip' ? await describeZip(file.id, st.size, reader) : found.looksLike;
       const hint = found.kind === 'zip' && words === DOCX_WORDS ? '; rename it to .docx' : '';
       return problem('wrongContent', `${label} is not a ${name} file (it looks like ${words}${hint}).`);
@@ -245,10 +259,18 @@ async function checkOne(file: SourceFile, limits: FileLimits, place: SourcePlace
     if (!names.includes(DOCX_MAIN_PART)) {
       return problem('wrongContent', `${label} is not a ${name} file (it is a ZIP archive without ${DOCX_MAIN_PART}).`);
     }
-    return { ...file, kind: 'docx', size: st.size };
+    return checked('docx');
   } catch (e) {
     return problem('unreadable', `${label} cannot be read (${reason(e)}).`);
   }
+}
+
+/**
+ * The checked files as the upload takes them (`paths`: one disk path per file, in order: a virtual workspace's files
+ * are copies): each sends exactly the size that was checked, from a file still inside the folders it was found in.
+ */
+export function uploadFiles(files: readonly CheckedFile[], paths: readonly string[]): UploadFile[] {
+  return files.map((f, i) => ({ path: paths[i]!, size: f.size, label: f.label, ...(f.within ? { within: f.within } : {}) }));
 }
 
 /** Shared with the folder search, which skips links in the same words. */

@@ -437,7 +437,7 @@ class Wizard {
         },
         { label: vscode.l10n.t('Files — {0}, {1}', files.length, formatBytes(total)), kind: vscode.QuickPickItemKind.Separator },
         ...files.map((f, i) => ({
-          label: `$(file) ${untrustedText(f.label)}`,
+          label: `$(file) ${untrustedText(f.label, { path: true, maxChars: 100 })}`,
           description: `${f.kind.toUpperCase()}, ${formatBytes(f.size)}${counts(i)}`,
         })),
         ...(this.preflightFailure !== undefined

@@ -69,7 +69,7 @@ export function confirmationPreflight(
   const list = files.map((f, i) => {
     const r = results[i];
     const counts = r ? ` — ${describeCounts(r)}` : '';
-    return `- ${markdownLiteral(f.label, 200)} (${formatBytes(f.size)})${counts}`;
+    return `- ${markdownLiteral(f.label, 200, { path: true })} (${formatBytes(f.size)})${counts}`;
   });
   const warnings = preflightWarnings(results, 'results' in read ? numQs : undefined).map((w) => `- ${markdownLiteral(w.message, 400)}`);
   const note =

@@ -2,10 +2,12 @@
 // `docs-link` a link (planted by a repository) to a folder elsewhere, names a file of that folder under an innocent
 // in-workspace name, and only its last part is a regular file that lstat accepts. So the file's real path (every link
 // on the way resolved) must lie under the real path of a workspace folder; the folders are resolved too, since a
-// workspace folder may itself be opened through a link. Pure node (no VS Code): every entry point of the finetune
+// workspace folder may itself be opened through a link. The upload checks it again on the opened file (src/api/
+// uploadSource.ts), as minutes may pass in between. Pure node (no VS Code): every entry point of the finetune
 // (Explorer, the file list and dialog, Chat, language-model tools) reaches it through checkFinetuneFiles.
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { isUnder } from '../../api/pathInside';
 
 /** Where the chosen files are allowed to be, as the entry point that chose them knows. */
 export interface SourcePlace {
@@ -41,16 +43,6 @@ export async function isReallyInside(
 /** `file` names a place under one of `roots` by its spelling alone (no link resolved): what the person was shown. */
 export function isNamedInside(file: string, roots: readonly string[]): boolean {
   return roots.some((root) => isUnder(path.resolve(file), path.resolve(root)));
-}
-
-function isUnder(file: string, root: string): boolean {
-  const rel = path.relative(fold(root), fold(file));
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
-
-/** Case-insensitive file systems (the usual ones on Windows and macOS): one file, two spellings. */
-function fold(p: string): string {
-  return process.platform === 'win32' || process.platform === 'darwin' ? p.toLowerCase() : p;
 }
 
 /** Why such a file is refused, naming it as the person knows it. */

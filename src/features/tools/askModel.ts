@@ -9,7 +9,18 @@ import { redact } from '../../api/redact';
 import { untrustedMarkdown } from '../../util/untrustedMarkdown';
 import { askModel } from '../chat/chatInference';
 import { knobsFor, renderConversation } from '../chat/chatRequest';
-import { abortOn, fields, optionalBoolean, requiredString, runTool, said, textResult, ToolInputProblem } from './toolShared';
+import {
+  abortOn,
+  fields,
+  optionalBoolean,
+  requiredString,
+  runTool,
+  said,
+  serviceDataLine,
+  SERVICE_WORDS,
+  textResult,
+  ToolInputProblem,
+} from './toolShared';
 
 /** Most characters of an answer (and of a reasoning) a result carries; the rest is cut and said to be. */
 const MAX_ANSWER_CHARS = 20_000;
@@ -65,6 +76,7 @@ export function askModelTool(services: Services): vscode.LanguageModelTool<unkno
             `(It reasoned for ${reasoning.length} characters before answering; call again with includeReasoning true to read it.)`,
           );
         }
+        lines.push('', serviceDataLine(SERVICE_WORDS.answer));
         return textResult(lines);
       }),
   };

@@ -14,7 +14,7 @@ import type { Services } from '../../services';
 import { formatBytes } from '../../util/byteSize';
 import { transferArtifact } from '../download/artifactTransfer';
 import { isApiError } from '../../api/errors';
-import { abortOn, fields, requiredString, runTool, said, textResult } from './toolShared';
+import { abortOn, fields, requiredString, runTool, said, serviceDataLine, SERVICE_WORDS, textResult } from './toolShared';
 
 const NO_FOLDER = [
   'Not downloaded: no download folder is set, and this tool never chooses where files go.',
@@ -78,6 +78,7 @@ export function downloadModelTool(services: Services): vscode.LanguageModelTool<
             `Downloaded ${said(modelName)}: ${said(outcome.path, 400)} (${formatBytes(outcome.bytes)}, checked by ${outcome.verified}).`,
             ...(started.joined ? ['It was already being downloaded in this window; this call waited for that download.'] : []),
             'The person can run it with "Hosted Reasoning: Run Locally…".',
+            serviceDataLine(SERVICE_WORDS.download),
           ]);
         } catch (error) {
           // Cancelled: the part file stays and is resumed by the next download (the record says so after a reload).

@@ -7,7 +7,18 @@ import type { Services } from '../../services';
 import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { evaluationStartRecord, submitEvaluation } from '../evaluate/evaluateCommand';
 import { StartRefusedError } from '../../jobs/startingJobs';
-import { abortOn, fields, mayHaveStartedLines, optionalBoolean, requiredString, runTool, said, textResult } from './toolShared';
+import {
+  abortOn,
+  fields,
+  mayHaveStartedLines,
+  optionalBoolean,
+  requiredString,
+  runTool,
+  said,
+  serviceDataLine,
+  SERVICE_WORDS,
+  textResult,
+} from './toolShared';
 import { startRefusedLines } from './toolText';
 
 export function startEvaluationTool(services: Services): vscode.LanguageModelTool<unknown> {
@@ -61,6 +72,7 @@ export function startEvaluationTool(services: Services): vscode.LanguageModelToo
           return textResult([
             `Started: job ${said(jobId, 100)} evaluates ${said(r.modelName)} on ${said(r.datasetName, 100)}.`,
             `Poll with hosted_get_job (jobId ${said(jobId, 100)}); once it completed, hosted_get_evaluation_report (modelName ${said(r.modelName)}) compares it with its base.`,
+            serviceDataLine(SERVICE_WORDS.started),
           ]);
         } catch (error) {
           // The same evaluation runs, or is being started: nothing was sent; the agent is told how to follow it.

@@ -27,6 +27,9 @@ import {
   requiredString,
   runTool,
   said,
+  saidProblem,
+  serviceDataLine,
+  SERVICE_WORDS,
   textResult,
   ToolInputProblem,
 } from './toolShared';
@@ -79,7 +82,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
     const limits = services.session.settings().finetune;
     // Not outsideAllowed: every file's real path must be inside a workspace folder.
     const result = await checkFinetuneFiles(sources, limits, { roots: roots.map((r) => r.path), outsideAllowed: false }, nodeByteReader);
-    problems.push(...result.problems.map((p) => said(p.message, 400)));
+    problems.push(...result.problems.map((p) => saidProblem(p)));
     if (problems.length > 0) return { problems };
     return { files: result.valid };
   };
@@ -202,6 +205,7 @@ export function startFinetuneTool(services: Services): vscode.LanguageModelTool<
         return textResult([
           `Started: job ${said(job.id, 100)} creates ${said(job.modelName)} from ${said(req.answers.baseModel)} with ${checked.files.length} file${checked.files.length === 1 ? '' : 's'} (${formatBytes(total)}).`,
           `Poll with hosted_get_job (jobId ${said(job.id, 100)}): a finetune takes minutes; the person is notified when it is ready.`,
+          serviceDataLine(SERVICE_WORDS.started),
         ]);
       }),
   };

@@ -11,7 +11,8 @@ import { COMMANDS } from '../../contributions';
 import { classifyError } from '../../util/classifyError';
 import { messageForCallers } from '../chat/chatError';
 
-export { said } from './toolText';
+export { said, saidPath, saidProblem, serviceDataLine, SERVICE_WORDS } from './toolText';
+import { serviceDataLine, SERVICE_WORDS } from './toolText';
 
 /** What the main module hands the entry: one tool per contributed name. */
 export type ToolTable = Record<LmToolName, vscode.LanguageModelTool<unknown>>;
@@ -82,7 +83,9 @@ export function failureLines(what: string, error: unknown): string[] {
     default:
       next = `Ask the person to look at "${commandTitle(COMMANDS.showLog)}" for details.`;
   }
-  return [`${what} failed: ${why}`, next];
+  // An answer of the service (a status) may carry its words into the message.
+  const quotesService = typeof (error as { status?: unknown } | null)?.status === 'number';
+  return [`${what} failed: ${why}`, next, ...(quotesService ? [serviceDataLine(SERVICE_WORDS.failure)] : [])];
 }
 
 /** The caller's cancellation as an AbortSignal for the client; dispose when the call is over. */
