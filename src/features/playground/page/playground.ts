@@ -6,6 +6,7 @@ import './l10nStart';
 import { isHostMessage, type ExportedRun, type HostToWebview, type RunSettings } from '../protocol';
 import { OutputColumns } from './compare';
 import { h } from './dom';
+import { l10n } from '../../../l10n';
 import { RunForm } from './form';
 import { HistoryList } from './history';
 import { createMarkdownRenderer } from './markdown';
@@ -190,7 +191,18 @@ function onMessage(message: HostToWebview): void {
 
 // Build the page from the saved state, then listen, then say ready: nothing the host sends can arrive before.
 const app = document.getElementById('app') ?? document.body;
-app.append(h('main', { class: 'playground' }, form.element, outputs.element, form.settings, history.element));
+// The panel's tab shows its title; the page says it again as its level-one heading, for a screen reader's outline.
+app.append(
+  h(
+    'main',
+    { class: 'playground' },
+    h('h1', { class: 'visually-hidden' }, l10n.t('Playground')),
+    form.element,
+    outputs.element,
+    form.settings,
+    history.element,
+  ),
+);
 form.state = startState.form;
 outputs.restore(startState.panes, startState.form.compare);
 history.restore(startState.history);

@@ -16,7 +16,7 @@ import {
 import { h, setChildren, vscodeApi } from '../../../playground/page/dom';
 import { formatBytes } from '../../../../util/byteSize';
 import { l10n } from '../../../../l10n';
-import { chart } from './chart';
+import { chart, swatch } from './chart';
 import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
 
 const { post, saveState } = vscodeApi<ReportToHost, ReportPanelState>();
@@ -115,11 +115,7 @@ function legend(view: ReportView): HTMLElement {
     ...(view.baseModel !== undefined ? [{ name: view.baseModel, role: 'base' as const }] : []),
     ...view.addedModels.map((name) => ({ name, role: 'added' as const })),
   ];
-  return h(
-    'figcaption',
-    { class: 'legend' },
-    ...names.map((n) => h('span', { class: 'legend-item' }, h('span', { class: `swatch ${n.role}`, 'aria-hidden': 'true' }), n.name)),
-  );
+  return h('figcaption', { class: 'legend' }, ...names.map((n) => h('span', { class: 'legend-item' }, swatch(n.role), n.name)));
 }
 
 function section(view: ReportView, dataset: ReportDataset): HTMLElement {
