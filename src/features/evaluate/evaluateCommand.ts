@@ -39,14 +39,23 @@ export function evaluateCommand(services: Services, models: ModelsTreeProvider) 
 }
 
 /** Returns the job id, or undefined when it could not be started (the user was told why). */
-export async function startEvaluation(services: Services, modelName: string, datasetName: string): Promise<string | undefined> {
+/**
+ * `revealJobs: false` from the report, which shows the evaluation running itself: the focus stays where the person
+ * pressed the button rather than jumping to the Jobs view.
+ */
+export async function startEvaluation(
+  services: Services,
+  modelName: string,
+  datasetName: string,
+  { revealJobs = true }: { revealJobs?: boolean } = {},
+): Promise<string | undefined> {
   // The scope the start went to: an answer that cannot be read is kept for it.
   let startedIn: string | undefined;
   try {
     const connection = await services.session.connect();
     startedIn = connection.scope;
     const jobId = await submitEvaluation(services, connection, modelName, datasetName);
-    void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
+    if (revealJobs) void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
     const key = jobKey({ kind: 'evaluation', id: jobId });
     vscode.window.setStatusBarMessage(
@@ -60,7 +69,7 @@ export async function startEvaluation(services: Services, modelName: string, dat
   } catch (error) {
     if (startedIn !== undefined && (await offerStartedJobChoice(services, startedIn, modelName, datasetName, error))) return undefined;
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
-      startEvaluation(services, modelName, datasetName),
+      startEvaluation(services, modelName, datasetName, { revealJobs }),
     );
     return undefined;
   }
