@@ -94,7 +94,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     const playground = new PlaygroundManager(services);
     const pickAnyModel = (title: string) => pickModel(services, models, title);
     const report = new ReportManager(services, {
-      startEvaluation: (modelName, datasetName) => startEvaluation(services, modelName, datasetName),
+      startEvaluation: (modelName, datasetName) => startEvaluation(services, modelName, datasetName, { revealJobs: false }),
       pickModel: pickAnyModel,
       listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
     });

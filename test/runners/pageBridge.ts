@@ -1,13 +1,25 @@
 // The server runner's side of the in-editor suite's view into webview pages (test/suite/webviewPage.ts): a loopback
 // HTTP endpoint, under a random path, that reads or acts on the one webview frame holding a given test id, in the
 // browser the runner opened. It acts only on elements named by `data-testid`, with Playwright's own waits; it runs no
-// script sent to it. It also reads (never acts on) the workbench's Chat view, which has no test ids: what its answers
-// show, their images and links, for the test that checks what Chat renders of an answer.
+// script sent to it: the only script it adds to a page is axe-core, from this checkout's node_modules. It also reads
+// (never acts on) the workbench's Chat view, which has no test ids: what its answers show, their images and links, for
+// the test that checks what Chat renders of an answer.
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Frame } from 'playwright-core';
-import type { ChatView, ChatViewRequest, ElementView, PageAnswer, PageRequest, PageView } from '../suite/webviewPage';
+import type {
+  AxeViolation,
+  ChatView,
+  ChatViewRequest,
+  ElementView,
+  PageAnswer,
+  PagePaint,
+  PageRequest,
+  PageView,
+  Paint,
+} from '../suite/webviewPage';
 
 const ACTION_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 64 * 1024;
@@ -44,9 +56,43 @@ async function readView(frame: Frame): Promise<PageView> {
       else if (el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) entry.value = el.value;
       const control = el instanceof HTMLButtonElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
       if (control) entry.disabled = el.disabled;
+      if (document.activeElement === el) entry.focused = true;
       (view[id] ??= []).push(entry);
     }
     return view;
+  });
+}
+
+async function readPaint(frame: Frame, testId: string): Promise<PagePaint> {
+  return frame.evaluate((id) => {
+    const paint = (el: Element): Paint => {
+      const s = getComputedStyle(el);
+      return { fill: s.fill, stroke: s.stroke, color: s.color, background: s.backgroundColor, borderColor: s.borderTopColor };
+    };
+    return {
+      bodyClass: document.body.className,
+      pageBackground: getComputedStyle(document.body).backgroundColor,
+      elements: Array.from(document.querySelectorAll(`[data-testid="${CSS.escape(id)}"]`)).map(paint),
+    };
+  }, testId);
+}
+
+let axeSource: string | undefined;
+
+/** axe-core's violations in the frame (its default rules: WCAG 2 A and AA, and its best practices). */
+async function runAxe(frame: Frame): Promise<AxeViolation[]> {
+  axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the debugging protocol, so the page's content security policy does not refuse it.
+  if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axeSource);
+  return frame.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary ?? '' })),
+    }));
   });
 }
 
@@ -81,6 +127,8 @@ async function act(browser: BrowserContext, request: PageRequest | ChatViewReque
   const frame = frames[0]!;
   const action = request.action;
   if (action.op === 'read') return { ok: true, view: await readView(frame) };
+  if (action.op === 'paint') return { ok: true, paint: await readPaint(frame, action.testId) };
+  if (action.op === 'axe') return { ok: true, axe: await runAxe(frame) };
   const target = frame.locator(`[data-testid="${action.testId}"]`);
   const options = { timeout: ACTION_TIMEOUT_MS };
   switch (action.op) {
@@ -95,6 +143,9 @@ async function act(browser: BrowserContext, request: PageRequest | ChatViewReque
       break;
     case 'check':
       await target.first().setChecked(action.checked, options);
+      break;
+    case 'press':
+      await target.first().press(action.key, options);
       break;
   }
   return { ok: true };

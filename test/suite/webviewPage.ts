@@ -1,7 +1,8 @@
 // The in-editor suite's view into a webview page. The extension host cannot see inside a webview (it only posts
 // messages to it); the runner's browser can. The server runner (test/runners/pageBridge.ts) serves a few actions on a
 // loopback address it names in HR_PAGE_BRIDGE: read every `data-testid` element of the page, and click, fill, select
-// or check one, the way a person would (Playwright, with its waits for the element to be ready). Under a runner
+// or check one, the way a person would (Playwright, with its waits for the element to be ready), press a key on one,
+// read the colours an element is painted in, and run axe-core's accessibility checks on the page. Under a runner
 // without a browser of its own (test:electron) the variable is unset and `webviewPage()` is undefined.
 
 export const PAGE_BRIDGE_ENV = 'HR_PAGE_BRIDGE';
@@ -17,6 +18,8 @@ export interface ElementView {
   /** Inputs and selects: their value; checkboxes: "on"/"off". */
   value?: string;
   disabled?: boolean;
+  /** Present (true) on the element that has the keyboard focus. */
+  focused?: true;
 }
 
 /** Every `data-testid` of the page, each with its elements in document order. */
@@ -27,7 +30,34 @@ export type PageAction =
   | { op: 'click'; testId: string; nth?: number }
   | { op: 'fill'; testId: string; value: string }
   | { op: 'select'; testId: string; value: string }
-  | { op: 'check'; testId: string; checked: boolean };
+  | { op: 'check'; testId: string; checked: boolean }
+  | { op: 'press'; testId: string; key: string }
+  | { op: 'paint'; testId: string }
+  | { op: 'axe' };
+
+/** The colours one element is painted in (computed styles, as `rgb(…)`/`rgba(…)` strings). */
+export interface Paint {
+  fill: string;
+  stroke: string;
+  color: string;
+  background: string;
+  borderColor: string;
+}
+
+/** The theme the page is in (the body's classes, `vscode-high-contrast` …), its background, and each element's paint. */
+export interface PagePaint {
+  bodyClass: string;
+  pageBackground: string;
+  elements: Paint[];
+}
+
+/** One rule axe-core found broken, with the elements that break it. */
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string; summary: string }[];
+}
 
 export interface PageRequest {
   /** The page is the one webview frame holding an element with this test id (e.g. the playground's `prompt`). */
@@ -50,7 +80,8 @@ export interface ChatViewRequest {
   chatView: true;
 }
 
-export type PageAnswer = { ok: true; view?: PageView; chat?: ChatView } | { ok: false; error: string };
+export type PageAnswer =
+  { ok: true; view?: PageView; chat?: ChatView; paint?: PagePaint; axe?: AxeViolation[] } | { ok: false; error: string };
 
 export class WebviewPage {
   constructor(
@@ -87,12 +118,35 @@ export class WebviewPage {
     await this.ask({ op: 'check', testId, checked });
   }
 
+  /** Focuses the element and presses a key on it (Playwright's key names: `Space`, `Enter`, `Escape`). */
+  async press(testId: string, key: string): Promise<void> {
+    await this.ask({ op: 'press', testId, key });
+  }
+
+  /** The colours of every element with this test id, and the page's theme and background. */
+  async paint(testId: string): Promise<PagePaint> {
+    const answer = await this.answer({ op: 'paint', testId });
+    if (!answer.paint) throw new Error('the page bridge sent no paint');
+    return answer.paint;
+  }
+
+  /** axe-core's violations on the page as it is now (every rule axe runs by default). */
+  async axe(): Promise<AxeViolation[]> {
+    const answer = await this.answer({ op: 'axe' });
+    if (!answer.axe) throw new Error('the page bridge sent no axe result');
+    return answer.axe;
+  }
+
   private async ask(action: PageAction): Promise<PageView | undefined> {
+    return (await this.answer(action)).view;
+  }
+
+  private async answer(action: PageAction): Promise<Extract<PageAnswer, { ok: true }>> {
     const body: PageRequest = { pageWith: this.pageWith, action };
     const res = await fetch(this.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const answer = (await res.json()) as PageAnswer;
     if (!answer.ok) throw new Error(`page bridge, ${action.op}: ${answer.error}`);
-    return answer.view;
+    return answer;
   }
 }
 

@@ -43,13 +43,14 @@ export function evaluateCommand(services: Services, models: ModelsTreeProvider) 
 /**
  * Returns the job id, or undefined when it could not be started (the user was told why). When the same evaluation is
  * running (or being started), the person is asked first: Follow It resolves with the running job's id and starts
- * nothing, Start Another starts a second one.
+ * nothing, Start Another starts a second one. `revealJobs: false` from the report, which shows the evaluation running
+ * itself: the focus stays where the person pressed the button rather than jumping to the Jobs view.
  */
 export async function startEvaluation(
   services: Services,
   modelName: string,
   datasetName: string,
-  startAnother = false,
+  { revealJobs = true, startAnother = false }: { revealJobs?: boolean; startAnother?: boolean } = {},
 ): Promise<string | undefined> {
   // The scope the start went to: an answer that cannot be read is kept for it.
   let startedIn: string | undefined;
@@ -57,7 +58,7 @@ export async function startEvaluation(
     const connection = await services.session.connect();
     startedIn = connection.scope;
     const jobId = await submitEvaluation(services, connection, modelName, datasetName, { startAnother });
-    void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
+    if (revealJobs) void vscode.commands.executeCommand(`${VIEW_JOBS}.focus`);
     // Gone when the job ends (a quick evaluation is over before a fixed time would be), at most STARTED_MESSAGE_MS.
     const key = jobKey({ kind: 'evaluation', id: jobId });
     vscode.window.setStatusBarMessage(
@@ -72,7 +73,7 @@ export async function startEvaluation(
     if (error instanceof StartRefusedError) return askAboutTheFirst(services, error, modelName, datasetName);
     if (startedIn !== undefined && (await offerStartedJobChoice(services, startedIn, modelName, datasetName, error))) return undefined;
     await showError(services, vscode.l10n.t('Could not start the evaluation of {0}', modelName), error, () =>
-      startEvaluation(services, modelName, datasetName),
+      startEvaluation(services, modelName, datasetName, { revealJobs, startAnother }),
     );
     return undefined;
   }
@@ -96,7 +97,7 @@ async function askAboutTheFirst(
     follow,
     another,
   );
-  if (choice === another) return startEvaluation(services, modelName, datasetName, true);
+  if (choice === another) return startEvaluation(services, modelName, datasetName, { startAnother: true });
   if (choice !== follow) return undefined;
   const running = refused.refusal.running;
   await vscode.commands.executeCommand(COMMANDS.showJobs, running ? { key: jobKey(running) } : undefined);

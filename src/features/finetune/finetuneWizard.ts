@@ -30,6 +30,9 @@ import { describeCounts } from './preflightSummary';
 export type { FinetuneAnswers } from './finetuneAnswers';
 
 export type WizardStep = 'baseModel' | 'modelName' | 'numQs' | 'mode' | 'useCase' | 'summary';
+/** A quick-pick item's icon as an icon, not as `$(name)` in its label, which screen readers read out as a word. */
+const icon = (name: string) => new vscode.ThemeIcon(name);
+
 const STEPS: readonly WizardStep[] = ['baseModel', 'modelName', 'numQs', 'mode', 'useCase', 'summary'];
 
 export interface WizardInput {
@@ -172,7 +175,10 @@ class Wizard {
         const items = modelItems(models);
         if (items.length === 0) {
           typing = true;
-          qp.items = [{ label: vscode.l10n.t("$(info) No models listed: type the base model's name"), alwaysShow: true }, retryItem()];
+          qp.items = [
+            { label: vscode.l10n.t("No models listed: type the base model's name"), iconPath: icon('info'), alwaysShow: true },
+            retryItem(),
+          ];
           fixed = qp.items;
         } else {
           qp.items = items;
@@ -183,7 +189,8 @@ class Wizard {
       } else {
         qp.items = [
           {
-            label: vscode.l10n.t('$(error) Cannot load the models'),
+            label: vscode.l10n.t('Cannot load the models'),
+            iconPath: icon('error'),
             detail: failure === undefined ? undefined : untrustedText(redact(failure)),
             alwaysShow: true,
           },
@@ -198,7 +205,7 @@ class Wizard {
     // With no list to choose from, a typed name is offered as an item of its own.
     let typing = false;
     let fixed: readonly Item[] = [];
-    const retryItem = (): Item => ({ label: vscode.l10n.t('$(refresh) Retry'), retry: true, alwaysShow: true });
+    const retryItem = (): Item => ({ label: vscode.l10n.t('Retry'), iconPath: icon('refresh'), retry: true, alwaysShow: true });
 
     return interact<string>(qp, { back }, (finish) => {
       void fill();
@@ -394,7 +401,8 @@ class Wizard {
     }
     const reading = (): boolean => this.preflight !== undefined && !this.preflightResults && this.preflightFailure === undefined;
     const start: Item = {
-      label: vscode.l10n.t('$(rocket) Start Finetuning'),
+      label: vscode.l10n.t('Start Finetuning'),
+      iconPath: icon('rocket'),
       description:
         files.length === 1
           ? vscode.l10n.t('upload 1 file, {0}', formatBytes(total))
@@ -414,37 +422,52 @@ class Wizard {
         ...(warnings.length > 0
           ? [
               { label: vscode.l10n.t('Before you pay — {0} to check', warnings.length), kind: vscode.QuickPickItemKind.Separator },
-              ...warnings.map((w) => ({ label: `$(warning) ${untrustedText(w.message)}` })),
+              ...warnings.map((w) => ({ label: untrustedText(w.message), iconPath: icon('warning') })),
             ]
           : []),
         { label: vscode.l10n.t('Answers — pick one to change it'), kind: vscode.QuickPickItemKind.Separator },
         ...(
           [
-            ['baseModel', vscode.l10n.t('$(layers) Base model')],
-            ['modelName', vscode.l10n.t('$(tag) New model name')],
-            ['numQs', vscode.l10n.t('$(list-ordered) Questions to generate')],
-            ['mode', vscode.l10n.t('$(settings-gear) Mode')],
+            ['baseModel', vscode.l10n.t('Base model'), 'layers'],
+            ['modelName', vscode.l10n.t('New model name'), 'tag'],
+            ['numQs', vscode.l10n.t('Questions to generate'), 'list-ordered'],
+            ['mode', vscode.l10n.t('Mode'), 'settings-gear'],
           ] as const
-        ).map(([edit, label]) => ({
+        ).map(([edit, label, iconName]) => ({
           label,
+          iconPath: icon(iconName),
           description: a[edit] !== undefined ? untrustedText(String(a[edit])) : vscode.l10n.t('(not chosen)'),
           edit,
         })),
         {
-          label: vscode.l10n.t('$(note) Use case'),
+          label: vscode.l10n.t('Use case'),
+          iconPath: icon('note'),
           description: a.useCase ? untrustedText(a.useCase) : vscode.l10n.t('(none)'),
           edit: 'useCase',
         },
         { label: vscode.l10n.t('Files — {0}, {1}', files.length, formatBytes(total)), kind: vscode.QuickPickItemKind.Separator },
         ...files.map((f, i) => ({
-          label: `$(file) ${untrustedText(f.label, { path: true, maxChars: 100 })}`,
+          label: untrustedText(f.label, { path: true, maxChars: 100 }),
+          iconPath: icon('file'),
           description: `${f.kind.toUpperCase()}, ${formatBytes(f.size)}${counts(i)}`,
         })),
         ...(this.preflightFailure !== undefined
-          ? [{ label: vscode.l10n.t('$(info) The files could not be read here: {0}', untrustedText(this.preflightFailure)) }]
+          ? [
+              {
+                label: vscode.l10n.t('The files could not be read here: {0}', untrustedText(this.preflightFailure)),
+                iconPath: icon('info'),
+              },
+            ]
           : []),
         ...(results && this.input.previewText
-          ? [{ label: vscode.l10n.t('$(eye) Preview the Text'), description: vscode.l10n.t('what the service will read'), preview: true }]
+          ? [
+              {
+                label: vscode.l10n.t('Preview the Text'),
+                iconPath: icon('eye'),
+                description: vscode.l10n.t('what the service will read'),
+                preview: true,
+              },
+            ]
           : []),
       ];
     };

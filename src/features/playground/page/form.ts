@@ -389,8 +389,12 @@ export class RunForm {
     const aProblems = Object.keys(this.a.validate()).length;
     const bProblems = s.compare ? Object.keys(this.b.validate()).length : 0;
     const valid = Object.keys(problems).length === 0 && aProblems === 0 && bProblems === 0;
+    // A button that disables itself while it has the focus drops it to the page's body: hand it to the other one.
+    const focused = document.activeElement;
     this.runButton.disabled = this.running || !valid;
     this.runButton.title = valid ? l10n.t('Run (Ctrl+Enter)') : l10n.t('Fix the marked values to run');
     this.stopButton.disabled = !this.running;
+    if (focused === this.runButton && this.runButton.disabled) (this.stopButton.disabled ? this.prompt : this.stopButton).focus();
+    if (focused === this.stopButton && this.stopButton.disabled) (this.runButton.disabled ? this.prompt : this.runButton).focus();
   }
 }

@@ -319,7 +319,9 @@ export class OutputPane {
 
   private paintStatus(): void {
     const s = this.state;
-    this.status.textContent = s.status === 'running' && s.text === '' ? this.waitingText() : statusText(s.status);
+    // Set only when it changes: the same words written again are read out again ("Thinking…" twice).
+    const status = s.status === 'running' && s.text === '' ? this.waitingText() : statusText(s.status);
+    if (this.status.textContent !== status) this.status.textContent = status;
     this.element.dataset.status = s.status;
     this.element.dataset.phase = s.status !== 'running' ? s.status : s.text !== '' ? 'answering' : 'thinking';
     this.paintClock();

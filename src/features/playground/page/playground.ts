@@ -6,12 +6,16 @@ import './l10nStart';
 import { isHostMessage, type ExportedRun, type HostToWebview, type RunSettings } from '../protocol';
 import { OutputColumns } from './compare';
 import { h } from './dom';
+import { returnFocusAfterDialogs } from './focusReturn';
+import { l10n } from '../../../l10n';
 import { RunForm } from './form';
 import { HistoryList } from './history';
 import { createMarkdownRenderer } from './markdown';
 import type { OutputPane } from './output';
 import { initialState, post, StateSaver, type PlaygroundState } from './webviewState';
-import { setModelLabels } from './modelLabels';
+import { modelLabel, setModelLabels } from './modelLabels';
+import { announcer } from './announcer';
+import { runAnnouncement } from './runAnnouncement';
 
 const { state: startState } = initialState();
 const renderer = createMarkdownRenderer();
@@ -114,6 +118,9 @@ function stopAll(): void {
   for (const pane of outputs.running) if (pane.runId) post({ type: 'stop', runId: pane.runId });
 }
 
+const announce = announcer('announcement');
+const endings: string[] = [];
+
 function ended(pane: OutputPane): void {
   const s = pane.saved;
   if (s.runId && s.settings && s.startedAt !== undefined && s.status !== 'running' && s.status !== 'idle') {
@@ -129,6 +136,11 @@ function ended(pane: OutputPane): void {
     };
     history.add(entry);
   }
+  if (s.settings && (s.status === 'done' || s.status === 'stopped')) {
+    endings.push(runAnnouncement(modelLabel(s.settings.modelName), s.status, s.text));
+  }
+  // Both panes of a Compare run in one announcement, once the last ends: a second would cut the first short.
+  if (outputs.running.length === 0 && endings.length > 0) announce(endings.splice(0).join(' '));
   form.setRunning(outputs.running.length > 0);
   saver.saveNow();
 }
@@ -190,7 +202,19 @@ function onMessage(message: HostToWebview): void {
 
 // Build the page from the saved state, then listen, then say ready: nothing the host sends can arrive before.
 const app = document.getElementById('app') ?? document.body;
-app.append(h('main', { class: 'playground' }, form.element, outputs.element, form.settings, history.element));
+returnFocusAfterDialogs();
+// The panel's tab shows its title; the page says it again as its level-one heading, for a screen reader's outline.
+app.append(
+  h(
+    'main',
+    { class: 'playground' },
+    h('h1', { class: 'visually-hidden' }, l10n.t('Playground')),
+    form.element,
+    outputs.element,
+    form.settings,
+    history.element,
+  ),
+);
 form.state = startState.form;
 outputs.restore(startState.panes, startState.form.compare);
 history.restore(startState.history);

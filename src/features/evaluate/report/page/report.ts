@@ -14,9 +14,11 @@ import {
   type ReportView,
 } from '../protocol';
 import { h, setChildren, vscodeApi } from '../../../playground/page/dom';
+import { returnFocusAfterDialogs } from '../../../playground/page/focusReturn';
+import { announcer } from '../../../playground/page/announcer';
 import { formatBytes } from '../../../../util/byteSize';
 import { l10n } from '../../../../l10n';
-import { chart } from './chart';
+import { chart, swatch } from './chart';
 import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
 
 const { post, saveState } = vscodeApi<ReportToHost, ReportPanelState>();
@@ -24,6 +26,10 @@ const roleWords = (role: ReportModelColumn['role']): string =>
   role === 'model' ? l10n.t('this model') : role === 'base' ? l10n.t('base') : l10n.t('added');
 
 const app = document.getElementById('app')!;
+returnFocusAfterDialogs();
+const announce = announcer('announcement');
+/** The verdicts the page showed last: one that comes later (the base evaluated, a model added) is read out. */
+let shownVerdicts: Set<string> | undefined;
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!isHostReportMessage(event.data)) return;
@@ -61,7 +67,45 @@ function render(view: ReportView): void {
     body.push(h('figure', {}, chart(view), legend(view)));
     for (const dataset of view.datasets) body.push(section(view, dataset));
   }
+  const focus = focusedPlace();
   setChildren(app, body);
+  restoreFocus(focus);
+  announceNewVerdicts(view);
+}
+
+function announceNewVerdicts(view: ReportView): void {
+  const verdicts = view.datasets.flatMap((d) => d.comparisons.map((c) => `${d.datasetName}: ${verdictSentence(view.modelName, c)}`));
+  const fresh = shownVerdicts ? verdicts.filter((v) => !shownVerdicts?.has(v)) : [];
+  shownVerdicts = new Set(verdicts);
+  if (fresh.length > 0) announce(fresh.join(' '));
+}
+
+/** Where the focus is, by what survives a render: the control's test id and rank, and the dataset section it is in. */
+interface FocusPlace {
+  testId: string | undefined;
+  nth: number;
+  section: number;
+}
+
+function focusedPlace(): FocusPlace | undefined {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !app.contains(active)) return undefined;
+  const testId = active.dataset.testid;
+  const same = testId === undefined ? [] : Array.from(app.querySelectorAll(`[data-testid="${testId}"]`));
+  const sections = Array.from(app.querySelectorAll('[data-testid="dataset"]'));
+  const section = sections.findIndex((s) => s.contains(active));
+  return { testId, nth: same.indexOf(active), section };
+}
+
+/**
+ * Every view re-renders the page, which would drop the focus to the body: it goes back to the same control, or, when
+ * that is gone (Evaluate base, once the evaluation started), to its dataset's heading.
+ */
+function restoreFocus(place: FocusPlace | undefined): void {
+  if (!place) return;
+  const same = place.testId === undefined ? undefined : app.querySelectorAll<HTMLElement>(`[data-testid="${place.testId}"]`)[place.nth];
+  const heading = app.querySelectorAll<HTMLElement>('[data-testid="dataset-heading"]')[place.section];
+  (same ?? heading)?.focus();
 }
 
 /** "Where it came from": the finetune here that created the model, or one quiet line when none recorded it. */
@@ -115,11 +159,7 @@ function legend(view: ReportView): HTMLElement {
     ...(view.baseModel !== undefined ? [{ name: view.baseModel, role: 'base' as const }] : []),
     ...view.addedModels.map((name) => ({ name, role: 'added' as const })),
   ];
-  return h(
-    'figcaption',
-    { class: 'legend' },
-    ...names.map((n) => h('span', { class: 'legend-item' }, h('span', { class: `swatch ${n.role}`, 'aria-hidden': 'true' }), n.name)),
-  );
+  return h('figcaption', { class: 'legend' }, ...names.map((n) => h('span', { class: 'legend-item' }, swatch(n.role), n.name)));
 }
 
 function section(view: ReportView, dataset: ReportDataset): HTMLElement {
@@ -147,7 +187,7 @@ function section(view: ReportView, dataset: ReportDataset): HTMLElement {
   return h(
     'section',
     { 'data-testid': 'dataset' },
-    h('h2', {}, dataset.datasetName),
+    h('h2', { tabindex: '-1', 'data-testid': 'dataset-heading' }, dataset.datasetName),
     ...verdicts,
     ...running,
     evaluateBase,
