@@ -23,7 +23,7 @@ describe(`agent contributions (chat skills, prompt files, agents) ${EVERY_HOST_T
   it('are registered as the extension’s where VS Code knows them, and ignored where it does not', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension?.isActive, 'the extension is not active');
-    const contributes = extension.packageJSON.contributes as Record<string, { path: string }[]>;
+    const contributes = (extension.packageJSON as { contributes: Record<string, { path: string }[]> }).contributes;
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes(COMMANDS.askInChat), 'the extension’s commands are missing');
     if (vscode.version.startsWith('1.104.')) {

@@ -54,9 +54,9 @@ describe('agent contributions: the Agent Skill, prompt files and custom agent', 
       assert.equal(path.basename(file), 'SKILL.md');
       const { fields } = frontMatter(file);
       assert.equal(fields.name, path.basename(path.dirname(file)));
-      assert.match(fields.name!, /^[a-z0-9-]{1,64}$/);
+      assert.match(fields.name ?? '', /^[a-z0-9-]{1,64}$/);
       assert.ok(fields.description && fields.description.length <= 1024, 'a description of at most 1,024 characters');
-      assert.match(fields.description!, /Use when/);
+      assert.match(fields.description ?? '', /Use when/);
     }
   });
 
