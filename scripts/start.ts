@@ -18,10 +18,11 @@ import { DEMO_FILES, writeDemoWorkspace } from './demoWorkspace';
 import { findDesktopCode, launchDesktopCode } from './desktopCode';
 import { parseStartArgs, USAGE, type StartOptions } from './startArgs';
 
-// The extension's environment fallbacks (src/connection/config.ts ENV_BASE_URL, src/storageKeys.ts ENV_API_KEY); not
-// imported because those modules need the `vscode` module, which exists only inside an extension host.
+// The extension's environment fallbacks (src/connection/config.ts ENV_BASE_URL, src/storageKeys.ts ENV_API_KEY and
+// ENV_OPEN_CHAT); not imported because those modules need the `vscode` module, which exists only inside an extension host.
 const ENV_BASE_URL = 'HOSTED_REASONING_BASE_URL';
 const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
+const ENV_OPEN_CHAT = 'HOSTED_REASONING_OPEN_CHAT';
 const DEMO_KEY = 'demo-key';
 
 /**
@@ -119,6 +120,8 @@ function editorEnvironment(emulatorUrl: string): NodeJS.ProcessEnv {
   }
   env[ENV_BASE_URL] = emulatorUrl;
   env[ENV_API_KEY] = DEMO_KEY;
+  // Chat opens with `@hosted ` in its input (the extension's Ask in Chat), so a first plain question reaches our models.
+  env[ENV_OPEN_CHAT] = '1';
   return env;
 }
 

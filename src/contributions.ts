@@ -25,6 +25,7 @@ export const COMMANDS = {
   discardPartialDownloads: 'hostedReasoning.discardPartialDownloads',
   clearStoredRecords: 'hostedReasoning.clearStoredRecords',
   showChatReasoning: 'hostedReasoning.showChatReasoning',
+  askInChat: 'hostedReasoning.askInChat',
   showServiceProfile: 'hostedReasoning.showServiceProfile',
   chooseHowToRead: 'hostedReasoning.chooseHowToRead',
   chooseHowToReadJob: 'hostedReasoning.chooseHowToReadJob',
@@ -59,6 +60,8 @@ export const PROFILE_SCHEME = 'hosted-reasoning-profile';
 
 /** The chat participant (`@hosted`), as contributed in contributes.chatParticipants. */
 export const CHAT_PARTICIPANT = 'hostedReasoning.hosted';
+/** Its name, what a person types after `@`. */
+export const CHAT_PARTICIPANT_NAME = 'hosted';
 
 /**
  * The language-model tools package.json contributes (contributes.languageModelTools), by what each does: the entry

@@ -19,7 +19,7 @@ import { DeferredTree } from './deferredTree';
 import { isActive, type JobRecord } from './jobs/jobRecord';
 import type { ExtensionApi, Shell } from './main';
 import { VIEW_JOBS, VIEW_MODELS } from './services';
-import { API_KEY_ORIGINS_KEY, ENV_API_KEY, JOBS_KEY_PREFIX, PENDING_DOWNLOADS_KEY } from './storageKeys';
+import { API_KEY_ORIGINS_KEY, ENV_API_KEY, ENV_OPEN_CHAT, JOBS_KEY_PREFIX, PENDING_DOWNLOADS_KEY } from './storageKeys';
 
 /** What activate() returns. Not a public API: the in-editor tests reach the live services through it. */
 export interface ExtensionExports {
@@ -134,6 +134,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
   if (context.globalState.get<unknown[]>(API_KEY_ORIGINS_KEY)?.length || process.env[ENV_API_KEY]?.trim()) {
     timers.push(
       setTimeout(() => void vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined), AFTER_STARTUP_MS),
+    );
+  }
+  // The demo (`npm start`) opens Chat ready for `@hosted`: VS Code shows its Chat view at startup, where a plain
+  // question would go to Copilot's sign-in.
+  if (process.env[ENV_OPEN_CHAT] === '1') {
+    timers.push(
+      setTimeout(
+        () =>
+          void Promise.resolve(vscode.commands.executeCommand(COMMANDS.askInChat)).catch(
+            report(vscode.l10n.t('Hosted Reasoning could not open Chat')),
+          ),
+        AFTER_STARTUP_MS,
+      ),
     );
   }
   if (context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY)?.length) {

@@ -47,6 +47,7 @@ import { completeWalkthroughStep } from './util/walkthroughStep';
 import { WALKTHROUGH_CONTEXT } from './walkthroughContext';
 import { ChatModelProvider } from './features/chat/chatModelProvider';
 import { chatParticipantHandler } from './features/chat/chatParticipant';
+import { askInChatCommand } from './features/chat/askInChat';
 import { ChatReasoningStore } from './features/chat/chatReasoning';
 import { languageModelTools } from './features/tools/tools';
 
@@ -138,6 +139,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...discardDownloadsCommand(services),
       ...clearRecordsCommand(services, playground),
       [COMMANDS.showChatReasoning]: (id) => chatReasonings.show(id),
+      ...askInChatCommand(),
       ...serviceProfile.commands,
       ...chooseHowToReadCommand(services, models),
       ...chooseAnswerReadingCommand(services),

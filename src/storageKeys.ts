@@ -14,6 +14,11 @@ export const RECENT_DATASETS_KEY_PREFIX = 'hostedReasoning.recentDatasets:';
 export const API_KEY_ORIGINS_KEY = 'hostedReasoning.apiKeyOrigins';
 /** Not a globalState key: the environment variable that may hold a key (see connection/apiKeyStore.ts). */
 export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
+/**
+ * Not a globalState key: set to 1 (by `npm start`, for its demo), the window opens Chat for `@hosted` after startup
+ * (Ask in Chat), so the first question typed there reaches the models rather than Copilot's sign-in.
+ */
+export const ENV_OPEN_CHAT = 'HOSTED_REASONING_OPEN_CHAT';
 /** When the playground's history was last cleared (epoch ms): older runs are dropped from every page (see PlaygroundManager). */
 export const PLAYGROUND_HISTORY_CLEARED_KEY = 'hostedReasoning.playground.historyClearedAt';
 /** The service profiles, by service origin (see connection/serviceProfiles.ts). */

@@ -28,11 +28,24 @@ export function shortName(name: string, max = ROW_NAME_CHARS): string {
   return `${chars.slice(0, max - 1 - tail).join('')}…${chars.slice(chars.length - tail).join('')}`;
 }
 
-/** jobTitle with the names shortened (shortName), for a Jobs row; the row's tooltip starts with the whole title. */
+/**
+ * A resource name (`models/oss-reasoner-8b`, `tunedModels/my-model-42`, `projects/p/locations/l/models/m`) as a row
+ * shows it: its last segment, the resource's id, when the segment before it is a collection (a plural lowerCamelCase
+ * word, as Google's API design guide names them, AIP-122); the collection is the same for every row. Other names as
+ * they are: in `org/model` the organisation tells models apart.
+ */
+export function lastSegment(name: string): string {
+  const parts = name.split('/');
+  const id = parts[parts.length - 1] ?? '';
+  const collection = parts[parts.length - 2];
+  return id !== '' && collection !== undefined && /^[a-z]+(?:[A-Z][a-z]*)*s$/.test(collection) ? id : name;
+}
+
+/** jobTitle with the names shortened (lastSegment, shortName), for a Jobs row; the row's tooltip has the whole title. */
 export function jobRowTitle(job: JobRecord): string {
   return jobTitle({
     ...job,
-    modelName: shortName(job.modelName),
+    modelName: shortName(lastSegment(job.modelName)),
     ...(job.datasetName ? { datasetName: shortName(job.datasetName) } : {}),
   });
 }

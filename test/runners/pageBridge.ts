@@ -112,6 +112,9 @@ async function readChat(browser: BrowserContext): Promise<PageAnswer> {
             text: a.textContent ?? '',
             href: a.getAttribute('data-href') || a.getAttribute('href') || '',
           })),
+          input: session.querySelector('.interactive-input-part .view-lines')?.textContent ?? '',
+          model: session.querySelector('.model-picker-item')?.textContent ?? '',
+          mode: session.querySelector('.chat-mode-picker-item')?.textContent ?? '',
         };
       })
       .catch(() => undefined); // a page that went away meanwhile

@@ -1,7 +1,7 @@
 // Records every request each origin receives (control API excluded) so tests can assert what was sent where:
 // e.g. that the signed-URL origin never saw X-API-Key, or that a stopped stream was aborted by the client.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RecordedRequest } from './types';
+import type { RecordedInference, RecordedRequest } from './types';
 
 /** Long benchmarks must not grow memory without bound: keep the most recent entries only. */
 const MAX_ENTRIES = 50_000;
@@ -11,6 +11,8 @@ export class Recorder {
   readonly received: RecordedRequest[] = [];
   /** Entries whose connection the emulator itself cut (reset/truncate faults): not a client abort. */
   private readonly cutByFault = new WeakSet<RecordedRequest>();
+  /** Each request's entry, for a route that adds what it read of the body (inference: the prompt the model got). */
+  private readonly entries = new WeakMap<IncomingMessage, RecordedRequest>();
 
   record(origin: 'api' | 'storage', req: IncomingMessage, res: ServerResponse): RecordedRequest {
     const entry: RecordedRequest = {
@@ -21,6 +23,7 @@ export class Recorder {
       time: Date.now(),
     };
     this.received.push(entry);
+    this.entries.set(req, entry);
     if (this.received.length > MAX_ENTRIES) {
       this.received.splice(0, this.received.length - MAX_ENTRIES);
     }
@@ -33,6 +36,12 @@ export class Recorder {
       }
     });
     return entry;
+  }
+
+  /** Records the fields of the request's JSON body a test reads (see RecordedRequest.inference). */
+  noteInference(req: IncomingMessage, inference: RecordedInference): void {
+    const entry = this.entries.get(req);
+    if (entry) entry.inference = inference;
   }
 
   markCutByFault(entry: RecordedRequest): void {

@@ -198,6 +198,14 @@ export interface RecordedRequest {
   connection?: number;
   /** The address the connection came from (a proxy test tells proxied from direct requests by it). */
   peer?: string;
+  /** An inference request's text as the service read it (what a model was given). */
+  inference?: RecordedInference;
+}
+
+export interface RecordedInference {
+  modelName: string;
+  prompt: string;
+  queryOnly?: string;
 }
 
 export type FaultKind = 'latency' | 'status' | 'reset' | 'stall' | 'truncate' | 'body';

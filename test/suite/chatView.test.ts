@@ -4,12 +4,13 @@
 // points at a local server counting requests, and the Chat view's DOM is read through the runner's browser
 // (test/runners/pageBridge.ts). The answer is known to be rendered when its last word shows; then no image element
 // may point at the server, no request may have reached it, and every link must show its own target.
-// Needs the server runner's browser: under test:electron (no bridge) it is skipped.
+// Needs the server runner's browser: under test:electron (no bridge) it is skipped. Ask in Chat (src/features/chat/askInChat.ts)
+// is read there too: the input it leaves and the model it picks.
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { CHAT_VENDOR } from '../../src/contributions';
+import { CHAT_VENDOR, COMMANDS } from '../../src/contributions';
 import { waitFor } from './helpers';
 import { useRig } from './rig';
 import { readChatView, PAGE_BRIDGE_ENV, type ChatView } from './webviewPage';
@@ -101,5 +102,25 @@ describe(`the Chat view, as rendered by the workbench ${EVERY_HOST_TAG}`, () => 
     } finally {
       await server.close();
     }
+  });
+
+  it('Ask in Chat opens the Chat view with @hosted in its input and the model asked for picked, in Ask mode', async function () {
+    if (!process.env[PAGE_BRIDGE_ENV]) this.skip();
+    if (vscode.version.startsWith('1.104.')) this.skip(); // no Chat view (above)
+    this.timeout(60_000);
+    await rig.useKey('demo-key');
+    const model = 'oss-reasoner-70b';
+    await vscode.commands.executeCommand(COMMANDS.askInChat, { modelName: model });
+    let seen: ChatView | undefined;
+    await waitFor(
+      'the Chat view with @hosted in its input and our model picked',
+      async () => {
+        seen = await readChatView();
+        return seen && seen.input.replace(/\s+/g, ' ').trim() === '@hosted' && seen.model.includes(model) && seen.mode.trim() === 'Ask'
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, describe: () => seen && { input: seen.input, model: seen.model, mode: seen.mode } },
+    );
   });
 });

@@ -66,7 +66,8 @@ function assertPaneApart(view: PageView, suffix: '' | '-b', want: { reasoning: s
   const id = (name: string) => `${name}${suffix}`;
   assert.equal(one(view, id('status')).text, 'Done.');
   const thinking = one(view, id('thinking'));
-  assert.equal(thinking.text, want.reasoning, 'the Thinking section holds the reasoning, all of it, nothing else');
+  // Rendered as markdown (a paragraph here): its text is the reasoning's.
+  assert.equal(thinking.text.trim(), want.reasoning, 'the Thinking section holds the reasoning, all of it, nothing else');
   assert.equal(thinking.open, false, 'the Thinking section is collapsed once the answer has come');
   assert.equal(thinking.visible, false, 'collapsed: its text is not shown');
   const summary = one(view, id('thinking-summary'));
@@ -135,6 +136,28 @@ describe(`playground: reasoning shown apart in the page (three forms, Compare, h
     assert.deepEqual(rig.api.playground.panels[0]?.activeRuns, []);
   });
 
+  it('the reasoning’s markdown is rendered as the answer’s; a run not streamed says no thinking time', async () => {
+    rig.emu.configure({ reasoning: 'field', reasoningText: '**Reading the question**\n\nThen *weigh* it.' });
+    try {
+      await rig.useKey('demo-key');
+      await openPanel();
+      await until(page, 'model-select', MODEL);
+      await page.fill('prompt', PROMPT);
+      await page.check('stream', false);
+      await page.click('run');
+      const done = await waitFor('the answer', async () => {
+        const v = await page.read();
+        return one(v, 'status').text === 'Done.' && /Confidence/.test(one(v, 'output').text) ? v : undefined;
+      });
+      const thinking = one(done, 'thinking').text;
+      assert.match(thinking, /Reading the question/);
+      assert.ok(!thinking.includes('**') && !thinking.includes('*weigh*'), `the reasoning's markdown shows raw: ${thinking}`);
+      assert.match(one(done, 'thinking-summary').text, /^Reasoning · [\d,]+ chars$/, 'a run not streamed tells no thinking time');
+    } finally {
+      rig.emu.configure({ reasoningText: undefined });
+    }
+  });
+
   const forms: ReasoningForm[] = ['event', 'inline', 'field'];
   for (const form of forms) {
     it(`${form}: each pane's reasoning in its Thinking section, its answer alone in the answer; copy, history and export keep them apart`, async () => {
@@ -168,7 +191,7 @@ describe(`playground: reasoning shown apart in the page (three forms, Compare, h
         const thinking = one(during, 'thinking');
         assert.equal(thinking.open, true, 'open while thinking');
         assert.equal(thinking.visible, true);
-        assert.ok(a.reasoning.startsWith(thinking.text), `partial reasoning: ${thinking.text}`);
+        assert.ok(a.reasoning.startsWith(thinking.text.trim()), `partial reasoning: ${thinking.text}`);
         assert.equal(one(during, 'output').text.trim(), '', 'no answer yet');
         assert.match(one(during, 'thinking-summary').text, /^Thinking · \d+ chars$/);
         rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs });
@@ -220,10 +243,10 @@ describe(`playground: reasoning shown apart in the page (three forms, Compare, h
       await page.click('history-show', 0);
       const shown = await waitFor('the history entry shown', async () => {
         const v = await page.read();
-        const text = one(v, 'thinking').text;
+        const text = one(v, 'thinking').text.trim();
         return text === a.reasoning || text === b.reasoning ? v : undefined;
       });
-      const shownRun = one(shown, 'thinking').text === a.reasoning ? { want: a, model: MODEL } : { want: b, model: OTHER_MODEL };
+      const shownRun = one(shown, 'thinking').text.trim() === a.reasoning ? { want: a, model: MODEL } : { want: b, model: OTHER_MODEL };
       assertPaneApart(shown, '', shownRun.want, shownRun.model);
 
       // The exported session: a Thinking section and an Answer section per run, each holding its own text.

@@ -19,6 +19,7 @@ import { writePdf } from '../service/fixtures';
 import { composeAnswer, composeReasoning } from '../service/inference';
 import type { ServiceShape } from '../service/styles';
 import { modelsView, recordingMessages, waitFor, whenPanelReady } from './helpers';
+import { modelTooltip } from '../../src/features/models/modelsTree';
 import { chunks, record, runSettings, waitForEnd } from './playgroundMessages';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
@@ -102,6 +103,12 @@ for (const shape of Object.keys(STYLE) as Styled[]) {
         { describe: () => ({ roots: last?.roots.map((r) => r.type), groups: groups() }) },
       );
       assert.deepEqual(groups(), { base: [base, style.baseName(OTHER)].sort(), custom: [style.seeded] });
+      // A resource name (google-like) shows as its id in the row, whole in the tooltip; other names as they are.
+      const id = (name: string) => (shape === 'google-like' ? name.replace(/^(models|tunedModels)\//, '') : name);
+      for (const node of last!.groups.flatMap((g) => g.models)) {
+        assert.equal(rig.api.models.getTreeItem(node).label, id(node.model.name));
+        assert.equal(modelTooltip(node).split('\n')[0], node.model.name);
+      }
     });
 
     test('playground: a streamed run shows the answer and the reasoning apart', async () => {

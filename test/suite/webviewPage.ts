@@ -73,6 +73,12 @@ export interface ChatView {
   images: string[];
   /** Every link in it: its text, and where it goes (VS Code keeps the target in `data-href` and clears `href`). */
   links: { text: string; href: string }[];
+  /** What its input holds (its editor's lines). */
+  input: string;
+  /** What its model picker shows. */
+  model: string;
+  /** What its mode picker shows (Ask, Agent). */
+  mode: string;
 }
 
 /** Reads the Chat view of the workbench. */

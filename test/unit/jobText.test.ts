@@ -7,6 +7,7 @@ import {
   formatDuration,
   jobDescription,
   jobRowTitle,
+  lastSegment,
   jobTitle,
   clockTime,
   oneLine,
@@ -49,6 +50,20 @@ describe('job text', () => {
     const emoji = shortName('🦙'.repeat(50), 10);
     assert.equal([...emoji].length, 10);
     assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(emoji), 'a lone surrogate');
+  });
+
+  it('a row shows a resource name by its id; the tooltip’s title keeps it whole', () => {
+    assert.equal(lastSegment('models/oss-reasoner-8b'), 'oss-reasoner-8b');
+    assert.equal(lastSegment('tunedModels/support-bot-x7k2m'), 'support-bot-x7k2m');
+    assert.equal(lastSegment('projects/p-1/locations/us/models/m-9'), 'm-9');
+    // Not a collection before it: an organisation, a path-like name, a trailing slash.
+    assert.equal(lastSegment('meta-llama/Llama-3-8B'), 'meta-llama/Llama-3-8B');
+    assert.equal(lastSegment('org/models'), 'org/models');
+    assert.equal(lastSegment('models/'), 'models/');
+    assert.equal(lastSegment('oss-reasoner-8b'), 'oss-reasoner-8b');
+    const tuned = job({ kind: 'evaluation', modelName: 'tunedModels/support-bot-x7k2m', datasetName: 'demo-qa' });
+    assert.equal(jobRowTitle(tuned), 'Evaluate support-bot-x7k2m on demo-qa');
+    assert.equal(jobTitle(tuned), 'Evaluate tunedModels/support-bot-x7k2m on demo-qa');
   });
 
   it('durations', () => {

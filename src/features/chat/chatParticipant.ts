@@ -24,8 +24,16 @@ import { startEvaluation } from '../evaluate/evaluateCommand';
 import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
 import { askModel } from './chatInference';
 import { answerToolReferences } from './chatToolReferences';
+import { referencedFiles, referencedFileTexts } from './chatFileReferences';
 import { isFoldedReasoning, type ChatReasoningStore } from './chatReasoning';
-import { renderConversation, type ChatTurn } from './chatRequest';
+import {
+  boundReferences,
+  MAX_REFERENCES_CHARS,
+  renderConversation,
+  type BoundedReference,
+  type ChatTurn,
+  type ReferencedText,
+} from './chatRequest';
 
 /** What a response says it did (ChatResult.metadata): the tests read it, and a follow-up could. */
 export interface ChatResponseMetadata {
@@ -63,7 +71,7 @@ export function chatParticipantHandler(services: Services, models: ModelsTreePro
       if (tools && !request.command && !tools.prompt) {
         return { metadata: { command: 'tools', tools: tools.called } satisfies ChatResponseMetadata };
       }
-      const result = await run.command(request, context, tools?.prompt ?? request.prompt, hooks);
+      const result = await run.command(request, context, tools?.prompt ?? request.prompt, hooks, tools?.texts ?? []);
       const metadata = result.metadata as ChatResponseMetadata | undefined;
       return tools && metadata ? { ...result, metadata: { ...metadata, tools: tools.called } satisfies ChatResponseMetadata } : result;
     } catch (error) {
@@ -87,6 +95,7 @@ class ParticipantRun {
     context: vscode.ChatContext,
     prompt: string,
     hooks?: ParticipantTestHooks,
+    toolTexts: readonly ReferencedText[] = [],
   ): Promise<vscode.ChatResult> {
     switch (request.command) {
       case 'models':
@@ -98,14 +107,22 @@ class ParticipantRun {
       case 'jobs':
         return this.jobs();
       default:
-        return this.ask(request, context, prompt);
+        return this.ask(request, context, prompt, toolTexts);
     }
   }
 
   // ------------------------------------------------------------------------------------------------ a question
 
-  /** `prompt`: the request's, without the `#` references to our tools already answered. */
-  async ask(request: vscode.ChatRequest, context: vscode.ChatContext, prompt: string): Promise<vscode.ChatResult> {
+  /**
+   * `prompt`: the request's, without the `#` references to our tools already answered; `toolTexts`: their results,
+   * sent with the question as the files referenced are.
+   */
+  async ask(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    prompt: string,
+    toolTexts: readonly ReferencedText[] = [],
+  ): Promise<vscode.ChatResult> {
     if (!prompt.trim()) {
       this.stream.markdown(
         vscode.l10n.t(
@@ -132,7 +149,8 @@ class ParticipantRun {
             )
           : vscode.l10n.t('Asking {0} (pick another of our models in the Chat model picker, or see /models)…', shownName),
     );
-    const conversation = renderConversation([...historyTurns(context), { role: 'user', text: prompt }]);
+    const references = await this.referencedTexts(request, toolTexts);
+    const conversation = renderConversation([...historyTurns(context), { role: 'user', text: prompt }], references);
     const controller = new AbortController();
     const cancel = this.token.onCancellationRequested(() => controller.abort());
     const answer = new UntrustedMarkdown();
@@ -174,6 +192,44 @@ class ParticipantRun {
       title: vscode.l10n.t('Open {0} in the Playground', untrustedText(modelName, { maxChars: 60 })),
     });
     return { metadata: { command: 'ask', modelName } satisfies ChatResponseMetadata };
+  }
+
+  /**
+   * What the question points at (the tools' results, the referenced files' text), bounded, and a line that says what
+   * goes with it to the model and what was left out: the person sees what the model was given.
+   */
+  private async referencedTexts(request: vscode.ChatRequest, toolTexts: readonly ReferencedText[]): Promise<BoundedReference[]> {
+    const { locations, implicit } = referencedFiles(request.references);
+    const files = await referencedFileTexts(locations);
+    const references = boundReferences([...toolTexts, ...files.texts]);
+    const count = (n: number) => n.toLocaleString('en-US');
+    const sent = references.map((r) =>
+      r.text.length === r.totalChars
+        ? vscode.l10n.t('{0} ({1} characters)', markdownLiteral(r.label, 200), count(r.totalChars))
+        : r.text === ''
+          ? vscode.l10n.t(
+              '{0} (left out: the texts before it fill the bound of {1} characters)',
+              markdownLiteral(r.label, 200),
+              count(MAX_REFERENCES_CHARS),
+            )
+          : vscode.l10n.t(
+              '{0} (its first {1} of {2} characters)',
+              markdownLiteral(r.label, 200),
+              count(r.text.length),
+              count(r.totalChars),
+            ),
+    );
+    const lines: string[] = [];
+    if (sent.length > 0) lines.push(vscode.l10n.t('Sent to the model with your question: {0}.', sent.join(', ')));
+    for (const { label, why } of files.leftOut) {
+      lines.push(vscode.l10n.t('Not sent: {0}, {1}.', markdownLiteral(label, 200), markdownLiteral(why, 500)));
+    }
+    if (implicit.length > 0) {
+      const names = implicit.map((u) => markdownLiteral(vscode.workspace.asRelativePath(u), 120)).join(', ');
+      lines.push(vscode.l10n.t('Not sent: {0}, which Chat attached by itself. To send it, reference it with #file.', names));
+    }
+    if (lines.length > 0) this.stream.markdown(`*${lines.join('*  \n*')}*\n\n`);
+    return references;
   }
 
   /**
@@ -418,29 +474,6 @@ function jobButtons(jobs: readonly JobRecord[]): vscode.Command[] {
   }
   return buttons;
 }
-
-/**
- * The files and folders the person referenced (#file, a folder, a selection's file, an attachment they added); other
- * references are not files. `implicit`: what Chat attached by itself, the file open in the editor (ids
- * `vscode.implicit.file`, `.viewport`, `.selection` in VS Code 1.104 and 1.139; on by default in 1.104, a suggestion
- * the person may click in 1.139). A finetune uploads documents to the service: only what was asked for by name goes,
- * and the rest is said, never taken silently.
- */
-function referencedFiles(references: readonly vscode.ChatPromptReference[]): { uris: vscode.Uri[]; implicit: vscode.Uri[] } {
-  const uris = new Map<string, vscode.Uri>();
-  const implicit = new Map<string, vscode.Uri>();
-  for (const r of references) {
-    const uri = r.value instanceof vscode.Uri ? r.value : r.value instanceof vscode.Location ? r.value.uri : undefined;
-    if (!uri) continue;
-    (r.id.startsWith(IMPLICIT_REFERENCE) ? implicit : uris).set(uri.toString(), uri);
-  }
-  // A file referenced both ways was asked for.
-  for (const key of uris.keys()) implicit.delete(key);
-  return { uris: [...uris.values()], implicit: [...implicit.values()] };
-}
-
-/** The id prefix of the references Chat adds by itself (seen in the workbench of VS Code 1.104 and 1.139). */
-const IMPLICIT_REFERENCE = 'vscode.implicit';
 
 /** Earlier questions to @hosted and its answers (reasoning and notes left out), for the conversation's prompt. */
 function historyTurns(context: vscode.ChatContext): ChatTurn[] {

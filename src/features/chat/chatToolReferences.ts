@@ -2,11 +2,13 @@
 // use a tool by name (VS Code 1.139 offers the `#` completions in Ask mode; the participant gets them in
 // request.toolReferences). Each referenced tool that takes no input is called through vscode.lm.invokeTool with the
 // request's toolInvocationToken, the very implementation an agent calls (Chat shows the call in the response), and its
-// text is shown. A tool that needs input (a job id, files, a model name) is not called: only an agent model fills its
-// input, and the response says so.
+// text is shown; a question beside the references is sent with those texts (chatRequest.ts, referencedPrompt), so the
+// model reads what the person pointed at. A tool that needs input (a job id, files, a model name) is not called: only
+// an agent model fills its input, and the response says so.
 import * as vscode from 'vscode';
 import { LM_TOOLS } from '../../contributions';
 import { markdownLiteral } from '../../util/untrustedText';
+import type { ReferencedText } from './chatRequest';
 
 const OUR_TOOLS: ReadonlySet<string> = new Set(Object.values(LM_TOOLS));
 
@@ -18,6 +20,8 @@ export interface ToolReferencesAnswered {
   readonly called: string[];
   /** The prompt without the references: a question beside them, or nothing. */
   readonly prompt: string;
+  /** Each called tool's text, named as the person typed it, for the question's prompt. */
+  readonly texts: ReferencedText[];
 }
 
 /** Calls and shows the tools of ours the prompt references; undefined when it references none. */
@@ -29,9 +33,11 @@ export async function answerToolReferences(
   const references = request.toolReferences.filter((r) => OUR_TOOLS.has(r.name));
   if (references.length === 0) return undefined;
   const called: string[] = [];
+  const texts: ReferencedText[] = [];
   for (const reference of references) {
     if (token.isCancellationRequested) break;
-    const typed = markdownLiteral(referenceText(request.prompt, reference), 120);
+    const typedText = referenceText(request.prompt, reference);
+    const typed = markdownLiteral(typedText, 120);
     if (needsInput(reference.name)) {
       stream.markdown(
         vscode.l10n.t(
@@ -51,8 +57,9 @@ export async function answerToolReferences(
         .join('  \n') + '\n\n',
     );
     called.push(reference.name);
+    texts.push({ label: typedText, text });
   }
-  return { called, prompt: withoutReferences(request.prompt, references) };
+  return { called, prompt: withoutReferences(request.prompt, references), texts };
 }
 
 /** Whether the tool's schema requires a field: such a tool is an agent's to call, with the input it chooses. */

@@ -11,7 +11,7 @@ import { VIEW_MODELS, type Services } from '../../services';
 import { classifyError, FIXES } from '../../util/classifyError';
 import { withProgress } from '../../util/notify';
 import { untrustedText } from '../../util/untrustedText';
-import { formatAccuracy } from '../../jobs/jobFormat';
+import { formatAccuracy, lastSegment } from '../../jobs/jobFormat';
 import { latestEvaluations } from '../../jobs/evaluationHistory';
 import { lineageLines, lineageOrigins } from '../../jobs/lineage';
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
@@ -34,6 +34,8 @@ export interface ModelNode {
   history: JobRecord[];
   /** The finetune job of this extension that created the model, when it recorded a lineage. */
   origin?: JobRecord;
+  /** What the row shows: the name's last segment when it is resource-style and no other model's is the same. */
+  label?: string;
 }
 
 export interface ErrorNode {
@@ -212,11 +214,16 @@ export function buildRoots(state: LoadState, jobsOf: (scope: string) => JobRecor
   const evaluations = latestEvaluations(jobs);
   const ours = new Set(jobs.filter((j) => j.kind === 'finetune').map((j) => j.modelName));
   const origins = lineageOrigins(jobs);
+  // `models/x` and `tunedModels/x` would show alike: such names keep their whole form.
+  const shortCount = new Map<string, number>();
+  for (const { name } of state.models) shortCount.set(lastSegment(name), (shortCount.get(lastSegment(name)) ?? 0) + 1);
   const nodes: ModelNode[] = state.models.map((model) => {
     const history = evaluations.get(model.name) ?? [];
     const kind = model.kind !== 'unknown' ? model.kind : ours.has(model.name) ? 'custom' : 'unknown';
     const origin = origins.get(model.name);
-    return { type: 'model', model, kind, latest: history[0], history, ...(origin ? { origin } : {}) };
+    const short = lastSegment(model.name);
+    const label = shortCount.get(short) === 1 ? short : model.name;
+    return { type: 'model', model, kind, latest: history[0], history, label, ...(origin ? { origin } : {}) };
   });
   const byName = (a: ModelNode, b: ModelNode) => a.model.name.localeCompare(b.model.name);
   const custom = nodes.filter((n) => n.kind === 'custom').sort(byName);
@@ -280,7 +287,8 @@ function errorRows(error: unknown): ModelsNode[] {
 
 function modelItem(node: ModelNode): vscode.TreeItem {
   const { model, kind, latest } = node;
-  const name = untrustedText(model.name);
+  // A resource-style name shows its last segment (the tooltip starts with the whole name).
+  const name = untrustedText(node.label ?? model.name);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `model:${model.name}`;
   item.contextValue = `model ${kind}`;

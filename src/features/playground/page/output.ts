@@ -61,8 +61,12 @@ export class OutputPane {
   private readonly thinking: HTMLDetailsElement;
   private readonly thinkingSummary: HTMLElement;
   private readonly thinkingBody: HTMLElement;
-  /** Characters of reasoning already in thinkingBody. */
+  /** Characters of reasoning already rendered in thinkingBody. */
   private shownReasoning = 0;
+  /** The reasoning is markdown as the answer is, rendered the same safe way and as incrementally. */
+  private readonly thinkingMarkdown: IncrementalMarkdown;
+  /** thinkingBody's first this many child nodes are finished blocks of the reasoning. */
+  private thinkingFinishedNodes = 0;
   private clock: ReturnType<typeof setInterval> | undefined;
   /** What the pane last set the section's `open` to: a toggle to anything else is the person's. */
   private autoOpen: boolean | undefined;
@@ -78,6 +82,7 @@ export class OutputPane {
     private readonly events: PaneEvents,
   ) {
     this.markdown = new IncrementalMarkdown(renderer);
+    this.thinkingMarkdown = new IncrementalMarkdown(renderer);
     const tid = (name: string) => (id === 'a' ? name : `${name}-${id}`);
     this.title = h('h2', { class: 'pane-title' });
     this.summary = h('span', { class: 'pane-summary' });
@@ -136,6 +141,7 @@ export class OutputPane {
       this.body.dataset.following = String(this.following);
     });
     this.body.addEventListener('click', (e) => this.onBodyClick(e));
+    this.thinkingBody.addEventListener('click', (e) => this.onBodyClick(e));
     // Middle-click would open a link in a new browser context: never from here.
     this.body.addEventListener('auxclick', (e) => {
       if (e.target instanceof Element && e.target.closest('a')) e.preventDefault();
@@ -279,6 +285,8 @@ export class OutputPane {
   private resetThinking(): void {
     this.thinkingBody.textContent = '';
     this.shownReasoning = 0;
+    this.thinkingFinishedNodes = 0;
+    this.thinkingMarkdown.update('');
   }
 
   /** Everything except the text, which renders on the next frame. */
@@ -358,19 +366,32 @@ export class OutputPane {
     if (reasoning === '') return;
     if (this.shownReasoning > reasoning.length) this.resetThinking();
     if (reasoning.length > this.shownReasoning) {
-      // Plain text, appended: the reasoning is read as written, and a long one costs only its new part per frame.
-      this.thinkingBody.append(reasoning.slice(this.shownReasoning));
+      // Markdown, as the answer (models write their reasoning in it: `**Reading the question**`), through the same
+      // safe renderer; finished blocks are kept, so a long reasoning costs only its open tail per frame.
+      const update = this.thinkingMarkdown.update(reasoning);
+      if (update.reset) this.thinkingFinishedNodes = 0;
+      while (this.thinkingBody.childNodes.length > this.thinkingFinishedNodes) this.thinkingBody.lastChild?.remove();
+      if (update.finished) {
+        this.thinkingBody.insertAdjacentHTML('beforeend', update.finished);
+        this.thinkingFinishedNodes = this.thinkingBody.childNodes.length;
+      }
+      this.thinkingBody.insertAdjacentHTML('beforeend', update.tail);
       this.shownReasoning = reasoning.length;
       if (this.thinking.open) this.thinkingBody.scrollTop = this.thinkingBody.scrollHeight;
     }
     const thinkingNow = s.status === 'running' && s.text === '';
-    const ms = s.thinkingMs ?? (thinkingNow && s.startedAt !== undefined ? Date.now() - s.startedAt : s.timing?.totalMs);
     const chars = l10n.t('{0} chars', reasoning.length.toLocaleString('en-US'));
-    this.thinkingSummary.textContent = thinkingNow
-      ? l10n.t('Thinking · {0}', chars)
-      : ms !== undefined
-        ? l10n.t('Thought for {0} · {1}', formatMs(ms), chars)
-        : l10n.t('Thinking · {0}', chars);
+    // A run that was not streamed gets its reasoning and its answer in one body: the time between them is the time
+    // to read that body, not to think, and the thinking alone was never seen. Nothing is said of time then.
+    const streamed = s.settings?.stream !== false;
+    const ms = s.thinkingMs ?? (thinkingNow && s.startedAt !== undefined ? Date.now() - s.startedAt : s.timing?.totalMs);
+    this.thinkingSummary.textContent = !streamed
+      ? l10n.t('Reasoning · {0}', chars)
+      : thinkingNow
+        ? l10n.t('Thinking · {0}', chars)
+        : ms !== undefined
+          ? l10n.t('Thought for {0} · {1}', formatMs(ms), chars)
+          : l10n.t('Thinking · {0}', chars);
     // Open while the model thinks, closed once the answer starts; a person's own choice stays.
     if (!s.thinkingToggled && this.thinking.open !== thinkingNow) {
       this.autoOpen = thinkingNow;
