@@ -187,7 +187,15 @@ function stagePlatformPackage(name: string, version: string, stageModules: strin
 /** Every file the allowlist in .vscodeignore ships, plus node_modules/. */
 function stageExtension(stage: string): void {
   const ignore = fs.readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8');
-  for (const entry of ['package.json', 'package.nls.json', 'LICENSE', 'CHANGELOG.md', 'dist', 'media']) {
+  // Every top-level entry the allowlist lets in (`!dist/main.js` → dist), so a folder added there ships here too.
+  const entries = new Set(
+    ignore
+      .split('\n')
+      .filter((line) => line.startsWith('!'))
+      .map((line) => line.slice(1).split('/')[0] ?? '')
+      .filter((name) => name !== '' && !name.includes('*')),
+  );
+  for (const entry of entries) {
     const from = path.join(repoRoot, entry);
     if (fs.existsSync(from)) fs.cpSync(from, path.join(stage, entry), { recursive: true });
   }

@@ -18,7 +18,8 @@ import { EVERY_HOST_TAG } from './suiteResult';
 import { webviewPage, type AxeViolation, type PageView, type Paint, type WebviewPage } from './webviewPage';
 
 const rig = useRig();
-const KEY = 'demo-key';
+/** A key of its own: the tuned model it adds must not appear in other files' model lists (Chat's, vscode.lm's). */
+const KEY = 'a11y-key';
 const BASE = 'oss-reasoner-8b';
 const TUNED = 'a11y-tuned';
 const DATASET = 'a11y-set';
@@ -85,6 +86,7 @@ describe(`accessibility: the playground and the report in High Contrast (axe-cor
     if (!a || !b) this.skip(); // a runner without its own browser (test:electron): nothing can read the pages
     playground = a;
     report = b;
+    rig.emu.setKey(KEY, { models: [BASE] });
     await rig.useKey(KEY);
     await rig.emu.addCustomModel(KEY, TUNED, { baseModel: BASE });
     rig.emu.configure({
