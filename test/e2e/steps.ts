@@ -283,7 +283,7 @@ export function story(env: StoryEnvironment): Story {
     async run({ shot, note }) {
       await wb.clearNotifications();
       await answerWizard(modelName, async () => {
-        for (const name of env.sourcePdfs) await wb.quickPickItem(new RegExp(`^file\\s+${name}, PDF`)).waitFor();
+        for (const name of env.sourcePdfs) await wb.quickPickItem(new RegExp(`^${escapeRegExp(name)}, PDF`)).waitFor();
         await shot('summary');
       });
 
@@ -874,7 +874,7 @@ export function story(env: StoryEnvironment): Story {
           const counts = (name: string): Promise<string> =>
             eventually(`the review to name the pages and words of ${name}`, async () => {
               const label = await wb
-                .quickPickItem(new RegExp(`^file\\s+${escapeRegExp(name)}, PDF, .* — `))
+                .quickPickItem(new RegExp(`^${escapeRegExp(name)}, PDF, .* — `))
                 .getAttribute('aria-label', { timeout: 1_000 })
                 .catch(() => null);
               // The first row of a group also names its heading (", Files — 2, 3.4 KB") after the description.
