@@ -131,21 +131,21 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
   // main module and lists the models (one request), which a person with a key pays in every window: the price of
   // the models being in Chat at all; left until the window has opened. (The main module asks as well when a key is
   // given later: chatModelProvider.ts.)
+  const afterStartup = (then: () => unknown) =>
+    new Promise((resolve) => {
+      timers.push(setTimeout(() => resolve(then()), AFTER_STARTUP_MS));
+    });
+  let modelsAsked: Promise<unknown> | undefined;
   if (context.globalState.get<unknown[]>(API_KEY_ORIGINS_KEY)?.length || process.env[ENV_API_KEY]?.trim()) {
-    timers.push(
-      setTimeout(() => void vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined), AFTER_STARTUP_MS),
-    );
+    modelsAsked = afterStartup(() => vscode.lm.selectChatModels({ vendor: CHAT_VENDOR }).then(undefined, () => undefined));
   }
   // The demo (`npm start`) opens Chat ready for `@hosted`: VS Code shows its Chat view at startup, where a plain
-  // question would go to Copilot's sign-in.
+  // question would go to Copilot's sign-in. Opened once the models are listed, so the picker has ours to pick, not
+  // after a fixed delay a cold machine can outlast.
   if (process.env[ENV_OPEN_CHAT] === '1') {
-    timers.push(
-      setTimeout(
-        () =>
-          void Promise.resolve(vscode.commands.executeCommand(COMMANDS.askInChat)).catch(
-            report(vscode.l10n.t('Hosted Reasoning could not open Chat')),
-          ),
-        AFTER_STARTUP_MS,
+    void (modelsAsked ?? afterStartup(() => undefined)).then(() =>
+      Promise.resolve(vscode.commands.executeCommand(COMMANDS.askInChat)).catch(
+        report(vscode.l10n.t('Hosted Reasoning could not open Chat')),
       ),
     );
   }
