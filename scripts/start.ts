@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensurePrerequisites, missingInstallTools } from '../test/runners/hostPrerequisites';
-import { extensionBundlePath, NEWEST_HOST, repoRoot } from '../test/runners/vscodeServerLayout';
+import { extensionBundlePath, isInstalled, NEWEST_HOST, repoRoot } from '../test/runners/vscodeServerLayout';
 import { startVscodeServer, type VscodeServer } from '../test/runners/vscodeServerProcess';
 import { workbenchUrl } from '../test/runners/workbenchBrowser';
 import { startEmulator } from '../test/service/emulator';
@@ -147,7 +147,7 @@ function runInstaller(args: readonly string[]): Promise<number> {
 }
 
 async function ensureServerInstalled(): Promise<void> {
-  if (fs.existsSync(NEWEST_HOST.installMarkerPath) && fs.existsSync(NEWEST_HOST.nodePath)) return;
+  if (isInstalled(NEWEST_HOST)) return;
   const problem = ensurePrerequisites(missingInstallTools, "install VS Code's server build (done once, on the first npm start)");
   if (problem) throw new StartError(problem);
   say(`First start: installing VS Code's server build (code-server ${NEWEST_HOST.codeServerVersion}) ...`);

@@ -51,8 +51,11 @@ function prepare(names) {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** How many of a failed lane's last lines `npm test` repeats at its end. */
-const FAILED_LANE_TAIL = 15;
+/**
+ * How many of a failed lane's last lines `npm test` repeats at its end: enough for an in-editor runner's digest of a
+ * few failures with their assertions' diffs (test/runners/suiteReport.ts) and the lines it prints after it.
+ */
+const FAILED_LANE_TAIL = 30;
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
 /**

@@ -78,22 +78,47 @@ export function describeMissing(missing: readonly MissingPrerequisite[], purpose
   ].join('\n');
 }
 
+/** Runs apt-get with these arguments; true when it succeeded. */
+export type AptGet = (args: readonly string[]) => boolean;
+
+/** How ensurePrerequisites may install: as root with apt-get on PATH, unless HR_INSTALL_NOTHING is set. */
+export interface Installer {
+  readonly mayInstall: boolean;
+  readonly aptGet: AptGet;
+}
+
+/**
+ * Environment variable that forbids any system install (the unit suite sets it, and every process it starts inherits
+ * it): a test names what is missing, it never installs it.
+ */
+export const INSTALL_NOTHING_ENV = 'HR_INSTALL_NOTHING';
+
+export function systemInstaller(): Installer {
+  const aptGet = findOnPath('apt-get');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  return {
+    mayInstall: process.getuid?.() === 0 && aptGet !== undefined && !process.env[INSTALL_NOTHING_ENV],
+    aptGet: (args) => aptGet !== undefined && spawnSync(aptGet, args, { stdio: 'inherit', env }).status === 0,
+  };
+}
+
 /**
  * Installs the missing Debian packages when this process may (root, with apt-get), as `.ci/run` does, so `npm start`
  * and `npm test` work on a bare machine; otherwise leaves them to the person. Returns the message naming what is still
  * missing and the one command to run, or undefined when nothing is.
  */
-export function ensurePrerequisites(check: () => MissingPrerequisite[], purpose?: string): string | undefined {
+export function ensurePrerequisites(
+  check: () => MissingPrerequisite[],
+  purpose?: string,
+  installer: Installer = systemInstaller(),
+): string | undefined {
   const missing = check();
   if (missing.length === 0) return undefined;
-  const aptGet = findOnPath('apt-get');
-  if (process.getuid?.() !== 0 || !aptGet) return describeMissing(missing, purpose);
+  if (!installer.mayInstall) return describeMissing(missing, purpose);
   const packages = [...new Set(missing.map((m) => m.aptPackage))];
   console.log(`Installing the missing system packages (${packages.join(', ')}) with apt-get ...`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
-    const result = spawnSync(aptGet, args, { stdio: 'inherit', env });
-    if (result.status !== 0) return `${describeMissing(missing, purpose)}\n(apt-get ${args[0]} failed: see above)`;
+    if (!installer.aptGet(args)) return `${describeMissing(missing, purpose)}\n(apt-get ${args[0]} failed: see above)`;
   }
   const still = check();
   return still.length === 0 ? undefined : describeMissing(still, purpose);

@@ -14,7 +14,7 @@ import { BUILTIN_EXTENSIONS_INSTALL_ARGS } from './builtinExtensions';
 import { ensurePrerequisites, findOnPath, missingBrowser, missingInstallTools } from './hostPrerequisites';
 import { findNativeModules, planNativeModules } from './serverNativeModules';
 import { moveIntoPlace, removeAbandonedStaging, stagingFor } from './stagedInstall';
-import { cacheDir, cacheDirProblem, selectedHosts, type VscodeHost } from './vscodeServerLayout';
+import { cacheDir, cacheDirProblem, isInstalled, selectedHosts, type VscodeHost } from './vscodeServerLayout';
 
 class SetupError extends Error {}
 
@@ -159,9 +159,6 @@ function install(host: VscodeHost): void {
     console.log(`[vscode-server] another install of code-server ${host.codeServerVersion} finished first: using it`);
   }
 }
-
-const isInstalled = (host: VscodeHost): boolean =>
-  fs.existsSync(host.installMarkerPath) && fs.existsSync(host.serverMainPath) && fs.existsSync(host.nodePath);
 
 /** `--host a --host b` from the command line, else HR_VSCODE_HOST, else every host. */
 function hostsToInstall(argv: readonly string[]): VscodeHost[] {

@@ -17,8 +17,12 @@ export interface WindowOutcome {
   readonly problem?: string;
 }
 
+/** A failure's message lines in the digest (an assertion's diff is under its first line), each cut at LINE_CHARS. */
+const MESSAGE_LINES = 8;
+const LINE_CHARS = 300;
+
 /**
- * A few lines saying what failed, each window's failing tests by title with their message's first line, printed last:
+ * A few lines saying what failed, each window's failing tests by title with their message's first lines, printed last:
  * the end of a run is what a CI page and a lane's tail show, and the whole report sits far above it.
  */
 export function failureDigest(outcomes: readonly WindowOutcome[], limit = 8): string[] {
@@ -34,8 +38,13 @@ export function failureDigest(outcomes: readonly WindowOutcome[], limit = 8): st
     }
     lines.push(`  ${window} window: ${result.failures} failing`);
     result.failureDetails.slice(0, limit).forEach((failure, index) => {
-      const message = failure.message.split('\n').find((line) => line.trim() !== '') ?? '';
-      lines.push(`    ${index + 1}) ${failure.title}: ${message.trim().slice(0, 300)}`);
+      // An assertion's first line only says that values differ ("Expected values to be strictly equal:"); the diff
+      // under it says how, so its first lines are printed too, whole.
+      const [first = '', ...rest] = failure.message.split('\n').filter((line) => line.trim() !== '');
+      lines.push(`    ${index + 1}) ${failure.title}: ${first.trim().slice(0, LINE_CHARS)}`);
+      const shown = rest.slice(0, MESSAGE_LINES - 1);
+      lines.push(...shown.map((line) => `       ${line.trimEnd().slice(0, LINE_CHARS)}`));
+      if (rest.length > shown.length) lines.push(`       … (${rest.length - shown.length} more lines of this message above)`);
     });
     if (result.failureDetails.length > limit) lines.push(`    … and ${result.failureDetails.length - limit} more above`);
   }

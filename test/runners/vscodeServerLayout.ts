@@ -110,6 +110,10 @@ export const HOSTS: Readonly<Record<VscodeHostId, VscodeHost>> = {
 
 export const NEWEST_HOST = HOSTS.newest;
 
+/** Whether a host's server build is installed whole: what the setup checks, and what `npm start` and its test check. */
+export const isInstalled = (host: VscodeHost): boolean =>
+  fs.existsSync(host.installMarkerPath) && fs.existsSync(host.serverMainPath) && fs.existsSync(host.nodePath);
+
 /** `HR_VSCODE_HOST=minimum|newest` narrows a run to one host; unset, every host. */
 export function selectedHosts(value = process.env.HR_VSCODE_HOST): VscodeHost[] {
   if (!value) return Object.values(HOSTS);

@@ -89,6 +89,7 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
       case 'renameTunedModels':
       case 'holdFinetunes':
       case 'rushFinetunes':
+      case 'holdEvaluations':
         if (typeof v !== 'boolean') {
           throw new BadInput(`${k} must be true or false`);
         }

@@ -55,6 +55,7 @@ const DEFAULTS = {
   rushFinetunes: false,
   renameTunedModels: false,
   evaluationDurationMs: 800,
+  holdEvaluations: false,
   answerShapes: {},
   shape: 'default',
   artifactBytes: 2 * 1024 * 1024,

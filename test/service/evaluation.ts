@@ -1,5 +1,6 @@
 // Spec 4.5-4.6: POST /cr/finetune_model/evaluate_async and GET /cr/finetune_model/evaluate_status. Status walks
-// queued -> running -> completed|failed over evaluationDurationMs; scores are deterministic per (model, dataset).
+// queued -> running -> completed|failed over evaluationDurationMs (running for as long as holdEvaluations is set);
+// scores are deterministic per (model, dataset).
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonObject, sendDetail, sendJson, sendStarted, sendValidation, type ValidationIssue } from './http-util';
@@ -47,12 +48,12 @@ export function scoreFor(modelName: string, custom: boolean, datasetName: string
   return Math.round(dataset.total * ratio);
 }
 
-function statusOf(job: EvaluationJob): EvaluationStatus {
+function statusOf(state: State, job: EvaluationJob): EvaluationStatus {
   const elapsed = Date.now() - job.submittedAt;
   if (elapsed < job.durationMs * 0.25) {
     return 'queued';
   }
-  if (elapsed < job.durationMs) {
+  if (elapsed < job.durationMs || state.options.holdEvaluations) {
     return 'running';
   }
   return job.outcome.kind === 'result' ? 'completed' : 'failed';
@@ -139,10 +140,14 @@ export function handleEvaluateStatus(state: State, key: string, res: ServerRespo
     sendDetail(res, 404, `Evaluation job '${id}' not found`);
     return;
   }
-  const status = statusOf(job);
+  const status = statusOf(state, job);
   const shape = state.options.shape;
   const word = status === 'running' ? evaluationRunningWord(shape) : status;
-  const percent = Math.min(100, Math.max(0, ((Date.now() - job.submittedAt) / Math.max(1, job.durationMs)) * 100));
+  // A held evaluation (holdEvaluations) runs past its duration: it says less than 100 % until it ends.
+  const percent = Math.min(
+    status === 'running' ? 99 : 100,
+    Math.max(0, ((Date.now() - job.submittedAt) / Math.max(1, job.durationMs)) * 100),
+  );
   const view: Record<string, unknown> = { job_id: job.id, status: word, ...evaluationStatusExtras(shape, job.id, status, percent) };
   if (status === 'completed' && job.outcome.kind === 'result') {
     const { correct, total, judgeModel } = job.outcome;

@@ -128,6 +128,12 @@ export interface EmulatorOptions {
   renameTunedModels?: boolean;
   evaluationDurationMs?: number;
   /**
+   * While true, no evaluation past its queued start ends: it answers `running` however long it has run (a test that
+   * must see an evaluation running for as long as it needs, however slow the machine); set it false again and each
+   * ends as its duration says (at once, if that has passed). Default false.
+   */
+  holdEvaluations?: boolean;
+  /**
    * How job answers are shaped (the spec shows none): a start's job id at top level (`flat`, default), nested two
    * levels down (`nested`), or only in the Location header of a 202 with an empty body (`location`); a finetune's
    * progress as a percentage (`percent`, default) or as counts of questions done of total (`counts`).

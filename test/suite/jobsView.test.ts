@@ -131,6 +131,7 @@ describe('jobs view and status bar', () => {
     rig.emu.configure({
       evaluationDurationMs: EMULATOR_SETTINGS.evaluationDurationMs,
       finetuneDurationMs: EMULATOR_SETTINGS.finetuneDurationMs,
+      holdEvaluations: false,
     });
     await rig.clearKey();
   });
@@ -208,6 +209,9 @@ describe('jobs view and status bar', () => {
     const score = `${((correct / dataset.total) * 100).toFixed(1)}% (${correct}/${dataset.total})`;
 
     await recordingMessages(async (shown) => {
+      // Held running until the test has seen it run: on a loaded machine the emulator's 500 ms can be over before the
+      // first look (CI's failure; a look delayed 1.5 s found the row already passed), as the poller asks at once.
+      rig.emu.configure({ holdEvaluations: true });
       const jobId = await evaluate(DATASET, started);
 
       // Stored before the command returned: the row is there at once, spinning.
@@ -231,6 +235,7 @@ describe('jobs view and status bar', () => {
       assert.equal(bar.command, COMMANDS.showJobs);
       assert.equal(bar.background, undefined, 'a warning background while nothing failed');
 
+      rig.emu.configure({ holdEvaluations: false });
       const done = await rowIn(jobId, 'completed');
       assert.equal(done.item.description, `${score} · judge ${JUDGE_MODEL}`);
       assert.equal(iconId(done.item), 'pass');

@@ -449,6 +449,27 @@ describe('emulator: auth, models, inference', function () {
       }
     }
 
+    it('holdEvaluations: an evaluation answers running while held (four times its whole duration), and ends when let go', async () => {
+      em.configure({ holdEvaluations: true });
+      let held = true;
+      try {
+        const submit = await postJson<{ job_id: string }>(`${em.url}/cr/finetune_model/evaluate_async`, {
+          dataset_name: 'demo-qa',
+          model_name: BASE,
+        });
+        const url = `${em.url}/cr/finetune_model/evaluate_status?job_id=${encodeURIComponent(submit.body.job_id)}`;
+        await sleep(600); // the whole evaluation takes 150 ms when not held
+        const view = await getJson<{ status: string; result?: unknown }>(url, KEY);
+        assert.equal(view.body.status, 'running', 'held running');
+        assert.equal(view.body.result, undefined);
+        em.configure({ holdEvaluations: false });
+        held = false;
+        assert.equal((await getJson<{ status: string }>(url, KEY)).body.status, 'completed', 'past its duration: ended once let go');
+      } finally {
+        if (held) em.configure({ holdEvaluations: false });
+      }
+    });
+
     it('completes with a result whose accuracy is correct/total, deterministic per model and dataset', async () => {
       const first = await evaluate({ dataset_name: 'demo-qa', model_name: BASE });
       assert.equal(first.status, 'completed');

@@ -1,56 +1,73 @@
 // On a bare Debian machine `npm start` and `npm test` install the system packages they lack when they run as root, as
-// .ci/run does. A fake apt-get on PATH stands in for the real one: it records its arguments and "installs" a package
-// by creating a marker file the check looks for.
+// .ci/run does. The test hands ensurePrerequisites an installer of its own that records the apt-get calls and
+// "installs" by flipping a flag: a test installs nothing on the machine (one with a fake apt-get on PATH ran the real
+// one where the fake could not be executed).
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { ensurePrerequisites, type MissingPrerequisite } from '../runners/hostPrerequisites';
+import {
+  ensurePrerequisites,
+  INSTALL_NOTHING_ENV,
+  systemInstaller,
+  type Installer,
+  type MissingPrerequisite,
+} from '../runners/hostPrerequisites';
 
 describe('system packages on a bare machine', () => {
-  let dir: string;
-  let savedPath: string | undefined;
+  let installed: boolean;
+  let calls: string[];
+  const installer = (mayInstall: boolean, succeeds = true): Installer => ({
+    mayInstall,
+    aptGet: (args) => {
+      calls.push(args.join(' '));
+      if (args[0] === 'install' && succeeds) installed = true;
+      return succeeds;
+    },
+  });
+  const check = (): MissingPrerequisite[] => (installed ? [] : [{ reason: 'rg for search', aptPackage: 'ripgrep' }]);
+  const never = (): MissingPrerequisite[] => [{ reason: 'rg for search', aptPackage: 'ripgrep' }];
+  const NAMED =
+    /Cannot run the tests; this machine lacks:\n {2}- rg for search\nInstall with: apt-get install -y --no-install-recommends ripgrep/;
 
-  beforeEach(function () {
-    if (process.getuid?.() !== 0) this.skip(); // the install path is taken only as root
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-apt-'));
-    const fake = path.join(dir, 'apt-get');
-    fs.writeFileSync(fake, `#!/bin/sh\necho "$@" >> "${dir}/calls"\nif [ "$1" = install ]; then touch "${dir}/installed"; fi\n`);
-    fs.chmodSync(fake, 0o755);
-    savedPath = process.env.PATH;
-    process.env.PATH = `${dir}${path.delimiter}${savedPath ?? ''}`;
+  beforeEach(() => {
+    installed = false;
+    calls = [];
   });
 
-  afterEach(() => {
-    if (savedPath !== undefined) process.env.PATH = savedPath;
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const check = (): MissingPrerequisite[] =>
-    fs.existsSync(path.join(dir, 'installed')) ? [] : [{ reason: 'rg for search', aptPackage: 'ripgrep' }];
-
-  it('installs what is missing with apt-get as root, then finds nothing missing', () => {
-    assert.equal(ensurePrerequisites(check), undefined);
-    assert.deepEqual(fs.readFileSync(path.join(dir, 'calls'), 'utf8').trim().split('\n'), [
-      'update',
-      'install -y --no-install-recommends ripgrep',
-    ]);
+  it('installs what is missing with apt-get when it may (root), then finds nothing missing', () => {
+    assert.equal(ensurePrerequisites(check, 'run the tests', installer(true)), undefined);
+    assert.deepEqual(calls, ['update', 'install -y --no-install-recommends ripgrep']);
   });
 
   it('names what is still missing and the one command when the install did not provide it', () => {
-    const never = (): MissingPrerequisite[] => [{ reason: 'rg for search', aptPackage: 'ripgrep' }];
-    const problem = ensurePrerequisites(never, 'run the tests');
-    assert.match(
-      problem ?? '',
-      /Cannot run the tests; this machine lacks:\n {2}- rg for search\nInstall with: apt-get install -y --no-install-recommends ripgrep/,
-    );
+    assert.match(ensurePrerequisites(never, 'run the tests', installer(true)) ?? '', NAMED);
+  });
+
+  it('names what is missing when apt-get fails, and says which step failed', () => {
+    assert.match(ensurePrerequisites(check, 'run the tests', installer(true, false)) ?? '', /\(apt-get update failed: see above\)$/);
+    assert.deepEqual(calls, ['update']);
+  });
+
+  it('only names what is missing when it may not install (not root, or told to install nothing)', () => {
+    assert.match(ensurePrerequisites(check, 'run the tests', installer(false)) ?? '', NAMED);
+    assert.deepEqual(calls, []);
   });
 
   it('does not call apt-get when nothing is missing', () => {
     assert.equal(
-      ensurePrerequisites(() => []),
+      ensurePrerequisites(() => [], 'run the tests', installer(true)),
       undefined,
     );
-    assert.equal(fs.existsSync(path.join(dir, 'calls')), false);
+    assert.deepEqual(calls, []);
+  });
+
+  it(`may not install on this machine while ${INSTALL_NOTHING_ENV} is set, even as root`, () => {
+    const saved = process.env[INSTALL_NOTHING_ENV];
+    process.env[INSTALL_NOTHING_ENV] = '1';
+    try {
+      // Asked, not run: a broken guard must not make this test the one that installs.
+      assert.equal(systemInstaller().mayInstall, false);
+    } finally {
+      if (saved === undefined) delete process.env[INSTALL_NOTHING_ENV];
+      else process.env[INSTALL_NOTHING_ENV] = saved;
+    }
   });
 });

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { withTemporaryHome } from '../runners/temporaryHome';
-import { NEWEST_HOST, repoRoot } from '../runners/vscodeServerLayout';
+import { INSTALL_NOTHING_ENV } from '../runners/hostPrerequisites';
+import { isInstalled, NEWEST_HOST, repoRoot } from '../runners/vscodeServerLayout';
 
 const BUILT = ['dist/extension.js', 'dist/main.js', 'dist/webview/playground.js'].map((f) => path.join(repoRoot, f));
 const mtimes = (): (number | undefined)[] => BUILT.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : undefined));
@@ -66,15 +67,17 @@ describe('npm start', () => {
 
   it('stops VS Code and the emulator on a SIGTERM to npm, leaving no process', async function () {
     if (process.platform === 'win32') this.skip();
-    if (!fs.existsSync(NEWEST_HOST.installMarkerPath) || !fs.existsSync(NEWEST_HOST.serverMainPath)) {
+    if (!isInstalled(NEWEST_HOST)) {
       // The server build comes with the in-editor suite's setup (`npm run test:vscode`, .ci/run); not installed here.
+      // Checked as `npm start` checks it: a start that found it incomplete would install it (as root, with apt-get).
       this.skip();
     }
     this.timeout(120_000);
     // The demo and the server's home in a temporary folder: a test writes nothing into the checkout or the home folder.
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-start-'));
     const demoDir = path.join(tmp, 'demo');
-    const env = { ...withTemporaryHome(process.env, path.join(tmp, 'home')), HR_DEMO_DIR: demoDir };
+    // A test installs nothing: a start that would have to names what it lacks instead (ensurePrerequisites).
+    const env = { ...withTemporaryHome(process.env, path.join(tmp, 'home')), HR_DEMO_DIR: demoDir, [INSTALL_NOTHING_ENV]: '1' };
     const npm = spawn('npm', ['start', '--', '--server'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

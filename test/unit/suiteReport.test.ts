@@ -24,7 +24,7 @@ describe('what an in-editor run says last', () => {
       passes: 70,
       failures: 1,
       failureDetails: [
-        { title: 'Chat participant @every-host answers', message: '\nExpected values to be equal:\n1 !== 2', stack: 'AssertionError…' },
+        { title: 'Chat participant @every-host answers', message: '\nExpected values to be equal:', stack: 'AssertionError…' },
       ],
     });
     assert.deepEqual(
@@ -38,6 +38,40 @@ describe('what an in-editor run says last', () => {
         '  restricted window: 6 passing',
       ],
     );
+  });
+
+  // CI's summary of a failing assert.equal once read "Expected values to be strictly equal:" and stopped: what was
+  // expected and what came were in the lane's log only.
+  it('prints an assertion’s diff under its title, whole lines, as node:assert wrote it', () => {
+    let message = '';
+    try {
+      assert.equal('pass', 'loading~spin');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const lines = failureDigest([
+      { window: 'trusted', result: result({ failures: 1, failureDetails: [{ title: 'jobs view spins', message, stack: '' }] }) },
+    ]);
+    assert.deepEqual(lines, [
+      '  trusted window: 1 failing',
+      '    1) jobs view spins: Expected values to be strictly equal:',
+      '       + actual - expected',
+      "       + 'pass'",
+      "       - 'loading~spin'",
+    ]);
+  });
+
+  it('keeps a long diff to its first lines, and says that more of it is in the log', () => {
+    const message = ['Expected values to be strictly deep-equal:', ...Array.from({ length: 40 }, (_, i) => `+ line ${i}`)].join('\n');
+    const lines = failureDigest([
+      { window: 'trusted', result: result({ failures: 1, failureDetails: [{ title: 't', message, stack: '' }] }) },
+    ]);
+    assert.equal(lines[1], '    1) t: Expected values to be strictly deep-equal:');
+    assert.deepEqual(
+      lines.slice(2, -1),
+      Array.from({ length: 7 }, (_, i) => `       + line ${i}`),
+    );
+    assert.equal(lines.at(-1), '       … (33 more lines of this message above)');
   });
 
   it('says why a window gave no result, and that one ran nothing', () => {

@@ -26,7 +26,7 @@ const roleWords = (role: ReportModelColumn['role']): string =>
   role === 'model' ? l10n.t('this model') : role === 'base' ? l10n.t('base') : l10n.t('added');
 
 const app = document.getElementById('app')!;
-returnFocusAfterDialogs();
+const focusReturn = returnFocusAfterDialogs();
 const announce = announcer('announcement');
 /** The verdicts the page showed last: one that comes later (the base evaluated, a model added) is read out. */
 let shownVerdicts: Set<string> | undefined;
@@ -88,7 +88,8 @@ interface FocusPlace {
 }
 
 function focusedPlace(): FocusPlace | undefined {
-  const active = document.activeElement;
+  // While a dialog has the focus (a picker opened here), the control that opened it is the one the focus comes back to.
+  const active = document.hasFocus() ? document.activeElement : (focusReturn.last() ?? document.activeElement);
   if (!(active instanceof HTMLElement) || !app.contains(active)) return undefined;
   const testId = active.dataset.testid;
   const same = testId === undefined ? [] : Array.from(app.querySelectorAll(`[data-testid="${testId}"]`));
@@ -99,13 +100,16 @@ function focusedPlace(): FocusPlace | undefined {
 
 /**
  * Every view re-renders the page, which would drop the focus to the body: it goes back to the same control, or, when
- * that is gone (Evaluate base, once the evaluation started), to its dataset's heading.
+ * that is gone (Evaluate base, once the evaluation started), to its dataset's heading. While a dialog has the focus
+ * (a job ended while a picker is open), that control is where the focus returns when the dialog closes.
  */
 function restoreFocus(place: FocusPlace | undefined): void {
   if (!place) return;
   const same = place.testId === undefined ? undefined : app.querySelectorAll<HTMLElement>(`[data-testid="${place.testId}"]`)[place.nth];
-  const heading = app.querySelectorAll<HTMLElement>('[data-testid="dataset-heading"]')[place.section];
-  (same ?? heading)?.focus();
+  const target = same ?? app.querySelectorAll<HTMLElement>('[data-testid="dataset-heading"]')[place.section];
+  if (!target) return;
+  if (document.hasFocus()) target.focus();
+  else focusReturn.returnTo(target);
 }
 
 /** "Where it came from": the finetune here that created the model, or one quiet line when none recorded it. */
