@@ -2,8 +2,9 @@
 // in a dialog: never a path from the command's arguments), two or more models (a tuned model and its base first, from
 // the jobs that made them), the scoring, then the count of requests to confirm before anything is sent. The run shows
 // done/total and time left, can be cancelled, and keeps each finished request (compareRun.ts); the command offers to
-// resume an unfinished comparison first. The result is said in words and opened as a Markdown document; exports on
-// request. The models' answers stay inert: notifications go through notify.ts, the document is text.
+// resume an unfinished comparison first. The result is said in words and shown in the evaluation report of the first
+// model (its page writes every answer as text: no markdown is rendered and no link is live); exports on request. The
+// models' answers stay inert: notifications go through notify.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { collectInference } from '../../../api/client';
@@ -13,6 +14,7 @@ import { showErrorMessage, showInformationMessage, showWarningMessage, withProgr
 import { untrustedText } from '../../../util/untrustedText';
 import { explorerSelection } from '../../finetune/finetuneSources';
 import type { ModelsTreeProvider } from '../../models/modelsTree';
+import type { ReportPanel } from '../report/host/reportPanel';
 import { ComparisonLog, type ComparisonSpec, type Scoring } from './comparisonLog';
 import { comparisonCsv, comparisonJsonl, comparisonMarkdown } from './compareExport';
 import { requestCounts, runComparison, DEFAULT_COMPARE_CONCURRENCY, type RunResult } from './compareRun';
@@ -308,15 +310,17 @@ async function sayResult(services: Services, log: ComparisonLog, summary: Compar
   const text = [head, ...summary.pairs.map((p) => p.sentence)].join(' ');
   const buttons = [open, exportAs, ...(summary.failed > 0 ? [retry] : []), ...(summary.missing > 0 ? [resume] : [])];
   const choice = await showInformationMessage(text, ...buttons);
-  if (choice === open) await openResult(log, summary);
+  if (choice === open) await openResult(log);
   else if (choice === exportAs) await exportResult(log, summary);
   else if (choice === retry) await runAndReport(services, log, true);
   else if (choice === resume) await runAndReport(services, log, false);
 }
 
-async function openResult(log: ComparisonLog, summary: ComparisonSummary): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: comparisonMarkdown(log.spec, summary) });
-  await vscode.window.showTextDocument(doc, { preview: false });
+/** The evaluation report of the comparison's first model, which shows the comparisons that name it. */
+async function openResult(log: ComparisonLog): Promise<void> {
+  const panel = await vscode.commands.executeCommand<ReportPanel | undefined>(COMMANDS.openEvaluationReport, log.spec.models[0]);
+  // A report already open shows the comparison once it renders again.
+  await panel?.render();
 }
 
 async function exportResult(log: ComparisonLog, summary: ComparisonSummary): Promise<void> {
