@@ -7,7 +7,7 @@
 // models' answers stay inert: notifications go through notify.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { collectInference } from '../../../api/client';
+import { collectInference, type ServiceClient } from '../../../api/client';
 import { COMMANDS } from '../../../contributions';
 import type { Services } from '../../../services';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../../util/notify';
@@ -16,6 +16,7 @@ import { explorerSelection } from '../../finetune/finetuneSources';
 import type { ModelsTreeProvider } from '../../models/modelsTree';
 import type { ReportPanel } from '../report/host/reportPanel';
 import { ComparisonLog, type ComparisonSpec, type Scoring } from './comparisonLog';
+import { comparisonRunning, ComparisonRunningError } from './comparisonHold';
 import { comparisonCsv, comparisonJsonl, comparisonMarkdown } from './compareExport';
 import { requestCounts, runComparison, DEFAULT_COMPARE_CONCURRENCY, type RunResult } from './compareRun';
 import { summarize, type ComparisonSummary } from './compareSummary';
@@ -219,10 +220,13 @@ async function chooseOne(models: ModelsTreeProvider, title: string): Promise<str
 
 /** Offers the unfinished comparisons kept here; 'new' when the person starts another (or there is none). */
 async function offerResume(services: Services): Promise<'new' | 'done' | undefined> {
-  const unfinished = ComparisonLog.list(comparisonsRoot(services)).flatMap((log) => {
+  const unfinished: { log: ComparisonLog; s: ComparisonSummary }[] = [];
+  for (const log of ComparisonLog.list(comparisonsRoot(services))) {
+    // One running now (here or in another window) is not unfinished: resuming it would send its requests twice.
+    if (await comparisonRunning(log.dir)) continue;
     const s = summarize(log.spec, log.entries());
-    return s.missing > 0 || s.failed > 0 ? [{ log, s }] : [];
-  });
+    if (s.missing > 0 || s.failed > 0) unfinished.push({ log, s });
+  }
   if (unfinished.length === 0) return 'new';
   type Item = vscode.QuickPickItem & { log?: ComparisonLog; retry?: boolean };
   const items: Item[] = [
@@ -253,8 +257,21 @@ export async function runAndReport(services: Services, log: ComparisonLog, retry
     return undefined;
   }
   const { client } = connection;
+  let result: RunResult;
+  try {
+    result = await runWithProgress(services, log, retryFailed, client);
+  } catch (error) {
+    if (!(error instanceof ComparisonRunningError)) throw error;
+    void showWarningMessage(error.message);
+    return undefined;
+  }
+  await sayResult(services, log, summarize(log.spec, log.entries()), result);
+  return result;
+}
+
+function runWithProgress(services: Services, log: ComparisonLog, retryFailed: boolean, client: ServiceClient): Thenable<RunResult> {
   const knobs = log.spec.knobs;
-  const result = await withProgress(
+  return withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Comparing on {0}', log.spec.setName),
@@ -272,6 +289,7 @@ export async function runAndReport(services: Services, log: ComparisonLog, retry
           concurrency: compareConcurrency(),
           signal: stop.signal,
           retryFailed,
+          warn: (m) => services.log.warn(m),
           infer: (r, signal) => collectInference(client.infer({ ...r, ...knobs, stream: false }, { signal })),
           onProgress: (done, total) => {
             firstDone ??= done;
@@ -293,8 +311,6 @@ export async function runAndReport(services: Services, log: ComparisonLog, retry
       }
     },
   );
-  await sayResult(services, log, summarize(log.spec, log.entries()), result);
-  return result;
 }
 
 async function sayResult(services: Services, log: ComparisonLog, summary: ComparisonSummary, result: RunResult): Promise<void> {
