@@ -100,7 +100,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       startEvaluation: (modelName, datasetName) => startEvaluation(services, modelName, datasetName, { revealJobs: false }),
       pickModel: pickAnyModel,
       listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
-      questionComparisons: (modelName) => keptComparisons.forModel(modelName),
+      questionComparisons: (modelName, scope) => keptComparisons.forModel(modelName, scope),
     });
     const chatModels = new ChatModelProvider(services, models, () => shell.announceChatModels());
     const chatReasonings = new ChatReasoningStore();

@@ -138,25 +138,40 @@ describe('compare in the evaluation report: the kept comparisons', () => {
     fs.mkdirSync(path.join(root, 'not-a-comparison'));
     const kept = new KeptComparisons(root);
     assert.deepEqual(
-      kept.forModel(BASE).map((c) => [c.setName, c.missing]),
+      kept.forModel(BASE, undefined).map((c) => [c.setName, c.missing]),
       [
         ['newer.csv', 4],
         ['questions.jsonl', 4],
       ],
     );
-    assert.deepEqual(kept.forModel('nobody'), []);
+    assert.deepEqual(kept.forModel('nobody', undefined), []);
     older.append({ kind: 'answer', item: 0, model: TUNED, text: '0', at: 1 });
-    assert.equal(kept.forModel(TUNED)[1]!.missing, 3, 'the grown log read again');
+    assert.equal(kept.forModel(TUNED, undefined)[1]!.missing, 3, 'the grown log read again');
     older.remove();
     assert.deepEqual(
-      kept.forModel(TUNED).map((c) => c.setName),
+      kept.forModel(TUNED, undefined).map((c) => c.setName),
       ['newer.csv'],
+    );
+  });
+
+  it('shows only the comparisons made with the report’s service and key (and those kept before they were recorded)', () => {
+    ComparisonLog.create(root, spec('here', 1, { scope: 'https://a.example#k1', setName: 'here.jsonl', createdAt: 3 }));
+    ComparisonLog.create(root, spec('elsewhere', 1, { scope: 'https://b.example#k2', setName: 'elsewhere.jsonl', createdAt: 2 }));
+    ComparisonLog.create(root, spec('unrecorded', 1, { setName: 'unrecorded.jsonl', createdAt: 1 }));
+    const kept = new KeptComparisons(root);
+    assert.deepEqual(
+      kept.forModel(TUNED, 'https://a.example#k1').map((c) => c.setName),
+      ['here.jsonl', 'unrecorded.jsonl'],
+    );
+    assert.deepEqual(
+      kept.forModel(TUNED, undefined).map((c) => c.setName),
+      ['unrecorded.jsonl'],
     );
   });
 
   it('shows at most the newest few', () => {
     for (let i = 0; i < REPORT_LIMITS.questionComparisons + 2; i++) ComparisonLog.create(root, spec(`n${i}`, 1, { createdAt: i }));
-    const shown = new KeptComparisons(root).forModel(TUNED);
+    const shown = new KeptComparisons(root).forModel(TUNED, undefined);
     assert.deepEqual(
       shown.map((c) => c.createdAt),
       Array.from({ length: REPORT_LIMITS.questionComparisons }, (_, i) => REPORT_LIMITS.questionComparisons + 1 - i),
@@ -164,6 +179,6 @@ describe('compare in the evaluation report: the kept comparisons', () => {
   });
 
   it('an absent folder is no comparison', () => {
-    assert.deepEqual(new KeptComparisons(path.join(root, 'none')).forModel(TUNED), []);
+    assert.deepEqual(new KeptComparisons(path.join(root, 'none')).forModel(TUNED, undefined), []);
   });
 });

@@ -71,10 +71,12 @@ async function compareOnQuestions(services: Services, models: ModelsTreeProvider
     if (!judgeModel) return;
   }
   const chat = services.session.settings().chat;
+  const scope = await services.session.scope();
   const spec: ComparisonSpec = {
     id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     setName: label,
     createdAt: Date.now(),
+    ...(scope !== undefined && { scope }),
     models: chosen,
     scoring,
     ...(judgeModel !== undefined && { judgeModel, judgePrompt: judgePromptSetting(scoring) }),

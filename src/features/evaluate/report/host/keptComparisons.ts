@@ -13,6 +13,7 @@ interface Kept {
   specStamp: string;
   models: readonly string[];
   createdAt: number;
+  scope?: string;
   logStamp?: string;
   view?: ReportQuestionComparison;
 }
@@ -22,10 +23,14 @@ export class KeptComparisons {
 
   constructor(private readonly root: string) {}
 
-  /** The newest comparisons that name the model (at most REPORT_LIMITS.questionComparisons), newest first. */
-  forModel(modelName: string): ReportQuestionComparison[] {
+  /**
+   * The newest comparisons that name the model (at most REPORT_LIMITS.questionComparisons), newest first: those run
+   * with `scope` (the report's service and key: a model of the same name elsewhere is another model), and those kept
+   * before the scope was recorded.
+   */
+  forModel(modelName: string, scope: string | undefined): ReportQuestionComparison[] {
     const named = this.refresh()
-      .filter(([, k]) => k.models.includes(modelName))
+      .filter(([, k]) => k.models.includes(modelName) && (k.scope === undefined || k.scope === scope))
       .sort(([, a], [, b]) => b.createdAt - a.createdAt)
       .slice(0, REPORT_LIMITS.questionComparisons);
     return named.flatMap(([dir, k]) => this.viewOf(dir, k) ?? []);
@@ -49,7 +54,12 @@ export class KeptComparisons {
       if (k?.specStamp !== specStamp) {
         const log = ComparisonLog.open(dir);
         if (!log) continue;
-        k = { specStamp, models: log.spec.models, createdAt: log.spec.createdAt };
+        k = {
+          specStamp,
+          models: log.spec.models,
+          createdAt: log.spec.createdAt,
+          ...(typeof log.spec.scope === 'string' && { scope: log.spec.scope }),
+        };
         this.kept.set(dir, k);
       }
       out.push([dir, k]);

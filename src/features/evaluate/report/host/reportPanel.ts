@@ -31,7 +31,7 @@ export interface ReportDeps {
   /** The base model the service lists for a custom model, if the list is loaded. */
   listedBase(modelName: string): string | undefined;
   /** The comparisons on the person's own questions that name the model (keptComparisons.ts); none when not given. */
-  questionComparisons?(modelName: string): ReportQuestionComparison[];
+  questionComparisons?(modelName: string, scope: string | undefined): ReportQuestionComparison[];
 }
 
 export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
@@ -86,7 +86,7 @@ export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
       addedModels: this.added,
       ...(listedBase !== undefined && { listedBase }),
       droppedByModel: scope ? this.services.jobs.droppedEvaluations(scope) : {},
-      questionComparisons: this.deps.questionComparisons?.(this.modelName) ?? [],
+      questionComparisons: this.deps.questionComparisons?.(this.modelName, scope) ?? [],
     });
     this.post({ type: 'report', view: this.current });
   }
