@@ -13,7 +13,7 @@ import { chooseAnswerReadingCommand } from './features/playground/host/chooseAns
 import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
-import { compareCommand } from './features/evaluate/compare/compareCommand';
+import { compareCommand, comparisonsRoot } from './features/evaluate/compare/compareCommand';
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
 import { jobCommands } from './features/jobs/jobCommands';
 import { UnreadableStarts } from './jobs/unreadableStarts';
@@ -27,6 +27,7 @@ import { COMMANDS, type CommandHandlers } from './contributions';
 import { JobStore } from './jobs/jobStore';
 import { PlaygroundManager } from './features/playground/host/playgroundManager';
 import { ReportManager } from './features/evaluate/report/host/reportManager';
+import { KeptComparisons } from './features/evaluate/report/host/keptComparisons';
 import { reportCommands } from './features/evaluate/report/host/reportCommands';
 import { pickModel } from './features/models/modelArgument';
 import { Log } from './log';
@@ -94,10 +95,12 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     const statusBar = new JobsStatusBar(services);
     const playground = new PlaygroundManager(services);
     const pickAnyModel = (title: string) => pickModel(services, models, title);
+    const keptComparisons = new KeptComparisons(comparisonsRoot(services));
     const report = new ReportManager(services, {
       startEvaluation: (modelName, datasetName) => startEvaluation(services, modelName, datasetName, { revealJobs: false }),
       pickModel: pickAnyModel,
       listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
+      questionComparisons: (modelName, scope) => keptComparisons.forModel(modelName, scope),
     });
     const chatModels = new ChatModelProvider(services, models, () => shell.announceChatModels());
     const chatReasonings = new ChatReasoningStore();

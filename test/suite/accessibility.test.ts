@@ -3,13 +3,17 @@
 // High Contrast theme; the report's chart marks stand 3:1 from the page in all four default themes, the base series
 // set apart by a pattern, not only a colour. By keyboard, the focus never falls to the page's body: Run and Stop hand
 // it to each other, a removed *Evaluate base* hands it to its dataset's heading, a cancelled picker gives it back; the
-// end of a run and a new verdict are said in a polite live region. The pages are read and driven through the runner's
-// browser (webviewPage.ts); the theme is VS Code's own setting, and the pages follow it as they do for a person.
+// end of a run and a new verdict are said in a polite live region. The report's comparison on a person's own questions
+// (a kept comparison naming the tuned model) has no violation either; its filter and folded reasoning work by keyboard.
+// The pages are read and driven through the runner's browser (webviewPage.ts); the theme is VS Code's own setting, and
+// the pages follow it as they do for a person.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/contributions';
 import type { PlaygroundPanel } from '../../src/features/playground/host/playgroundPanel';
 import type { ReportPanel } from '../../src/features/evaluate/report/host/reportPanel';
+import { comparisonsRoot } from '../../src/features/evaluate/compare/compareCommand';
+import { ComparisonLog } from '../../src/features/evaluate/compare/comparisonLog';
 import { verdictSentence } from '../../src/features/evaluate/report/page/reportText';
 import { startEvaluation } from '../../src/features/evaluate/evaluateCommand';
 import { contrastRatio, parseColour, type Rgba } from './contrast';
@@ -115,6 +119,31 @@ describe(`accessibility: the playground and the report in High Contrast (axe-cor
 
   beforeEach(() => vscode.commands.executeCommand('notifications.clearAll'));
 
+  /** A finished comparison of the tuned model and its base on three questions: one fixed, one both right, one failed. */
+  function keptComparison(): ComparisonLog {
+    const log = ComparisonLog.create(comparisonsRoot(rig.api.services), {
+      id: `a11y-${Date.now().toString(36)}`,
+      setName: 'a11y-questions.jsonl',
+      createdAt: Date.now(),
+      models: [TUNED, BASE],
+      scoring: 'normalized',
+      knobs: { useRag: false, sequentialBudget: 8, parallelBudget: 1, temperature: 0.7 },
+      items: [
+        { question: 'Which port does the service use?', expected: '443', line: 1 },
+        { question: 'How many replicas?', expected: '3', line: 2 },
+        { question: 'Which region?', expected: 'eu-west', line: 3 },
+      ],
+    });
+    const at = Date.now();
+    log.append({ kind: 'answer', item: 0, model: TUNED, text: '443', reasoning: 'The docs say HTTPS.', at });
+    log.append({ kind: 'answer', item: 0, model: BASE, text: '80', reasoning: 'Plain HTTP, I think.', at });
+    log.append({ kind: 'answer', item: 1, model: TUNED, text: '3', at });
+    log.append({ kind: 'answer', item: 1, model: BASE, text: '3', at });
+    log.append({ kind: 'answer', item: 2, model: TUNED, text: 'eu-west', at });
+    log.append({ kind: 'answer', item: 2, model: BASE, error: 'The service said "overloaded" (503).', at });
+    return log;
+  }
+
   afterEach(() => {
     rig.emu.configure({ tokenIntervalMs: EMULATOR_SETTINGS.tokenIntervalMs });
     for (const panel of rig.api.playground.panels) panel.dispose();
@@ -161,6 +190,56 @@ describe(`accessibility: the playground and the report in High Contrast (axe-cor
   it('the report, with its chart, verdict and tables, has no axe-core violation in either High Contrast theme', async () => {
     await openReport();
     await assertNoAxeViolation(report, 'export-csv', 'the report');
+  });
+
+  it('the report with a comparison on the person’s questions has no axe-core violation in either High Contrast theme', async () => {
+    const log = keptComparison();
+    try {
+      await openReport();
+      await waitFor('the question table', async () => ((await report.read())['question-row']?.length === 3 ? true : undefined));
+      await assertNoAxeViolation(report, 'export-csv', 'the report with a comparison');
+    } finally {
+      log.remove();
+    }
+  });
+
+  it('keyboard: the filter “only where they differ” toggles with Space and keeps the focus; a reasoning unfolds with Enter', async () => {
+    const log = keptComparison();
+    try {
+      await openReport();
+      const before = await waitFor('the question table', async () => {
+        const v = await report.read();
+        return v['question-row']?.length === 3 ? v : undefined;
+      });
+      assert.deepEqual(
+        before['question-reasoning-text']?.map((e) => [e.open, e.visible]),
+        [
+          [false, false],
+          [false, false],
+        ],
+        'each reasoning folded',
+      );
+      await report.press('question-differ-filter', 'Space');
+      const filtered = await waitFor('one question where they differ', async () => {
+        const v = await report.read();
+        return v['question-row']?.length === 1 ? v : undefined;
+      });
+      assert.equal(filtered['question-differ-filter']?.[0]?.value, 'on');
+      assert.deepEqual(focusedIds(filtered), ['question-differ-filter'], 'the focus after the filter drew the table again');
+      assert.deepEqual(
+        filtered['question-row-bucket']?.map((e) => e.text),
+        ['fixed'],
+      );
+      await report.press('question-reasoning', 'Enter');
+      await waitFor('the first reasoning unfolded', async () => {
+        const text = (await report.read())['question-reasoning-text']?.[0];
+        return text?.open && text.visible ? true : undefined;
+      });
+      await report.press('question-differ-filter', 'Space');
+      await waitFor('every question again', async () => ((await report.read())['question-row']?.length === 3 ? true : undefined));
+    } finally {
+      log.remove();
+    }
   });
 
   it('the chart’s bars and legend swatches stand 3:1 from the page in all four default themes; the base series has a pattern too', async () => {

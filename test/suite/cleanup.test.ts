@@ -1,11 +1,13 @@
 // The cleanup commands of the palette: Forget API Keys… (every stored key, or one), Discard Partial Downloads… (what
 // a cancelled download left), Clear Stored Records… (jobs and evaluations, datasets, the playground's history and
-// presets, local models, last folders). Each asks in a modal dialog first; a dismissed dialog changes nothing.
+// presets, local models, last folders, kept comparisons). Each asks in a modal dialog first; a dismissed dialog changes nothing.
 import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { comparisonsRoot } from '../../src/features/evaluate/compare/compareCommand';
+import { ComparisonLog } from '../../src/features/evaluate/compare/comparisonLog';
 import { partFilePath } from '../../src/api/partFile';
 import { lockPartFile } from '../../src/api/partLock';
 import { COMMANDS } from '../../src/contributions';
@@ -226,7 +228,7 @@ describe('cleanup commands', function () {
     assert.deepEqual(rig.api.services.context.globalState.get<unknown[]>(PENDING_DOWNLOADS_KEY), []);
   });
 
-  it('Clear Stored Records… clears jobs, datasets, kept model names, playground history and presets, local models and folders after a modal confirmation', async () => {
+  it('Clear Stored Records… clears jobs, datasets, kept model names, playground history and presets, local models, folders and kept comparisons after a modal confirmation', async () => {
     await rig.useKey('demo-key');
     const services = rig.api.services;
     const scope = await services.session.scope();
@@ -251,6 +253,16 @@ describe('cleanup commands', function () {
     await fsp.writeFile(gguf, 'GGUF');
     await services.local.addFile(gguf, 4);
     await services.context.globalState.update('hostedReasoning.lastDownloadFolder', directory);
+    const comparison = ComparisonLog.create(comparisonsRoot(services), {
+      id: `cleanup-${Date.now().toString(36)}`,
+      setName: 'questions.jsonl',
+      createdAt: Date.now(),
+      models: ['oss-reasoner-70b', 'oss-reasoner-8b'],
+      scoring: 'exact',
+      knobs: { useRag: false, sequentialBudget: 8, parallelBudget: 1, temperature: 0 },
+      items: [{ question: 'Which port?', expected: '443', line: 1 }],
+    });
+    comparison.append({ kind: 'answer', item: 0, model: 'oss-reasoner-70b', text: '443', at: Date.now() });
     rig.api.playground.openPanel();
     const panel = rig.api.playground.panels[0]!;
     await whenPanelReady(panel);
@@ -264,6 +276,7 @@ describe('cleanup commands', function () {
       );
       assert.deepEqual(dismissed, []);
       assert.ok(services.jobs.list(scope).length > 0, 'a dismissed dialog cleared the jobs');
+      await fsp.access(comparison.dir); // a dismissed dialog keeps the comparison
       assert.equal(rig.api.playground.presets.list().length, 1);
 
       const { cleared, offered, shown } = await recordingMessages(
@@ -286,10 +299,22 @@ describe('cleanup commands', function () {
           ['Models to run locally', true],
           ['Folders last saved to', true],
           ['How services are read', true],
+          ['Comparisons on your questions', true],
         ],
       );
-      assert.deepEqual(cleared, ['jobs', 'datasets', 'knownModels', 'playgroundHistory', 'presets', 'localModels', 'folders', 'profiles']);
-      assert.equal(shown.find((m) => m.modal)?.text, 'Clear 8 kinds of stored records?');
+      assert.deepEqual(cleared, [
+        'jobs',
+        'datasets',
+        'knownModels',
+        'playgroundHistory',
+        'presets',
+        'localModels',
+        'folders',
+        'profiles',
+        'comparisons',
+      ]);
+      assert.equal(shown.find((m) => m.modal)?.text, 'Clear 9 kinds of stored records?');
+      assert.deepEqual(ComparisonLog.list(comparisonsRoot(services)), [], 'a kept comparison is still there');
       assert.deepEqual(services.jobs.list(scope), []);
       assert.equal(services.context.globalState.get(RECENT_DATASETS_KEY_PREFIX + scope), undefined);
       assert.deepEqual(services.knownModels.list(origin), []);

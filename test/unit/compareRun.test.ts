@@ -10,6 +10,12 @@ import { collectInference } from '../../src/api/client';
 import { RateLimitError, ServerError } from '../../src/api/errors';
 import { ComparisonLog, entryKey, type ComparisonSpec } from '../../src/features/evaluate/compare/comparisonLog';
 import { requestCounts, runComparison, type Infer } from '../../src/features/evaluate/compare/compareRun';
+import {
+  comparisonRunning,
+  ComparisonRunningError,
+  holdComparison,
+  removeComparisons,
+} from '../../src/features/evaluate/compare/comparisonHold';
 import { summarize } from '../../src/features/evaluate/compare/compareSummary';
 import { clientFor, useEmulator } from './helpers';
 
@@ -157,6 +163,53 @@ describe('compare: failures, rate limits and judges (an Infer made for each case
         [3, 3],
       ],
     );
+  });
+
+  it('runs a comparison once at a time: a second run while one runs, here or in another window, is refused and sends nothing', async () => {
+    const log = ComparisonLog.create(root, spec('once', 2));
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = recording(async (r) => {
+      await gate;
+      return { answer: r.prompt, reasoning: '' };
+    });
+    const running = runComparison({ log, infer: first });
+    await until('the first run sent', () => first.sent.length > 0);
+    const second = recording(async (r) => ({ answer: r.prompt, reasoning: '' }));
+    await assert.rejects(
+      runComparison({ log: ComparisonLog.open(log.dir)!, infer: second }),
+      (e) => e instanceof ComparisonRunningError && e.here,
+    );
+    assert.equal(await comparisonRunning(log.dir), true);
+    open();
+    await running;
+    assert.equal(second.sent.length, 0, 'the refused run sent nothing');
+    assert.equal(await comparisonRunning(log.dir), false, 'released when the run ended');
+    assert.equal(log.entries().size, 4);
+    // Another window's run holds the lock (a live process of this host).
+    fs.writeFileSync(
+      path.join(log.dir, 'entries.jsonl.lock'),
+      JSON.stringify({ pid: process.ppid, host: os.hostname(), token: 'other', since: new Date().toISOString() }),
+    );
+    assert.equal(await comparisonRunning(log.dir), true);
+    await assert.rejects(runComparison({ log, infer: second, retryFailed: true }), (e) => e instanceof ComparisonRunningError && !e.here);
+  });
+
+  it('Clear Stored Records removes every kept comparison but one running now, which it keeps and counts', async () => {
+    const done = ComparisonLog.create(root, spec('done', 1));
+    const running = ComparisonLog.create(root, spec('running', 1));
+    fs.mkdirSync(path.join(root, 'cut-before-its-spec'));
+    const hold = await holdComparison(running.dir);
+    try {
+      assert.deepEqual(await removeComparisons(root), { removed: 2, kept: 1 });
+      assert.deepEqual(fs.readdirSync(root), ['running']);
+      assert.equal(fs.existsSync(done.dir), false);
+    } finally {
+      await hold.release();
+    }
+    assert.deepEqual(await removeComparisons(root), { removed: 1, kept: 0 });
+    assert.deepEqual(fs.readdirSync(root), []);
+    assert.deepEqual(await removeComparisons(path.join(root, 'none')), { removed: 0, kept: 0 });
   });
 
   it('pauses every request for the wait a rate limit names, then sends the refused one again', async () => {

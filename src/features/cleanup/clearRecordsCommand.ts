@@ -2,7 +2,8 @@
 // (their results and the lineage of the models made here) of every service and key, the recently used datasets, the
 // model names kept for when a model list cannot be read (typed or made by jobs), the playground's history and presets,
 // the list of models to run locally (the files stay), the folders last saved to and how each service's answers are
-// read (its profile: inferred again at the next answer). The person picks which (all are picked at first) and confirms
+// read (its profile: inferred again at the next answer), and the comparisons on the person's questions kept for Resume
+// (but one running now). The person picks which (all are picked at first) and confirms
 // in a modal dialog that names each. Stored keys (Forget API Keys…) and partial downloads (Discard Partial Downloads…)
 // have their own commands.
 import * as vscode from 'vscode';
@@ -13,9 +14,13 @@ import type { Services } from '../../services';
 import { DROPPED_EVALUATIONS_KEY_PREFIX, JOBS_KEY_PREFIX, RECENT_DATASETS_KEY_PREFIX } from '../../storageKeys';
 import { showInformationMessage, showWarningMessage } from '../../util/notify';
 import type { PlaygroundManager } from '../playground/host/playgroundManager';
+import { comparisonsRoot } from '../evaluate/compare/compareCommand';
+import { ComparisonLog } from '../evaluate/compare/comparisonLog';
+import { removeComparisons } from '../evaluate/compare/comparisonHold';
 
 /** What can be cleared; the in-editor tests name them. */
-export type RecordKind = 'jobs' | 'datasets' | 'knownModels' | 'playgroundHistory' | 'presets' | 'localModels' | 'folders' | 'profiles';
+export type RecordKind =
+  'jobs' | 'datasets' | 'knownModels' | 'playgroundHistory' | 'presets' | 'localModels' | 'folders' | 'profiles' | 'comparisons';
 
 /** The folders the save dialogs start in (download, report export). */
 const FOLDER_KEYS = ['hostedReasoning.lastDownloadFolder', 'hostedReasoning.report.lastExportFolder'];
@@ -42,6 +47,7 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
   const jobs = jobScopes.flatMap((scope) => services.jobs.list(scope));
   const running = jobs.filter(isActive).length;
   const datasetKeys = services.context.globalState.keys().filter((k) => k.startsWith(RECENT_DATASETS_KEY_PREFIX));
+  const comparisons = ComparisonLog.list(comparisonsRoot(services)).length;
   const items: Item[] = (
     [
       {
@@ -88,6 +94,12 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
         label: vscode.l10n.t('How services are read'),
         description: vscode.l10n.t('inferred again at the next answer'),
       },
+      {
+        record: 'comparisons',
+        label: vscode.l10n.t('Comparisons on your questions'),
+        description: vscode.l10n.t('{0} kept', comparisons),
+        detail: vscode.l10n.t('The questions, answers and verdicts kept for Resume; one running now is kept. Your question files stay.'),
+      },
     ] satisfies Omit<Item, 'picked'>[]
   ).map((item) => ({ ...item, picked: true }));
   const picked = await vscode.window.showQuickPick(items, {
@@ -115,6 +127,7 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
   const kinds = picked.map((i) => i.record);
   const state = services.context.globalState;
   const log = (m: string) => services.log.warn(m);
+  let runningComparisons = 0;
   for (const kind of kinds) {
     switch (kind) {
       case 'jobs':
@@ -141,9 +154,15 @@ async function clearStoredRecords(services: Services, playground: PlaygroundMana
       case 'profiles':
         await services.profiles.forgetAll();
         break;
+      case 'comparisons':
+        runningComparisons = (await removeComparisons(comparisonsRoot(services))).kept;
+        break;
     }
   }
   services.log.info(`Cleared stored records: ${kinds.join(', ')}.`);
-  void showInformationMessage(vscode.l10n.t('Cleared: {0}.', picked.map((i) => i.label).join(', ')));
+  const cleared = vscode.l10n.t('Cleared: {0}.', picked.map((i) => i.label).join(', '));
+  void showInformationMessage(
+    runningComparisons > 0 ? `${cleared} ${vscode.l10n.t('{0} comparisons running now were kept.', runningComparisons)}` : cleared,
+  );
   return kinds;
 }

@@ -131,10 +131,12 @@ export function compareModelsTool(services: Services): vscode.LanguageModelTool<
         if (typeof scoring !== 'string') return textResult([`Not started: ${scoring.problem}`]);
         const { client } = await services.session.connect();
         const chat = services.session.settings().chat;
+        const scope = await services.session.scope();
         const spec: ComparisonSpec = {
           id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
           setName: read.label,
           createdAt: Date.now(),
+          ...(scope !== undefined && { scope }),
           models: req.models,
           scoring,
           ...(req.judgeModel !== undefined && {

@@ -2,18 +2,21 @@
 // in a dialog: never a path from the command's arguments), two or more models (a tuned model and its base first, from
 // the jobs that made them), the scoring, then the count of requests to confirm before anything is sent. The run shows
 // done/total and time left, can be cancelled, and keeps each finished request (compareRun.ts); the command offers to
-// resume an unfinished comparison first. The result is said in words and opened as a Markdown document; exports on
-// request. The models' answers stay inert: notifications go through notify.ts, the document is text.
+// resume an unfinished comparison first. The result is said in words and shown in the evaluation report of the first
+// model (its page writes every answer as text: no markdown is rendered and no link is live); exports on request. The
+// models' answers stay inert: notifications go through notify.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { collectInference } from '../../../api/client';
+import { collectInference, type ServiceClient } from '../../../api/client';
 import { COMMANDS } from '../../../contributions';
 import type { Services } from '../../../services';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../../util/notify';
 import { untrustedText } from '../../../util/untrustedText';
 import { explorerSelection } from '../../finetune/finetuneSources';
 import type { ModelsTreeProvider } from '../../models/modelsTree';
+import type { ReportPanel } from '../report/host/reportPanel';
 import { ComparisonLog, type ComparisonSpec, type Scoring } from './comparisonLog';
+import { comparisonRunning, ComparisonRunningError } from './comparisonHold';
 import { comparisonCsv, comparisonJsonl, comparisonMarkdown } from './compareExport';
 import { requestCounts, runComparison, DEFAULT_COMPARE_CONCURRENCY, type RunResult } from './compareRun';
 import { summarize, type ComparisonSummary } from './compareSummary';
@@ -68,10 +71,12 @@ async function compareOnQuestions(services: Services, models: ModelsTreeProvider
     if (!judgeModel) return;
   }
   const chat = services.session.settings().chat;
+  const scope = await services.session.scope();
   const spec: ComparisonSpec = {
     id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     setName: label,
     createdAt: Date.now(),
+    ...(scope !== undefined && { scope }),
     models: chosen,
     scoring,
     ...(judgeModel !== undefined && { judgeModel, judgePrompt: judgePromptSetting(scoring) }),
@@ -217,10 +222,13 @@ async function chooseOne(models: ModelsTreeProvider, title: string): Promise<str
 
 /** Offers the unfinished comparisons kept here; 'new' when the person starts another (or there is none). */
 async function offerResume(services: Services): Promise<'new' | 'done' | undefined> {
-  const unfinished = ComparisonLog.list(comparisonsRoot(services)).flatMap((log) => {
+  const unfinished: { log: ComparisonLog; s: ComparisonSummary }[] = [];
+  for (const log of ComparisonLog.list(comparisonsRoot(services))) {
+    // One running now (here or in another window) is not unfinished: resuming it would send its requests twice.
+    if (await comparisonRunning(log.dir)) continue;
     const s = summarize(log.spec, log.entries());
-    return s.missing > 0 || s.failed > 0 ? [{ log, s }] : [];
-  });
+    if (s.missing > 0 || s.failed > 0) unfinished.push({ log, s });
+  }
   if (unfinished.length === 0) return 'new';
   type Item = vscode.QuickPickItem & { log?: ComparisonLog; retry?: boolean };
   const items: Item[] = [
@@ -251,8 +259,21 @@ export async function runAndReport(services: Services, log: ComparisonLog, retry
     return undefined;
   }
   const { client } = connection;
+  let result: RunResult;
+  try {
+    result = await runWithProgress(services, log, retryFailed, client);
+  } catch (error) {
+    if (!(error instanceof ComparisonRunningError)) throw error;
+    void showWarningMessage(error.message);
+    return undefined;
+  }
+  await sayResult(services, log, summarize(log.spec, log.entries()), result);
+  return result;
+}
+
+function runWithProgress(services: Services, log: ComparisonLog, retryFailed: boolean, client: ServiceClient): Thenable<RunResult> {
   const knobs = log.spec.knobs;
-  const result = await withProgress(
+  return withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Comparing on {0}', log.spec.setName),
@@ -270,6 +291,7 @@ export async function runAndReport(services: Services, log: ComparisonLog, retry
           concurrency: compareConcurrency(),
           signal: stop.signal,
           retryFailed,
+          warn: (m) => services.log.warn(m),
           infer: (r, signal) => collectInference(client.infer({ ...r, ...knobs, stream: false }, { signal })),
           onProgress: (done, total) => {
             firstDone ??= done;
@@ -291,8 +313,6 @@ export async function runAndReport(services: Services, log: ComparisonLog, retry
       }
     },
   );
-  await sayResult(services, log, summarize(log.spec, log.entries()), result);
-  return result;
 }
 
 async function sayResult(services: Services, log: ComparisonLog, summary: ComparisonSummary, result: RunResult): Promise<void> {
@@ -308,15 +328,17 @@ async function sayResult(services: Services, log: ComparisonLog, summary: Compar
   const text = [head, ...summary.pairs.map((p) => p.sentence)].join(' ');
   const buttons = [open, exportAs, ...(summary.failed > 0 ? [retry] : []), ...(summary.missing > 0 ? [resume] : [])];
   const choice = await showInformationMessage(text, ...buttons);
-  if (choice === open) await openResult(log, summary);
+  if (choice === open) await openResult(log);
   else if (choice === exportAs) await exportResult(log, summary);
   else if (choice === retry) await runAndReport(services, log, true);
   else if (choice === resume) await runAndReport(services, log, false);
 }
 
-async function openResult(log: ComparisonLog, summary: ComparisonSummary): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: comparisonMarkdown(log.spec, summary) });
-  await vscode.window.showTextDocument(doc, { preview: false });
+/** The evaluation report of the comparison's first model, which shows the comparisons that name it. */
+async function openResult(log: ComparisonLog): Promise<void> {
+  const panel = await vscode.commands.executeCommand<ReportPanel | undefined>(COMMANDS.openEvaluationReport, log.spec.models[0]);
+  // A report already open shows the comparison once it renders again.
+  await panel?.render();
 }
 
 async function exportResult(log: ComparisonLog, summary: ComparisonSummary): Promise<void> {

@@ -4,10 +4,13 @@
 // only what is missing. A failure is kept with the service's words and sent again only when `retryFailed` asks. The
 // client already sleeps the waits a rate limit asks for (http.ts); when it gives up on one, every worker here pauses
 // for the wait the service named before sending again, and the request goes back in line (a few times at most).
+// A run holds its comparison (comparisonHold.ts): a second run of it, here or in another window, is refused before it
+// reads the log or sends anything.
 // No vscode: inference is handed in, so plain mocha runs it against the emulator.
 import { ApiError } from '../../../api/errors';
 import { redact } from '../../../api/redact';
 import { mapLimited } from '../../../util/mapLimited';
+import { holdComparison } from './comparisonHold';
 import { entryKey, kept, type ComparisonLog, type ComparisonSpec, type Entry } from './comparisonLog';
 import { judgePrompt, pairwisePrompt, DEFAULT_JUDGE_PROMPT, DEFAULT_PAIRWISE_PROMPT } from './judging';
 
@@ -26,6 +29,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Send again the requests that failed (otherwise they stay failed). */
   retryFailed?: boolean;
+  /** Hears when the hold could be taken in this window only (comparisonHold.ts). */
+  warn?: (message: string) => void;
   /** After each request ends: how many of all are done (failed ones count as done). */
   onProgress?: (done: number, total: number) => void;
   now?: () => number;
@@ -118,7 +123,17 @@ const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
     signal.addEventListener('abort', done, { once: true });
   });
 
+/** Runs the comparison; a ComparisonRunningError, before anything is sent, when it runs already. */
 export async function runComparison(options: RunOptions): Promise<RunResult> {
+  const hold = await holdComparison(options.log.dir, options.warn);
+  try {
+    return await runHeld(options);
+  } finally {
+    await hold.release();
+  }
+}
+
+async function runHeld(options: RunOptions): Promise<RunResult> {
   const { log } = options;
   const spec = log.spec;
   const now = options.now ?? Date.now;

@@ -27,6 +27,8 @@ export interface ComparisonSpec {
   /** The question set as the person named it (a workspace-relative path), shown only. */
   setName: string;
   createdAt: number;
+  /** The service and key it was run with (Session.scope: no key in it); absent in comparisons kept before it was. */
+  scope?: string;
   /** The subject first (the tuned model), then the reference (its base), then any others. */
   models: string[];
   scoring: Scoring;

@@ -11,6 +11,12 @@ export const REPORT_LIMITS = {
   modelNameChars: 256,
   addedModels: 10,
   datasetRows: 10_000,
+  /** Comparisons on a person's questions shown in one report (the newest that name the model). */
+  questionComparisons: 5,
+  /** Questions shown per comparison (the export has them all). */
+  questionRows: 2_000,
+  /** Characters shown of a question, an expected answer, an answer or its reasoning (the export has them whole). */
+  questionChars: 4_000,
 } as const;
 
 /** How a model takes part in the report. */
@@ -95,6 +101,79 @@ export function lineageTime(ms: number): string {
   return Number.isNaN(d.getTime()) ? 'unknown' : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** Where a question's verdicts put it: the subject against the first other model (its base), or a pairwise judge's. */
+export type QuestionBucket = 'fixed' | 'regressed' | 'bothRight' | 'bothWrong' | 'win' | 'loss' | 'tie';
+
+/** One model's answer to one of the person's questions. */
+export interface ReportQuestionAnswer {
+  model: string;
+  text?: string;
+  reasoning?: string;
+  /** The service's words when the answer or its judging failed. */
+  error?: string;
+  /** Undefined when unscored (no expected answer, a pairwise judge, not judged yet, failed). */
+  right?: boolean;
+}
+
+export interface ReportQuestionRow {
+  /** The line of the question set it came from. */
+  line: number;
+  question: string;
+  expected?: string;
+  /** In the order of the comparison's models. */
+  answers: ReportQuestionAnswer[];
+  bucket?: QuestionBucket;
+  /** The models' verdicts differ on it (fixed or regressed, or a judge preferred one): what the filter keeps. */
+  differs: boolean;
+}
+
+export interface ReportQuestionAccuracy {
+  model: string;
+  correct: number;
+  scored: number;
+  /** 95 % Wilson interval; absent when nothing was scored. */
+  lower?: number;
+  upper?: number;
+}
+
+/** The subject (the first model) against one other, as compareSummary.ts finds it. */
+export interface ReportQuestionPair {
+  other: string;
+  buckets: Partial<Record<QuestionBucket, number>>;
+  /** Questions scored for both. */
+  n: number;
+  /** Paired difference of accuracies with Newcombe's interval (absent for a pairwise judge or before anything is scored). */
+  estimate?: number;
+  lower?: number;
+  upper?: number;
+  verdict?: Verdict;
+  /** Exact McNemar (or, for a pairwise judge, the sign test). */
+  p?: number;
+  /** The whole finding in words. */
+  sentence: string;
+}
+
+/** A comparison on a person's own questions (Compare Models on Questions…) that names the report's model. */
+export interface ReportQuestionComparison {
+  setName: string;
+  /** When it was started (ms since the epoch). */
+  createdAt: number;
+  /** The subject first, then the others. */
+  models: string[];
+  pairwise: boolean;
+  /** How answers are scored, in words. */
+  scoring: string;
+  accuracies: ReportQuestionAccuracy[];
+  pairs: ReportQuestionPair[];
+  /** At most REPORT_LIMITS.questionRows, in the set's order. */
+  rows: ReportQuestionRow[];
+  /** Questions in the set (more than `rows` when cut). */
+  questions: number;
+  /** Requests not done yet (Resume sends them), and failed ones (kept; retried on request). */
+  missing: number;
+  failed: number;
+}
+
 export interface ReportView {
   modelName: string;
   baseModel?: string;
@@ -104,6 +183,8 @@ export interface ReportView {
   datasets: ReportDataset[];
   /** Older evaluations of the models shown that are no longer kept (history limit) or left out of the report. */
   dropped: number;
+  /** Comparisons on the person's own questions that name the model, newest first. */
+  questionComparisons: ReportQuestionComparison[];
 }
 
 // ---- host -> page ----------------------------------------------------------------------------------------------

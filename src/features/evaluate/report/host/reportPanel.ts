@@ -3,7 +3,15 @@
 // a row this panel rendered, and never a model: what is evaluated comes from this panel's own view or the user's pick.
 import * as vscode from 'vscode';
 import type { Services } from '../../../../services';
-import { reportMessageProblem, REPORT_LIMITS, type ExportFormat, type HostToReport, type ReportToHost, type ReportView } from '../protocol';
+import {
+  reportMessageProblem,
+  REPORT_LIMITS,
+  type ExportFormat,
+  type HostToReport,
+  type ReportQuestionComparison,
+  type ReportToHost,
+  type ReportView,
+} from '../protocol';
 import { WebviewPanelHost } from '../../../../util/webviewPanel';
 import { buildReportView } from './reportView';
 import { reportCsv, reportFileName, reportMarkdown } from './reportExport';
@@ -22,6 +30,8 @@ export interface ReportDeps {
   pickModel(title: string): Promise<string | undefined>;
   /** The base model the service lists for a custom model, if the list is loaded. */
   listedBase(modelName: string): string | undefined;
+  /** The comparisons on the person's own questions that name the model (keptComparisons.ts); none when not given. */
+  questionComparisons?(modelName: string, scope: string | undefined): ReportQuestionComparison[];
 }
 
 export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
@@ -76,6 +86,7 @@ export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
       addedModels: this.added,
       ...(listedBase !== undefined && { listedBase }),
       droppedByModel: scope ? this.services.jobs.droppedEvaluations(scope) : {},
+      questionComparisons: this.deps.questionComparisons?.(this.modelName, scope) ?? [],
     });
     this.post({ type: 'report', view: this.current });
   }

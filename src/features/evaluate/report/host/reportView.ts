@@ -12,6 +12,7 @@ import type {
   ReportDataset,
   ReportEvaluation,
   ReportModelColumn,
+  ReportQuestionComparison,
   ReportRole,
   ReportView,
 } from '../protocol';
@@ -26,9 +27,18 @@ export interface ReportInput {
   listedBase?: string;
   /** Evaluations of each model the history limit dropped (JobStore.droppedEvaluations). */
   droppedByModel?: Readonly<Record<string, number>>;
+  /** The comparisons on the person's own questions that name the model (keptComparisons.ts), newest first. */
+  questionComparisons?: readonly ReportQuestionComparison[];
 }
 
-export function buildReportView({ records, modelName, addedModels = [], listedBase, droppedByModel = {} }: ReportInput): ReportView {
+export function buildReportView({
+  records,
+  modelName,
+  addedModels = [],
+  listedBase,
+  droppedByModel = {},
+  questionComparisons = [],
+}: ReportInput): ReportView {
   const recorded = buildComparison(records, modelName);
   const comparison = recorded.base || listedBase === undefined ? recorded : buildComparison(records, modelName, { baseModel: listedBase });
   const baseModel = comparison.base?.modelName;
@@ -74,6 +84,7 @@ export function buildReportView({ records, modelName, addedModels = [], listedBa
     addedModels: added,
     datasets,
     dropped: dropped + shownDropped,
+    questionComparisons: [...questionComparisons],
   };
 }
 

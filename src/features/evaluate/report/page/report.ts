@@ -20,6 +20,7 @@ import { formatBytes } from '../../../../util/byteSize';
 import { l10n } from '../../../../l10n';
 import { chart, swatch } from './chart';
 import { droppedNote, intervalText, judgeWarning, percent, verdictSentence } from './reportText';
+import { questionComparisonSection } from './questionComparison';
 
 const { post, saveState } = vscodeApi<ReportToHost, ReportPanelState>();
 const roleWords = (role: ReportModelColumn['role']): string =>
@@ -30,6 +31,8 @@ const focusReturn = returnFocusAfterDialogs();
 const announce = announcer('announcement');
 /** The verdicts the page showed last: one that comes later (the base evaluated, a model added) is read out. */
 let shownVerdicts: Set<string> | undefined;
+/** The view shown, drawn again when a control of the page itself changes what is shown (a filter). */
+let shownView: ReportView | undefined;
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!isHostReportMessage(event.data)) return;
@@ -39,6 +42,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 function render(view: ReportView): void {
+  shownView = view;
   const header = h(
     'header',
     {},
@@ -67,6 +71,7 @@ function render(view: ReportView): void {
     body.push(h('figure', {}, chart(view), legend(view)));
     for (const dataset of view.datasets) body.push(section(view, dataset));
   }
+  for (const c of view.questionComparisons) body.push(questionComparisonSection(c, () => shownView && render(shownView)));
   const focus = focusedPlace();
   setChildren(app, body);
   restoreFocus(focus);
