@@ -5,8 +5,7 @@
 // JSON Schema of the setting (test/unit/profileFormat.test.ts holds the two equal). A new part is one line in PARTS.
 // `by` (where a profile came from) is not part of what a person writes: the checker adds it.
 
-import { EACH, parsePath, type Segment } from './profilePath';
-import { LOCATION_HEADER } from './startedJobInference';
+import { EACH, LOCATION_HEADER, parsePath, type Segment } from './profilePath';
 import { arrayOf, exactFields, isRecord, literal, recordOf, refine, says, sentence, str, type Check, type Infer } from './strictChecks';
 import type { JobState, ModelKind } from './types';
 
@@ -141,18 +140,18 @@ const PARTS = {
 
 export type PartName = keyof typeof PARTS;
 /** A part as it is kept and read: what the format says, and where it came from. */
-type Kept<P extends PartName> = Infer<(typeof PARTS)[P]> & { by: ProfileSource };
+export type PartProfile<P extends PartName> = Infer<(typeof PARTS)[P]> & { by: ProfileSource };
 
 export type ModelListEntry = Infer<typeof MODEL_LIST_ENTRY>;
 export type KindSource = NonNullable<ModelListEntry['kindFrom']>[number];
-export type ModelListProfile = Kept<'modelList'>;
-export type StartedJobProfile = Kept<'startedJob'>;
-export type DownloadProfile = Kept<'download'>;
-export type StreamProfile = Kept<'stream'>;
-export type JobStatusProfile = Kept<'finetuneStatus'>;
+export type ModelListProfile = PartProfile<'modelList'>;
+export type StartedJobProfile = PartProfile<'startedJob'>;
+export type DownloadProfile = PartProfile<'download'>;
+export type StreamProfile = PartProfile<'stream'>;
+export type JobStatusProfile = PartProfile<'finetuneStatus'>;
 /** The two status endpoints, by the name of their profile part. */
 export type JobStatusPart = 'finetuneStatus' | 'evaluationStatus';
-export type ServiceProfile = { [P in PartName]?: Kept<P> };
+export type ServiceProfile = { [P in PartName]?: PartProfile<P> };
 
 /** Every part a profile may hold, as the setting names them (README names each: test/unit/readme.test.ts). */
 export const PROFILE_PARTS = Object.keys(PARTS) as PartName[];
@@ -161,12 +160,12 @@ export const PROFILE_PARTS = Object.keys(PARTS) as PartName[];
 export const PROFILE_SCHEMA = exactFields({}, PARTS).schema!;
 
 /** One part, checked; `by` is what the caller knows of where it came from (else the stored `by`: chosen, or inferred). */
-export function checkPart<P extends PartName>(part: P, x: unknown, by?: ProfileSource, name: string = part): Checked<Kept<P>> {
+export function checkPart<P extends PartName>(part: P, x: unknown, by?: ProfileSource, name: string = part): Checked<PartProfile<P>> {
   if (!isRecord(x)) return { problem: `${name} is not an object` };
   const { by: said, ...fields } = x;
   const why = PARTS[part](fields);
   if (why) return { problem: sentence(name, why) };
-  const value = { ...fields, by: by ?? (said === 'chosen' ? 'chosen' : 'inferred') } as Kept<P>;
+  const value = { ...fields, by: by ?? (said === 'chosen' ? 'chosen' : 'inferred') } as PartProfile<P>;
   // No prototype: a word such as `__proto__` or `constructor` is a word like any other where the reader looks it up.
   if ('states' in value && value.states) value.states = Object.assign(Object.create(null) as Record<string, JobState>, value.states);
   return { value };
