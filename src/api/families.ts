@@ -29,6 +29,14 @@ type FamilyReading = Infer<typeof FAMILY_READING>;
 const OPENAI_JOB = { object: 'fine_tuning.job' };
 const GOOGLE_TUNING = { 'metadata["@type"]': 'type.googleapis.com/google.ai.generativelanguage.v1beta.CreateTunedModelMetadata' };
 
+/** generateContent's candidates: a part's text, its `thought` flag saying it is reasoning (the same in a stream). */
+const GOOGLE_CONTENT = { 'candidates[0].content.role': 'model' };
+const GOOGLE_PARTS = {
+  answer: ['candidates[].content.parts[].text'],
+  reasoning: [],
+  flag: { from: 'thought', map: { true: 'reasoning' } },
+};
+
 /** The readings, in the order they are tried (a fuller reading of a part before a smaller one of the same family). */
 export const FAMILY_DATA: readonly FamilyReading[] = [
   // OpenAI: fine_tuning.job, chat.completion(.chunk) with `reasoning_content` (the OpenAI-compatible servers' field).
@@ -43,13 +51,13 @@ export const FAMILY_DATA: readonly FamilyReading[] = [
     family: 'OpenAI',
     part: 'answer',
     marks: { object: 'chat.completion' },
-    reading: { answer: ['choices[0].message.content'], reasoning: ['choices[0].message.reasoning_content'] },
+    reading: { answer: ['choices[].message.content'], reasoning: ['choices[].message.reasoning_content'] },
   },
   {
     family: 'OpenAI',
     part: 'stream',
     marks: { object: 'chat.completion.chunk' },
-    reading: { answer: ['choices[0].delta.content'], reasoning: ['choices[0].delta.reasoning_content'] },
+    reading: { answer: ['choices[].delta.content'], reasoning: ['choices[].delta.reasoning_content'] },
   },
   {
     family: 'OpenAI',
@@ -93,6 +101,8 @@ export const FAMILY_DATA: readonly FamilyReading[] = [
       result: 'response',
     },
   },
+  { family: 'Google', part: 'answer', marks: GOOGLE_CONTENT, reading: GOOGLE_PARTS },
+  { family: 'Google', part: 'stream', marks: GOOGLE_CONTENT, reading: GOOGLE_PARTS },
   {
     family: 'Google',
     part: 'download',

@@ -9,8 +9,12 @@ import { readJobStatus } from '../../src/api/jobStatusReading';
 import { readModelList } from '../../src/api/modelListReading';
 import { checkPart, type PartName } from '../../src/api/profileFormat';
 import { readStartedJob } from '../../src/api/startedJob';
+import { decodeInferenceResult } from '../../src/api/answerText';
+import { StreamReading } from '../../src/api/streamReading';
 import {
   madeModelName,
+  styledAnswer,
+  styledStream,
   newFinetuneJobId,
   styledDownload,
   styledFinetuneStart,
@@ -82,6 +86,50 @@ const ARTIFACT = {
   crc32cBase64: 'AAAAAA==',
 };
 
+const REQUEST = {
+  prompt: 'What does a cache buy you?',
+  modelName: 'm',
+  stream: false,
+  useRag: false,
+  sequentialBudget: 1,
+  parallelBudget: 1,
+  temperature: 0.5,
+};
+
+/** A non-streamed answer in the style read with nothing known: its pieces and the profile the run reports. */
+function answerRead(shape: ServiceShape) {
+  const body = styledAnswer(shape, REQUEST, 'The answer.', 'Some reasoning.', { prompt: 3, completion: 5 });
+  const run = new StreamReading(undefined, [REQUEST.prompt], 'answer');
+  return { pieces: decodeInferenceResult(body, true, run), profile: run.report()?.profile };
+}
+
+/** A stream in the style (SSE), a reasoning token then two answer tokens, read event by event with nothing known. */
+function streamRead(shape: ServiceShape) {
+  const framer = styledStream(shape, 'sse', { ...REQUEST, stream: true })!;
+  const frames = [
+    ...framer.open(),
+    ...framer.token('Think', 0, 3, true),
+    ...framer.token('Hello', 1, 3, false),
+    ...framer.token(' world', 2, 3, false),
+    ...framer.close(),
+  ];
+  const run = new StreamReading(undefined, [REQUEST.prompt]);
+  const pieces = [];
+  for (const line of frames.join('').split(/\r?\n/)) {
+    const data = line.startsWith('data:') ? line.slice(5).trim() : '';
+    if (data === '' || data === '[DONE]') continue;
+    pieces.push(...run.read(JSON.parse(data), false, data.length));
+  }
+  pieces.push(...run.end());
+  return { pieces, profile: run.report()?.profile };
+}
+
+const READ = [
+  { kind: 'reasoning', text: 'Think' },
+  { kind: 'answer', text: 'Hello' },
+  { kind: 'answer', text: ' world' },
+];
+
 describe('API families as data', () => {
   it('every family reading is a part the profile format accepts, with marks that are paths', () => {
     assert.ok(FAMILY_DATA.length > 0);
@@ -144,6 +192,23 @@ describe('API families as data', () => {
       assert.equal(r.target.url, ARTIFACT.url);
     });
 
+    it('a chat.completion and its chunks: read by the family, the data showing through when changed', () => {
+      const answer = answerRead('openai-like');
+      assert.deepEqual(answer.profile, familyProfile('OpenAI', 'answer'));
+      assert.deepEqual(answer.pieces, [
+        { kind: 'reasoning', text: 'Some reasoning.' },
+        { kind: 'answer', text: 'The answer.' },
+      ]);
+      const stream = streamRead('openai-like');
+      assert.deepEqual([stream.profile, stream.pieces], [familyProfile('OpenAI', 'stream'), READ]);
+      // Paths written with an index, as the inference never writes them: the data, not the inference, reads the run.
+      const indexed = { answer: ['choices[0].delta.content'], reasoning: ['choices[0].delta.reasoning_content'] };
+      const changed = withReading('OpenAI', 'stream', indexed, () => streamRead('openai-like'));
+      assert.deepEqual([changed.profile, changed.pieces], [{ ...indexed, by: 'inferred' }, READ]);
+      const message = { answer: ['choices[0].message.content'], reasoning: ['choices[0].message.reasoning_content'] };
+      assert.deepEqual(withReading('OpenAI', 'answer', message, () => answerRead('openai-like')).profile, { ...message, by: 'inferred' });
+    });
+
     it('the model list is left to the inference: its owned_by names the organization', () => {
       const body = styledModelList('openai-like', [{ model_name: 'oss-reasoner-8b', type: 'base' }] as never, 'org-1');
       assert.equal(
@@ -186,6 +251,17 @@ describe('API families as data', () => {
       assert.notDeepEqual(inferenceAlone(() => readJobStatus('finetuneStatus', queued)).profile, family);
       const failed = readJobStatus('finetuneStatus', styledFinetuneStatus('google-like', job('google-like', 'failed'), 50, 'org-1'));
       assert.deepEqual([failed.read.state, failed.read.error], ['failed', 'bad file']);
+    });
+
+    it('generateContent and its stream: parts read by the family, thought parts as reasoning', () => {
+      const answer = answerRead('google-like');
+      assert.deepEqual(answer.profile, familyProfile('Google', 'answer'));
+      assert.deepEqual(answer.pieces, [
+        { kind: 'reasoning', text: 'Some reasoning.' },
+        { kind: 'answer', text: 'The answer.' },
+      ]);
+      const stream = streamRead('google-like');
+      assert.deepEqual([stream.profile, stream.pieces], [familyProfile('Google', 'stream'), READ]);
     });
 
     it('a Cloud Storage object: read where the family says', () => {
