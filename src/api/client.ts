@@ -10,7 +10,7 @@ import { readStartedJob, type StartAnswer } from './startedJob';
 import { readModelList } from './modelListReading';
 import { readEvaluationStatus, readFinetuneStatus } from './jobStatus';
 import type { JobStatusPart } from './jobStatusProfile';
-import type { ProfileBook } from './serviceProfile';
+import type { ProfileBook } from './profileBook';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
 import { StreamReading } from './streamReading';

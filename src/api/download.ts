@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { ApiError, CancelledError, ContractError, DiskError, RequestError, ServerError, isCancellation } from './errors';
 import { parseBody } from './decode';
 import { readDownloadAnswer } from './downloadAnswer';
-import type { ProfileBook } from './serviceProfile';
+import type { ProfileBook } from './profileBook';
 import { HttpClient, readCapped, type StreamResponse } from './http';
 import { storageGet, type StorageResponse } from './storageRequest';
 import { writeBody, type BodySource } from './writeBody';

@@ -5,6 +5,7 @@
 // kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value of another kind.
 
 import { answerReader } from './errors';
+import { familyFor } from './families';
 import { inferDownloadProfile, urlPlaceRank } from './downloadInference';
 import { crc32cValue, expiryValue, fileNameValue, md5Value, sha256Value, sizeValue, urlValue } from './downloadValues';
 import { parsePath, valueAt } from './profilePath';
@@ -87,7 +88,9 @@ export const readDownloadAnswer = answerReader(function readDownloadAnswer(
       if (!stronger) return { target, profile: known };
     }
   }
-  const inferred = stronger ?? inferDownloadProfile(body, allowHttp, now);
+  // A known API family (families.ts) reads the answer before anything is inferred.
+  const family = familyFor('download', body, (p) => readBy(body, p, allowHttp, now) !== MISFIT)?.profile;
+  const inferred = stronger ?? family ?? inferDownloadProfile(body, allowHttp, now);
   const target = readBy(body, inferred, allowHttp, now);
   // The inference took only values of their kind: its own profile always fits the answer it came from.
   if (target === MISFIT) throw new Error('a download profile does not fit the answer it was inferred from');

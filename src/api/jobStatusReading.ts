@@ -7,6 +7,7 @@
 // profile, or, for an inferred one, an answer it may grow from whose state is at a place the inference ranks higher
 // (grown). A profile written in the setting is read as given.
 
+import { familyFor } from './families';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
 import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
@@ -45,7 +46,9 @@ export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobSta
 }
 
 function infer(part: JobStatusPart, body: unknown): JobStatusProfile {
-  const profile = inferJobStatusProfile(body, WHAT[part]);
+  // A known API family (families.ts) reads the answer before anything is inferred.
+  const family = familyFor(part, body, (p) => readStatusByProfile(body, p) !== undefined)?.profile;
+  const profile = family ?? inferJobStatusProfile(body, WHAT[part]);
   // An evaluation makes no model: the model its result names is the one evaluated.
   if (part === 'evaluationStatus') delete profile.madeModel;
   return profile;

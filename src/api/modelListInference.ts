@@ -39,6 +39,7 @@ import {
   wordsOf,
   type Obj,
 } from './answerShape';
+import { familyFor } from './families';
 import { itemsAt, readModelsByProfile } from './modelListReader';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
 import { compiledEntries, type KindSource, type ModelListEntry, type ModelListProfile } from './serviceProfile';
@@ -317,6 +318,9 @@ const showNames = (c: ListCandidate) => `${formatPath(c.path) || 'the answer'} (
  * must then read some: modelListReading.ts). Throws a ContractError when no list is found or two fit equally well.
  */
 export function inferModelList(body: unknown): { profile: ModelListProfile; names: number; where: string } {
+  // A known API family (families.ts) reads the answer before anything is inferred.
+  const family = familyFor('modelList', body, (p) => (readModelsByProfile(body, p)?.length ?? 0) > 0);
+  if (family) return { profile: family.profile, names: readModelsByProfile(body, family.profile)!.length, where: family.family };
   const [best, second] = candidates(body);
   if (!best) throw contract('model list: no list of models found', body);
   if (second && distinct(second) === distinct(best) && distinct(best) > 0) {

@@ -5,6 +5,9 @@
 //    brackets, `["model.name"]`, so any key the service uses has a path;
 //  - '' is the answer itself (a bare list of names is `[]`).
 
+/** The place of an id given only in the Location header (a path cannot be this: a key with a space is quoted). */
+export const LOCATION_HEADER = 'Location header';
+
 /** A key, one item (its index), or every item (EACH). */
 export type Segment = string | number;
 export const EACH = -1;

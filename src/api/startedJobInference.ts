@@ -13,7 +13,8 @@
 
 import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH, words, wordsOf } from './answerShape';
 import { normaliseState } from './stateWords';
-import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
+import { familyFor } from './families';
+import { formatPath, lastKey, LOCATION_HEADER, parsePath, valueAt, type Segment } from './profilePath';
 
 /** What else the client knows of a start answer: its status and Location header, and the values the request sent. */
 export interface StartAnswer {
@@ -23,8 +24,7 @@ export interface StartAnswer {
   sent?: readonly string[];
 }
 
-/** The place of an id given only in the Location header (a path cannot be this: a key with a space is quoted). */
-export const LOCATION_HEADER = 'Location header';
+export { LOCATION_HEADER };
 
 /** The name the spec gives the id (§2, §4.5): read by that name first. */
 const SPEC_NAME = 'job_id';
@@ -67,6 +67,10 @@ export function placeRank(from: string): number {
 
 export function inferStartedJobId(body: unknown, answer: StartAnswer): FoundId {
   const sent = new Set(answer.sent ?? []);
+  // A known API family (families.ts) says where the id is before anything is inferred.
+  const idAt = (from: string | undefined) => (from === undefined ? undefined : valueAt(body, parsePath(from) ?? []));
+  const family = familyFor('startedJob', body, (p) => isJobIdValue(idAt(p.finetune ?? p.evaluation), sent))?.profile;
+  if (family) return { id: (idAt(family.finetune ?? family.evaluation) as string).trim(), from: (family.finetune ?? family.evaluation)! };
   let best: { id: string; rank: number[]; path: Segment[] } | undefined;
   let tie: string | undefined;
   const path: Segment[] = [];

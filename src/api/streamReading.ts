@@ -12,6 +12,7 @@
 // Bounded: at most MAX_HELD_EVENTS events or MAX_HELD_CHARS characters are held; past either the inference decides as
 // at the end. Each event is read by the profile at most twice (when read, and when a decision releases it held).
 
+import { familyFor } from './families';
 import { keyRole, type InferencePiece } from './answerText';
 import { isOpaque } from './answerShape';
 import { lastKey, parsePath, type Segment } from './profilePath';
@@ -98,6 +99,8 @@ export class StreamReading {
       this.firstChars += chars;
     }
     const stronger = this.recheck && this.strongerField(v);
+    // A known API family (families.ts) reads an event before anything is inferred, while nothing else reads them.
+    if (!stronger && this.profile.answer.length + this.profile.reasoning.length === 0) this.adoptFamily(v);
     const read = stronger ? [] : this.byProfile(v, reasoning);
     if (read.length > 0) return read;
     // The records echoing what the request sent are left out: none of their text is the answer (streamInference.ts).
@@ -185,6 +188,23 @@ export class StreamReading {
     this.seen = true;
     if (reasoning) for (const p of pieces) p.kind = 'reasoning';
     return pieces;
+  }
+
+  /** The paths of the first family reading that reads this event (families.ts), taken as the inference's would be. */
+  private adoptFamily(v: unknown): void {
+    const compiled = (p: StreamProfile): CompiledStream => ({
+      answer: p.answer.map((text) => ({ text, path: parsePath(text)! })),
+      reasoning: p.reasoning.map((text) => ({ text, path: parsePath(text)! })),
+      ...(p.flag ? { flag: { from: p.flag.from, map: new Map(Object.entries(p.flag.map)) } } : {}),
+    });
+    const family = familyFor(this.what, v, (p) => readByProfile(v, compiled(p), () => {}).length > 0)?.profile;
+    if (!family) return;
+    for (const p of family.answer) this.add('answer', p);
+    for (const p of family.reasoning) this.add('reasoning', p);
+    if (family.flag && !this.profile.flag) {
+      this.profile.flag = compiled(family).flag;
+      this.changed = true;
+    }
   }
 
   private add(kind: 'answer' | 'reasoning', text: string): void {

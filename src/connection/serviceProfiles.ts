@@ -14,11 +14,11 @@ import {
   checkServiceProfile,
   type DownloadProfile,
   type ModelListProfile,
-  type ProfileBook,
   type ServiceProfile,
   type StartedJobProfile,
   type StreamProfile,
 } from '../api/serviceProfile';
+import type { ProfileBook } from '../api/profileBook';
 import type { StartAnswer } from '../api/startedJob';
 import { withChosenPlace, type StartedJobKind } from '../api/startedJobChoice';
 import { describeDownloadProfile, describeStreamProfile } from '../api/profileWords';

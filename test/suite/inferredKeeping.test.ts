@@ -4,7 +4,7 @@
 // reads a non-streamed one (client.ts: a StreamReading by the book's profile, then the report to the book).
 import * as assert from 'node:assert/strict';
 import { decodeInferenceResult } from '../../src/api/answerText';
-import type { ProfileBook } from '../../src/api/serviceProfile';
+import type { ProfileBook } from '../../src/api/profileBook';
 import { StreamReading } from '../../src/api/streamReading';
 import { MAX_KEEPS_PER_PART } from '../../src/connection/inferredKeeping';
 import { ServiceProfiles } from '../../src/connection/serviceProfiles';

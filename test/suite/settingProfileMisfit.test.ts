@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readModelList } from '../../src/api/modelListReading';
-import type { ProfileBook } from '../../src/api/serviceProfile';
+import type { ProfileBook } from '../../src/api/profileBook';
 import { SECTION } from '../../src/connection/config';
 import { PROFILE_SETTING, ServiceProfiles } from '../../src/connection/serviceProfiles';
 import type { Log } from '../../src/log';

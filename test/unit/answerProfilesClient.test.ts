@@ -2,7 +2,8 @@
 // answer's places are reported with the change to log, later answers are read by what the book holds and report no
 // change, and an answer that moved its id is inferred again. Against the emulator, its answers shaped as a service's.
 import { strict as assert } from 'node:assert';
-import type { DownloadProfile, ProfileBook, StartedJobProfile } from '../../src/api/serviceProfile';
+import type { ProfileBook } from '../../src/api/profileBook';
+import type { DownloadProfile, StartedJobProfile } from '../../src/api/serviceProfile';
 import { ServiceClient } from '../../src/api/client';
 import { emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
 import type { Emulator } from '../service/emulator';

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectInference, ServiceClient, type InferencePiece } from '../../src/api/client';
 import type { CallOptions, HttpConfig } from '../../src/api/http';
-import type { ProfileBook } from '../../src/api/serviceProfile';
+import type { ProfileBook } from '../../src/api/profileBook';
 import type { InferenceRequest } from '../../src/api/types';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../service/emulator';
 

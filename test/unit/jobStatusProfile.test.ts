@@ -7,7 +7,8 @@ import type { JobStatusPart, JobStatusProfile } from '../../src/api/jobStatusPro
 import { readStatusByProfile } from '../../src/api/jobStatusReader';
 import { readJobStatus } from '../../src/api/jobStatusReading';
 import { describeJobStatusProfile, jobStatusLines } from '../../src/api/profileWords';
-import { checkServiceProfile, type ProfileBook } from '../../src/api/serviceProfile';
+import type { ProfileBook } from '../../src/api/profileBook';
+import { checkServiceProfile } from '../../src/api/serviceProfile';
 import { isTerminal } from '../../src/api/types';
 import { emptyProfileBook, KEY, until, useEmulator } from './helpers';
 

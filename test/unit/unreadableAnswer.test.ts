@@ -7,7 +7,8 @@ import { promises as fsp } from 'node:fs';
 import { ServiceClient, collectInference } from '../../src/api/client';
 import { answerChoiceFields, chosenAnswerProfile } from '../../src/api/answerChoice';
 import { chosenDownloadProfile, downloadUrlFields } from '../../src/api/downloadChoice';
-import type { DownloadProfile, ProfileBook, StreamProfile } from '../../src/api/serviceProfile';
+import type { ProfileBook } from '../../src/api/profileBook';
+import type { DownloadProfile, StreamProfile } from '../../src/api/serviceProfile';
 import { downloadLines, streamLines } from '../../src/api/profileWords';
 import { baseRequest, emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
 
