@@ -45,10 +45,11 @@ export class PlaygroundPage {
   /**
    * Replaces the prompt with `text`, typed key by key, and presses Run. The keys go to the prompt itself: keys sent
    * to "the focused element" right after a click into the webview were seen to land in the workbench while focus
-   * moved into the frame (the first words went missing). The prompt is typed again until it reads `text`; Run is
-   * pressed again only while the status still reads what it read before (Run is disabled until the form is valid,
-   * and a click then does nothing): for a panel that has not run yet, as every step's is, the status then moves on
-   * from "Ready." at once.
+   * moved into the frame (the first words went missing). The prompt is typed again until it reads `text`. A run costs
+   * a request, so Run is pressed again only while no run has started: Run is disabled until the form is valid, and a
+   * click then does nothing. A run started is seen by its effect inside the page, a status that moved away from what it
+   * read before the click, even for a moment: a fast answer on a panel that ran before is back at "Done." by the next
+   * look, and a look at the status alone took it for a lost click and sent the prompt again (three times in one run).
    */
   async ask(text: string): Promise<void> {
     let typed = '';
@@ -61,12 +62,29 @@ export class PlaygroundPage {
       async () => (typed = await this.prompt.inputValue()) === text,
     );
     const before = await this.status.innerText();
-    await actUntil(
-      `the run to start (the status no longer "${before}")`,
-      () => this.run.click({ timeout: 5_000 }),
-      async () => (await this.status.innerText()) !== before,
-      { retryAfterMs: 10_000 },
-    );
+    const { content } = await this.frames();
+    // Set in the page before the first click: every change of the status from then on is seen, however short.
+    const moved = await content.evaluateHandle((was) => {
+      const seen = { moved: false };
+      const status = (): string | undefined => document.querySelector<HTMLElement>('[data-testid="status"]')?.innerText;
+      const observer = new MutationObserver(() => {
+        if (status() === was) return;
+        seen.moved = true;
+        observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      return seen;
+    }, before);
+    try {
+      await actUntil(
+        `the run to start (the status to move from "${before}")`,
+        () => this.run.click({ timeout: 5_000 }),
+        () => moved.evaluate((seen) => seen.moved),
+        { retryAfterMs: 10_000 },
+      );
+    } finally {
+      await moved.dispose();
+    }
   }
 
   /**

@@ -85,6 +85,8 @@ export type AptGet = (args: readonly string[]) => boolean;
 export interface Installer {
   readonly mayInstall: boolean;
   readonly aptGet: AptGet;
+  /** Says what it installs (the console; a test keeps the line). */
+  readonly say: (line: string) => void;
 }
 
 /**
@@ -99,6 +101,7 @@ export function systemInstaller(): Installer {
   return {
     mayInstall: process.getuid?.() === 0 && aptGet !== undefined && !process.env[INSTALL_NOTHING_ENV],
     aptGet: (args) => aptGet !== undefined && spawnSync(aptGet, args, { stdio: 'inherit', env }).status === 0,
+    say: (line) => console.log(line),
   };
 }
 
@@ -116,7 +119,7 @@ export function ensurePrerequisites(
   if (missing.length === 0) return undefined;
   if (!installer.mayInstall) return describeMissing(missing, purpose);
   const packages = [...new Set(missing.map((m) => m.aptPackage))];
-  console.log(`Installing the missing system packages (${packages.join(', ')}) with apt-get ...`);
+  installer.say(`Installing the missing system packages (${packages.join(', ')}) with apt-get ...`);
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
     if (!installer.aptGet(args)) return `${describeMissing(missing, purpose)}\n(apt-get ${args[0]} failed: see above)`;
   }

@@ -14,6 +14,7 @@ import {
 describe('system packages on a bare machine', () => {
   let installed: boolean;
   let calls: string[];
+  let said: string[];
   const installer = (mayInstall: boolean, succeeds = true): Installer => ({
     mayInstall,
     aptGet: (args) => {
@@ -21,6 +22,7 @@ describe('system packages on a bare machine', () => {
       if (args[0] === 'install' && succeeds) installed = true;
       return succeeds;
     },
+    say: (line) => said.push(line),
   });
   const check = (): MissingPrerequisite[] => (installed ? [] : [{ reason: 'rg for search', aptPackage: 'ripgrep' }]);
   const never = (): MissingPrerequisite[] => [{ reason: 'rg for search', aptPackage: 'ripgrep' }];
@@ -30,11 +32,13 @@ describe('system packages on a bare machine', () => {
   beforeEach(() => {
     installed = false;
     calls = [];
+    said = [];
   });
 
   it('installs what is missing with apt-get when it may (root), then finds nothing missing', () => {
     assert.equal(ensurePrerequisites(check, 'run the tests', installer(true)), undefined);
     assert.deepEqual(calls, ['update', 'install -y --no-install-recommends ripgrep']);
+    assert.deepEqual(said, ['Installing the missing system packages (ripgrep) with apt-get ...']);
   });
 
   it('names what is still missing and the one command when the install did not provide it', () => {
