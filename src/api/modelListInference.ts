@@ -13,7 +13,9 @@
 //     `owned_by: "org-…"`): the profile must read the very answer it came from, and a value it cannot map would make
 //     it refuse that answer. Else a field naming another model under a key that says a parent (custom, with its
 //     lineage).
-//  5. Groups: two or more lists of one shape side by side, or lists under keys that say a kind (`foundation_models`,
+//  5. Beside a list under a key that names models (`models`, `tunedModels`, `yours`), a list under a key that does not
+//     (`datasets`, `files`, `jobs`) is another thing's, however like names its items look, and is not searched.
+//     Groups: two or more lists of one shape side by side, or lists under keys that say a kind (`foundation_models`,
 //     `tunedModels`), or an array of records each holding a list (its record says the kind in a value). The group's
 //     word wins. A group whose key says no kind, beside one whose key says custom, and whose items name no parent, is
 //     base (`{models, tunedModels}`): the service split its models by kind and named only the custom ones.
@@ -32,6 +34,7 @@ import {
   isObj,
   isTypeValue,
   isModelName,
+  keyNamesModels,
   keySays,
   kindOfWords,
   LINEAGE_WORDS,
@@ -223,7 +226,10 @@ function findLists(v: unknown, path: Segment[], depth: number, forced: ModelKind
     return;
   }
   if (!isObj(v)) return;
-  const lists = Object.entries(v).filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && readArray(e[1]) !== undefined);
+  // Beside a list under a key that names models, what other keys hold is another thing's (`datasets`, `files`).
+  let fields = Object.entries(v);
+  if (fields.some(([k, x]) => Array.isArray(x) && keyNamesModels(k))) fields = fields.filter(([k]) => keyNamesModels(k));
+  const lists = fields.filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && readArray(e[1]) !== undefined);
   // Groups hold entries of one shape (all strings, or records named by the same field); `tags: ["fast"]` beside a list
   // of records is not a group of models.
   const shapes = new Set(lists.filter(([, l]) => l.length > 0).map(([, l]) => readArray(l)!.shape));
@@ -239,7 +245,7 @@ function findLists(v: unknown, path: Segment[], depth: number, forced: ModelKind
     out.push(candidate);
     return;
   }
-  for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) findLists(x, [...path, k], depth + 1, forced, out);
+  for (const [k, x] of fields) if (typeof x === 'object' && x !== null) findLists(x, [...path, k], depth + 1, forced, out);
 }
 
 function merged(path: Segment[], parts: ListCandidate[]): ListCandidate {

@@ -9,7 +9,7 @@
 // Names are checked as the inference checks them (isModelName): a value that is no usable name is never listed. A
 // parent field's value is a parent only when it is a name the same answer lists (a family id or a version tag is not).
 
-import { CUSTOM_NAME_PREFIX, isModelName, isObj } from './answerShape';
+import { CUSTOM_NAME_PREFIX, isModelName, isObj, keyNamesModels } from './answerShape';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
 import { compiledEntries, type CompiledEntry, type ModelListProfile } from './serviceProfile';
 import type { ModelInfo, ModelKind } from './types';
@@ -115,6 +115,8 @@ function missesSiblingList(body: unknown, entries: readonly CompiledEntry[]): bo
     for (const k in holder) {
       const v = holder[k];
       if (k === last || !Array.isArray(v) || v.length === 0 || !isModelName(valueAt(v[0], entry.field))) continue;
+      // Beside a list under a key naming models, a list under one that does not is another thing's (`datasets`).
+      if (keyNamesModels(last) && !keyNamesModels(k)) continue;
       read ??= new Set(entries.map((e) => formatPath(e.list)));
       if (!read.has(formatPath([...holderPath, k]))) return true;
     }
