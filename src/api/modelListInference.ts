@@ -26,6 +26,9 @@
 //     both): the person chooses (modelListChoices), the extension does not guess.
 //  8. A name left unsaid is custom when it starts with `ft:` or `custom:`, else 'unknown' (modelListReader.ts);
 //     duplicates keep the first.
+//  9. A record's other identifiers of the same model (a short id beside an ARN, a display name beside a resource name)
+//     are kept: name-like fields under keys that say an identifier of this model, never an owner's or a parent's, no
+//     value of which two items share (otherNameColumns).
 // No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 
 import {
@@ -39,6 +42,7 @@ import {
   kindOfWords,
   LINEAGE_WORDS,
   MAX_DEPTH,
+  words,
   wordsOf,
   type Obj,
 } from './answerShape';
@@ -143,6 +147,7 @@ function itemFields(seen: Seen[], nameId: string | undefined): Omit<ModelListEnt
       if (map && !map.has(value)) map.set(value, 'unknown');
     }
   }
+  const otherNamesFrom = otherNameColumns(seen, nameId);
   const kindFrom: KindSource[] = [];
   for (const [from, map] of kinds) {
     let said = false;
@@ -153,7 +158,36 @@ function itemFields(seen: Seen[], nameId: string | undefined): Omit<ModelListEnt
     ...(kindFrom.length > 0 ? { kindFrom } : {}),
     ...(parents.length > 0 ? { parentFrom: parents } : {}),
     ...(createdFrom !== undefined ? { createdFrom } : {}),
+    ...(otherNamesFrom.length > 0 ? { otherNamesFrom } : {}),
   };
+}
+
+/**
+ * Rule 9: the fields holding other identifiers of the same model: a name-like field beside the name, under a key that
+ * says an identifier of this model (`modelId`, `displayName`, `model_arn`), not of another thing (`providerName`,
+ * `owned_by`) or of a parent (`baseModelId`), no value of which two items share.
+ */
+function otherNameColumns(seen: Seen[], nameId: string | undefined): string[] {
+  const columns = new Map<string, { values: Set<string>; covered: number }>();
+  for (const { names } of seen) {
+    for (const [column, v] of names) {
+      if (column.id === nameId || !keySaysIdentifier(column.key) || keySays(column.key, LINEAGE_WORDS)) continue;
+      let c = columns.get(column.id);
+      if (!c) columns.set(column.id, (c = { values: new Set(), covered: 0 }));
+      c.covered++;
+      c.values.add(v);
+    }
+  }
+  return [...columns].filter(([, c]) => c.values.size === c.covered).map(([id]) => id);
+}
+
+const IDENTIFIER_WORDS = words('name id identifier arn slug alias handle ref uri urn');
+const IDENTIFIER_QUALIFIERS = words('model display short full long resource canonical friendly public unique qualified api');
+
+/** Every word of the key says an identifier or qualifies one, and one says an identifier. */
+function keySaysIdentifier(key: string): boolean {
+  const said = wordsOf(key);
+  return said.some((w) => IDENTIFIER_WORDS.has(w)) && said.every((w) => IDENTIFIER_WORDS.has(w) || IDENTIFIER_QUALIFIERS.has(w));
 }
 
 /** One array read: the names it holds, its shape, and the entry that reads it (its `names` relative to the array). */

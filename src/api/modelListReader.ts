@@ -96,6 +96,11 @@ function readItem(item: unknown, entry: CompiledEntry): ItemRead | undefined | t
   const created = entry.createdFrom ? getter(entry.createdFrom)(item) : undefined;
   const model: ModelInfo = { name, kind: entry.kind ?? prefixKind(name, kind), raw: item };
   if (typeof created === 'string') model.createdAt = created;
+  // The record's other identifiers of the same model, each once (modelIdentifiers.ts matches a name against them).
+  for (const p of entry.otherNamesFrom) {
+    const v = getter(p)(item);
+    if (isModelName(v) && v !== name && !model.otherNames?.includes(v)) (model.otherNames ??= []).push(v);
+  }
   return parents ? { model, said: kind, parents, listKind: entry.kind } : { model, said: kind };
 }
 

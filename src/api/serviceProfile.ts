@@ -33,6 +33,8 @@ export interface ModelListEntry {
   parentFrom?: string[];
   /** The field of each item holding when it was made. */
   createdFrom?: string;
+  /** Fields of each item holding other identifiers of the same model (a resource name, a long provider id). */
+  otherNamesFrom?: string[];
 }
 
 export interface ModelListProfile {
@@ -150,6 +152,7 @@ export interface CompiledEntry {
   kindFrom: { path: Segment[]; map: Map<string, ModelKind> }[];
   parentFrom: Segment[][];
   createdFrom?: Segment[];
+  otherNamesFrom: Segment[][];
 }
 
 const KINDS: readonly ModelKind[] = ['base', 'custom', 'unknown'];
@@ -168,14 +171,19 @@ function path(x: unknown, what: string): Checked<Segment[]> {
 function compileEntry(x: unknown, at: string): Checked<CompiledEntry> {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return { problem: `${at} is not an object` };
   const o = x as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    if (!['names', 'kind', 'kindFrom', 'parentFrom', 'createdFrom'].includes(k)) return { problem: `${at} has an unknown field "${k}"` };
-  }
+  const known = ['names', 'kind', 'kindFrom', 'parentFrom', 'createdFrom', 'otherNamesFrom'];
+  for (const k of Object.keys(o)) if (!known.includes(k)) return { problem: `${at} has an unknown field "${k}"` };
   const names = path(o.names, `${at}.names`);
   if ('problem' in names) return names;
   const last = names.value.lastIndexOf(EACH);
   if (last < 0) return { problem: `${at}.names has no [] for the items of the list` };
-  const entry: CompiledEntry = { list: names.value.slice(0, last), field: names.value.slice(last + 1), kindFrom: [], parentFrom: [] };
+  const entry: CompiledEntry = {
+    list: names.value.slice(0, last),
+    field: names.value.slice(last + 1),
+    kindFrom: [],
+    parentFrom: [],
+    otherNamesFrom: [],
+  };
   if (o.kind !== undefined) {
     if (o.kind !== 'base' && o.kind !== 'custom') return { problem: `${at}.kind is neither "base" nor "custom"` };
     entry.kind = o.kind;
@@ -200,12 +208,14 @@ function compileEntry(x: unknown, at: string): Checked<CompiledEntry> {
       entry.kindFrom.push({ path: p.value, map: mapped });
     }
   }
-  if (o.parentFrom !== undefined) {
-    if (!Array.isArray(o.parentFrom) || o.parentFrom.length > MAX_LISTS) return { problem: `${at}.parentFrom is not a short list` };
-    for (const [i, f] of o.parentFrom.entries()) {
-      const p = path(f, `${at}.parentFrom[${i}]`);
+  for (const field of ['parentFrom', 'otherNamesFrom'] as const) {
+    const paths = o[field];
+    if (paths === undefined) continue;
+    if (!Array.isArray(paths) || paths.length > MAX_LISTS) return { problem: `${at}.${field} is not a short list` };
+    for (const [i, f] of paths.entries()) {
+      const p = path(f, `${at}.${field}[${i}]`);
       if ('problem' in p) return p;
-      entry.parentFrom.push(p.value);
+      entry[field].push(p.value);
     }
   }
   if (o.createdFrom !== undefined) {
