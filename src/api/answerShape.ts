@@ -105,6 +105,16 @@ export const LINEAGE_WORDS = words('base parent root from source origin upstream
 // What the answer says wins: a `ft:` model listed with `type: base` stays base.
 export const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
 
+/**
+ * A key that names models: a word of it says model, or every word says a kind or a type (`tunedModels`, `yours`,
+ * `base`). A list beside one under such a key, under a key that does not (`datasets`, `files`, `jobs`), is another
+ * thing's list, however like a list of names it looks (issue 36).
+ */
+export function keyNamesModels(key: string): boolean {
+  const said = wordsOf(key);
+  return said.includes('model') || (said.length > 0 && said.every((w) => TYPE_WORDS.has(w)));
+}
+
 /** The kind words say: custom when any word says custom, base when any says base (custom first: "fine_tuned_base"). */
 export function kindOfWords(words: readonly string[]): ModelKind {
   let kind: ModelKind = 'unknown';

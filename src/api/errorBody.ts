@@ -7,7 +7,7 @@
 // model, so reading it by its shape costs nothing a person could notice; and what it yields is only text shown beside
 // the status, which decides the error's kind and its fixing action on its own (http.ts).
 
-import { isHumanText, isObj, MAX_DEPTH } from './answerShape';
+import { isHumanText, isObj, MAX_DEPTH, wordsOf } from './answerShape';
 import { capText } from './types';
 
 type Json = unknown;
@@ -65,4 +65,48 @@ export function decodeErrorMessage(body: Json): string | undefined {
   }
   const said = isObj(body) || Array.isArray(body) ? textOf(body, 0) : undefined;
   return said === undefined ? undefined : capText(said, 300);
+}
+
+/**
+ * The strings and numbers of an error body (a string body included) with the key each is under, depth first: at most
+ * MAX_VALUES, within MAX_DEPTH (the body is capped before it is parsed; a deep or wide one is still read in bounded time).
+ */
+export function* valuesOf(body: unknown): Generator<[key: string | undefined, value: string | number]> {
+  let left = MAX_VALUES;
+  function* walk(v: unknown, key: string | undefined, depth: number): Generator<[string | undefined, string | number]> {
+    if (left <= 0 || depth > MAX_DEPTH) return;
+    if (typeof v === 'string' || typeof v === 'number') {
+      left--;
+      yield [key, v];
+    } else if (Array.isArray(v)) {
+      for (const x of v) yield* walk(x, key, depth + 1);
+    } else if (isObj(v)) {
+      for (const k of Object.keys(v)) yield* walk(v[k], k, depth + 1);
+    }
+  }
+  yield* walk(body, undefined, 0);
+}
+const MAX_VALUES = 200;
+
+/**
+ * Whether an error body says the API key itself is invalid: a reason code (Google's `API_KEY_INVALID`, OpenAI's
+ * `invalid_api_key`) or the words "API key not valid", "invalid API key", "API key expired". Services answer an
+ * unknown key with a 400 as often as a 401, and the person's fix is the key either way. A key of the request's data
+ * (`Field 'key' is required`, `unexpected key "x"`) is not the API key: the words must say "API key".
+ */
+export function saysKeyInvalid(body: unknown): boolean {
+  for (const [, v] of valuesOf(body)) {
+    if (typeof v !== 'string') continue;
+    if (/\s/.test(v) ? KEY_INVALID_WORDS.test(v) : v.length <= 64 && isKeyInvalidCode(wordsOf(v))) return true;
+  }
+  return false;
+}
+const KEY_INVALID_WORDS =
+  /\b(?:invalid|incorrect|expired|unknown)\s+api[\s_-]?key\b|\bapi[\s_-]?key\s+(?:(?:is|was|has|provided)\s+)?(?:not\s+valid|invalid|expired|incorrect|not\s+recognized)\b/i;
+const KEY_INVALID_STATES = new Set(['invalid', 'incorrect', 'expired', 'unknown']);
+
+/** A code's words name the API key and say it is invalid: API_KEY_INVALID, invalid_api_key, ApiKeyExpired. */
+function isKeyInvalidCode(words: readonly string[]): boolean {
+  const key = words.includes('apikey') || words.some((w, i) => w === 'api' && words[i + 1] === 'key');
+  return key && words.some((w) => KEY_INVALID_STATES.has(w));
 }

@@ -26,7 +26,8 @@ import {
 } from './errors';
 import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
 import { excerpt, redact, registerSecret } from './redact';
-import { parseRetryAfter } from './rateLimit';
+import { saysKeyInvalid } from './errorBody';
+import { parseRetryAfter, retryAfterInBody } from './rateLimit';
 import { redirectAdvice } from './redirectAdvice';
 import { normaliseBaseUrl } from './urlPolicy';
 import { exactWaitText, waitText } from './waitText';
@@ -372,12 +373,14 @@ export class HttpClient {
     const said = decodeErrorMessage(body);
     const server = said ? `: ${redact(said)}` : '';
     const detail = excerpt(body);
-    if (status === 401 || status === 403) {
+    // A 400 whose words or reason code say the API key is invalid (Google's API_KEY_INVALID) is the key's fault too.
+    if (status === 401 || status === 403 || (status === 400 && saysKeyInvalid(body))) {
       return new AuthError(`The service refused the API key (${status})${server}. Set a valid key.`, { status, detail });
     }
     // Any status may carry Retry-After (a 503 during maintenance does): it is kept on the error whatever the class; a
     // 429's quota fields (RateLimit, X-RateLimit-Reset) say the same (rateLimit.ts).
-    const retryAfterMs = parseRetryAfter(headers, this.now(), status);
+    // A wait stated only in the body (Google's RetryInfo, `retry_after`, "try again in 20s") counts as the header's.
+    const retryAfterMs = parseRetryAfter(headers, this.now(), status) ?? retryAfterInBody(body);
     const wait = retryAfterMs !== undefined ? ` Try again in ${waitText(retryAfterMs)}.` : '';
     if (status === 429) {
       return new RateLimitError(`${what}: too many requests (429)${server}.${wait}`, { status, detail, retryAfterMs });

@@ -13,7 +13,9 @@
 //     `owned_by: "org-…"`): the profile must read the very answer it came from, and a value it cannot map would make
 //     it refuse that answer. Else a field naming another model under a key that says a parent (custom, with its
 //     lineage).
-//  5. Groups: two or more lists of one shape side by side, or lists under keys that say a kind (`foundation_models`,
+//  5. Beside a list under a key that names models (`models`, `tunedModels`, `yours`), a list under a key that does not
+//     (`datasets`, `files`, `jobs`) is another thing's, however like names its items look, and is not searched.
+//     Groups: two or more lists of one shape side by side, or lists under keys that say a kind (`foundation_models`,
 //     `tunedModels`), or an array of records each holding a list (its record says the kind in a value). The group's
 //     word wins. A group whose key says no kind, beside one whose key says custom, and whose items name no parent, is
 //     base (`{models, tunedModels}`): the service split its models by kind and named only the custom ones.
@@ -24,6 +26,9 @@
 //     both): the person chooses (modelListChoices), the extension does not guess.
 //  8. A name left unsaid is custom when it starts with `ft:` or `custom:`, else 'unknown' (modelListReader.ts);
 //     duplicates keep the first.
+//  9. A record's other identifiers of the same model (a short id beside an ARN, a display name beside a resource name)
+//     are kept: name-like fields under keys that say an identifier of this model, never an owner's or a parent's, no
+//     value of which two items share (otherNameColumns).
 // No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 
 import {
@@ -32,10 +37,12 @@ import {
   isObj,
   isTypeValue,
   isModelName,
+  keyNamesModels,
   keySays,
   kindOfWords,
   LINEAGE_WORDS,
   MAX_DEPTH,
+  words,
   wordsOf,
   type Obj,
 } from './answerShape';
@@ -141,6 +148,7 @@ function itemFields(seen: Seen[], nameId: string | undefined): Omit<ModelListEnt
       if (map && !map.has(value)) map.set(value, 'unknown');
     }
   }
+  const otherNamesFrom = otherNameColumns(seen, nameId);
   const kindFrom: KindSource[] = [];
   for (const [from, map] of kinds) {
     let said = false;
@@ -151,7 +159,36 @@ function itemFields(seen: Seen[], nameId: string | undefined): Omit<ModelListEnt
     ...(kindFrom.length > 0 ? { kindFrom } : {}),
     ...(parents.length > 0 ? { parentFrom: parents } : {}),
     ...(createdFrom !== undefined ? { createdFrom } : {}),
+    ...(otherNamesFrom.length > 0 ? { otherNamesFrom } : {}),
   };
+}
+
+/**
+ * Rule 9: the fields holding other identifiers of the same model: a name-like field beside the name, under a key that
+ * says an identifier of this model (`modelId`, `displayName`, `model_arn`), not of another thing (`providerName`,
+ * `owned_by`) or of a parent (`baseModelId`), no value of which two items share.
+ */
+function otherNameColumns(seen: Seen[], nameId: string | undefined): string[] {
+  const columns = new Map<string, { values: Set<string>; covered: number }>();
+  for (const { names } of seen) {
+    for (const [column, v] of names) {
+      if (column.id === nameId || !keySaysIdentifier(column.key) || keySays(column.key, LINEAGE_WORDS)) continue;
+      let c = columns.get(column.id);
+      if (!c) columns.set(column.id, (c = { values: new Set(), covered: 0 }));
+      c.covered++;
+      c.values.add(v);
+    }
+  }
+  return [...columns].filter(([, c]) => c.values.size === c.covered).map(([id]) => id);
+}
+
+const IDENTIFIER_WORDS = words('name id identifier arn slug alias handle ref uri urn');
+const IDENTIFIER_QUALIFIERS = words('model display short full long resource canonical friendly public unique qualified api');
+
+/** Every word of the key says an identifier or qualifies one, and one says an identifier. */
+function keySaysIdentifier(key: string): boolean {
+  const said = wordsOf(key);
+  return said.some((w) => IDENTIFIER_WORDS.has(w)) && said.every((w) => IDENTIFIER_WORDS.has(w) || IDENTIFIER_QUALIFIERS.has(w));
 }
 
 /** One array read: the names it holds, its shape, and the entry that reads it (its `names` relative to the array). */
@@ -224,7 +261,10 @@ function findLists(v: unknown, path: Segment[], depth: number, forced: ModelKind
     return;
   }
   if (!isObj(v)) return;
-  const lists = Object.entries(v).filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && readArray(e[1]) !== undefined);
+  // Beside a list under a key that names models, what other keys hold is another thing's (`datasets`, `files`).
+  let fields = Object.entries(v);
+  if (fields.some(([k, x]) => Array.isArray(x) && keyNamesModels(k))) fields = fields.filter(([k]) => keyNamesModels(k));
+  const lists = fields.filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && readArray(e[1]) !== undefined);
   // Groups hold entries of one shape (all strings, or records named by the same field); `tags: ["fast"]` beside a list
   // of records is not a group of models.
   const shapes = new Set(lists.filter(([, l]) => l.length > 0).map(([, l]) => readArray(l)!.shape));
@@ -240,7 +280,7 @@ function findLists(v: unknown, path: Segment[], depth: number, forced: ModelKind
     out.push(candidate);
     return;
   }
-  for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) findLists(x, [...path, k], depth + 1, forced, out);
+  for (const [k, x] of fields) if (typeof x === 'object' && x !== null) findLists(x, [...path, k], depth + 1, forced, out);
 }
 
 function merged(path: Segment[], parts: ListCandidate[]): ListCandidate {

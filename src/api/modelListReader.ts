@@ -9,7 +9,7 @@
 // Names are checked as the inference checks them (isModelName): a value that is no usable name is never listed. A
 // parent field's value is a parent only when it is a name the same answer lists (a family id or a version tag is not).
 
-import { CUSTOM_NAME_PREFIX, isModelName, isObj } from './answerShape';
+import { CUSTOM_NAME_PREFIX, isModelName, isObj, keyNamesModels } from './answerShape';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
 import { compiledEntries, type CompiledEntry, type ModelListProfile } from './serviceProfile';
 import type { ModelInfo, ModelKind } from './types';
@@ -96,6 +96,11 @@ function readItem(item: unknown, entry: CompiledEntry): ItemRead | undefined | t
   const created = entry.createdFrom ? getter(entry.createdFrom)(item) : undefined;
   const model: ModelInfo = { name, kind: entry.kind ?? prefixKind(name, kind), raw: item };
   if (typeof created === 'string') model.createdAt = created;
+  // The record's other identifiers of the same model, each once (modelIdentifiers.ts matches a name against them).
+  for (const p of entry.otherNamesFrom) {
+    const v = getter(p)(item);
+    if (isModelName(v) && v !== name && !model.otherNames?.includes(v)) (model.otherNames ??= []).push(v);
+  }
   return parents ? { model, said: kind, parents, listKind: entry.kind } : { model, said: kind };
 }
 
@@ -115,6 +120,8 @@ function missesSiblingList(body: unknown, entries: readonly CompiledEntry[]): bo
     for (const k in holder) {
       const v = holder[k];
       if (k === last || !Array.isArray(v) || v.length === 0 || !isModelName(valueAt(v[0], entry.field))) continue;
+      // Beside a list under a key naming models, a list under one that does not is another thing's (`datasets`).
+      if (keyNamesModels(last) && !keyNamesModels(k)) continue;
       read ??= new Set(entries.map((e) => formatPath(e.list)));
       if (!read.has(formatPath([...holderPath, k]))) return true;
     }

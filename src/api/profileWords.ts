@@ -22,6 +22,7 @@ function entryWords(e: ModelListEntry, samples?: readonly string[]): string {
     parts.push(`kind from ${cap(k.from)}: ${shown.join(', ')}`);
   }
   if (e.parentFrom?.length) parts.push(`made from ${e.parentFrom.map(cap).join(' or ')}`);
+  if (e.otherNamesFrom?.length) parts.push(`also named by ${e.otherNamesFrom.map(cap).join(', ')}`);
   return parts.join('; ');
 }
 

@@ -8,6 +8,11 @@ export interface ModelInfo {
   kind: ModelKind;
   baseModel?: string;
   createdAt?: string;
+  /**
+   * The record's other identifiers of the same model (a short name beside a resource name `models/…`, a long provider
+   * id beside a display name): shown in the tooltip, and a name asked for matches any of them (modelIdentifiers.ts).
+   */
+  otherNames?: string[];
   raw: unknown;
 }
 

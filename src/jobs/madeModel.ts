@@ -14,6 +14,9 @@
 //  - never a model the list says is a base model, the job's own base model, or a name another job of this service
 //    already made (`claimed`);
 //  - the exact name before a derived one; two derived names and no exact one: neither (it cannot tell which).
+// A model record may carry other identifiers beside the name it leads with (modelIdentifiers.ts): each rule holds for
+// any of them, and the model found is named as the list leads with it.
+import { identifiersOf, isNamed } from '../api/modelIdentifiers';
 import type { ModelInfo } from '../api/types';
 
 export interface MadeModelQuery {
@@ -28,12 +31,18 @@ const NAMESPACE_END = new Set([':', '/']);
 const TAG_START = new Set([':', '@', '-', '_', '.', '+']);
 
 /** The listed name the job made, or undefined when none can be told for sure. */
-export function findMadeModel(query: MadeModelQuery, listed: readonly Pick<ModelInfo, 'name' | 'kind'>[]): string | undefined {
+export function findMadeModel(
+  query: MadeModelQuery,
+  listed: readonly Pick<ModelInfo, 'name' | 'kind' | 'otherNames'>[],
+): string | undefined {
   const { requested } = query;
   if (requested === '') return undefined;
-  const candidates = listed.filter((m) => m.kind !== 'base' && m.name !== query.baseModel && !query.claimed.has(m.name));
-  if (candidates.some((m) => m.name === requested)) return requested;
-  const derived = new Set(candidates.filter((m) => isDerivedName(m.name, requested)).map((m) => m.name));
+  const candidates = listed.filter(
+    (m) => m.kind !== 'base' && !identifiersOf(m).some((n) => n === query.baseModel || query.claimed.has(n)),
+  );
+  const exact = candidates.find((m) => isNamed(m, requested));
+  if (exact) return exact.name;
+  const derived = new Set(candidates.filter((m) => identifiersOf(m).some((n) => isDerivedName(n, requested))).map((m) => m.name));
   return derived.size === 1 ? [...derived][0] : undefined;
 }
 

@@ -1,4 +1,5 @@
 // API keys, what each may use, and GET /cr/get_allowed_models in every body shape a client may meet.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendDetail, sendJson } from './http-util';
 import { ownerId } from './storage';
@@ -90,6 +91,11 @@ function withNameField(record: ModelRecord, field: string): Record<string, unkno
   return { [field]: name, ...rest };
 }
 
+/** A made-up resource name of a model: nothing of its name shows in it. */
+function resourceName(name: string): string {
+  return `accounts/emulator/models/m-${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}
+
 export function shapeModelList(list: ModelRecord[], shape: ModelListShape): unknown {
   switch (shape) {
     case 'strings':
@@ -140,6 +146,18 @@ export function shapeModelList(list: ModelRecord[], shape: ModelListShape): unkn
             usage: { requests: 0 },
           })),
         },
+      };
+    case 'resource-names':
+      // A resource name the service made up leads each record; the model's own name is beside it (issue 36, item 8).
+      // For listing only: requests name models by their own name.
+      return {
+        models: list.map((r) => ({
+          name: resourceName(r.model_name),
+          model_id: r.model_name,
+          type: r.type,
+          ...(r.base_model ? { base_model: resourceName(r.base_model) } : {}),
+          ...(r.created_at ? { create_time: r.created_at } : {}),
+        })),
       };
     case 'two-lists': {
       // A service that lists every model and, beside it, the models it features: today all of them. Equally good

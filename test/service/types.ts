@@ -20,6 +20,7 @@ export type ModelListShape =
   | 'grouped-by-kind' // {"foundation_models": [...], "yourModels": [...]}
   | 'nested-handles' // {"payload": {"catalogue": [{"handle", "owner", "flavour", "derived_from"}]}}
   | 'nested-results' // {"results": {"items": [{"model": {"id", "tier": "foundation"|"fine-tuned"}}]}} (issue 27)
+  | 'resource-names' // {"models": [{"name": "accounts/emulator/models/m-<hash>", "model_id": "<its name>"}]} (issue 36)
   | 'two-lists' // {"available": {"items": [...]}, "featured": {"items": [...]}}: the same models twice, read two ways
   | 'unreadable'; // a 200 that lists nothing readable: {"catalogue": "see the documentation"}
 

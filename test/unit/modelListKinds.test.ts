@@ -211,3 +211,52 @@ describe('model list: a parent is a model the answer lists, never a family', () 
     assert.deepEqual(by('data[].alias')?.parentFrom, ['parent']);
   });
 });
+
+describe('model list: a list named for something else beside one named for models is not models (issue 36, item 7)', () => {
+  const names = (body: unknown) => readModelList(body).models.map((m) => m.name);
+
+  it('{models, datasets} of one shape: the datasets are not listed as models', () => {
+    assert.deepEqual(names({ models: ['a-1', 'b-2'], datasets: ['ds-1', 'ds-2'] }), ['a-1', 'b-2']);
+    // However many more datasets there are: the key says what they are, not their count.
+    assert.deepEqual(names({ datasets: ['ds-1', 'ds-2', 'ds-3'], models: ['a-1', 'b-2'] }), ['a-1', 'b-2']);
+  });
+
+  it('records too, and lists saying a kind stand for models (files, jobs, fine-tuned datasets do not)', () => {
+    const body = {
+      foundation_models: [{ id: 'base-1' }, { id: 'base-2' }],
+      yours: [{ id: 'mine-1' }],
+      files: [{ id: 'file-1' }, { id: 'file-2' }],
+      jobs: [{ id: 'job-1' }],
+      fine_tuned_datasets: [{ id: 'ds-1' }],
+    };
+    assert.deepEqual(
+      readModelList(body).models.map((m) => `${m.name}:${m.kind}`),
+      ['base-1:base', 'base-2:base', 'mine-1:custom'],
+    );
+  });
+
+  it('the profile read from such an answer reads the next one the same way, the other lists still beside it', () => {
+    const first = readModelList({ models: ['a-1', 'b-2'], datasets: ['ds-1', 'ds-2'] });
+    assert.ok(first.profile);
+    const next = readModelList({ models: ['a-1', 'b-2', 'c-3'], datasets: ['ds-1', 'ds-2', 'ds-9'] }, first.profile);
+    assert.deepEqual(
+      next.models.map((m) => m.name),
+      ['a-1', 'b-2', 'c-3'],
+    );
+    assert.equal(next.change, undefined);
+    // Records named by the same field: the profile's reader does not take the datasets for a group it was not inferred
+    // with (which would infer again at every answer).
+    const records = (ids: string[]) => ids.map((id) => ({ id }));
+    const body = { models: records(['a-1', 'b-2']), datasets: records(['ds-1', 'ds-2']) };
+    const byRecords = readModelList(body);
+    assert.ok(byRecords.profile);
+    assert.deepEqual(
+      readModelsByProfile(body, byRecords.profile)?.map((m) => m.name),
+      ['a-1', 'b-2'],
+    );
+  });
+
+  it('lists none of whose keys names models stay a group, as before', () => {
+    assert.deepEqual(names({ alpha: ['a-1', 'b-2'], beta: ['c-3'] }), ['a-1', 'b-2', 'c-3']);
+  });
+});

@@ -95,21 +95,30 @@ describe('rate-limit headers: the poller waits what the service said', () => {
   const tmp = tempDir('hr-ratelimit-');
   // The errors are the client's own, built from the headers the way every answer's are (HttpClient.statusError).
   const http = new HttpClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' });
-  const refusal = (headers: Record<string, string>) => http.statusError('Checking the evaluation', 429, headers, { detail: 'slow down' });
+  const refusal = (headers: Record<string, string>, body: unknown = { detail: 'slow down' }) =>
+    http.statusError('Checking the evaluation', 429, headers, body);
 
-  const cases: [string, () => Record<string, string>, number][] = [
+  const cases: [string, () => Record<string, string>, number, unknown?][] = [
     ['Retry-After', () => ({ 'retry-after': '45' }), 45_000],
     ['X-RateLimit-Reset (epoch seconds)', () => ({ 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 45) }), 45_000],
     ['IETF RateLimit', () => ({ ratelimit: '"default";r=0;t=45' }), 45_000],
+    // No header: the wait is stated only in the body (issue 36, item 7).
+    [
+      "the body's RetryInfo",
+      () => ({}),
+      45_000,
+      { error: { code: 429, details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '45s' }] } },
+    ],
+    ["the body's words", () => ({}), 45_000, { error: { message: 'Rate limit reached. Please try again in 45s.' } }],
   ];
-  for (const [name, headers, wait] of cases) {
+  for (const [name, headers, wait, body] of cases) {
     it(`${name}: no request before the reset, one right after it, none earlier through Refresh`, async () => {
       const clock = new FakeClock();
       const jobs = new FakeJobs(clock);
       const source = new FakeSource(clock);
       jobs.add('evaluation', 'e');
       let limited = true;
-      source.answer = () => (limited ? refusal(headers()) : { state: 'running' });
+      source.answer = () => (limited ? refusal(headers(), body) : { state: 'running' });
       const logs: string[] = [];
       const p = new JobPoller({
         connect: async () => ({ scope: SCOPE, source: source.as('A') }),

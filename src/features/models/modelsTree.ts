@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { NetworkError, TimeoutError } from '../../api/errors';
 import { redact } from '../../api/redact';
 import { COMMANDS } from '../../contributions';
+import { identifiersOf } from '../../api/modelIdentifiers';
 import type { ModelInfo } from '../../api/types';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { NotConfiguredError } from '../../connection/session';
@@ -11,11 +12,12 @@ import { VIEW_MODELS, type Services } from '../../services';
 import { classifyError, FIXES } from '../../util/classifyError';
 import { withProgress } from '../../util/notify';
 import { untrustedText } from '../../util/untrustedText';
-import { formatAccuracy, lastSegment } from '../../jobs/jobFormat';
+import { formatAccuracy } from '../../jobs/jobFormat';
 import { latestEvaluations } from '../../jobs/evaluationHistory';
 import { lineageLines, lineageOrigins } from '../../jobs/lineage';
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
 import { markWalkthroughStep } from '../../util/walkthroughStep';
+import { shownNames } from './modelLabel';
 
 export type ModelsNode = GroupNode | ModelNode | ErrorNode;
 
@@ -34,7 +36,7 @@ export interface ModelNode {
   history: JobRecord[];
   /** The finetune job of this extension that created the model, when it recorded a lineage. */
   origin?: JobRecord;
-  /** What the row shows: the name's last segment when it is resource-style and no other model's is the same. */
+  /** What the row shows: the shortest readable identifier no other model shares (modelLabel.ts). */
   label?: string;
 }
 
@@ -214,15 +216,15 @@ export function buildRoots(state: LoadState, jobsOf: (scope: string) => JobRecor
   const evaluations = latestEvaluations(jobs);
   const ours = new Set(jobs.filter((j) => j.kind === 'finetune').map((j) => j.modelName));
   const origins = lineageOrigins(jobs);
-  // `models/x` and `tunedModels/x` would show alike: such names keep their whole form.
-  const shortCount = new Map<string, number>();
-  for (const { name } of state.models) shortCount.set(lastSegment(name), (shortCount.get(lastSegment(name)) ?? 0) + 1);
-  const nodes: ModelNode[] = state.models.map((model) => {
-    const history = evaluations.get(model.name) ?? [];
-    const kind = model.kind !== 'unknown' ? model.kind : ours.has(model.name) ? 'custom' : 'unknown';
-    const origin = origins.get(model.name);
-    const short = lastSegment(model.name);
-    const label = shortCount.get(short) === 1 ? short : model.name;
+  // The shortest readable identifier no other model shares (`models/x` and `tunedModels/x` keep their whole form).
+  const labels = shownNames(state.models);
+  const nodes: ModelNode[] = state.models.map((model, i) => {
+    // A job or an evaluation may name the model by any of its identifiers (the one its status said).
+    const names = identifiersOf(model);
+    const history = names.map((n) => evaluations.get(n)).find((h) => h?.length) ?? [];
+    const kind = model.kind !== 'unknown' ? model.kind : names.some((n) => ours.has(n)) ? 'custom' : 'unknown';
+    const origin = names.map((n) => origins.get(n)).find((o) => o !== undefined);
+    const label = labels[i]!;
     return { type: 'model', model, kind, latest: history[0], history, label, ...(origin ? { origin } : {}) };
   });
   const byName = (a: ModelNode, b: ModelNode) => a.model.name.localeCompare(b.model.name);
@@ -287,7 +289,7 @@ function errorRows(error: unknown): ModelsNode[] {
 
 function modelItem(node: ModelNode): vscode.TreeItem {
   const { model, kind, latest } = node;
-  // A resource-style name shows its last segment (the tooltip starts with the whole name).
+  // The shortest readable identifier (the tooltip starts with the whole name the list leads with, then the others).
   const name = untrustedText(node.label ?? model.name);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `model:${model.name}`;
@@ -317,6 +319,7 @@ export function modelTooltip(node: ModelNode): string {
     untrustedText(model.name),
     kind === 'custom' ? vscode.l10n.t('Custom model') : kind === 'base' ? vscode.l10n.t('Base model') : vscode.l10n.t('Model'),
   ];
+  if (model.otherNames?.length) lines.splice(1, 0, ...model.otherNames.map((n) => vscode.l10n.t('Also: {0}', untrustedText(n))));
   if (model.baseModel) lines.push(vscode.l10n.t('Base: {0}', untrustedText(model.baseModel)));
   if (model.createdAt) lines.push(vscode.l10n.t('Created: {0}', untrustedText(model.createdAt)));
   if (node.origin?.lineage) lines.push('', vscode.l10n.t('Lineage'), ...lineageLines(node.origin.lineage, node.origin.finishedAt));
