@@ -325,6 +325,11 @@ export class ServiceClient {
     if (learned) this.profiles?.readJobStatus(part, learned);
   }
 
+  /** The last status answer this client read of a job, if it still keeps it: what Choose How to Read… shows. */
+  lastStatusAnswer(kind: 'finetune' | 'evaluation', jobId: string): unknown {
+    return this.statusMemory[kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus'].previous(jobId);
+  }
+
   /** A status read; one nothing could read is handed to the book first, for the person to choose how to read it. */
   private readStatus<T>(part: JobStatusPart, body: unknown, read: () => T): T {
     try {

@@ -14,7 +14,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceClient } from '../../src/api/client';
 import * as inference from '../../src/api/jobStatusInference';
+import { JobStatusMemory } from '../../src/api/jobStatusMemory';
 import type { JobStatusPart, JobStatusProfile } from '../../src/api/jobStatusProfile';
+import { readJobStatus } from '../../src/api/jobStatusReading';
 import { JobPoller } from '../../src/jobs/jobPoller';
 import { jobDescription } from '../../src/jobs/jobFormat';
 import { emptyProfileBook, KEY } from './helpers';
@@ -206,5 +208,62 @@ describe('job statuses across polls (issue 36 item 8)', () => {
     await follow('ft-8', [{ id: 'ft-8', state: 'queued', pct: '0%' }]);
     for (let i = 0; i < 40; i++) await poll();
     assert.equal(jobs.byId('ft-8').unmovedSince, undefined);
+  });
+});
+
+describe('job statuses across polls: what is not learned', () => {
+  /** Reads `answers` of one job in turn with one memory, each by the profile the last one left. */
+  function readAll(answers: unknown[], first?: JobStatusProfile) {
+    const memory = new JobStatusMemory();
+    let profile = first;
+    const changes: string[] = [];
+    const reads = answers.map((body) => {
+      const r = readJobStatus('finetuneStatus', body, profile, { jobId: 'j', memory });
+      profile = r.profile;
+      if (r.change !== undefined) changes.push(r.change);
+      return r.read;
+    });
+    return { reads, profile: profile!, changes };
+  }
+
+  it('a word said before progress reached its end is no end, though it is said at the end too', () => {
+    const { reads, profile } = readAll([answer('j', 'BAKING', 100), answer('j', 'BAKING', 200), answer('j', 'BAKING', 300)]);
+    assert.deepEqual(
+      reads.map((r) => [r.state, Math.round(r.progress ?? -1)]),
+      [
+        ['unknown', 46],
+        ['unknown', 67],
+        ['unknown', 100],
+      ],
+    );
+    assert.equal(profile.states, undefined);
+  });
+
+  it("a setting's profile is read as given: its fixed percent stays the progress, and no word is learned", () => {
+    const setting: JobStatusProfile = { by: 'setting', state: 'state', percent: 'completion_percent' };
+    const { reads, profile, changes } = readAll(
+      [answer('j', 'RUNNING', 100), answer('j', 'RUNNING', 200), answer('j', 'DONE_DEPLOYING', 300)],
+      setting,
+    );
+    assert.deepEqual(
+      reads.map((r) => [r.state, r.progress]),
+      [
+        ['running', 46],
+        ['running', 46],
+        ['unknown', 46],
+      ],
+    );
+    assert.equal(profile, setting);
+    assert.deepEqual(changes, []);
+  });
+
+  it('two readings that both move keep the one read first', () => {
+    const both = (n: number) => ({ state: 'RUNNING', pct: n, metrics: { step: n * 3, total_steps: 300 } });
+    const { reads, profile } = readAll([both(10), both(20), both(30)]);
+    assert.deepEqual(
+      reads.map((r) => r.progress),
+      [10, 20, 30],
+    );
+    assert.equal(profile.percent, 'pct');
   });
 });
