@@ -267,3 +267,27 @@ describe('job statuses across polls: what is not learned', () => {
     assert.equal(profile.percent, 'pct');
   });
 });
+
+describe('job statuses across polls: the row of a reading that does not move', () => {
+  it("offers Choose How to Read… on a followed row marked unmoved (package.json's menus of the Jobs view)", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile(new URL('../../../package.json', `file://${__dirname}/`), 'utf8')) as {
+      contributes: { menus: Record<string, { command?: string; when?: string; group?: string }[]> };
+    };
+    const entries = (pkg.contributes.menus['view/item/context'] ?? []).filter(
+      (m) => m.command === 'hostedReasoning.chooseHowToReadJob' && m.when?.includes('view == hostedReasoning.jobs'),
+    );
+    assert.ok(entries.length > 0, 'no Choose How to Read… on the Jobs view rows');
+    // The row's contextValue as jobsTree.ts writes it for a followed running finetune whose reading does not move.
+    const row = 'job finetune running followed unmoved';
+    const takes = (when: string) => [...when.matchAll(/viewItem =~ \/(.+?)\/(?=\s|$)/g)].every((m) => new RegExp(m[1]!).test(row));
+    assert.ok(
+      entries.some((m) => m.group?.startsWith('inline') && takes(m.when!)),
+      'not inline on the row',
+    );
+    assert.ok(
+      entries.some((m) => !m.group?.startsWith('inline') && takes(m.when!)),
+      "not in the row's menu",
+    );
+  });
+});
