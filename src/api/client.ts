@@ -9,6 +9,8 @@ import { HttpClient, type CallOptions, type HttpConfig } from './http';
 import { readStartedJob, type StartAnswer } from './startedJob';
 import { readModelList } from './modelListReading';
 import { readEvaluationStatus, readFinetuneStatus } from './jobStatus';
+import { endWordLearned } from './jobStatusLearning';
+import { JobStatusMemory } from './jobStatusMemory';
 import type { JobStatusPart } from './jobStatusProfile';
 import type { ProfileBook } from './profileBook';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
@@ -96,6 +98,11 @@ async function* untilAborted<T>(pieces: AsyncIterable<T>, signal: AbortSignal | 
 
 export class ServiceClient {
   readonly http: HttpClient;
+  /** What each status endpoint's answers taught between polls (jobStatusMemory.ts). */
+  private readonly statusMemory: Record<JobStatusPart, JobStatusMemory> = {
+    finetuneStatus: new JobStatusMemory(),
+    evaluationStatus: new JobStatusMemory(),
+  };
 
   constructor(
     config: HttpConfig,
@@ -261,7 +268,7 @@ export class ServiceClient {
   async getFinetuneStatus(jobId: string, opts: CallOptions = {}): Promise<FinetuneStatus> {
     const raw = await this.http.getJson('Checking the finetuning job', PATHS.finetuneStatus, { job_id: jobId }, opts);
     const { status, profile, change } = this.readStatus('finetuneStatus', raw, () =>
-      readFinetuneStatus(jobId, raw, this.profiles?.jobStatus('finetuneStatus')),
+      readFinetuneStatus(jobId, raw, this.profiles?.jobStatus('finetuneStatus'), this.statusMemory.finetuneStatus),
     );
     if (change !== undefined) this.profiles?.readJobStatus('finetuneStatus', { profile, change });
     return status;
@@ -301,10 +308,26 @@ export class ServiceClient {
   async getEvaluationStatus(jobId: string, opts: CallOptions = {}): Promise<EvaluationStatus> {
     const raw = await this.http.getJson('Checking the evaluation', PATHS.evaluateStatus, { job_id: jobId }, opts);
     const { status, profile, change } = this.readStatus('evaluationStatus', raw, () =>
-      readEvaluationStatus(jobId, raw, this.profiles?.jobStatus('evaluationStatus')),
+      readEvaluationStatus(jobId, raw, this.profiles?.jobStatus('evaluationStatus'), this.statusMemory.evaluationStatus),
     );
     if (change !== undefined) this.profiles?.readJobStatus('evaluationStatus', { profile, change });
     return status;
+  }
+
+  /**
+   * A job ended otherwise (a finetune's made model was listed) while its status said `word`, which nothing reads: the
+   * word is learned as an end in the kept profile (jobStatusLearning.ts), so the next job that says it ends at once.
+   */
+  learnEndWord(kind: 'finetune' | 'evaluation', word: string): void {
+    const part: JobStatusPart = kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus';
+    const known = this.profiles?.jobStatus(part);
+    const learned = known && endWordLearned(kind === 'finetune' ? 'finetune status' : 'evaluation status', known, word);
+    if (learned) this.profiles?.readJobStatus(part, learned);
+  }
+
+  /** The last status answer this client read of a job, if it still keeps it: what Choose How to Read… shows. */
+  lastStatusAnswer(kind: 'finetune' | 'evaluation', jobId: string): unknown {
+    return this.statusMemory[kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus'].previous(jobId);
   }
 
   /** A status read; one nothing could read is handed to the book first, for the person to choose how to read it. */

@@ -6,6 +6,7 @@ import { excerpt } from './redact';
 import { answerReader } from './errors';
 import { isObj } from './answerShape';
 import type { JobStatusProfile } from './jobStatusProfile';
+import type { JobStatusMemory } from './jobStatusMemory';
 import { readJobStatus } from './jobStatusReading';
 import { capText } from './types';
 import type { EvaluationResult, EvaluationStatus, FinetuneStatus } from './types';
@@ -23,8 +24,9 @@ export const readFinetuneStatus = answerReader(function readFinetuneStatus(
   jobId: string,
   body: unknown,
   known?: JobStatusProfile,
+  memory?: JobStatusMemory,
 ): StatusReading<FinetuneStatus> {
-  const { read, profile, change } = readJobStatus('finetuneStatus', body, known);
+  const { read, profile, change } = readJobStatus('finetuneStatus', body, known, memory && { jobId, memory });
   const status: FinetuneStatus = {
     jobId,
     state: read.state,
@@ -47,8 +49,9 @@ export const readEvaluationStatus = answerReader(function readEvaluationStatus(
   jobId: string,
   body: unknown,
   known?: JobStatusProfile,
+  memory?: JobStatusMemory,
 ): StatusReading<EvaluationStatus> {
-  const { read, profile, change } = readJobStatus('evaluationStatus', body, known);
+  const { read, profile, change } = readJobStatus('evaluationStatus', body, known, memory && { jobId, memory });
   const { state, rawState } = read;
   // How far a running evaluation is, when the service says it (the spec does not): read as a finetune's, for its time left.
   const progress =

@@ -68,6 +68,8 @@ const SPEC_MODEL_NAMES = new Set(['model_name', 'modelName']);
 const MAX_COUNT = 1e9;
 const PERCENT_TEXT = /^\s*\d+(?:\.\d+)?\s*%\s*$/;
 const STATE_LIKE = /^[A-Za-z][A-Za-z0-9 _.-]{0,63}$/;
+/** Most progress readings compared across polls. */
+const MAX_CANDIDATES = 16;
 /** Most paths kept for the made model. */
 const MAX_MADE_PATHS = 4;
 
@@ -160,6 +162,30 @@ function progressPaths(fields: Field[]): Pick<JobStatusProfile, 'percent' | 'fra
   const fraction = percent ? undefined : fields.find((f) => numberOf(f.value) !== undefined && keySays(f.key, PROGRESS_KEY));
   // Counts are looked for beside a percent too: they say whether the job finished when no word says it.
   return { ...(percent ? { percent: pathOf(percent) } : {}), ...(fraction ? { fraction: pathOf(fraction) } : {}), ...countPaths(fields) };
+}
+
+/** Progress readings a progress key or a percent text comes with. */
+const isPercentField = (f: Field) =>
+  (typeof f.value === 'string' && f.value.length < 40 && PERCENT_TEXT.test(f.value)) ||
+  (numberOf(f.value) !== undefined && keySays(f.key, PERCENT_KEY));
+
+/**
+ * Every progress reading rule 4 finds in an answer, each as the progress part of a profile: its percents, fractions
+ * and pair of counts, outside model records. Which of them is the job's progress is the one that moves across polls
+ * (jobStatusLearning.ts), which one answer cannot tell.
+ */
+export function progressCandidates(body: unknown): Pick<JobStatusProfile, 'percent' | 'fraction' | 'done' | 'total'>[] {
+  if (!isObj(body)) return [];
+  const fields = fieldsOf(body).filter((f) => !f.inModel);
+  const out: Pick<JobStatusProfile, 'percent' | 'fraction' | 'done' | 'total'>[] = [];
+  for (const f of fields) {
+    if (out.length >= MAX_CANDIDATES) break;
+    if (isPercentField(f)) out.push({ percent: pathOf(f) });
+    else if (numberOf(f.value) !== undefined && keySays(f.key, PROGRESS_KEY)) out.push({ fraction: pathOf(f) });
+  }
+  const counts = countPaths(fields);
+  if (counts.done !== undefined) out.push(counts);
+  return out;
 }
 
 /** Rule 4's pairs of counts: the paths of the done and total counts. */

@@ -6,10 +6,17 @@
 // changed that way, so every later answer is read the same way; only an answer that no longer fits replaces the
 // profile, or, for an inferred one, an answer it may grow from whose state is at a place the inference ranks higher
 // (grown). A profile written in the setting is read as given.
+// With a memory of the endpoint's answers (jobStatusMemory.ts, the client's): a running job's answers are grown from
+// once per place (state, word and stage) for a profile, not at every poll because they lack a part (a service that
+// says no progress at all would be inferred at each); and what two answers of one job teach is learned
+// (jobStatusLearning.ts: the progress that moves, a word that only comes last). Without one (a single answer read,
+// the benchmarks), each answer is read as if it were the first.
 
 import { familyFor } from './families';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
 import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
+import { learnAcrossPolls } from './jobStatusLearning';
+import type { JobStatusMemory } from './jobStatusMemory';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
 import { describeJobStatusProfile } from './profileWords';
 import { isTerminal } from './types';
@@ -28,12 +35,33 @@ const SINGLE_PARTS = ['finished', 'message', 'error', 'modelState', 'result'] as
 const PROGRESS_PARTS = ['percent', 'fraction', 'done', 'total'] as const;
 const MAX_MADE_PATHS = 4;
 
+/** Which job an answer is of, and the memory of the endpoint's answers it is read with (see the header). */
+export interface JobSeen {
+  jobId: string;
+  memory: JobStatusMemory;
+}
+
 /** Reads a status by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
-export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobStatusProfile): JobStatusReading {
+export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobStatusProfile, seen?: JobSeen): JobStatusReading {
+  const reading = readWith(part, body, known, seen);
+  seen?.memory.remember(seen.jobId, body);
+  return reading;
+}
+
+function readWith(part: JobStatusPart, body: unknown, known: JobStatusProfile | undefined, seen: JobSeen | undefined): JobStatusReading {
   const what = WHAT[part];
   if (known) {
     const read = readStatusByProfile(body, known);
-    if (read) return known.by === 'setting' || !mayGrow(known, read) ? { read, profile: known } : grown(part, body, known, read);
+    if (read) {
+      if (known.by === 'setting') return { read, profile: known };
+      const learned = seen && learnAcrossPolls(what, body, known, read, seen.memory.previous(seen.jobId));
+      if (learned) return learned;
+      if (!mayGrow(known, read)) return { read, profile: known };
+      // The end is said once per job: always looked at. A running job's place, once per profile.
+      const place = `${read.state} ${read.rawState ?? ''} ${read.stage ?? ''}`;
+      if (seen && !isTerminal(read.state) && !seen.memory.firstGrowth(readingKey(known), place)) return { read, profile: known };
+      return grown(part, body, known, read);
+    }
   }
   const inferred = infer(part, body);
   const read = readStatusByProfile(body, inferred)!;
@@ -126,7 +154,12 @@ const FIELDS = [
   'result',
 ] as const;
 
+/** How a profile reads answers, as text: where it came from aside, whatever order its fields were written in. */
+function readingKey(p: JobStatusProfile): string {
+  return JSON.stringify(FIELDS.map((f) => p[f] ?? null));
+}
+
 /** Two profiles that read answers the same way (where they came from aside, whatever order their fields were written in). */
 export function sameReading(a: JobStatusProfile, b: JobStatusProfile): boolean {
-  return JSON.stringify(FIELDS.map((f) => a[f] ?? null)) === JSON.stringify(FIELDS.map((f) => b[f] ?? null));
+  return readingKey(a) === readingKey(b);
 }

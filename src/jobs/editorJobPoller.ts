@@ -43,6 +43,11 @@ export class EditorJobPoller implements vscode.Disposable {
           source: {
             getFinetuneStatus: async (id, opts) => (await session.connect()).client.getFinetuneStatus(id, opts),
             getEvaluationStatus: async (id, opts) => (await session.connect()).client.getEvaluationStatus(id, opts),
+            learnEndWord: (kind, word) =>
+              void session.connect().then(
+                ({ client }) => client.learnEndWord(kind, word),
+                () => undefined,
+              ),
           },
         };
       },

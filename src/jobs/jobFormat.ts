@@ -96,7 +96,13 @@ export function jobDescription(job: JobRecord, at: number): string {
     default: {
       const progress = job.progress !== undefined ? ` ${Math.round(job.progress)}%` : '';
       // An unreadable status is not the job's state: the row says what is known, the last readable state is kept.
-      const now = job.unreadableSince !== undefined ? unreadableText(job) : `${stateWord(job)}${progress}`;
+      const read = `${stateWord(job)}${progress}`;
+      const now =
+        job.unreadableSince !== undefined
+          ? unreadableText(job)
+          : job.unmovedSince !== undefined
+            ? l10n.t("{0} · the service's answers change but this reading does not", read)
+            : read;
       // Let go with Stop Following: no elapsed time ticks, as nobody asks any more.
       if (job.unfollowedAt !== undefined) return l10n.t('not followed · {0}', now);
       const left = timeLeft(job, at);

@@ -52,6 +52,7 @@ import type { ClaimNotice } from './notifyOnce';
 import { REQUEST_BUDGET, SendWindow } from './requestBudget';
 import { unreadableWords } from './unreadableWords';
 import { findMadeModel } from './madeModel';
+import { watchUnmoved, type UnmovedWatch } from './unmovedReading';
 import {
   changes,
   evaluationPatch,
@@ -69,6 +70,8 @@ import {
 export interface StatusSource {
   getFinetuneStatus(jobId: string, opts?: { signal?: AbortSignal }): Promise<FinetuneStatus>;
   getEvaluationStatus(jobId: string, opts?: { signal?: AbortSignal }): Promise<EvaluationStatus>;
+  /** A job ended otherwise (its made model listed) while its status said `word`, read as no state: learn it as an end. */
+  learnEndWord?(kind: JobRecord['kind'], word: string): void;
 }
 
 export interface PollTarget {
@@ -204,6 +207,8 @@ interface Tracked {
    * at (the header says why); until then the job is not asked about again.
    */
   unnamedEnd?: JobPatch;
+  /** Whether its reading moves while the answers change (unmovedReading.ts). */
+  unmoved?: UnmovedWatch;
 }
 
 export class JobPoller {
@@ -566,6 +571,8 @@ export class JobPoller {
       const made = this.madeModelOf(target, t, current, listed);
       if (made === undefined) continue;
       this.log('info', `finetune job ${t.id}: its model ${made} is in the model list, so the job ended.`);
+      // The word its status said then, which nothing read, only came last: the next job that says it ends at once.
+      if (current.state === 'unknown' && current.rawState !== undefined) target.source.learnEndWord?.(t.kind, current.rawState);
       await this.write(target, t, current, madeModelPatch(current, made, this.clock.now()));
     }
   }
@@ -619,6 +626,9 @@ export class JobPoller {
       if (!current) return true;
       const now = this.clock.now();
       const patch = t.kind === 'finetune' ? finetunePatch(current, status, now) : evaluationPatch(current, status, now);
+      const { watch, unmovedSince } = watchUnmoved(t.unmoved, status, now);
+      t.unmoved = watch;
+      if (unmovedSince !== undefined || current.unmovedSince !== undefined) patch.unmovedSince = unmovedSince;
       if (t.kind === 'finetune' && this.options.listModels && endsUnnamed(current, status)) {
         // Written after this round's look at the model list (the header says why), not now under the name asked for.
         t.unnamedEnd = patch;

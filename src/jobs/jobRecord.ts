@@ -47,6 +47,11 @@ export interface JobRecord {
   unreadableSince?: number;
   /** The words of the last unreadable answer, humanised (service text: shown only through untrustedText). */
   unreadableWords?: string;
+  /**
+   * Since when (wall time) what is read of the job (state, progress, message) has not moved while the service's answers
+   * did, for many polls: the answer is likely misread, and the row says so and offers Choose How to Read…
+   */
+  unmovedSince?: number;
   /** When the person chose Stop Following: the job is no longer polled here, nothing was cancelled on the service. */
   unfollowedAt?: number;
 }

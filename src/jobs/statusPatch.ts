@@ -24,6 +24,7 @@ export type JobPatch = Partial<
     | 'requestedName'
     | 'unreadableSince'
     | 'unreadableWords'
+    | 'unmovedSince'
   >
 >;
 
@@ -127,7 +128,10 @@ function finish(current: JobRecord, patch: JobPatch, now: number): JobPatch {
   patch.unreadableWords = undefined;
   if (patch.state === 'completed') patch.progress = 100;
   // A finished job has no time left: its record, kept long after, stays small.
-  if (patch.state && isTerminal(patch.state)) patch.readings = undefined;
+  if (patch.state && isTerminal(patch.state)) {
+    patch.readings = undefined;
+    if (current.unmovedSince !== undefined) patch.unmovedSince = undefined;
+  }
   if (patch.state === 'failed' && !patch.error) patch.error = 'The job failed without a reason.';
   return withEnd(current, patch, now);
 }
@@ -152,6 +156,7 @@ export function visibleSignature(
     | 'modelName'
     | 'unreadableSince'
     | 'unreadableWords'
+    | 'unmovedSince'
     | 'unfollowedAt'
   >,
 ): string {
@@ -165,6 +170,7 @@ export function visibleSignature(
     job.modelName,
     job.unreadableSince,
     job.unreadableWords,
+    job.unmovedSince,
     job.unfollowedAt,
   ]);
 }

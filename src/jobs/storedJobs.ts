@@ -119,6 +119,7 @@ function withValidOptionals(o: Obj): { job: JobRecord; fixed: boolean } {
   take('error', isText);
   take('unreadableWords', isText);
   take('unreadableSince', isTime);
+  take('unmovedSince', isTime);
   take('unfollowedAt', isTime);
   // Service text written before it was capped (or by another version) is cut now: kept whole, it would be loaded by
   // every window and rewritten at every poll.

@@ -1,5 +1,6 @@
 // Choose How to Read… on a job row whose status cannot be read: the person picks, from the service's last unreadable
-// answer of that kind of job, the field that says the job's state (each with its path and a few values), and, when
+// answer of that kind of job (or, on a row whose reading does not move while the answers do, from that job's last
+// answer read in this window), the field that says the job's state (each with its path and a few values), and, when
 // its word is one the extension has no meaning for, what it means; a true/false field is taken as "finished". The
 // choice is kept in the service's profile (ServiceProfiles.chooseJobStatus) and the jobs are asked again at once.
 // The answer is the one the extension itself kept: the command takes only the row, and reads the job from the store
@@ -33,7 +34,11 @@ export async function chooseStatusReading(
   const { origin } = await services.session.current();
   if (!scope || !job || !isActive(job) || origin === undefined) return undefined;
   const part: JobStatusPart = job.kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus';
-  const body = services.profiles.lastUnreadableStatus(origin, part);
+  // A row whose reading does not move while the answers do is read, but likely misread: its own last answer is shown.
+  const body =
+    job.unreadableSince === undefined && job.unmovedSince !== undefined
+      ? (await services.session.connect()).client.lastStatusAnswer(job.kind, job.id)
+      : services.profiles.lastUnreadableStatus(origin, part);
   const fields = body === undefined ? [] : answerFields(body).filter((f) => f.types.includes('text') || f.types.includes('boolean'));
   if (fields.length === 0) {
     void showInformationMessage(

@@ -97,7 +97,8 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
     item.description = shown(jobDescription(job, this.now()));
     item.iconPath = iconFor(job);
     item.tooltip = tooltipFor(job, this.now());
-    // `followed`: Stop Following is offered; `unreadable`: the seam for Choose How to Read… (with the service profile).
+    // `followed`: Stop Following is offered; `unreadable` and `unmoved` (a reading that does not move while the answers
+    // do): Choose How to Read… is.
     item.contextValue = [
       'job',
       job.kind,
@@ -105,6 +106,7 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
       ...(job.unseenFailure ? ['unseen'] : []),
       ...(isFollowed(job) ? ['followed'] : []),
       ...(isActive(job) && job.unreadableSince !== undefined ? ['unreadable'] : []),
+      ...(isActive(job) && job.unreadableSince === undefined && job.unmovedSince !== undefined ? ['unmoved'] : []),
     ].join(' ');
     item.accessibilityInformation = { label: `${title}, ${item.description}` };
     return item;
@@ -153,7 +155,7 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
 
 function iconFor(job: JobRecord): vscode.ThemeIcon {
   if (isActive(job) && job.unfollowedAt !== undefined) return new vscode.ThemeIcon('eye-closed');
-  if (isActive(job) && job.unreadableSince !== undefined) {
+  if (isActive(job) && (job.unreadableSince !== undefined || job.unmovedSince !== undefined)) {
     return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
   }
   switch (job.state) {
@@ -197,6 +199,14 @@ export function tooltipFor(job: JobRecord, now: number): string {
       ),
     );
     row(vscode.l10n.t('The service said'), job.unreadableWords);
+  } else if (isActive(job) && job.unmovedSince !== undefined) {
+    row(
+      vscode.l10n.t('Status'),
+      vscode.l10n.t(
+        "read the same since {0} while the service's answers changed: it may be misread (Choose How to Read…)",
+        new Date(job.unmovedSince).toLocaleString(),
+      ),
+    );
   }
   if (isActive(job) && job.unfollowedAt !== undefined) {
     row(
