@@ -7,6 +7,7 @@
 // profile, or, for an inferred one, an answer it may grow from whose state is at a place the inference ranks higher
 // (grown). A profile written in the setting is read as given.
 
+import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
 import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
@@ -27,21 +28,30 @@ const SINGLE_PARTS = ['finished', 'message', 'error', 'modelState', 'result'] as
 const PROGRESS_PARTS = ['percent', 'fraction', 'done', 'total'] as const;
 const MAX_MADE_PATHS = 4;
 
+/** The two kinds of job status, one per endpoint (jobStatusProfile.ts says why). */
+const KINDS: Record<JobStatusPart, AnswerKind<JobStatusProfile, StatusRead, undefined>> = {
+  finetuneStatus: statusKind('finetuneStatus'),
+  evaluationStatus: statusKind('evaluationStatus'),
+};
+
+function statusKind(part: JobStatusPart): AnswerKind<JobStatusProfile, StatusRead, undefined> {
+  const what = WHAT[part];
+  return {
+    title: `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
+    name: `The ${what}`,
+    read: readStatusByProfile,
+    infer: (body) => ({ profile: infer(part, body) }),
+    describe: describeJobStatusProfile,
+    same: sameReading,
+    // A profile written in the setting is read as given; another one grows while it lacks a part (see the header).
+    revise: (body, known, read) => (known.by === 'setting' || !mayGrow(known, read) ? undefined : grown(part, body, known)),
+  };
+}
+
 /** Reads a status by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
 export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobStatusProfile): JobStatusReading {
-  const what = WHAT[part];
-  if (known) {
-    const read = readStatusByProfile(body, known);
-    if (read) return known.by === 'setting' || !mayGrow(known, read) ? { read, profile: known } : grown(part, body, known, read);
-  }
-  const inferred = infer(part, body);
-  const read = readStatusByProfile(body, inferred)!;
-  if (known && sameReading(known, inferred)) return { read, profile: known };
-  const now = describeJobStatusProfile(inferred);
-  const change = known
-    ? `The ${what} no longer fits how it was read (${describeJobStatusProfile(known)}); now: ${now}`
-    : `${what.charAt(0).toUpperCase()}${what.slice(1)}: ${now}`;
-  return { read, profile: inferred, change };
+  const { value: read, profile, change } = readAnswer(KINDS[part], body, known, undefined);
+  return { read, profile: profile!, change };
 }
 
 function infer(part: JobStatusPart, body: unknown): JobStatusProfile {
@@ -60,25 +70,20 @@ function mayGrow(known: JobStatusProfile, read: StatusRead): boolean {
   return isTerminal(read.state) || PROGRESS_PARTS.every((p) => known[p] === undefined) || known.message === undefined;
 }
 
-/** The known profile with the parts this answer shows that it lacks (see the header). */
-function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile, read: StatusRead): JobStatusReading {
+/** The known profile with the parts this answer shows that it lacks (see the header), or undefined when none. */
+function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile): { profile: JobStatusProfile; change: string } | undefined {
   let inferred: JobStatusProfile;
   try {
     inferred = infer(part, body);
   } catch {
-    return { read, profile: known }; // the known profile reads it; nothing to add
+    return undefined; // the known profile reads it; nothing to add
   }
   // Another shape of answer, which the known profile still reads: it is not grown from a different reading. But a
   // state kept from a first answer that had nothing better (`phase`) gives way, when the profile was inferred, to a
   // place the inference ranks above it (`status`): one answer does not decide how all later ones are read (issue 35).
   if (inferred.state !== known.state) {
-    if (known.by !== 'inferred' || statePlaceRank(inferred.state) <= statePlaceRank(known.state)) return { read, profile: known };
-    const what = WHAT[part];
-    return {
-      read: readStatusByProfile(body, inferred) ?? read,
-      profile: inferred,
-      change: `The ${what} has its state at a better place than the one it was read by (${describeJobStatusProfile(known)}); now: ${describeJobStatusProfile(inferred)}`,
-    };
+    if (known.by !== 'inferred' || statePlaceRank(inferred.state) <= statePlaceRank(known.state)) return undefined;
+    return { profile: inferred, change: betterPlaceWords(KINDS[part], 'state', known, inferred) };
   }
   const next: JobStatusProfile = { ...known };
   const added: string[] = [];
@@ -99,13 +104,8 @@ function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile, read
     next.madeModel = [...(inferred.madeModel ?? []), ...paths.filter((p) => !inferred.madeModel?.includes(p))];
     added.push('made model');
   }
-  if (added.length === 0) return { read, profile: known };
-  const what = WHAT[part];
-  return {
-    read: readStatusByProfile(body, next) ?? read,
-    profile: next,
-    change: `${what.charAt(0).toUpperCase()}${what.slice(1)} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}`,
-  };
+  if (added.length === 0) return undefined;
+  return { profile: next, change: `${KINDS[part].title} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}` };
 }
 
 const FIELDS = [
