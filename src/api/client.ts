@@ -13,6 +13,7 @@ import { endWordLearned } from './jobStatusLearning';
 import { JobStatusMemory } from './jobStatusMemory';
 import type { JobStatusPart } from './jobStatusProfile';
 import type { ProfileBook } from './profileBook';
+import type { StreamProfile } from './serviceProfile';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
 import { StreamReading } from './streamReading';
@@ -120,11 +121,11 @@ export class ServiceClient {
   async listModels(opts: CallOptions = {}): Promise<ModelInfo[]> {
     const body = await this.http.getJson('Listing models', PATHS.models, undefined, opts);
     try {
-      const { models, profile, change } = readModelList(body, this.profiles?.modelList());
-      if (profile) this.profiles?.readModelList({ profile, change, samples: models.slice(0, 3).map((m) => m.name) });
+      const { models, profile, change } = readModelList(body, this.profiles?.profile('modelList'));
+      if (profile) this.profiles?.learned('modelList', { profile, change, body, samples: models.slice(0, 3).map((m) => m.name) });
       return models;
     } catch (error) {
-      if (error instanceof ContractError) this.profiles?.unreadableModelList(body);
+      if (error instanceof ContractError) this.profiles?.unreadable('modelList', body);
       throw error;
     }
   }
@@ -143,14 +144,14 @@ export class ServiceClient {
     if (!req.stream) {
       const raw = await this.http.postJson('Inference', PATHS.infer, inferenceBody({ ...req, stream: false }), { ...opts, waitMs });
       // Read by the profile kept for the service's answers, else by one inferred from this answer, then kept.
-      const reading = new StreamReading(this.profiles?.answer(), [req.prompt, req.queryOnly], 'answer');
+      const known = this.profiles?.profile('answer');
+      const reading = new StreamReading(known, [req.prompt, req.queryOnly], 'answer');
       const pieces = this.handOver(
         'answer',
         () => raw,
         () => decodeInferenceResult(raw, true, reading),
       );
-      const report = reading.report();
-      if (report) this.profiles?.readAnswer(report);
+      this.learnedAnswer('answer', reading, known, raw);
       yield* pieces;
       return;
     }
@@ -166,7 +167,8 @@ export class ServiceClient {
     );
     // The events are read by the profile kept for the service, else by one inferred from this run's first events;
     // a run that inferred or changed it reports it (streamReading.ts). What the request sent marks an echo of it.
-    const reading = new StreamReading(this.profiles?.stream(), [req.prompt, req.queryOnly]);
+    const known = this.profiles?.profile('stream');
+    const reading = new StreamReading(known, [req.prompt, req.queryOnly]);
     try {
       // A piece per event, never the text of several joined: VS Code passes a language-model provider's parts on when
       // 31 have gathered or none came for 30 ms, so fewer, larger parts would hold a fast stream's first token back
@@ -178,9 +180,15 @@ export class ServiceClient {
       );
     } finally {
       res.abort();
-      const report = reading.report();
-      if (report) this.profiles?.readStream(report);
+      this.learnedAnswer('stream', reading, known, reading.firstEvents());
     }
+  }
+
+  /** What a run's reading learned, told to the book: the profile it changed, else the one it was read by. */
+  private learnedAnswer(part: 'answer' | 'stream', reading: StreamReading, known: StreamProfile | undefined, body: unknown): void {
+    const report = reading.report();
+    const profile = report?.profile ?? known;
+    if (profile) this.profiles?.learned(part, { profile, change: report?.change, body });
   }
 
   /** `read()`; an answer it cannot read is handed to the book (`body()`), and the error says a person can choose. */
@@ -206,7 +214,7 @@ export class ServiceClient {
       const kept = body();
       // A stream refused before any event was parsed (its framing) leaves nothing to choose from.
       if (!(Array.isArray(kept) && kept.length === 0)) {
-        this.profiles.unreadableAnswer(part, kept);
+        this.profiles.unreadable(part, kept);
         error.choosable = part;
       }
     }
@@ -267,10 +275,10 @@ export class ServiceClient {
   /** 4.4 */
   async getFinetuneStatus(jobId: string, opts: CallOptions = {}): Promise<FinetuneStatus> {
     const raw = await this.http.getJson('Checking the finetuning job', PATHS.finetuneStatus, { job_id: jobId }, opts);
-    const { status, profile, change } = this.readStatus('finetuneStatus', raw, () =>
-      readFinetuneStatus(jobId, raw, this.profiles?.jobStatus('finetuneStatus'), this.statusMemory.finetuneStatus),
+    const { status, profile, change } = this.readStatus('finetuneStatus', jobId, raw, () =>
+      readFinetuneStatus(jobId, raw, this.profiles?.profile('finetuneStatus'), this.statusMemory.finetuneStatus),
     );
-    if (change !== undefined) this.profiles?.readJobStatus('finetuneStatus', { profile, change });
+    this.profiles?.learned('finetuneStatus', { profile, change, body: raw, context: { jobId } });
     return status;
   }
 
@@ -287,30 +295,31 @@ export class ServiceClient {
 
   /** A start answer read where the kept profile says the id is (inferred again when it no longer fits, and kept). */
   private readStarted(kind: 'finetune' | 'evaluation', body: unknown, answer: StartAnswer): StartedJob {
+    const { status, location, sent } = answer;
+    const context = { kind, answer: { status, location, sent } };
     let reading;
+    const kept = this.profiles?.profile('startedJob');
     try {
-      const kept = this.profiles?.startedJob();
       reading = readStartedJob(body, answer, kept?.[kind], kept?.by);
     } catch (error) {
       // The job may well exist: the answer goes to the book, for the person to say where its id is.
-      if (error instanceof ContractError) {
-        const { status, location, sent } = answer;
-        this.profiles?.unreadableStartedJob(kind, body, { status, location, sent });
-      }
+      if (error instanceof ContractError) this.profiles?.unreadable('startedJob', body, context);
       throw error;
     }
     const { job, from, change } = reading;
-    this.profiles?.readStartedJob({ kind, from, change });
+    // Only this endpoint's place: the book keeps the other one's as it is.
+    const by = change === undefined && kept ? kept.by : 'inferred';
+    this.profiles?.learned('startedJob', { profile: { [kind]: from, by }, change, body, context });
     return job;
   }
 
   /** 4.6 */
   async getEvaluationStatus(jobId: string, opts: CallOptions = {}): Promise<EvaluationStatus> {
     const raw = await this.http.getJson('Checking the evaluation', PATHS.evaluateStatus, { job_id: jobId }, opts);
-    const { status, profile, change } = this.readStatus('evaluationStatus', raw, () =>
-      readEvaluationStatus(jobId, raw, this.profiles?.jobStatus('evaluationStatus'), this.statusMemory.evaluationStatus),
+    const { status, profile, change } = this.readStatus('evaluationStatus', jobId, raw, () =>
+      readEvaluationStatus(jobId, raw, this.profiles?.profile('evaluationStatus'), this.statusMemory.evaluationStatus),
     );
-    if (change !== undefined) this.profiles?.readJobStatus('evaluationStatus', { profile, change });
+    this.profiles?.learned('evaluationStatus', { profile, change, body: raw, context: { jobId } });
     return status;
   }
 
@@ -320,22 +329,17 @@ export class ServiceClient {
    */
   learnEndWord(kind: 'finetune' | 'evaluation', word: string): void {
     const part: JobStatusPart = kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus';
-    const known = this.profiles?.jobStatus(part);
+    const known = this.profiles?.profile(part);
     const learned = known && endWordLearned(kind === 'finetune' ? 'finetune status' : 'evaluation status', known, word);
-    if (learned) this.profiles?.readJobStatus(part, learned);
-  }
-
-  /** The last status answer this client read of a job, if it still keeps it: what Choose How to Read… shows. */
-  lastStatusAnswer(kind: 'finetune' | 'evaluation', jobId: string): unknown {
-    return this.statusMemory[kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus'].previous(jobId);
+    if (learned) this.profiles?.learned(part, learned);
   }
 
   /** A status read; one nothing could read is handed to the book first, for the person to choose how to read it. */
-  private readStatus<T>(part: JobStatusPart, body: unknown, read: () => T): T {
+  private readStatus<T>(part: JobStatusPart, jobId: string, body: unknown, read: () => T): T {
     try {
       return read();
     } catch (error) {
-      if (error instanceof ContractError) this.profiles?.unreadableJobStatus(part, body);
+      if (error instanceof ContractError) this.profiles?.unreadable(part, body, { jobId });
       throw error;
     }
   }

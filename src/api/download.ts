@@ -148,10 +148,7 @@ export function checkSignedUrl(raw: string, base: string): string {
   return u.href;
 }
 
-/** Who keeps the service's download profile (ServiceClient's ProfileBook); none in tests that call downloadArtifact alone. */
-export type DownloadBook = Pick<ProfileBook, 'download' | 'readDownload' | 'unreadableDownload'>;
-
-async function resolveSource(http: HttpClient, modelName: string, signal: AbortSignal | undefined, book?: DownloadBook): Promise<Source> {
+async function resolveSource(http: HttpClient, modelName: string, signal: AbortSignal | undefined, book?: ProfileBook): Promise<Source> {
   const url = http.url('/cr/finetune_model/download', { model_name: modelName });
   const res = await http.stream(
     'Requesting the download',
@@ -175,14 +172,14 @@ async function resolveSource(http: HttpClient, modelName: string, signal: AbortS
     const text = await readCapped(res.body, MAX_METADATA_BYTES);
     const body = parseBody(text);
     try {
-      const { target, profile, change } = readDownloadAnswer(body, { apiUrl: url, known: book?.download() });
+      const { target, profile, change } = readDownloadAnswer(body, { apiUrl: url, known: book?.profile('download') });
       const checked = checkSignedUrl(target.url as string, url);
-      book?.readDownload({ profile, change });
+      book?.learned('download', { profile, change, body, context: { modelName } });
       return { target: { ...target, url: checked } };
     } catch (error) {
       // No URL the client can use (none, two alike, or one refused): kept for Choose How to Read…, with the model.
       if (error instanceof ContractError && book) {
-        book.unreadableDownload(body, modelName);
+        book.unreadable('download', body, { modelName });
         error.choosable = 'download';
       }
       throw error;
@@ -241,7 +238,7 @@ export async function downloadArtifact(
   http: HttpClient,
   modelName: string,
   options: DownloadOptions,
-  book?: DownloadBook,
+  book?: ProfileBook,
 ): Promise<DownloadOutcome> {
   const { directory } = options;
   const part = partFilePath(directory, modelName, options.fileName, http.base.href);
@@ -269,7 +266,7 @@ async function transfer(
   modelName: string,
   options: DownloadOptions,
   part: string,
-  book: DownloadBook | undefined,
+  book: ProfileBook | undefined,
 ): Promise<DownloadOutcome> {
   const { directory, signal } = options;
   const maxRenewals = options.maxRenewals ?? 2;

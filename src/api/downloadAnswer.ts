@@ -1,9 +1,11 @@
-// §4.7 the download answer when it is not a redirect: where the artifact is, until when, its size and checksum, read
-// where the service's profile says they are (its `download` part), and when none is known or the answer no longer
-// fits it (or, the kept one inferred, the answer has its URL at a better place: strongerUrl), where
-// downloadInference.ts finds them now; the caller keeps that profile (and logs `change`). Each value is judged by its
-// kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value of another kind.
+// §4.7 the download answer when it is not a redirect, as a kind of answer (answerReading.ts reads it): where the
+// artifact is, until when, its size and checksum, read where the service's profile says they are (its `download`
+// part), and when none is known or the answer no longer fits it (or, the kept one inferred, the answer has its URL at
+// a better place), where downloadInference.ts finds them now; the caller keeps that profile (and logs `change`).
+// Each value is judged by its kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value
+// of another kind.
 
+import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
 import { answerReader } from './errors';
 import { familyFor } from './families';
 import { inferDownloadProfile, urlPlaceRank } from './downloadInference';
@@ -58,21 +60,42 @@ function readBy(body: unknown, profile: DownloadProfile, allowHttp: boolean, now
   return target;
 }
 
-/**
- * The profile inferred from this answer when `known` was inferred too and the answer has its URL at a place the
- * inference ranks above the kept one (`repo_url` kept from a first answer, then `{download_url, repo_url}`: issue 35).
- */
-function strongerUrl(body: unknown, known: DownloadProfile, allowHttp: boolean, now: number): DownloadProfile | undefined {
-  try {
-    const inferred = inferDownloadProfile(body, allowHttp, now);
-    return urlPlaceRank(inferred.url) > urlPlaceRank(known.url) ? inferred : undefined;
-  } catch {
-    return undefined; // a tie, or no URL the inference takes: the kept place read it, and still does
-  }
+interface DownloadContext {
+  allowHttp: boolean;
+  now: number;
 }
 
+export const DOWNLOAD_ANSWER: AnswerKind<DownloadProfile, DownloadTarget, DownloadContext> = {
+  title: 'Download answer',
+  name: 'The download answer',
+  read: (body, profile, { allowHttp, now }) => {
+    const target = readBy(body, profile, allowHttp, now);
+    return target === MISFIT ? undefined : target;
+  },
+  infer: (body, { allowHttp, now }) => ({
+    // A known API family (families.ts) reads the answer before anything is inferred.
+    profile:
+      familyFor('download', body, (p) => readBy(body, p, allowHttp, now) !== MISFIT)?.profile ?? inferDownloadProfile(body, allowHttp, now),
+  }),
+  describe: describeDownloadProfile,
+  same: (a, b) => JSON.stringify({ ...a, by: undefined }) === JSON.stringify({ ...b, by: undefined }),
+  revise(body, known, _target, { allowHttp, now }) {
+    // A kept inferred URL place gives way to one the inference ranks above it (`repo_url` kept from a first answer,
+    // then `{download_url, repo_url}`: issue 35); a place the person chose or the setting gave is read as it is.
+    if (known.by !== 'inferred') return undefined;
+    let inferred: DownloadProfile;
+    try {
+      inferred = inferDownloadProfile(body, allowHttp, now);
+    } catch {
+      return undefined; // a tie, or no URL the inference takes: the kept place read it, and still does
+    }
+    if (urlPlaceRank(inferred.url) <= urlPlaceRank(known.url)) return undefined;
+    return { profile: inferred, change: betterPlaceWords(DOWNLOAD_ANSWER, 'URL', known, inferred) };
+  },
+};
+
 /**
- * Reads a download answer by `known`, inferring again when it does not fit (or a better URL appears: strongerUrl).
+ * Reads a download answer by `known`, inferring again when it does not fit (or a better URL appears).
  * Throws a ContractError when nothing fits.
  */
 export const readDownloadAnswer = answerReader(function readDownloadAnswer(
@@ -80,27 +103,8 @@ export const readDownloadAnswer = answerReader(function readDownloadAnswer(
   { now = Date.now(), apiUrl, known }: DownloadAnswerContext = {},
 ): DownloadReading {
   const allowHttp = apiUrl !== undefined && /^http:/i.test(apiUrl);
-  let stronger: DownloadProfile | undefined;
-  if (known) {
-    const target = readBy(body, known, allowHttp, now);
-    if (target !== MISFIT) {
-      stronger = known.by === 'inferred' ? strongerUrl(body, known, allowHttp, now) : undefined;
-      if (!stronger) return { target, profile: known };
-    }
-  }
-  // A known API family (families.ts) reads the answer before anything is inferred.
-  const family = familyFor('download', body, (p) => readBy(body, p, allowHttp, now) !== MISFIT)?.profile;
-  const inferred = stronger ?? family ?? inferDownloadProfile(body, allowHttp, now);
-  const target = readBy(body, inferred, allowHttp, now);
-  // The inference took only values of their kind: its own profile always fits the answer it came from.
-  if (target === MISFIT) throw new Error('a download profile does not fit the answer it was inferred from');
-  const reading = describeDownloadProfile(inferred);
-  const change = stronger
-    ? `The download answer has its URL at a better place than the one it was read by (${describeDownloadProfile(known!)}); now: ${reading}`
-    : known
-      ? `The download answer no longer fits how it was read (${describeDownloadProfile(known)}); now: ${reading}`
-      : `Download answer: ${reading}`;
-  return { target, profile: inferred, change };
+  const { value: target, profile, change } = readAnswer(DOWNLOAD_ANSWER, body, known, { allowHttp, now });
+  return { target, profile: profile!, change };
 });
 
 /** A download answer read with no profile known (tests, and callers that keep none). */

@@ -12,6 +12,7 @@
 // (jobStatusLearning.ts: the progress that moves, a word that only comes last). Without one (a single answer read,
 // the benchmarks), each answer is read as if it were the first.
 
+import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
 import { familyFor } from './families';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
 import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
@@ -41,36 +42,51 @@ export interface JobSeen {
   memory: JobStatusMemory;
 }
 
-/** Reads a status by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
-export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobStatusProfile, seen?: JobSeen): JobStatusReading {
-  const reading = readWith(part, body, known, seen);
-  seen?.memory.remember(seen.jobId, body);
-  return reading;
+/** The two kinds of job status, one per endpoint (jobStatusProfile.ts says why). */
+const KINDS: Record<JobStatusPart, AnswerKind<JobStatusProfile, StatusRead, JobSeen | undefined>> = {
+  finetuneStatus: statusKind('finetuneStatus'),
+  evaluationStatus: statusKind('evaluationStatus'),
+};
+
+function statusKind(part: JobStatusPart): AnswerKind<JobStatusProfile, StatusRead, JobSeen | undefined> {
+  const what = WHAT[part];
+  return {
+    title: `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
+    name: `The ${what}`,
+    read: readStatusByProfile,
+    infer: (body) => ({ profile: infer(part, body) }),
+    describe: describeJobStatusProfile,
+    same: sameReading,
+    revise: (body, known, read, seen) => revised(part, body, known, read, seen),
+  };
 }
 
-function readWith(part: JobStatusPart, body: unknown, known: JobStatusProfile | undefined, seen: JobSeen | undefined): JobStatusReading {
-  const what = WHAT[part];
-  if (known) {
-    const read = readStatusByProfile(body, known);
-    if (read) {
-      if (known.by === 'setting') return { read, profile: known };
-      const learned = seen && learnAcrossPolls(what, body, known, read, seen.memory.previous(seen.jobId));
-      if (learned) return learned;
-      if (!mayGrow(known, read)) return { read, profile: known };
-      // The end is said once per job: always looked at. A running job's place, once per profile.
-      const place = `${read.state} ${read.rawState ?? ''} ${read.stage ?? ''}`;
-      if (seen && !isTerminal(read.state) && !seen.memory.firstGrowth(readingKey(known), place)) return { read, profile: known };
-      return grown(part, body, known, read);
-    }
-  }
-  const inferred = infer(part, body);
-  const read = readStatusByProfile(body, inferred)!;
-  if (known && sameReading(known, inferred)) return { read, profile: known };
-  const now = describeJobStatusProfile(inferred);
-  const change = known
-    ? `The ${what} no longer fits how it was read (${describeJobStatusProfile(known)}); now: ${now}`
-    : `${what.charAt(0).toUpperCase()}${what.slice(1)}: ${now}`;
-  return { read, profile: inferred, change };
+/**
+ * A kept profile that reads the answer, revised: what two answers of one job teach (jobStatusLearning.ts), else the
+ * parts it lacks, grown from an answer that may show them; a profile written in the setting is read as given.
+ */
+function revised(
+  part: JobStatusPart,
+  body: unknown,
+  known: JobStatusProfile,
+  read: StatusRead,
+  seen: JobSeen | undefined,
+): { profile: JobStatusProfile; change: string } | undefined {
+  if (known.by === 'setting') return undefined;
+  const learned = seen && learnAcrossPolls(WHAT[part], body, known, read, seen.memory.previous(seen.jobId));
+  if (learned?.change !== undefined) return { profile: learned.profile, change: learned.change };
+  if (!mayGrow(known, read)) return undefined;
+  // The end is said once per job: always looked at. A running job's place, once per profile.
+  const place = `${read.state} ${read.rawState ?? ''} ${read.stage ?? ''}`;
+  if (seen && !isTerminal(read.state) && !seen.memory.firstGrowth(readingKey(known), place)) return undefined;
+  return grown(part, body, known);
+}
+
+/** Reads a status by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
+export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobStatusProfile, seen?: JobSeen): JobStatusReading {
+  const { value: read, profile, change } = readAnswer(KINDS[part], body, known, seen);
+  seen?.memory.remember(seen.jobId, body);
+  return { read, profile: profile!, change };
 }
 
 function infer(part: JobStatusPart, body: unknown): JobStatusProfile {
@@ -91,25 +107,20 @@ function mayGrow(known: JobStatusProfile, read: StatusRead): boolean {
   return isTerminal(read.state) || PROGRESS_PARTS.every((p) => known[p] === undefined) || known.message === undefined;
 }
 
-/** The known profile with the parts this answer shows that it lacks (see the header). */
-function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile, read: StatusRead): JobStatusReading {
+/** The known profile with the parts this answer shows that it lacks (see the header), or undefined when none. */
+function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile): { profile: JobStatusProfile; change: string } | undefined {
   let inferred: JobStatusProfile;
   try {
     inferred = infer(part, body);
   } catch {
-    return { read, profile: known }; // the known profile reads it; nothing to add
+    return undefined; // the known profile reads it; nothing to add
   }
   // Another shape of answer, which the known profile still reads: it is not grown from a different reading. But a
   // state kept from a first answer that had nothing better (`phase`) gives way, when the profile was inferred, to a
   // place the inference ranks above it (`status`): one answer does not decide how all later ones are read (issue 35).
   if (inferred.state !== known.state) {
-    if (known.by !== 'inferred' || statePlaceRank(inferred.state) <= statePlaceRank(known.state)) return { read, profile: known };
-    const what = WHAT[part];
-    return {
-      read: readStatusByProfile(body, inferred) ?? read,
-      profile: inferred,
-      change: `The ${what} has its state at a better place than the one it was read by (${describeJobStatusProfile(known)}); now: ${describeJobStatusProfile(inferred)}`,
-    };
+    if (known.by !== 'inferred' || statePlaceRank(inferred.state) <= statePlaceRank(known.state)) return undefined;
+    return { profile: inferred, change: betterPlaceWords(KINDS[part], 'state', known, inferred) };
   }
   const next: JobStatusProfile = { ...known };
   const added: string[] = [];
@@ -130,13 +141,8 @@ function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile, read
     next.madeModel = [...(inferred.madeModel ?? []), ...paths.filter((p) => !inferred.madeModel?.includes(p))];
     added.push('made model');
   }
-  if (added.length === 0) return { read, profile: known };
-  const what = WHAT[part];
-  return {
-    read: readStatusByProfile(body, next) ?? read,
-    profile: next,
-    change: `${what.charAt(0).toUpperCase()}${what.slice(1)} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}`,
-  };
+  if (added.length === 0) return undefined;
+  return { profile: next, change: `${KINDS[part].title} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}` };
 }
 
 const FIELDS = [

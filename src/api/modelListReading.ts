@@ -1,11 +1,11 @@
-// The model list (§4.1) as the client reads it: by the profile it knows for the service, and when it knows none, or
-// the answer no longer fits it, by the profile inferred from this answer, which the caller keeps (and logs: `change`
-// says what changed). A profile is never inferred from an empty list: it would say nothing of where names are.
-// An answer that plainly holds names (the inference found some) but that its own profile reads as none is unreadable
-// (a ContractError, so that the person is offered Choose How to Read…), never an empty list: a silent [] looks like a
-// key with no models.
+// The model list (§4.1) as a kind of answer (answerReading.ts reads it): by the profile known for the service, else by
+// the profile inferred from this answer. A profile is never inferred from an empty list: it would say nothing of where
+// names are. An answer that plainly holds names (the inference found some) but that its own profile reads as none is
+// unreadable (a ContractError, so that the person is offered Choose How to Read…), never an empty list: a silent []
+// looks like a key with no models.
 
 import { contract } from './answerShape';
+import { readAnswer, type AnswerKind } from './answerReading';
 import { answerReader } from './errors';
 import { inferModelList } from './modelListInference';
 import { readModelsByProfile } from './modelListReader';
@@ -21,24 +21,28 @@ export interface ModelListReading {
   change?: string;
 }
 
+export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = {
+  title: 'Model list',
+  name: 'The model list',
+  read: (body, profile) => readModelsByProfile(body, profile),
+  infer(body) {
+    const { profile, names, where } = inferModelList(body);
+    // Items without a name are skipped however many there are: the profile was inferred from this very answer.
+    const models = readModelsByProfile(body, profile, true);
+    if (names > 0 && (models === undefined || models.length === 0)) {
+      throw contract(`model list: names found in ${where}, but none could be read by how they were found`, body);
+    }
+    return { profile, value: models ?? [] };
+  },
+  describe: describeModelListProfile,
+  same: sameReading,
+  worthKeeping: (models) => models.length > 0,
+};
+
 /** Reads a model list by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
 export const readModelList = answerReader(function readModelList(body: unknown, known?: ModelListProfile): ModelListReading {
-  if (known) {
-    const models = readModelsByProfile(body, known);
-    if (models) return { models, profile: known };
-  }
-  const { profile: inferred, names, where } = inferModelList(body);
-  const models = readModelsByProfile(body, inferred, true);
-  if (names > 0 && (models === undefined || models.length === 0)) {
-    throw contract(`model list: names found in ${where}, but none could be read by how they were found`, body);
-  }
-  if (models === undefined || models.length === 0) return { models: [] };
-  if (known && sameReading(known, inferred)) return { models, profile: known };
-  const now = describeModelListProfile(inferred);
-  const change = known
-    ? `The model list no longer fits how it was read (${describeModelListProfile(known)}); now: ${now}`
-    : `Model list: ${now}`;
-  return { models, profile: inferred, change };
+  const { value: models, profile, change } = readAnswer(MODEL_LIST, body, known, undefined);
+  return { models, profile, change };
 });
 
 /** A model list read with no profile known (tests, and callers that keep none). */

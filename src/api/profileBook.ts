@@ -1,54 +1,52 @@
 // The book the client reads and reports each kind of answer through: whoever keeps one origin's service profile
 // (the extension's ServiceProfiles, bound to the origin the key is for; none in tests and benchmarks, which then
-// infer every answer).
+// infer every answer). Three calls, the same for every kind of answer (its part of the profile): the profile to read
+// by, what a reading learned, and an answer nothing could read. What the book does with them (keep, log once, offer
+// the answer for a person to choose how to read it) is one policy for every part, in the book, not in the client.
 
-import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
-import type { DownloadProfile, ModelListProfile, StartedJobProfile, StreamProfile } from './serviceProfile';
+import type { ServiceProfile } from './serviceProfile';
 import type { StartAnswer } from './startedJobInference';
 
-/**
- * What the client asks of whoever keeps one origin's profile (the extension's store, bound to the origin the key is
- * for; none in tests and benchmarks, which then infer every answer).
- */
+/** A part of the service profile: one per kind of answer. */
+export type ProfilePart = keyof ServiceProfile;
+export type PartProfile<P extends ProfilePart> = NonNullable<ServiceProfile[P]>;
+
+/** What an answer of a part carries beside its body, for a person to choose how to read it (none for most parts). */
+export interface AnswerContexts {
+  /** Which endpoint started the job, and the answer's status, Location and what the request sent. */
+  startedJob: { kind: 'finetune' | 'evaluation'; answer: StartAnswer };
+  /** The model the download was for: asked again once a way to read its answer is chosen. */
+  download: { modelName: string };
+  /** The job whose status it is: each job's last answer is its own row's. */
+  finetuneStatus: { jobId: string };
+  evaluationStatus: { jobId: string };
+}
+export type AnswerContext<P extends ProfilePart> = P extends keyof AnswerContexts ? AnswerContexts[P] : undefined;
+
+/** What reading one answer of a part learned. */
+export interface Learned<P extends ProfilePart> {
+  /**
+   * The profile that read it: the one the book gave, or one inferred (or grown) now. For the started job, only the
+   * endpoint read has its place set: the book keeps the other endpoint's as it is.
+   */
+  profile: PartProfile<P>;
+  /** Set when the profile was inferred or changed now: what changed, in words, for the log (the book keeps it). */
+  change?: string;
+  /** The answer read (a stream's first events), for Choose How to Read… to show how it is read now. */
+  body?: unknown;
+  context?: AnswerContext<P>;
+  /** The model list's first names, for Show How the Service Is Read. */
+  samples?: string[];
+}
+
 export interface ProfileBook {
-  /** The profile to read the model list by: the setting's for this origin, else the one kept. */
-  modelList(): ModelListProfile | undefined;
-  /** A model list was read: by which profile, what changed when it was inferred now (to keep and log), its first names. */
-  readModelList(reading: { profile: ModelListProfile; change?: string; samples: string[] }): void;
-  /** A model list nothing could read (or two ways could): kept for the person to choose how to read it. */
-  unreadableModelList(body: unknown): void;
-  /** Where started jobs' ids are: the setting's for this origin, else the places kept. */
-  startedJob(): StartedJobProfile | undefined;
-  /** A start answer of `kind` was read at `from`; `change` is set when that place was inferred now (to keep and log). */
-  readStartedJob(reading: { kind: 'finetune' | 'evaluation'; from: string; change?: string }): void;
+  /** The profile to read `part` by: the setting's for this origin (or what replaced it when it no longer fit), else the one kept. */
+  profile<P extends ProfilePart>(part: P): PartProfile<P> | undefined;
+  /** An answer of `part` was read: kept, logged and offered for a choice as the book's one policy says. */
+  learned<P extends ProfilePart>(part: P, reading: Learned<P>): void;
   /**
-   * A start answer nothing could read (its status, Location and what the request sent in `answer`): the job may exist,
-   * so it is kept for the person to choose where its id is (Choose How to Read the Started Job…).
+   * An answer of `part` nothing could read (or two ways could): kept for the person to choose how to read it; a start
+   * answer's job may exist, a download is asked again once chosen (`context`).
    */
-  unreadableStartedJob(kind: 'finetune' | 'evaluation', body: unknown, answer: StartAnswer): void;
-  /** Where a download answer's values are: the setting's for this origin, else the one kept. */
-  download(): DownloadProfile | undefined;
-  /** A download answer was read by `profile`; `change` is set when it was inferred now (to keep and log). */
-  readDownload(reading: { profile: DownloadProfile; change?: string }): void;
-  /** The profile to read a job status by (`part`: which endpoint): the setting's for this origin, else the one kept. */
-  jobStatus(part: JobStatusPart): JobStatusProfile | undefined;
-  /** A job status was read by a profile inferred or grown now: the profile to keep, and what changed (to log). */
-  readJobStatus(part: JobStatusPart, reading: { profile: JobStatusProfile; change: string }): void;
-  /** A job status nothing could read: kept for the person to choose how to read it (Choose How to Read… on its row). */
-  unreadableJobStatus(part: JobStatusPart, body: unknown): void;
-  /** The profile to read a stream's events by: the setting's for this origin, else the one kept. */
-  stream(): StreamProfile | undefined;
-  /** A stream was read by a profile inferred, or changed, in the run: it is kept, and `change` logged. */
-  readStream(reading: { profile: StreamProfile; change: string }): void;
-  /** The profile to read a non-streamed inference answer by: the setting's for this origin, else the one kept. */
-  answer(): StreamProfile | undefined;
-  /** A non-streamed answer was read by a profile inferred, or changed, now: it is kept, and `change` logged. */
-  readAnswer(reading: { profile: StreamProfile; change: string }): void;
-  /**
-   * An inference answer nothing could read, kept for the person to choose how to read it: a non-streamed answer's
-   * body (`answer`), or a stream's first events, as a list (`stream`).
-   */
-  unreadableAnswer(part: 'answer' | 'stream', body: unknown): void;
-  /** A download answer with no URL the client could use, and the model it was for (Choose How to Read…, then again). */
-  unreadableDownload(body: unknown, modelName: string): void;
+  unreadable<P extends ProfilePart>(part: P, body: unknown, context?: AnswerContext<P>): void;
 }

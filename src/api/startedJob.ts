@@ -1,19 +1,13 @@
-// §4.3/§4.5 the answer to a started job: its id, read where the service's profile says it is (its `startedJob` part,
-// one place per endpoint), and when no place is known or the answer no longer fits it, where startedJobInference.ts
-// finds it now; the caller keeps that place (and logs `change`). Rules in decode.ts's header and startedJobInference.ts.
+// §4.3/§4.5 the answer to a started job, as a kind of answer (answerReading.ts reads it): its id, read where the
+// service's profile says it is (its `startedJob` part, one place per endpoint), and when no place is known or the
+// answer no longer fits it, where startedJobInference.ts finds it now; the caller keeps that place (and logs `change`).
+// Rules in decode.ts's header and startedJobInference.ts.
 
+import { changeWords, readAnswer, type AnswerKind } from './answerReading';
 import { answerReader } from './errors';
 import { contract } from './answerShape';
 import type { ProfileSource } from './serviceProfile';
-import {
-  idFromLocation,
-  inferStartedJobId,
-  isJobIdValue,
-  LOCATION_HEADER,
-  placeRank,
-  type FoundId,
-  type StartAnswer,
-} from './startedJobInference';
+import { idFromLocation, inferStartedJobId, isJobIdValue, LOCATION_HEADER, placeRank, type StartAnswer } from './startedJobInference';
 import { parsePath, valueAt } from './profilePath';
 import { describeStartedJobPlace } from './profileWords';
 import { isUsableJobId, MAX_JOB_ID_LENGTH, type StartedJob } from './types';
@@ -40,10 +34,42 @@ function idAt(body: unknown, answer: StartAnswer, from: string): string | undefi
   return isJobIdValue(v, new Set(answer.sent ?? [])) ? v.trim() : undefined;
 }
 
+/** One endpoint's place of the id, as the started job's kind reads it. */
+interface Place {
+  from: string;
+  by: ProfileSource;
+}
+
+const STARTED_JOB: AnswerKind<Place, string, StartAnswer> = {
+  title: 'Started job',
+  name: "The started job's answer",
+  read: (body, place, answer) => idAt(body, answer, place.from),
+  infer(body, answer) {
+    const { id, from } = inferStartedJobId(body, answer);
+    return { profile: { from, by: 'inferred' }, value: id };
+  },
+  describe: (place) => describeStartedJobPlace(place.from),
+  same: (a, b) => a.from === b.from,
+  revise(body, known, _id, answer) {
+    // A kept inferred place gives way to one the inference ranks above it (`run` kept from a first answer, then
+    // `{"job_id", "run"}`: issue 35); a place the person chose or the setting gave is read as it is.
+    if (known.by !== 'inferred') return undefined;
+    let inferred: Place;
+    try {
+      inferred = { from: inferStartedJobId(body, answer).from, by: 'inferred' };
+    } catch {
+      return undefined; // a tie or no id by inference: the kept place read this answer, and still does
+    }
+    return placeRank(inferred.from) > placeRank(known.from)
+      ? { profile: inferred, change: changeWords(STARTED_JOB, known, inferred) }
+      : undefined;
+  },
+};
+
 /**
  * Reads a start answer by the place `known`, inferring it again when the answer does not fit, or when the place was
- * inferred (`knownBy`) and the answer holds an id at a place the inference ranks above it (`run` kept from a first
- * answer, then `{"job_id", "run"}`: issue 35). A place the person chose or the setting gave is read as it is.
+ * inferred (`knownBy`) and the answer holds an id at a place the inference ranks above it. A place the person chose
+ * or the setting gave is read as it is.
  */
 export const readStartedJob = answerReader(function readStartedJob(
   body: unknown,
@@ -51,36 +77,15 @@ export const readStartedJob = answerReader(function readStartedJob(
   known?: string,
   knownBy?: ProfileSource,
 ): StartedJobReading {
-  const kept = known === undefined ? undefined : idAt(body, answer, known);
-  const { id, from } =
-    kept === undefined
-      ? inferStartedJobId(body, answer)
-      : knownBy === 'inferred'
-        ? stronger(body, answer, kept, known!)
-        : { id: kept, from: known! };
+  const place = known === undefined ? undefined : { from: known, by: knownBy ?? 'chosen' };
+  const { value: id, profile, change } = readAnswer(STARTED_JOB, body, place, answer);
   // An id that cannot be stored and sent back safely is refused now, not discovered by the poller or the views later.
   if (!isUsableJobId(id)) {
     throw contract(`the job id is longer than ${MAX_JOB_ID_LENGTH} characters or holds control characters`, body);
   }
   const job = { jobId: id, raw: body };
-  if (from === known) return { job, from };
-  const change =
-    known === undefined
-      ? `Started job: ${describeStartedJobPlace(from)}`
-      : `The started job's answer no longer fits how it was read (${describeStartedJobPlace(known)}); now: ${describeStartedJobPlace(from)}`;
-  return { job, from, change };
+  return change === undefined ? { job, from: profile!.from } : { job, from: profile!.from, change };
 });
-
-/** The id the inference finds when its place ranks above the kept one's, else the kept one's. */
-function stronger(body: unknown, answer: StartAnswer, id: string, known: string): FoundId {
-  try {
-    const inferred = inferStartedJobId(body, answer);
-    if (placeRank(inferred.from) > placeRank(known)) return inferred;
-  } catch {
-    // A tie or no id by inference: the kept place read this answer, and still does.
-  }
-  return { id, from: known };
-}
 
 /** A start answer read with no place known (tests, and callers that keep none). */
 export const decodeStartedJob = answerReader(function decodeStartedJob(body: unknown, answer: StartAnswer = {}): StartedJob {

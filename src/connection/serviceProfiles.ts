@@ -2,26 +2,21 @@
 // answer or chosen by the person, stored in globalState (SERVICE_PROFILES_KEY) through editGlobalState, and read at
 // each use, not at activation. The application-scoped setting `hostedReasoning.serviceProfile` (profiles by origin,
 // written by hand or shared by a team) wins over what is kept for its origin; a workspace cannot set it.
-// In memory only, per origin: the last answer nothing could read (for Choose How to Read…, which takes no path from
-// its arguments), the first names last read (for Show How the Service Is Read), the last change logged, and the
-// profile inferred when the setting's no longer fit the list. The setting is not ours to rewrite, so without that the
-// setting's profile was tried, failed, and the same profile inferred, logged and kept again at every list read.
-// A part inferred from an answer is kept (and its change logged) only once a second answer agrees, and at most so many
-// times per window (inferredKeeping.ts says why); a part the person chose is kept at once.
+// One policy for every part (every kind of answer), through the book's three calls:
+//  - A part inferred from an answer is kept (and its change logged) only once a second answer agrees, and at most so
+//    many times per window (inferredKeeping.ts says why); a part the person chose is kept at once.
+//  - A change is logged once per distinct change of a part: answers read at once by the old profile all report it.
+//  - A setting's part that no longer fits: the part inferred instead is read by while the setting stays as it was.
+//    The setting is not ours to rewrite, so without that the setting's part was tried, failed, and the same part
+//    inferred, logged and kept again at every answer.
+//  - A person's choice that no longer fits is inferred again as any kept part is, and replaced once two answers agree.
+// In memory only, per origin: the last answer of each part (of each job, for a status), readable or not, for Choose
+// How to Read… (which takes no path from its arguments) to show how it is read now; the first names last read (for
+// Show How the Service Is Read).
 import * as vscode from 'vscode';
-import type { JobStatusPart, JobStatusProfile } from '../api/jobStatusProfile';
-import {
-  checkServiceProfile,
-  type DownloadProfile,
-  type ModelListProfile,
-  type ServiceProfile,
-  type StartedJobProfile,
-  type StreamProfile,
-} from '../api/serviceProfile';
-import type { ProfileBook } from '../api/profileBook';
-import type { StartAnswer } from '../api/startedJob';
-import { withChosenPlace, type StartedJobKind } from '../api/startedJobChoice';
-import { describeDownloadProfile, describeStreamProfile } from '../api/profileWords';
+import { describePart, KIND_WORDS } from '../api/answerKinds';
+import type { AnswerContext, Learned, PartProfile, ProfileBook, ProfilePart } from '../api/profileBook';
+import { checkServiceProfile, type ServiceProfile } from '../api/serviceProfile';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { InferredKeeping } from './inferredKeeping';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
@@ -33,29 +28,32 @@ export const PROFILE_SETTING = 'serviceProfile';
 /** Most origins kept; the oldest go first (a person rarely uses more than a few services). */
 const MAX_ORIGINS = 50;
 
+/** An answer of one part kept in this window for Choose How to Read…. */
+export interface KeptAnswer<P extends ProfilePart = ProfilePart> {
+  part: P;
+  body: unknown;
+  context?: AnswerContext<P>;
+  /** Nothing could read it (or two ways could). */
+  unreadable: boolean;
+}
+
+/** Answers kept in memory, the oldest going first: one per part and origin, one per job for statuses. */
+const MAX_ANSWERS = 64;
+
 export class ServiceProfiles implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string | undefined>();
   /** Fires with the origin whose profile a person chose, or undefined when the setting changed. */
   readonly onDidChange = this.changed.event;
-  private readonly unreadable = new Map<string, unknown>();
-  /** The last inference answer of each part (`answer`, `stream`) nothing could read, by `origin part`. */
-  private readonly unreadableAnswers = new Map<string, unknown>();
-  /** The last download answer of each origin with no URL the client could use, and the model it was for. */
-  private readonly unreadableDownloads = new Map<string, { body: unknown; modelName: string }>();
-  /** The last job status of each kind nothing could read, by `origin part`. */
-  private readonly unreadableStatuses = new Map<string, unknown>();
-  /** The last start answer of each kind nothing could read, by `origin kind`: taken by the command that started it. */
-  private readonly unreadableStarts = new Map<string, { body: unknown; answer: StartAnswer }>();
+  /** The last answer of each place, by `origin part[ jobId]`: map order is recency (an answer kept again goes last). */
+  private readonly answers = new Map<string, KeptAnswer>();
   private readonly samples = new Map<string, string[]>();
-  /** The last change of each origin's status parts logged, by `origin part`. */
-  private readonly statusChanges = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** The setting's text last found wrong, so that it is logged once, not at every list. */
   private reported: string | undefined;
-  /** Per origin, the last change logged: each distinct change is told once, not at every list. */
+  /** Per `origin part`, the last change logged: each distinct change is told once, not at every answer. */
   private readonly told = new Map<string, string>();
-  /** Per origin, the setting's model list profile (as text) the list no longer fit, and the one inferred instead. */
-  private readonly settingMisfits = new Map<string, { setting: string; inferred: ModelListProfile }>();
+  /** Per `origin part`, the setting's part (as text) the answers no longer fit, and the one inferred instead. */
+  private readonly settingMisfits = new Map<string, { setting: string; inferred: unknown }>();
   private readonly keeping = new InferredKeeping();
   /** The parts (`origin part`) said to change too often to keep: said once. */
   private readonly spent = new Set<string>();
@@ -74,188 +72,41 @@ export class ServiceProfiles implements vscode.Disposable {
   /** What the client of `origin` reads and reports through. */
   bookFor(origin: string): ProfileBook {
     return {
-      modelList: () => this.modelList(origin),
-      readModelList: ({ profile, change, samples }) => {
-        this.samples.set(origin, samples);
-        this.unreadable.delete(origin);
-        if (change === undefined || profile.by === 'setting' || !this.agreed(origin, 'modelList', profile)) return;
-        const setting = this.fromSetting(origin)?.modelList;
-        // Read by the inferred profile until the setting changes (modelList), so the setting's is not tried again.
-        if (setting) this.settingMisfits.set(origin, { setting: JSON.stringify(setting), inferred: profile });
-        // Lists read at once were all read by the old profile: each reports the same change.
-        if (this.told.get(origin) !== change) this.log.info(`${origin}: ${change}`);
-        this.told.set(origin, change);
-        void this.keep(origin, 'modelList', profile);
-      },
-      unreadableModelList: (body) => this.unreadable.set(origin, body),
-      startedJob: () => this.startedJob(origin),
-      readStartedJob: ({ kind, from, change }) => {
-        // Logged and kept as the model list's is, also when the setting's place no longer fits (the setting still wins).
-        if (change === undefined || !this.agreed(origin, `startedJob ${kind}`, from)) return;
-        this.log.info(`${origin}: ${change}`);
-        // Each endpoint has its place: the other one kept is kept as it is.
-        const kept = this.stored(origin)?.startedJob;
-        const part: StartedJobProfile = { by: 'inferred' };
-        if (kept?.finetune !== undefined) part.finetune = kept.finetune;
-        if (kept?.evaluation !== undefined) part.evaluation = kept.evaluation;
-        part[kind] = from;
-        void this.keep(origin, 'startedJob', part);
-      },
-      unreadableStartedJob: (kind, body, answer) => this.unreadableStarts.set(`${origin} ${kind}`, { body, answer }),
-      download: () => this.download(origin),
-      readDownload: ({ profile, change }) => {
-        if (change === undefined || profile.by === 'setting' || !this.agreed(origin, 'download', profile)) return;
-        this.log.info(`${origin}: ${change}`);
-        void this.keep(origin, 'download', profile);
-      },
-      jobStatus: (part) => this.jobStatus(origin, part),
-      readJobStatus: (part, { profile, change }) => {
-        if (profile.by === 'setting' || !this.agreed(origin, part, profile)) return;
-        // A setting's part that no longer fits is inferred afresh at every poll: said once, not at each.
-        const key = `${origin} ${part}`;
-        if (this.statusChanges.get(key) === change) return;
-        this.statusChanges.set(key, change);
-        this.log.info(`${origin}: ${change}`);
-        void this.keep(origin, part, profile);
-      },
-      unreadableJobStatus: (part, body) => this.unreadableStatuses.set(`${origin} ${part}`, body),
-      stream: () => this.stream(origin),
-      readStream: ({ profile, change }) => {
-        if (!this.agreed(origin, 'stream', profile)) return;
-        this.log.info(`${origin}: ${change}`);
-        void this.keep(origin, 'stream', profile);
-      },
-      unreadableAnswer: (part, body) => {
-        // Deleted first, so the latest answer is the last of the map (lastUnreadableAnswer).
-        this.unreadableAnswers.delete(`${origin} ${part}`);
-        this.unreadableAnswers.set(`${origin} ${part}`, body);
-      },
-      unreadableDownload: (body, modelName) => this.unreadableDownloads.set(origin, { body, modelName }),
-      answer: () => this.answer(origin),
-      readAnswer: ({ profile, change }) => {
-        if (!this.agreed(origin, 'answer', profile)) return;
-        this.log.info(`${origin}: ${change}`);
-        void this.keep(origin, 'answer', profile);
-      },
+      profile: (part) => this.profile(origin, part),
+      learned: (part, reading) => this.learned(origin, part, reading),
+      unreadable: (part, body, context) => this.remember(origin, { part, body, context, unreadable: true }),
     };
   }
 
-  /** The last job status of this kind of `origin` nothing could read, in this window. */
-  lastUnreadableStatus(origin: string, part: JobStatusPart): unknown {
-    return this.unreadableStatuses.get(`${origin} ${part}`);
-  }
-
   /**
-   * Keeps how to read `origin`'s job statuses of one kind as the person chose it: the chosen parts over the ones kept
-   * (the parts the person did not choose are still grown from the answers).
+   * The profile `part` of `origin` is read by: the setting's (or, once the answers no longer fit it, the one inferred
+   * instead while the setting stays as it was), else the one kept.
    */
-  async chooseJobStatus(origin: string, part: JobStatusPart, chosen: Partial<JobStatusProfile>): Promise<void> {
-    const kept = this.stored(origin)?.[part];
-    const states = { ...(kept?.states ?? {}), ...(chosen.states ?? {}) };
-    const profile: JobStatusProfile = { ...(kept ?? {}), ...chosen, by: 'chosen' };
-    if (Object.keys(states).length > 0) profile.states = states;
-    this.log.info(
-      `${origin}: the ${part === 'finetuneStatus' ? 'finetune' : 'evaluation'} status is read as chosen: ${JSON.stringify(chosen)}`,
-    );
-    this.statusChanges.delete(`${origin} ${part}`);
-    await this.keep(origin, part, profile);
-    this.unreadableStatuses.delete(`${origin} ${part}`);
-    this.changed.fire(origin);
+  profile<P extends ProfilePart>(origin: string, part: P): PartProfile<P> | undefined {
+    const setting = this.fromSetting(origin)?.[part];
+    if (!setting) return this.stored(origin)?.[part] as PartProfile<P> | undefined;
+    const misfit = this.settingMisfits.get(`${origin} ${part}`);
+    return misfit?.setting === JSON.stringify(setting) ? (misfit.inferred as PartProfile<P>) : setting;
   }
 
-  /**
-   * The start answer of `kind` nothing could read, handed over once: the command that started the job takes it at once
-   * (with what it was starting), so an answer is never paired with another start.
-   */
-  takeUnreadableStart(origin: string, kind: StartedJobKind): { body: unknown; answer: StartAnswer } | undefined {
-    const key = `${origin} ${kind}`;
-    const kept = this.unreadableStarts.get(key);
-    this.unreadableStarts.delete(key);
-    return kept;
+  /** The last answer of `part` of `origin` in this window (of the job `jobId`, for a status). */
+  lastAnswer<P extends ProfilePart>(origin: string, part: P, jobId?: string): KeptAnswer<P> | undefined {
+    return this.answers.get(answerKey(origin, part, jobId)) as KeptAnswer<P> | undefined;
   }
 
-  /** Keeps where `origin`'s start answers of `kind` have their id as the person chose it (by: 'chosen'). */
-  async chooseStartedJob(origin: string, kind: StartedJobKind, path: string): Promise<void> {
-    this.log.info(`${origin}: the started ${kind === 'finetune' ? 'finetuning job' : 'evaluation'}'s id is read as chosen: ${path}`);
-    await this.keep(origin, 'startedJob', withChosenPlace(this.stored(origin)?.startedJob, kind, path));
-    this.changed.fire(origin);
-  }
-
-  /**
-   * The last inference answer of `origin` nothing could read, in this window: a non-streamed one (`answer`) or a
-   * stream's first events (`stream`), the later of the two when both were kept.
-   */
-  lastUnreadableAnswer(origin: string): { part: 'answer' | 'stream'; body: unknown } | undefined {
-    let last: { part: 'answer' | 'stream'; body: unknown } | undefined;
-    // Map order is insertion order, and a part handed over again is moved last: the latest is the one the person saw.
-    for (const [key, body] of this.unreadableAnswers) {
-      if (key === `${origin} answer` || key === `${origin} stream`) last = { part: key.endsWith(' answer') ? 'answer' : 'stream', body };
+  /** The latest answer of `origin` in this window: of any part or of one of `parts`; with `unreadable`, nothing could read it. */
+  latest(origin: string, which: { parts?: readonly ProfilePart[]; unreadable?: boolean } = {}): KeptAnswer | undefined {
+    let last: KeptAnswer | undefined;
+    for (const [key, answer] of this.answers) {
+      if (!key.startsWith(`${origin} `) || (which.unreadable && !answer.unreadable)) continue;
+      if (!which.parts || which.parts.includes(answer.part)) last = answer;
     }
     return last;
   }
 
-  /** Keeps how to read `origin`'s inference answers (`part`: non-streamed or streamed) as the person chose it. */
-  async chooseAnswer(origin: string, part: 'answer' | 'stream', profile: StreamProfile): Promise<void> {
-    this.log.info(
-      `${origin}: ${part === 'answer' ? 'answers (not streamed)' : "the stream's events"} are read as chosen: ${describeStreamProfile(profile)}`,
-    );
-    await this.keep(origin, part, { ...profile, by: 'chosen' });
-    this.unreadableAnswers.delete(`${origin} ${part}`);
-    this.changed.fire(origin);
-  }
-
-  /** The last download answer of `origin` with no URL the client could use, in this window, and its model. */
-  lastUnreadableDownload(origin: string): { body: unknown; modelName: string } | undefined {
-    return this.unreadableDownloads.get(origin);
-  }
-
-  /** Keeps where `origin`'s download answer has its URL (and the values around it) as the person chose it. */
-  async chooseDownload(origin: string, profile: DownloadProfile): Promise<void> {
-    this.log.info(`${origin}: the download answer is read as chosen: ${describeDownloadProfile(profile)}`);
-    await this.keep(origin, 'download', { ...profile, by: 'chosen' });
-    this.unreadableDownloads.delete(origin);
-    this.changed.fire(origin);
-  }
-
-  /** Where the started jobs' ids of `origin` are: the setting's, else the places kept. */
-  startedJob(origin: string): StartedJobProfile | undefined {
-    return this.fromSetting(origin)?.startedJob ?? this.stored(origin)?.startedJob;
-  }
-
-  /** Where `origin`'s download answer has its values: the setting's, else the one kept. */
-  download(origin: string): DownloadProfile | undefined {
-    return this.fromSetting(origin)?.download ?? this.stored(origin)?.download;
-  }
-
-  /** The profile of one kind of job status for `origin`: the setting's, else the one kept. */
-  jobStatus(origin: string, part: JobStatusPart): JobStatusProfile | undefined {
-    return this.fromSetting(origin)?.[part] ?? this.stored(origin)?.[part];
-  }
-
-  /** The non-streamed answer's profile for `origin`: the setting's, else the one kept. */
-  answer(origin: string): StreamProfile | undefined {
-    return this.fromSetting(origin)?.answer ?? this.stored(origin)?.answer;
-  }
-
-  /** The stream profile for `origin`: the setting's, else the one kept. */
-  stream(origin: string): StreamProfile | undefined {
-    return this.fromSetting(origin)?.stream ?? this.stored(origin)?.stream;
-  }
-
-  /**
-   * The model list profile for `origin`: the setting's (or, once the list no longer fit it, the one inferred instead
-   * while the setting stays as it was), else the one kept.
-   */
-  modelList(origin: string): ModelListProfile | undefined {
-    const setting = this.fromSetting(origin)?.modelList;
-    if (!setting) return this.stored(origin)?.modelList;
-    const misfit = this.settingMisfits.get(origin);
-    return misfit?.setting === JSON.stringify(setting) ? misfit.inferred : setting;
-  }
-
-  /** The last model list of `origin` nothing could read, in this window. */
-  lastUnreadable(origin: string): unknown {
-    return this.unreadable.get(origin);
+  /** Forgets the answer of a place (a start's answer, once its job is followed). */
+  forgetAnswer(origin: string, part: ProfilePart, jobId?: string): void {
+    this.answers.delete(answerKey(origin, part, jobId));
   }
 
   /** The first names the last list of `origin` gave, in this window. */
@@ -263,12 +114,49 @@ export class ServiceProfiles implements vscode.Disposable {
     return this.samples.get(origin);
   }
 
-  /** Keeps a way to read `origin`'s model list chosen by the person (the view then refreshes). */
-  async choose(origin: string, profile: ModelListProfile): Promise<void> {
-    this.log.info(`${origin}: the model list is read as chosen: ${profile.lists.map((l) => l.names).join(', ')}`);
-    await this.keep(origin, 'modelList', { ...profile, by: 'chosen' });
-    this.unreadable.delete(origin);
+  /**
+   * Keeps how to read `part` of `origin` as the person chose it (by: 'chosen'): read by it from the next answer on;
+   * the place's answer is no longer unreadable.
+   */
+  async choose<P extends ProfilePart>(origin: string, part: P, profile: PartProfile<P>, jobId?: string): Promise<void> {
+    const chosen = { ...profile, by: 'chosen' } as PartProfile<P>;
+    this.log.info(`${origin}: ${KIND_WORDS[part].what} is read as chosen: ${describePart(part, chosen)}`);
+    this.told.delete(`${origin} ${part}`);
+    await this.keep(origin, part, chosen);
+    const answer = this.answers.get(answerKey(origin, part, jobId));
+    if (answer) answer.unreadable = false;
     this.changed.fire(origin);
+  }
+
+  /** The part as kept for `origin` (not the setting's): what a person's choice of one field is added to. */
+  kept<P extends ProfilePart>(origin: string, part: P): PartProfile<P> | undefined {
+    return this.stored(origin)?.[part] as PartProfile<P> | undefined;
+  }
+
+  private learned<P extends ProfilePart>(origin: string, part: P, reading: Learned<P>): void {
+    const { profile, change, body, context, samples } = reading;
+    if (samples) this.samples.set(origin, samples);
+    if (body !== undefined) this.remember(origin, { part, body, context, unreadable: false });
+    if (change === undefined || profile.by === 'setting') return;
+    // A started job's endpoints each have their place: agreement is per endpoint, the other endpoint's place is kept.
+    const place = part === 'startedJob' ? `startedJob ${(context as AnswerContext<'startedJob'> | undefined)?.kind ?? ''}` : part;
+    if (!this.agreed(origin, place, profile)) return;
+    const value = part === 'startedJob' ? ({ ...this.stored(origin)?.startedJob, ...profile } as PartProfile<P>) : profile;
+    const key = `${origin} ${part}`;
+    const setting = this.fromSetting(origin)?.[part];
+    if (setting) this.settingMisfits.set(key, { setting: JSON.stringify(setting), inferred: value });
+    if (this.told.get(key) !== change) this.log.info(`${origin}: ${change}`);
+    this.told.set(key, change);
+    void this.keep(origin, part, value);
+  }
+
+  private remember(origin: string, answer: KeptAnswer): void {
+    const jobId = (answer.context as { jobId?: string } | undefined)?.jobId;
+    const key = answerKey(origin, answer.part, jobId);
+    // Deleted first, so the latest answer is the last of the map (lastUnreadable).
+    this.answers.delete(key);
+    this.answers.set(key, answer);
+    if (this.answers.size > MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
   }
 
   /** Forgets every kept profile (Clear Stored Records). */
@@ -336,6 +224,10 @@ export class ServiceProfiles implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function answerKey(origin: string, part: ProfilePart, jobId: string | undefined): string {
+  return jobId === undefined ? `${origin} ${part}` : `${origin} ${part} ${jobId}`;
 }
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {

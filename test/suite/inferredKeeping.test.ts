@@ -16,10 +16,11 @@ const ORIGIN = 'https://inferred-keeping.example';
 
 /** One non-streamed answer read as the client reads it: its answer text. */
 function answerOnce(book: ProfileBook, body: unknown): string {
-  const reading = new StreamReading(book.answer(), [], 'answer');
+  const known = book.profile('answer');
+  const reading = new StreamReading(known, [], 'answer');
   const pieces = decodeInferenceResult(body, true, reading);
   const report = reading.report();
-  if (report) book.readAnswer(report);
+  if (report) book.learned('answer', report);
   return pieces
     .filter((p) => p.kind === 'answer')
     .map((p) => p.text)
@@ -45,7 +46,7 @@ describe('service profiles: an inferred part kept once two answers agree, its wr
       await stateSettled(state);
     }
     profiles.dispose();
-    assert.deepEqual(profiles.answer(ORIGIN), { answer: ['text'], reasoning: [], by: 'inferred' });
+    assert.deepEqual(profiles.profile(ORIGIN, 'answer'), { answer: ['text'], reasoning: [], by: 'inferred' });
     assert.equal(state.writes, 1);
     assert.equal(logged.length, 1, logged.join('\n'));
   });

@@ -19,8 +19,8 @@ const STALE = { modelList: { lists: [{ names: 'results.items[].model.id' }] } };
 
 /** One list read as the client does it: by the book's profile, the reading reported back. */
 function listOnce(book: ProfileBook): string[] {
-  const { models, profile, change } = readModelList(BODY, book.modelList());
-  if (profile) book.readModelList({ profile, change, samples: models.slice(0, 3).map((m) => m.name) });
+  const { models, profile, change } = readModelList(BODY, book.profile('modelList'));
+  if (profile) book.learned('modelList', { profile, change, body: BODY, samples: models.slice(0, 3).map((m) => m.name) });
   return models.map((m) => m.name);
 }
 
@@ -48,7 +48,7 @@ describe('a service profile from the setting that the model list no longer fits'
     profiles.dispose();
     assert.equal(logged.length, 1, logged.join('\n'));
     assert.match(logged[0]!, /no longer fits how it was read/);
-    assert.equal(book.modelList()?.by, 'inferred', 'the inferred profile is the one the list is read by now');
+    assert.equal(book.profile('modelList')?.by, 'inferred', 'the inferred profile is the one the list is read by now');
     assert.equal(state.writes, 1, 'kept once, not at every read');
   });
 
@@ -76,14 +76,14 @@ describe('a service profile from the setting that the model list no longer fits'
     // Twice: the profile inferred instead is kept, and said, once a second list agrees (inferredKeeping.ts).
     listOnce(book);
     listOnce(book);
-    assert.equal(book.modelList()?.by, 'inferred');
+    assert.equal(book.profile('modelList')?.by, 'inferred');
     await config().update(
       PROFILE_SETTING,
       { [ORIGIN]: { modelList: { lists: [{ names: 'data[].id' }] } } },
       vscode.ConfigurationTarget.Global,
     );
     assert.deepEqual(listOnce(book), ['alpha-base', 'beta-base']);
-    assert.equal(book.modelList()?.by, 'setting');
+    assert.equal(book.profile('modelList')?.by, 'setting');
     profiles.dispose();
     assert.equal(logged.length, 1, logged.join('\n'));
   });

@@ -64,9 +64,9 @@ describe(`Choose How to Read… an inference answer and a download answer ${EVER
         send(panel, { type: 'fix', fix: 'chooseAnswerReading' });
         await acceptFirst(picks, 0, ['said', 'aside']);
         await acceptFirst(picks, 1, ['No reasoning in this answer', 'aside']);
-        await waitFor('the choice kept', () => rig.api.services.profiles.stream(new URL(rig.emu.url).origin));
+        await waitFor('the choice kept', () => rig.api.services.profiles.profile(new URL(rig.emu.url).origin, 'stream'));
       });
-      const kept = rig.api.services.profiles.stream(new URL(rig.emu.url).origin);
+      const kept = rig.api.services.profiles.profile(new URL(rig.emu.url).origin, 'stream');
       assert.deepEqual(kept, { answer: ['said'], reasoning: [], by: 'chosen' });
       const shown = await vscode.commands.executeCommand<string>(COMMANDS.showServiceProfile);
       assert.match(shown, /Streamed answers: text at said\n {2}\(as you chose it\)/);
@@ -102,7 +102,7 @@ describe(`Choose How to Read… an inference answer and a download answer ${EVER
       await page.click('error-fix');
       await acceptFirst(picks, 0, ['said', 'aside']);
       await acceptFirst(picks, 1, ['No reasoning in this answer', 'aside']);
-      await waitFor('the choice kept', () => rig.api.services.profiles.stream(new URL(rig.emu.url).origin));
+      await waitFor('the choice kept', () => rig.api.services.profiles.profile(new URL(rig.emu.url).origin, 'stream'));
     });
     await page.click('run');
     const done = await waitFor('the answer', async () => {
@@ -150,7 +150,7 @@ describe(`Choose How to Read… an inference answer and a download answer ${EVER
       assert.equal(files.length, 1, files.join(', '));
       const [got, want] = await Promise.all([fsp.readFile(path.join(directory, files[0]!)), fsp.readFile(source)]);
       assert.ok(got.equals(want), 'the bytes differ from the emulator’s artifact');
-      const kept = rig.api.services.profiles.download(new URL(rig.emu.url).origin);
+      const kept = rig.api.services.profiles.profile(new URL(rig.emu.url).origin, 'download');
       assert.deepEqual(kept, { url: 'links.primary', size: 'size', sha256: 'checksum', by: 'chosen' });
     } finally {
       await fsp.rm(directory, { recursive: true, force: true });

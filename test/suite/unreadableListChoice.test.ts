@@ -58,7 +58,7 @@ describe('Choose How to Read… (a model list read two ways)', () => {
     // activation in this window, tried first, left the suite's other tests with stale keys: the rig is shared.)
     const { origin } = await rig.api.services.session.current();
     const fresh = new ServiceProfiles(rig.api.services.context.globalState, rig.api.services.log);
-    assert.equal(fresh.modelList(origin!)?.by, 'chosen');
+    assert.equal(fresh.profile(origin!, 'modelList')?.by, 'chosen');
     fresh.dispose();
     await rig.api.models.refresh();
     assert.deepEqual(await kinds(), ['kappa-base:base', 'lambda-base:base']);

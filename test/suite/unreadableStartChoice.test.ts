@@ -118,7 +118,7 @@ describe('Choose How to Read… a started job whose id cannot be read', () => {
     assert.ok(again?.status === 'started', `second start: ${JSON.stringify(again)}`);
     followed.push(jobKey(again.job));
     assert.ok(await emulatorHasJob(again.job.id), 'the id read at the chosen place is the job');
-    assert.equal(rig.api.services.profiles.startedJob((await rig.api.services.session.current()).origin!)?.by, 'chosen');
+    assert.equal(rig.api.services.profiles.profile((await rig.api.services.session.current()).origin!, 'startedJob')?.by, 'chosen');
   });
 
   it('an evaluation: the message’s Choose How to Read… follows it to its result', async function () {

@@ -201,7 +201,7 @@ describe('job statuses that cannot be read', () => {
     });
     assert.deepEqual(chosen, { state: 'detail', states: { CHURNING: 'queued' } });
     const { origin } = await rig.api.services.session.current();
-    assert.equal(rig.api.services.profiles.jobStatus(origin!, 'evaluationStatus')?.by, 'chosen');
+    assert.equal(rig.api.services.profiles.profile(origin!, 'evaluationStatus')?.by, 'chosen');
     const read = await waitFor('the row to read the status by the choice', async () => {
       const r = await row(jobId);
       return r && r.node.job.state === 'queued' && !/\bunreadable\b/.test(String(r.item.contextValue)) ? r : undefined;

@@ -4,7 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectInference, ServiceClient, type InferencePiece } from '../../src/api/client';
 import type { CallOptions, HttpConfig } from '../../src/api/http';
-import type { ProfileBook } from '../../src/api/profileBook';
+import type { JobStatusPart, JobStatusProfile } from '../../src/api/jobStatusProfile';
+import type { AnswerContext, PartProfile, ProfileBook, ProfilePart } from '../../src/api/profileBook';
+import type { DownloadProfile, ModelListProfile, StartedJobProfile, StreamProfile } from '../../src/api/serviceProfile';
+import type { StartAnswer } from '../../src/api/startedJobInference';
 import type { InferenceRequest } from '../../src/api/types';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../service/emulator';
 
@@ -156,9 +159,34 @@ export const baseRequest = {
   temperature: 0.7,
 };
 
+/**
+ * What a test hears of each kind of answer through the one book (profileBook.ts), written per kind as the tests
+ * look at them: the profile to read by, a reading (for the job statuses, the stream and the non-streamed answer only
+ * when it changed the profile, as those tests look at changes), and an answer nothing could read.
+ */
+export interface KindHandlers {
+  modelList(): ModelListProfile | undefined;
+  readModelList(reading: { profile: ModelListProfile; change?: string; samples: string[] }): void;
+  unreadableModelList(body: unknown): void;
+  startedJob(): StartedJobProfile | undefined;
+  readStartedJob(reading: { kind: 'finetune' | 'evaluation'; from: string; change?: string }): void;
+  unreadableStartedJob(kind: 'finetune' | 'evaluation', body: unknown, answer: StartAnswer): void;
+  download(): DownloadProfile | undefined;
+  readDownload(reading: { profile: DownloadProfile; change?: string }): void;
+  unreadableDownload(body: unknown, modelName: string): void;
+  jobStatus(part: JobStatusPart): JobStatusProfile | undefined;
+  readJobStatus(part: JobStatusPart, reading: { profile: JobStatusProfile; change: string }): void;
+  unreadableJobStatus(part: JobStatusPart, body: unknown): void;
+  stream(): StreamProfile | undefined;
+  readStream(reading: { profile: StreamProfile; change: string }): void;
+  answer(): StreamProfile | undefined;
+  readAnswer(reading: { profile: StreamProfile; change: string }): void;
+  unreadableAnswer(part: 'answer' | 'stream', body: unknown): void;
+}
+
 /** A ProfileBook that keeps nothing and hears nothing; a test overrides the kinds of answer it looks at. */
-export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileBook {
-  return {
+export function emptyProfileBook(overrides: Partial<KindHandlers> = {}): ProfileBook {
+  const h: KindHandlers = {
     modelList: () => undefined,
     readModelList: () => undefined,
     unreadableModelList: () => undefined,
@@ -177,5 +205,42 @@ export function emptyProfileBook(overrides: Partial<ProfileBook> = {}): ProfileB
     unreadableAnswer: () => undefined,
     unreadableDownload: () => undefined,
     ...overrides,
+  };
+  const profiles: { [P in ProfilePart]: () => PartProfile<P> | undefined } = {
+    modelList: () => h.modelList(),
+    startedJob: () => h.startedJob(),
+    download: () => h.download(),
+    finetuneStatus: () => h.jobStatus('finetuneStatus'),
+    evaluationStatus: () => h.jobStatus('evaluationStatus'),
+    stream: () => h.stream(),
+    answer: () => h.answer(),
+  };
+  return {
+    profile: <P extends ProfilePart>(part: P) => profiles[part](),
+    learned: (part, r) => {
+      const { change } = r;
+      if (part === 'modelList') h.readModelList({ profile: r.profile as ModelListProfile, change, samples: r.samples ?? [] });
+      if (part === 'download') h.readDownload({ profile: r.profile as DownloadProfile, change });
+      if (part === 'startedJob') {
+        const kind = (r.context as AnswerContext<'startedJob'>).kind;
+        h.readStartedJob({ kind, from: (r.profile as StartedJobProfile)[kind]!, change });
+      }
+      if (change === undefined) return;
+      if (part === 'finetuneStatus' || part === 'evaluationStatus') {
+        h.readJobStatus(part, { profile: r.profile, change });
+      }
+      if (part === 'stream') h.readStream({ profile: r.profile as StreamProfile, change });
+      if (part === 'answer') h.readAnswer({ profile: r.profile as StreamProfile, change });
+    },
+    unreadable: (part, body, context) => {
+      if (part === 'modelList') h.unreadableModelList(body);
+      if (part === 'startedJob') {
+        const { kind, answer } = context as AnswerContext<'startedJob'>;
+        h.unreadableStartedJob(kind, body, answer);
+      }
+      if (part === 'download') h.unreadableDownload(body, (context as AnswerContext<'download'>).modelName);
+      if (part === 'finetuneStatus' || part === 'evaluationStatus') h.unreadableJobStatus(part, body);
+      if (part === 'stream' || part === 'answer') h.unreadableAnswer(part, body);
+    },
   };
 }

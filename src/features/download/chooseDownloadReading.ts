@@ -18,8 +18,8 @@ export function chooseDownloadReadingCommand(services: Services) {
 /** Resolves with what the download started again resolved with, or undefined when nothing was chosen. */
 async function chooseDownloadReading(services: Services): Promise<unknown> {
   const { origin, baseUrl } = await services.session.current();
-  const last = origin === undefined ? undefined : services.profiles.lastUnreadableDownload(origin);
-  if (origin === undefined || baseUrl === undefined || last === undefined) {
+  const last = origin === undefined ? undefined : services.profiles.latest(origin, { parts: ['download'], unreadable: true });
+  if (origin === undefined || baseUrl === undefined || last?.part !== 'download' || !last.context) {
     void showInformationMessage(
       vscode.l10n.t('No unreadable download answer of this service is kept in this window: there is nothing to choose.'),
     );
@@ -41,6 +41,6 @@ async function chooseDownloadReading(services: Services): Promise<unknown> {
     placeholder: vscode.l10n.t('Which URL of the service’s answer is the model’s file?'),
   });
   if (!field) return undefined;
-  await services.profiles.chooseDownload(origin, chosenDownloadProfile(last.body, field.path, allowHttp));
-  return vscode.commands.executeCommand(COMMANDS.download, { modelName: last.modelName });
+  await services.profiles.choose(origin, 'download', chosenDownloadProfile(last.body, field.path, allowHttp));
+  return vscode.commands.executeCommand(COMMANDS.download, { modelName: (last.context as { modelName: string }).modelName });
 }

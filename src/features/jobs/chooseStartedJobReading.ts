@@ -6,7 +6,7 @@
 // The command takes no arguments (a command link can pass any): the answer and the job are the ones this window kept.
 import * as vscode from 'vscode';
 import { ContractError } from '../../api/errors';
-import { readByChosenPlace, startedJobFields, type StartedJobKind } from '../../api/startedJobChoice';
+import { readByChosenPlace, startedJobFields, withChosenPlace, type StartedJobKind } from '../../api/startedJobChoice';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import { showInformationMessage, showWarningMessage } from '../../util/notify';
@@ -32,9 +32,11 @@ export async function keepUnreadableStart(
 ): Promise<boolean> {
   if (!(error instanceof ContractError)) return false;
   const { origin } = await services.session.current();
-  const kept = origin === undefined ? undefined : services.profiles.takeUnreadableStart(origin, start.kind);
-  if (origin === undefined || !kept) return false;
-  services.starts.keep({ ...start, origin, body: kept.body, answer: kept.answer });
+  const kept = origin === undefined ? undefined : services.profiles.lastAnswer(origin, 'startedJob');
+  if (origin === undefined || !kept?.unreadable || kept.context?.kind !== start.kind) return false;
+  // Taken at once, with what was being started, so an answer is never paired with another start.
+  services.profiles.forgetAnswer(origin, 'startedJob');
+  services.starts.keep({ ...start, origin, body: kept.body, answer: kept.context.answer });
   return true;
 }
 
@@ -76,7 +78,8 @@ export async function chooseStartedJobReading(services: Services): Promise<JobRe
     );
     return undefined;
   }
-  await services.profiles.chooseStartedJob(start.origin, start.kind, field.path);
+  const kept = services.profiles.kept(start.origin, 'startedJob');
+  await services.profiles.choose(start.origin, 'startedJob', withChosenPlace(kept, start.kind, field.path));
   const job: JobRecord = { ...start.job, id: started.jobId, updatedAt: Date.now() };
   if (start.lineage) job.lineage = buildLineage({ ...start.lineage, jobId: started.jobId });
   await services.jobs.put(job);

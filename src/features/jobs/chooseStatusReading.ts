@@ -34,11 +34,9 @@ export async function chooseStatusReading(
   const { origin } = await services.session.current();
   if (!scope || !job || !isActive(job) || origin === undefined) return undefined;
   const part: JobStatusPart = job.kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus';
+  const last = services.profiles.lastAnswer(origin, part, job.id);
   // A row whose reading does not move while the answers do is read, but likely misread: its own last answer is shown.
-  const body =
-    job.unreadableSince === undefined && job.unmovedSince !== undefined
-      ? (await services.session.connect()).client.lastStatusAnswer(job.kind, job.id)
-      : services.profiles.lastUnreadableStatus(origin, part);
+  const body = last?.unreadable || job.unmovedSince !== undefined ? last?.body : undefined;
   const fields = body === undefined ? [] : answerFields(body).filter((f) => f.types.includes('text') || f.types.includes('boolean'));
   if (fields.length === 0) {
     void showInformationMessage(
@@ -67,7 +65,12 @@ export async function chooseStatusReading(
       chosen.states = { [word]: state };
     }
   }
-  await services.profiles.chooseJobStatus(origin, part, chosen);
+  // The chosen parts over the ones kept (the parts the person did not choose are still grown from the answers).
+  const kept = services.profiles.kept(origin, part);
+  const states = { ...(kept?.states ?? {}), ...(chosen.states ?? {}) };
+  const profile: JobStatusProfile = { ...(kept ?? {}), ...chosen, by: 'chosen' };
+  if (Object.keys(states).length > 0) profile.states = states;
+  await services.profiles.choose(origin, part, profile, job.id);
   await pollNow();
   return chosen;
 }

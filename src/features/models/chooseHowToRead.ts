@@ -23,7 +23,8 @@ export function chooseHowToReadCommand(services: Services, models: ModelsTreePro
 /** Resolves true when a way was chosen (and the view refreshed by it). */
 async function chooseHowToRead(services: Services, models: ModelsTreeProvider): Promise<boolean> {
   const { origin } = await services.session.current();
-  const body = origin === undefined ? undefined : services.profiles.lastUnreadable(origin);
+  const last = origin === undefined ? undefined : services.profiles.lastAnswer(origin, 'modelList');
+  const body = last?.unreadable ? last.body : undefined;
   if (origin === undefined || body === undefined) {
     void showInformationMessage(
       vscode.l10n.t('No unreadable model list of this service is kept in this window: there is nothing to choose.'),
@@ -60,7 +61,7 @@ async function chooseHowToRead(services: Services, models: ModelsTreeProvider): 
     }),
   ]);
   if (result.action !== 'next') return false;
-  await services.profiles.choose(origin, result.value.profile);
+  await services.profiles.choose(origin, 'modelList', result.value.profile);
   await models.refresh();
   return true;
 }

@@ -30,26 +30,26 @@ async function profileText(services: Services): Promise<string> {
   const { origin } = await services.session.current();
   if (origin === undefined) return `${vscode.l10n.t('No service is configured: set its URL first (Configure Service URL…).')}\n`;
   const lines = [vscode.l10n.t('How the answers of {0} are read', origin), ''];
-  const profile = services.profiles.modelList(origin);
+  const profile = services.profiles.profile(origin, 'modelList');
   if (profile) lines.push(...modelListLines(profile, services.profiles.lastSamples(origin)));
   else lines.push(vscode.l10n.t('Model names: not read yet (open the Models view).'));
-  const startedJob = services.profiles.startedJob(origin);
+  const startedJob = services.profiles.profile(origin, 'startedJob');
   if (startedJob) lines.push(...startedJobLines(startedJob));
   else lines.push(vscode.l10n.t('Started jobs: not read yet (start a finetuning job or an evaluation).'));
-  const finetune = services.profiles.jobStatus(origin, 'finetuneStatus');
-  const evaluation = services.profiles.jobStatus(origin, 'evaluationStatus');
+  const finetune = services.profiles.profile(origin, 'finetuneStatus');
+  const evaluation = services.profiles.profile(origin, 'evaluationStatus');
   if (finetune) lines.push(...jobStatusLines(vscode.l10n.t('Finetune status'), finetune));
   else lines.push(vscode.l10n.t('Finetune status: not read yet (start a finetuning job).'));
   if (evaluation) lines.push(...jobStatusLines(vscode.l10n.t('Evaluation status'), evaluation));
   else lines.push(vscode.l10n.t('Evaluation status: not read yet (evaluate a model).'));
-  const download = services.profiles.download(origin);
+  const download = services.profiles.profile(origin, 'download');
   if (download) lines.push(...downloadLines(download));
   else lines.push(vscode.l10n.t('Download answer: not read yet (download a model; a service that redirects has none).'));
   // Streamed answers: where the events hold the answer and the reasoning, once a run has inferred it (English, as the
   // model list's lines are: src/api may not reach l10n).
-  const stream = services.profiles.stream(origin);
+  const stream = services.profiles.profile(origin, 'stream');
   if (stream) lines.push(...streamLines(stream));
-  const answer = services.profiles.answer(origin);
+  const answer = services.profiles.profile(origin, 'answer');
   if (answer) lines.push(...streamLines(answer, false));
   lines.push(
     '',

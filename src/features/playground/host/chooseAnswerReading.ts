@@ -18,14 +18,15 @@ export function chooseAnswerReadingCommand(services: Services) {
 /** Resolves with the part kept, or undefined when nothing was chosen. */
 async function chooseAnswerReading(services: Services): Promise<StreamProfile | undefined> {
   const { origin } = await services.session.current();
-  const last = origin === undefined ? undefined : services.profiles.lastUnreadableAnswer(origin);
+  const last = origin === undefined ? undefined : services.profiles.latest(origin, { parts: ['answer', 'stream'], unreadable: true });
   if (origin === undefined || last === undefined) {
     void showInformationMessage(
       vscode.l10n.t('No unreadable answer of this service is kept in this window: run the prompt again, then try again.'),
     );
     return undefined;
   }
-  const fields = answerChoiceFields(last.part, last.body);
+  const part = last.part as 'answer' | 'stream';
+  const fields = answerChoiceFields(part, last.body);
   if (fields.length === 0) {
     void showInformationMessage(vscode.l10n.t("Nothing in the service's last answer is text: see the log for what it sent."));
     return undefined;
@@ -47,7 +48,7 @@ async function chooseAnswerReading(services: Services): Promise<StreamProfile | 
     reasoning = chosen?.path;
   }
   const profile = chosenAnswerProfile(answer.path, reasoning);
-  await services.profiles.chooseAnswer(origin, last.part, profile);
+  await services.profiles.choose(origin, part, profile);
   void showInformationMessage(vscode.l10n.t("The service's answers are read as you chose: run the prompt again."));
   return profile;
 }
