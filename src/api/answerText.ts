@@ -408,10 +408,10 @@ export function readEvent(e: StreamEvent, json: boolean, run: StreamReading, out
   if (t.charCodeAt(0) === 0x7b && !reasoning) {
     // Fast path, same result as the profile's reading below: most events are exactly `{"token":"..."}`.
     const field = singleField(t);
+    const known = field === undefined ? undefined : run.fieldKind(field.name);
     // Not a field the general reading looks at first (an `error`, a `type` that may say error or done).
-    const role = field === undefined ? undefined : keyRole(field.name);
-    const known = field === undefined || role!.error || role!.kind ? undefined : run.fieldKind(field.name);
-    if (field !== undefined && known !== undefined) {
+    const role = known === undefined ? undefined : keyRole(field!.name);
+    if (field !== undefined && known !== undefined && !role!.error && !role!.kind) {
       if (field.value !== '') {
         run.seen = true;
         out.push({ kind: known, text: field.value });

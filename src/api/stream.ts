@@ -1,12 +1,12 @@
 // Streaming inference answers: bytes -> text deltas, for SSE, NDJSON, a JSON array sent over time (each element an
 // event, read as it completes), plain chunked text and a single JSON document. The framing is chosen from the
 // Content-Type when it is specific, else from the first bytes.
-// The path is plain, one delta per event: bytes -> lines (streamLines.ts) -> SSE events or NDJSON lines -> the event's
-// payload read by `readStreamPayload` (answerText.ts: framing-level guesses) and the run's profile (streamReading.ts:
-// where the text is) -> text. Nothing joins the
-// text of several events: a faster path for tiny events (a byte-level lane, text joined per read) saved about 0.2 µs a
-// token, 0.4 ms of CPU a second at 2,000 tokens/s, which nobody sees (issue 27; test/bench figure 2 measures this
-// path against eventsource-parser + JSON.parse).
+// Framing apart from meaning (issue 36): bytes -> lines -> events `{event, data}` (streamLines.ts, framing only) ->
+// what the event says (answerText.ts readEvent, by the run's profile: streamReading.ts) -> a delta per piece. A single
+// JSON document is a non-streamed answer, read by the same profile rules as one event (decodeInferenceResult).
+// Nothing joins the text of several events: a faster path for tiny events (a byte-level lane, text joined per read)
+// saved about 0.2 µs a token, 0.4 ms of CPU a second at 2,000 tokens/s, which nobody sees (issue 27; test/bench
+// figure 2 measures this path against eventsource-parser + JSON.parse).
 //
 // Decisions beyond the WHATWG event-stream rules and the spec:
 //  - A last SSE event without its blank line is dispatched at the end of the body (browsers drop it).
