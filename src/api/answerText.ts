@@ -15,6 +15,7 @@ import { answerReader, ContractError, ServerError } from './errors';
 import { errorText, parseBody } from './decode';
 import { excerpt, redact } from './redact';
 import type { StreamEvent } from './streamLines';
+import { ANSWER_LABEL_WORDS as LABEL_WORDS, DONE_WORDS, ERROR_WORDS, KIND_WORDS, REASONING_WORDS, TEXT_WORDS } from './hintWords';
 import { tryParseJson } from './safeJson';
 import { StreamReading } from './streamReading';
 import { contract, isObj, type Obj } from './answerShape';
@@ -33,64 +34,6 @@ function words(name: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== '');
 }
-
-const REASONING_WORDS = new Set(['think', 'thinking', 'thought', 'thoughts', 'reasoning', 'analysis', 'reflection', 'scratchpad']);
-const TEXT_WORDS = new Set([
-  'text',
-  'content',
-  'contents',
-  'response',
-  'output',
-  'answer',
-  'completion',
-  'token',
-  'delta',
-  'message',
-  'generated',
-  'generation',
-  'result',
-  'prediction',
-  'reply',
-  'chunk',
-  'body',
-]);
-const LABEL_WORDS = new Set([
-  'type',
-  'kind',
-  'object',
-  'event',
-  'channel',
-  'role',
-  'id',
-  'model',
-  'name',
-  'status',
-  'state',
-  'finish',
-  'stop',
-  'reason',
-  'created',
-  'at',
-  'time',
-  'timestamp',
-  'date',
-  'version',
-  'fingerprint',
-  'index',
-  'lang',
-  'language',
-  'format',
-  'encoding',
-  'url',
-  'usage',
-  'logprobs',
-  'metadata',
-  'meta',
-  'stats',
-]);
-/** Labels that say what a record is (a discriminator); other labels name things (a model may be "…-thinking"). */
-const KIND_WORDS = new Set(['type', 'kind', 'channel', 'event', 'object', 'role', 'category', 'phase', 'stage', 'part', 'mode', 'section']);
-const ERROR_WORDS = new Set(['error', 'errors']);
 
 function says(set: ReadonlySet<string>, name: string): boolean {
   return saysAny(set, words(name));
@@ -158,8 +101,6 @@ export function keyRole(name: string): KeyRole {
 export function isLabelValue(v: string): boolean {
   return LABEL_VALUE.test(v);
 }
-
-const DONE_WORDS = new Set(['done', 'completed', 'complete', 'finished', 'stop', 'end']);
 
 /** Alternatives (OpenAI's `choices`): records of one shape, each numbered. Only the first is read. */
 export function isAlternatives(list: unknown[]): boolean {
