@@ -5,6 +5,9 @@
 import { ContractError } from './errors';
 import { excerpt } from './redact';
 import type { ModelKind } from './types';
+import { BASE_WORDS, CUSTOM_WORDS, LINEAGE_WORDS, TYPE_WORDS, words } from './hintWords';
+
+export { BASE_WORDS, CUSTOM_WORDS, LINEAGE_WORDS, TYPE_WORDS, words };
 
 export type Obj = Record<string, unknown>;
 
@@ -18,8 +21,6 @@ export function contract(what: string, body: unknown): ContractError {
     detail: excerpt(body),
   });
 }
-
-export const words = (list: string) => new Set(list.split(' '));
 
 /** How deep the readers look for a list, an id, a state or progress: any real wrapping is a few levels. */
 export const MAX_DEPTH = 10;
@@ -97,11 +98,6 @@ function isLink(v: string): boolean {
 export const isHumanText = (v: unknown): v is string => typeof v === 'string' && /\S\s+\S/.test(v);
 
 // ------------------------------------------------------------------------------------------- model kinds
-export const CUSTOM_WORDS = words('custom finetuned finetune tuned ft lora adapter user your my own private trained derived');
-export const BASE_WORDS = words('base built builtin foundation pretrained system public stock standard official shared');
-/** Words that say what a value is, never which one: `{"object": "model"}` names nothing. */
-export const TYPE_WORDS = new Set([...CUSTOM_WORDS, ...BASE_WORDS, ...words('fine in model list object type kind')]);
-export const LINEAGE_WORDS = words('base parent root from source origin upstream based');
 // What the answer says wins: a `ft:` model listed with `type: base` stays base.
 export const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
 

@@ -1,58 +1,30 @@
 // Reading the text of an inference answer (spec §4.2, shapes "not shown"): the non-streamed body and each event of a
 // stream, told apart into reasoning and answer. Kept apart from decode.ts, which reads every other answer.
 //
-// Read by structure, with names only as hints among candidates the structure leaves:
-//  - A string is text. A list is its items' text in order, except a list of alternatives (records of one shape, each
-//    numbered, as OpenAI's `choices`): the first. A record's text is in its text-bearing fields (strings, or records
-//    and lists that hold text); numbers, booleans and nulls never are.
-//  - Reasoning: a field whose name says so (its words: think, thinking, thought(s), reasoning, analysis, reflection,
-//    scratchpad), a record a label field marks so (`type: "thinking_delta"`, `channel: "analysis"`: a short value
-//    with those words), an SSE event whose type says so (`event: reasoning`, stream.ts), and text that opens with a
+// One reader for both (issue 36): a non-streamed answer, and a single JSON document answering a streamed request, is
+// one event, read as a stream's events are, by the run's profile (paths and a reasoning flag) kept per service or
+// inferred from the events (streamReading.ts; the rules in streamInference.ts, by the words below: keyRole). What
+// those rules cannot decide (two texts tied, no text) is refused, naming what was found, and handed to the person
+// (client.ts, Choose How to Read…), whose choice is kept: never guessed again at each call.
+//  - Reasoning is also an SSE event whose type says so (`event: reasoning`, stream.ts), and text that opens with a
 //    `<think>`, `<thinking>`, `<reasoning>` or `<thought>` tag up to its closing tag or the end (InlineReasoning).
-//    Inside reasoning everything is reasoning.
-//  - The answer: among the other text-bearing fields, the best by rank: a field named like text (words such as
-//    text, content, response, output, answer, token, delta, message) first, then one whose value is prose (holds a
-//    space), then a lone label-like string (a record's only text-bearing field is its text whatever its name). Fields
-//    named like labels (type, kind, object, event, channel, role, id, model, name, status, finish …) are never the
-//    answer. Two fields of the best rank: in a stream, the one that carried text before wins; otherwise the answer
-//    is refused as ambiguous, naming both, rather than guessed.
 //  - Stream events: `[DONE]`, `{done: true}` and `{type: "done"}` end the stream; an `error` field is an error;
-//    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text. Where an event's
-//    text is, is not decided here event by event: a run reads its events by a profile (paths and a reasoning flag)
-//    kept per service or inferred from its first events (streamReading.ts; the rules in streamInference.ts), which
-//    uses the words below (keyRole). The rules above read a non-streamed answer and a single JSON document.
+//    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text.
 
-import { answerReader, ContractError } from './errors';
-import { errorText } from './decode';
-import { excerpt } from './redact';
+import { answerReader, ContractError, ServerError } from './errors';
+import { errorText, parseBody } from './decode';
+import { excerpt, redact } from './redact';
+import type { StreamEvent } from './streamLines';
+import { ANSWER_LABEL_WORDS as LABEL_WORDS, DONE_WORDS, ERROR_WORDS, KIND_WORDS, REASONING_WORDS, TEXT_WORDS } from './hintWords';
 import { tryParseJson } from './safeJson';
 import { StreamReading } from './streamReading';
-
-type Obj = Record<string, unknown>;
+import { contract, isObj, type Obj } from './answerShape';
 
 /** One piece of a run's output: reasoning the model wrote before (or beside) its answer, or the answer itself. */
 export interface InferencePiece {
   kind: 'reasoning' | 'answer';
   text: string;
 }
-
-/** The text of one JSON value, split. Either may be absent (no such text), or empty. */
-export interface AnswerParts {
-  reasoning?: string;
-  answer?: string;
-}
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function contract(what: string, body: unknown): ContractError {
-  return new ContractError(`The service sent an answer the extension cannot read (${what}).`, {
-    detail: excerpt(body),
-  });
-}
-
-const MAX_DEPTH = 8;
 
 /** The words of a name: `reasoning_content` → reasoning, content; `thinkingDelta` → thinking, delta. */
 function words(name: string): string[] {
@@ -63,66 +35,13 @@ function words(name: string): string[] {
     .filter((w) => w !== '');
 }
 
-const REASONING_WORDS = new Set(['think', 'thinking', 'thought', 'thoughts', 'reasoning', 'analysis', 'reflection', 'scratchpad']);
-const TEXT_WORDS = new Set([
-  'text',
-  'content',
-  'contents',
-  'response',
-  'output',
-  'answer',
-  'completion',
-  'token',
-  'delta',
-  'message',
-  'generated',
-  'generation',
-  'result',
-  'prediction',
-  'reply',
-  'chunk',
-  'body',
-]);
-const LABEL_WORDS = new Set([
-  'type',
-  'kind',
-  'object',
-  'event',
-  'channel',
-  'role',
-  'id',
-  'model',
-  'name',
-  'status',
-  'state',
-  'finish',
-  'stop',
-  'reason',
-  'created',
-  'at',
-  'time',
-  'timestamp',
-  'date',
-  'version',
-  'fingerprint',
-  'index',
-  'lang',
-  'language',
-  'format',
-  'encoding',
-  'url',
-  'usage',
-  'logprobs',
-  'metadata',
-  'meta',
-  'stats',
-]);
-/** Labels that say what a record is (a discriminator); other labels name things (a model may be "…-thinking"). */
-const KIND_WORDS = new Set(['type', 'kind', 'channel', 'event', 'object', 'role', 'category', 'phase', 'stage', 'part', 'mode', 'section']);
-const ERROR_WORDS = new Set(['error', 'errors']);
-
 function says(set: ReadonlySet<string>, name: string): boolean {
-  return words(name).some((w) => set.has(w));
+  return saysAny(set, words(name));
+}
+
+function saysAny(set: ReadonlySet<string>, w: readonly string[]): boolean {
+  for (const x of w) if (set.has(x)) return true;
+  return false;
 }
 
 /** A field name that marks reasoning (`reasoning_content`, `thinking`, `thoughts`). */
@@ -135,13 +54,12 @@ export function isReasoningName(name: string): boolean {
  * word of a key says what its value is: `responseId` is an id of a response, `content_type` a type, whatever text word
  * comes before (Gemini's `responseId`, a random token that may hold no digit and so not look opaque).
  */
-function isLabelName(name: string): boolean {
-  const w = words(name);
+function isLabelWords(w: readonly string[]): boolean {
   // A key's last word says what its value is (English compounds put the head last): `responseId`, `generation_id`
   // and `message_type` are labels whatever the words before them (a response's id is not the response).
   const last = w[w.length - 1];
   if (last !== undefined && LABEL_WORDS.has(last)) return true;
-  return w.some((x) => LABEL_WORDS.has(x)) && !w.some((x) => TEXT_WORDS.has(x));
+  return saysAny(LABEL_WORDS, w) && !saysAny(TEXT_WORDS, w);
 }
 
 const LABEL_VALUE = /^\S{1,64}$/;
@@ -165,12 +83,14 @@ const keyRoles = new Map<string, KeyRole>();
 export function keyRole(name: string): KeyRole {
   let role = keyRoles.get(name);
   if (role === undefined) {
+    // Split once: an answer may hold many more names than are remembered (a record of 200,000 fields).
+    const w = words(name);
     role = {
-      label: isLabelName(name),
-      reasoning: isReasoningName(name),
-      text: says(TEXT_WORDS, name),
-      kind: says(KIND_WORDS, name),
-      error: says(ERROR_WORDS, name),
+      label: isLabelWords(w),
+      reasoning: saysAny(REASONING_WORDS, w),
+      text: saysAny(TEXT_WORDS, w),
+      kind: saysAny(KIND_WORDS, w),
+      error: saysAny(ERROR_WORDS, w),
     };
     if (keyRoles.size < MAX_REMEMBERED_NAMES) keyRoles.set(name, role);
   }
@@ -180,31 +100,6 @@ export function keyRole(name: string): KeyRole {
 /** A short label value (`thinking_delta`, `analysis`): what a discriminator holds, as opposed to text. */
 export function isLabelValue(v: string): boolean {
   return LABEL_VALUE.test(v);
-}
-
-/** Remembers, along a stream, which field carried the answer: it wins a tie in a later event. */
-export interface TextMemory {
-  answerField?: string;
-  /** Answer or reasoning text came before: an event that says it is done then repeats it, and is not read again. */
-  seen?: boolean;
-}
-
-const DONE_WORDS = new Set(['done', 'completed', 'complete', 'finished', 'stop', 'end']);
-
-interface Found {
-  reasoning: string[];
-  answer: string[];
-}
-
-/** A loop, not push(...list): an answer may come in more pieces than a spread takes (about 125,000: RangeError). */
-function add(into: Found, from: Found | undefined): void {
-  if (!from) return;
-  for (const s of from.reasoning) into.reasoning.push(s);
-  for (const s of from.answer) into.answer.push(s);
-}
-
-function holds(f: Found | undefined): f is Found {
-  return f !== undefined && (f.reasoning.length > 0 || f.answer.length > 0);
 }
 
 /** Alternatives (OpenAI's `choices`): records of one shape, each numbered. Only the first is read. */
@@ -218,141 +113,12 @@ export function isAlternatives(list: unknown[]): boolean {
   );
 }
 
-/** Any string within reach (names aside): whether a field could hold text at all. */
-function hasString(v: unknown, depth: number): boolean {
-  if (typeof v === 'string') return true;
-  if (depth > MAX_DEPTH || typeof v !== 'object' || v === null) return false;
-  return Object.values(v).some((x) => hasString(x, depth + 1));
-}
-
-function nonEmpty(f: Found): boolean {
-  return f.answer.some((s) => s !== '') || f.reasoning.some((s) => s !== '');
-}
-
 /**
- * `loose`: a record's lone label-like string is its text (an event or body itself, or a record under a text name);
- * deeper, such a string is a setting (`reasoning: {effort: "high"}`), not text.
- */
-/**
- * What echoes the request in a non-streamed answer (the record rules' form of streamInference.ts's rule 2): the
- * values the request sent, and the records (and lists) holding one, directly or through lists, found in one pass.
- */
-interface Echoes {
-  sent: ReadonlySet<string>;
-  holders: WeakSet<object>;
-}
-
-/** Marks in `into` the records (and lists) that hold a sent value; true when one was met and no record took it yet. */
-function markEchoes(v: unknown, sent: ReadonlySet<string>, into: WeakSet<object>, depth: number): boolean {
-  if (typeof v === 'string') return sent.has(v);
-  if (depth > MAX_DEPTH || typeof v !== 'object' || v === null) return false;
-  if (Array.isArray(v)) {
-    let echo = false;
-    for (const x of v) if (markEchoes(x, sent, into, depth + 1)) echo = true;
-    if (echo) into.add(v);
-    return echo;
-  }
-  let echo = false;
-  for (const k of Object.keys(v)) if (markEchoes((v as Obj)[k], sent, into, depth + 1)) echo = true;
-  if (echo) into.add(v);
-  return false;
-}
-
-function isEcho(x: unknown, echoes: Echoes | undefined): boolean {
-  if (!echoes) return false;
-  return typeof x === 'string' ? echoes.sent.has(x) : typeof x === 'object' && x !== null && echoes.holders.has(x);
-}
-
-function read(
-  v: unknown,
-  reasoning: boolean,
-  depth: number,
-  memory: TextMemory | undefined,
-  loose: boolean,
-  echoes?: Echoes,
-): Found | undefined {
-  if (typeof v === 'string') return reasoning ? { reasoning: [v], answer: [] } : { reasoning: [], answer: [v] };
-  if (depth > MAX_DEPTH) return undefined;
-  if (Array.isArray(v)) {
-    const items = isAlternatives(v) ? v.slice(0, 1) : v;
-    const out: Found = { reasoning: [], answer: [] };
-    for (const x of items) add(out, read(x, reasoning, depth + 1, undefined, loose, echoes));
-    return holds(out) ? out : undefined;
-  }
-  if (!isObj(v)) return undefined;
-  // A field echoing the request (the prompt, the record holding it) is no text of the answer: `request` beside `result`.
-  const textBearing = Object.entries(v).filter(([, x]) => !isEcho(x, echoes) && hasString(x, depth + 1));
-  // A label whose value says reasoning marks the record, when the record has other text to mark.
-  const marked =
-    reasoning ||
-    (textBearing.length > 1 &&
-      textBearing.some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && LABEL_VALUE.test(x) && isReasoningName(x)));
-  const out: Found = { reasoning: [], answer: [] };
-  const candidates: { key: string; rank: number; found: Found }[] = [];
-  for (const [key, x] of textBearing) {
-    if (isReasoningName(key)) {
-      add(out, read(x, true, depth + 1, undefined, false, echoes));
-      continue;
-    }
-    if (isLabelName(key) || says(ERROR_WORDS, key)) continue;
-    const named = says(TEXT_WORDS, key);
-    const found = read(x, marked, depth + 1, undefined, named, echoes);
-    if (!found) continue;
-    const prose = typeof x !== 'string' || /\s/.test(x);
-    const rank = named ? 3 : prose ? 2 : loose && textBearing.length === 1 ? 1 : 0;
-    if (rank > 0) candidates.push({ key, rank, found });
-  }
-  const best = candidates.reduce((m, c) => Math.max(m, c.rank), 0); // a record may have more fields than a spread takes
-  const top = candidates.filter((c) => c.rank === best);
-  let chosen = top[0];
-  if (top.length > 1) {
-    // Fields that hold only empty strings do not compete (`content: ""` beside `text: "x"`); then the field that
-    // carried the answer earlier in the stream.
-    const filled = top.filter((c) => nonEmpty(c.found));
-    chosen = filled.length <= 1 ? (filled[0] ?? top[0]) : filled.find((c) => c.key === memory?.answerField);
-    if (!chosen) {
-      throw new ContractError(
-        `The service sent an answer with two texts and nothing to tell which one is the answer (${filled.map((c) => c.key).join(', ')}).`,
-        { detail: excerpt(v) },
-      );
-    }
-  }
-  if (chosen) {
-    add(out, chosen.found);
-    if (memory && chosen.found.answer.some((s) => s !== '')) memory.answerField = chosen.key;
-  }
-  return holds(out) ? out : undefined;
-}
-
-/**
- * The reasoning and the answer in one JSON value (a body or an event), by structure (see the header). Absent parts
- * are undefined; throws a ContractError when two fields could each be the answer.
- */
-export function findParts(v: unknown, memory?: TextMemory, reasoning = false, sent?: ReadonlySet<string>): AnswerParts {
-  let echoes: Echoes | undefined;
-  if (sent !== undefined && sent.size > 0) {
-    echoes = { sent, holders: new WeakSet() };
-    markEchoes(v, sent, echoes.holders, 0);
-  }
-  const found = read(v, reasoning, 0, memory, true, echoes);
-  if (!found) return {};
-  return {
-    ...(found.reasoning.length > 0 ? { reasoning: found.reasoning.join('') } : {}),
-    ...(found.answer.length > 0 ? { answer: found.answer.join('') } : {}),
-  };
-}
-
-/** The answer text of one JSON value, reasoning left out (see findParts). */
-export function findText(v: unknown): string | undefined {
-  return findParts(v).answer;
-}
-
-/**
- * A non-streamed answer as pieces: its reasoning (a field, a flag, or inline tags), then its answer. Read by a profile
- * as one event of a stream is (`reading`: the one kept for the service, else one inferred from this answer, which the
- * caller may keep: streamReading.ts); an answer the profile's rules cannot read (two texts tied, no sure text) is read
- * by the record rules of findParts, which refuse what they cannot tell. Both leave out what echoes the request (the
- * prompt it sent, the record holding it): the profile's rules drop the echo's record, the record rules its field.
+ * A non-streamed answer as pieces: its reasoning (a field, a flag, or inline tags), then its answer. Read as one event
+ * of a stream is, by a profile (`reading`: the one kept for the service, else one inferred from this answer, which the
+ * caller may keep: streamReading.ts), leaving out what echoes the request (the prompt it sent, the record holding it).
+ * An answer the profile's rules cannot read (two texts tied, no text) is a ContractError, for the person to choose
+ * how to read it (client.ts hands it to the profile book): never guessed again at each call.
  */
 export const decodeInferenceResult = answerReader(function decodeInferenceResult(
   body: unknown,
@@ -360,38 +126,19 @@ export const decodeInferenceResult = answerReader(function decodeInferenceResult
   reading?: StreamReading,
 ): InferencePiece[] {
   const run = reading ?? new StreamReading(undefined, [], 'answer');
-  let read: InferencePiece[] = [];
-  if (typeof body !== 'string') {
-    try {
-      read = run.read(body, false, 0).concat(run.end());
-    } catch (e) {
-      if (!(e instanceof ContractError)) throw e;
-    }
-  }
-  if (read.length === 0) return byRecords(body, inlineTags, run.sent);
+  // A JSON string is the text itself, as a stream event's is.
+  const read: InferencePiece[] = typeof body === 'string' ? [{ kind: 'answer', text: body }] : run.read(body, false, 0).concat(run.end());
+  if (read.length === 0) throw contract('inference: no text in the answer', body);
+  if (!inlineTags) return mergePieces(read);
   const out: InferencePiece[] = [];
   const inline = new InlineReasoning();
   for (const p of read) {
-    if (p.kind === 'reasoning' || !inlineTags) out.push(p);
+    if (p.kind === 'reasoning') out.push(p);
     else for (const q of inline.push(p.text)) out.push(q);
   }
-  if (inlineTags) for (const q of inline.end()) out.push(q);
+  for (const q of inline.end()) out.push(q);
   return mergePieces(out);
 });
-
-/** A non-streamed answer read by the record rules (findParts): its reasoning, then its answer. */
-function byRecords(body: unknown, inlineTags: boolean, sent: ReadonlySet<string>): InferencePiece[] {
-  const parts = findParts(body, undefined, false, sent);
-  if (parts.answer === undefined && parts.reasoning === undefined) throw contract('inference: no text in the answer', body);
-  const out: InferencePiece[] = [];
-  if (parts.reasoning) out.push({ kind: 'reasoning', text: parts.reasoning });
-  if (!inlineTags) {
-    out.push({ kind: 'answer', text: parts.answer ?? '' });
-    return mergePieces(out);
-  }
-  const inline = new InlineReasoning();
-  return mergePieces(out.concat(inline.push(parts.answer ?? ''), inline.end()));
-}
 
 /** Joins neighbouring pieces of one kind and drops empty ones. */
 export function mergePieces(pieces: readonly InferencePiece[]): InferencePiece[] {
@@ -543,38 +290,9 @@ function partialSuffix(text: string, tag: string): number {
 
 // ------------------------------------------------------------------------------------------- stream events
 
-export type StreamPayload =
-  | { kind: 'text'; text: string; reasoning?: boolean }
-  | { kind: 'parts'; reasoning: string; answer: string }
-  /** Several pieces: an event of reasoning and answer parts mixed, or held events a later one let be read. */
-  | { kind: 'pieces'; pieces: InferencePiece[] }
-  | { kind: 'done' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ignore' };
-
-/**
- * True when `{"<name>":"<string>"}` is read as that string, the answer (see `singleTextField`). A record's only string
- * is its answer unless its name says reasoning or label.
- */
-export function isTextField(name: string): boolean {
-  return name !== '' && !isReasoningName(name) && !isLabelName(name) && !says(ERROR_WORDS, name);
-}
-
-/**
- * isTextField, remembered per name: a stream names its field alike in every event, and splitting the name into words
- * each time was most of an event's cost (CPU profile of the stream figure). Bounded, as the names come from the service.
- */
-const textFieldNames = new Map<string, boolean>();
+/** Names remembered at most (keyRole): they come from the service. */
 const MAX_REMEMBERED_NAMES = 256;
 
-function isTextFieldName(name: string): boolean {
-  let known = textFieldNames.get(name);
-  if (known === undefined) {
-    known = isTextField(name);
-    if (textFieldNames.size < MAX_REMEMBERED_NAMES) textFieldNames.set(name, known);
-  }
-  return known;
-}
 // A quote, a backslash or a control character (invalid unescaped in JSON): the string needs JSON.parse.
 // eslint-disable-next-line no-control-regex
 const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
@@ -600,76 +318,83 @@ function singleField(t: string): { name: string; value: string } | undefined {
   return typeof parsed?.value === 'string' ? { name, value: parsed.value } : undefined;
 }
 
-/**
- * Pieces as one payload: the common shapes (one text, reasoning then answer) as they were, else the list. `merge`: an
- * event read alone; a run's pieces are not joined, as held events released together are each a piece of their own.
- */
-function payloadOf(pieces: readonly InferencePiece[], merge: boolean): StreamPayload | undefined {
-  const list: InferencePiece[] = merge ? mergePieces(pieces) : pieces.filter((p) => p.text !== '');
-  const [first, second] = list;
-  if (!first) return undefined;
-  if (list.length === 1) {
-    return first.kind === 'reasoning' ? { kind: 'text', text: first.text, reasoning: true } : { kind: 'text', text: first.text };
-  }
-  if (merge && list.length === 2 && first.kind === 'reasoning' && second?.kind === 'answer') {
-    return { kind: 'parts', reasoning: first.text, answer: second.text };
-  }
-  return { kind: 'pieces', pieces: list };
+function serverError(message: string, data: string): ServerError {
+  const text = redact(message).trim();
+  return new ServerError(text || 'The service reported an error in the stream.', { detail: excerpt(data) });
+}
+
+function notJson(data: string): ContractError {
+  return new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
 }
 
 /**
- * Reads one event of a stream (an SSE `data` or an NDJSON line). `[DONE]`, `{done: true}` and a `type`/`event` of
- * `done` end the stream; an `error` field is an error event; a JSON value with no text (usage records, pings) is
- * ignored; non-JSON data is the text itself. `reasoning`: the event's type said so (SSE `event: thinking`).
- * `run` reads the events of one stream by its profile, inferred from its first events (streamReading.ts); without it
- * the event is read alone, as the whole of a run.
+ * What one event of a stream says (its framing is streamLines.ts's): its pieces, pushed to `out`, and true when the
+ * stream ends with it. `[DONE]`, `{done: true}`, a `type`/`event` of `done` and an SSE `event: done` (after its data) end
+ * the stream; an SSE `event: error` and an `error` field are a ServerError; an SSE type that says reasoning
+ * (`event: thinking`) makes the event's text reasoning; a JSON value with no text (usage records, pings) gives nothing;
+ * data that is not JSON is the text itself, unless the framing says each event is JSON (`json`: NDJSON, a JSON array's
+ * elements: then a ContractError). `run` reads the events of one stream by its profile (streamReading.ts).
  */
-export function readStreamPayload(data: string, jsonOnly = false, reasoning = false, run?: StreamReading): StreamPayload {
+export function readEvent(e: StreamEvent, json: boolean, run: StreamReading, out: InferencePiece[]): boolean {
+  const { event, data } = e;
+  if (event === 'error') {
+    const v = parseBody(data);
+    throw serverError(typeof v === 'string' ? v : errorText(v), data);
+  }
+  const ends = event === 'done';
+  const reasoning = event !== '' && isReasoningName(event);
+  const kind = reasoning ? 'reasoning' : 'answer';
   const t = data.trim();
-  if (t === '[DONE]') return { kind: 'done' };
+  if (t === '[DONE]') return true;
   if (t.charCodeAt(0) === 0x7b && !reasoning) {
-    // Fast path, same result as the general one below: most events are exactly `{"token":"..."}`.
+    // Fast path, same result as the profile's reading below: most events are exactly `{"token":"..."}`.
     const field = singleField(t);
-    const kind = field === undefined ? undefined : run ? run.fieldKind(field.name) : isTextFieldName(field.name) ? 'answer' : undefined;
-    if (field !== undefined && kind !== undefined) {
-      if (field.value === '') return { kind: 'ignore' };
-      if (run) run.seen = true;
-      return kind === 'reasoning' ? { kind: 'text', text: field.value, reasoning: true } : { kind: 'text', text: field.value };
+    const known = field === undefined ? undefined : run.fieldKind(field.name);
+    // Not a field the general reading looks at first (an `error`, a `type` that may say error or done).
+    const role = known === undefined ? undefined : keyRole(field!.name);
+    if (field !== undefined && known !== undefined && !role!.error && !role!.kind) {
+      if (field.value !== '') {
+        run.seen = true;
+        out.push({ kind: known, text: field.value });
+      }
+      return ends;
     }
   }
-  const plain = (): StreamPayload => (reasoning ? { kind: 'text', text: data, reasoning: true } : { kind: 'text', text: data });
-  let v: unknown;
-  if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) {
-    const parsed = tryParseJson(t, 'event');
-    if (!parsed) {
-      if (jsonOnly) throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
-      return plain();
+  if (!(t.startsWith('{') || t.startsWith('[') || t.startsWith('"'))) {
+    if (json) {
+      if (t === '') return ends;
+      throw notJson(data);
     }
-    v = parsed.value;
-  } else {
-    if (jsonOnly) {
-      if (t === '') return { kind: 'ignore' };
-      throw new ContractError('The stream sent a line that is not JSON.', { detail: excerpt(data) });
-    }
-    return plain();
+    if (data !== '') out.push({ kind, text: data });
+    return ends;
   }
+  const parsed = tryParseJson(t, 'event');
+  if (!parsed) {
+    if (json) throw notJson(data);
+    out.push({ kind, text: data });
+    return ends;
+  }
+  const v = parsed.value;
   if (isObj(v)) {
     const err = v.error ?? (v.type === 'error' ? v : undefined);
-    if (err !== undefined && err !== null && err !== false) return { kind: 'error', message: errorText(err) };
+    if (err !== undefined && err !== null && err !== false) throw serverError(errorText(err), data);
   }
   // OpenAI's Responses stream ends with events that repeat the whole text (`response.output_text.done`,
   // `response.completed`): after text has come, an event whose label says done holds no new text.
-  if (run?.seen && isObj(v) && Object.entries(v).some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && says(DONE_WORDS, x))) {
-    return { kind: 'ignore' };
+  if (run.seen && isObj(v) && Object.entries(v).some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && says(DONE_WORDS, x))) {
+    return ends;
   }
   // A JSON string is text, as data that is not JSON is.
   if (typeof v === 'string') {
-    return v === '' ? { kind: 'ignore' } : reasoning ? { kind: 'text', text: v, reasoning: true } : { kind: 'text', text: v };
+    if (v !== '') out.push({ kind, text: v });
+    return ends;
   }
-  const reading = run ?? new StreamReading();
-  const pieces = reading.read(v, reasoning, t.length);
-  const read = run ? payloadOf(pieces, false) : payloadOf(pieces.concat(reading.end()), true);
-  if (read) return read;
-  if (isObj(v) && (v.done === true || v.finished === true || v.type === 'done' || v.event === 'done')) return { kind: 'done' };
-  return { kind: 'ignore' };
+  let read = false;
+  for (const p of run.read(v, reasoning, t.length)) {
+    if (p.text === '') continue;
+    out.push(p);
+    read = true;
+  }
+  if (read) return ends;
+  return ends || (isObj(v) && (v.done === true || v.finished === true || v.type === 'done' || v.event === 'done'));
 }

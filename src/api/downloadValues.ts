@@ -3,23 +3,12 @@
 // (downloadAnswer.ts), so that both take and refuse the same values. A checksum is read by its value's shape (a
 // digest of the algorithm's size, in hex or base64) and, for MD5 and CRC32C, its key's words or the value's prefix.
 
-import { words, wordsOf } from './answerShape';
+import { wordsOf } from './answerShape';
 import { BYTES, digestHex } from './checksum';
 
-/** Words saying a key holds a checksum: a 64-hex value needs none of them, a base64 SHA-256 needs `sha256`. */
-export const CHECKSUM_WORDS = words('sha sha256 256 checksum digest hash integrity');
-/** Words saying a key holds the artifact's size in bytes. */
-export const SIZE_WORDS = words('size byte length');
-/** Words saying a key holds when the URL stops working, or how long it works. */
-export const EXPIRY_WORDS = words('expire expiry expiration ttl until lifetime');
-/** Words saying a key holds a URL; a key saying only these holds *the* URL. */
-export const URL_WORDS = words('url uri href link location');
-/** Words saying a URL is the artifact's (`download_url`, `signedUri`, GCS's `mediaLink`). */
-export const DOWNLOAD_WORDS = words('download signed presigned media artifact file content');
-/** Words a file name's key is made of (`filename`, `file_name`, `name`): `model_name` names the model, not the file. */
-export const FILE_NAME_WORDS = words('file filename name');
-/** Of those, the words saying a file (`filename` over `name`). */
-export const FILE_WORDS = words('file filename');
+import { CHECKSUM_WORDS, SIZE_WORDS, EXPIRY_WORDS, URL_WORDS, DOWNLOAD_WORDS, FILE_NAME_WORDS, FILE_WORDS } from './hintWords';
+
+export { CHECKSUM_WORDS, SIZE_WORDS, EXPIRY_WORDS, URL_WORDS, DOWNLOAD_WORDS, FILE_NAME_WORDS, FILE_WORDS };
 
 /** Ten years in seconds: an expiry number below this is a duration (`expires_in: 900`), above it a time. */
 const LONGEST_DURATION_S = 10 * 365 * 24 * 3600;

@@ -40,7 +40,6 @@ import {
   keySays,
   LINEAGE_WORDS,
   MAX_DEPTH,
-  words,
   wordsOf,
   type Obj,
 } from './answerShape';
@@ -50,18 +49,20 @@ import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
 import { normaliseState, saysModelReady } from './stateWords';
 import { capText } from './types';
 
-const STATUS_KEY = words('status state');
-const PHASE_KEY = words('phase stage step');
-const ERROR_KEY = words('error failure reason err');
-const FINISHED_KEY = words('done finished complete completed ended terminal');
-const RESULT_KEY = words('result response');
-const TYPE_KEY = words('type kind object');
-const PERCENT_KEY = words('percent pct percentage');
-const PROGRESS_KEY = words('progress fraction ratio completion');
-const TOTAL_KEY = words('total max of count num all target expected');
-const MADE_WORDS = words('fine tuned trained finetuned output result response made new created custom');
-const NAMING_WORDS = words('model name id');
-const LABEL_WORDS = words('display label title description');
+import {
+  ERROR_KEY,
+  FINISHED_KEY,
+  MADE_WORDS,
+  NAMING_WORDS,
+  PERCENT_KEY,
+  PHASE_KEY,
+  PROGRESS_KEY,
+  RESULT_KEY,
+  STATUS_KEY,
+  STATUS_LABEL_WORDS as LABEL_WORDS,
+  TOTAL_KEY,
+  TYPE_KEY,
+} from './hintWords';
 /** The spec's own names of a model (§2): read by name, after a name the answer says was made. */
 const SPEC_MODEL_NAMES = new Set(['model_name', 'modelName']);
 /** Counts above this are times (epoch seconds), sizes or ids, not items done. */

@@ -1,12 +1,12 @@
 // Streaming inference answers: bytes -> text deltas, for SSE, NDJSON, a JSON array sent over time (each element an
 // event, read as it completes), plain chunked text and a single JSON document. The framing is chosen from the
 // Content-Type when it is specific, else from the first bytes.
-// The path is plain, one delta per event: bytes -> lines (streamLines.ts) -> SSE events or NDJSON lines -> the event's
-// payload read by `readStreamPayload` (answerText.ts: framing-level guesses) and the run's profile (streamReading.ts:
-// where the text is) -> text. Nothing joins the
-// text of several events: a faster path for tiny events (a byte-level lane, text joined per read) saved about 0.2 µs a
-// token, 0.4 ms of CPU a second at 2,000 tokens/s, which nobody sees (issue 27; test/bench figure 2 measures this
-// path against eventsource-parser + JSON.parse).
+// Framing apart from meaning (issue 36): bytes -> lines -> events `{event, data}` (streamLines.ts, framing only) ->
+// what the event says (answerText.ts readEvent, by the run's profile: streamReading.ts) -> a delta per piece. A single
+// JSON document is a non-streamed answer, read by the same profile rules as one event (decodeInferenceResult).
+// Nothing joins the text of several events: a faster path for tiny events (a byte-level lane, text joined per read)
+// saved about 0.2 µs a token, 0.4 ms of CPU a second at 2,000 tokens/s, which nobody sees (issue 27; test/bench
+// figure 2 measures this path against eventsource-parser + JSON.parse).
 //
 // Decisions beyond the WHATWG event-stream rules and the spec:
 //  - A last SSE event without its blank line is dispatched at the end of the body (browsers drop it).
@@ -22,21 +22,12 @@
 //  - An error met after some deltas of the same chunk does not lose them: push()/end() return the deltas and
 //    the error is thrown by the next push()/end() call, and is readable at once from `error`.
 
-import {
-  decodeInferenceResult,
-  InlineReasoning,
-  isReasoningName,
-  mergePieces,
-  readStreamPayload,
-  type InferencePiece,
-  type StreamPayload,
-} from './answerText';
+import { decodeInferenceResult, InlineReasoning, mergePieces, readEvent, type InferencePiece } from './answerText';
 import { StreamReading } from './streamReading';
-import { errorText, parseBody } from './decode';
+import { parseBody } from './decode';
 import { tryParseJson } from './safeJson';
-import { ContractError, ServerError, unreadable } from './errors';
-import { excerpt, redact } from './redact';
-import { LineDecoder, type LineSink } from './streamLines';
+import { ContractError, unreadable } from './errors';
+import { EventDecoder, tooLarge, type EventSink, type StreamEvent } from './streamLines';
 import { MAX_JSON_BYTES } from './http';
 
 export type Framing = 'sse' | 'ndjson' | 'text' | 'json';
@@ -152,41 +143,18 @@ export function sniffFraming(firstBytes: Uint8Array): 'sse' | 'ndjson' | 'text' 
 
 // ----------------------------------------------------------------------------------------- StreamDecoder
 
-const SPACE = 0x20;
-const RS = 0x1e;
-
-function tooLarge(max: number): ContractError {
-  return new ContractError(`The stream sent an event larger than the limit of ${max} bytes.`);
-}
-
-function serverError(message: string, data: string): ServerError {
-  const text = redact(message).trim();
-  return new ServerError(text || 'The service reported an error in the stream.', { detail: excerpt(data) });
-}
-
-/** Message of an SSE `event: error`: the payload's message when it is JSON, else the data text. */
-function errorEventMessage(data: string): string {
-  const v = parseBody(data);
-  return typeof v === 'string' ? v : errorText(v);
-}
-
 /**
- * Incremental, synchronous decoder for one framing, one delta per event: bytes -> lines (streamLines.ts) -> SSE events
- * or NDJSON lines -> `readStreamPayload` -> text. Plain text is decoded and passed on chunk by chunk.
+ * Incremental, synchronous decoder for one framing: its framing (streamLines.ts: bytes -> lines -> `{event, data}`)
+ * apart from its meaning (answerText.ts readEvent: the event's pieces, the end, an error), one delta per piece. Plain
+ * text is decoded and passed on chunk by chunk.
  */
-export class StreamDecoder implements IncrementalDecoder, LineSink {
-  private readonly max: number;
-  private readonly lines = new LineDecoder();
+export class StreamDecoder implements IncrementalDecoder, EventSink {
+  /** SSE and NDJSON: the events of the body; plain text has none. */
+  private readonly events: EventDecoder | undefined;
   /** Plain text only; it drops a leading BOM itself. */
   private readonly utf8 = new TextDecoder();
-  private firstLine = true; // a U+FEFF opening the first line is the BOM
   private out: Delta[] = [];
-  // SSE event being built: its first data line, the others, their count and size (whole lines, in bytes).
-  private data = '';
-  private moreData: string[] = [];
-  private dataCount = 0;
-  private dataBytes = 0;
-  private eventType = '';
+  private readonly pieces: InferencePiece[] = [];
   private done = false;
   private failure: Error | undefined;
   /** Where the events hold the answer and the reasoning: the run's profile (streamReading.ts). */
@@ -196,7 +164,7 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     readonly framing: LineFraming,
     options: { maxEventBytes?: number; reading?: StreamReading } = {},
   ) {
-    this.max = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    if (framing !== 'text') this.events = new EventDecoder(framing, options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
     this.reading = options.reading ?? new StreamReading();
   }
 
@@ -208,7 +176,7 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     return this.failure;
   }
 
-  /** LineSink: no more lines once the stream has ended. */
+  /** EventSink: no more events once the stream has ended. */
   get stopped(): boolean {
     return this.done;
   }
@@ -219,13 +187,10 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     const out: Delta[] = [];
     this.out = out;
     try {
-      if (this.framing === 'text') {
+      if (this.events) this.events.push(chunk, this);
+      else {
         const text = this.utf8.decode(chunk, { stream: true });
         if (text !== '') out.push(text);
-      } else {
-        this.lines.push(chunk, this);
-        // The open line counts as soon as it is held: a body without a line end fails here, not at its end.
-        if (this.lines.heldBytes + this.dataBytes > this.max) throw tooLarge(this.max);
       }
     } catch (e) {
       this.fail(e);
@@ -239,14 +204,12 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
     const out: Delta[] = [];
     this.out = out;
     try {
-      if (this.framing === 'text') {
+      if (this.events) {
+        this.events.end(this);
+        if (!this.done) this.flush();
+      } else {
         const text = this.utf8.decode();
         if (text !== '') out.push(text);
-      } else {
-        this.lines.end(this);
-        // A last SSE event without its blank line is dispatched (browsers drop it).
-        if (this.framing === 'sse' && !this.done) this.dispatch();
-        if (!this.done) this.flush();
       }
     } catch (e) {
       this.fail(e);
@@ -258,125 +221,54 @@ export class StreamDecoder implements IncrementalDecoder, LineSink {
    * One whole event framed elsewhere (an element of a JSON array: JsonArrayDecoder), read as an NDJSON line is; its
    * deltas. Errors as push() says.
    */
-  event(text: string): Delta[] {
+  element(data: string): Delta[] {
     if (this.failure) throw this.failure;
     if (this.done) return [];
     const out: Delta[] = [];
     this.out = out;
     try {
-      this.payload(readStreamPayload(text, true, false, this.reading), text);
+      this.event({ event: '', data });
     } catch (e) {
       this.fail(e);
     }
     return out;
   }
 
+  /** EventSink: what the event means, read by the run's reading; its pieces as deltas. */
+  event(e: StreamEvent): void {
+    const ends = readEvent(e, this.framing !== 'sse', this.reading, this.pieces);
+    this.give();
+    if (ends) this.finish();
+  }
+
   /** Keeps the error for the next call; throws it now only when this call has no deltas to return first. */
   private fail(e: unknown): void {
     this.failure = unreadable(e);
-    this.lines.clear();
+    this.events?.clear();
+    this.pieces.length = 0;
     if (this.out.length === 0) throw this.failure;
   }
 
-  /** LineSink: one line of the body, without its line end. */
-  line(text: string, bytes: number): void {
-    if (bytes + this.dataBytes > this.max) throw tooLarge(this.max);
-    let line = text;
-    if (this.firstLine) {
-      this.firstLine = false;
-      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+  /** The pieces read so far, as deltas. */
+  private give(): void {
+    const pieces = this.pieces;
+    for (let i = 0; i < pieces.length; i++) {
+      const x = pieces[i]!;
+      this.out.push(x.kind === 'reasoning' ? { reasoning: x.text } : x.text);
     }
-    if (this.framing === 'ndjson') {
-      if (line.length === 0) return;
-      this.payload(readStreamPayload(line.charCodeAt(0) === RS ? line.slice(1) : line, true, false, this.reading), line);
-      return;
-    }
-    if (line.length === 0) {
-      this.dispatch();
-      return;
-    }
-    const colon = line.indexOf(':');
-    if (colon === 0) return; // comment
-    let field: string;
-    let value: string;
-    if (colon === -1) {
-      field = line;
-      value = '';
-    } else {
-      field = line.slice(0, colon);
-      value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
-    }
-    switch (field) {
-      case 'data':
-        if (this.dataCount === 0) this.data = value;
-        else this.moreData.push(value);
-        this.dataCount++;
-        this.dataBytes += bytes;
-        break;
-      case 'event':
-        this.eventType = value;
-        break;
-      default:
-        break; // id and retry serve reconnection, which a run never does (a stopped run is not resumed); others are unknown
-    }
-  }
-
-  private dispatch(): void {
-    const type = this.eventType;
-    this.eventType = '';
-    if (this.dataCount === 0) return;
-    let data = this.data;
-    if (this.dataCount > 1) {
-      data = `${data}\n${this.moreData.join('\n')}`;
-      this.moreData = [];
-    }
-    this.data = '';
-    this.dataCount = 0;
-    this.dataBytes = 0;
-    if (type === 'error') throw serverError(errorEventMessage(data), data);
-    // An event type that says reasoning (`event: thinking`) makes its text reasoning, whatever the data's shape.
-    this.payload(readStreamPayload(data, false, type !== '' && isReasoningName(type), this.reading), data);
-    if (type === 'done') this.finish();
-  }
-
-  private payload(p: StreamPayload, raw: string): void {
-    switch (p.kind) {
-      case 'text':
-        if (p.text !== '') this.out.push(p.reasoning ? { reasoning: p.text } : p.text);
-        return;
-      case 'parts':
-        this.out.push({ reasoning: p.reasoning }, p.answer);
-        return;
-      case 'pieces':
-        this.pieces(p.pieces);
-        return;
-      case 'done':
-        this.finish();
-        return;
-      case 'error':
-        throw serverError(p.message, raw);
-      case 'ignore':
-        return;
-    }
-  }
-
-  private pieces(pieces: readonly InferencePiece[]): void {
-    for (const x of pieces) if (x.text !== '') this.out.push(x.kind === 'reasoning' ? { reasoning: x.text } : x.text);
+    pieces.length = 0;
   }
 
   /** The events the run held undecided (streamReading.ts), read now that none will follow. */
   private flush(): void {
-    this.pieces(this.reading.end());
+    for (const x of this.reading.end()) if (x.text !== '') this.pieces.push(x);
+    this.give();
   }
 
   private finish(): void {
     this.flush();
     this.done = true;
-    this.lines.clear();
-    this.data = '';
-    this.moreData = [];
-    this.dataCount = 0;
-    this.dataBytes = 0;
+    this.events?.clear();
   }
 }
 
@@ -600,7 +492,7 @@ class JsonArrayDecoder implements IncrementalDecoder {
     this.parts = [];
     this.partBytes = 0;
     this.inElement = false;
-    for (const d of this.inner.event(text)) out.push(d);
+    for (const d of this.inner.element(text)) out.push(d);
     if (this.inner.error) throw this.inner.error;
   }
 }

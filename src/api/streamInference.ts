@@ -11,7 +11,8 @@
 //     prompt), directly or in its lists, echoes the request and is skipped whole: the event when the value is at its
 //     top, only `request` in `{request: {prompt, …}, result: {…}}`. Citations are never text either: a list of
 //     records each holding a link (retrieval `sources` of `{title, snippet, url}`, search results, annotations)
-//     quotes documents, not the model (isCitationList).
+//     quotes documents, not the model (isCitationList). A whole answer (not streamed) whose only text is one field
+//     named like text is that text however it looks (a model may answer with a hash).
 //  3. Reasoning: text under a key that says so (`reasoning_content`, `thinking`), or text whose record (or a record
 //     above it, the nearest, unless one further up already said reasoning: inside reasoning all is reasoning)
 //     carries a flag saying so: a boolean or number under a key that says reasoning (`thought: true`,
@@ -107,7 +108,8 @@ function walk(
     const x = (v as Obj)[k];
     if (typeof x !== 'string' && (typeof x !== 'object' || x === null)) continue;
     const role = keyRole(k);
-    if (role.label || role.error) continue;
+    // A key whose words say reasoning holds reasoning, whatever label word is beside it (`model_reasoning`).
+    if ((role.label && !role.reasoning) || role.error) continue;
     if (walk(x, appendKey(path, k), k, depth + 1, reasoning || role.reasoning, own, out, sent, false)) echo = true;
   }
   if (!echo || item) return echo;
@@ -173,6 +175,12 @@ export interface Decision {
 export class StreamInference {
   private readonly stats = new Map<string, PathStat>();
 
+  /**
+   * `wholeAnswers`: each event is a whole answer (not streamed), so a lone field named like text is its text even
+   * when it looks opaque (a model may answer with a hash); in a stream such a value is an id or a signature (rule 2).
+   */
+  constructor(private readonly wholeAnswers = false) {}
+
   /** Adds one event's leaves to the statistics; its text per path. */
   see(leaves: readonly Leaf[]): EventTexts {
     const texts: EventTexts = new Map();
@@ -228,8 +236,10 @@ export class StreamInference {
     const sureReasoning: string[] = [];
     const flagged: string[] = [];
     const weak: string[] = [];
+    const opaque: string[] = [];
     for (const path of present) {
       const s = this.stats.get(path);
+      if (s?.opaque && s.named && !s.reasoning) opaque.push(path);
       if (!s || s.opaque || (s.events >= 2 && !s.varies)) continue;
       const isSure = s.named || s.prose || s.events >= 2;
       if (!isSure) weak.push(path);
@@ -257,6 +267,8 @@ export class StreamInference {
       const only = weak[0]!;
       if (this.stats.get(only)!.reasoning) reasoning.push(only);
       else answer = only;
+    } else if (this.wholeAnswers && final && !seenText && reasoning.length + flagged.length + weak.length === 0 && opaque.length === 1) {
+      answer = opaque[0];
     }
     if (answer === undefined && reasoning.length === 0 && flagged.length === 0) return undefined;
     const texts = answer === undefined ? flagged : [answer].concat(flagged);

@@ -56,7 +56,7 @@ export class StreamReading {
   seen = false;
   private readonly profile: CompiledStream = { answer: [], reasoning: [] };
   private changed = false;
-  private readonly inference = new StreamInference();
+  private readonly inference: StreamInference;
   private held: Held[] = [];
   private heldChars = 0;
   private readonly first: unknown[] = [];
@@ -73,6 +73,7 @@ export class StreamReading {
     /** What is read, for the change's words: a stream's events, or non-streamed answers (one event each). */
     private readonly what: 'stream' | 'answer' = 'stream',
   ) {
+    this.inference = new StreamInference(what === 'answer');
     if (known) {
       for (const p of known.answer) this.add('answer', p);
       for (const p of known.reasoning) this.add('reasoning', p);

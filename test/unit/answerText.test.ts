@@ -1,19 +1,23 @@
 import { strict as assert } from 'node:assert';
-import {
-  decodeInferenceResult,
-  findParts,
-  findText,
-  InlineReasoning,
-  mergePieces,
-  readStreamPayload,
-  type InferencePiece,
-} from '../../src/api/answerText';
-import { ContractError } from '../../src/api/errors';
+import { decodeInferenceResult, InlineReasoning, mergePieces, readEvent, type InferencePiece } from '../../src/api/answerText';
+import { StreamReading } from '../../src/api/streamReading';
+import type { StreamProfile } from '../../src/api/serviceProfile';
+import { ContractError, ServerError } from '../../src/api/errors';
 import { decodePieces } from '../../src/api/stream';
 import { seededRandom } from './seededRandom';
 
 const answer = (text: string): InferencePiece => ({ kind: 'answer', text });
 const reasoning = (text: string): InferencePiece => ({ kind: 'reasoning', text });
+
+/** A non-streamed answer's reasoning and answer (inline tags left in), each joined; a part it lacks is absent. */
+function findParts(body: unknown): { reasoning?: string; answer?: string } {
+  const out: { reasoning?: string; answer?: string } = {};
+  for (const p of decodeInferenceResult(body, false)) out[p.kind] = (out[p.kind] ?? '') + p.text;
+  return out;
+}
+
+/** A non-streamed answer's answer text (findParts). */
+const findText = (body: unknown): string | undefined => findParts(body).answer;
 
 async function piecesOf(body: string | Uint8Array[], contentType?: string): Promise<InferencePiece[]> {
   const chunks = typeof body === 'string' ? [Buffer.from(body)] : body;
@@ -52,8 +56,8 @@ describe('answer text: the answer by structure', () => {
   });
 
   it('labels, numbers and settings are never the answer', () => {
-    assert.equal(findText({ type: 'ping' }), undefined);
-    assert.equal(findText({ usage: { prompt_tokens: 3 }, model: 'm' }), undefined);
+    assert.throws(() => findText({ type: 'ping' }), ContractError);
+    assert.throws(() => findText({ usage: { prompt_tokens: 3 }, model: 'm' }), ContractError);
     assert.deepEqual(findParts({ answer: 'A', reasoning: { effort: 'high' } }), { answer: 'A' });
   });
 
@@ -205,23 +209,47 @@ describe('answer text: reasoning in its three forms', () => {
   });
 });
 
-describe('answer text: stream payloads', () => {
-  it('reads stream payloads', () => {
-    assert.deepEqual(readStreamPayload('{"token":"a"}'), { kind: 'text', text: 'a' });
-    assert.deepEqual(readStreamPayload('{"choices":[{"delta":{"content":"b"}}]}'), { kind: 'text', text: 'b' });
-    assert.deepEqual(readStreamPayload('{"thinking":"t"}'), { kind: 'text', text: 't', reasoning: true });
-    assert.deepEqual(readStreamPayload('{"reasoning":"r","text":"a"}'), { kind: 'parts', reasoning: 'r', answer: 'a' });
-    assert.deepEqual(readStreamPayload('plain', false, true), { kind: 'text', text: 'plain', reasoning: true });
-    assert.deepEqual(readStreamPayload('[DONE]'), { kind: 'done' });
-    assert.deepEqual(readStreamPayload('{"done":true}'), { kind: 'done' });
-    assert.deepEqual(readStreamPayload('{"error":{"message":"boom"}}'), { kind: 'error', message: 'boom' });
-    assert.deepEqual(readStreamPayload('not json'), { kind: 'text', text: 'not json' });
-    assert.deepEqual(readStreamPayload('{"usage":{"n":1}}'), { kind: 'ignore' });
-    assert.deepEqual(readStreamPayload('{"type":"ping"}'), { kind: 'ignore' });
-    assert.throws(() => readStreamPayload('not json', true), ContractError);
+/** One event read alone, as the whole of a run (`event`: its SSE type): its pieces merged, and whether it ends the stream. */
+function readAlone(data: string, json = false, event = '', known?: StreamProfile): { pieces: InferencePiece[]; ends: boolean } {
+  const run = new StreamReading(known);
+  const out: InferencePiece[] = [];
+  const ends = readEvent({ event, data }, json, run, out);
+  return { pieces: mergePieces(out.concat(run.end())), ends };
+}
+
+describe('answer text: stream events', () => {
+  it('reads stream events', () => {
+    const text = (...pieces: InferencePiece[]) => ({ pieces, ends: false });
+    const ended = { pieces: [], ends: true };
+    assert.deepEqual(readAlone('{"token":"a"}'), text(answer('a')));
+    assert.deepEqual(readAlone('{"choices":[{"delta":{"content":"b"}}]}'), text(answer('b')));
+    assert.deepEqual(readAlone('{"thinking":"t"}'), text(reasoning('t')));
+    assert.deepEqual(readAlone('{"reasoning":"r","text":"a"}'), text(reasoning('r'), answer('a')));
+    assert.deepEqual(readAlone('plain', false, 'thinking'), text(reasoning('plain')));
+    assert.deepEqual(readAlone('[DONE]'), ended);
+    assert.deepEqual(readAlone('{"done":true}'), ended);
+    assert.deepEqual(readAlone('last', false, 'done'), { pieces: [answer('last')], ends: true });
+    assert.throws(
+      () => readAlone('{"error":{"message":"boom"}}'),
+      (e: unknown) => e instanceof ServerError && e.message === 'boom',
+    );
+    assert.throws(
+      () => readAlone('{"message":"down"}', false, 'error'),
+      (e: unknown) => e instanceof ServerError && e.message === 'down',
+    );
+    assert.deepEqual(readAlone('not json'), text(answer('not json')));
+    assert.deepEqual(readAlone('{"usage":{"n":1}}'), text());
+    assert.deepEqual(readAlone('{"type":"ping"}'), text());
+    assert.throws(() => readAlone('not json', true), ContractError);
   });
 
-  it('the `{"token":"..."}` fast path answers exactly what the general reader does', () => {
+  it('the `{"token":"..."}` fast path answers exactly what the profile\'s general reading does', () => {
+    // A run whose profile reads these names: an event exactly `{"<name>":"<string>"}` then takes the fast path.
+    const known: StreamProfile = {
+      answer: ['token', 'text', 'delta', 'data', 'zzq', 'error', 'type', ''],
+      reasoning: ['thinking'],
+      by: 'inferred',
+    };
     const cases = [
       '{"token":"a"}',
       '{"token":""}',
@@ -253,23 +281,23 @@ describe('answer text: stream payloads', () => {
     for (const data of cases) {
       // `{ ` instead of `{` takes the general path for the same JSON value.
       const t = data.trim();
-      const general = (s: string, jsonOnly: boolean) => {
+      const outcome = (read: () => { pieces: InferencePiece[]; ends: boolean }) => {
         try {
-          const p = readStreamPayload(`{ ${s.slice(1)}`, jsonOnly);
-          return p.kind === 'text' && p.text === `{ ${s.slice(1)}` ? { kind: 'text', text: data } : p;
+          return read();
         } catch (e) {
-          return e instanceof ContractError ? 'ContractError' : e;
+          return e instanceof ContractError ? 'ContractError' : e instanceof ServerError ? 'ServerError' : e;
         }
       };
-      const fast = (jsonOnly: boolean) => {
-        try {
-          return readStreamPayload(data, jsonOnly);
-        } catch (e) {
-          return e instanceof ContractError ? 'ContractError' : e;
-        }
-      };
-      assert.deepEqual(fast(false), general(t, false), data);
-      assert.deepEqual(fast(true), general(t, true), data);
+      const general = (jsonOnly: boolean) =>
+        outcome(() => {
+          const spaced = `{ ${t.slice(1)}`;
+          const got = readAlone(spaced, jsonOnly, '', known);
+          // Not JSON: the data itself is the text, as written.
+          return got.pieces.length === 1 && got.pieces[0]!.text === spaced ? { pieces: [answer(data)], ends: got.ends } : got;
+        });
+      const fast = (jsonOnly: boolean) => outcome(() => readAlone(data, jsonOnly, '', known));
+      assert.deepEqual(fast(false), general(false), data);
+      assert.deepEqual(fast(true), general(true), data);
     }
   });
 });

@@ -2,7 +2,8 @@
 // the size caps) are read like any other, and whatever a reader meets that is not an ApiError reaches the caller as a
 // ContractError: the poller shows the job's status as unreadable, and Chat shows "cannot read", not a stack overflow.
 import { strict as assert } from 'node:assert';
-import { decodeInferenceResult, findParts, findText, readStreamPayload } from '../../src/api/answerText';
+import { decodeInferenceResult, mergePieces, readEvent, type InferencePiece } from '../../src/api/answerText';
+import { StreamReading } from '../../src/api/streamReading';
 import { decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from '../../src/api/decode';
 import { ContractError } from '../../src/api/errors';
 import { decodePieces } from '../../src/api/stream';
@@ -35,20 +36,26 @@ describe(`answers holding ${MANY} elements`, () => {
   });
 
   it('an answer in that many pieces is read, whole and streamed; its reasoning too', async () => {
-    assert.equal(findText({ text: letters() }), 'a'.repeat(MANY));
-    assert.deepEqual(findParts({ reasoning: letters(), text: ['b'] }), { reasoning: 'a'.repeat(MANY), answer: 'b' });
+    assert.deepEqual(decodeInferenceResult({ text: letters() }), [{ kind: 'answer', text: 'a'.repeat(MANY) }]);
+    assert.deepEqual(decodeInferenceResult({ reasoning: letters(), text: ['b'] }), [
+      { kind: 'reasoning', text: 'a'.repeat(MANY) },
+      { kind: 'answer', text: 'b' },
+    ]);
     assert.deepEqual(decodeInferenceResult({ choices: [{ message: { content: letters() } }] }), [
       { kind: 'answer', text: 'a'.repeat(MANY) },
     ]);
     const event = JSON.stringify({ text: letters() });
-    assert.deepEqual(readStreamPayload(event), { kind: 'text', text: 'a'.repeat(MANY) });
+    const pieces: InferencePiece[] = [];
+    assert.equal(readEvent({ event: '', data: event }, false, new StreamReading(), pieces), false);
+    assert.deepEqual(mergePieces(pieces), [{ kind: 'answer', text: 'a'.repeat(MANY) }]);
     assert.deepEqual(await streamed(`${event}\n`, 'application/x-ndjson'), { reasoning: '', answer: 'a'.repeat(MANY) });
     assert.deepEqual(await streamed(`data: ${event}\n\n`, 'text/event-stream'), { reasoning: '', answer: 'a'.repeat(MANY) });
   });
 
   it('a record of that many prose fields is refused as ambiguous, not overflowed', () => {
-    const body = Object.fromEntries(Array.from({ length: MANY }, (_, i) => [`f${i}`, 'two words']));
-    assert.throws(() => findParts(body), ContractError);
+    // Each text its own: fields carrying one same text are that one text (streamInference.ts rule 4), not a tie.
+    const body = Object.fromEntries(Array.from({ length: MANY }, (_, i) => [`f${i}`, `two words ${i}`]));
+    assert.throws(() => decodeInferenceResult(body), ContractError);
   });
 
   it('a model list and a started job beside that many records are read', () => {

@@ -118,7 +118,7 @@ describe('issue 27: request echoes and retrieval sources are not the answer', ()
     assert.deepEqual(reading.report()?.profile, { answer: ['result.answer.text'], reasoning: ['result.thinking.text'], by: 'inferred' });
   });
 
-  it('an answer only the record rules read (one long token, opaque to the profile) leaves the echo out as well', () => {
+  it('a whole answer whose only text is one long token (opaque in a stream) is read, the echo left out as well', () => {
     const token = 'A1B2'.repeat(16);
     const body = { request: { ...ECHO, stream: false }, result: { answer: token } };
     const reading = new StreamReading(undefined, [PROMPT, undefined], 'answer');

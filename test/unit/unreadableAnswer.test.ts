@@ -57,6 +57,49 @@ describe('an inference answer nothing can read: handed over, chosen, then read',
     assert.deepEqual(await collectInference(client.infer(request)), { reasoning: '', answer: TIED.first });
   });
 
+  it('a text-generation-inference answer (its text twice: whole, and as tokens) is a tie handed over once, then read by the choice kept', async () => {
+    // The issue's shape: `details.tokens` of `{text}` records, ending with the special end token: the two texts differ,
+    // and nothing says which is the answer.
+    const tgi = {
+      generated_text: 'Caching keeps hot keys close.',
+      details: {
+        finish_reason: 'eos_token',
+        generated_tokens: 6,
+        tokens: ['Caching', ' keeps', ' hot', ' keys', ' close.', '</s>'].map((text) => ({
+          text,
+          logprob: -0.5,
+          special: text === '</s>',
+        })),
+      },
+    };
+    const handed: { part: string; body: unknown }[] = [];
+    const reports: string[] = [];
+    const kept: { profile?: StreamProfile } = {};
+    const book = emptyProfileBook({
+      answer: () => kept.profile,
+      readAnswer: (r) => reports.push(r.change),
+      unreadableAnswer: (part, body) => handed.push({ part, body }),
+    });
+    const client = clientWith(ctx.emu.url, book);
+    ctx.emu.faults.add({ path: INFER_PATH, kind: 'body', status: 200, body: JSON.stringify(tgi), times: 3 });
+    const request = { ...baseRequest, modelName: 'oss-reasoner-8b', stream: false };
+    await assert.rejects(collectInference(client.infer(request)), (e: { kind?: string; choosable?: string }) => {
+      assert.equal(e.kind, 'contract');
+      assert.equal(e.choosable, 'answer');
+      return true;
+    });
+    assert.deepEqual(handed, [{ part: 'answer', body: tgi }]);
+    assert.deepEqual(reports, [], 'nothing was read, so nothing is kept');
+    const fields = answerChoiceFields('answer', tgi).map((f) => f.path);
+    assert.ok(fields.includes('generated_text') && fields.includes('details.tokens[].text'), fields.join(', '));
+    kept.profile = chosenAnswerProfile('generated_text');
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(await collectInference(client.infer(request)), { reasoning: '', answer: tgi.generated_text });
+    }
+    assert.equal(handed.length, 1, 'the choice is kept: the answer is not handed over again');
+    assert.deepEqual(reports, [], 'the chosen profile reads it as it is');
+  });
+
   it('a streamed answer: its first events (bounded) go to the book; a chosen path, relative to an event, reads them', async () => {
     const handed: { part: string; body: unknown }[] = [];
     const kept: { profile?: StreamProfile } = {};
