@@ -169,6 +169,7 @@ export class ServiceClient {
     // a run that inferred or changed it reports it (streamReading.ts). What the request sent marks an echo of it.
     const known = this.profiles?.profile('stream');
     const reading = new StreamReading(known, [req.prompt, req.queryOnly]);
+    let unread = false;
     try {
       // A piece per event, never the text of several joined: VS Code passes a language-model provider's parts on when
       // 31 have gathered or none came for 30 ms, so fewer, larger parts would hold a fast stream's first token back
@@ -178,9 +179,13 @@ export class ServiceClient {
         () => reading.firstEvents(),
         untilAborted(decodePieces(res.body, { contentType: res.headers['content-type'], reading }), opts.signal),
       );
+    } catch (error) {
+      unread = error instanceof ContractError;
+      throw error;
     } finally {
       res.abort();
-      this.learnedAnswer('stream', reading, known, reading.firstEvents());
+      // A run handed over as unreadable stays so for Choose How to Read…: its events are not told as read.
+      if (!unread) this.learnedAnswer('stream', reading, known, reading.firstEvents());
     }
   }
 

@@ -131,6 +131,22 @@ describe('an inference answer nothing can read: handed over, chosen, then read',
     assert.equal(got.reasoning, events.map((e) => e.left).join(''));
   });
 
+  it('a stream read by a kept profile it no longer fits: handed over, and not told as read after (the book keeps it unreadable)', async () => {
+    // The book as the extension's is: the last answer of a part is the last told, read or not (serviceProfiles.ts).
+    const told: string[] = [];
+    const book: ProfileBook = {
+      profile: (part) => (part === 'stream' ? { answer: ['token'], reasoning: ['reasoning'], by: 'inferred' } : undefined) as never,
+      learned: (part, reading) => void (reading.body !== undefined && told.push(`read ${part}`)),
+      unreadable: (part) => void told.push(`unreadable ${part}`),
+    };
+    const client = clientWith(ctx.emu.url, book);
+    const events = Array.from({ length: 6 }, (_, i) => ({ said: `Part ${i} of the answer. `, aside: `Aside ${i} nobody asked for. ` }));
+    const sse = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n';
+    ctx.emu.faults.add({ path: INFER_PATH, kind: 'body', status: 200, body: sse, contentType: 'text/event-stream', times: 1 });
+    await assert.rejects(collectInference(client.infer({ ...baseRequest, modelName: 'oss-reasoner-8b', stream: true })), /./);
+    assert.deepEqual(told, ['unreadable stream']);
+  });
+
   it('the fields offered are only text, and a stream’s are relative to one event', () => {
     const body = { a: { text: 'Some words here' }, n: 3, ok: true, list: [{ t: 'x y' }] };
     assert.deepEqual(
