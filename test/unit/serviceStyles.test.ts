@@ -42,6 +42,9 @@ const KNOWN_FAILURES: Partial<Record<StyledShape, Record<string, string>>> = {
   },
 };
 
+/** How long a journey waits for its job's end before it calls the job hung. */
+const HANG_GUARD_MS = 90_000;
+
 function journeys(shape: StyledShape): void {
   const style = STYLES[shape];
   const ctx = useEmulator({ shape, reasoning: 'field', finetuneDurationMs: 600 });
@@ -49,8 +52,16 @@ function journeys(shape: StyledShape): void {
   const base = style.baseName(BASE);
   const known = KNOWN_FAILURES[shape] ?? {};
   /** it(), or it.skip() for a case known to fail on main (its reason stays in KNOWN_FAILURES). */
+  // A journey waits on its job's end, not on a clock: the guards below only catch a hang. A finetune's emulated phases
+  // take 600 ms, but reading its PDFs loads pdfjs in the emulator, which took 5-8 s at a load of 16 (a 15 s guard
+  // failed there twice).
   const test = (name: string, fn: () => Promise<void>) =>
-    known[name] ? it.skip(`${name} [fails on main at ${FAILS_ON_MAIN}]`, fn) : it(name, fn);
+    known[name]
+      ? it.skip(`${name} [fails on main at ${FAILS_ON_MAIN}]`, fn)
+      : it(name, async function () {
+          this.timeout(HANG_GUARD_MS + 20_000);
+          await fn();
+        });
 
   const request = (stream: boolean): InferenceRequest => ({
     prompt: 'What does a cache buy you? Café ☕',
@@ -156,7 +167,7 @@ function journeys(shape: StyledShape): void {
         const s = await client.getFinetuneStatus(jobId);
         seen.push(s);
         return isTerminal(s.state) ? s : undefined;
-      }, 15_000);
+      }, HANG_GUARD_MS);
       const states = seen.map((s) => s.state);
       assert.equal(final.state, 'completed', `states: ${states.join()}; last raw: ${JSON.stringify(final.raw)}`);
       // A word the extension has no meaning for (OpenAI's `validating_files`, a phase such as `ingesting`) is kept as
@@ -198,7 +209,7 @@ function journeys(shape: StyledShape): void {
       const done = await until(async () => {
         const s = await client.getEvaluationStatus(job.jobId);
         return isTerminal(s.state) ? s : undefined;
-      });
+      }, HANG_GUARD_MS);
       assert.equal(done.state, 'completed', JSON.stringify(done.raw));
       const correct = scoreFor(BASE, false, DATASET, DEFAULT_DATASETS[DATASET]!);
       const total = DEFAULT_DATASETS[DATASET]!.total;
@@ -219,7 +230,7 @@ function journeys(shape: StyledShape): void {
       const failed = await until(async () => {
         const s = await client.getEvaluationStatus(bad.jobId);
         return isTerminal(s.state) ? s : undefined;
-      });
+      }, HANG_GUARD_MS);
       assert.equal(failed.state, 'failed');
       assert.equal(failed.error, "Dataset 'no-such-dataset' not found", JSON.stringify(failed.raw));
     });
