@@ -16,7 +16,8 @@
 //  5. The file name is a base name with an extension under a key made of file/name words: the shallowest, then the first.
 // No spread or `apply` over what the service sent (decode.ts).
 
-import { contract, isObj, keySays, MAX_DEPTH } from './answerShape';
+import { contract, isObj, MAX_DEPTH } from './answerShape';
+import { keySays } from './hintWords';
 import {
   CHECKSUM_WORDS,
   DOWNLOAD_WORDS,

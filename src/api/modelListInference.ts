@@ -31,21 +31,8 @@
 //     value of which two items share (otherNameColumns).
 // No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 
-import {
-  compareRanks,
-  contract,
-  isObj,
-  isTypeValue,
-  isModelName,
-  keyNamesModels,
-  keySays,
-  kindOfWords,
-  LINEAGE_WORDS,
-  MAX_DEPTH,
-  words,
-  wordsOf,
-  type Obj,
-} from './answerShape';
+import { compareRanks, contract, isObj, isTypeValue, isModelName, keyNamesModels, kindOfWords, MAX_DEPTH, type Obj } from './answerShape';
+import { IDENTIFIER_QUALIFIERS, IDENTIFIER_WORDS, keySays, LINEAGE_WORDS, wordsOf } from './hintWords';
 import { familyFor } from './families';
 import { itemsAt, readModelsByProfile } from './modelListReader';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
@@ -181,9 +168,6 @@ function otherNameColumns(seen: Seen[], nameId: string | undefined): string[] {
   }
   return [...columns].filter(([, c]) => c.values.size === c.covered).map(([id]) => id);
 }
-
-const IDENTIFIER_WORDS = words('name id identifier arn slug alias handle ref uri urn');
-const IDENTIFIER_QUALIFIERS = words('model display short full long resource canonical friendly public unique qualified api');
 
 /** Every word of the key says an identifier or qualifies one, and one says an identifier. */
 function keySaysIdentifier(key: string): boolean {

@@ -11,7 +11,7 @@
 //  4. No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment).
 // No spread or `apply` over what the service sent (decode.ts).
 
-import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH, wordsOf } from './answerShape';
+import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH } from './answerShape';
 import { normaliseState } from './stateWords';
 import { familyFor } from './families';
 import { formatPath, lastKey, LOCATION_HEADER, parsePath, valueAt, type Segment } from './profilePath';
@@ -28,7 +28,7 @@ export { LOCATION_HEADER };
 
 /** The name the spec gives the id (§2, §4.5): read by that name first. */
 const SPEC_NAME = 'job_id';
-import { ID_WORDS, JOB_WORDS } from './hintWords';
+import { ID_WORDS, JOB_WORDS, wordsOf } from './hintWords';
 
 /** The rank the words of a key give the value it holds (rule 2): 3 the spec's name, 2 the job's id, 1 neutral, 0 another's id. */
 function keyRank(key: string | undefined): number {

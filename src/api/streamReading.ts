@@ -13,7 +13,8 @@
 // at the end. Each event is read by the profile at most twice (when read, and when a decision releases it held).
 
 import { familyFor } from './families';
-import { keyRole, type InferencePiece } from './answerText';
+import type { InferencePiece } from './answerText';
+import { keyRole } from './hintWords';
 import { isOpaque } from './answerShape';
 import { lastKey, parsePath, type Segment } from './profilePath';
 import { describeStreamProfile } from './profileWords';
