@@ -33,7 +33,6 @@
 
 import { compareRanks, contract, isObj, isTypeValue, isModelName, keyNamesModels, kindOfWords, MAX_DEPTH, type Obj } from './answerShape';
 import { IDENTIFIER_QUALIFIERS, IDENTIFIER_WORDS, keySays, LINEAGE_WORDS, wordsOf } from './hintWords';
-import { familyFor } from './families';
 import { itemsAt, readModelsByProfile } from './modelListReader';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
 import { compiledEntries, type KindSource, type ModelListEntry, type ModelListProfile } from './serviceProfile';
@@ -342,9 +341,6 @@ const showNames = (c: ListCandidate) => `${formatPath(c.path) || 'the answer'} (
  * must then read some: modelListReading.ts). Throws a ContractError when no list is found or two fit equally well.
  */
 export function inferModelList(body: unknown): { profile: ModelListProfile; names: number; where: string } {
-  // A known API family (families.ts) reads the answer before anything is inferred.
-  const family = familyFor('modelList', body, (p) => (readModelsByProfile(body, p)?.length ?? 0) > 0);
-  if (family) return { profile: family.profile, names: readModelsByProfile(body, family.profile)!.length, where: family.family };
   const [best, second] = candidates(body);
   if (!best) throw contract('model list: no list of models found', body);
   if (second && distinct(second) === distinct(best) && distinct(best) > 0) {

@@ -22,6 +22,7 @@ export interface ModelListReading {
 }
 
 export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = {
+  part: 'modelList',
   title: 'Model list',
   name: 'The model list',
   read: (body, profile) => readModelsByProfile(body, profile),

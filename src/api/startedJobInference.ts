@@ -13,8 +13,7 @@
 
 import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH } from './answerShape';
 import { normaliseState } from './stateWords';
-import { familyFor } from './families';
-import { formatPath, lastKey, LOCATION_HEADER, parsePath, valueAt, type Segment } from './profilePath';
+import { formatPath, lastKey, LOCATION_HEADER, parsePath, type Segment } from './profilePath';
 
 /** What else the client knows of a start answer: its status and Location header, and the values the request sent. */
 export interface StartAnswer {
@@ -64,10 +63,6 @@ export function placeRank(from: string): number {
 
 export function inferStartedJobId(body: unknown, answer: StartAnswer): FoundId {
   const sent = new Set(answer.sent ?? []);
-  // A known API family (families.ts) says where the id is before anything is inferred.
-  const idAt = (from: string | undefined) => (from === undefined ? undefined : valueAt(body, parsePath(from) ?? []));
-  const family = familyFor('startedJob', body, (p) => isJobIdValue(idAt(p.finetune ?? p.evaluation), sent))?.profile;
-  if (family) return { id: (idAt(family.finetune ?? family.evaluation) as string).trim(), from: (family.finetune ?? family.evaluation)! };
   let best: { id: string; rank: number[]; path: Segment[] } | undefined;
   let tie: string | undefined;
   const path: Segment[] = [];
