@@ -1,5 +1,5 @@
 // What every reader of an answer knows of its shape, whatever the kind of answer: the words of a key, a value that is
-// an identifier or text a person wrote, words that say a model's kind. Shared by decode.ts and the model list's
+// an identifier or text a person wrote, words that say a model's kind. Shared by the readers of answerReading.ts and the model list's
 // inference (modelListInference.ts); no reader here, only the tests they are built from.
 
 import { ContractError } from './errors';

@@ -1,5 +1,5 @@
 // Reading the text of an inference answer (spec §4.2, shapes "not shown"): the non-streamed body and each event of a
-// stream, told apart into reasoning and answer. Kept apart from decode.ts, which reads every other answer.
+// stream, told apart into reasoning and answer. The other kinds of answer are indexed in answerReading.ts.
 //
 // One reader for both (issue 36): a non-streamed answer, and a single JSON document answering a streamed request, is
 // one event, read as a stream's events are, by the run's profile (paths and a reasoning flag) kept per service or
@@ -12,7 +12,8 @@
 //    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text.
 
 import { answerReader, ContractError, ServerError } from './errors';
-import { errorText, parseBody } from './decode';
+import { errorText } from './errorBody';
+import { parseBody } from './answerBody';
 import { excerpt, redact } from './redact';
 import type { StreamEvent } from './streamLines';
 import { DONE_WORDS, isReasoningName, keyRole, KIND_WORDS, nameSays } from './hintWords';

@@ -11,7 +11,7 @@ import { inferDownloadProfile, urlPlaceRank } from './downloadInference';
 import { crc32cValue, expiryValue, fileNameValue, md5Value, sha256Value, sizeValue, urlValue } from './downloadValues';
 import { parsePath, valueAt } from './profilePath';
 import { describeDownloadProfile } from './profileWords';
-import type { DownloadProfile } from './serviceProfile';
+import type { DownloadProfile } from './profileFormat';
 import type { DownloadTarget } from './types';
 
 export interface DownloadReading {

@@ -32,7 +32,7 @@
 // No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 
 import { compareRanks, contract, isIdentifier, isModelName, isObj, MAX_DEPTH, type Obj } from './answerShape';
-import type { JobStatusProfile } from './jobStatusProfile';
+import type { JobStatusProfile } from './profileFormat';
 import { isProse, numberOf, readStatusByProfile, type StatusRead } from './jobStatusReader';
 import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
 import { normaliseState, saysModelReady } from './stateWords';

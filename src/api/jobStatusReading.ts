@@ -14,7 +14,7 @@
 
 import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
-import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
+import type { JobStatusPart, JobStatusProfile } from './profileFormat';
 import { learnAcrossPolls } from './jobStatusLearning';
 import type { JobStatusMemory } from './jobStatusMemory';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';

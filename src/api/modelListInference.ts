@@ -35,7 +35,7 @@ import { compareRanks, contract, isObj, isTypeValue, isModelName, keyNamesModels
 import { IDENTIFIER_QUALIFIERS, IDENTIFIER_WORDS, keySays, LINEAGE_WORDS, wordsOf } from './hintWords';
 import { itemsAt, readModelsByProfile } from './modelListReader';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
-import { compiledEntries, type KindSource, type ModelListEntry, type ModelListProfile } from './serviceProfile';
+import { compiledEntries, type KindSource, type ModelListEntry, type ModelListProfile } from './profileFormat';
 import { capText, type ModelKind } from './types';
 
 /** A field of a record: its path from the record (one or two keys) and the key that says what it is. */

@@ -10,7 +10,7 @@ import { answerReader } from './errors';
 import { inferModelList } from './modelListInference';
 import { readModelsByProfile } from './modelListReader';
 import { describeModelListProfile } from './profileWords';
-import { sameReading, type ModelListProfile } from './serviceProfile';
+import { sameReading, type ModelListProfile } from './profileFormat';
 import type { ModelInfo } from './types';
 
 export interface ModelListReading {

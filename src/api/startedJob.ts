@@ -1,7 +1,7 @@
 // §4.3/§4.5 the answer to a started job, as a kind of answer (answerReading.ts reads it): its id, read where the
 // service's profile says it is (its `startedJob` part, one place per endpoint), and when no place is known or the
 // answer no longer fits it, where startedJobInference.ts finds it now; the caller keeps that place (and logs `change`).
-// Rules in decode.ts's header and startedJobInference.ts.
+// Rules in answerReading.ts's header and startedJobInference.ts.
 
 import { changeWords, readAnswer, type AnswerKind } from './answerReading';
 import { answerReader } from './errors';

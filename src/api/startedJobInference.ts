@@ -9,7 +9,7 @@
 //     with a digit; a tie between two different values is refused.
 //  3. A number only as the whole answer: in a record, `{"position": 3}` looks just like `{"id": 3}`.
 //  4. No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment).
-// No spread or `apply` over what the service sent (decode.ts).
+// No spread or `apply` over what the service sent (answerReading.ts).
 
 import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH } from './answerShape';
 import { normaliseState } from './stateWords';
