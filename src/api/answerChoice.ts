@@ -5,7 +5,7 @@
 
 import { answerFields, type AnswerField } from './answerFields';
 import { EACH, formatPath } from './profilePath';
-import type { StreamProfile } from './serviceProfile';
+import type { StreamProfile } from './profileFormat';
 
 /** The text fields of an answer nothing could read, as paths a profile part of `part` reads. */
 export function answerChoiceFields(part: 'answer' | 'stream', body: unknown): AnswerField[] {

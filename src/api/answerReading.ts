@@ -1,17 +1,75 @@
+// Readers for every part of the spec marked "not shown": their index and their rules (each kind of answer is read in
+// its own file, named below, through readAnswer here). A reader reads an answer by its shape,
+// not by a list of key names: the next service names its fields differently, but a list of models is still a list of
+// named things, a job id the one identifier in the answer, progress a number or a pair of counts. Words are read only
+// for meaning (a state, a kind, "total"), in values or in the words of a key, never as whole key names. A body no
+// reading fits, or that two readings fit equally well, is a ContractError naming what was found, with a redacted
+// excerpt for the log: never a crash, a silent empty result or a guess. Each exported reader is wrapped in answerReader
+// (errors.ts): whatever else it meets (a RangeError from a builtin) is a ContractError too. No spread or `apply` over
+// what the service sent: they take about 125,000 elements at most, and an answer may hold more.
+//
+// "Inferred once per service" below: the place found is kept (ServiceProfiles) once a second answer agrees, at most
+// MAX_KEEPS_PER_PART times per part in a window (src/connection/inferredKeeping.ts says why); until then each answer
+// is read by inference. A place kept by inference gives way when a later answer has one the kind's inference ranks
+// above it (its own scoring, no list of names): the answer and stream (streamReading.ts), the started job
+// (startedJob.ts), the download URL (downloadAnswer.ts), the status's state (jobStatusReading.ts); the model list only
+// when it no longer fits. A place chosen by the person or the setting's is read as given.
+//
+//  §4.1 model list: inferred once per service into a profile (paths and value maps), then read by it:
+//      modelListInference.ts (its rules at its top), modelListReader.ts, modelListReading.ts. A parent only when it is
+//      a name the answer lists; an answer holding names that reads as none is refused, never [].
+//  §4.2 the answer and its reasoning, non-streamed and streamed: answerText.ts (framing: stream.ts). A stream's events
+//      are read by a profile inferred once per service from a run's first events, then kept: streamInference.ts (its
+//      rules at its top), streamReader.ts, streamReading.ts; a non-streamed answer the same way, as one event.
+//  §4.3/§4.5 started job: inferred once per service and endpoint into the profile's `startedJob` part (the id's path, or
+//      the Location header), then read by it: startedJobInference.ts (its rules at its top), startedJob.ts. `job_id`,
+//      the spec's name, first; else the one identifier, at any depth, that is no state word and no value the request
+//      sent, ranked by the words of its key (`id`, `jobId` over `run`, over `organization_id`: another thing's id), then
+//      a shallower one, then one with a digit; a tie is refused. A number only as the whole answer, or at a place the
+//      person chose (or the setting names). No id in the body: the `Location` of a 201/202. An id over 256 characters
+//      or with control characters is refused (it is stored and sent back in every poll). An answer nothing reads goes
+//      to the profile book, for the person to choose where its id is: startedJobChoice.ts.
+//  §3/§4.4/§4.6 status: inferred once per service and endpoint into a profile (paths and a map of state words), kept,
+//      then read by it; inferred again when an answer no longer fits, grown while the first answers lack a part:
+//      jobStatusInference.ts (its rules at its top), jobStatusReader.ts, jobStatusReading.ts; the state words and the
+//      one mapping rule (a vendor prefix dropped) in stateWords.ts; typed statuses and an evaluation's result (by the
+//      spec's names, §2) in jobStatus.ts. A job ends when the answer says so: by a state word, a finished flag, a
+//      result, a made model that is ready, or counts reaching their total; an evaluation said completed whose result
+//      cannot be read ends failed, saying why, instead of being asked about forever.
+//  §4.7 download body when not redirected: inferred once per service into the profile's `download` part (paths), then
+//      read by it: downloadInference.ts (its rules at its top), downloadValues.ts, downloadAnswer.ts. The URL is the
+//      answer's absolute https URL whatever its key; a 64-hex value is a SHA-256 whatever its key; an MD5 (16 bytes) and
+//      a CRC32C (4 bytes), hex or base64, under a key saying md5 / crc32c; expiry, size and file name by the words of
+//      their keys and the shape of their values. The downloader verifies the strongest checksum announced (checksum.ts).
+//  §5 401 and 403 from the API origin both mean "fix the key" (AuthError).  §6 no events: jobs are polled (src/jobs).
+//  §7 error bodies (errorBody.ts): FastAPI's `detail` list of `{loc, msg}`, an S3-like XML `<Message>`, else errorText of the body (a
+//      string, an object's human text, or a list of them, joined); an HTML page says nothing; read by shape at each
+//      answer, no profile part (errorBody.ts says why). Statuses: http.ts.
+//  §8 limits: Retry-After, IETF RateLimit and X-RateLimit-Reset (rateLimit.ts), for retries and the poller alike.
+//  §9 versioning: no version is sent; unknown fields are ignored. All JSON is parsed by safeJson.ts only (depth 64).
+//
 // The one way an answer the spec leaves "not shown" is read, whatever its kind (issue 36): by the profile kept for the
 // service when it fits the answer, else by the profile inferred from this answer, which the caller hands to its book
 // with what changed, in words, for the log (the book keeps it and tells it once). A kind is a small description
 // (AnswerKind): how a profile reads a body, how one is inferred, how it is said in words, and, when a kept profile
 // that reads the answer may give way to a better one (a place the inference ranks higher, a part the first answers
-// lacked), how. Each kind's real knowledge stays in its inference (the *Inference.ts files).
+// lacked), how. Each kind's real knowledge stays in its inference (the *Inference.ts files). The API families
+// (families.ts: readings known before any answer is seen) are tried here, once for every kind, before the inference.
 
-import type { ProfileSource } from './serviceProfile';
+import { familyFor } from './families';
+import type { PartName, PartProfile, ProfileSource } from './profileFormat';
 
 export interface AnswerKind<Profile extends { by: ProfileSource }, Value, Context> {
+  /** Its part of the service profile: the API families' readings of that part are tried before `infer`. */
+  part: PartName;
   /** Words for the first profile: "Model list". */
   title: string;
   /** Words for a profile that no longer fits: "The model list". */
   name: string;
+  /** `name` is plural ("The stream's events"): they no longer fit how they were read. */
+  plural?: boolean;
+  /** A family's reading of the part as this kind's profile, when the kind reads by another form of it. */
+  adopt?(reading: PartProfile<PartName>, context: Context): Profile;
   /** What `profile` reads from `body`, or undefined when the answer does not fit it. */
   read(body: unknown, profile: Profile, context: Context): Value | undefined;
   /**
@@ -26,9 +84,16 @@ export interface AnswerKind<Profile extends { by: ProfileSource }, Value, Contex
   worthKeeping?(value: Value): boolean;
   /**
    * A kept profile that reads this answer, revised from it: a place the inference ranks above the kept one, or the
-   * parts the first answers lacked. Undefined when it stays as it is.
+   * parts the first answers lacked (`inferred`: the profile the families or the inference give this answer, as
+   * readAnswer would infer it). Undefined when it stays as it is.
    */
-  revise?(body: unknown, known: Profile, value: Value, context: Context): { profile: Profile; change: string } | undefined;
+  revise?(
+    body: unknown,
+    known: Profile,
+    value: Value,
+    context: Context,
+    inferred: () => { profile: Profile; value?: Value },
+  ): { profile: Profile; change: string } | undefined;
 }
 
 export interface AnswerReading<Profile, Value> {
@@ -49,12 +114,12 @@ export function readAnswer<Profile extends { by: ProfileSource }, Value, Context
   if (known) {
     const value = kind.read(body, known, context);
     if (value !== undefined) {
-      const revised = kind.revise?.(body, known, value, context);
+      const revised = kind.revise?.(body, known, value, context, () => inferAnswer(kind, body, context));
       if (!revised) return { value, profile: known };
       return { value: kind.read(body, revised.profile, context) ?? value, ...revised };
     }
   }
-  const { profile: inferred, value: read } = kind.infer(body, context);
+  const { profile: inferred, value: read } = inferAnswer(kind, body, context);
   const value = read ?? kind.read(body, inferred, context);
   // The inference took only what its profile reads: its own profile always fits the answer it came from.
   if (value === undefined) throw new Error(`${kind.title}: a profile does not fit the answer it was inferred from`);
@@ -63,14 +128,36 @@ export function readAnswer<Profile extends { by: ProfileSource }, Value, Context
   return { value, profile: inferred, change: changeWords(kind, known, inferred) };
 }
 
+/**
+ * The profile of `body` when none kept reads it: the first API family's reading that reads it (families.ts), else the
+ * kind's inference (which throws a ContractError when nothing reads it).
+ */
+export function inferAnswer<Profile extends { by: ProfileSource }, Value, Context>(
+  kind: AnswerKind<Profile, Value, Context>,
+  body: unknown,
+  context: Context,
+): { profile: Profile; value?: Value } {
+  let found: { profile: Profile; value: Value } | undefined;
+  familyFor(kind.part, body, (reading) => {
+    const profile = kind.adopt ? kind.adopt(reading, context) : (reading as unknown as Profile);
+    const value = kind.read(body, profile, context);
+    if (value === undefined || (kind.worthKeeping && !kind.worthKeeping(value))) return false;
+    found = { profile, value };
+    return true;
+  });
+  return found ?? kind.infer(body, context);
+}
+
 /** What changed, in words: the first profile, or the one that no longer fits and the one now. */
 export function changeWords<Profile extends { by: ProfileSource }>(
-  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'title' | 'name' | 'describe'>,
+  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'title' | 'name' | 'plural' | 'describe'>,
   known: Profile | undefined,
   now: Profile,
 ): string {
   const words = kind.describe(now);
-  return known ? `${kind.name} no longer fits how it was read (${kind.describe(known)}); now: ${words}` : `${kind.title}: ${words}`;
+  if (!known) return `${kind.title}: ${words}`;
+  const misfit = kind.plural ? 'no longer fit how they were read' : 'no longer fits how it was read';
+  return `${kind.name} ${misfit} (${kind.describe(known)}); now: ${words}`;
 }
 
 /** The change of a kept profile that gives way to one whose `what` is at a place the inference ranks higher. */

@@ -1,13 +1,11 @@
 // What every reader of an answer knows of its shape, whatever the kind of answer: the words of a key, a value that is
-// an identifier or text a person wrote, words that say a model's kind. Shared by decode.ts and the model list's
+// an identifier or text a person wrote, words that say a model's kind. Shared by the readers of answerReading.ts and the model list's
 // inference (modelListInference.ts); no reader here, only the tests they are built from.
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
 import type { ModelKind } from './types';
-import { BASE_WORDS, CUSTOM_WORDS, LINEAGE_WORDS, TYPE_WORDS, words } from './hintWords';
-
-export { BASE_WORDS, CUSTOM_WORDS, LINEAGE_WORDS, TYPE_WORDS, words };
+import { BASE_WORDS, CUSTOM_WORDS, MODELS_KEY_WORDS, TYPE_WORDS, wordsOf } from './hintWords';
 
 export type Obj = Record<string, unknown>;
 
@@ -24,28 +22,6 @@ export function contract(what: string, body: unknown): ContractError {
 
 /** How deep the readers look for a list, an id, a state or progress: any real wrapping is a few levels. */
 export const MAX_DEPTH = 10;
-
-/** The words of a key: `fineTunedModel`, `fine_tuned-model` and `FINE TUNED MODEL` all give fine, tuned, model. */
-export function wordsOf(key: string): string[] {
-  let words = WORDS_SEEN.get(key);
-  if (words) return words;
-  words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => (w.length > 3 && /[^su]s$/.test(w) ? w.slice(0, -1) : w));
-  // Keys repeat in every record of a list: each is split once (the cache is dropped before it grows large).
-  if (WORDS_SEEN.size > 2_000) WORDS_SEEN.clear();
-  WORDS_SEEN.set(key, words);
-  return words;
-}
-const WORDS_SEEN = new Map<string, string[]>();
-
-export function keySays(key: string, words: ReadonlySet<string>): boolean {
-  for (const w of wordsOf(key)) if (words.has(w)) return true;
-  return false;
-}
 
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const ONE_TOKEN = /^[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,256}$/;
@@ -108,7 +84,7 @@ export const CUSTOM_NAME_PREFIX = /^(?:ft|custom):/i;
  */
 export function keyNamesModels(key: string): boolean {
   const said = wordsOf(key);
-  return said.includes('model') || (said.length > 0 && said.every((w) => TYPE_WORDS.has(w)));
+  return said.some((w) => MODELS_KEY_WORDS.has(w)) || (said.length > 0 && said.every((w) => TYPE_WORDS.has(w)));
 }
 
 /** The kind words say: custom when any word says custom, base when any says base (custom first: "fine_tuned_base"). */
@@ -137,6 +113,17 @@ export function isModelName(v: unknown): v is string {
 }
 const PLAIN_NAME = /^(?=[^a-zA-Z]*[a-zA-Z])[\w.:/@+-]{1,256}$/;
 const DATE_PREFIX = /^\d{4}-\d\d-\d\d/;
+
+/** Alternatives (OpenAI's `choices`): records of one shape, each numbered. Only the first is read. */
+export function isAlternatives(list: unknown[]): boolean {
+  if (list.length < 2 || !list.every(isObj)) return false;
+  const keys = Object.keys(list[0] as Obj)
+    .sort()
+    .join('\n');
+  return list.every(
+    (o) => Object.keys(o).sort().join('\n') === keys && Object.values(o).some((x) => typeof x === 'number' && Number.isInteger(x)),
+  );
+}
 
 export function compareRanks(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;

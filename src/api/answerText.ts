@@ -1,5 +1,5 @@
 // Reading the text of an inference answer (spec §4.2, shapes "not shown"): the non-streamed body and each event of a
-// stream, told apart into reasoning and answer. Kept apart from decode.ts, which reads every other answer.
+// stream, told apart into reasoning and answer. The other kinds of answer are indexed in answerReading.ts.
 //
 // One reader for both (issue 36): a non-streamed answer, and a single JSON document answering a streamed request, is
 // one event, read as a stream's events are, by the run's profile (paths and a reasoning flag) kept per service or
@@ -12,105 +12,19 @@
 //    an event with no text (usage records, pings) is ignored; data that is not JSON is answer text.
 
 import { answerReader, ContractError, ServerError } from './errors';
-import { errorText, parseBody } from './decode';
+import { errorText } from './errorBody';
+import { parseBody } from './answerBody';
 import { excerpt, redact } from './redact';
 import type { StreamEvent } from './streamLines';
-import { ANSWER_LABEL_WORDS as LABEL_WORDS, DONE_WORDS, ERROR_WORDS, KIND_WORDS, REASONING_WORDS, TEXT_WORDS } from './hintWords';
+import { DONE_WORDS, isReasoningName, keyRole, KIND_WORDS, nameSays } from './hintWords';
 import { tryParseJson } from './safeJson';
 import { StreamReading } from './streamReading';
-import { contract, isObj, type Obj } from './answerShape';
+import { contract, isObj } from './answerShape';
 
 /** One piece of a run's output: reasoning the model wrote before (or beside) its answer, or the answer itself. */
 export interface InferencePiece {
   kind: 'reasoning' | 'answer';
   text: string;
-}
-
-/** The words of a name: `reasoning_content` → reasoning, content; `thinkingDelta` → thinking, delta. */
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '');
-}
-
-function says(set: ReadonlySet<string>, name: string): boolean {
-  return saysAny(set, words(name));
-}
-
-function saysAny(set: ReadonlySet<string>, w: readonly string[]): boolean {
-  for (const x of w) if (set.has(x)) return true;
-  return false;
-}
-
-/** A field name that marks reasoning (`reasoning_content`, `thinking`, `thoughts`). */
-export function isReasoningName(name: string): boolean {
-  return says(REASONING_WORDS, name);
-}
-
-/**
- * A label field never holds the answer (`type`, `role`, `model`, `finish_reason`), unless it names text too. The last
- * word of a key says what its value is: `responseId` is an id of a response, `content_type` a type, whatever text word
- * comes before (Gemini's `responseId`, a random token that may hold no digit and so not look opaque).
- */
-function isLabelWords(w: readonly string[]): boolean {
-  // A key's last word says what its value is (English compounds put the head last): `responseId`, `generation_id`
-  // and `message_type` are labels whatever the words before them (a response's id is not the response).
-  const last = w[w.length - 1];
-  if (last !== undefined && LABEL_WORDS.has(last)) return true;
-  return saysAny(LABEL_WORDS, w) && !saysAny(TEXT_WORDS, w);
-}
-
-const LABEL_VALUE = /^\S{1,64}$/;
-
-/** What the words of a key say of its value (streamInference.ts reads events by them); see the header. */
-export interface KeyRole {
-  /** A label (`type`, `id`, `model`): never text, though it may say what its record is. */
-  label: boolean;
-  /** Its words say reasoning: text under it is reasoning; a flag under it marks its record. */
-  reasoning: boolean;
-  /** Named like text (`text`, `content`, `delta`, `token`). */
-  text: boolean;
-  /** A discriminator (`type`, `channel`, `role`): its value may say the record is reasoning. */
-  kind: boolean;
-  error: boolean;
-}
-
-const keyRoles = new Map<string, KeyRole>();
-
-/** keyRole, remembered per name (a stream names its fields alike in every event); bounded, as names come from the service. */
-export function keyRole(name: string): KeyRole {
-  let role = keyRoles.get(name);
-  if (role === undefined) {
-    // Split once: an answer may hold many more names than are remembered (a record of 200,000 fields).
-    const w = words(name);
-    role = {
-      label: isLabelWords(w),
-      reasoning: saysAny(REASONING_WORDS, w),
-      text: saysAny(TEXT_WORDS, w),
-      kind: saysAny(KIND_WORDS, w),
-      error: saysAny(ERROR_WORDS, w),
-    };
-    if (keyRoles.size < MAX_REMEMBERED_NAMES) keyRoles.set(name, role);
-  }
-  return role;
-}
-
-/** A short label value (`thinking_delta`, `analysis`): what a discriminator holds, as opposed to text. */
-export function isLabelValue(v: string): boolean {
-  return LABEL_VALUE.test(v);
-}
-
-/** Alternatives (OpenAI's `choices`): records of one shape, each numbered. Only the first is read. */
-export function isAlternatives(list: unknown[]): boolean {
-  if (list.length < 2 || !list.every(isObj)) return false;
-  const keys = Object.keys(list[0] as Obj)
-    .sort()
-    .join('\n');
-  return list.every(
-    (o) => Object.keys(o).sort().join('\n') === keys && Object.values(o).some((x) => typeof x === 'number' && Number.isInteger(x)),
-  );
 }
 
 /**
@@ -290,9 +204,6 @@ function partialSuffix(text: string, tag: string): number {
 
 // ------------------------------------------------------------------------------------------- stream events
 
-/** Names remembered at most (keyRole): they come from the service. */
-const MAX_REMEMBERED_NAMES = 256;
-
 // A quote, a backslash or a control character (invalid unescaped in JSON): the string needs JSON.parse.
 // eslint-disable-next-line no-control-regex
 const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
@@ -381,7 +292,11 @@ export function readEvent(e: StreamEvent, json: boolean, run: StreamReading, out
   }
   // OpenAI's Responses stream ends with events that repeat the whole text (`response.output_text.done`,
   // `response.completed`): after text has come, an event whose label says done holds no new text.
-  if (run.seen && isObj(v) && Object.entries(v).some(([k, x]) => says(KIND_WORDS, k) && typeof x === 'string' && says(DONE_WORDS, x))) {
+  if (
+    run.seen &&
+    isObj(v) &&
+    Object.entries(v).some(([k, x]) => nameSays(KIND_WORDS, k) && typeof x === 'string' && nameSays(DONE_WORDS, x))
+  ) {
     return ends;
   }
   // A JSON string is text, as data that is not JSON is.

@@ -1,5 +1,5 @@
 // The service client: one method per endpoint of spec/hosted-service-api.md. It speaks HTTP through
-// http.ts and reads every answer through decode.ts, so callers only ever see typed results and ApiErrors.
+// http.ts and reads every answer through answerReading.ts's kinds, so callers only ever see typed results and ApiErrors.
 
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -11,9 +11,9 @@ import { readModelList } from './modelListReading';
 import { readEvaluationStatus, readFinetuneStatus } from './jobStatus';
 import { endWordLearned } from './jobStatusLearning';
 import { JobStatusMemory } from './jobStatusMemory';
-import type { JobStatusPart } from './jobStatusProfile';
+import type { JobStatusPart } from './profileFormat';
 import type { ProfileBook } from './profileBook';
-import type { StreamProfile } from './serviceProfile';
+import type { StreamProfile } from './profileFormat';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
 import { decodePieces } from './stream';
 import { StreamReading } from './streamReading';

@@ -18,7 +18,7 @@ import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
 import * as path from 'node:path';
 import { ApiError, CancelledError, ContractError, DiskError, RequestError, ServerError, isCancellation } from './errors';
-import { parseBody } from './decode';
+import { parseBody } from './answerBody';
 import { readDownloadAnswer } from './downloadAnswer';
 import type { ProfileBook } from './profileBook';
 import { HttpClient, readCapped, type StreamResponse } from './http';

@@ -7,12 +7,11 @@
 
 import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
 import { answerReader } from './errors';
-import { familyFor } from './families';
 import { inferDownloadProfile, urlPlaceRank } from './downloadInference';
 import { crc32cValue, expiryValue, fileNameValue, md5Value, sha256Value, sizeValue, urlValue } from './downloadValues';
 import { parsePath, valueAt } from './profilePath';
 import { describeDownloadProfile } from './profileWords';
-import type { DownloadProfile } from './serviceProfile';
+import type { DownloadProfile } from './profileFormat';
 import type { DownloadTarget } from './types';
 
 export interface DownloadReading {
@@ -66,17 +65,14 @@ interface DownloadContext {
 }
 
 export const DOWNLOAD_ANSWER: AnswerKind<DownloadProfile, DownloadTarget, DownloadContext> = {
+  part: 'download',
   title: 'Download answer',
   name: 'The download answer',
   read: (body, profile, { allowHttp, now }) => {
     const target = readBy(body, profile, allowHttp, now);
     return target === MISFIT ? undefined : target;
   },
-  infer: (body, { allowHttp, now }) => ({
-    // A known API family (families.ts) reads the answer before anything is inferred.
-    profile:
-      familyFor('download', body, (p) => readBy(body, p, allowHttp, now) !== MISFIT)?.profile ?? inferDownloadProfile(body, allowHttp, now),
-  }),
+  infer: (body, { allowHttp, now }) => ({ profile: inferDownloadProfile(body, allowHttp, now) }),
   describe: describeDownloadProfile,
   same: (a, b) => JSON.stringify({ ...a, by: undefined }) === JSON.stringify({ ...b, by: undefined }),
   revise(body, known, _target, { allowHttp, now }) {

@@ -11,7 +11,7 @@ import { inferDownloadProfile } from './downloadInference';
 import { urlValue } from './downloadValues';
 import { formatPath, parsePath, valueAt, type Segment } from './profilePath';
 import { describeUrl } from './redact';
-import type { DownloadProfile } from './serviceProfile';
+import type { DownloadProfile } from './profileFormat';
 
 /** URLs looked at in all: an answer holds a few; a hostile one holding millions costs no more than this. */
 const MAX_URLS = 40;

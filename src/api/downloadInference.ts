@@ -14,9 +14,10 @@
 //     `pointerSize`); two different counts at that rank give none (a wrong size fails the download).
 //  4. The expiry is a time, or a duration in seconds, whose key says expire/ttl/until: the shallowest, then the first.
 //  5. The file name is a base name with an extension under a key made of file/name words: the shallowest, then the first.
-// No spread or `apply` over what the service sent (decode.ts).
+// No spread or `apply` over what the service sent (answerReading.ts).
 
-import { contract, isObj, keySays, MAX_DEPTH } from './answerShape';
+import { contract, isObj, MAX_DEPTH } from './answerShape';
+import { keySays } from './hintWords';
 import {
   CHECKSUM_WORDS,
   DOWNLOAD_WORDS,
@@ -36,7 +37,7 @@ import {
 } from './downloadValues';
 import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
 import { describeUrl } from './redact';
-import type { DownloadProfile } from './serviceProfile';
+import type { DownloadProfile } from './profileFormat';
 
 /** A value found, where, and how well its key says it (higher first; then shallower, then earlier). */
 interface Found<T> {

@@ -3,10 +3,9 @@
 // (downloadAnswer.ts), so that both take and refuse the same values. A checksum is read by its value's shape (a
 // digest of the algorithm's size, in hex or base64) and, for MD5 and CRC32C, its key's words or the value's prefix.
 
-import { wordsOf } from './answerShape';
 import { BYTES, digestHex } from './checksum';
 
-import { CHECKSUM_WORDS, SIZE_WORDS, EXPIRY_WORDS, URL_WORDS, DOWNLOAD_WORDS, FILE_NAME_WORDS, FILE_WORDS } from './hintWords';
+import { CHECKSUM_WORDS, DOWNLOAD_WORDS, EXPIRY_WORDS, FILE_NAME_WORDS, FILE_WORDS, SIZE_WORDS, URL_WORDS, wordsOf } from './hintWords';
 
 export { CHECKSUM_WORDS, SIZE_WORDS, EXPIRY_WORDS, URL_WORDS, DOWNLOAD_WORDS, FILE_NAME_WORDS, FILE_WORDS };
 

@@ -7,7 +7,8 @@
 // model, so reading it by its shape costs nothing a person could notice; and what it yields is only text shown beside
 // the status, which decides the error's kind and its fixing action on its own (http.ts).
 
-import { isHumanText, isObj, MAX_DEPTH, wordsOf } from './answerShape';
+import { isHumanText, isObj, MAX_DEPTH } from './answerShape';
+import { wordsOf } from './hintWords';
 import { capText } from './types';
 
 type Json = unknown;

@@ -24,7 +24,8 @@ import {
   TimeoutError,
   isCancellation,
 } from './errors';
-import { decodeErrorMessage, parseBody, parseErrorBody } from './decode';
+import { decodeErrorMessage } from './errorBody';
+import { parseBody, parseErrorBody } from './answerBody';
 import { excerpt, redact, registerSecret } from './redact';
 import { saysKeyInvalid } from './errorBody';
 import { parseRetryAfter, retryAfterInBody } from './rateLimit';

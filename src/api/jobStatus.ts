@@ -5,7 +5,7 @@
 import { excerpt } from './redact';
 import { answerReader } from './errors';
 import { isObj } from './answerShape';
-import type { JobStatusProfile } from './jobStatusProfile';
+import type { JobStatusProfile } from './profileFormat';
 import type { JobStatusMemory } from './jobStatusMemory';
 import { readJobStatus } from './jobStatusReading';
 import { capText } from './types';

@@ -31,19 +31,8 @@
 //     spec's name, then the shallowest. A path whose value is still null (`fine_tuned_model: null`) is kept for later.
 // No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 
-import {
-  compareRanks,
-  contract,
-  isIdentifier,
-  isModelName,
-  isObj,
-  keySays,
-  LINEAGE_WORDS,
-  MAX_DEPTH,
-  wordsOf,
-  type Obj,
-} from './answerShape';
-import type { JobStatusProfile } from './jobStatusProfile';
+import { compareRanks, contract, isIdentifier, isModelName, isObj, MAX_DEPTH, type Obj } from './answerShape';
+import type { JobStatusProfile } from './profileFormat';
 import { isProse, numberOf, readStatusByProfile, type StatusRead } from './jobStatusReader';
 import { formatPath, lastKey, parsePath, type Segment } from './profilePath';
 import { normaliseState, saysModelReady } from './stateWords';
@@ -52,6 +41,8 @@ import { capText } from './types';
 import {
   ERROR_KEY,
   FINISHED_KEY,
+  keySays,
+  LINEAGE_WORDS,
   MADE_WORDS,
   NAMING_WORDS,
   PERCENT_KEY,
@@ -62,6 +53,7 @@ import {
   STATUS_LABEL_WORDS as LABEL_WORDS,
   TOTAL_KEY,
   TYPE_KEY,
+  wordsOf,
 } from './hintWords';
 /** The spec's own names of a model (§2): read by name, after a name the answer says was made. */
 const SPEC_MODEL_NAMES = new Set(['model_name', 'modelName']);

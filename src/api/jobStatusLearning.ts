@@ -10,7 +10,7 @@
 // A setting's profile is read as given: nothing is learned into it.
 
 import { progressCandidates } from './jobStatusInference';
-import type { JobStatusProfile } from './jobStatusProfile';
+import type { JobStatusProfile } from './profileFormat';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
 import { describeJobStatusProfile } from './profileWords';
 import { normaliseState } from './stateWords';

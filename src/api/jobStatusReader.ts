@@ -12,7 +12,7 @@
 
 import { isHumanText, isIdentifier, isModelName, isObj } from './answerShape';
 import { errorText } from './errorBody';
-import type { JobStatusProfile } from './jobStatusProfile';
+import type { JobStatusProfile } from './profileFormat';
 import { parsePath, valueAt, type Segment } from './profilePath';
 import { normaliseState, saysModelReady } from './stateWords';
 import { capText, humanise, MAX_STATE_WORD_LENGTH, type JobState } from './types';

@@ -13,9 +13,8 @@
 // the benchmarks), each answer is read as if it were the first.
 
 import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
-import { familyFor } from './families';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
-import type { JobStatusPart, JobStatusProfile } from './jobStatusProfile';
+import type { JobStatusPart, JobStatusProfile } from './profileFormat';
 import { learnAcrossPolls } from './jobStatusLearning';
 import type { JobStatusMemory } from './jobStatusMemory';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
@@ -51,13 +50,14 @@ const KINDS: Record<JobStatusPart, AnswerKind<JobStatusProfile, StatusRead, JobS
 function statusKind(part: JobStatusPart): AnswerKind<JobStatusProfile, StatusRead, JobSeen | undefined> {
   const what = WHAT[part];
   return {
+    part,
     title: `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
     name: `The ${what}`,
     read: readStatusByProfile,
     infer: (body) => ({ profile: infer(part, body) }),
     describe: describeJobStatusProfile,
     same: sameReading,
-    revise: (body, known, read, seen) => revised(part, body, known, read, seen),
+    revise: (body, known, read, seen, inferAgain) => revised(part, body, known, read, seen, () => inferAgain().profile),
   };
 }
 
@@ -71,6 +71,7 @@ function revised(
   known: JobStatusProfile,
   read: StatusRead,
   seen: JobSeen | undefined,
+  inferAgain: () => JobStatusProfile,
 ): { profile: JobStatusProfile; change: string } | undefined {
   if (known.by === 'setting') return undefined;
   const learned = seen && learnAcrossPolls(WHAT[part], body, known, read, seen.memory.previous(seen.jobId));
@@ -79,7 +80,7 @@ function revised(
   // The end is said once per job: always looked at. A running job's place, once per profile.
   const place = `${read.state} ${read.rawState ?? ''} ${read.stage ?? ''}`;
   if (seen && !isTerminal(read.state) && !seen.memory.firstGrowth(readingKey(known), place)) return undefined;
-  return grown(part, body, known);
+  return grown(part, known, inferAgain);
 }
 
 /** Reads a status by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
@@ -90,9 +91,7 @@ export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobSta
 }
 
 function infer(part: JobStatusPart, body: unknown): JobStatusProfile {
-  // A known API family (families.ts) reads the answer before anything is inferred.
-  const family = familyFor(part, body, (p) => readStatusByProfile(body, p) !== undefined)?.profile;
-  const profile = family ?? inferJobStatusProfile(body, WHAT[part]);
+  const profile = inferJobStatusProfile(body, WHAT[part]);
   // An evaluation makes no model: the model its result names is the one evaluated.
   if (part === 'evaluationStatus') delete profile.madeModel;
   return profile;
@@ -108,10 +107,14 @@ function mayGrow(known: JobStatusProfile, read: StatusRead): boolean {
 }
 
 /** The known profile with the parts this answer shows that it lacks (see the header), or undefined when none. */
-function grown(part: JobStatusPart, body: unknown, known: JobStatusProfile): { profile: JobStatusProfile; change: string } | undefined {
+function grown(
+  part: JobStatusPart,
+  known: JobStatusProfile,
+  inferAgain: () => JobStatusProfile,
+): { profile: JobStatusProfile; change: string } | undefined {
   let inferred: JobStatusProfile;
   try {
-    inferred = infer(part, body);
+    inferred = inferAgain();
   } catch {
     return undefined; // the known profile reads it; nothing to add
   }

@@ -31,25 +31,11 @@
 //     value of which two items share (otherNameColumns).
 // No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 
-import {
-  compareRanks,
-  contract,
-  isObj,
-  isTypeValue,
-  isModelName,
-  keyNamesModels,
-  keySays,
-  kindOfWords,
-  LINEAGE_WORDS,
-  MAX_DEPTH,
-  words,
-  wordsOf,
-  type Obj,
-} from './answerShape';
-import { familyFor } from './families';
+import { compareRanks, contract, isObj, isTypeValue, isModelName, keyNamesModels, kindOfWords, MAX_DEPTH, type Obj } from './answerShape';
+import { IDENTIFIER_QUALIFIERS, IDENTIFIER_WORDS, keySays, LINEAGE_WORDS, wordsOf } from './hintWords';
 import { itemsAt, readModelsByProfile } from './modelListReader';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
-import { compiledEntries, type KindSource, type ModelListEntry, type ModelListProfile } from './serviceProfile';
+import { compiledEntries, type KindSource, type ModelListEntry, type ModelListProfile } from './profileFormat';
 import { capText, type ModelKind } from './types';
 
 /** A field of a record: its path from the record (one or two keys) and the key that says what it is. */
@@ -181,9 +167,6 @@ function otherNameColumns(seen: Seen[], nameId: string | undefined): string[] {
   }
   return [...columns].filter(([, c]) => c.values.size === c.covered).map(([id]) => id);
 }
-
-const IDENTIFIER_WORDS = words('name id identifier arn slug alias handle ref uri urn');
-const IDENTIFIER_QUALIFIERS = words('model display short full long resource canonical friendly public unique qualified api');
 
 /** Every word of the key says an identifier or qualifies one, and one says an identifier. */
 function keySaysIdentifier(key: string): boolean {
@@ -358,9 +341,6 @@ const showNames = (c: ListCandidate) => `${formatPath(c.path) || 'the answer'} (
  * must then read some: modelListReading.ts). Throws a ContractError when no list is found or two fit equally well.
  */
 export function inferModelList(body: unknown): { profile: ModelListProfile; names: number; where: string } {
-  // A known API family (families.ts) reads the answer before anything is inferred.
-  const family = familyFor('modelList', body, (p) => (readModelsByProfile(body, p)?.length ?? 0) > 0);
-  if (family) return { profile: family.profile, names: readModelsByProfile(body, family.profile)!.length, where: family.family };
   const [best, second] = candidates(body);
   if (!best) throw contract('model list: no list of models found', body);
   if (second && distinct(second) === distinct(best) && distinct(best) > 0) {

@@ -11,7 +11,7 @@
 
 import { CUSTOM_NAME_PREFIX, isModelName, isObj, keyNamesModels } from './answerShape';
 import { EACH, formatPath, valueAt, type Segment } from './profilePath';
-import { compiledEntries, type CompiledEntry, type ModelListProfile } from './serviceProfile';
+import { compiledEntries, type CompiledEntry, type ModelListProfile } from './profileFormat';
 import type { ModelInfo, ModelKind } from './types';
 
 /**

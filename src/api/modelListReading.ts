@@ -10,7 +10,7 @@ import { answerReader } from './errors';
 import { inferModelList } from './modelListInference';
 import { readModelsByProfile } from './modelListReader';
 import { describeModelListProfile } from './profileWords';
-import { sameReading, type ModelListProfile } from './serviceProfile';
+import { sameReading, type ModelListProfile } from './profileFormat';
 import type { ModelInfo } from './types';
 
 export interface ModelListReading {
@@ -22,6 +22,7 @@ export interface ModelListReading {
 }
 
 export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = {
+  part: 'modelList',
   title: 'Model list',
   name: 'The model list',
   read: (body, profile) => readModelsByProfile(body, profile),

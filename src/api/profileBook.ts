@@ -4,7 +4,7 @@
 // by, what a reading learned, and an answer nothing could read. What the book does with them (keep, log once, offer
 // the answer for a person to choose how to read it) is one policy for every part, in the book, not in the client.
 
-import type { ServiceProfile } from './serviceProfile';
+import type { ServiceProfile } from './profileFormat';
 import type { StartAnswer } from './startedJobInference';
 
 /** A part of the service profile: one per kind of answer. */

@@ -3,8 +3,8 @@
 // document, the log), never as markdown, and the values are capped here. English, as the log is: src/api may not
 // reach l10n (the layers test); the document around these lines is translated.
 
-import type { JobStatusProfile } from './jobStatusProfile';
-import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile, StreamProfile } from './serviceProfile';
+import type { JobStatusProfile } from './profileFormat';
+import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile, StreamProfile } from './profileFormat';
 import { LOCATION_HEADER } from './startedJobInference';
 import { capText } from './types';
 

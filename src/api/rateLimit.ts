@@ -14,7 +14,7 @@
 const MAX_WAIT_MS = 24 * 3600_000;
 const NUMBER = /^\d+(?:\.\d+)?$/;
 
-import { wordsOf } from './answerShape';
+import { wordsOf } from './hintWords';
 import { valuesOf } from './errorBody';
 
 export type Headers = Record<string, unknown>;

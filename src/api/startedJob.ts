@@ -1,12 +1,12 @@
 // §4.3/§4.5 the answer to a started job, as a kind of answer (answerReading.ts reads it): its id, read where the
 // service's profile says it is (its `startedJob` part, one place per endpoint), and when no place is known or the
 // answer no longer fits it, where startedJobInference.ts finds it now; the caller keeps that place (and logs `change`).
-// Rules in decode.ts's header and startedJobInference.ts.
+// Rules in answerReading.ts's header and startedJobInference.ts.
 
 import { changeWords, readAnswer, type AnswerKind } from './answerReading';
 import { answerReader } from './errors';
 import { contract } from './answerShape';
-import type { ProfileSource } from './serviceProfile';
+import type { ProfileSource, StartedJobProfile } from './profileFormat';
 import { idFromLocation, inferStartedJobId, isJobIdValue, LOCATION_HEADER, placeRank, type StartAnswer } from './startedJobInference';
 import { parsePath, valueAt } from './profilePath';
 import { describeStartedJobPlace } from './profileWords';
@@ -41,6 +41,7 @@ interface Place {
 }
 
 const STARTED_JOB: AnswerKind<Place, string, StartAnswer> = {
+  part: 'startedJob',
   title: 'Started job',
   name: "The started job's answer",
   read: (body, place, answer) => idAt(body, answer, place.from),
@@ -49,14 +50,19 @@ const STARTED_JOB: AnswerKind<Place, string, StartAnswer> = {
     return { profile: { from, by: 'inferred' }, value: id };
   },
   describe: (place) => describeStartedJobPlace(place.from),
+  // A family's reading of the part says the place of one endpoint's id.
+  adopt: (reading) => {
+    const r = reading as StartedJobProfile;
+    return { from: r.finetune ?? r.evaluation ?? '', by: 'inferred' };
+  },
   same: (a, b) => a.from === b.from,
-  revise(body, known, _id, answer) {
+  revise(_body, known, _id, _answer, inferAgain) {
     // A kept inferred place gives way to one the inference ranks above it (`run` kept from a first answer, then
     // `{"job_id", "run"}`: issue 35); a place the person chose or the setting gave is read as it is.
     if (known.by !== 'inferred') return undefined;
     let inferred: Place;
     try {
-      inferred = { from: inferStartedJobId(body, answer).from, by: 'inferred' };
+      inferred = inferAgain().profile;
     } catch {
       return undefined; // a tie or no id by inference: the kept place read this answer, and still does
     }

@@ -5,7 +5,7 @@
 import { answerFields, type AnswerField } from './answerFields';
 import { ContractError } from './errors';
 import { EACH } from './profilePath';
-import type { StartedJobProfile } from './serviceProfile';
+import type { StartedJobProfile } from './profileFormat';
 import { readStartedJob, type StartAnswer } from './startedJob';
 import { isJobIdValue } from './startedJobInference';
 import type { StartedJob } from './types';

@@ -9,12 +9,11 @@
 //     with a digit; a tie between two different values is refused.
 //  3. A number only as the whole answer: in a record, `{"position": 3}` looks just like `{"id": 3}`.
 //  4. No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment).
-// No spread or `apply` over what the service sent (decode.ts).
+// No spread or `apply` over what the service sent (answerReading.ts).
 
-import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH, wordsOf } from './answerShape';
+import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH } from './answerShape';
 import { normaliseState } from './stateWords';
-import { familyFor } from './families';
-import { formatPath, lastKey, LOCATION_HEADER, parsePath, valueAt, type Segment } from './profilePath';
+import { formatPath, lastKey, LOCATION_HEADER, parsePath, type Segment } from './profilePath';
 
 /** What else the client knows of a start answer: its status and Location header, and the values the request sent. */
 export interface StartAnswer {
@@ -28,7 +27,7 @@ export { LOCATION_HEADER };
 
 /** The name the spec gives the id (§2, §4.5): read by that name first. */
 const SPEC_NAME = 'job_id';
-import { ID_WORDS, JOB_WORDS } from './hintWords';
+import { ID_WORDS, JOB_WORDS, wordsOf } from './hintWords';
 
 /** The rank the words of a key give the value it holds (rule 2): 3 the spec's name, 2 the job's id, 1 neutral, 0 another's id. */
 function keyRank(key: string | undefined): number {
@@ -64,10 +63,6 @@ export function placeRank(from: string): number {
 
 export function inferStartedJobId(body: unknown, answer: StartAnswer): FoundId {
   const sent = new Set(answer.sent ?? []);
-  // A known API family (families.ts) says where the id is before anything is inferred.
-  const idAt = (from: string | undefined) => (from === undefined ? undefined : valueAt(body, parsePath(from) ?? []));
-  const family = familyFor('startedJob', body, (p) => isJobIdValue(idAt(p.finetune ?? p.evaluation), sent))?.profile;
-  if (family) return { id: (idAt(family.finetune ?? family.evaluation) as string).trim(), from: (family.finetune ?? family.evaluation)! };
   let best: { id: string; rank: number[]; path: Segment[] } | undefined;
   let tie: string | undefined;
   const path: Segment[] = [];

@@ -1,7 +1,7 @@
 // What a state word means: the one table of the words services use for a job's state, and the one rule that maps a
 // word to a state. Shared by the status inference and reader, and by the started-job reader (a state word is no id).
 
-import { words } from './answerShape';
+import { words } from './hintWords';
 import { MAX_STATE_WORD_LENGTH, type JobState } from './types';
 
 const STATE_WORDS: Record<Exclude<JobState, 'unknown'>, string> = {

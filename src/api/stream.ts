@@ -24,7 +24,7 @@
 
 import { decodeInferenceResult, InlineReasoning, mergePieces, readEvent, type InferencePiece } from './answerText';
 import { StreamReading } from './streamReading';
-import { parseBody } from './decode';
+import { parseBody } from './answerBody';
 import { tryParseJson } from './safeJson';
 import { ContractError, unreadable } from './errors';
 import { EventDecoder, tooLarge, type EventSink, type StreamEvent } from './streamLines';

@@ -31,8 +31,8 @@
 // Work is linear in the event: each value is visited once, each record's fields once for its flag and once more when
 // its list is looked at for links (citations); an echo's leaves are taken back, not searched for.
 
-import { isAlternatives, keyRole } from './answerText';
-import { compareRanks, contract, isCitationList, isOpaque, MAX_DEPTH, type Obj } from './answerShape';
+import { keyRole } from './hintWords';
+import { compareRanks, contract, isAlternatives, isCitationList, isOpaque, MAX_DEPTH, type Obj } from './answerShape';
 import { appendKey } from './profilePath';
 import { flagSays } from './streamReader';
 

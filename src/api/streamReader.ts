@@ -3,7 +3,8 @@
 // linear in what the paths reach. What it cannot read (no path holds text) goes back to the inference
 // (streamReading.ts), which may find that the profile no longer fits.
 
-import { isReasoningName, keyRole, isLabelValue, type InferencePiece } from './answerText';
+import type { InferencePiece } from './answerText';
+import { isLabelValue, isReasoningName, keyRole } from './hintWords';
 import { isCitationList, isObj } from './answerShape';
 import { EACH, type Segment } from './profilePath';
 

@@ -4,6 +4,9 @@
 // nothing from goes to the inference; what it decides is added to the profile and read from then on; events it cannot
 // decide yet (tied paths: an echo of the request, retrieval sources) are held until one does, or the run ends.
 // At the end, report() gives the profile to keep when the run changed it, with what changed for the log.
+// Each event is read through the one routine of every kind of answer (answerReading.ts readAnswer), by the run's
+// profile, else the API families (families.ts), else this inference: the stream's events and the whole answers (each
+// one event) are two kinds of answer described below (STREAM_KINDS), the run their context.
 // A kept profile that was inferred, and whose answer paths are all of no telling name (`note`: kept from an answer
 // that had nothing better), is inferred again when one of the run's first events has a field the inference ranks
 // above it (named like text: `text`, `answer`), as a first answer that had only a note does not decide how every
@@ -12,12 +15,13 @@
 // Bounded: at most MAX_HELD_EVENTS events or MAX_HELD_CHARS characters are held; past either the inference decides as
 // at the end. Each event is read by the profile at most twice (when read, and when a decision releases it held).
 
-import { familyFor } from './families';
-import { keyRole, type InferencePiece } from './answerText';
+import type { InferencePiece } from './answerText';
+import { changeWords, readAnswer, type AnswerKind } from './answerReading';
+import { keyRole } from './hintWords';
 import { isOpaque } from './answerShape';
 import { lastKey, parsePath, type Segment } from './profilePath';
 import { describeStreamProfile } from './profileWords';
-import type { StreamProfile } from './serviceProfile';
+import type { ProfileSource, StreamProfile } from './profileFormat';
 import { readByProfile, type CompiledStream } from './streamReader';
 import { eventLeaves, StreamInference, type EventTexts } from './streamInference';
 
@@ -45,6 +49,46 @@ function isNamed(path: readonly Segment[]): boolean {
   return role.text || role.reasoning;
 }
 
+/** A run's profile as it reads events: its paths parsed (streamReader.ts), and where it came from. */
+type RunProfile = CompiledStream & { by: ProfileSource };
+
+function compile(p: StreamProfile): RunProfile {
+  return {
+    answer: p.answer.map((text) => ({ text, path: parsePath(text)! })),
+    reasoning: p.reasoning.map((text) => ({ text, path: parsePath(text)! })),
+    ...(p.flag ? { flag: { from: p.flag.from, map: new Map(Object.entries(p.flag.map)) } } : {}),
+    by: p.by,
+  };
+}
+
+function dataOf(p: RunProfile): StreamProfile {
+  const profile: StreamProfile = { answer: p.answer.map((a) => a.text), reasoning: p.reasoning.map((r) => r.text), by: p.by };
+  if (p.flag) profile.flag = { from: p.flag.from, map: Object.fromEntries(p.flag.map) };
+  return profile;
+}
+
+/**
+ * The stream's events and the whole answers as kinds of answer: an event read by the run's profile (read), else by
+ * the run's inference (infer: the run's profile, grown by what its held events decide). Being the run's own, the
+ * profile changes in place; what changed is told once, when the run reports.
+ */
+function streamKind(part: 'stream' | 'answer'): AnswerKind<RunProfile, InferencePiece[], StreamReading> {
+  return {
+    part,
+    ...(part === 'stream'
+      ? { title: 'Stream events', name: "The stream's events" }
+      : { title: 'Answers (not streamed)', name: 'The answers' }),
+    plural: true,
+    adopt: (reading) => compile(reading as StreamProfile),
+    read: (v, profile, run) => run.byProfile(v, profile),
+    infer: (v, run) => ({ profile: run.profile, value: run.inferEvent(v) }),
+    describe: (p) => describeStreamProfile(dataOf(p)),
+    same: (a, b) => a === b,
+  };
+}
+
+export const STREAM_KINDS = { stream: streamKind('stream'), answer: streamKind('answer') };
+
 interface Held {
   v: unknown;
   texts: EventTexts;
@@ -54,8 +98,12 @@ interface Held {
 export class StreamReading {
   /** Text came in this run: a closing event that says done then repeats it, and is not read again (answerText.ts). */
   seen = false;
-  private readonly profile: CompiledStream = { answer: [], reasoning: [] };
+  /** The run's profile: the kept one, grown by what the run infers (or a family's reading it takes). */
+  readonly profile: RunProfile;
   private changed = false;
+  /** The event being read: its SSE type said reasoning, and its length. */
+  private eventReasoning = false;
+  private eventChars = 0;
   private readonly inference: StreamInference;
   private held: Held[] = [];
   private heldChars = 0;
@@ -74,6 +122,7 @@ export class StreamReading {
     private readonly what: 'stream' | 'answer' = 'stream',
   ) {
     this.inference = new StreamInference(what === 'answer');
+    this.profile = { answer: [], reasoning: [], by: known?.by ?? 'inferred' };
     if (known) {
       for (const p of known.answer) this.add('answer', p);
       for (const p of known.reasoning) this.add('reasoning', p);
@@ -99,16 +148,23 @@ export class StreamReading {
       this.first.push(v);
       this.firstChars += chars;
     }
+    // A stronger field than the kept answer paths: the event goes to the inference, not read by them first.
     const stronger = this.recheck && this.strongerField(v);
-    // A known API family (families.ts) reads an event before anything is inferred, while nothing else reads them.
-    if (!stronger && this.profile.answer.length + this.profile.reasoning.length === 0) this.adoptFamily(v);
-    const read = stronger ? [] : this.byProfile(v, reasoning);
-    if (read.length > 0) return read;
+    this.eventReasoning = reasoning;
+    this.eventChars = chars;
+    const { value, profile } = readAnswer(STREAM_KINDS[this.what], v, stronger ? undefined : this.profile, this);
+    // A family's reading (families.ts) read it: taken into the run's profile, as the inference's paths are.
+    if (profile !== undefined && profile !== this.profile) this.adopt(profile);
+    return value;
+  }
+
+  /** The pieces of an event no profile reads, and of held events it lets be decided (STREAM_KINDS's inference). */
+  inferEvent(v: unknown): InferencePiece[] {
     // The records echoing what the request sent are left out: none of their text is the answer (streamInference.ts).
     const leaves = eventLeaves(v, this.sent);
     if (leaves.length === 0) return [];
-    this.held.push({ v, texts: this.inference.see(leaves), reasoning });
-    this.heldChars += chars;
+    this.held.push({ v, texts: this.inference.see(leaves), reasoning: this.eventReasoning });
+    this.heldChars += this.eventChars;
     return this.decide(this.held.length >= MAX_HELD_EVENTS || this.heldChars >= MAX_HELD_CHARS);
   }
 
@@ -126,14 +182,8 @@ export class StreamReading {
   report(): StreamReport | undefined {
     const p = this.profile;
     if (!this.changed || p.answer.length + p.reasoning.length === 0) return undefined;
-    const profile: StreamProfile = { answer: p.answer.map((a) => a.text), reasoning: p.reasoning.map((r) => r.text), by: 'inferred' };
-    if (p.flag) profile.flag = { from: p.flag.from, map: Object.fromEntries(p.flag.map) };
-    const now = describeStreamProfile(profile);
-    const [name, these] = this.what === 'stream' ? ['Stream events', "The stream's events"] : ['Answers (not streamed)', 'The answers'];
-    const change = this.known
-      ? `${these} no longer fit how they were read (${describeStreamProfile(this.known)}); now: ${now}`
-      : `${name}: ${now}`;
-    return { profile, change };
+    const profile = { ...dataOf(p), by: 'inferred' as const };
+    return { profile, change: changeWords({ ...STREAM_KINDS[this.what], describe: describeStreamProfile }, this.known, profile) };
   }
 
   private decide(final: boolean): InferencePiece[] {
@@ -158,7 +208,7 @@ export class StreamReading {
     this.held = [];
     this.heldChars = 0;
     const out: InferencePiece[] = [];
-    for (const h of held) for (const p of this.byProfile(h.v, h.reasoning)) out.push(p);
+    for (const h of held) for (const p of this.byProfile(h.v, this.profile, h.reasoning) ?? []) out.push(p);
     return out;
   }
 
@@ -180,30 +230,24 @@ export class StreamReading {
     return true;
   }
 
-  private byProfile(v: unknown, reasoning: boolean): InferencePiece[] {
-    if (this.profile.answer.length + this.profile.reasoning.length === 0) return [];
-    const pieces = readByProfile(v, this.profile, () => {
-      this.changed = true;
+  /** The pieces of an event by `profile` (the run's, or a family's tried), or undefined when it reads none. */
+  byProfile(v: unknown, profile: CompiledStream, reasoning = this.eventReasoning): InferencePiece[] | undefined {
+    if (profile.answer.length + profile.reasoning.length === 0) return undefined;
+    const pieces = readByProfile(v, profile, () => {
+      if (profile === this.profile) this.changed = true;
     });
-    if (pieces.length === 0) return pieces;
+    if (pieces.length === 0) return undefined;
     this.seen = true;
     if (reasoning) for (const p of pieces) p.kind = 'reasoning';
     return pieces;
   }
 
-  /** The paths of the first family reading that reads this event (families.ts), taken as the inference's would be. */
-  private adoptFamily(v: unknown): void {
-    const compiled = (p: StreamProfile): CompiledStream => ({
-      answer: p.answer.map((text) => ({ text, path: parsePath(text)! })),
-      reasoning: p.reasoning.map((text) => ({ text, path: parsePath(text)! })),
-      ...(p.flag ? { flag: { from: p.flag.from, map: new Map(Object.entries(p.flag.map)) } } : {}),
-    });
-    const family = familyFor(this.what, v, (p) => readByProfile(v, compiled(p), () => {}).length > 0)?.profile;
-    if (!family) return;
-    for (const p of family.answer) this.add('answer', p);
-    for (const p of family.reasoning) this.add('reasoning', p);
+  /** The paths of a family's reading that read an event (families.ts), taken as the inference's would be. */
+  private adopt(family: CompiledStream): void {
+    for (const p of family.answer) this.add('answer', p.text);
+    for (const p of family.reasoning) this.add('reasoning', p.text);
     if (family.flag && !this.profile.flag) {
-      this.profile.flag = compiled(family).flag;
+      this.profile.flag = family.flag;
       this.changed = true;
     }
   }

@@ -8,7 +8,7 @@
 // flush, or another window, must not drop a name), every entry read back through a check.
 import { editGlobalState, type StoredState } from '../globalStateEdit';
 import { typedModelName } from '../modelNameRule';
-import { literal, num, exactFields, str } from '../strictChecks';
+import { literal, num, exactFields, str } from '../api/strictChecks';
 import { KNOWN_MODELS_KEY_PREFIX } from '../storageKeys';
 
 /** Where a name came from: a person typed it (and the service accepted it), or a finetune made it. */

@@ -16,7 +16,7 @@
 import * as vscode from 'vscode';
 import { describePart, KIND_WORDS } from '../api/answerKinds';
 import type { AnswerContext, Learned, PartProfile, ProfileBook, ProfilePart } from '../api/profileBook';
-import { checkServiceProfile, type ServiceProfile } from '../api/serviceProfile';
+import { checkServiceProfile, type ServiceProfile } from '../api/profileFormat';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { InferredKeeping } from './inferredKeeping';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';

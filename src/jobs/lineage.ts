@@ -7,7 +7,7 @@ import { redact } from '../api/redact';
 import { formatBytes } from '../util/byteSize';
 import { untrustedText } from '../util/untrustedText';
 import type { JobRecord } from './jobRecord';
-import { isRecord as isObj } from '../strictChecks';
+import { isRecord as isObj } from '../api/strictChecks';
 
 export interface LineageFile {
   /** The base name (never the full path: the record may be synced to another machine). */

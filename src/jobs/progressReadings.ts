@@ -4,7 +4,7 @@
 // MAX_READINGS stay, and a finished job drops them (statusPatch.ts). Read back through readingsProblem: another version
 // or a hand-edited state may have written anything there.
 import { MAX_STATE_WORD_LENGTH } from '../api/types';
-import { arrayOf, num, exactFields, str } from '../strictChecks';
+import { arrayOf, num, exactFields, str } from '../api/strictChecks';
 
 export interface ProgressReading {
   /** Wall time (ms) the service first said this progress. */

@@ -8,7 +8,7 @@ import { capText, isUsableJobId, MAX_SERVICE_TEXT, MAX_STATE_WORD_LENGTH, type E
 import { jobKey, type JobKind, type JobRecord } from './jobRecord';
 import { isModelLineage } from './lineage';
 import { readingsProblem } from './progressReadings';
-import { countedReasons, isRecord as isObj } from '../strictChecks';
+import { countedReasons, isRecord as isObj } from '../api/strictChecks';
 
 export interface StoredJobs {
   jobs: JobRecord[];

@@ -1,7 +1,7 @@
 // The messages between the extension host and the local runtime's child process (src/local/runtimeChild.ts), over the
 // fork() IPC channel. Both sides check every message they receive: a child that misbehaves (a native crash can leave
 // anything on the channel) or a parent of another version is refused, never acted on half-read.
-import { bool, literal, messageProblem, num, exactFields, str, type Check } from '../strictChecks';
+import { bool, literal, messageProblem, num, exactFields, str, type Check } from '../api/strictChecks';
 
 /** Per request: a change reloads the model. The GPU choice is the child's command line (a change starts a new child). */
 export interface ChildOptions {

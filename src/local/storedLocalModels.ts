@@ -4,7 +4,7 @@
 // counts reasons, never values (a record holds paths).
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { countedReasons, isRecord as isObj } from '../strictChecks';
+import { countedReasons, isRecord as isObj } from '../api/strictChecks';
 export { isLocalModelId } from '../features/playground/protocol';
 
 /** A model file this extension knows of: a custom model it downloaded, or a `.gguf` the user chose. */

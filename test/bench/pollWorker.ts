@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import http from 'node:http';
 import { ServiceClient } from '../../src/api/client';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
 import type { EvaluationStatus, FinetuneStatus } from '../../src/api/types';
 import { isActive, jobKey, type JobRecord } from '../../src/jobs/jobRecord';
 import { JobPoller, systemClock, type PollClock, type PollJobs, type StatusSource } from '../../src/jobs/jobPoller';

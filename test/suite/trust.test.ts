@@ -73,7 +73,7 @@ describe(`trust boundary ${EVERY_HOST_TAG}`, () => {
   it('keeps links in a failed job’s error and in model names inert in rows, tooltips, the status bar, notifications and pickers', async function () {
     this.timeout(30_000);
     await rig.useKey(KEY);
-    // One token: a model's name is its identifier-like string (decode.ts); the link and the icon are what matter here.
+    // One token: a model's name is its identifier-like string (answerReading.ts); the link and the icon are what matter here.
     const hostileModel = `m-[x](command:hostedReasoning.download)$(zap)`;
     if (!rig.emu.artifactPath(hostileModel, KEY)) await rig.emu.addCustomModel(KEY, hostileModel);
     // An unknown dataset fails on the service with an error that repeats its name (links included).

@@ -3,7 +3,7 @@
 // change, and an answer that moved its id is inferred again. Against the emulator, its answers shaped as a service's.
 import { strict as assert } from 'node:assert';
 import type { ProfileBook } from '../../src/api/profileBook';
-import type { DownloadProfile, StartedJobProfile } from '../../src/api/serviceProfile';
+import type { DownloadProfile, StartedJobProfile } from '../../src/api/profileFormat';
 import { ServiceClient } from '../../src/api/client';
 import { emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
 import type { Emulator } from '../service/emulator';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { decodeInferenceResult, InlineReasoning, mergePieces, readEvent, type InferencePiece } from '../../src/api/answerText';
 import { StreamReading } from '../../src/api/streamReading';
-import type { StreamProfile } from '../../src/api/serviceProfile';
+import type { StreamProfile } from '../../src/api/profileFormat';
 import { ContractError, ServerError } from '../../src/api/errors';
 import { decodePieces } from '../../src/api/stream';
 import { seededRandom } from './seededRandom';

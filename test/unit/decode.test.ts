@@ -1,14 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { formatAccuracy } from '../../src/jobs/jobFormat';
-import {
-  decodeDownloadMetadata,
-  decodeErrorMessage,
-  decodeEvaluationStatus,
-  decodeFinetuneStatus,
-  decodeModelList,
-  decodeStartedJob,
-  normaliseState,
-} from '../../src/api/decode';
+import { decodeDownloadMetadata } from '../../src/api/downloadAnswer';
+import { decodeErrorMessage } from '../../src/api/errorBody';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
+import { decodeModelList } from '../../src/api/modelListReading';
+import { decodeStartedJob } from '../../src/api/startedJob';
+import { normaliseState } from '../../src/api/stateWords';
 import { ContractError } from '../../src/api/errors';
 
 describe('decode: model list shapes (4.1)', () => {

@@ -1,5 +1,5 @@
 // Property tests of the structural decoder (issue 20, part 1): generators build plausible answers of services written
-// apart from this project, with random wrappers at random depths, key names drawn from a vocabulary that decode.ts does
+// apart from this project, with random wrappers at random depths, key names drawn from a vocabulary that the readers do
 // not list, groups, noise fields, strings versus records. The decoder must recover what the answer holds (names,
 // kinds, lineage, job ids, progress, states) and must refuse rather than invent when it holds none.
 //
@@ -7,7 +7,9 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { type G, bool, checkProperty, int, pick, propertySeed } from './propertyCheck';
-import { decodeFinetuneStatus, decodeModelList, decodeStartedJob } from '../../src/api/decode';
+import { decodeFinetuneStatus } from '../../src/api/jobStatus';
+import { decodeModelList } from '../../src/api/modelListReading';
+import { decodeStartedJob } from '../../src/api/startedJob';
 import { ContractError } from '../../src/api/errors';
 import type { JobState, ModelKind } from '../../src/api/types';
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { Crc32c } from '../../src/api/crc32c';
 import { ContractError } from '../../src/api/errors';
 import { decodeDownloadMetadata, readDownloadAnswer } from '../../src/api/downloadAnswer';
-import { checkServiceProfile } from '../../src/api/serviceProfile';
+import { checkServiceProfile } from '../../src/api/profileFormat';
 import { downloadLines } from '../../src/api/profileWords';
 
 const NOW = Date.parse('2026-11-27T03:00:00Z');

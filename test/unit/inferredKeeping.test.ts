@@ -9,7 +9,7 @@ import { collectInference, ServiceClient } from '../../src/api/client';
 import { readDownloadAnswer } from '../../src/api/downloadAnswer';
 import { readJobStatus } from '../../src/api/jobStatusReading';
 import type { ProfileBook } from '../../src/api/profileBook';
-import type { StartedJobProfile, StreamProfile } from '../../src/api/serviceProfile';
+import type { StartedJobProfile, StreamProfile } from '../../src/api/profileFormat';
 import { InferredKeeping, MAX_KEEPS_PER_PART } from '../../src/connection/inferredKeeping';
 import { baseRequest, emptyProfileBook, KEY, useEmulator } from './helpers';
 import type { Emulator } from '../service/emulator';

@@ -1,7 +1,7 @@
 // The poller core with fake time, a scripted service and real notify-once markers in a temp folder.
 import { strict as assert } from 'node:assert';
 import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
 import type { ModelInfo } from '../../src/api/types';
 import { markerFiles } from '../../src/jobs/notifyOnce';
 import {

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { ServiceClient } from '../../src/api/client';
 import * as inference from '../../src/api/jobStatusInference';
 import { JobStatusMemory } from '../../src/api/jobStatusMemory';
-import type { JobStatusPart, JobStatusProfile } from '../../src/api/jobStatusProfile';
+import type { JobStatusPart, JobStatusProfile } from '../../src/api/profileFormat';
 import { readJobStatus } from '../../src/api/jobStatusReading';
 import { JobPoller } from '../../src/jobs/jobPoller';
 import { jobDescription } from '../../src/jobs/jobFormat';

@@ -3,12 +3,12 @@
 // an answer no longer fits (the change said), and written by hand in the setting (then read as given).
 import { strict as assert } from 'node:assert';
 import { ServiceClient } from '../../src/api/client';
-import type { JobStatusPart, JobStatusProfile } from '../../src/api/jobStatusProfile';
+import type { JobStatusPart, JobStatusProfile } from '../../src/api/profileFormat';
 import { readStatusByProfile } from '../../src/api/jobStatusReader';
 import { readJobStatus } from '../../src/api/jobStatusReading';
 import { describeJobStatusProfile, jobStatusLines } from '../../src/api/profileWords';
 import type { ProfileBook } from '../../src/api/profileBook';
-import { checkServiceProfile } from '../../src/api/serviceProfile';
+import { checkServiceProfile } from '../../src/api/profileFormat';
 import { isTerminal } from '../../src/api/types';
 import { emptyProfileBook, KEY, until, useEmulator } from './helpers';
 

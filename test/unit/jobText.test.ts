@@ -16,7 +16,7 @@ import {
 } from '../../src/jobs/jobFormat';
 import { unreadableWords } from '../../src/jobs/unreadableWords';
 import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
-import { decodeEvaluationStatus } from '../../src/api/decode';
+import { decodeEvaluationStatus } from '../../src/api/jobStatus';
 import { evaluationRunningWord, evaluationStatusExtras } from '../service/styles';
 
 const T0 = 1_700_000_000_000;

@@ -4,7 +4,9 @@
 import { strict as assert } from 'node:assert';
 import { decodeInferenceResult, mergePieces, readEvent, type InferencePiece } from '../../src/api/answerText';
 import { StreamReading } from '../../src/api/streamReading';
-import { decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from '../../src/api/decode';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
+import { decodeModelList } from '../../src/api/modelListReading';
+import { decodeStartedJob } from '../../src/api/startedJob';
 import { ContractError } from '../../src/api/errors';
 import { decodePieces } from '../../src/api/stream';
 import { whileObjectWalksThrow } from './throwingBuiltin';

@@ -9,7 +9,7 @@ import { identifiersOf } from '../../src/api/modelIdentifiers';
 import { readModelsByProfile } from '../../src/api/modelListReader';
 import { readModelList } from '../../src/api/modelListReading';
 import { modelListLines } from '../../src/api/profileWords';
-import { checkServiceProfile } from '../../src/api/serviceProfile';
+import { checkServiceProfile } from '../../src/api/profileFormat';
 import type { ModelInfo } from '../../src/api/types';
 import { shownNames } from '../../src/features/models/modelLabel';
 import { findMadeModel } from '../../src/jobs/madeModel';

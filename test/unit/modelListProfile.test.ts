@@ -8,7 +8,7 @@ import { readModelsByProfile } from '../../src/api/modelListReader';
 import { readModelList } from '../../src/api/modelListReading';
 import { describeModelListProfile, modelListLines } from '../../src/api/profileWords';
 import { formatPath, parsePath } from '../../src/api/profilePath';
-import { checkServiceProfile, type ModelListProfile } from '../../src/api/serviceProfile';
+import { checkServiceProfile, type ModelListProfile } from '../../src/api/profileFormat';
 import { shapeModelList, type ModelRecord } from '../service/keys';
 
 const RECORDS: ModelRecord[] = [

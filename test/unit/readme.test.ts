@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PROFILE_PARTS } from '../../src/api/serviceProfile';
+import { PROFILE_PARTS } from '../../src/api/profileFormat';
 import { localizedManifest } from './localizedManifest';
 import { ignoredInRestrictedMode, settingsNamedIn } from './settingLists';
 

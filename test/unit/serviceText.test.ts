@@ -2,7 +2,8 @@
 // as a person reads it, never raw in quotes; the text a finetune status carries (message, error, state word) is capped
 // when decoded, when written to a job record and when read back from globalState; model names in the list too.
 import { strict as assert } from 'node:assert';
-import { decodeFinetuneStatus, decodeModelList } from '../../src/api/decode';
+import { decodeFinetuneStatus } from '../../src/api/jobStatus';
+import { decodeModelList } from '../../src/api/modelListReading';
 import type { FinetuneStatus } from '../../src/api/types';
 import { jobDescription, stateWord } from '../../src/jobs/jobFormat';
 import type { JobRecord } from '../../src/jobs/jobRecord';

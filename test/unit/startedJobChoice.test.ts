@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { ServiceClient } from '../../src/api/client';
 import { ContractError } from '../../src/api/errors';
 import type { ProfileBook } from '../../src/api/profileBook';
-import type { StartedJobProfile } from '../../src/api/serviceProfile';
+import type { StartedJobProfile } from '../../src/api/profileFormat';
 import { readStartedJob, type StartAnswer } from '../../src/api/startedJob';
 import { readByChosenPlace, startedJobFields, withChosenPlace } from '../../src/api/startedJobChoice';
 import { headers, postJson } from './emulator-helpers';

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { ContractError } from '../../src/api/errors';
 import { decodeStartedJob, readStartedJob } from '../../src/api/startedJob';
-import { checkServiceProfile } from '../../src/api/serviceProfile';
+import { checkServiceProfile } from '../../src/api/profileFormat';
 import { startedJobLines } from '../../src/api/profileWords';
 
 /** OpenAI's answer to POST /v1/fine_tuning/jobs (as documented in its API reference). */

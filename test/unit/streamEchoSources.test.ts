@@ -3,7 +3,7 @@
 // twice, a RAG event of sources mid-stream) and of Gemini's streamGenerateContent (one JSON array sent over time).
 import { strict as assert } from 'node:assert';
 import { decodeInferenceResult, mergePieces, type InferencePiece } from '../../src/api/answerText';
-import type { StreamProfile } from '../../src/api/serviceProfile';
+import type { StreamProfile } from '../../src/api/profileFormat';
 import { createDecoder, decodePieces, type Delta } from '../../src/api/stream';
 import { StreamReading } from '../../src/api/streamReading';
 

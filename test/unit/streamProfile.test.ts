@@ -5,7 +5,7 @@ import { collectInference, ServiceClient } from '../../src/api/client';
 import { mergePieces, type InferencePiece } from '../../src/api/answerText';
 import { describeStreamProfile } from '../../src/api/profileWords';
 import type { ProfileBook } from '../../src/api/profileBook';
-import { checkServiceProfile, checkStreamProfile, type StreamProfile } from '../../src/api/serviceProfile';
+import { checkServiceProfile, checkStreamProfile, type StreamProfile } from '../../src/api/profileFormat';
 import { createDecoder, decodePieces, type Delta } from '../../src/api/stream';
 import { StreamReading, type StreamReport } from '../../src/api/streamReading';
 import { composeAnswer, composeReasoning } from '../service/inference';

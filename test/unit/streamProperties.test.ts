@@ -10,7 +10,7 @@ import { type G, bool, int, pick, propertySeed } from './propertyCheck';
 import { mergePieces, type InferencePiece } from '../../src/api/answerText';
 import { decodePieces } from '../../src/api/stream';
 import { StreamReading, type StreamReport } from '../../src/api/streamReading';
-import type { StreamProfile } from '../../src/api/serviceProfile';
+import type { StreamProfile } from '../../src/api/profileFormat';
 
 const SEED = propertySeed(20_261_127);
 const RUNS = 300;

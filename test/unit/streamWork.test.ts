@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { createDecoder, type Delta } from '../../src/api/stream';
 import { StreamReading } from '../../src/api/streamReading';
-import type { StreamProfile } from '../../src/api/serviceProfile';
+import type { StreamProfile } from '../../src/api/profileFormat';
 import { StringWork } from './stringWork';
 
 const N = 2_000;

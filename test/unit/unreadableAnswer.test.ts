@@ -8,7 +8,7 @@ import { ServiceClient, collectInference } from '../../src/api/client';
 import { answerChoiceFields, chosenAnswerProfile } from '../../src/api/answerChoice';
 import { chosenDownloadProfile, downloadUrlFields } from '../../src/api/downloadChoice';
 import type { ProfileBook } from '../../src/api/profileBook';
-import type { DownloadProfile, StreamProfile } from '../../src/api/serviceProfile';
+import type { DownloadProfile, StreamProfile } from '../../src/api/profileFormat';
 import { downloadLines, streamLines } from '../../src/api/profileWords';
 import { baseRequest, emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
 

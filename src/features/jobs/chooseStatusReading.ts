@@ -7,7 +7,7 @@
 // of the current service (a command link can pass any argument; it must not name another service's job).
 import * as vscode from 'vscode';
 import { answerFields } from '../../api/answerFields';
-import type { JobStatusPart, JobStatusProfile } from '../../api/jobStatusProfile';
+import type { JobStatusPart, JobStatusProfile } from '../../api/profileFormat';
 import { normaliseState } from '../../api/stateWords';
 import type { JobState } from '../../api/types';
 import type { Services } from '../../services';

@@ -5,7 +5,7 @@
 
 import type { ErrorKind } from '../../util/classifyError';
 
-import { arrayOf, bool, isRecord, literal, messageProblem, num, exactFields, str, type Check } from '../../strictChecks';
+import { arrayOf, bool, isRecord, literal, messageProblem, num, exactFields, str, type Check } from '../../api/strictChecks';
 
 export { PLAYGROUND_VIEW_TYPE } from '../../contributions';
 

@@ -4,7 +4,7 @@
 // first) against JSON.parse of the same body, with the inference (the first answer's path) beside it.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { decodeModelList } from '../../../src/api/decode';
+import { decodeModelList } from '../../../src/api/modelListReading';
 import { readModelsByProfile } from '../../../src/api/modelListReader';
 import { readModelList } from '../../../src/api/modelListReading';
 import type { ModelInfo } from '../../../src/api/types';

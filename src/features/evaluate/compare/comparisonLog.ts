@@ -7,7 +7,7 @@
 // MAX_KEPT_CHARS (a comparison is of answers, not essays), so a set's log is bounded by its items. No vscode.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { exactFields, isRecord, num, str, type Check } from '../../../strictChecks';
+import { exactFields, isRecord, num, str, type Check } from '../../../api/strictChecks';
 import type { QuestionItem } from './questionSet';
 
 /** Most characters kept of an answer or a reasoning (the rest is cut and said to be). */

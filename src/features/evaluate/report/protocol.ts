@@ -3,7 +3,7 @@
 // and a message never carries a dataset or a model name to act on, only the index of a dataset row the host itself
 // rendered. No `vscode` and no Node imports: this module is bundled into the page too.
 import type { Verdict } from '../statistics';
-import { isRecord, literal, messageProblem, num, exactFields, type Check } from '../../../strictChecks';
+import { isRecord, literal, messageProblem, num, exactFields, type Check } from '../../../api/strictChecks';
 
 export { REPORT_VIEW_TYPE } from '../../../contributions';
 

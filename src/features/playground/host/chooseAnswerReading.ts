@@ -5,7 +5,7 @@
 // next run reads by it. The answer is the one the extension kept: the command takes nothing from its arguments.
 import * as vscode from 'vscode';
 import { answerChoiceFields, chosenAnswerProfile } from '../../../api/answerChoice';
-import type { StreamProfile } from '../../../api/serviceProfile';
+import type { StreamProfile } from '../../../api/profileFormat';
 import { COMMANDS } from '../../../contributions';
 import type { Services } from '../../../services';
 import { showInformationMessage } from '../../../util/notify';
