@@ -3,7 +3,7 @@
 // reader's child process and its worker, the command line, and the playground and report pages (browser, IIFE).
 // The page's codicon font and stylesheet are copied from @vscode/codicons next to it, so the page loads them from the
 // extension's own files (its policy allows nothing else).
-import { copyFile, cp, mkdir } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -162,3 +162,5 @@ if (watch) {
     esbuild.build(report),
   ]);
 }
+// `bin` hosted-reasoning runs dist/cli.js itself (npx, npm link): by its #! line, so it must be executable.
+await chmod('dist/cli.js', 0o755).catch(() => undefined);

@@ -33,7 +33,7 @@ export async function downloadCommand(ctx: CommandContext, options: { model: str
     return 0;
   } catch (error) {
     ctx.out.clearBar();
-    const part = partFilePath(options.out, options.model, undefined, ctx.connection.origin);
+    const part = partFilePath(options.out, options.model, undefined, ctx.connection.client.baseUrl);
     const kept = await fs
       .stat(part)
       .then((s) => s.size > 0)
