@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writePdf } from '../service/fixtures';
+import { startForwardProxy } from '../service/forwardProxy';
 import { clientFor, KEY, until, useEmulator } from './helpers';
 import { assertBuilt, cliEnv, jsonOf, runCliProcess, startCli, type CliResult } from './cliProcess';
 
@@ -281,6 +282,31 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     const refused = await cli(['models', '--profile', profileFile]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /not a service profile/);
+  });
+
+  it('goes through the proxy HTTP_PROXY names (credentials from its URL; a 407 is exit 3), and direct to the hosts NO_PROXY names', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      const through = await cli(['models'], { HTTP_PROXY: proxy.url });
+      assert.equal(through.code, 0, through.stderr);
+      assert.ok(
+        proxy.received.some((r) => r.target.includes('/cr/get_allowed_models')),
+        JSON.stringify(proxy.received),
+      );
+      proxy.clear();
+      const direct = await cli(['models'], { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+      assert.equal(direct.code, 0, direct.stderr);
+      assert.deepEqual(proxy.received, []);
+
+      proxy.requireAuthorization(`Basic ${Buffer.from('user:secret').toString('base64')}`);
+      const refused = await cli(['models'], { HTTP_PROXY: proxy.url });
+      assert.equal(refused.code, 3, refused.stderr);
+      assert.match(refused.stderr, /proxy/i);
+      const withCredentials = await cli(['models'], { HTTP_PROXY: proxy.url.replace('http://', 'http://user:secret@') });
+      assert.equal(withCredentials.code, 0, withCredentials.stderr);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('mcp: the MCP server command answers', async () => {
