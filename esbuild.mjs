@@ -1,9 +1,9 @@
 // The bundles: the extension's entry (Node, CommonJS, `vscode` external: registrations only), the rest of the extension
 // it loads on first use (the service client and axios included), the local runtime's child process, the pre-flight
-// reader's child process and its worker, and the playground and report pages (browser, IIFE).
+// reader's child process and its worker, the command line, and the playground and report pages (browser, IIFE).
 // The page's codicon font and stylesheet are copied from @vscode/codicons next to it, so the page loads them from the
 // extension's own files (its policy allows nothing else).
-import { copyFile, cp, mkdir } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -84,6 +84,23 @@ const sourceTextWorker = {
 // above beside it and holds the memory bound.
 const preflightChild = { ...sourceTextWorker, entryPoints: ['src/features/finetune/preflightChild.ts'], outfile: 'dist/preflightChild.js' };
 
+// The command line (src/cli/cli.ts, `bin` hosted-reasoning): plain Node, no `vscode` (not external, so a module that
+// reached it would fail the build), and none of the extension's webview or worker code. It forks the pre-flight
+// reader above by path, beside it in dist/.
+const cli = {
+  entryPoints: ['src/cli/cli.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: 'dist/cli.js',
+  banner: { js: '#!/usr/bin/env node' },
+  supported: { 'dynamic-import': false },
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+};
+
 const webview = {
   entryPoints: ['src/features/playground/page/playground.ts'],
   bundle: true,
@@ -128,6 +145,7 @@ if (watch) {
     esbuild.context(localRuntime),
     esbuild.context(sourceTextWorker),
     esbuild.context(preflightChild),
+    esbuild.context(cli),
     esbuild.context(webview),
     esbuild.context(report),
   ]);
@@ -139,7 +157,10 @@ if (watch) {
     esbuild.build(localRuntime),
     esbuild.build(sourceTextWorker),
     esbuild.build(preflightChild),
+    esbuild.build(cli),
     esbuild.build(webview),
     esbuild.build(report),
   ]);
 }
+// `bin` hosted-reasoning runs dist/cli.js itself (npx, npm link): by its #! line, so it must be executable.
+await chmod('dist/cli.js', 0o755).catch(() => undefined);

@@ -36,6 +36,14 @@ export default tseslint.config(
     },
   },
   {
+    // The command line runs in plain Node (its bundle has no `vscode` to load: esbuild.mjs fails the build on one that
+    // reaches it through another module).
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The command line never imports vscode.' }] }],
+    },
+  },
+  {
     // The local runtime runs under plain mocha, its child outside VS Code: it never reads VS Code (its settings come
     // from localRuntimeSettings.ts; the record of local models and the messages about them are VS Code's side).
     files: ['src/local/localRuntime.ts', 'src/local/runtime*.ts', 'src/local/storedLocalModels.ts'],

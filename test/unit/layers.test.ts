@@ -59,6 +59,11 @@ const LAYERS: Layer[] = [
     holds: 'Run Locally and cleanup (open or clear the playground); Chat and `vscode.lm`, which run the finetune and evaluate flows',
   },
   { folders: ['features/tools'], holds: "the language-model tools, over the features' own flows" },
+  {
+    folders: ['cli'],
+    holds:
+      'the command line (`hosted-reasoning`, its own bundle): `src/api` and the vscode-free modules of the layers below (file checks, pre-flight read, job records, the report\'s view); never `vscode` (ESLint, and its bundle has none to load)',
+  },
   { folders: ['entry'], holds: '`extension.ts` (registers the contributions) and `main.ts` (the composition root)' },
 ];
 

@@ -1,0 +1,328 @@
+// The command line end to end: the built bundle (dist/cli.js) in a child process against the emulator, as a pipeline
+// runs it. Every command, the exit codes a pipeline branches on (a bad key 3, no service 4, a failed check 1, Ctrl+C
+// 130), the --json documents' fields, a cut download resumed by the next run, and Ctrl+C during --wait leaving the job
+// running and saying how to follow it. Nothing here waits on a clock: a job is held by the emulator and released, a
+// line of stderr is waited for before acting.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { writePdf } from '../service/fixtures';
+import { startForwardProxy } from '../service/forwardProxy';
+import { clientFor, KEY, until, useEmulator } from './helpers';
+import { assertBuilt, cliEnv, jsonOf, runCliProcess, startCli, type CliResult } from './cliProcess';
+
+const BASE = 'oss-reasoner-8b';
+
+describe('the command line (dist/cli.js) against the emulator', function () {
+  // A child process per command on a shared machine: each starts Node and loads the bundle.
+  this.timeout(60_000);
+  const ctx = useEmulator({
+    datasets: {
+      'cli-better': { total: 400, scores: { 'cli-docs': 0.9, [BASE]: 0.5 } },
+      'cli-same': { total: 400, scores: { 'cli-docs': 0.5, [BASE]: 0.5 } },
+    },
+  });
+  let home: string;
+  let work: string;
+  const env = (extra: Record<string, string | undefined> = {}) =>
+    cliEnv(home, { HOSTED_REASONING_BASE_URL: ctx.emu.url, HOSTED_REASONING_API_KEY: KEY, ...extra });
+  const cli = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string): Promise<CliResult> =>
+    runCliProcess(args, { env: env(extra), cwd: work, ...(stdin !== undefined && { stdin }) });
+
+  before(async () => {
+    assertBuilt();
+    home = mkdtempSync(path.join(os.tmpdir(), 'hr-cli-home-'));
+    work = mkdtempSync(path.join(os.tmpdir(), 'hr-cli-work-'));
+    await writePdf(path.join(work, 'handbook.pdf'), ['The product handbook says how the widget is set up. '.repeat(60)]);
+  });
+  after(() => {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    ctx.emu.faults.clear();
+    ctx.emu.configure({ holdFinetunes: false, rushFinetunes: false, reasoning: 'none' });
+  });
+
+  it('models: the names for people, and --json {models: [{name, kind, baseModel?, createdAt?}]}', async () => {
+    const human = await cli(['models']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`^${BASE}\\s+base$`, 'm'));
+    const json = await cli(['models', '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const { models } = jsonOf(json) as { models: Record<string, unknown>[] };
+    assert.ok(models.some((m) => m.name === BASE && m.kind === 'base'));
+    for (const m of models) {
+      assert.deepEqual(
+        Object.keys(m).filter((k) => !['name', 'kind', 'baseModel', 'createdAt'].includes(k)),
+        [],
+      );
+    }
+  });
+
+  it('exit 3 for a key the service refuses, 4 when nothing answers, 2 for a bad argument (each with --json {error})', async () => {
+    const badKey = await cli(['models', '--json'], { HOSTED_REASONING_API_KEY: 'not-a-key' });
+    assert.equal(badKey.code, 3, badKey.stderr);
+    assert.deepEqual(Object.keys((jsonOf(badKey) as { error: object }).error).sort(), ['exitCode', 'kind', 'message']);
+    assert.ok(!badKey.stdout.includes('not-a-key') && !badKey.stderr.includes('not-a-key'), 'the key is never printed');
+
+    const port = await closedPort();
+    const down = await cli(['models', '--json'], { HOSTED_REASONING_BASE_URL: `http://127.0.0.1:${port}` });
+    assert.equal(down.code, 4, down.stderr);
+    assert.equal((jsonOf(down) as { error: { exitCode: number } }).error.exitCode, 4);
+
+    const noKey = await cli(['models'], { HOSTED_REASONING_API_KEY: undefined });
+    assert.equal(noKey.code, 3);
+    assert.match(noKey.stderr, /HOSTED_REASONING_API_KEY/);
+
+    const plainHttp = await cli(['models'], { HOSTED_REASONING_BASE_URL: 'http://example.com/' });
+    assert.equal(plainHttp.code, 2);
+    assert.match(plainHttp.stderr, /https/);
+
+    const unknown = await cli(['evaluate', BASE]);
+    assert.equal(unknown.code, 2);
+  });
+
+  it('--key-file: the key read from a file instead of the environment', async () => {
+    const keyFile = path.join(home, 'key.txt');
+    writeFileSync(keyFile, `${KEY}\n`);
+    const result = await cli(['models', '--key-file', keyFile], { HOSTED_REASONING_API_KEY: undefined });
+    assert.equal(result.code, 0, result.stderr);
+  });
+
+  it('ask: the answer streamed to stdout, the reasoning apart on stderr with --reasoning; the prompt from stdin with -', async () => {
+    ctx.emu.configure({ reasoning: 'field', reasoningText: 'REASONING-MARK thinking it over' });
+    const shown = await cli(['ask', BASE, 'What is 2+2?', '--reasoning']);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Answer from oss-reasoner-8b/);
+    assert.ok(!shown.stdout.includes('REASONING-MARK'), 'no reasoning in the answer');
+    assert.match(shown.stderr, /REASONING-MARK/);
+    const hidden = await cli(['ask', BASE, '-'], {}, 'A prompt from a pipe');
+    assert.equal(hidden.code, 0, hidden.stderr);
+    assert.match(hidden.stdout, /A prompt from a pipe/);
+    assert.ok(!hidden.stderr.includes('REASONING-MARK'), 'reasoning is shown only when asked for');
+    const json = jsonOf(await cli(['ask', BASE, 'Hello', '--json']));
+    assert.deepEqual(Object.keys(json).sort(), ['answer', 'model', 'reasoning']);
+    assert.match(String(json.reasoning), /REASONING-MARK/);
+  });
+
+  it('finetune: the pre-flight read and its warnings first; no paid job without --yes when stdin is not a terminal', async () => {
+    ctx.emu.clearReceived();
+    const refused = await cli(['finetune', 'handbook.pdf', '--base', BASE, '--name', 'cli-refused', '--questions', '500']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /handbook\.pdf: \d+ pages?, [\d,]+ words/);
+    assert.match(refused.stderr, /Warning: /);
+    assert.match(refused.stderr, /--yes/);
+    assert.equal(ctx.emu.received.filter((r) => r.path.startsWith('/cr/generate_questions')).length, 0, 'nothing was uploaded');
+
+    const wrong = path.join(work, 'notes.pdf');
+    writeFileSync(wrong, 'not a pdf at all');
+    const bad = await cli(['finetune', 'notes.pdf', '--base', BASE, '--name', 'cli-bad', '--yes']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /notes\.pdf is not a PDF file/);
+    rmSync(wrong);
+  });
+
+  let madeModel = '';
+  it('finetune --wait --yes --json, evaluate --wait, report with intervals, --require-better as the exit code', async () => {
+    const tuned = await cli([
+      'finetune',
+      'handbook.pdf',
+      '--base',
+      BASE,
+      '--name',
+      'cli-docs',
+      '--questions',
+      '5',
+      '--wait',
+      '--yes',
+      '--interval',
+      '0.05',
+      '--json',
+    ]);
+    assert.equal(tuned.code, 0, tuned.stderr);
+    const doc = jsonOf(tuned) as { job: Record<string, unknown>; files: Record<string, unknown>[]; warnings: unknown[] };
+    assert.deepEqual(Object.keys(doc).sort(), ['files', 'job', 'warnings']);
+    assert.equal(doc.job.state, 'completed');
+    assert.equal(doc.job.kind, 'finetune');
+    assert.equal(doc.job.baseModel, BASE);
+    assert.match(String(doc.job.follow), /^hosted-reasoning status \S+ --wait$/);
+    assert.deepEqual(Object.keys(doc.files[0]!).sort(), ['label', 'sha256', 'size']);
+    madeModel = String(doc.job.model);
+    assert.equal(madeModel, 'cli-docs');
+
+    for (const model of [madeModel, BASE]) {
+      for (const dataset of ['cli-better', 'cli-same']) {
+        const evaluated = await cli(['evaluate', model, dataset, '--wait', '--interval', '0.05', '--json']);
+        assert.equal(evaluated.code, 0, evaluated.stderr);
+        const job = (jsonOf(evaluated) as { job: { result: Record<string, unknown>; state: string } }).job;
+        assert.equal(job.state, 'completed');
+        assert.deepEqual(Object.keys(job.result).sort(), ['accuracy', 'correct', 'dataset', 'judgeModel', 'total']);
+      }
+    }
+
+    const better = await cli(['report', madeModel, '--dataset', 'cli-better', '--require-better', '--json']);
+    assert.equal(better.code, 0, better.stderr);
+    const report = jsonOf(better) as { baseModel: string; better: boolean; datasets: Record<string, Record<string, unknown>>[] };
+    assert.equal(report.baseModel, BASE);
+    assert.equal(report.better, true);
+    const row = report.datasets[0]!;
+    assert.deepEqual(Object.keys(row).sort(), ['base', 'comparison', 'dataset', 'model']);
+    assert.equal(row.model!.correct, 360);
+    assert.equal(row.base!.correct, 200);
+    assert.equal(row.comparison!.verdict, 'better');
+    assert.ok((row.comparison!.lower as number) > 0 && (row.comparison!.upper as number) < 1);
+
+    const same = await cli(['report', madeModel, '--dataset', 'cli-same', '--require-better']);
+    assert.equal(same.code, 1, same.stderr);
+    assert.match(same.stdout, /no clear difference at this sample size/);
+    assert.match(same.stdout, /95% CI/);
+
+    const whole = await cli(['report', madeModel]);
+    assert.equal(whole.code, 0, whole.stderr);
+    assert.match(whole.stdout, /cli-better: .*better/);
+  });
+
+  it('status: a job started here, by its id', async () => {
+    const started = await cli(['evaluate', BASE, 'cli-better', '--json']);
+    assert.equal(started.code, 0, started.stderr);
+    const id = String((jsonOf(started) as { job: { id: string } }).job.id);
+    const followed = await cli(['status', id, '--wait', '--interval', '0.05', '--json']);
+    assert.equal(followed.code, 0, followed.stderr);
+    assert.equal((jsonOf(followed) as { job: { state: string; id: string } }).job.state, 'completed');
+  });
+
+  it('Ctrl+C during --wait leaves the job running and says how to follow it; status --wait then follows it to its end', async () => {
+    ctx.emu.configure({ holdFinetunes: true });
+    const run = startCli(
+      ['finetune', 'handbook.pdf', '--base', BASE, '--name', 'cli-held', '--questions', '5', '--wait', '--yes', '--interval', '0.05'],
+      {
+        env: env(),
+        cwd: work,
+      },
+    );
+    const [, id] = await run.stderrMatches(/Started finetuning job (\S+)\./);
+    // Its first status answer is in: the wait is under way.
+    await run.stderrMatches(/Finetuning cli-held: /);
+    run.child.kill('SIGINT');
+    const stopped = await run.done;
+    assert.equal(stopped.code, 130, stopped.stderr);
+    assert.match(stopped.stderr, /keeps running on the service/);
+    assert.ok(stopped.stderr.includes(`hosted-reasoning status ${id!} --wait`), stopped.stderr);
+    const status = await clientFor(ctx.emu).getFinetuneStatus(id!);
+    assert.ok(status.state === 'queued' || status.state === 'running', `the job still runs (${status.state})`);
+
+    ctx.emu.configure({ holdFinetunes: false, rushFinetunes: true });
+    const resumed = await cli(['status', id!, '--wait', '--interval', '0.05']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stdout, /completed/);
+  });
+
+  it('download: a cut transfer resumed by the run, then stopped by Ctrl+C keeps its part; the next run resumes it and verifies the file', async () => {
+    const model = 'cli-artifact';
+    const size = 256 * 1024;
+    await ctx.emu.addCustomModel(KEY, model, { artifactBytes: size });
+    const out = mkdtempSync(path.join(os.tmpdir(), 'hr-cli-out-'));
+    try {
+      // The first answer is cut after 64 KiB; the run resumes from there, and that answer never comes (a stall).
+      ctx.emu.clearReceived();
+      ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'truncate', afterBytes: 64 * 1024, times: 1 });
+      ctx.emu.faults.add({ origin: 'storage', path: /\/artifacts\//, kind: 'stall', times: 1 });
+      const run = startCli(['download', model, '--out', out], { env: env(), cwd: work });
+      const storageGets = () => ctx.emu.received.filter((r) => r.origin === 'storage' && r.method === 'GET');
+      await until(async () => (storageGets().length >= 2 ? true : undefined), 30_000, 20);
+      assert.match(String(storageGets()[1]!.headers.range), /^bytes=65536-/, 'the run resumed where the cut left it');
+      run.child.kill('SIGINT');
+      const cut = await run.done;
+      assert.equal(cut.code, 130, cut.stderr);
+      assert.match(cut.stderr, /run the same command again to resume/);
+      const parts = readdirSync(out).filter((f) => f.endsWith('.part'));
+      assert.equal(parts.length, 1, `one part file: ${readdirSync(out).join(', ')}`);
+      const kept = statSync(path.join(out, parts[0]!)).size;
+      assert.equal(kept, 64 * 1024, 'the part holds what came before the cut');
+
+      ctx.emu.faults.clear();
+      const resumed = await cli(['download', model, '--out', out, '--json']);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      const doc = jsonOf(resumed);
+      assert.deepEqual(
+        Object.keys(doc).filter((k) => !['path', 'bytes', 'verified', 'sha256', 'resumedFrom', 'resumes', 'renewals'].includes(k)),
+        [],
+      );
+      assert.equal(doc.resumedFrom, kept);
+      assert.equal(doc.bytes, size);
+      assert.equal(statSync(String(doc.path)).size, size);
+      assert.deepEqual(readdirSync(out), [path.basename(String(doc.path))], 'the part file and its record are gone');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('profile: how the answers were read, kept in the config folder once two answers agree; --profile <file> reads by it', async () => {
+    const result = await cli(['profile', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const doc = jsonOf(result) as { origin: string; parts: { part: string; by: string; reading: string }[] };
+    assert.equal(doc.origin, new URL(ctx.emu.url).origin);
+    assert.ok(
+      doc.parts.some((p) => p.part === 'modelList' && p.by === 'inferred'),
+      JSON.stringify(doc.parts),
+    );
+    const state = readFileSync(path.join(home, 'config', 'hosted-reasoning', 'state.json'), 'utf8');
+    assert.ok(!state.includes(KEY), 'the state file never holds the key');
+
+    const profileFile = path.join(home, 'profile.json');
+    writeFileSync(profileFile, JSON.stringify({ modelList: { lists: [{ names: 'models[].model_name' }] } }));
+    const given = jsonOf(await cli(['profile', '--profile', profileFile, '--json'])) as typeof doc;
+    assert.ok(given.parts.some((p) => p.part === 'modelList' && p.by === 'given'));
+    const listed = await cli(['models', '--profile', profileFile]);
+    assert.equal(listed.code, 0, listed.stderr);
+    writeFileSync(profileFile, '{"modelList": {"nonsense": 1}}');
+    const refused = await cli(['models', '--profile', profileFile]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /not a service profile/);
+  });
+
+  it('goes through the proxy HTTP_PROXY names (credentials from its URL; a 407 is exit 3), and direct to the hosts NO_PROXY names', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      const through = await cli(['models'], { HTTP_PROXY: proxy.url });
+      assert.equal(through.code, 0, through.stderr);
+      assert.ok(
+        proxy.received.some((r) => r.target.includes('/cr/get_allowed_models')),
+        JSON.stringify(proxy.received),
+      );
+      proxy.clear();
+      const direct = await cli(['models'], { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+      assert.equal(direct.code, 0, direct.stderr);
+      assert.deepEqual(proxy.received, []);
+
+      proxy.requireAuthorization(`Basic ${Buffer.from('user:secret').toString('base64')}`);
+      const refused = await cli(['models'], { HTTP_PROXY: proxy.url });
+      assert.equal(refused.code, 3, refused.stderr);
+      assert.match(refused.stderr, /proxy/i);
+      const withCredentials = await cli(['models'], { HTTP_PROXY: proxy.url.replace('http://', 'http://user:secret@') });
+      assert.equal(withCredentials.code, 0, withCredentials.stderr);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('mcp: the MCP server command answers', async () => {
+    const result = await cli(['mcp']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /not available yet/);
+  });
+});
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
