@@ -59,6 +59,11 @@ const LAYERS: Layer[] = [
     holds: 'Run Locally and cleanup (open or clear the playground); Chat and `vscode.lm`, which run the finetune and evaluate flows',
   },
   { folders: ['features/tools'], holds: "the language-model tools, over the features' own flows" },
+  {
+    folders: ['mcp'],
+    holds:
+      "the MCP server (`hosted-reasoning mcp`): the tools' definitions and vscode-free cores served over stdio; never reaches `vscode` (test/unit/layers.test.ts)",
+  },
   { folders: ['entry'], holds: '`extension.ts` (registers the contributions) and `main.ts` (the composition root)' },
 ];
 
@@ -115,6 +120,26 @@ describe('the layers of src/', () => {
       }
     }
     assert.deepEqual(upward, []);
+  });
+
+  it('keeps vscode out of everything src/mcp runs (the command line bundles it without VS Code)', () => {
+    const importsVscode = (file: string) =>
+      /^\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]vscode['"]|\b(?:require|import)\(\s*['"]vscode['"]\s*\)/m.test(
+        fs.readFileSync(file, 'utf8'),
+      );
+    const seen = new Set<string>();
+    const reached: string[] = [];
+    const visit = (file: string, from: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      if (importsVscode(file)) reached.push(`${path.relative(SRC, file)} (through ${path.relative(SRC, from)})`);
+      for (const target of runtimeImports(file)) visit(target, file);
+    };
+    const mcp = files.filter((f) => folderOf(f) === 'mcp');
+    assert.ok(mcp.length > 0);
+    for (const file of mcp) visit(file, file);
+    assert.ok(seen.size > 20, 'the walk follows the imports');
+    assert.deepEqual(reached, []);
   });
 
   it('is read by this test as it is written (the import reader finds the imports it judges)', () => {

@@ -4,13 +4,13 @@
 // holds package.json equal to this table. No vscode.
 import { LM_TOOLS, type LmToolName } from '../../contributions';
 
-/** A tool's JSON Schema: an object of named properties. */
-export interface ToolInputSchema {
+/** A tool's JSON Schema: an object of named properties (a type, not an interface: the MCP SDK's type indexes it). */
+export type ToolInputSchema = {
   type: 'object';
   properties: Record<string, Record<string, unknown>>;
   required?: string[];
   additionalProperties: false;
-}
+};
 
 export interface ToolDefinition {
   /** For the model: what it does, when to use it, what it returns. */
