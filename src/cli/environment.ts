@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ServiceClient } from '../api/client';
 import type { Logger } from '../api/http';
-import { checkServiceProfile, type ServiceProfile } from '../api/serviceProfile';
+import { checkServiceProfile, type ServiceProfile } from '../api/profileFormat';
 import { parseJson } from '../api/safeJson';
 import { normaliseBaseUrl } from '../api/urlPolicy';
 import { configFolder } from './configFolder';

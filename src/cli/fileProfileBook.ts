@@ -6,7 +6,7 @@
 // `models` twice keeps the model list's reading, as two lists in one window do.
 import { describePart } from '../api/answerKinds';
 import type { AnswerContext, Learned, PartProfile, ProfileBook, ProfilePart } from '../api/profileBook';
-import { checkServiceProfile, type ServiceProfile } from '../api/serviceProfile';
+import { checkServiceProfile, type ServiceProfile } from '../api/profileFormat';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { FileState } from './fileState';
 

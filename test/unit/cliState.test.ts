@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ModelListProfile } from '../../src/api/serviceProfile';
+import type { ModelListProfile } from '../../src/api/profileFormat';
 import { configFolder } from '../../src/cli/configFolder';
 import { FileProfileBook } from '../../src/cli/fileProfileBook';
 import { FileState } from '../../src/cli/fileState';

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LM_TOOLS } from '../../src/contributions';
 import { MODEL_OPTION_NAMES } from '../../src/features/chat/chatRequest';
+import { TOOL_DEFINITIONS } from '../../src/features/tools/toolDefinitions';
 import { localizedManifest } from './localizedManifest';
 
 interface ToolContribution {
@@ -80,6 +81,14 @@ describe('the language-model tools', () => {
         ...(code.includes('knobsFor(f,') ? MODEL_OPTION_NAMES : []),
       ]);
       assert.deepEqual([...read].sort(), Object.keys(t.inputSchema?.properties ?? {}).sort(), `${t.name} (${file}.ts)`);
+    }
+  });
+
+  it('contributes what TOOL_DEFINITIONS says (the MCP server serves the same descriptions and schemas)', () => {
+    assert.deepEqual(Object.keys(TOOL_DEFINITIONS).sort(), [...registered].sort());
+    for (const t of contributed) {
+      const d = TOOL_DEFINITIONS[t.name as keyof typeof TOOL_DEFINITIONS];
+      assert.deepEqual({ description: t.modelDescription, inputSchema: t.inputSchema }, d, t.name);
     }
   });
 

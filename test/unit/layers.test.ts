@@ -60,9 +60,14 @@ const LAYERS: Layer[] = [
   },
   { folders: ['features/tools'], holds: "the language-model tools, over the features' own flows" },
   {
+    folders: ['mcp'],
+    holds:
+      "the MCP server (`hosted-reasoning mcp`): the tools' definitions and vscode-free cores served over stdio; never reaches `vscode` (test/unit/layers.test.ts)",
+  },
+  {
     folders: ['cli'],
     holds:
-      'the command line (`hosted-reasoning`, its own bundle): `src/api` and the vscode-free modules of the layers below (file checks, pre-flight read, job records, the report\'s view); never `vscode` (ESLint, and its bundle has none to load)',
+      "the command line (`hosted-reasoning`, its own bundle): `src/api` and the vscode-free modules of the layers below (file checks, pre-flight read, job records, the report's view); never `vscode` (ESLint, and its bundle has none to load)",
   },
   { folders: ['entry'], holds: '`extension.ts` (registers the contributions) and `main.ts` (the composition root)' },
 ];
@@ -120,6 +125,26 @@ describe('the layers of src/', () => {
       }
     }
     assert.deepEqual(upward, []);
+  });
+
+  it('keeps vscode out of everything src/mcp runs (the command line bundles it without VS Code)', () => {
+    const importsVscode = (file: string) =>
+      /^\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]vscode['"]|\b(?:require|import)\(\s*['"]vscode['"]\s*\)/m.test(
+        fs.readFileSync(file, 'utf8'),
+      );
+    const seen = new Set<string>();
+    const reached: string[] = [];
+    const visit = (file: string, from: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      if (importsVscode(file)) reached.push(`${path.relative(SRC, file)} (through ${path.relative(SRC, from)})`);
+      for (const target of runtimeImports(file)) visit(target, file);
+    };
+    const mcp = files.filter((f) => folderOf(f) === 'mcp');
+    assert.ok(mcp.length > 0);
+    for (const file of mcp) visit(file, file);
+    assert.ok(seen.size > 20, 'the walk follows the imports');
+    assert.deepEqual(reached, []);
   });
 
   it('is read by this test as it is written (the import reader finds the imports it judges)', () => {

@@ -10,8 +10,13 @@ import * as path from 'node:path';
 import ts from 'typescript';
 
 const SRC = path.resolve(__dirname, '../../../src');
-/** The service client runs without VS Code (its words reach the user through classifyError). */
-const OUTSIDE = [/^api\//];
+/**
+ * Not shown to a person by the extension: the client's errors (api/, which runs without VS Code: its words reach the
+ * user through classifyError); what a model reads of each tool (as package.json's
+ * modelDescription, which is not localized either) and the MCP server's results for an agent (in English, as the
+ * language-model tools' results in toolText.ts).
+ */
+const OUTSIDE = [/^api\//, /^features\/tools\/toolDefinitions\.ts$/, /^mcp\//];
 /**
  * Webview pages: checked for the places of the page (besides the host's). The evaluation report's page
  * (features/evaluate/report/page/) follows once it translates: it reads the bundle as the playground's does (pageL10n.ts).

@@ -8,10 +8,11 @@
 // own setting, of no use to the caller and not for it to pass on; the person finds it in our log and notification.
 import * as vscode from 'vscode';
 import { classifyError, FIXES } from '../../util/classifyError';
-import { untrustedText } from '../../util/untrustedText';
+import { messageForCallers } from '../../util/callerMessage';
+
+export { messageForCallers };
 
 /** Any absolute URL (the service's address in a "cannot reach" message, or one the service's words hold). */
-const ADDRESS = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)]+/gi;
 
 export function languageModelError(error: unknown): vscode.LanguageModelError {
   if (error instanceof vscode.LanguageModelError) return error;
@@ -23,9 +24,4 @@ export function languageModelError(error: unknown): vscode.LanguageModelError {
   if (info.kind === 'request' && status === 404) return vscode.LanguageModelError.NotFound(message);
   if (info.kind === 'rateLimit') return vscode.LanguageModelError.Blocked(message);
   return new vscode.LanguageModelError(message);
-}
-
-/** The message as another extension gets it: inert, one line, no address. */
-export function messageForCallers(message: string): string {
-  return untrustedText(message.replace(ADDRESS, vscode.l10n.t('(address not shown)')), { maxChars: 1000 });
 }

@@ -9,9 +9,8 @@ import { VIEW_JOBS } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
 import { modelNameFromArgument, pickModel } from '../models/modelArgument';
 import { keepAcceptedName } from '../models/acceptedName';
-import { isFollowed, jobKey, type JobRecord } from '../../jobs/jobRecord';
-import { clockTime } from '../../jobs/jobFormat';
-import { StartRefusedError, underWayText } from '../../jobs/startingJobs';
+import { jobKey } from '../../jobs/jobRecord';
+import { StartRefusedError } from '../../jobs/startingJobs';
 import { untilJobEnds } from '../../jobs/untilJobEnds';
 import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
@@ -20,6 +19,9 @@ import { FIXES } from '../../util/classifyError';
 import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
 import { rememberDataset } from './recentDatasets';
+import { evaluationStartRecord, submitEvaluationOnce } from './evaluationStart';
+
+export { evaluationStartRecord, runningEvaluation } from './evaluationStart';
 
 /** How long the status bar may say "Evaluating…" at most: the jobs item and the Jobs view follow a long evaluation. */
 const STARTED_MESSAGE_MS = 5_000;
@@ -131,24 +133,11 @@ async function offerStartedJobChoice(
   return true;
 }
 
-/** The record a started evaluation is written as, all but its id (the service's answer gives it). */
-export function evaluationStartRecord(scope: string, modelName: string, datasetName: string, now: number): Omit<JobRecord, 'id'> {
-  return { kind: 'evaluation', scope, state: 'queued', createdAt: now, updatedAt: now, modelName, datasetName };
-}
-
-/** The followed evaluation of this model on this dataset still running in `scope`, if any (the newest). */
-export function runningEvaluation(services: Pick<Services, 'jobs'>, scope: string, modelName: string, datasetName: string) {
-  return services.jobs
-    .list(scope)
-    .find((j) => j.kind === 'evaluation' && isFollowed(j) && j.modelName === modelName && j.datasetName === datasetName);
-}
-
 /**
- * The request and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
- * job record written before anything is reported, so a reload cannot lose the job. Throws the client's error.
- * An evaluation of the same model on the same dataset that is running (recorded), or being started (in any window:
- * jobs/startingJobs.ts), refuses the start with a StartRefusedError naming it, unless `startAnother` says the person
- * wants a second one: each is paid for.
+ * The request and what must follow it at once, for every entry point of the extension (the command, Chat, the
+ * language-model tool): submitEvaluationOnce (evaluationStart.ts, shared with the MCP server) refuses a second start
+ * of a running or starting evaluation unless `startAnother`, and writes the job record before anything is reported;
+ * then the dataset is remembered and the model kept as a name the service took. Throws the client's error.
  */
 export async function submitEvaluation(
   services: Services,
@@ -157,49 +146,19 @@ export async function submitEvaluation(
   datasetName: string,
   options: { signal?: AbortSignal; startAnother?: boolean } = {},
 ): Promise<string> {
-  if (options.startAnother) return sendEvaluation(services, connection, modelName, datasetName, options.signal);
-  const taken = await services.starting.take({ kind: 'evaluation', scope: connection.scope, modelName, datasetName });
-  if ('underWay' in taken) {
-    const text = underWayText(taken.underWay);
-    services.log.info(`Evaluation not started: ${text}`);
-    throw new StartRefusedError(text, { underWay: taken.underWay });
-  }
-  try {
-    // Read once the start holds its entry: a job recorded by a start that held it just before counts.
-    const running = runningEvaluation(services, connection.scope, modelName, datasetName);
-    if (running) {
-      services.log.info(`Evaluation not started: ${running.id} evaluates ${modelName} on ${datasetName} already.`);
-      throw new StartRefusedError(runningText(running), { running });
-    }
-    return await sendEvaluation(services, connection, modelName, datasetName, options.signal);
-  } finally {
-    await taken.hold.release();
-  }
-}
-
-/** "An evaluation of m on d is running (started 16:02)." */
-function runningText(job: JobRecord): string {
-  return vscode.l10n.t(
-    'An evaluation of {0} on {1} is running (started {2}).',
-    job.modelName,
-    job.datasetName ?? '',
-    clockTime(job.createdAt),
+  return submitEvaluationOnce(
+    { starting: services.starting, jobs: services.jobs, log: (line) => services.log.info(line) },
+    connection,
+    modelName,
+    datasetName,
+    {
+      ...options,
+      recorded: async () => {
+        await rememberDataset(services.context.globalState, connection.scope, datasetName, (m) => services.log.warn(m));
+        keepAcceptedName(services, connection.client.baseUrl, modelName);
+      },
+    },
   );
-}
-
-async function sendEvaluation(
-  services: Services,
-  { client, scope }: Connection,
-  modelName: string,
-  datasetName: string,
-  signal: AbortSignal | undefined,
-): Promise<string> {
-  const job = await client.startEvaluation(modelName, datasetName, { interactive: true, signal });
-  await services.jobs.put({ ...evaluationStartRecord(scope, modelName, datasetName, Date.now()), id: job.jobId });
-  await rememberDataset(services.context.globalState, scope, datasetName, (m) => services.log.warn(m));
-  keepAcceptedName(services, client.baseUrl, modelName);
-  services.log.info(`Evaluation ${job.jobId} started: ${modelName} on ${datasetName}.`);
-  return job.jobId;
 }
 
 async function pickDataset(services: Services): Promise<string | undefined> {

@@ -16,14 +16,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RequestError, isCancellation } from '../../api/errors';
 import type { JobRecord } from '../../jobs/jobRecord';
-import { isActive } from '../../jobs/jobRecord';
-import { buildLineage, type LineageInput } from '../../jobs/lineage';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
 import { NotConfiguredError, type Connection } from '../../connection/session';
 import { formatBytes, formatTransfer } from '../../util/byteSize';
 import { answersProblems, type FinetuneAnswers } from './finetuneAnswers';
-import { checkFinetuneFiles, uploadFiles, type CheckedFile, type FileProblem, type SourcePlace } from './finetuneFiles';
+import { checkFinetuneFiles, type CheckedFile, type FileProblem, type SourcePlace } from './finetuneFiles';
 import { expandSelection, explorerSelection, pickSources, sourcePlace } from './finetuneSources';
 import { runFinetuneWizard } from './finetuneWizard';
 import { preflightRead, type PreflightResult } from './preflight';
@@ -39,10 +37,10 @@ import { showErrorMessage, showInformationMessage, showWarningMessage, withProgr
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
 import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
 import { markWalkthroughStep } from '../../util/walkthroughStep';
-import { StartRefusedError, underWayText } from '../../jobs/startingJobs';
-import { modelNameProblem } from './finetuneAnswers';
+import { pendingModelNames, startedRecord, startFinetuneOnce } from './finetuneStart';
 
 export type { FinetuneAnswers } from './finetuneAnswers';
+export { pendingModelNames, startedRecord } from './finetuneStart';
 
 /** What finetuneWithoutWizard takes (see the header comment). */
 export interface FinetuneProgrammaticArgs {
@@ -521,44 +519,12 @@ class FinetuneRun {
   }
 }
 
-/** The job record a start writes, and its lineage's parts, all but what the service's answer gives (the id, digests). */
-export function startedRecord(
-  scope: string,
-  a: FinetuneAnswers,
-  files: readonly CheckedFile[],
-  now: number,
-): { job: Omit<JobRecord, 'id' | 'lineage'>; lineage: Omit<LineageInput, 'jobId'> } {
-  return {
-    job: {
-      kind: 'finetune',
-      scope,
-      state: 'queued',
-      createdAt: now,
-      updatedAt: now,
-      modelName: a.modelName,
-      baseModel: a.baseModel,
-      files: files.map((f) => f.label),
-    },
-    lineage: { startedAt: now, baseModel: a.baseModel, numQs: a.numQs, mode: a.mode, useCase: a.useCase, files, sha256: [] },
-  };
-}
-
-/** Models that jobs of this scope are creating or have created: the new model may not take these names. */
-export function pendingModelNames(services: Pick<Services, 'jobs'>, scope: string): string[] {
-  return services.jobs
-    .list(scope)
-    .filter((j) => j.kind === 'finetune' && (isActive(j) || j.state === 'completed'))
-    .map((j) => j.modelName);
-}
-
 /**
- * The upload and what must follow it at once, for every entry point (the command, Chat, the language-model tool): the
- * checked files (`paths`: one disk path per file, in order) and answers sent, and the job record written the moment the
- * service answers with an id, before anything is shown, so a reload or a crash right after cannot forget a job the
- * person is paying for. Throws the client's error; `signal` aborts the upload.
- * One start per service, key and model name at a time, in every window (jobs/startingJobs.ts): a second start of the
- * same name is refused (a StartRefusedError naming the first) before a byte is sent, and the duplicate-name rule is
- * read again once the start holds its name, so a job recorded since the caller's check (the first of two) counts.
+ * The upload and what must follow it at once, for every entry point of the extension (the command, Chat, the
+ * language-model tool): startFinetuneOnce (finetuneStart.ts, shared with the MCP server) holds the start, uploads and
+ * writes the job record the moment the service answers with an id; then, still held, the base model is kept as a name
+ * the service took and the walkthrough's step is marked. Throws the client's error or a StartRefusedError; `signal`
+ * aborts the upload.
  */
 export async function startFinetuneJob(
   services: Services,
@@ -568,59 +534,21 @@ export async function startFinetuneJob(
   a: FinetuneAnswers,
   options: { signal?: AbortSignal; onProgress?: (p: { sent: number; total: number }) => void } = {},
 ): Promise<JobRecord> {
-  const taken = await services.starting.take({ kind: 'finetune', scope: connection.scope, modelName: a.modelName });
-  if ('underWay' in taken) {
-    const text = underWayText(taken.underWay);
-    services.log.info(`Finetune: not started: ${text}`);
-    throw new StartRefusedError(text, { underWay: taken.underWay });
-  }
-  try {
-    const problem = modelNameProblem(a.modelName, pendingModelNames(services, connection.scope));
-    if (problem) throw new StartRefusedError(problem);
-    return await uploadAndRecord(services, connection, files, paths, a, {
-      signal: options.signal,
-      onProgress: (p) => {
-        taken.hold.progress(p.sent, p.total);
-        options.onProgress?.(p);
-      },
-    });
-  } finally {
-    await taken.hold.release();
-  }
-}
-
-async function uploadAndRecord(
-  services: Services,
-  connection: Connection,
-  files: readonly CheckedFile[],
-  paths: readonly string[],
-  a: FinetuneAnswers,
-  options: { signal?: AbortSignal; onProgress?: (p: { sent: number; total: number }) => void },
-): Promise<JobRecord> {
-  const started = await connection.client.startFinetune(
-    // The checked sizes: a file that changed since (or changes while it is sent) fails the upload, job-less.
+  return startFinetuneOnce(
+    { starting: services.starting, jobs: services.jobs, log: (line) => services.log.info(line) },
+    connection,
+    files,
+    paths,
+    a,
     {
-      files: uploadFiles(files, paths),
-      numQs: a.numQs,
-      mode: a.mode,
-      modelName: a.modelName,
-      modelType: a.baseModel,
-      useCase: a.useCase,
+      ...options,
+      recorded: () => {
+        // The service took the base model: a typed one is kept for when the list cannot be read.
+        keepAcceptedName(services, connection.client.baseUrl, a.baseModel);
+        markWalkthroughStep(WALKTHROUGH_CONTEXT.finetuneStarted);
+      },
     },
-    { signal: options.signal, onProgress: options.onProgress },
   );
-  // Written first, before any other UI: see the header comment.
-  const { job: record, lineage } = startedRecord(connection.scope, a, files, Date.now());
-  const job: JobRecord = {
-    ...record,
-    id: started.jobId,
-    lineage: buildLineage({ ...lineage, jobId: started.jobId, sha256: started.sha256 }),
-  };
-  await services.jobs.put(job);
-  // The service took the base model: a typed one is kept for when the list cannot be read.
-  keepAcceptedName(services, connection.client.baseUrl, a.baseModel);
-  markWalkthroughStep(WALKTHROUGH_CONTEXT.finetuneStarted);
-  return job;
 }
 
 function failed(error: unknown): FinetuneOutcome {

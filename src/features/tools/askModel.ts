@@ -5,25 +5,10 @@
 // caller's cancellation closes the service's stream at once.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
-import { redact } from '../../api/redact';
-import { untrustedMarkdown } from '../../util/untrustedMarkdown';
 import { askModel } from '../chat/chatInference';
 import { knobsFor, renderConversation } from '../chat/chatRequest';
-import {
-  abortOn,
-  fields,
-  optionalBoolean,
-  requiredString,
-  runTool,
-  said,
-  serviceDataLine,
-  SERVICE_WORDS,
-  textResult,
-  ToolInputProblem,
-} from './toolShared';
-
-/** Most characters of an answer (and of a reasoning) a result carries; the rest is cut and said to be. */
-const MAX_ANSWER_CHARS = 20_000;
+import { abortOn, fields, optionalBoolean, requiredString, runTool, said, textResult, ToolInputProblem } from './toolShared';
+import { answerLines } from './toolText';
 
 export function askModelTool(services: Services): vscode.LanguageModelTool<unknown> {
   return {
@@ -68,26 +53,7 @@ export function askModelTool(services: Services): vscode.LanguageModelTool<unkno
         } finally {
           cancel.dispose();
         }
-        const lines = [`Answer of ${said(modelName)}:`, bounded(answer.trim() || '(empty answer)')];
-        if (withReasoning) lines.push('', 'Its reasoning:', bounded(reasoning.trim() || '(none given)'));
-        else if (reasoning.trim()) {
-          lines.push(
-            '',
-            `(It reasoned for ${reasoning.length} characters before answering; call again with includeReasoning true to read it.)`,
-          );
-        }
-        lines.push('', serviceDataLine(SERVICE_WORDS.answer));
-        return textResult(lines);
+        return textResult(answerLines(modelName, answer, reasoning, withReasoning));
       }),
   };
-}
-
-/**
- * A model's text, inert as every word of the service in a result: it may be quoted to the person in Chat, which renders
- * markdown, so it goes through the markdown neutraliser Chat's answers go through (no live link, image or HTML; code
- * kept as written), then bounded.
- */
-function bounded(text: string): string {
-  const safe = untrustedMarkdown(redact(text));
-  return safe.length > MAX_ANSWER_CHARS ? `${safe.slice(0, MAX_ANSWER_CHARS)}… (cut: ${safe.length} characters in all)` : safe;
 }

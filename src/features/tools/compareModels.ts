@@ -3,25 +3,19 @@
 // strictly inside the workspace folders (workspacePath.ts) and by its real path (no link out), read only in a trusted
 // workspace, as the finetune tool reads its files. The confirmation says the count of requests before anything is
 // sent. The run is kept as the command keeps it, so a cancelled one is resumed by Compare Models on Questions….
-import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { collectInference } from '../../api/client';
 import type { Services } from '../../services';
 import { markdownLiteral } from '../../util/untrustedText';
-import { isReallyInside } from '../finetune/realPlace';
 import { comparisonsRoot, compareConcurrency, requestCountWords } from '../evaluate/compare/compareCommand';
-import { bucketWords } from '../evaluate/compare/compareExport';
 import { ComparisonLog, type ComparisonSpec, type Scoring } from '../evaluate/compare/comparisonLog';
 import { runComparison } from '../evaluate/compare/compareRun';
 import { summarize } from '../evaluate/compare/compareSummary';
 import { DEFAULT_JUDGE_PROMPT, DEFAULT_PAIRWISE_PROMPT } from '../evaluate/compare/judging';
-import { checkQuestionSetSize, parseQuestionSet, questionSetFormat, type QuestionSet } from '../evaluate/compare/questionSet';
+import type { QuestionSet } from '../evaluate/compare/questionSet';
 import { abortOn, fields, optionalString, requiredString, runTool, said, textResult, ToolInputProblem } from './toolShared';
-import { resolveWorkspacePath, type WorkspaceRoot } from './workspacePath';
-
-const SCORINGS: readonly Scoring[] = ['normalized', 'exact', 'judge', 'pairwise'];
-/** Most per-question lines a result lists (the buckets' counts are whole). */
-const MAX_LISTED_QUESTIONS = 50;
+import type { WorkspaceRoot } from './workspacePath';
+import { comparisonLines, readQuestionSetIn, scoringFor, SCORINGS } from './compareCore';
 
 interface Request {
   file: string;
@@ -50,39 +44,12 @@ function request(input: unknown): Request {
   };
 }
 
-/** The set the path names, read after its checks; or why not. */
-async function readSet(given: string): Promise<{ set: QuestionSet; label: string } | { problem: string }> {
+/** The set the path names, inside the workspace folders, read after its checks; or why not. */
+function readSet(given: string): Promise<{ set: QuestionSet; label: string } | { problem: string }> {
   const roots: WorkspaceRoot[] = (vscode.workspace.workspaceFolders ?? [])
     .filter((w) => w.uri.scheme === 'file')
     .map((w) => ({ name: w.name, path: w.uri.fsPath }));
-  const resolved = resolveWorkspacePath(given, roots);
-  if ('problem' in resolved) return resolved;
-  const format = questionSetFormat(resolved.path);
-  if (!format) return { problem: `${resolved.label} is not a question set: use a .jsonl, .csv or .md file.` };
-  if (
-    !(await isReallyInside(
-      resolved.path,
-      roots.map((r) => r.path),
-    ))
-  ) {
-    return { problem: `${resolved.label} is outside the workspace folders (or cannot be read); only files inside them can be used.` };
-  }
-  try {
-    checkQuestionSetSize((await fs.stat(resolved.path)).size);
-    return { set: parseQuestionSet(await fs.readFile(resolved.path, 'utf8'), format), label: resolved.label };
-  } catch (e) {
-    return { problem: `${resolved.label}: ${e instanceof Error ? e.message : String(e)}` };
-  }
-}
-
-/** The scoring asked for, or the one the set allows: match with expected answers, the pairwise judge without. */
-function scoringFor(req: Request, set: QuestionSet): Scoring | { problem: string } {
-  const scoring = req.scoring ?? (set.expectedColumn ? 'normalized' : 'pairwise');
-  if (scoring !== 'pairwise' && !set.expectedColumn) {
-    return { problem: `The set has no expected answers: only the pairwise judge can score it.` };
-  }
-  if ((scoring === 'judge' || scoring === 'pairwise') && !req.judgeModel) return { problem: `A ${scoring} scoring needs judgeModel.` };
-  return scoring;
+  return readQuestionSetIn(given, roots);
 }
 
 export function compareModelsTool(services: Services): vscode.LanguageModelTool<unknown> {
@@ -164,38 +131,7 @@ export function compareModelsTool(services: Services): vscode.LanguageModelTool<
         } finally {
           cancel.dispose();
         }
-        const summary = summarize(spec, log.entries());
-        const lines = [
-          `Comparison of ${req.models.map((m) => said(m, 80)).join(', ')} on ${said(read.label, 200)} (${read.set.items.length} questions, scoring: ${scoring}).`,
-        ];
-        if (result.cancelled) {
-          lines.push(`Cancelled: ${summary.missing} requests missing; the person can resume it with Compare Models on Questions….`);
-        }
-        if (summary.failed > 0) lines.push(`${summary.failed} requests failed (kept; Compare Models on Questions… retries them).`);
-        for (const a of summary.accuracies) {
-          const i = a.interval
-            ? ` (95% Wilson interval ${(a.interval.lower * 100).toFixed(1)}% to ${(a.interval.upper * 100).toFixed(1)}%)`
-            : '';
-          lines.push(`Accuracy of ${said(a.model, 80)}: ${a.correct} of ${a.scored}${i}.`);
-        }
-        for (const p of summary.pairs) {
-          lines.push(said(p.sentence, 600));
-          lines.push(
-            `Buckets: ${Object.entries(p.buckets)
-              .map(([b, n]) => `${bucketWords(b as never)} ${n}`)
-              .join(', ')}.`,
-          );
-        }
-        const differing = summary.rows.filter((r) => r.bucket !== undefined && r.bucket !== 'bothRight' && r.bucket !== 'bothWrong');
-        if (differing.length > 0) {
-          lines.push(
-            '',
-            `Questions where they differ (line: bucket: question), first ${Math.min(MAX_LISTED_QUESTIONS, differing.length)} of ${differing.length}:`,
-          );
-          for (const r of differing.slice(0, MAX_LISTED_QUESTIONS)) {
-            lines.push(`- ${r.line}: ${bucketWords(r.bucket)}: ${said(r.question, 160)}`);
-          }
-        }
+        const lines = comparisonLines(spec, read.label, summarize(spec, log.entries()), result.cancelled, 'Compare Models on Questions…');
         return textResult(lines);
       }),
   };

@@ -12,6 +12,8 @@ import { classifyError } from '../../util/classifyError';
 import { messageForCallers } from '../chat/chatError';
 
 export { said, saidPath, saidProblem, serviceDataLine, SERVICE_WORDS } from './toolText';
+export { fields, optionalBoolean, optionalInteger, optionalString, requiredString, ToolInputProblem } from './toolInput';
+import { ToolInputProblem } from './toolInput';
 import { serviceDataLine, SERVICE_WORDS } from './toolText';
 
 /** What the main module hands the entry: one tool per contributed name. */
@@ -101,49 +103,6 @@ export function abortOn(token: vscode.CancellationToken): { signal: AbortSignal;
       listening.dispose();
     },
   };
-}
-
-/** A problem with a tool's input, said to the model as it is (it names the field and what is expected). */
-export class ToolInputProblem extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ToolInputProblem';
-  }
-}
-
-/** The input as an object of fields. */
-export function fields(input: unknown): Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ToolInputProblem('The input must be an object.');
-  return input as Record<string, unknown>;
-}
-
-export function requiredString(input: Record<string, unknown>, name: string): string {
-  const v = input[name];
-  if (typeof v !== 'string' || !v.trim()) throw new ToolInputProblem(`"${name}" is required: a non-empty string.`);
-  return v.trim();
-}
-
-export function optionalString(input: Record<string, unknown>, name: string): string | undefined {
-  const v = input[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new ToolInputProblem(`"${name}" must be a string.`);
-  return v.trim() || undefined;
-}
-
-export function optionalBoolean(input: Record<string, unknown>, name: string): boolean | undefined {
-  const v = input[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new ToolInputProblem(`"${name}" must be true or false.`);
-  return v;
-}
-
-export function optionalInteger(input: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
-  const v = input[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw new ToolInputProblem(`"${name}" must be a whole number from ${min} to ${max}.`);
-  }
-  return v;
 }
 
 /**

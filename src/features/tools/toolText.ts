@@ -12,6 +12,7 @@ import { latestEvaluations } from '../../jobs/evaluationHistory';
 import { lineageOrigins } from '../../jobs/lineage';
 import type { ReportView } from '../evaluate/report/protocol';
 import { untrustedText } from '../../util/untrustedText';
+import { untrustedMarkdown } from '../../util/untrustedMarkdown';
 import { formatBytes } from '../../util/byteSize';
 import { clockTime } from '../../jobs/jobFormat';
 import { underWayEnglish, type StartRefusedError } from '../../jobs/startingJobs';
@@ -229,4 +230,28 @@ export function startRefusedLines(error: StartRefusedError): string[] {
     ];
   }
   return ['Not started: the answers cannot be used.', `- ${said(error.message, 300)}`];
+}
+
+/** Most characters of an answer (and of a reasoning) a result carries; the rest is cut and said to be. */
+const MAX_ANSWER_CHARS = 20_000;
+
+/** A model's answer as a result: the answer, its reasoning when asked for (else its length), the service-data line. */
+export function answerLines(modelName: string, answer: string, reasoning: string, withReasoning: boolean): string[] {
+  const lines = [`Answer of ${said(modelName)}:`, bounded(answer.trim() || '(empty answer)')];
+  if (withReasoning) lines.push('', 'Its reasoning:', bounded(reasoning.trim() || '(none given)'));
+  else if (reasoning.trim()) {
+    lines.push('', `(It reasoned for ${reasoning.length} characters before answering; call again with includeReasoning true to read it.)`);
+  }
+  lines.push('', serviceDataLine(SERVICE_WORDS.answer));
+  return lines;
+}
+
+/**
+ * A model's text, inert as every word of the service in a result: it may be quoted to the person in Chat, which renders
+ * markdown, so it goes through the markdown neutraliser Chat's answers go through (no live link, image or HTML; code
+ * kept as written), then bounded.
+ */
+function bounded(text: string): string {
+  const safe = untrustedMarkdown(redact(text));
+  return safe.length > MAX_ANSWER_CHARS ? `${safe.slice(0, MAX_ANSWER_CHARS)}… (cut: ${safe.length} characters in all)` : safe;
 }

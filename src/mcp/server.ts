@@ -1,0 +1,137 @@
+// `hosted-reasoning mcp`: the extension's language-model tools served to agents outside VS Code (Claude Code, Copilot
+// CLI, Cursor) over stdio with the official MCP SDK. The tools' names, descriptions and input schemas are the
+// extension's (toolDefinitions.ts, held equal to package.json), the paid ones with `confirm` added for clients that
+// cannot ask their user (mcpConfirm.ts); their work is mcpTools.ts. No vscode: the command line's bundle carries it.
+// One start of a paid job at a time per service, key and model: the extension's StartingJobs, its lock files under the
+// state folder (so two servers sharing that folder hold each other's starts too); without a state folder, under a
+// temporary folder of this server's own, which holds the starts of this process only.
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServiceClient } from '../api/client';
+import { LM_TOOLS, type LmToolName } from '../contributions';
+import { StartingJobs } from '../jobs/startingJobs';
+import { TOOL_DEFINITIONS, type ToolInputSchema } from '../features/tools/toolDefinitions';
+import { ToolInputProblem } from '../features/tools/toolInput';
+import { McpJobs } from './mcpJobs';
+import { failureLines } from './mcpText';
+import { MCP_TOOLS, PAID_TOOLS, type ToolContext } from './mcpTools';
+
+export interface McpServerOptions {
+  client: ServiceClient;
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  /** Where the server keeps its jobs, start locks and comparisons (the command line's config folder); else in memory. */
+  stateDir?: string;
+  log?: (line: string) => void;
+  /** Where hosted_download_model writes: the person's choice when starting the server; without it, it refuses. */
+  downloadFolder?: string;
+  /** What separates the kept jobs per service and key (`<base URL>#<key identity>`); default the client's base URL. */
+  scope?: string;
+}
+
+/** The `confirm` argument of a paid tool, for clients without elicitation. */
+const CONFIRM_PROPERTY = {
+  type: 'boolean',
+  description:
+    'true only once the person agreed to what it costs (the call without it says what it costs). Clients that can ask their user are asked directly instead.',
+};
+
+/** The tools as the server lists them: the extension's definitions, `confirm` added to the paid ones. */
+export function mcpToolList(): Tool[] {
+  return (Object.values(LM_TOOLS) as LmToolName[]).map((name) => {
+    const { description, inputSchema } = TOOL_DEFINITIONS[name];
+    const schema: ToolInputSchema = PAID_TOOLS.includes(name)
+      ? { ...inputSchema, properties: { ...inputSchema.properties, confirm: CONFIRM_PROPERTY } }
+      : inputSchema;
+    return { name, description, inputSchema: schema };
+  });
+}
+
+export interface McpServerHandle {
+  server: Server;
+  /** Ends the server's own resources (not the transport). */
+  dispose(): void;
+}
+
+/** The server with its tools, not yet connected to a transport. */
+export async function createMcpServer(options: Omit<McpServerOptions, 'stdin' | 'stdout'>): Promise<McpServerHandle> {
+  const log = options.log ?? (() => undefined);
+  const scope = options.scope ?? options.client.baseUrl;
+  const temporary = options.stateDir === undefined ? mkdtempSync(path.join(os.tmpdir(), 'hosted-reasoning-mcp-')) : undefined;
+  const stateDir = options.stateDir ?? temporary!;
+  const jobs = await McpJobs.open(scope, options.stateDir, log);
+  const starting = new StartingJobs(path.join(stateDir, 'starting'), log);
+  const server = new Server({ name: 'hosted-reasoning', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const names = new Set<string>(Object.values(LM_TOOLS));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolList() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    if (!names.has(name)) return text([`No tool is named ${JSON.stringify(name.slice(0, 100))}.`], true);
+    const ctx: ToolContext = {
+      client: options.client,
+      scope,
+      jobs,
+      starting,
+      server,
+      signal: extra.signal,
+      downloadFolder: options.downloadFolder,
+      comparisonsDir: path.join(stateDir, 'comparisons'),
+      log,
+    };
+    const what = TOOL_WORDS[name as LmToolName];
+    try {
+      return text(await MCP_TOOLS[name as LmToolName](request.params.arguments ?? {}, ctx));
+    } catch (error) {
+      if (error instanceof ToolInputProblem) return text([`${what}: the input was not usable: ${error.message}`], true);
+      log(`MCP: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return text(failureLines(what, error), true);
+    }
+  });
+  return {
+    server,
+    dispose: () => {
+      if (temporary) rmSync(temporary, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What each tool does, as its failure names it (the extension's tools say the same). */
+const TOOL_WORDS: Record<LmToolName, string> = {
+  [LM_TOOLS.listModels]: 'Listing the models',
+  [LM_TOOLS.listJobs]: 'Listing the jobs',
+  [LM_TOOLS.getJob]: 'Reading the job',
+  [LM_TOOLS.startFinetune]: 'Starting the finetune',
+  [LM_TOOLS.startEvaluation]: 'Starting the evaluation',
+  [LM_TOOLS.getEvaluationReport]: 'Reading the evaluation report',
+  [LM_TOOLS.downloadModel]: 'Downloading the model',
+  [LM_TOOLS.askModel]: 'Asking the model',
+  [LM_TOOLS.compareModels]: 'Comparing the models',
+};
+
+function text(lines: readonly string[], isError = false) {
+  return { content: [{ type: 'text' as const, text: lines.join('\n') }], ...(isError && { isError: true }) };
+}
+
+/** Serves the tools over stdio until the client closes its end (stdin ends) or the transport closes. */
+export async function runMcpServer(options: McpServerOptions): Promise<void> {
+  const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & import('node:stream').Readable;
+  const stdout = (options.stdout ?? process.stdout) as NodeJS.WritableStream & import('node:stream').Writable;
+  const handle = await createMcpServer(options);
+  const transport = new StdioServerTransport(stdin, stdout);
+  try {
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+      stdin.once('end', resolve);
+      stdin.once('close', resolve);
+    });
+    await handle.server.connect(transport);
+    await closed;
+  } finally {
+    await handle.server.close();
+    handle.dispose();
+  }
+}
