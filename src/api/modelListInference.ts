@@ -349,11 +349,6 @@ export function inferModelList(body: unknown): { profile: ModelListProfile; name
   return { profile: { lists: best.lists, by: 'inferred' }, names: distinct(best), where: showNames(best) };
 }
 
-/** The profile alone (inferModelList). */
-export function inferModelListProfile(body: unknown): ModelListProfile {
-  return inferModelList(body).profile;
-}
-
 /** One way to read the answer the person may choose, with the first names it gives. */
 export interface ModelListChoice {
   profile: ModelListProfile;

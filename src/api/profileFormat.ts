@@ -171,13 +171,8 @@ export function checkPart<P extends PartName>(part: P, x: unknown, by?: ProfileS
   return { value };
 }
 
-export const checkModelListProfile = (x: unknown, by?: ProfileSource) => checkPart('modelList', x, by);
-export const checkStartedJobProfile = (x: unknown, by?: ProfileSource) => checkPart('startedJob', x, by);
-export const checkDownloadProfile = (x: unknown, by?: ProfileSource) => checkPart('download', x, by);
 /** The stream part of a profile (or the non-streamed answer's, `part`). */
 export const checkStreamProfile = (x: unknown, by?: ProfileSource, part: 'stream' | 'answer' = 'stream') => checkPart(part, x, by);
-/** A job status part (`part` names it in a problem). */
-export const checkJobStatusProfile = (x: unknown, by?: ProfileSource, part = 'jobStatus') => checkPart('finetuneStatus', x, by, part);
 
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */
 export function checkServiceProfile(x: unknown, by?: ProfileSource): Checked<ServiceProfile> {

@@ -1,9 +1,10 @@
-// Streaming inference answers: bytes -> text deltas, for SSE, NDJSON, a JSON array sent over time (each element an
+// Streaming inference answers: bytes -> pieces of text, for SSE, NDJSON, a JSON array sent over time (each element an
 // event, read as it completes), plain chunked text and a single JSON document. The framing is chosen from the
 // Content-Type when it is specific, else from the first bytes.
 // Framing apart from meaning (issue 36): bytes -> lines -> events `{event, data}` (streamLines.ts, framing only) ->
-// what the event says (answerText.ts readEvent, by the run's profile: streamReading.ts) -> a delta per piece. A single
-// JSON document is a non-streamed answer, read by the same profile rules as one event (decodeInferenceResult).
+// what the event says (answerText.ts readEvent, by the run's profile: streamReading.ts) -> its pieces (InferencePiece,
+// the one type from here to the screen). A single JSON document is a non-streamed answer, read by the same profile
+// rules as one event (decodeInferenceResult).
 // Nothing joins the text of several events: a faster path for tiny events (a byte-level lane, text joined per read)
 // saved about 0.2 µs a token, 0.4 ms of CPU a second at 2,000 tokens/s, which nobody sees (issue 27; test/bench
 // figure 2 measures this path against eventsource-parser + JSON.parse).
@@ -32,8 +33,6 @@ import { MAX_JSON_BYTES } from './http';
 
 export type Framing = 'sse' | 'ndjson' | 'text' | 'json';
 
-/** What a decoder gives: answer text as a plain string (the common case, kept cheap), or reasoning marked so. */
-export type Delta = string | { reasoning: string };
 type LineFraming = 'sse' | 'ndjson' | 'text';
 
 export const DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
@@ -53,10 +52,10 @@ export interface DecodeOptions {
 
 /** What the decoders below have in common; `createDecoder` returns one for a Content-Type. */
 export interface IncrementalDecoder {
-  /** Text deltas completed by this chunk. */
-  push(chunk: Uint8Array): Delta[];
-  /** Deltas left at the end of the body. */
-  end(): Delta[];
+  /** The pieces completed by this chunk. */
+  push(chunk: Uint8Array): InferencePiece[];
+  /** The pieces left at the end of the body. */
+  end(): InferencePiece[];
   /** True after `[DONE]` or a done event: later bytes are ignored. */
   readonly finished: boolean;
   /** The error that stopped decoding, if any (thrown by the call after the one that returned its deltas). */
@@ -145,7 +144,7 @@ export function sniffFraming(firstBytes: Uint8Array): 'sse' | 'ndjson' | 'text' 
 
 /**
  * Incremental, synchronous decoder for one framing: its framing (streamLines.ts: bytes -> lines -> `{event, data}`)
- * apart from its meaning (answerText.ts readEvent: the event's pieces, the end, an error), one delta per piece. Plain
+ * apart from its meaning (answerText.ts readEvent: the event's pieces, the end, an error), its pieces. Plain
  * text is decoded and passed on chunk by chunk.
  */
 export class StreamDecoder implements IncrementalDecoder, EventSink {
@@ -153,8 +152,7 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
   private readonly events: EventDecoder | undefined;
   /** Plain text only; it drops a leading BOM itself. */
   private readonly utf8 = new TextDecoder();
-  private out: Delta[] = [];
-  private readonly pieces: InferencePiece[] = [];
+  private out: InferencePiece[] = [];
   private done = false;
   private failure: Error | undefined;
   /** Where the events hold the answer and the reasoning: the run's profile (streamReading.ts). */
@@ -181,16 +179,16 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
     return this.done;
   }
 
-  push(chunk: Uint8Array): Delta[] {
+  push(chunk: Uint8Array): InferencePiece[] {
     if (this.failure) throw this.failure;
     if (this.done || chunk.byteLength === 0) return [];
-    const out: Delta[] = [];
+    const out: InferencePiece[] = [];
     this.out = out;
     try {
       if (this.events) this.events.push(chunk, this);
       else {
         const text = this.utf8.decode(chunk, { stream: true });
-        if (text !== '') out.push(text);
+        if (text !== '') out.push({ kind: 'answer', text });
       }
     } catch (e) {
       this.fail(e);
@@ -198,10 +196,10 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
     return out;
   }
 
-  end(): Delta[] {
+  end(): InferencePiece[] {
     if (this.failure) throw this.failure;
     if (this.done) return [];
-    const out: Delta[] = [];
+    const out: InferencePiece[] = [];
     this.out = out;
     try {
       if (this.events) {
@@ -209,7 +207,7 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
         if (!this.done) this.flush();
       } else {
         const text = this.utf8.decode();
-        if (text !== '') out.push(text);
+        if (text !== '') out.push({ kind: 'answer', text });
       }
     } catch (e) {
       this.fail(e);
@@ -221,10 +219,10 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
    * One whole event framed elsewhere (an element of a JSON array: JsonArrayDecoder), read as an NDJSON line is; its
    * deltas. Errors as push() says.
    */
-  element(data: string): Delta[] {
+  element(data: string): InferencePiece[] {
     if (this.failure) throw this.failure;
     if (this.done) return [];
-    const out: Delta[] = [];
+    const out: InferencePiece[] = [];
     this.out = out;
     try {
       this.event({ event: '', data });
@@ -234,35 +232,21 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
     return out;
   }
 
-  /** EventSink: what the event means, read by the run's reading; its pieces as deltas. */
+  /** EventSink: what the event means, read by the run's reading; its pieces. */
   event(e: StreamEvent): void {
-    const ends = readEvent(e, this.framing !== 'sse', this.reading, this.pieces);
-    this.give();
-    if (ends) this.finish();
+    if (readEvent(e, this.framing !== 'sse', this.reading, this.out)) this.finish();
   }
 
   /** Keeps the error for the next call; throws it now only when this call has no deltas to return first. */
   private fail(e: unknown): void {
     this.failure = unreadable(e);
     this.events?.clear();
-    this.pieces.length = 0;
     if (this.out.length === 0) throw this.failure;
-  }
-
-  /** The pieces read so far, as deltas. */
-  private give(): void {
-    const pieces = this.pieces;
-    for (let i = 0; i < pieces.length; i++) {
-      const x = pieces[i]!;
-      this.out.push(x.kind === 'reasoning' ? { reasoning: x.text } : x.text);
-    }
-    pieces.length = 0;
   }
 
   /** The events the run held undecided (streamReading.ts), read now that none will follow. */
   private flush(): void {
-    for (const x of this.reading.end()) if (x.text !== '') this.pieces.push(x);
-    this.give();
+    for (const x of this.reading.end()) if (x.text !== '') this.out.push(x);
   }
 
   private finish(): void {
@@ -289,8 +273,8 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
 }
 
 /** Pushes the held bytes into a fresh decoder without losing deltas to an error (see `IncrementalDecoder`). */
-function replay(decoder: StreamDecoder, chunks: Uint8Array[], total: number, final: boolean): Delta[] {
-  const out: Delta[] = [];
+function replay(decoder: StreamDecoder, chunks: Uint8Array[], total: number, final: boolean): InferencePiece[] {
+  const out: InferencePiece[] = [];
   try {
     if (total > 0) for (const d of decoder.push(concat(chunks, total))) out.push(d);
     if (final && !decoder.error && !decoder.finished) for (const d of decoder.end()) out.push(d);
@@ -320,10 +304,10 @@ abstract class HoldingDecoder implements IncrementalDecoder {
     return this.inner?.error ?? this.failure;
   }
 
-  abstract push(chunk: Uint8Array): Delta[];
-  abstract end(): Delta[];
+  abstract push(chunk: Uint8Array): InferencePiece[];
+  abstract end(): InferencePiece[];
 
-  protected start(framing: LineFraming, final: boolean): Delta[] {
+  protected start(framing: LineFraming, final: boolean): InferencePiece[] {
     this.inner = new StreamDecoder(framing, { maxEventBytes: this.max, reading: this.reading });
     const held = this.held;
     this.held = [];
@@ -335,7 +319,7 @@ abstract class HoldingDecoder implements IncrementalDecoder {
 class SniffingDecoder extends HoldingDecoder {
   private readonly sniffer = new Sniffer();
 
-  push(chunk: Uint8Array): Delta[] {
+  push(chunk: Uint8Array): InferencePiece[] {
     if (this.inner) return this.inner.push(chunk);
     this.held.push(chunk);
     this.heldBytes += chunk.byteLength;
@@ -344,7 +328,7 @@ class SniffingDecoder extends HoldingDecoder {
     return f ? this.start(f, false) : [];
   }
 
-  end(): Delta[] {
+  end(): InferencePiece[] {
     if (this.inner) return this.inner.end();
     return this.start(this.sniffer.final(), true);
   }
@@ -402,9 +386,9 @@ class JsonArrayDecoder implements IncrementalDecoder {
     return this.failure ?? this.inner.error;
   }
 
-  push(chunk: Uint8Array): Delta[] {
+  push(chunk: Uint8Array): InferencePiece[] {
     if (this.failure) throw this.failure;
-    const out: Delta[] = [];
+    const out: InferencePiece[] = [];
     try {
       this.scan(chunk, out);
     } catch (e) {
@@ -415,7 +399,7 @@ class JsonArrayDecoder implements IncrementalDecoder {
     return out;
   }
 
-  end(): Delta[] {
+  end(): InferencePiece[] {
     if (this.failure) throw this.failure;
     if (this.inner.finished) return [];
     if (this.phase !== 'after') {
@@ -426,7 +410,7 @@ class JsonArrayDecoder implements IncrementalDecoder {
     return this.inner.end();
   }
 
-  private scan(chunk: Uint8Array, out: Delta[]): void {
+  private scan(chunk: Uint8Array, out: InferencePiece[]): void {
     let start = 0; // where the element's bytes in this chunk begin
     for (let i = 0; i < chunk.length && !this.inner.finished; i++) {
       const b = chunk[i]!;
@@ -472,7 +456,7 @@ class JsonArrayDecoder implements IncrementalDecoder {
   }
 
   /** The element ending at `chunk[end]` (its last byte), begun at `start` or in an earlier chunk: read now. */
-  private complete(chunk: Uint8Array, start: number, end: number, out: Delta[]): void {
+  private complete(chunk: Uint8Array, start: number, end: number, out: InferencePiece[]): void {
     this.take(chunk.subarray(start, end + 1));
     this.give(out);
   }
@@ -487,7 +471,7 @@ class JsonArrayDecoder implements IncrementalDecoder {
   }
 
   /** The element read whole: its deltas, as an event's. */
-  private give(out: Delta[]): void {
+  private give(out: InferencePiece[]): void {
     const text = this.utf8.decode(concat(this.parts, this.partBytes));
     this.parts = [];
     this.partBytes = 0;
@@ -539,7 +523,7 @@ class JsonBodyDecoder extends HoldingDecoder {
     return this.array ? this.array.error : super.error;
   }
 
-  push(chunk: Uint8Array): Delta[] {
+  push(chunk: Uint8Array): InferencePiece[] {
     if (this.array) return this.array.push(chunk);
     if (this.inner) return this.inner.push(chunk);
     if (this.failure) throw this.failure;
@@ -563,7 +547,7 @@ class JsonBodyDecoder extends HoldingDecoder {
     return [];
   }
 
-  end(): Delta[] {
+  end(): InferencePiece[] {
     if (this.array) return this.array.end();
     if (this.inner) return this.inner.end();
     if (this.failure) throw this.failure;
@@ -577,7 +561,7 @@ class JsonBodyDecoder extends HoldingDecoder {
     } catch (e) {
       this.fail(unreadable(e));
     }
-    return pieces.map((p) => (p.kind === 'reasoning' ? { reasoning: p.text } : p.text));
+    return pieces;
   }
 
   /** Whether the body's first significant byte, once in `chunk`, is `[`; each byte is looked at once. */
@@ -655,13 +639,16 @@ export function createDecoder(options: DecodeOptions = {}): IncrementalDecoder {
 export async function* decodeStream(
   source: AsyncIterable<Uint8Array | string>,
   options: DecodeOptions = {},
-): AsyncGenerator<Delta, void, undefined> {
+): AsyncGenerator<InferencePiece, void, undefined> {
   // A plain loop per delta, not `yield*` over each read's list: that costs an extra await per event.
   for await (const deltas of readDeltas(source, options)) for (const d of deltas) yield d;
 }
 
 /** The deltas of each read of `source`, then those of the end; errors as decodeStream says. */
-async function* readDeltas(source: AsyncIterable<Uint8Array | string>, options: DecodeOptions): AsyncGenerator<Delta[], void, undefined> {
+async function* readDeltas(
+  source: AsyncIterable<Uint8Array | string>,
+  options: DecodeOptions,
+): AsyncGenerator<InferencePiece[], void, undefined> {
   const decoder = createDecoder(options);
   for await (const raw of source) {
     yield decoder.push(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw);
@@ -684,8 +671,8 @@ export async function* decodePieces(
   const inline = new InlineReasoning();
   for await (const deltas of readDeltas(source, options)) {
     for (const d of deltas) {
-      if (typeof d === 'string') for (const p of mergePieces(inline.push(d))) yield p;
-      else if (d.reasoning !== '') yield { kind: 'reasoning', text: d.reasoning };
+      if (d.kind === 'answer') for (const p of mergePieces(inline.push(d.text))) yield p;
+      else if (d.text !== '') yield d;
     }
   }
   for (const p of inline.end()) yield p;

@@ -759,6 +759,17 @@ describe(`the @hosted chat participant ${EVERY_HOST_TAG}`, () => {
       JSON.stringify(jobs.buttons()),
     );
   });
+
+  it('/evaluate <model> <dataset> finds the model by any of its identifiers (the list leads with a resource name)', async function () {
+    this.timeout(20_000);
+    const key = 'chat-resource-names-key';
+    rig.emu.setKey(key, { models: [MODEL], modelListShape: 'resource-names' });
+    await rig.useKey(key);
+    const r = await participant(chatRequest(`${MODEL} demo-qa`, { command: 'evaluate' }));
+    assert.ok(r.metadata?.jobId, r.markdown());
+    assert.equal(r.metadata?.modelName, MODEL);
+    assert.match(r.markdown(), /Evaluation started/);
+  });
 });
 
 describe(`@hosted with a # reference to one of our tools ${EVERY_HOST_TAG}`, () => {

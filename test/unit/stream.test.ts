@@ -9,7 +9,7 @@ import {
   sniffFraming,
   StreamDecoder,
 } from '../../src/api/stream';
-import { bytes, decodeChunks, joinText } from './streamHelpers';
+import { answer, bytes, decodeChunks, joinText } from './streamHelpers';
 import { MAX_JSON_BYTES } from '../../src/api/http';
 
 // ------------------------------------------------------------------------------------------------ helpers
@@ -17,8 +17,8 @@ import { MAX_JSON_BYTES } from '../../src/api/http';
 /** decodeStream's answer text (these bodies hold no reasoning: one would fail the test). */
 async function* decodeStream(...args: Parameters<typeof decodeDeltas>): AsyncGenerator<string> {
   for await (const d of decodeDeltas(...args)) {
-    if (typeof d !== 'string') throw new Error(`unexpected reasoning: ${d.reasoning}`);
-    yield d;
+    if (d.kind !== 'answer') throw new Error(`unexpected reasoning: ${d.text}`);
+    yield d.text;
   }
 }
 
@@ -276,7 +276,7 @@ for (const f of FIXTURES) {
     for (const { label, make, threeWay } of makers) {
       it(`${label}: one chunk gives the expected deltas`, () => {
         const got = run(make, [f.body]);
-        assert.deepEqual(got.deltas, f.deltas);
+        assert.deepEqual(got.deltas, f.deltas.map(answer));
         checkError(got.error, f.error, 'one chunk');
       });
 
@@ -284,8 +284,8 @@ for (const f of FIXTURES) {
         for (const { label: cut, chunks } of splits(f.body, threeWay)) {
           const got = run(make, chunks);
           if (isText) assert.equal(joinText(got.deltas), f.deltas.join(''), cut);
-          else assert.deepEqual(got.deltas, f.deltas, cut);
-          assert.ok(!got.deltas.includes(''), `${cut}: empty delta`);
+          else assert.deepEqual(got.deltas, f.deltas.map(answer), cut);
+          assert.ok(!got.deltas.some((d) => d.text === ''), `${cut}: empty delta`);
           checkError(got.error, f.error, cut);
         }
       });
@@ -351,29 +351,29 @@ describe('stream: framing sniffed from the first bytes', () => {
     assert.deepEqual(dec.push(bytes('\r')), []);
     assert.deepEqual(dec.push(bytes('\n re')), []);
     assert.deepEqual(dec.push(bytes('try: 5\n')), []);
-    assert.deepEqual(dec.push(bytes('data: {"token":"a"}\n\n')), ['a']);
+    assert.deepEqual(dec.push(bytes('data: {"token":"a"}\n\n')), [answer('a')]);
     assert.deepEqual(dec.end(), []);
   });
 
   it('decides as soon as the first significant byte rules SSE out', () => {
     const dec = createDecoder({ contentType: 'text/plain' });
     assert.deepEqual(dec.push(bytes('\nd')), []);
-    assert.deepEqual(dec.push(bytes('o')), ['\ndo']); // the held bytes and the new ones, as one delta
+    assert.deepEqual(dec.push(bytes('o')), [answer('\ndo')]); // the held bytes and the new ones, as one delta
   });
 
   it('text/plain carrying SSE is decoded as SSE', () => {
     const got = run(() => createDecoder({ contentType: 'text/plain; charset=utf-8' }), [bytes('data: {"token":"a"}\n\ndata: [DONE]\n\n')]);
-    assert.deepEqual(got, { deltas: ['a'] });
+    assert.deepEqual(got, { deltas: [answer('a')] });
   });
 
   it('text/plain carrying NDJSON is decoded as NDJSON', () => {
     const got = run(() => createDecoder({ contentType: 'text/plain' }), [bytes('{"token":"a"}\n{"token":"b"}\n')]);
-    assert.deepEqual(got, { deltas: ['a', 'b'] });
+    assert.deepEqual(got, { deltas: [answer('a'), answer('b')] });
   });
 
   it('an unknown Content-Type is sniffed', () => {
     const got = run(() => createDecoder({ contentType: 'application/octet-stream' }), [bytes(': hi\ndata: a\n\n')]);
-    assert.deepEqual(got, { deltas: ['a'] });
+    assert.deepEqual(got, { deltas: [answer('a')] });
   });
 
   it('a specific Content-Type wins over the first bytes', () => {
@@ -388,7 +388,7 @@ describe('stream: framing sniffed from the first bytes', () => {
 describe('stream: StreamDecoder', () => {
   it('is finished after [DONE] and ignores later bytes', () => {
     const dec = new StreamDecoder('sse');
-    assert.deepEqual(dec.push(bytes('data: a\n\ndata: [DONE]\n\ndata: b\n\n')), ['a']);
+    assert.deepEqual(dec.push(bytes('data: a\n\ndata: [DONE]\n\ndata: b\n\n')), [answer('a')]);
     assert.equal(dec.finished, true);
     assert.deepEqual(dec.push(bytes('data: c\n\n')), []);
     assert.deepEqual(dec.end(), []);
@@ -396,12 +396,12 @@ describe('stream: StreamDecoder', () => {
 
   it('reads id and retry lines as no text (a run never reconnects)', () => {
     const dec = new StreamDecoder('sse');
-    assert.deepEqual(dec.push(bytes('id: 7\nretry: 1500\nretry: soon\ndata: a\n\nid: bad\0id\n\n')), ['a']);
+    assert.deepEqual(dec.push(bytes('id: 7\nretry: 1500\nretry: soon\ndata: a\n\nid: bad\0id\n\n')), [answer('a')]);
   });
 
   it('returns the deltas before an error of the same chunk, then throws it', () => {
     const dec = new StreamDecoder('sse');
-    assert.deepEqual(dec.push(bytes('data: a\n\nevent: error\ndata: boom\n\ndata: b\n\n')), ['a']);
+    assert.deepEqual(dec.push(bytes('data: a\n\nevent: error\ndata: boom\n\ndata: b\n\n')), [answer('a')]);
     assert.ok(dec.error instanceof ServerError);
     assert.throws(
       () => dec.push(bytes('data: c\n\n')),
@@ -421,8 +421,8 @@ describe('stream: StreamDecoder', () => {
   it('plain text: every decoded chunk is a delta, a split character waits for its last byte', () => {
     const dec = new StreamDecoder('text');
     const e = bytes('é');
-    assert.deepEqual(dec.push(bytes('a', [e[0]!])), ['a']);
-    assert.deepEqual(dec.push(e.subarray(1)), ['é']);
+    assert.deepEqual(dec.push(bytes('a', [e[0]!])), [answer('a')]);
+    assert.deepEqual(dec.push(e.subarray(1)), [answer('é')]);
     assert.deepEqual(dec.push(new Uint8Array(0)), []);
     assert.deepEqual(dec.end(), []);
   });
@@ -430,7 +430,7 @@ describe('stream: StreamDecoder', () => {
   it('a truncated character at the end of the body becomes U+FFFD', () => {
     const dec = new StreamDecoder('sse');
     assert.deepEqual(dec.push(bytes('data: x', [0xe4, 0xb8])), []);
-    assert.deepEqual(dec.end(), ['x\uFFFD']);
+    assert.deepEqual(dec.end(), [answer('x\uFFFD')]);
   });
 });
 
@@ -439,7 +439,7 @@ describe('stream: StreamDecoder', () => {
 describe('stream: size cap', () => {
   it('an SSE event over the cap is a ContractError, counted in bytes (é is 2)', () => {
     const dec = new StreamDecoder('sse', { maxEventBytes: 1000 });
-    assert.deepEqual(dec.push(bytes(`data: ${'a'.repeat(990)}\n\n`)), ['a'.repeat(990)]);
+    assert.deepEqual(dec.push(bytes(`data: ${'a'.repeat(990)}\n\n`)), [answer('a'.repeat(990))]);
     assert.throws(() => dec.push(bytes(`data: ${'é'.repeat(500)}\n\n`)), ContractError);
   });
 
@@ -457,7 +457,7 @@ describe('stream: size cap', () => {
     const over = bytes(line.repeat(6), '\n');
     for (let cut = 1; cut < over.length; cut += 37) {
       const accepted = run(make, [ok.subarray(0, Math.min(cut, ok.length - 1)), ok.subarray(Math.min(cut, ok.length - 1))]);
-      assert.deepEqual(accepted, { deltas: [Array(5).fill('é'.repeat(97)).join('\n')] }, `cut at ${cut}`);
+      assert.deepEqual(accepted, { deltas: [answer(Array(5).fill('é'.repeat(97)).join('\n'))] }, `cut at ${cut}`);
       const refused = run(make, [over.subarray(0, cut), over.subarray(cut)]);
       assert.ok(refused.error instanceof ContractError, `cut at ${cut}`);
     }

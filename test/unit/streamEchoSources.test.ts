@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { decodeInferenceResult, mergePieces, type InferencePiece } from '../../src/api/answerText';
 import type { StreamProfile } from '../../src/api/profileFormat';
-import { createDecoder, decodePieces, type Delta } from '../../src/api/stream';
+import { createDecoder, decodePieces } from '../../src/api/stream';
+import { answer, reasoning } from './streamHelpers';
 import { StreamReading } from '../../src/api/streamReading';
 
 const PROMPT = 'What does a cache buy you? Café ☕';
@@ -40,7 +41,7 @@ const frame = {
 const TYPES = { sse: 'text/event-stream; charset=utf-8', ndjson: 'application/x-ndjson' };
 
 /** The deltas of each event pushed alone, then of the end. */
-function perEvent(chunks: string[], contentType: string, reading: StreamReading): Delta[][] {
+function perEvent(chunks: string[], contentType: string, reading: StreamReading): InferencePiece[][] {
   const dec = createDecoder({ contentType, reading });
   return [...chunks.map((c) => dec.push(Buffer.from(c))), dec.end()];
 }
@@ -51,18 +52,18 @@ describe('issue 27: request echoes and retrieval sources are not the answer', ()
       const got = perEvent(nestedEvents().map(frame[framing]), TYPES[framing], new StreamReading(undefined, [PROMPT]));
       assert.deepEqual(got, [
         [],
-        [{ reasoning: 'The ' }],
-        [{ reasoning: 'question ' }],
-        [{ reasoning: 'is ' }],
-        [{ reasoning: 'about ' }],
-        [{ reasoning: 'caches.' }],
-        ['It '],
-        ['depends '],
-        ['on '],
+        [reasoning('The ')],
+        [reasoning('question ')],
+        [reasoning('is ')],
+        [reasoning('about ')],
+        [reasoning('caches.')],
+        [answer('It ')],
+        [answer('depends ')],
+        [answer('on ')],
         [],
-        ['**batching**'],
-        [' — '],
-        ['mostly.'],
+        [answer('**batching**')],
+        [answer(' — ')],
+        [answer('mostly.')],
         [],
         [],
       ]);
@@ -97,7 +98,7 @@ describe('issue 27: request echoes and retrieval sources are not the answer', ()
       { delta: { text: 'thirty days.', annotations: SOURCES } },
       { delta: { text: ' [1]' } },
     ].map((e) => dec.push(Buffer.from(frame.ndjson(e))));
-    assert.deepEqual([...got, dec.end()], [['Returns take '], ['thirty days.'], [' [1]'], []]);
+    assert.deepEqual([...got, dec.end()], [[answer('Returns take ')], [answer('thirty days.')], [answer(' [1]')], []]);
   });
 
   it('nested-phase non-streamed: the request echo beside the result is not the answer; reasoning apart, sources left out', () => {
@@ -136,7 +137,7 @@ describe('issue 27: request echoes and retrieval sources are not the answer', ()
     };
     const dec = createDecoder({ contentType: 'application/x-ndjson', reading: new StreamReading(undefined, [PROMPT]) });
     const got = [event, { token: 'Hi ' }, { token: 'there.' }].map((e) => dec.push(Buffer.from(frame.ndjson(e))));
-    assert.deepEqual([...got, dec.end()], [[], ['Hi '], ['there.'], []]);
+    assert.deepEqual([...got, dec.end()], [[], [answer('Hi ')], [answer('there.')], []]);
   });
 });
 
@@ -163,10 +164,10 @@ describe('issue 27: a stream sent as one JSON array is read element by element, 
   it('each element gives its text when it arrives, reasoning apart', () => {
     const got = perEvent(arrayChunks(), 'application/json; charset=UTF-8', new StreamReading());
     assert.deepEqual(got, [
-      [{ reasoning: 'Thinking about ' }],
-      [{ reasoning: 'caches.' }],
-      ['A cache '],
-      ['buys "latency" {back}.'],
+      [reasoning('Thinking about ')],
+      [reasoning('caches.')],
+      [answer('A cache ')],
+      [answer('buys "latency" {back}.')],
       [],
       [],
       [],
@@ -188,7 +189,7 @@ describe('issue 27: a stream sent as one JSON array is read element by element, 
 
   it('an error element is the service’s error; text before it is kept', () => {
     const dec = createDecoder({ contentType: 'application/json', reading: new StreamReading() });
-    assert.deepEqual(dec.push(Buffer.from(`[${JSON.stringify(piece([{ text: 'Hello' }]))}`)), ['Hello']);
+    assert.deepEqual(dec.push(Buffer.from(`[${JSON.stringify(piece([{ text: 'Hello' }]))}`)), [answer('Hello')]);
     assert.throws(
       () => dec.push(Buffer.from(`,${JSON.stringify({ error: { code: 500, message: 'model overloaded', status: 'INTERNAL' } })}]`)),
       /model overloaded/,
@@ -200,7 +201,7 @@ describe('issue 27: a stream sent as one JSON array is read element by element, 
     assert.deepEqual(big.push(Buffer.from(`[{"text":"${'a'.repeat(600)}`)), []);
     assert.throws(() => big.push(Buffer.from('a'.repeat(600))), /larger than the limit of 1000 bytes/);
     const open = createDecoder({ contentType: 'application/json', reading: new StreamReading() });
-    assert.deepEqual(open.push(Buffer.from('[{"text":"Hi"},{"text":"')), ['Hi']);
+    assert.deepEqual(open.push(Buffer.from('[{"text":"Hi"},{"text":"')), [answer('Hi')]);
     assert.throws(() => open.end(), /JSON array/);
   });
 });

@@ -6,7 +6,7 @@ import { mergePieces, type InferencePiece } from '../../src/api/answerText';
 import { describeStreamProfile } from '../../src/api/profileWords';
 import type { ProfileBook } from '../../src/api/profileBook';
 import { checkServiceProfile, checkStreamProfile, type StreamProfile } from '../../src/api/profileFormat';
-import { createDecoder, decodePieces, type Delta } from '../../src/api/stream';
+import { createDecoder, decodePieces } from '../../src/api/stream';
 import { StreamReading, type StreamReport } from '../../src/api/streamReading';
 import { composeAnswer, composeReasoning } from '../service/inference';
 import { anthropicSse, gemini, ndjsonOf, ollama, openAiChat, openAiResponses, sseOf } from './capturedStreams';
@@ -66,12 +66,12 @@ describe('stream profile: inferred once, then read by', () => {
   it('with the kept profile, each event shows when it arrives (no event is held to decide)', () => {
     // Alone, a field named like nothing is read only once a second event shows it varies; by the profile, at once.
     const events = [{ zq: 'Hi' }, { zq: ' there' }].map((e) => Buffer.from(`data: ${JSON.stringify(e)}\n\n`));
-    const perPush = (known?: StreamProfile): Delta[][] => {
+    const perPush = (known?: StreamProfile): InferencePiece[][] => {
       const dec = createDecoder({ contentType: 'text/event-stream', reading: new StreamReading(known) });
       return [...events.map((e) => dec.push(e)), dec.end()];
     };
-    assert.deepEqual(perPush(), [[], ['Hi', ' there'], []]);
-    assert.deepEqual(perPush({ answer: ['zq'], reasoning: [], by: 'inferred' }), [['Hi'], [' there'], []]);
+    assert.deepEqual(perPush(), [[], [answer('Hi'), answer(' there')], []]);
+    assert.deepEqual(perPush({ answer: ['zq'], reasoning: [], by: 'inferred' }), [[answer('Hi')], [answer(' there')], []]);
   });
 
   it('reasoning shows as it arrives while an echo of the request is still undecided', () => {
@@ -80,7 +80,7 @@ describe('stream profile: inferred once, then read by', () => {
     const events = [created, ...rest.filter((e) => e.type === 'response.reasoning_summary_text.delta')];
     const dec = createDecoder({ contentType: 'text/event-stream', reading: new StreamReading() });
     const perPush = events.map((e) => dec.push(Buffer.from(`data: ${JSON.stringify(e)}\n\n`)));
-    assert.deepEqual(perPush, [[], [{ reasoning: '**Greeting** the user' }], [{ reasoning: ' warmly.' }]]);
+    assert.deepEqual(perPush, [[], [reasoning('**Greeting** the user')], [reasoning(' warmly.')]]);
   });
 
   it('a run the profile no longer fits is inferred again, and the change says from what to what', async () => {

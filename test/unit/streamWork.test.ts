@@ -3,7 +3,9 @@
 // asked to examine (stringWork.ts), for N events and for 2N in the same test. Work that grows with the events held
 // or read before shows at once as a ratio far above 2.
 import { strict as assert } from 'node:assert';
-import { createDecoder, type Delta } from '../../src/api/stream';
+import { createDecoder } from '../../src/api/stream';
+import type { InferencePiece } from '../../src/api/answerText';
+import { answer, reasoning } from './streamHelpers';
 import { StreamReading } from '../../src/api/streamReading';
 import type { StreamProfile } from '../../src/api/profileFormat';
 import { StringWork } from './stringWork';
@@ -13,10 +15,15 @@ const N = 2_000;
 const RATIO = 2.3;
 
 /** Pushes `first` (not counted), then `count` events made by `event` one by one (counted); the deltas and the work. */
-function feed(first: unknown[], event: (i: number) => unknown, count: number, known?: StreamProfile): { deltas: Delta[]; work: number } {
+function feed(
+  first: unknown[],
+  event: (i: number) => unknown,
+  count: number,
+  known?: StreamProfile,
+): { deltas: InferencePiece[]; work: number } {
   const dec = createDecoder({ contentType: 'text/event-stream', reading: new StreamReading(known) });
   const frame = (e: unknown) => Buffer.from(`data: ${JSON.stringify(e)}\n\n`);
-  const deltas: Delta[] = [];
+  const deltas: InferencePiece[] = [];
   for (const e of first) for (const d of dec.push(frame(e))) deltas.push(d);
   const frames = Array.from({ length: count }, (_, i) => frame(event(i)));
   const work = new StringWork();
@@ -53,7 +60,7 @@ describe('stream work: linear in the events', () => {
     const known: StreamProfile = { answer: ['choices[].delta.content'], reasoning: ['choices[].delta.reasoning_content'], by: 'inferred' };
     const run = (count: number) => feed([], chunk, count, known);
     const { deltas } = run(4);
-    assert.deepEqual(deltas, [{ reasoning: ' r0' }, ' w1', { reasoning: ' r2' }, ' w3']);
+    assert.deepEqual(deltas, [reasoning(' r0'), answer(' w1'), reasoning(' r2'), answer(' w3')]);
     assertLinear(run, 'kept profile');
   });
 
@@ -66,7 +73,7 @@ describe('stream work: linear in the events', () => {
     // then dropped, and never add to the cost of the next ones.
     const tie = (i: number) => ({ sources: [{ title: `Title number ${i}`, snippet: `A snippet of text ${i}` }] });
     const run = (count: number) => feed([{ token: 'It charges' }, { token: ' fast.' }], tie, count);
-    assert.deepEqual(run(10).deltas, ['It charges', ' fast.']);
+    assert.deepEqual(run(10).deltas, [answer('It charges'), answer(' fast.')]);
     assertLinear(run, 'held ties');
   });
 });

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT, CHAT_VENDOR, COMMANDS } from '../../contributions';
 import type { ServiceWait } from '../../api/http';
 import type { ModelInfo } from '../../api/types';
+import { isNamed } from '../../api/modelIdentifiers';
 import { isActive, type JobRecord } from '../../jobs/jobRecord';
 import { jobDescription, jobTitle } from '../../jobs/jobFormat';
 import type { KnownModelName } from '../../connection/knownModelNames';
@@ -368,7 +369,9 @@ class ParticipantRun {
     const list = await this.modelList();
     let modelName: string | undefined;
     let dataset: string | undefined;
-    if (words[0] && list.some((m) => m.name === words[0])) {
+    // A model is found by any of its identifiers (a short name beside the resource name the list leads with), as a
+    // finished job finds its made model (findMadeModel); the name asked for is what the request sends.
+    if (words[0] && list.some((m) => isNamed(m, words[0]!))) {
       modelName = words[0];
       dataset = words.slice(1).join(' ') || undefined;
     } else if (request.model?.vendor === CHAT_VENDOR) {

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { ModelsTreeProvider } from '../models/modelsTree';
+import { isNamed } from '../../api/modelIdentifiers';
 import { buildReportView } from '../evaluate/report/host/reportView';
 import { fields, requiredString, runTool, textResult } from './toolShared';
 import { reportLines } from './toolText';
@@ -21,7 +22,8 @@ export function getEvaluationReportTool(services: Services, models: ModelsTreePr
         const view = buildReportView({
           records: services.jobs.list(scope),
           modelName,
-          listedBase: models.models?.find((m) => m.name === modelName)?.baseModel,
+          // The model by any of its identifiers, as a finished job finds its made model (findMadeModel).
+          listedBase: models.models?.find((m) => isNamed(m, modelName))?.baseModel,
           droppedByModel: services.jobs.droppedEvaluations(scope),
         });
         return textResult(reportLines(view));

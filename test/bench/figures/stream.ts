@@ -8,7 +8,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
 import { Stream } from 'openai/streaming';
 import { ServiceClient } from '../../../src/api/client';
-import { decodePieces, StreamDecoder, type Delta } from '../../../src/api/stream';
+import { decodePieces, StreamDecoder } from '../../../src/api/stream';
+import type { InferencePiece } from '../../../src/api/answerText';
 import { framedStream, tokensOf } from '../../service/inference';
 import type { Framing } from '../../service/emulator';
 import { EmulatorProcess } from '../emulatorProcess';
@@ -109,9 +110,9 @@ function rawRead(
   });
 }
 
-/** Characters of a decoder's delta: answer text, or reasoning (none in these bodies). */
-function deltaLength(d: Delta): number {
-  return typeof d === 'string' ? d.length : d.reasoning.length;
+/** Characters of a decoder's piece: answer text, or reasoning (none in these bodies). */
+function deltaLength(d: InferencePiece): number {
+  return d.text.length;
 }
 
 async function clientRead(client: ServiceClient): Promise<{ ms: number; cpuMs: number; chars: number }> {
