@@ -62,7 +62,7 @@ const LAYERS: Layer[] = [
   {
     folders: ['cli'],
     holds:
-      'the command line (`hosted-reasoning`, its own bundle): `src/api` and the vscode-free modules of the layers below (file checks, pre-flight read, job records, the report\'s view); never `vscode` (ESLint, and its bundle has none to load)',
+      "the command line (`hosted-reasoning`, its own bundle): `src/api` and the vscode-free modules of the layers below (file checks, pre-flight read, job records, the report's view); never `vscode` (ESLint, and its bundle has none to load)",
   },
   { folders: ['entry'], holds: '`extension.ts` (registers the contributions) and `main.ts` (the composition root)' },
 ];
