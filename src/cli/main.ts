@@ -85,7 +85,7 @@ async function run(ctx: CommandContext, command: Command): Promise<number> {
     case 'profile':
       return (await import('./commands/profile.js')).profileCommand(ctx, { keep: command.keep, given: command.profileFile !== undefined });
     case 'mcp':
-      return (await import('./commands/mcp.js')).mcpCommand(ctx);
+      return (await import('./commands/mcp.js')).mcpCommand(ctx, command);
     default:
       throw new CliError(`Unknown command.`);
   }
