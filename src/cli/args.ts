@@ -34,7 +34,7 @@ export type Command = CommonOptions &
     | { name: 'report'; model: string; dataset?: string; base?: string; requireBetter: boolean }
     | { name: 'download'; model: string; out: string; overwrite: boolean }
     | { name: 'profile'; keep: boolean }
-    | { name: 'mcp' }
+    | { name: 'mcp'; downloadFolder?: string }
   );
 
 export type CommandName = Command['name'];
@@ -74,7 +74,7 @@ const OPTIONS: Record<(typeof COMMANDS)[number], Options> = {
   report: { dataset: { type: 'string' }, base: { type: 'string' }, 'require-better': { type: 'boolean' } },
   download: { out: { type: 'string' }, overwrite: { type: 'boolean' } },
   profile: { keep: { type: 'boolean' } },
-  mcp: {},
+  mcp: { 'download-folder': { type: 'string' } },
 };
 
 export function parseCommand(argv: readonly string[], cwd = process.cwd()): Command {
@@ -107,9 +107,13 @@ export function parseCommand(argv: readonly string[], cwd = process.cwd()): Comm
   };
   switch (name) {
     case 'models':
-    case 'mcp':
       positionals(0, 0, '');
       return { name, ...common };
+    case 'mcp': {
+      positionals(0, 0, '[--download-folder <folder>]');
+      const folder = str('download-folder');
+      return { name, ...(folder !== undefined && { downloadFolder: path.resolve(cwd, folder) }), ...common };
+    }
     case 'profile':
       positionals(0, 0, '[--profile <file> [--keep]]');
       if (v.keep === true && common.profileFile === undefined) {

@@ -4,6 +4,10 @@
 import { runCli } from './main';
 import { EXIT } from './exitCodes';
 
+// The web globals esbuild.mjs's prelude hid while the modules loaded, back before anything runs.
+const restore = (globalThis as Record<symbol, unknown>)[Symbol.for('hosted-reasoning.restoreWebGlobals')];
+if (typeof restore === 'function') (restore as () => void)();
+
 const controller = new AbortController();
 process.on('SIGINT', () => {
   if (controller.signal.aborted) process.exit(EXIT.interrupted);

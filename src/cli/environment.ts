@@ -16,7 +16,7 @@ import { configFolder } from './configFolder';
 import { CliError, EXIT } from './exitCodes';
 import { FileProfileBook } from './fileProfileBook';
 import { FileState } from './fileState';
-import { useEnvironmentProxy } from './proxyAgents';
+import { proxyConfigured } from './proxyConfigured';
 
 export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
 export const ENV_BASE_URL = 'HOSTED_REASONING_BASE_URL';
@@ -68,7 +68,8 @@ export async function createClientFromEnvironment(options: EnvironmentOptions = 
   if (state.problem) note(`The state file is not used (${state.problem}); it is written again from now on.`);
   const origin = normalised.url.origin;
   const profiles = new FileProfileBook(state, origin, given, { note });
-  const proxied = useEnvironmentProxy(env);
+  // The proxy agents are loaded only when a proxy is named (most runs have none: figure 14 counts their load).
+  const proxied = proxyConfigured(env) && (await import('./proxyAgents.js')).useEnvironmentProxy(env);
   const client = new ServiceClient(
     { baseUrl: normalised.url.href, apiKey: key, log: options.log, userAgent: options.userAgent ?? 'hosted-reasoning-cli' },
     profiles,

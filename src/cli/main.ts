@@ -12,15 +12,6 @@ import { JobFile } from './jobFile';
 import { jobJson, type ErrorJson } from './jsonOutput';
 import { Output, type CliIo } from './output';
 import { USAGE } from './usage';
-import { askCommand } from './commands/ask';
-import { downloadCommand } from './commands/download';
-import { evaluateCommand } from './commands/evaluate';
-import { finetuneCommand } from './commands/finetune';
-import { mcpCommand } from './commands/mcp';
-import { modelsCommand } from './commands/models';
-import { profileCommand } from './commands/profile';
-import { reportCommand } from './commands/report';
-import { statusCommand } from './commands/status';
 
 export const VERSION = '0.1.0';
 
@@ -71,26 +62,30 @@ export async function runCli(argv: readonly string[], io: CliIo, options: RunOpt
   }
 }
 
-function run(ctx: CommandContext, command: Command): Promise<number> {
+/**
+ * Each command's module is loaded when it runs (esbuild makes each import() a lazy part of the one bundle): a run of
+ * `models` does not evaluate the finetune's file checks, the report or the downloader (test/bench figure 14).
+ */
+async function run(ctx: CommandContext, command: Command): Promise<number> {
   switch (command.name) {
     case 'models':
-      return modelsCommand(ctx);
+      return (await import('./commands/models.js')).modelsCommand(ctx);
     case 'ask':
-      return askCommand(ctx, command);
+      return (await import('./commands/ask.js')).askCommand(ctx, command);
     case 'finetune':
-      return finetuneCommand(ctx, command);
+      return (await import('./commands/finetune.js')).finetuneCommand(ctx, command);
     case 'status':
-      return statusCommand(ctx, command);
+      return (await import('./commands/status.js')).statusCommand(ctx, command);
     case 'evaluate':
-      return evaluateCommand(ctx, command);
+      return (await import('./commands/evaluate.js')).evaluateCommand(ctx, command);
     case 'report':
-      return reportCommand(ctx, command);
+      return (await import('./commands/report.js')).reportCommand(ctx, command);
     case 'download':
-      return downloadCommand(ctx, command);
+      return (await import('./commands/download.js')).downloadCommand(ctx, command);
     case 'profile':
-      return profileCommand(ctx, { keep: command.keep, given: command.profileFile !== undefined });
+      return (await import('./commands/profile.js')).profileCommand(ctx, { keep: command.keep, given: command.profileFile !== undefined });
     case 'mcp':
-      return mcpCommand(ctx);
+      return (await import('./commands/mcp.js')).mcpCommand(ctx, command);
     default:
       throw new CliError(`Unknown command.`);
   }

@@ -12,13 +12,7 @@ import { Agent, type AgentConnectOpts } from 'agent-base';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
-
-const PROXY_VARIABLES = ['https_proxy', 'http_proxy', 'all_proxy'];
-
-/** Whether the environment names a proxy at all (else nothing is replaced: no cost for the common case). */
-export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return PROXY_VARIABLES.some((name) => !!(env[name] || env[name.toUpperCase()]));
-}
+import { proxyConfigured } from './proxyConfigured';
 
 class EnvironmentProxyAgent extends Agent {
   private readonly direct = { http: http.globalAgent, https: https.globalAgent };

@@ -15,7 +15,7 @@ Commands:
   download <model> [--out <folder>] [--overwrite]
                                          Download a model's file (resumed, verified).
   profile [--profile <file> [--keep]]    How this service's answers are read.
-  mcp                                    Serve the tools over MCP (stdio).
+  mcp [--download-folder <folder>]       Serve the tools over MCP (stdio); downloads go to the folder given.
 
 Options for every command:
   --json              One JSON document on stdout (progress and notes stay on stderr).

@@ -17,6 +17,7 @@ export interface Figure {
 
 export const FIGURES: readonly Figure[] = [
   { name: 'largeList', number: 7, title: 'Large lists', vscode: false },
+  { name: 'cliStart', number: 14, title: 'Command line cold start', vscode: false },
   { name: 'stream', number: 2, title: 'Stream decoding', vscode: false },
   { name: 'upload', number: 4, title: 'Upload', vscode: false },
   { name: 'download', number: 5, title: 'Download', vscode: false },

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { writePdf } from '../service/fixtures';
 import { startForwardProxy } from '../service/forwardProxy';
 import { clientFor, KEY, until, useEmulator } from './helpers';
-import { assertBuilt, cliEnv, jsonOf, runCliProcess, startCli, type CliResult } from './cliProcess';
+import { assertBuilt, CLI, cliEnv, jsonOf, runCliProcess, startCli, type CliResult } from './cliProcess';
 
 const BASE = 'oss-reasoner-8b';
 
@@ -44,6 +44,23 @@ describe('the command line (dist/cli.js) against the emulator', function () {
   beforeEach(() => {
     ctx.emu.faults.clear();
     ctx.emu.configure({ holdFinetunes: false, rushFinetunes: false, reasoning: 'none' });
+  });
+
+  it("is one bundle without vscode and without the extension's webview, worker or local-runtime code", () => {
+    const bundle = readFileSync(CLI, 'utf8');
+    assert.ok(bundle.startsWith('#!/usr/bin/env node\n'), 'runs by its #! line');
+    assert.doesNotMatch(bundle, /require\(["']vscode["']\)/);
+    for (const part of [
+      'node_modules/mammoth',
+      'node_modules/pdfjs-dist',
+      'node_modules/node-llama-cpp',
+      'src/features/playground',
+      'src/features/evaluate/report/page',
+      'src/local/',
+    ]) {
+      assert.ok(!bundle.includes(`// ${part}`), `the bundle holds ${part}`);
+    }
+    assert.ok(bundle.includes('// src/api/client.ts'), "the check reads the bundle's module markers");
   });
 
   it('models: the names for people, and --json {models: [{name, kind, baseModel?, createdAt?}]}', async () => {

@@ -9,7 +9,7 @@ const root = path.resolve(__dirname, '../../..');
 const read = (file: string): string => fs.readFileSync(path.join(root, file), 'utf8');
 
 describe('the files the universal package ships', () => {
-  it('lets in every bundle esbuild.mjs writes, but the local runtime (only the platform package carries it)', () => {
+  it('lets in every bundle esbuild.mjs writes, but the local runtime (only the platform package carries it) and the command line (not the extension: its own bin)', () => {
     const bundles = [...read('esbuild.mjs').matchAll(/outfile: '([^']+)'/g)].map((m) => m[1]!);
     assert.ok(bundles.includes('dist/preflightChild.js') && bundles.includes('dist/sourceTextWorker.js'), bundles.join(', '));
     const allowed = read('.vscodeignore')
@@ -20,7 +20,7 @@ describe('the files the universal package ships', () => {
       allowed.some((a) => a === file || (a.endsWith('/**') && file.startsWith(a.slice(0, -'**'.length))));
     assert.deepEqual(
       bundles.filter((b) => !ships(b)),
-      ['dist/localRuntime.js'],
+      ['dist/localRuntime.js', 'dist/cli.js'],
     );
   });
 });
