@@ -9,6 +9,8 @@ import { jobDescription, jobTitle } from '../../jobs/jobFormat';
 import { isFollowed, type JobRecord } from '../../jobs/jobRecord';
 import type { Services } from '../../services';
 import { statusBarText } from './statusBarText';
+import { comparisonLeftMs, type ComparisonRuns } from '../evaluate/compare/comparisonRuns';
+import { comparisonRowLabel } from './comparisonRowText';
 import { untrustedText } from '../../util/untrustedText';
 
 export const STATUS_BAR_ID = 'hostedReasoning.jobs';
@@ -23,6 +25,8 @@ export class JobsStatusBar implements vscode.Disposable {
   constructor(
     private readonly services: Pick<Services, 'session' | 'jobs'>,
     private readonly now: () => number = Date.now,
+    /** This window's comparisons: each running one counts as a job. */
+    private readonly comparisons?: ComparisonRuns,
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
     this.item.name = vscode.l10n.t('Hosted Reasoning Jobs');
@@ -31,6 +35,7 @@ export class JobsStatusBar implements vscode.Disposable {
       this.item,
       services.jobs.onDidChange(() => void this.update()),
       services.session.onDidChange(() => void this.update()),
+      ...(comparisons ? [comparisons.onDidChange(() => void this.update())] : []),
     );
     // Jobs running before a reload show at once; the scope is read asynchronously, activation does not wait.
     void this.update();
@@ -46,7 +51,12 @@ export class JobsStatusBar implements vscode.Disposable {
 
   /** The whole item from the job list: text, tooltip, colours, visibility. */
   render(jobs: JobRecord[]): void {
-    const words = statusBarText(jobs);
+    const now = this.now();
+    const running = (this.comparisons?.running() ?? []).map((run) => {
+      const leftMs = comparisonLeftMs(run, now);
+      return { run, done: run.done, total: run.total, ...(leftMs !== undefined && { leftMs }) };
+    });
+    const words = statusBarText(jobs, running);
     if (!words) {
       this.item.hide();
       this.visible = false;
@@ -55,7 +65,11 @@ export class JobsStatusBar implements vscode.Disposable {
     this.item.text = words.text;
     this.item.backgroundColor = words.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('Hosted Reasoning: {0}. Show jobs.', words.label), role: 'button' };
-    this.item.tooltip = this.tooltip([...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isFollowed)]);
+    const comparisonLines = running.map((c) => vscode.l10n.t('{0}: {1} of {2}', comparisonRowLabel(c.run.spec), c.done, c.total));
+    this.item.tooltip = this.tooltip(
+      [...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isFollowed)],
+      comparisonLines,
+    );
     this.item.show();
     this.visible = true;
   }
@@ -66,11 +80,12 @@ export class JobsStatusBar implements vscode.Disposable {
   }
 
   /** Plain text (never rendered as markdown); names and the service's error text go through untrustedText. */
-  private tooltip(jobs: JobRecord[]): string {
+  private tooltip(jobs: JobRecord[], comparisons: string[]): string {
     const now = this.now();
     const lines = [vscode.l10n.t('Hosted Reasoning jobs'), ''];
-    for (const job of jobs.slice(0, 10)) lines.push(`• ${untrustedText(redact(`${jobTitle(job)}: ${jobDescription(job, now)}`))}`);
-    if (jobs.length > 10) lines.push(vscode.l10n.t('• … and {0} more', jobs.length - 10));
+    const all = [...jobs.map((job) => `${jobTitle(job)}: ${jobDescription(job, now)}`), ...comparisons];
+    for (const line of all.slice(0, 10)) lines.push(`• ${untrustedText(redact(line))}`);
+    if (all.length > 10) lines.push(vscode.l10n.t('• … and {0} more', all.length - 10));
     lines.push('', vscode.l10n.t('Click to show the Jobs view.'));
     return lines.join('\n');
   }
