@@ -14,9 +14,9 @@ import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
 import { compareCommand, comparisonsRoot } from './features/evaluate/compare/compareCommand';
-import { ComparisonRuns } from './features/evaluate/compare/comparisonRuns';
+import { ComparisonRuns, runningCounts } from './features/evaluate/compare/comparisonRuns';
 import { comparisonRowCommands } from './features/evaluate/compare/comparisonRowCommands';
-import { ComparisonRowSource } from './features/jobs/comparisonRows';
+import { ComparisonRowSource } from './features/evaluate/compare/comparisonRows';
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
 import { jobCommands } from './features/jobs/jobCommands';
 import { UnreadableStarts } from './jobs/unreadableStarts';
@@ -44,7 +44,7 @@ import { showServiceProfileCommand } from './features/models/showServiceProfile'
 import type { Services } from './services';
 import { showConnection } from './features/apiKey/connectionDescription';
 import { JobsView, type JobNode } from './features/jobs/jobsTree';
-import { JobsWithComparisons } from './features/jobs/jobsWithComparisons';
+import { JobsWithComparisons } from './features/evaluate/compare/jobsWithComparisons';
 import { ModelsTreeProvider } from './features/models/modelsTree';
 import { JobsStatusBar } from './features/jobs/statusBar';
 import { useTranslations } from './l10n';
@@ -110,7 +110,10 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     const comparisonRows = new ComparisonRowSource(services.comparisons, keptComparisons);
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
     const jobsRows = new JobsWithComparisons(services, jobsView, comparisonRows);
-    const statusBar = new JobsStatusBar(services, Date.now, services.comparisons);
+    const statusBar = new JobsStatusBar(services, Date.now, {
+      running: (now) => runningCounts(services.comparisons, now),
+      onDidChange: (listener) => services.comparisons.onDidChange(listener),
+    });
     const playground = new PlaygroundManager(services);
     const pickAnyModel = (title: string) => pickModel(services, models, title);
     const report = new ReportManager(services, {

@@ -11,7 +11,7 @@ import { COMMANDS, LM_TOOLS } from '../../src/contributions';
 import type { ReportPanel } from '../../src/features/evaluate/report/host/reportPanel';
 import { comparisonsRoot } from '../../src/features/evaluate/compare/compareCommand';
 import { ComparisonLog } from '../../src/features/evaluate/compare/comparisonLog';
-import type { ComparisonNode } from '../../src/features/jobs/comparisonRows';
+import type { ComparisonNode } from '../../src/features/evaluate/compare/comparisonRows';
 import { STREAM_ERROR_MARKER } from '../service/inference';
 import { waitFor } from './helpers';
 import { useRig } from './rig';

@@ -9,7 +9,11 @@ import * as path from 'node:path';
 import { ComparisonLog, type ComparisonSpec } from '../../src/features/evaluate/compare/comparisonLog';
 import { ComparisonRunningError } from '../../src/features/evaluate/compare/comparisonHold';
 import { comparisonLeftMs, ComparisonRuns, type RunChange } from '../../src/features/evaluate/compare/comparisonRuns';
-import { comparisonContextValue, comparisonRowDescription, comparisonRowState } from '../../src/features/jobs/comparisonRowText';
+import {
+  comparisonContextValue,
+  comparisonRowDescription,
+  comparisonRowState,
+} from '../../src/features/evaluate/compare/comparisonRowText';
 
 function spec(id: string, n: number): ComparisonSpec {
   return {

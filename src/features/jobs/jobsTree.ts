@@ -141,7 +141,7 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
   }
 
   private async markSeen(selection: readonly unknown[]): Promise<void> {
-    // The view's selection may hold a comparison's row too (jobsWithComparisons.ts).
+    // The view's selection may hold a comparison's row too (evaluate/compare/jobsWithComparisons.ts).
     for (const node of selection) {
       if (isJobNode(node) && node.job.unseenFailure) await this.services.jobs.update(node.scope, node.key, { unseenFailure: false });
     }

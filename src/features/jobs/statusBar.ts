@@ -9,8 +9,12 @@ import { jobDescription, jobTitle } from '../../jobs/jobFormat';
 import { isFollowed, type JobRecord } from '../../jobs/jobRecord';
 import type { Services } from '../../services';
 import { statusBarText } from './statusBarText';
-import { comparisonLeftMs, type ComparisonRuns } from '../evaluate/compare/comparisonRuns';
-import { comparisonRowLabel } from './comparisonRowText';
+
+/** The comparisons this window runs (evaluate/compare/comparisonRuns.ts), as the status bar counts them. */
+export interface RunningComparisons {
+  running(now: number): { label: string; done: number; total: number; leftMs?: number }[];
+  onDidChange(listener: () => void): { dispose: () => void };
+}
 import { untrustedText } from '../../util/untrustedText';
 
 export const STATUS_BAR_ID = 'hostedReasoning.jobs';
@@ -26,7 +30,7 @@ export class JobsStatusBar implements vscode.Disposable {
     private readonly services: Pick<Services, 'session' | 'jobs'>,
     private readonly now: () => number = Date.now,
     /** This window's comparisons: each running one counts as a job. */
-    private readonly comparisons?: ComparisonRuns,
+    private readonly comparisons?: RunningComparisons,
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
     this.item.name = vscode.l10n.t('Hosted Reasoning Jobs');
@@ -52,10 +56,7 @@ export class JobsStatusBar implements vscode.Disposable {
   /** The whole item from the job list: text, tooltip, colours, visibility. */
   render(jobs: JobRecord[]): void {
     const now = this.now();
-    const running = (this.comparisons?.running() ?? []).map((run) => {
-      const leftMs = comparisonLeftMs(run, now);
-      return { run, done: run.done, total: run.total, ...(leftMs !== undefined && { leftMs }) };
-    });
+    const running = this.comparisons?.running(now) ?? [];
     const words = statusBarText(jobs, running);
     if (!words) {
       this.item.hide();
@@ -65,7 +66,7 @@ export class JobsStatusBar implements vscode.Disposable {
     this.item.text = words.text;
     this.item.backgroundColor = words.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('Hosted Reasoning: {0}. Show jobs.', words.label), role: 'button' };
-    const comparisonLines = running.map((c) => vscode.l10n.t('{0}: {1} of {2}', comparisonRowLabel(c.run.spec), c.done, c.total));
+    const comparisonLines = running.map((c) => vscode.l10n.t('{0}: {1} of {2}', c.label, c.done, c.total));
     this.item.tooltip = this.tooltip(
       [...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isFollowed)],
       comparisonLines,

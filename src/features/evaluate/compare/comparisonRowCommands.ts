@@ -7,9 +7,9 @@
 import * as path from 'node:path';
 import { COMMANDS } from '../../../contributions';
 import type { Services } from '../../../services';
-import { isComparisonNode, type ComparisonRowSource } from '../../jobs/comparisonRows';
 import { comparisonsRoot, openResult, runAndReport } from './compareCommand';
 import { ComparisonLog } from './comparisonLog';
+import { isComparisonNode, type ComparisonRowSource } from './comparisonRows';
 
 /** The ids ComparisonLog folders are named by (compareCommand.ts): base-36 time, a dash, base-36 random. */
 const COMPARISON_ID = /^[a-z0-9]{1,16}-[a-z0-9]{0,16}$/;

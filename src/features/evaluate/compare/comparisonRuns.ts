@@ -8,6 +8,7 @@
 import { ComparisonRunningError } from './comparisonHold';
 import type { ComparisonLog, ComparisonSpec } from './comparisonLog';
 import { runComparison, type RunOptions, type RunResult } from './compareRun';
+import { comparisonRowLabel } from './comparisonRowText';
 
 export const PROGRESS_EVENT_MS = 1_000;
 
@@ -119,6 +120,14 @@ export class ComparisonRuns {
       fire(true);
     }
   }
+}
+
+/** This window's runs as the status bar counts them: what each compares, done/total and time left. */
+export function runningCounts(runs: ComparisonRuns, now: number): { label: string; done: number; total: number; leftMs?: number }[] {
+  return runs.running().map((run) => {
+    const leftMs = comparisonLeftMs(run, now);
+    return { label: comparisonRowLabel(run.spec), done: run.done, total: run.total, ...(leftMs !== undefined && { leftMs }) };
+  });
 }
 
 /** The time left of a run, in ms, at its own rate so far; undefined before it has finished one request. */

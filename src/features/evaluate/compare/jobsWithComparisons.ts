@@ -1,9 +1,9 @@
-// What the Jobs view shows: the jobs (jobsTree.ts) and the comparisons on a person's questions (comparisonRows.ts),
+// What the Jobs view shows: the jobs (features/jobs/jobsTree.ts) and the comparisons on a person's questions (comparisonRows.ts),
 // newest first by when each started. The jobs' provider stays whole and on its own (its rows, ticker, reveal and
 // selection); this one lays the comparisons' rows among them and hands each row to the builder of its kind.
 import * as vscode from 'vscode';
 import { ComparisonNode, comparisonTreeItem, isComparisonNode, type ComparisonRowSource } from './comparisonRows';
-import type { JobNode, JobsView } from './jobsTree';
+import type { JobNode, JobsView } from '../../jobs/jobsTree';
 
 export type JobsRow = JobNode | ComparisonNode;
 

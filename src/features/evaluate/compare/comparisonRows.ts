@@ -1,11 +1,11 @@
 // The comparisons' rows of the Jobs view (jobsTree.ts lists them beside the jobs): this window's runs from the
 // registry (comparisonRuns.ts), the others from their kept logs (keptComparisons.ts), with the state words of
-// comparisonRowText.ts. A row's commands (compare/comparisonRowCommands.ts) take its node, and find the comparison again by its id.
+// comparisonRowText.ts. A row's commands (comparisonRowCommands.ts) take its node, and find the comparison again by its id.
 import * as vscode from 'vscode';
-import { comparisonRunning } from '../evaluate/compare/comparisonHold';
-import { comparisonLeftMs, type ComparisonRuns } from '../evaluate/compare/comparisonRuns';
-import type { KeptComparisons } from '../evaluate/report/host/keptComparisons';
-import { untrustedText } from '../../util/untrustedText';
+import { comparisonRunning } from './comparisonHold';
+import { comparisonLeftMs, type ComparisonRuns } from './comparisonRuns';
+import type { KeptComparisons } from '../report/host/keptComparisons';
+import { untrustedText } from '../../../util/untrustedText';
 import {
   comparisonContextValue,
   comparisonRowDescription,

@@ -1,8 +1,8 @@
 // What a comparison's row in the Jobs view says, from what is known of it alone: no vscode, tested in plain mocha. A
 // comparison runs in this window (done/total, time left), runs in another (its lock is held there), or does not run:
 // cancelled here, interrupted (a reload or a crash: every finished request is kept, Resume sends the rest), or done.
-import { timeLeftText } from '../../jobs/timeLeft';
-import { l10n } from '../../l10n';
+import { timeLeftText } from '../../../jobs/timeLeft';
+import { l10n } from '../../../l10n';
 
 export type ComparisonRowState = 'running' | 'elsewhere' | 'cancelled' | 'interrupted' | 'done';
 
