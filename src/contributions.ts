@@ -33,6 +33,11 @@ export const COMMANDS = {
   chooseHowToReadAnswer: 'hostedReasoning.chooseHowToReadAnswer',
   chooseHowToReadDownload: 'hostedReasoning.chooseHowToReadDownload',
   compareOnQuestions: 'hostedReasoning.compareOnQuestions',
+  cancelComparison: 'hostedReasoning.cancelComparison',
+  resumeComparison: 'hostedReasoning.resumeComparison',
+  retryFailedComparison: 'hostedReasoning.retryFailedComparison',
+  openComparisonResult: 'hostedReasoning.openComparisonResult',
+  removeComparison: 'hostedReasoning.removeComparison',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

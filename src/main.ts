@@ -14,6 +14,9 @@ import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
 import { compareCommand, comparisonsRoot } from './features/evaluate/compare/compareCommand';
+import { ComparisonRuns, runningCounts } from './features/evaluate/compare/comparisonRuns';
+import { comparisonRowCommands } from './features/evaluate/compare/comparisonRowCommands';
+import { ComparisonRowSource } from './features/evaluate/compare/comparisonRows';
 import { finetuneCommand, finetuneWithoutWizard, type FinetuneProgrammaticArgs } from './features/finetune/finetuneCommand';
 import { jobCommands } from './features/jobs/jobCommands';
 import { UnreadableStarts } from './jobs/unreadableStarts';
@@ -41,6 +44,7 @@ import { showServiceProfileCommand } from './features/models/showServiceProfile'
 import type { Services } from './services';
 import { showConnection } from './features/apiKey/connectionDescription';
 import { JobsView, type JobNode } from './features/jobs/jobsTree';
+import { JobsWithComparisons } from './features/evaluate/compare/jobsWithComparisons';
 import { ModelsTreeProvider } from './features/models/modelsTree';
 import { JobsStatusBar } from './features/jobs/statusBar';
 import { useTranslations } from './l10n';
@@ -86,21 +90,39 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     const knownModels = new KnownModelNames(context.globalState, (message) => log.warn(message));
     owned.push(log, keys, profiles, session, jobs, local);
     const starting = new StartingJobs(path.join(context.globalStorageUri.fsPath, 'starting-jobs'), (message) => log.warn(message));
-    const services: Services = { context, log, session, jobs, local, profiles, knownModels, starts: new UnreadableStarts(), starting };
+    const services: Services = {
+      context,
+      log,
+      session,
+      jobs,
+      local,
+      profiles,
+      knownModels,
+      starts: new UnreadableStarts(),
+      starting,
+      comparisons: new ComparisonRuns(),
+    };
     const models = new ModelsTreeProvider(services);
     // The poller looks for a running finetune's model in the list the Models view fetches, not in one of its own.
     const poller = new EditorJobPoller(services, (opts) => models.latest(opts));
     const notifier = new JobNotifier(poller, log, () => services.local.runtime.available());
+    const keptComparisons = new KeptComparisons(comparisonsRoot(services));
+    const comparisonRows = new ComparisonRowSource(services.comparisons, keptComparisons);
     const jobsView = new JobsView(services, shell.jobsView as vscode.TreeView<JobNode>);
-    const statusBar = new JobsStatusBar(services);
+    const jobsRows = new JobsWithComparisons(services, jobsView, comparisonRows);
+    const statusBar = new JobsStatusBar(services, Date.now, {
+      running: (now) => runningCounts(services.comparisons, now),
+      onDidChange: (listener) => services.comparisons.onDidChange(listener),
+    });
     const playground = new PlaygroundManager(services);
     const pickAnyModel = (title: string) => pickModel(services, models, title);
-    const keptComparisons = new KeptComparisons(comparisonsRoot(services));
     const report = new ReportManager(services, {
       startEvaluation: (modelName, datasetName) => startEvaluation(services, modelName, datasetName, { revealJobs: false }),
       pickModel: pickAnyModel,
       listedBase: (modelName) => models.models?.find((m) => m.name === modelName)?.baseModel,
       questionComparisons: (modelName, scope) => keptComparisons.forModel(modelName, scope),
+      onDidChangeComparisons: (listener) =>
+        new vscode.Disposable(services.comparisons.onDidChange(({ run }) => listener(run.spec.models)).dispose),
     });
     const chatModels = new ChatModelProvider(services, models, () => shell.announceChatModels());
     const chatReasonings = new ChatReasoningStore();
@@ -113,7 +135,9 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       chatModels,
       poller,
       notifier,
+      comparisonRows,
       jobsView,
+      jobsRows,
       statusBar,
       playground,
       report,
@@ -132,6 +156,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...modelCommands(services, models),
       ...evaluateCommand(services, models),
       ...compareCommand(services, models),
+      ...comparisonRowCommands(services, comparisonRows),
       ...downloadCommand(services, models),
       ...finetuneCommand(services),
       ...jobCommands(services, { poller, view: jobsView }),
@@ -151,7 +176,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));
     shell.connectModels(models);
-    shell.connectJobs(jobsView);
+    shell.connectJobs(jobsRows);
 
     void poller.start();
     void session.updateContext();
@@ -167,6 +192,8 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       modelsView: shell.modelsView,
       poller,
       jobsView,
+      /** What the Jobs view shows: the jobs' rows and the comparisons'. */
+      jobsRows,
       statusBar,
       playground,
       report,

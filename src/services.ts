@@ -8,6 +8,7 @@ import type { Log } from './log';
 import type { Session } from './connection/session';
 import type { ServiceProfiles } from './connection/serviceProfiles';
 import type { KnownModelNames } from './connection/knownModelNames';
+import type { ComparisonRuns } from './features/evaluate/compare/comparisonRuns';
 
 export interface Services {
   context: vscode.ExtensionContext;
@@ -24,6 +25,8 @@ export interface Services {
   starts: UnreadableStarts;
   /** The starts of paid jobs under way, held one per service, key and model in every window (startingJobs.ts). */
   starting: StartingJobs;
+  /** The comparisons on a person's questions this window runs now (the Jobs view and the status bar list them). */
+  comparisons: ComparisonRuns;
 }
 
 /** View ids, as contributed in package.json. */

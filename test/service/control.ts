@@ -74,6 +74,12 @@ export function parseConfigurePatch(o: Record<string, unknown>): Partial<Emulato
       case 'answerDelayMs':
         patch[k] = num(v, k);
         break;
+      case 'holdInferenceAfter':
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < -1) {
+          throw new BadInput('holdInferenceAfter must be an integer, -1 or more');
+        }
+        patch.holdInferenceAfter = v;
+        break;
       case 'reasoning':
         if (!REASONING_FORMS.includes(v as ReasoningForm)) {
           throw new BadInput(`reasoning must be one of ${REASONING_FORMS.join(', ')}`);

@@ -56,6 +56,7 @@ const DEFAULTS = {
   renameTunedModels: false,
   evaluationDurationMs: 800,
   holdEvaluations: false,
+  holdInferenceAfter: -1,
   answerShapes: {},
   shape: 'default',
   artifactBytes: 2 * 1024 * 1024,

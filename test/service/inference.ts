@@ -490,6 +490,25 @@ async function streamAnswer(
   }
 }
 
+/** How often a held inference request looks whether it is let go (holdInferenceAfter). */
+const HOLD_CHECK_MS = 20;
+
+/**
+ * Whether this request is answered now: counts holdInferenceAfter down, or waits while it is 0 (see its note in
+ * types.ts). False when the client went away meanwhile.
+ */
+async function inferenceTurn(state: State, res: ServerResponse): Promise<boolean> {
+  // A held request let go by a new count takes a turn of it, as a new request does: n more means n more.
+  for (;;) {
+    if (state.options.holdInferenceAfter < 0 || state.closed) return true;
+    if (state.options.holdInferenceAfter > 0) {
+      state.options.holdInferenceAfter--;
+      return true;
+    }
+    if (!(await sleepUnlessClosed(res, HOLD_CHECK_MS))) return false;
+  }
+}
+
 export async function handleInference(state: State, key: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJsonObject(req, res);
   if (!body.ok) {
@@ -506,6 +525,7 @@ export async function handleInference(state: State, key: string, req: IncomingMe
     sendDetail(res, 404, `Model '${request.modelName}' is not available for this API key`);
     return;
   }
+  if (!(await inferenceTurn(state, res))) return;
   const answer = state.options.responseText ?? composeAnswer(request);
   const form = state.options.reasoning;
   const reasoning = form === 'none' ? '' : (state.options.reasoningText ?? composeReasoning(request));

@@ -135,6 +135,12 @@ export interface EmulatorOptions {
    */
   holdEvaluations?: boolean;
   /**
+   * When 0 or more: that many more inference requests are answered (each one answered counts it down), then every later
+   * one waits, sending nothing, until this is set to -1 again or its client goes away (a test that must see a run of
+   * many requests part done for as long as it needs, however slow the machine). Default -1: no hold.
+   */
+  holdInferenceAfter?: number;
+  /**
    * How job answers are shaped (the spec shows none): a start's job id at top level (`flat`, default), nested two
    * levels down (`nested`), or only in the Location header of a 202 with an empty body (`location`); a finetune's
    * progress as a percentage (`percent`, default) or as counts of questions done of total (`counts`).

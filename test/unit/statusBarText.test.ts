@@ -48,4 +48,22 @@ describe('jobs status bar text', () => {
     assert.equal(statusBarText([{ ...failed, unseenFailure: false }]), undefined);
     assert.equal(statusBarText([job({ state: 'completed' })]), undefined);
   });
+
+  it('a running comparison counts as a job: its share done among the progress, and the longest time left said', () => {
+    assert.deepEqual(statusBarText([], [{ done: 6, total: 40, leftMs: 5 * 60_000 }]), {
+      text: '$(sync~spin) 1 job · 15% · about 5 min left',
+      label: '1 job running, at 15%, about 5 min left',
+      warn: false,
+    });
+    const words = statusBarText(
+      [job({ progress: 80 })],
+      [
+        { done: 30, total: 40, leftMs: 30_000 },
+        { done: 1, total: 2, leftMs: 3 * 60_000 },
+      ],
+    );
+    assert.equal(words?.text, '$(sync~spin) 3 jobs · 50% · about 3 min left');
+    // Before its first request ends, a comparison has no rate: no time left is said.
+    assert.equal(statusBarText([], [{ done: 0, total: 40 }])?.text, '$(sync~spin) 1 job · 0%');
+  });
 });

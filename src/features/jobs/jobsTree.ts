@@ -140,9 +140,10 @@ export class JobsView implements vscode.TreeDataProvider<JobNode>, vscode.Dispos
     }
   }
 
-  private async markSeen(selection: readonly JobNode[]): Promise<void> {
+  private async markSeen(selection: readonly unknown[]): Promise<void> {
+    // The view's selection may hold a comparison's row too (evaluate/compare/jobsWithComparisons.ts).
     for (const node of selection) {
-      if (node.job.unseenFailure) await this.services.jobs.update(node.scope, node.key, { unseenFailure: false });
+      if (isJobNode(node) && node.job.unseenFailure) await this.services.jobs.update(node.scope, node.key, { unseenFailure: false });
     }
   }
 

@@ -9,6 +9,12 @@ import { jobDescription, jobTitle } from '../../jobs/jobFormat';
 import { isFollowed, type JobRecord } from '../../jobs/jobRecord';
 import type { Services } from '../../services';
 import { statusBarText } from './statusBarText';
+
+/** The comparisons this window runs (evaluate/compare/comparisonRuns.ts), as the status bar counts them. */
+export interface RunningComparisons {
+  running(now: number): { label: string; done: number; total: number; leftMs?: number }[];
+  onDidChange(listener: () => void): { dispose: () => void };
+}
 import { untrustedText } from '../../util/untrustedText';
 
 export const STATUS_BAR_ID = 'hostedReasoning.jobs';
@@ -23,6 +29,8 @@ export class JobsStatusBar implements vscode.Disposable {
   constructor(
     private readonly services: Pick<Services, 'session' | 'jobs'>,
     private readonly now: () => number = Date.now,
+    /** This window's comparisons: each running one counts as a job. */
+    private readonly comparisons?: RunningComparisons,
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 10);
     this.item.name = vscode.l10n.t('Hosted Reasoning Jobs');
@@ -31,6 +39,7 @@ export class JobsStatusBar implements vscode.Disposable {
       this.item,
       services.jobs.onDidChange(() => void this.update()),
       services.session.onDidChange(() => void this.update()),
+      ...(comparisons ? [comparisons.onDidChange(() => void this.update())] : []),
     );
     // Jobs running before a reload show at once; the scope is read asynchronously, activation does not wait.
     void this.update();
@@ -46,7 +55,9 @@ export class JobsStatusBar implements vscode.Disposable {
 
   /** The whole item from the job list: text, tooltip, colours, visibility. */
   render(jobs: JobRecord[]): void {
-    const words = statusBarText(jobs);
+    const now = this.now();
+    const running = this.comparisons?.running(now) ?? [];
+    const words = statusBarText(jobs, running);
     if (!words) {
       this.item.hide();
       this.visible = false;
@@ -55,7 +66,11 @@ export class JobsStatusBar implements vscode.Disposable {
     this.item.text = words.text;
     this.item.backgroundColor = words.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('Hosted Reasoning: {0}. Show jobs.', words.label), role: 'button' };
-    this.item.tooltip = this.tooltip([...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isFollowed)]);
+    const comparisonLines = running.map((c) => vscode.l10n.t('{0}: {1} of {2}', c.label, c.done, c.total));
+    this.item.tooltip = this.tooltip(
+      [...jobs.filter((j) => j.state === 'failed' && j.unseenFailure), ...jobs.filter(isFollowed)],
+      comparisonLines,
+    );
     this.item.show();
     this.visible = true;
   }
@@ -66,11 +81,12 @@ export class JobsStatusBar implements vscode.Disposable {
   }
 
   /** Plain text (never rendered as markdown); names and the service's error text go through untrustedText. */
-  private tooltip(jobs: JobRecord[]): string {
+  private tooltip(jobs: JobRecord[], comparisons: string[]): string {
     const now = this.now();
     const lines = [vscode.l10n.t('Hosted Reasoning jobs'), ''];
-    for (const job of jobs.slice(0, 10)) lines.push(`• ${untrustedText(redact(`${jobTitle(job)}: ${jobDescription(job, now)}`))}`);
-    if (jobs.length > 10) lines.push(vscode.l10n.t('• … and {0} more', jobs.length - 10));
+    const all = [...jobs.map((job) => `${jobTitle(job)}: ${jobDescription(job, now)}`), ...comparisons];
+    for (const line of all.slice(0, 10)) lines.push(`• ${untrustedText(redact(line))}`);
+    if (all.length > 10) lines.push(vscode.l10n.t('• … and {0} more', all.length - 10));
     lines.push('', vscode.l10n.t('Click to show the Jobs view.'));
     return lines.join('\n');
   }

@@ -9,7 +9,6 @@ import type { Services } from '../../services';
 import { markdownLiteral } from '../../util/untrustedText';
 import { comparisonsRoot, compareConcurrency, requestCountWords } from '../evaluate/compare/compareCommand';
 import { ComparisonLog, type ComparisonSpec, type Scoring } from '../evaluate/compare/comparisonLog';
-import { runComparison } from '../evaluate/compare/compareRun';
 import { summarize } from '../evaluate/compare/compareSummary';
 import { DEFAULT_JUDGE_PROMPT, DEFAULT_PAIRWISE_PROMPT } from '../evaluate/compare/judging';
 import type { QuestionSet } from '../evaluate/compare/questionSet';
@@ -122,8 +121,8 @@ export function compareModelsTool(services: Services): vscode.LanguageModelTool<
         const cancel = abortOn(token);
         let result;
         try {
-          result = await runComparison({
-            log,
+          // A run of this window's registry: the Jobs view and the status bar show it while it runs.
+          result = await services.comparisons.run(log, {
             concurrency: compareConcurrency(),
             signal: cancel.signal,
             infer: (r, signal) => collectInference(client.infer({ ...r, ...spec.knobs, stream: false }, { signal })),

@@ -17,8 +17,10 @@ import type { ModelsTreeProvider } from '../../models/modelsTree';
 import type { ReportPanel } from '../report/host/reportPanel';
 import { ComparisonLog, type ComparisonSpec, type Scoring } from './comparisonLog';
 import { comparisonRunning, ComparisonRunningError } from './comparisonHold';
+import { comparisonLeftMs } from './comparisonRuns';
+import { timeLeftText } from '../../../jobs/timeLeft';
 import { comparisonCsv, comparisonJsonl, comparisonMarkdown } from './compareExport';
-import { requestCounts, runComparison, DEFAULT_COMPARE_CONCURRENCY, type RunResult } from './compareRun';
+import { requestCounts, DEFAULT_COMPARE_CONCURRENCY, type RunResult } from './compareRun';
 import { summarize, type ComparisonSummary } from './compareSummary';
 import { DEFAULT_JUDGE_PROMPT, DEFAULT_PAIRWISE_PROMPT } from './judging';
 import { checkQuestionSetSize, parseQuestionSet, questionSetFormat, QuestionSetError, type QuestionSet } from './questionSet';
@@ -282,28 +284,25 @@ function runWithProgress(services: Services, log: ComparisonLog, retryFailed: bo
     async (progress, token) => {
       const stop = new AbortController();
       const cancel = token.onCancellationRequested(() => stop.abort());
-      const startedAt = Date.now();
-      let firstDone: number | undefined;
       let shown = 0;
       try {
-        return await runComparison({
-          log,
+        // A run of this window's registry: the Jobs view and the status bar show it, and a row's Cancel stops it too.
+        return await services.comparisons.run(log, {
           concurrency: compareConcurrency(),
           signal: stop.signal,
           retryFailed,
           warn: (m) => services.log.warn(m),
           infer: (r, signal) => collectInference(client.infer({ ...r, ...knobs, stream: false }, { signal })),
           onProgress: (done, total) => {
-            firstDone ??= done;
             const share = total ? (done / total) * 100 : 100;
-            const rate = (done - firstDone) / Math.max(1, Date.now() - startedAt);
-            const left = rate > 0 ? Math.ceil((total - done) / rate / 60_000) : undefined;
+            const run = services.comparisons.get(log.dir);
+            const leftMs = run && comparisonLeftMs(run, Date.now());
             progress.report({
               increment: share - shown,
               message:
-                left === undefined
+                leftMs === undefined
                   ? vscode.l10n.t('{0} of {1}', done, total)
-                  : vscode.l10n.t('{0} of {1}, about {2} min left', done, total, left),
+                  : vscode.l10n.t('{0} of {1}, {2}', done, total, timeLeftText({ lowMs: leftMs, highMs: leftMs })),
             });
             shown = share;
           },
@@ -335,7 +334,7 @@ async function sayResult(services: Services, log: ComparisonLog, summary: Compar
 }
 
 /** The evaluation report of the comparison's first model, which shows the comparisons that name it. */
-async function openResult(log: ComparisonLog): Promise<void> {
+export async function openResult(log: ComparisonLog): Promise<void> {
   const panel = await vscode.commands.executeCommand<ReportPanel | undefined>(COMMANDS.openEvaluationReport, log.spec.models[0]);
   // A report already open shows the comparison once it renders again.
   await panel?.render();

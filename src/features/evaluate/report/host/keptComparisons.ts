@@ -5,17 +5,37 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ComparisonLog } from '../../compare/comparisonLog';
+import { requestCounts } from '../../compare/compareRun';
 import { summarize } from '../../compare/compareSummary';
 import { REPORT_LIMITS, type ReportQuestionComparison } from '../protocol';
 import { questionComparisonView } from './questionComparisonView';
 
 interface Kept {
   specStamp: string;
+  id: string;
+  setName: string;
   models: readonly string[];
   createdAt: number;
+  /** Requests in all (answers and the judge's). */
+  requests: number;
   scope?: string;
   logStamp?: string;
   view?: ReportQuestionComparison;
+}
+
+/** A marker in a comparison's folder: removed from the Jobs view (a file, so every window leaves it out). */
+const REMOVED_FROM_JOBS = 'removed-from-jobs';
+
+/** A kept comparison as the Jobs view lists it. */
+export interface KeptProgress {
+  dir: string;
+  id: string;
+  setName: string;
+  models: readonly string[];
+  createdAt: number;
+  requests: number;
+  missing: number;
+  failed: number;
 }
 
 export class KeptComparisons {
@@ -36,6 +56,27 @@ export class KeptComparisons {
     return named.flatMap(([dir, k]) => this.viewOf(dir, k) ?? []);
   }
 
+  /**
+   * The comparisons the Jobs view lists (those of `scope`, or kept before the scope was, and not removed from it), newest
+   * first, with how far each went; `running` (this window's runs) are counted by their run, not read again.
+   */
+  listed(scope: string | undefined, running: (dir: string) => boolean): KeptProgress[] {
+    return this.refresh()
+      .filter(([dir, k]) => (k.scope === undefined || k.scope === scope) && !fs.existsSync(path.join(dir, REMOVED_FROM_JOBS)))
+      .sort(([, a], [, b]) => b.createdAt - a.createdAt)
+      .flatMap(([dir, k]) => {
+        const brief = { dir, id: k.id, setName: k.setName, models: k.models, createdAt: k.createdAt, requests: k.requests };
+        if (running(dir)) return [{ ...brief, missing: 0, failed: 0 }];
+        const view = this.viewOf(dir, k);
+        return view ? [{ ...brief, missing: view.missing, failed: view.failed }] : [];
+      });
+  }
+
+  /** Leaves the comparison out of the Jobs view; its result stays kept, and in the report. */
+  removeFromJobs(dir: string): void {
+    fs.writeFileSync(path.join(dir, REMOVED_FROM_JOBS), '');
+  }
+
   /** Every kept comparison's folder with what is known of it; a folder gone (cleared) is forgotten. */
   private refresh(): [string, Kept][] {
     let names: string[];
@@ -54,10 +95,14 @@ export class KeptComparisons {
       if (k?.specStamp !== specStamp) {
         const log = ComparisonLog.open(dir);
         if (!log) continue;
+        const { answers, judge } = requestCounts(log.spec);
         k = {
           specStamp,
+          id: log.spec.id,
+          setName: log.spec.setName,
           models: log.spec.models,
           createdAt: log.spec.createdAt,
+          requests: answers + judge,
           ...(typeof log.spec.scope === 'string' && { scope: log.spec.scope }),
         };
         this.kept.set(dir, k);

@@ -32,6 +32,11 @@ export interface ReportDeps {
   listedBase(modelName: string): string | undefined;
   /** The comparisons on the person's own questions that name the model (keptComparisons.ts); none when not given. */
   questionComparisons?(modelName: string, scope: string | undefined): ReportQuestionComparison[];
+  /**
+   * Heard while a comparison of this window runs (its models named): at its start and end, and as its requests end at
+   * most once a second (comparisonRuns.ts), so an open report shows the comparison filling in.
+   */
+  onDidChangeComparisons?(listener: (models: readonly string[]) => void): vscode.Disposable;
 }
 
 export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
@@ -59,6 +64,9 @@ export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
       // Jobs started from here (or anywhere) fill the report in as they finish.
       services.jobs.onDidChange(() => this.render()),
       services.session.onDidChange(() => this.render()),
+      ...(deps.onDidChangeComparisons
+        ? [deps.onDidChangeComparisons((models) => void (models.includes(this.modelName) && this.render()))]
+        : []),
     );
   }
 
