@@ -8,6 +8,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LM_TOOLS } from '../../src/contributions';
 import { writePdf } from '../service/fixtures';
 import { startForwardProxy } from '../service/forwardProxy';
 import { clientFor, KEY, until, useEmulator } from './helpers';
@@ -330,10 +333,25 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     }
   });
 
-  it('mcp: the MCP server command answers', async () => {
-    const result = await cli(['mcp']);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /not available yet/);
+  it("mcp: serves the extension's tools over stdio to the SDK's own client, with this command line's key and URL", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: env() as Record<string, string>,
+      cwd: work,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), Object.values(LM_TOOLS).sort());
+      const listed = await client.callTool({ name: LM_TOOLS.listModels, arguments: {} });
+      const text = (listed.content as { text: string }[])[0]!.text;
+      assert.ok(text.includes(BASE), text);
+    } finally {
+      await client.close();
+    }
   });
 });
 

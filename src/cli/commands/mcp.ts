@@ -1,10 +1,19 @@
 // `mcp [--download-folder <folder>]`: the extension's tools over MCP (stdio), served by src/mcp/server.ts with this
-// command line's client, scope and state folder (createClientFromEnvironment). Until that server is part of this
-// build, the command says so and fails as bad input; the wiring is one call:
-//   (await import('../../mcp/server.js')).runMcpServer({ client, stdin, stdout, stateDir, scope, downloadFolder, log })
+// command line's client, scope and state folder (createClientFromEnvironment). The server and its SDK load only here,
+// so `models --json` and the other commands do not pay for them at start (bench figure 14).
+import * as path from 'node:path';
 import type { CommandContext } from '../context';
-import { CliError } from '../exitCodes';
 
-export async function mcpCommand(_ctx: CommandContext, _options: { downloadFolder?: string }): Promise<number> {
-  throw new CliError('hosted-reasoning mcp is not available yet in this build.');
+export async function mcpCommand(ctx: CommandContext, options: { downloadFolder?: string }): Promise<number> {
+  const { runMcpServer } = await import('../../mcp/server.js');
+  await runMcpServer({
+    client: ctx.connection.client,
+    stdin: ctx.io.stdin,
+    stdout: ctx.io.stdout,
+    stateDir: path.dirname(ctx.connection.state.file),
+    scope: ctx.connection.scope,
+    ...(options.downloadFolder !== undefined && { downloadFolder: path.resolve(ctx.io.cwd, options.downloadFolder) }),
+    log: (line) => ctx.out.note(line),
+  });
+  return 0;
 }
