@@ -3,7 +3,9 @@
 // without tool calling (ours), and a participant runs only with a model picked: VS Code answered "Language model
 // unavailable" before @hosted saw the request. The run's user settings turn Agent mode off (`chat.agent.enabled`,
 // what the README tells a person without Copilot), so Chat is in Ask mode with our model picked. A prompt that does not
-// mention the participant would go to the built-in Copilot agent and open a modal sign-in: this step never sends one.
+// mention the participant would go to the built-in Copilot agent and open a modal sign-in: the step opens Chat as the
+// demo and every other place in the extension does, with *Ask in Chat*, whose input already holds `@hosted `, and types
+// a plain question after it, as a newcomer would.
 import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import type { Emulator } from '../service/emulator';
@@ -26,16 +28,22 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
   const participant: Step = {
     number: 15,
     id: 'chat-participant',
-    title: 'opens the Chat view, asks @hosted a question: the streamed answer shows there, its reasoning folded to a line that opens it',
+    title:
+      'opens the Chat view with Ask in Chat (the input holds @hosted), types a plain question: the streamed answer shows there, its reasoning folded to a line that opens it',
     needs: ['api-key'],
     async run({ shot, note }) {
       // The service reasons first (its own event, long enough to be seen), then answers with the known text.
       emu.configure({ responseText: CHAT_ANSWER, reasoning: 'event', thinkMs: 1_500 });
       const asked = emu.received.length;
-      await wb.runCommand('Chat: Open Chat');
+      const openChat = () => wb.runCommand('Hosted Reasoning: Ask in Chat');
+      await openChat();
       const chat = page.locator('.interactive-session').first();
       const input = chat.locator('.interactive-input-part .monaco-editor').first();
       await input.waitFor();
+      // The mention is there before anything is typed: a plain question after it reaches @hosted, not Copilot.
+      await eventually('the Chat input to hold “@hosted ”', async () =>
+        (await input.innerText()).replace(/\s+/g, ' ').trim() === '@hosted' ? true : undefined,
+      );
       // Ask mode, one of our models picked: what makes a participant's request possible without Copilot.
       await chat.locator('.chat-mode-picker-item').getByText('Ask', { exact: true }).waitFor();
       // The picked model is one of the Models view's rows (the story's tuned models by now, or a base model).
@@ -50,7 +58,7 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
         },
       );
       note(`the Chat view's model picker shows ${picked}`);
-      await askHosted(wb, chat, QUESTION, () => shot('typed'));
+      await askHosted(wb, chat, QUESTION, () => shot('typed'), openChat);
       const response = chat.locator('.interactive-response').last();
       await response.getByText(new RegExp(escapeRegExp(CHAT_ANSWER))).waitFor({ timeout: 30_000 });
       // The reasoning is one line, before the answer, with a link that opens it; its text is not in the response.
@@ -100,13 +108,16 @@ export function chatSteps({ workbench: wb, emu }: ChatEnvironment): Step[] {
  * Types `@hosted <question>` into the Chat view's input and sends it; `typed` runs once the input holds the prompt.
  * Escape closes a suggestion list the mention opened (it may open late), so Enter sends rather than accepts one: Enter
  * waits until the input holds the whole prompt and no list is open. Keys typed before the input had the caret are lost:
- * the prompt is typed again, from an empty input, until the input holds it.
+ * the prompt is typed again, from an empty input, until the input holds it. With `openChat` (Ask in Chat, which leaves
+ * `@hosted ` in the input), only the question is typed, after the mention; an input that holds anything else is opened
+ * again that way rather than cleared.
  */
 export async function askHosted(
   wb: Workbench,
   chat: Locator,
   question: string,
   typed: () => Promise<unknown> = async () => undefined,
+  openChat?: () => Promise<void>,
 ): Promise<void> {
   const page = wb.page;
   const input = chat.locator('.interactive-input-part .monaco-editor').first();
@@ -129,6 +140,15 @@ export async function askHosted(
         () => focused.isVisible(),
         { retryAfterMs: 2_000 },
       );
+      if (openChat) {
+        if ((await input.innerText()).replace(/\s+/g, ' ').trim() !== '@hosted') {
+          await openChat();
+          return;
+        }
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type(question);
+        return;
+      }
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Delete');
       // The mention first: the participant, not the built-in agent, gets the prompt.

@@ -303,6 +303,23 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
           await inView('the answer', pg.output, ANSWER_START_PX),
         ];
         note(`without scrolling, in the webview up to ${Math.round(right)},${Math.round(bottom)}: ${places.join('; ')}`);
+        // The model's select shows the whole name picked: beside its label, the side column once left it "oss-reasor".
+        const fit = await pg.byTestId('model-select').evaluate((el) => {
+          const select = el as HTMLSelectElement;
+          const style = getComputedStyle(select);
+          const context = document.createElement('canvas').getContext('2d');
+          if (context) context.font = style.font;
+          const name = select.selectedOptions[0]?.text ?? '';
+          // The drop-down arrow takes about 20 px inside the box, with the padding and borders.
+          const chrome = ['paddingLeft', 'paddingRight', 'borderLeftWidth', 'borderRightWidth'] as const;
+          const needs = (context?.measureText(name).width ?? Infinity) + 20 + chrome.reduce((sum, p) => sum + parseFloat(style[p]), 0);
+          return { name, needs: Math.ceil(needs), width: Math.floor(select.getBoundingClientRect().width) };
+        });
+        assert.ok(
+          fit.name && fit.needs <= fit.width,
+          `the model select shows ${fit.name} whole (${fit.needs} px needed, ${fit.width} px wide)`,
+        );
+        note(`the model select shows ${fit.name} whole (${fit.needs} px needed, ${fit.width} px wide)`);
         await shot('answer-first');
         // The person unfolds the reasoning to read how the model got there (README's picture of the playground).
         // A click on the summary toggles the section: it is clicked again only while the section stays folded.

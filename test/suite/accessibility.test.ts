@@ -271,6 +271,20 @@ describe(`accessibility: the playground and the report in High Contrast (axe-cor
     }
   });
 
+  it('the report has one primary button, Add a model…; its exports look secondary', async () => {
+    await openReport();
+    for (const theme of [THEMES.darkModern, THEMES.lightModern]) {
+      await useTheme(report, 'export-csv', theme);
+      const background = async (testId: string) => (await report.paint(testId)).elements[0]?.background ?? '';
+      const primary = await background('add-model');
+      assert.ok((parseColour(primary)?.a ?? 0) > 0, `Add a model… in ${theme.name} has no background of its own: ${primary}`);
+      for (const exported of ['export-markdown', 'export-csv']) {
+        const secondary = await background(exported);
+        assert.notEqual(secondary, primary, `${exported} in ${theme.name} looks as primary as Add a model… (${primary})`);
+      }
+    }
+  });
+
   it('keyboard: Run pressed with Space hands the focus to Stop, Stop back to Run; the end of a run is said with how the answer begins', async () => {
     await openPlayground();
     await waitFor('the model list', async () => ((await playground.read())['model-select']?.[0]?.value === BASE ? true : undefined), {

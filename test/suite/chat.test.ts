@@ -31,20 +31,20 @@ const MODEL = 'oss-reasoner-8b';
 const INFER_PATH = '/cr/provider_predict_platform_base_oss';
 
 /** The emulator's request for `prompt` with the chat settings' defaults (the playground's). */
-function request(prompt: string, knobs: { sequentialBudget?: number; parallelBudget?: number } = {}) {
+function request(prompt: string, knobs: { sequentialBudget?: number; parallelBudget?: number; useRag?: boolean } = {}) {
   return {
     prompt,
     queryOnly: prompt,
     modelName: MODEL,
     stream: true,
-    useRag: false,
+    useRag: knobs.useRag ?? false,
     sequentialBudget: knobs.sequentialBudget ?? 8,
     parallelBudget: knobs.parallelBudget ?? 1,
     temperature: 0.7,
   };
 }
 
-function answer(prompt: string, knobs: { sequentialBudget?: number; parallelBudget?: number } = {}): string {
+function answer(prompt: string, knobs: { sequentialBudget?: number; parallelBudget?: number; useRag?: boolean } = {}): string {
   return composeAnswer(request(prompt, knobs));
 }
 
@@ -175,6 +175,28 @@ describe(`models in vscode.lm ${EVERY_HOST_TAG}`, () => {
     const response = await (await model()).sendRequest(messages, { modelOptions: { sequentialBudget: 3, parallelBudget: 2 } });
     const prompt = 'User: What is a cache?\n\nAssistant: A fast copy.\n\nUser: And its cost?';
     assert.equal((await textOf(response)).join(''), answer(prompt, { sequentialBudget: 3, parallelBudget: 2 }));
+  });
+
+  it('budgets and RAG picked in the model picker (the request’s model configuration) go before the settings, where VS Code has it', async () => {
+    await rig.useKey('demo-key');
+    const m = await model();
+    const prompt = 'How deep do you go?';
+    const ask = async (options: object) =>
+      (await textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], options))).join('');
+    // Nothing picked: VS Code 1.139 sends each knob's default, "as in Settings", which leaves the settings' values.
+    assert.equal(await ask({}), answer(prompt));
+    // What the person picks in the model's menu VS Code sends as the request's configuration (a caller may add to it).
+    const picked = await ask({ configuration: { sequentialBudget: 32, useRag: true } });
+    // The caller's own model options go before the picker's.
+    const overridden = await ask({ configuration: { sequentialBudget: 32, useRag: true }, modelOptions: { sequentialBudget: 2 } });
+    if (vscode.version.startsWith('1.104.')) {
+      // No model configuration there: the settings alone, and the models work as before.
+      assert.equal(picked, answer(prompt));
+      assert.equal(overridden, answer(prompt, { sequentialBudget: 2 }));
+    } else {
+      assert.equal(picked, answer(prompt, { sequentialBudget: 32, useRag: true }));
+      assert.equal(overridden, answer(prompt, { sequentialBudget: 2, useRag: true }));
+    }
   });
 
   it('the service’s refusal arrives as a LanguageModelError in its own words', async () => {
@@ -388,6 +410,7 @@ function chatRequest(
     references?: vscode.ChatPromptReference[];
     toolReferences?: vscode.ChatLanguageModelToolReference[];
     model?: vscode.LanguageModelChat;
+    modelConfiguration?: Record<string, unknown>;
   } = {},
 ): vscode.ChatRequest {
   return {
@@ -397,6 +420,7 @@ function chatRequest(
     toolReferences: options.toolReferences ?? [],
     toolInvocationToken: undefined,
     model: options.model ?? ({ vendor: 'someone-else', id: 'their-model' } as vscode.LanguageModelChat),
+    modelConfiguration: options.modelConfiguration,
   } as unknown as vscode.ChatRequest;
 }
 
@@ -423,6 +447,23 @@ describe(`the @hosted chat participant ${EVERY_HOST_TAG}`, () => {
       r.buttons().map((b) => [b.command, b.arguments]),
       [[COMMANDS.openPlayground, [MODEL]]],
     );
+  });
+
+  it('asks with the budgets and RAG picked for our model in the model picker; unpicked, or another vendor’s, the settings', async () => {
+    await rig.useKey('demo-key');
+    const prompt = 'How far do you think?';
+    const unpicked = { sequentialBudget: 'settings', parallelBudget: 'settings', useRag: 'settings' };
+    // (RAG's sources are escaped in the participant's markdown: the budgets are what the answer shows plainly.)
+    const picked = { ...unpicked, sequentialBudget: 16, parallelBudget: 4 };
+    const asked = async (options: Parameters<typeof chatRequest>[1]) => (await participant(chatRequest(prompt, options))).markdown();
+    assert.equal(
+      await asked({ model: await model(), modelConfiguration: picked }),
+      `${answer(prompt, { sequentialBudget: 16, parallelBudget: 4 })}\n`,
+    );
+    assert.equal(await asked({ model: await model(), modelConfiguration: unpicked }), `${answer(prompt)}\n`);
+    // Another vendor's model: its configuration is not ours, and our first base model answers with the settings.
+    const theirs = await asked({ modelConfiguration: { parallelBudget: 4 } });
+    assert.equal(theirs, `${composeAnswer({ ...request(prompt), modelName: 'oss-reasoner-70b' })}\n`);
   });
 
   it('folds reasoning to one line before the answer, whose link opens it as plain text; the answer alone as markdown', async () => {

@@ -5,9 +5,11 @@ import {
   boundReferences,
   ChatRequestProblem,
   estimateTokens,
+  FROM_SETTINGS,
   knobsFor,
   referencedPrompt,
   renderConversation,
+  requestKnobs,
 } from '../../src/features/chat/chatRequest';
 
 const SETTINGS = { temperature: 0.7, sequentialBudget: 8, parallelBudget: 1, useRag: false };
@@ -111,6 +113,21 @@ describe('chat requests', () => {
     assert.throws(() => knobsFor({ sequentialBudget: 1.5 }, SETTINGS), /sequentialBudget must be a whole number/);
     assert.throws(() => knobsFor({ parallelBudget: 0 }, SETTINGS), /parallelBudget/);
     assert.throws(() => knobsFor({ useRag: 'yes' }, SETTINGS), /useRag must be true or false/);
+  });
+
+  it('takes each knob from the caller’s model options, else the model picker’s configuration, else the settings', () => {
+    // VS Code 1.139 sends each knob's default (as in Settings) with every request: it leaves the setting in place.
+    const unpicked = { sequentialBudget: FROM_SETTINGS, parallelBudget: FROM_SETTINGS, useRag: FROM_SETTINGS };
+    assert.deepEqual(requestKnobs(undefined, unpicked, SETTINGS), SETTINGS);
+    // A VS Code without model configuration (1.104) sends none.
+    assert.deepEqual(requestKnobs(undefined, undefined, SETTINGS), SETTINGS);
+    const picked = { ...unpicked, sequentialBudget: 32, useRag: true, otherVendorsKnob: 'high' };
+    assert.deepEqual(requestKnobs(undefined, picked, SETTINGS), { ...SETTINGS, sequentialBudget: 32, useRag: true });
+    assert.deepEqual(requestKnobs({ sequentialBudget: 2 }, picked, SETTINGS), { ...SETTINGS, sequentialBudget: 2, useRag: true });
+    assert.throws(
+      () => requestKnobs(undefined, { parallelBudget: 'many' }, SETTINGS),
+      /model configuration parallelBudget must be a whole/,
+    );
   });
 
   it('estimates about four characters a token, one a character for CJK', () => {

@@ -21,7 +21,8 @@ import type { KnownModelName } from '../../connection/knownModelNames';
 import { knownSourceWords, offeredKnownModels } from '../models/knownModelItems';
 import { askModel } from './chatInference';
 import { languageModelError } from './chatError';
-import { ChatRequestProblem, estimateTokens, knobsFor, renderConversation, TOKENS_PER_TURN, type ChatTurn } from './chatRequest';
+import { ChatRequestProblem, estimateTokens, renderConversation, requestKnobs, TOKENS_PER_TURN, type ChatTurn } from './chatRequest';
+import { modelConfigurationOf, modelConfigurationSchema } from './chatModelConfiguration';
 
 /**
  * The spec shows no context or output limit; VS Code needs numbers to decide how much history a request carries. The
@@ -92,7 +93,7 @@ export class ChatModelProvider implements vscode.Disposable {
     try {
       if (token.isCancellationRequested) return;
       const conversation = renderConversation(messages.map(turnOf));
-      const knobs = knobsFor(options.modelOptions, this.services.session.settings().chat);
+      const knobs = requestKnobs(options.modelOptions, modelConfigurationOf(options), this.services.session.settings().chat);
       // A part per event of the stream (the client's pieces): VS Code forwards a provider's parts once 31 have gathered
       // (or after 30 ms without one), so a part of several tokens would hold the first token back longer.
       for await (const piece of askModel(this.services, model.id, conversation, knobs, controller.signal)) {
@@ -190,7 +191,16 @@ export function chatModelInformation(m: ModelInfo): vscode.LanguageModelChatInfo
     maxInputTokens: MAX_INPUT_TOKENS,
     maxOutputTokens: MAX_OUTPUT_TOKENS,
     capabilities: { imageInput: false, toolCalling: false },
+    ...pickerKnobs(),
   };
+}
+
+/**
+ * The service's knobs in VS Code's model picker (chatModelConfiguration.ts): a field @types/vscode 1.104 does not
+ * know, and that VS Code 1.104 leaves out when it copies the information.
+ */
+function pickerKnobs(): Record<string, unknown> {
+  return { configurationSchema: modelConfigurationSchema() };
 }
 
 /** A kept name while the list cannot be read: its detail says it was typed or made by a job, and kept. */
@@ -207,6 +217,7 @@ export function keptModelInformation(known: KnownModelName): vscode.LanguageMode
     maxInputTokens: MAX_INPUT_TOKENS,
     maxOutputTokens: MAX_OUTPUT_TOKENS,
     capabilities: { imageInput: false, toolCalling: false },
+    ...pickerKnobs(),
   };
 }
 

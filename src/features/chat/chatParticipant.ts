@@ -24,6 +24,7 @@ import { retryAtText, serviceWaitText } from '../../util/serviceWaitText';
 import { startEvaluation } from '../evaluate/evaluateCommand';
 import { finetuneFromReferences, type FinetuneAnswers } from '../finetune/finetuneCommand';
 import { askModel } from './chatInference';
+import { modelConfigurationOf } from './chatModelConfiguration';
 import { answerToolReferences } from './chatToolReferences';
 import { referencedFiles, referencedFileTexts } from './chatFileReferences';
 import { isFoldedReasoning, type ChatReasoningStore } from './chatReasoning';
@@ -31,6 +32,7 @@ import {
   boundReferences,
   MAX_REFERENCES_CHARS,
   renderConversation,
+  requestKnobs,
   type BoundedReference,
   type ChatTurn,
   type ReferencedText,
@@ -166,7 +168,9 @@ class ParticipantRun {
       thought = '';
     };
     try {
-      const knobs = this.services.session.settings().chat;
+      // The knobs picked for our model in VS Code's model picker, else the settings (another vendor's pick is not ours).
+      const configuration = request.model?.vendor === CHAT_VENDOR ? modelConfigurationOf(request) : undefined;
+      const knobs = requestKnobs(undefined, configuration, this.services.session.settings().chat);
       // The log is not where the person looks: the service's wait is said in the response's progress line.
       const onServiceWait = (wait: ServiceWait) => this.stream.progress(serviceWaitText(wait, vscode.env.language));
       for await (const piece of askModel(this.services, modelName, conversation, knobs, controller.signal, { onServiceWait })) {

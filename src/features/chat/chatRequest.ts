@@ -122,29 +122,40 @@ function oneLine(label: string): string {
 export const MODEL_OPTION_NAMES = ['temperature', 'sequentialBudget', 'parallelBudget', 'useRag'] as const;
 
 /**
+ * The value of a knob in the model picker's configuration (chatModelConfiguration.ts) that leaves it to the setting.
+ * It is each knob's schema default: VS Code sends every default with each request, picked or not, so a default of a
+ * number would override the setting on every request.
+ */
+export const FROM_SETTINGS = 'settings';
+
+/**
  * The knobs of one request: each model option the caller gave, else the setting. An option of the wrong type is
  * refused with a message that names it (a silent fallback would answer with knobs the caller did not ask for); other
  * option names are ignored, as other providers' options may be passed to every model alike.
  */
-export function knobsFor(modelOptions: Readonly<Record<string, unknown>> | undefined, settings: ChatKnobs): ChatKnobs {
+export function knobsFor(
+  modelOptions: Readonly<Record<string, unknown>> | undefined,
+  settings: ChatKnobs,
+  what: 'model option' | 'model configuration' = 'model option',
+): ChatKnobs {
   const o = modelOptions ?? {};
   const number = (name: 'temperature', fallback: number): number => {
     const v = o[name];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new ChatRequestProblem(`The model option ${name} must be a number.`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new ChatRequestProblem(`The ${what} ${name} must be a number.`);
     return v;
   };
   const budget = (name: 'sequentialBudget' | 'parallelBudget', fallback: number): number => {
     const v = o[name];
     if (v === undefined || v === null) return fallback;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-      throw new ChatRequestProblem(`The model option ${name} must be a whole number of at least 1.`);
+      throw new ChatRequestProblem(`The ${what} ${name} must be a whole number of at least 1.`);
     }
     return v;
   };
   const rag = o.useRag;
   if (rag !== undefined && rag !== null && typeof rag !== 'boolean') {
-    throw new ChatRequestProblem('The model option useRag must be true or false.');
+    throw new ChatRequestProblem(`The ${what} useRag must be true or false.`);
   }
   return {
     temperature: number('temperature', settings.temperature),
@@ -152,6 +163,23 @@ export function knobsFor(modelOptions: Readonly<Record<string, unknown>> | undef
     parallelBudget: budget('parallelBudget', settings.parallelBudget),
     useRag: typeof rag === 'boolean' ? rag : settings.useRag,
   };
+}
+
+/**
+ * The knobs of a request to one of our models: the caller's model options first, then what the person picked for the
+ * model in VS Code's model picker (the request's model configuration, where the running VS Code has one), then the
+ * settings. A knob left at FROM_SETTINGS in the picker is the setting's.
+ */
+export function requestKnobs(
+  modelOptions: Readonly<Record<string, unknown>> | undefined,
+  modelConfiguration: unknown,
+  settings: ChatKnobs,
+): ChatKnobs {
+  const picked: Record<string, unknown> = {};
+  if (modelConfiguration !== null && typeof modelConfiguration === 'object') {
+    for (const [name, value] of Object.entries(modelConfiguration)) if (value !== FROM_SETTINGS) picked[name] = value;
+  }
+  return knobsFor(modelOptions, knobsFor(picked, settings, 'model configuration'));
 }
 
 /**

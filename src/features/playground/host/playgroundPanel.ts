@@ -57,7 +57,7 @@ export class PlaygroundPanel extends WebviewPanelHost<WebviewToHost, HostToWebvi
     super(panel, services.context.extensionUri, services.log, {
       name: 'Playground',
       script: 'dist/webview/playground.js',
-      styles: ['dist/webview/codicon.css', 'media/playground.css'],
+      styles: ['dist/webview/codicon.css', 'media/webview.css', 'media/playground.css'],
       title: 'Playground',
       root: { tag: 'div', testId: 'playground' },
       problem: webviewMessageProblem,

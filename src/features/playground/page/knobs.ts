@@ -106,9 +106,11 @@ export class KnobsGroup {
       'fieldset',
       { class: 'knobs' },
       h('legend', {}, legend),
+      // The model on a line of its own under its label: beside it, the side column left the select room for a few
+      // letters of a name ("oss-reasor").
       h(
         'div',
-        { class: 'row' },
+        { class: 'row wide' },
         label(modelId, knobHelp('model'), l10n.t('Model')),
         h('div', { class: 'inline model-choice' }, this.model, this.refresh),
       ),

@@ -54,7 +54,7 @@ export class ReportPanel extends WebviewPanelHost<ReportToHost, HostToReport> {
     super(panel, services.context.extensionUri, services.log, {
       name: 'Evaluation report',
       script: 'dist/webview/report.js',
-      styles: ['media/report.css'],
+      styles: ['media/webview.css', 'media/report.css'],
       title: vscode.l10n.t('Evaluation Report'),
       root: { tag: 'main', testId: 'evaluation-report' },
       problem: reportMessageProblem,

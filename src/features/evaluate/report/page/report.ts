@@ -60,8 +60,8 @@ function render(view: ReportView): void {
     'div',
     { class: 'actions' },
     button(l10n.t('Add a model…'), 'add-model', () => post({ type: 'addModel' })),
-    button(l10n.t('Export Markdown'), 'export-markdown', () => post({ type: 'export', format: 'markdown' })),
-    button(l10n.t('Export CSV'), 'export-csv', () => post({ type: 'export', format: 'csv' })),
+    button(l10n.t('Export Markdown'), 'export-markdown', () => post({ type: 'export', format: 'markdown' }), 'secondary'),
+    button(l10n.t('Export CSV'), 'export-csv', () => post({ type: 'export', format: 'csv' }), 'secondary'),
   );
   const body: Node[] = [header, origin(view.lineage), actions];
   if (note) body.push(h('p', { class: 'note', 'data-testid': 'dropped' }, note));
@@ -251,8 +251,8 @@ function table(dataset: ReportDataset): HTMLTableElement {
   return h('table', {}, h('caption', {}, l10n.t('Evaluations on {0}', dataset.datasetName)), head, h('tbody', {}, rows, empty));
 }
 
-function button(label: string, testId: string, onClick: () => void): HTMLButtonElement {
-  const b = h('button', { type: 'button', 'data-testid': testId }, label);
+function button(label: string, testId: string, onClick: () => void, kind: 'primary' | 'secondary' = 'primary'): HTMLButtonElement {
+  const b = h('button', { type: 'button', 'data-testid': testId, ...(kind === 'secondary' && { class: 'secondary' }) }, label);
   b.addEventListener('click', onClick);
   return b;
 }
