@@ -28,10 +28,6 @@ export const COMMANDS = {
   askInChat: 'hostedReasoning.askInChat',
   showServiceProfile: 'hostedReasoning.showServiceProfile',
   chooseHowToRead: 'hostedReasoning.chooseHowToRead',
-  chooseHowToReadJob: 'hostedReasoning.chooseHowToReadJob',
-  chooseHowToReadStartedJob: 'hostedReasoning.chooseHowToReadStartedJob',
-  chooseHowToReadAnswer: 'hostedReasoning.chooseHowToReadAnswer',
-  chooseHowToReadDownload: 'hostedReasoning.chooseHowToReadDownload',
   compareOnQuestions: 'hostedReasoning.compareOnQuestions',
 } as const;
 

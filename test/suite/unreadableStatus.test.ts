@@ -9,7 +9,7 @@ import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { JobNode } from '../../src/features/jobs/jobsTree';
 import { writePdf } from '../service/fixtures';
-import { capturingQuickPicks, recordingMessages, waitFor } from './helpers';
+import { acceptQuickPickItem, capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
@@ -173,10 +173,10 @@ describe('job statuses that cannot be read', () => {
       return r && /^status unreadable since \d\d:\d\d \(Churning\) · /.test(String(r.item.description)) ? r : undefined;
     });
     // A command link can pass any argument: only a row of the view is taken.
-    assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToReadJob, { key: unread.node.key }), undefined);
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToRead, { key: unread.node.key }), undefined);
 
     const chosen = await capturingQuickPicks(async (picks) => {
-      const done = vscode.commands.executeCommand(COMMANDS.chooseHowToReadJob, unread.node);
+      const done = vscode.commands.executeCommand<Record<string, unknown>>(COMMANDS.chooseHowToRead, unread.node);
       const fields = await waitFor('the quick pick of fields', () => picks.find((p) => p.items.length > 0));
       assert.deepEqual(
         fields.items.map((i) => [i.label, i.detail]),
@@ -199,7 +199,8 @@ describe('job statuses that cannot be read', () => {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       return done;
     });
-    assert.deepEqual(chosen, { state: 'detail', states: { CHURNING: 'queued' } });
+    // The part kept: what was chosen, as chosen (no part of this service was kept before).
+    assert.deepEqual(chosen, { state: 'detail', states: { CHURNING: 'queued' }, by: 'chosen' });
     const { origin } = await rig.api.services.session.current();
     assert.equal(rig.api.services.profiles.profile(origin!, 'evaluationStatus')?.by, 'chosen');
     const read = await waitFor('the row to read the status by the choice', async () => {
@@ -218,5 +219,74 @@ describe('job statuses that cannot be read', () => {
         timeoutMs: 30_000,
       },
     );
+  });
+  it('Choose How to Read… on a row read wrong (a misread): it shows how each part is read now, and one pick corrects the progress', async function () {
+    this.timeout(40_000);
+    await rig.useKey('demo-key');
+    // A service counting steps beside a percentage that never moves: read (as inferred) by the percentage.
+    unreadableStatuses('/cr/finetune_model/evaluate_status', '{"state":"RUNNING","pct":46,"steps_done":100,"steps_total":300}');
+    rig.emu.configure({ evaluationDurationMs: 120_000 });
+    const jobId = await rig.api.evaluate('oss-reasoner-8b', 'demo-qa');
+    assert.ok(jobId);
+    started.push(jobId);
+    const read = await waitFor('the row to read 46 %', async () => {
+      const r = await row(jobId);
+      return r && r.node.job.state === 'running' && r.node.job.progress === 46 ? r : undefined;
+    });
+    assert.doesNotMatch(String(read.item.contextValue), /\bunreadable\b/);
+
+    /** Filters `pick` by `filter` (so that only the item labelled `label` shows, as a person typing would) and accepts it. */
+    const take = async (pick: vscode.QuickPick<vscode.QuickPickItem>, label: string, filter = label) => {
+      const item = pick.items.find((i) => i.label === label);
+      assert.ok(item, `${label} is not offered: ${pick.items.map((i) => i.label).join(', ')}`);
+      pick.value = filter;
+      // Accepted once the workbench shows the filter (the item then the one active): an accept before takes the first item.
+      await waitFor(`"${filter}" to leave ${label} active`, () => (pick.activeItems[0] === item ? true : undefined));
+      await acceptQuickPickItem(pick, item);
+    };
+    const chosen = await capturingQuickPicks(async (picks) => {
+      const done = vscode.commands.executeCommand<Record<string, unknown>>(COMMANDS.chooseHowToRead, read.node);
+      // First what is read, each part with where it is read now and its value there.
+      const roles = await waitFor('the quick pick of what is read', () => picks.find((p) => p.items.length > 0));
+      assert.deepEqual(
+        roles.items.map((i) => [i.label, i.description, i.detail]),
+        [
+          ['The job’s state', 'read at state', 'RUNNING'],
+          ['The job’s progress', 'read at pct', '46'],
+          ['The model the job made', 'not read', undefined],
+          ['Why the job failed', 'not read', undefined],
+        ],
+      );
+      await take(roles, 'The job’s progress', 'progress');
+      // Then the fields that may hold it, the one read now marked so.
+      const fields = await waitFor('the quick pick of fields', () => picks.find((p) => p !== roles && p.items.length > 0));
+      assert.deepEqual(
+        fields.items.map((i) => [i.label, i.description]),
+        [
+          ['pct', 'read now as the job’s progress'],
+          ['steps_done', undefined],
+          ['steps_total', 'read now as the total the progress counts toward'],
+        ],
+      );
+      await take(fields, 'steps_done');
+      // A count: of which total (the field taken for the progress is not offered again).
+      const total = await waitFor('the quick pick of totals', () => picks.find((p) => p !== roles && p !== fields && p.items.length > 0));
+      assert.deepEqual(
+        total.items.map((i) => i.label),
+        ['None: it is a percentage', 'pct', 'steps_total'],
+      );
+      await take(total, 'steps_total');
+      return done;
+    });
+    assert.equal(chosen.done, 'steps_done');
+    assert.equal(chosen.total, 'steps_total');
+    assert.equal(chosen.percent, undefined, 'the percentage no longer read');
+    assert.equal(chosen.state, 'state', 'the state read as it was');
+    assert.equal(chosen.by, 'chosen');
+    // Asked again at once: the row reads the count, 100 of 300.
+    await waitFor('the row to read the steps', async () => {
+      const r = await row(jobId);
+      return r && r.node.job.progress !== undefined && Math.round(r.node.job.progress) === 33 ? r : undefined;
+    });
   });
 });
