@@ -358,6 +358,7 @@ async function pickPlace(services: Services, places: Found[]): Promise<Found | u
   const pick = vscode.window.createQuickPick<PlaceItem>();
   pick.title = vscode.l10n.t('Choose How to Read…');
   pick.placeholder = vscode.l10n.t('Which of the service’s answers?');
+  pick.ignoreFocusOut = true;
   pick.items = places.map((found) => {
     const job = found.jobId === undefined || !scope ? undefined : services.jobs.list(scope).find((j) => j.id === found.jobId);
     return {
@@ -379,6 +380,8 @@ async function pickRole(found: Found, now: PartProfile<ProfilePart>, input: Choi
   const pick = vscode.window.createQuickPick<RoleItem>();
   pick.title = partTitle(found.part);
   pick.placeholder = vscode.l10n.t('Which reading is wrong?');
+  // As the field picks: the person may look at the log, or a notification may take focus, without losing the pick.
+  pick.ignoreFocusOut = true;
   pick.matchOnDescription = true;
   pick.items = choices.roles
     .filter((r) => r.follows === undefined)
