@@ -8,8 +8,6 @@ import { KnownModelNames } from './connection/knownModelNames';
 import { apiKeyCommands } from './features/apiKey/apiKeyCommands';
 import { forgetApiKeysCommand } from './features/apiKey/forgetApiKeys';
 import { discardDownloadsCommand } from './features/download/discardDownloads';
-import { chooseDownloadReadingCommand } from './features/download/chooseDownloadReading';
-import { chooseAnswerReadingCommand } from './features/playground/host/chooseAnswerReading';
 import { clearRecordsCommand } from './features/cleanup/clearRecordsCommand';
 import { downloadCommand, offerPendingDownloads } from './features/download/downloadCommand';
 import { evaluateCommand, startEvaluation } from './features/evaluate/evaluateCommand';
@@ -39,7 +37,7 @@ import { createLocalRuntime } from './local/localRuntime';
 import { readLocalRuntimeSettings } from './local/localRuntimeSettings';
 import { Session } from './connection/session';
 import { ServiceProfiles } from './connection/serviceProfiles';
-import { chooseHowToReadCommand } from './features/models/chooseHowToRead';
+import { chooseHowToReadCommand } from './features/reading/chooseHowToRead';
 import { showServiceProfileCommand } from './features/models/showServiceProfile';
 import type { Services } from './services';
 import { showConnection } from './features/apiKey/connectionDescription';
@@ -169,9 +167,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       [COMMANDS.showChatReasoning]: (id) => chatReasonings.show(id),
       ...askInChatCommand(),
       ...serviceProfile.commands,
-      ...chooseHowToReadCommand(services, models),
-      ...chooseAnswerReadingCommand(services),
-      ...chooseDownloadReadingCommand(services),
+      ...chooseHowToReadCommand({ services, refreshModels: () => models.refresh(), pollNow: () => poller.pollNow() }),
     };
     context.subscriptions.push(...owned);
     context.subscriptions.push(showConnection(session, shell.modelsView));

@@ -35,6 +35,8 @@ export interface KeptAnswer<P extends ProfilePart = ProfilePart> {
   context?: AnswerContext<P>;
   /** Nothing could read it (or two ways could). */
   unreadable: boolean;
+  /** The profile that read it (a job's status may be read by one not yet kept): what Choose How to Read… shows. */
+  profile?: PartProfile<P>;
 }
 
 /** Answers kept in memory, the oldest going first: one per part and origin, one per job for statuses. */
@@ -136,7 +138,9 @@ export class ServiceProfiles implements vscode.Disposable {
   private learned<P extends ProfilePart>(origin: string, part: P, reading: Learned<P>): void {
     const { profile, change, body, context, samples } = reading;
     if (samples) this.samples.set(origin, samples);
-    if (body !== undefined) this.remember(origin, { part, body, context, unreadable: false });
+    // A started job's profile read one endpoint: the other endpoint's place is the one kept.
+    const read = part === 'startedJob' ? ({ ...this.stored(origin)?.startedJob, ...profile } as PartProfile<P>) : profile;
+    if (body !== undefined) this.remember(origin, { part, body, context, unreadable: false, profile: read });
     if (change === undefined || profile.by === 'setting') return;
     // A started job's endpoints each have their place: agreement is per endpoint, the other endpoint's place is kept.
     const place = part === 'startedJob' ? `startedJob ${(context as AnswerContext<'startedJob'> | undefined)?.kind ?? ''}` : part;

@@ -9,11 +9,15 @@ import { l10n } from '../l10n';
 /** The client's kinds, plus a missing URL or key, plus anything else (a bug). */
 export type ErrorKind = ApiErrorKind | 'notConfigured' | 'unexpected';
 
-/** A fix: the command that cures a kind of failure and its button title, read when shown (after main bound the translations). */
-function fix<Id extends string>(id: Id, command: string, title: () => string) {
+/**
+ * A fix: the command that cures a kind of failure, its arguments (a place's name, never a path) and its button title,
+ * read when shown (after main bound the translations).
+ */
+function fix<Id extends string>(id: Id, command: string, title: () => string, args: readonly unknown[] = []) {
   return {
     id,
     command,
+    args,
     get title() {
       return title();
     },
@@ -26,8 +30,11 @@ export const FIXES = {
   configureBaseUrl: fix('configureBaseUrl', COMMANDS.configureBaseUrl, () => l10n.t('Configure Service URL')),
   showLog: fix('showLog', COMMANDS.showLog, () => l10n.t('Show Log')),
   openProxySettings: fix('openProxySettings', COMMANDS.openProxySettings, () => l10n.t('Open Proxy Settings')),
-  chooseAnswerReading: fix('chooseAnswerReading', COMMANDS.chooseHowToReadAnswer, () => l10n.t('Choose How to Read…')),
-  chooseDownloadReading: fix('chooseDownloadReading', COMMANDS.chooseHowToReadDownload, () => l10n.t('Choose How to Read…')),
+  // One command for every kind of answer: the argument names the place whose last answer it opens.
+  chooseAnswerReading: fix('chooseAnswerReading', COMMANDS.chooseHowToRead, () => l10n.t('Choose How to Read…'), [{ place: 'answer' }]),
+  chooseDownloadReading: fix('chooseDownloadReading', COMMANDS.chooseHowToRead, () => l10n.t('Choose How to Read…'), [
+    { place: 'download' },
+  ]),
 };
 
 export type Fix = (typeof FIXES)[keyof typeof FIXES];

@@ -11,7 +11,7 @@ export async function showError(services: Services, what: string, error: unknown
   const { fix } = info;
   const actions = [
     ...(info.retryable && retry ? [{ title: vscode.l10n.t('Retry'), run: retry }] : []),
-    ...(fix ? [{ title: fix.title, run: () => vscode.commands.executeCommand(fix.command) }] : []),
+    ...(fix ? [{ title: fix.title, run: () => vscode.commands.executeCommand(fix.command, ...fix.args) }] : []),
   ];
   const text = info.message.startsWith(what) ? info.message : `${what}: ${info.message}`;
   if (info.kind !== 'notConfigured') services.log.error(text, error);

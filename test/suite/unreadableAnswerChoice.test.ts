@@ -110,6 +110,21 @@ describe(`Choose How to Read… an inference answer and a download answer ${EVER
       return v.status?.[0]?.text === 'Done.' && v.output?.[0]?.text.includes('The page shows this.') ? v : undefined;
     });
     assert.ok(!done.output?.[0]?.text.includes('aside'), done.output?.[0]?.text);
+
+    // Beside the answer shown, Choose How to Read… opens that answer: what is read now, and where.
+    assert.equal(done['choose-reading']?.[0]?.visible, true, 'no Choose How to Read… beside the answer');
+    await capturingQuickPicks(async (picks) => {
+      await page.click('choose-reading');
+      const roles = await waitFor('the quick pick of what is read', () => picks.find((p) => p.items.length > 0));
+      assert.deepEqual(
+        roles.items.map((i) => [i.label, i.description]),
+        [
+          ['The answer’s text', 'read at said'],
+          ['The reasoning', 'not read'],
+        ],
+      );
+      roles.hide();
+    });
   });
 
   it('a download: the error offers Choose How to Read…; the URL picked, the download starts again, completes and verifies', async () => {

@@ -31,10 +31,11 @@ describe('Choose How to Read… (a model list read two ways)', () => {
     );
     assert.ok(offer, `rows: ${JSON.stringify(rows.map((r) => (r.type === 'error' ? r.label : r.type)))}`);
     assert.equal(offer.command.title, 'Choose How to Read…');
-    assert.equal(offer.command.arguments, undefined, 'the row passes nothing to the command');
+    // The row names its place, never a path: the command opens the list the book kept.
+    assert.deepEqual(offer.command.arguments, [{ place: 'modelList' }]);
 
     const chosen = await capturingQuickPicks(async (picks) => {
-      const done = vscode.commands.executeCommand<boolean>(offer.command.command);
+      const done = vscode.commands.executeCommand<boolean>(offer.command.command, ...((offer.command.arguments ?? []) as unknown[]));
       const pick = await waitFor('the quick pick of ways to read', () => picks.find((p) => p.items.length > 0));
       const labels = pick.items.map((i) => i.label);
       assert.ok(labels.includes('available.items[].ref') && labels.includes('featured.items[].ref'), labels.join(', '));

@@ -76,7 +76,8 @@ describe('Choose How to Read… a started job whose id cannot be read', () => {
 
     // The command offers the answer's fields, the job's ref first; accepting it follows the job.
     const job = await capturingQuickPicks(async (picks) => {
-      const done = vscode.commands.executeCommand<JobRecord | undefined>(COMMANDS.chooseHowToReadStartedJob);
+      // As the message's action runs it: the place waiting, never a path.
+      const done = vscode.commands.executeCommand<JobRecord | undefined>(COMMANDS.chooseHowToRead, { place: 'startedJob' });
       const pick = await waitFor('the quick pick of the answer’s fields', () => picks.find((p) => p.items.length > 0));
       assert.deepEqual(
         pick.items.map((i) => i.label),
@@ -174,7 +175,7 @@ describe('Choose How to Read… a started job whose id cannot be read', () => {
       rig.api.services.starts.forget(start);
     }
     const shown = await recordingMessages(async (shown) => {
-      assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToReadStartedJob), undefined);
+      assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToRead, { place: 'startedJob' }), undefined);
       return shown;
     });
     assert.match(shown[0]?.text ?? '', /No started job waits to be read/);

@@ -9,7 +9,7 @@ import { COMMANDS } from '../../src/contributions';
 import type { FinetuneAnswers } from '../../src/features/finetune/finetuneCommand';
 import type { JobNode } from '../../src/features/jobs/jobsTree';
 import { writePdf } from '../service/fixtures';
-import { capturingQuickPicks, recordingMessages, waitFor } from './helpers';
+import { acceptQuickPickItem, capturingQuickPicks, recordingMessages, waitFor } from './helpers';
 import { EMULATOR_SETTINGS, useRig } from './rig';
 
 const rig = useRig();
@@ -173,10 +173,10 @@ describe('job statuses that cannot be read', () => {
       return r && /^status unreadable since \d\d:\d\d \(Churning\) · /.test(String(r.item.description)) ? r : undefined;
     });
     // A command link can pass any argument: only a row of the view is taken.
-    assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToReadJob, { key: unread.node.key }), undefined);
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.chooseHowToRead, { key: unread.node.key }), undefined);
 
     const chosen = await capturingQuickPicks(async (picks) => {
-      const done = vscode.commands.executeCommand(COMMANDS.chooseHowToReadJob, unread.node);
+      const done = vscode.commands.executeCommand<Record<string, unknown>>(COMMANDS.chooseHowToRead, unread.node);
       const fields = await waitFor('the quick pick of fields', () => picks.find((p) => p.items.length > 0));
       assert.deepEqual(
         fields.items.map((i) => [i.label, i.detail]),
@@ -199,7 +199,8 @@ describe('job statuses that cannot be read', () => {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       return done;
     });
-    assert.deepEqual(chosen, { state: 'detail', states: { CHURNING: 'queued' } });
+    // The part kept: what was chosen, as chosen (no part of this service was kept before).
+    assert.deepEqual(chosen, { state: 'detail', states: { CHURNING: 'queued' }, by: 'chosen' });
     const { origin } = await rig.api.services.session.current();
     assert.equal(rig.api.services.profiles.profile(origin!, 'evaluationStatus')?.by, 'chosen');
     const read = await waitFor('the row to read the status by the choice', async () => {
@@ -218,5 +219,43 @@ describe('job statuses that cannot be read', () => {
         timeoutMs: 30_000,
       },
     );
+  });
+  it("Choose How to Read… on a row read wrong (a misread): it opens that job's answer, showing how each part is read now beside its fields", async function () {
+    this.timeout(40_000);
+    await rig.useKey('demo-key');
+    // A service counting steps beside a percentage that never moves: read (as inferred) by the percentage.
+    unreadableStatuses('/cr/finetune_model/evaluate_status', '{"state":"RUNNING","pct":46,"steps_done":100,"steps_total":300}');
+    rig.emu.configure({ evaluationDurationMs: 120_000 });
+    const jobId = await rig.api.evaluate('oss-reasoner-8b', 'demo-qa');
+    assert.ok(jobId);
+    started.push(jobId);
+    const read = await waitFor('the row to read 46 %', async () => {
+      const r = await row(jobId);
+      return r && r.node.job.state === 'running' && r.node.job.progress === 46 ? r : undefined;
+    });
+    assert.doesNotMatch(String(read.item.contextValue), /\bunreadable\b/);
+    await capturingQuickPicks(async (picks) => {
+      const done = vscode.commands.executeCommand(COMMANDS.chooseHowToRead, read.node);
+      // First what is read, each part with where it is read now and its value there.
+      const roles = await waitFor('the quick pick of what is read', () => picks.find((p) => p.items.length > 0));
+      assert.deepEqual(
+        roles.items.map((i) => [i.label, i.description, i.detail]),
+        [
+          ['The job’s state', 'read at state', 'RUNNING'],
+          ['The job’s progress', 'read at pct', '46'],
+          ['The model the job made', 'not read', undefined],
+          ['Why the job failed', 'not read', undefined],
+        ],
+      );
+      // Then the fields that may hold the part picked, the one read now marked so.
+      await acceptQuickPickItem(roles, roles.items[0]!);
+      const fields = await waitFor('the quick pick of fields', () => picks.find((p) => p !== roles && p.items.length > 0));
+      assert.deepEqual(
+        fields.items.map((i) => [i.label, i.description]),
+        [['state', 'read now as the job’s state']],
+      );
+      fields.hide();
+      assert.equal(await done, undefined, 'nothing chosen, nothing kept');
+    });
   });
 });

@@ -77,6 +77,11 @@ describe('classifyError', () => {
     assert.equal(classifyError(kept('stream')).fix, FIXES.chooseAnswerReading);
     assert.equal(classifyError(kept('download')).fix, FIXES.chooseDownloadReading);
     assert.equal(FIXES.chooseAnswerReading.title, 'Choose How to Read…');
+    // One command for every kind of answer: the fix names the place whose last answer it opens, never a path.
+    assert.equal(FIXES.chooseAnswerReading.command, 'hostedReasoning.chooseHowToRead');
+    assert.equal(FIXES.chooseDownloadReading.command, 'hostedReasoning.chooseHowToRead');
+    assert.deepEqual(FIXES.chooseAnswerReading.args, [{ place: 'answer' }]);
+    assert.deepEqual(FIXES.chooseDownloadReading.args, [{ place: 'download' }]);
     assert.equal(classifyError(kept('download')).retryable, false);
     assert.equal(classifyError(new ContractError('cannot read')).fix, FIXES.showLog);
     // By shape, as every kind: a look-alike from the other bundle copy offers it too.

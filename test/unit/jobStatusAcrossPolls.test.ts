@@ -275,12 +275,12 @@ describe('job statuses across polls: the row of a reading that does not move', (
       contributes: { menus: Record<string, { command?: string; when?: string; group?: string }[]> };
     };
     const entries = (pkg.contributes.menus['view/item/context'] ?? []).filter(
-      (m) => m.command === 'hostedReasoning.chooseHowToReadJob' && m.when?.includes('view == hostedReasoning.jobs'),
+      (m) => m.command === 'hostedReasoning.chooseHowToRead' && m.when?.includes('view == hostedReasoning.jobs'),
     );
     assert.ok(entries.length > 0, 'no Choose How to Read… on the Jobs view rows');
     // The row's contextValue as jobsTree.ts writes it for a followed running finetune whose reading does not move.
     const row = 'job finetune running followed unmoved';
-    const takes = (when: string) => [...when.matchAll(/viewItem =~ \/(.+?)\/(?=\s|$)/g)].every((m) => new RegExp(m[1]!).test(row));
+    const takes = (when: string, on = row) => [...when.matchAll(/viewItem =~ \/(.+?)\/(?=\s|$)/g)].every((m) => new RegExp(m[1]!).test(on));
     assert.ok(
       entries.some((m) => m.group?.startsWith('inline') && takes(m.when!)),
       'not inline on the row',
@@ -288,6 +288,17 @@ describe('job statuses across polls: the row of a reading that does not move', (
     assert.ok(
       entries.some((m) => !m.group?.startsWith('inline') && takes(m.when!)),
       "not in the row's menu",
+    );
+    // Every job row's menu offers it (a misread is corrected as an unreadable answer is); inline only where it is needed.
+    for (const other of ['job evaluation running followed', 'job finetune completed', 'job evaluation running followed unreadable']) {
+      assert.ok(
+        entries.some((m) => !m.group?.startsWith('inline') && takes(m.when!, other)),
+        `not in the menu of the row "${other}"`,
+      );
+    }
+    assert.ok(
+      !entries.some((m) => m.group?.startsWith('inline') && takes(m.when!, 'job finetune running followed')),
+      'inline on a row read well',
     );
   });
 });

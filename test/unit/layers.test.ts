@@ -41,9 +41,14 @@ const LAYERS: Layer[] = [
   },
   {
     folders: ['features/jobs'],
-    holds: 'the Jobs view, the status bar, the job commands, the notifier, the choose-how-to-read commands of jobs',
+    holds: 'the Jobs view, the status bar, the job commands, the notifier',
   },
   { folders: ['features/models'], holds: 'the Models view and the model commands' },
+  {
+    folders: ['features/reading'],
+    holds:
+      'Choose How to Read…: one command and one picker for every kind of answer, opened from a job row, the Models view, an error or the palette',
+  },
   {
     folders: ['features/apiKey', 'features/download', 'features/finetune', 'features/playground/host', 'features/playground/page'],
     holds:

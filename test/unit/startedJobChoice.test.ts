@@ -7,9 +7,26 @@ import { ContractError } from '../../src/api/errors';
 import type { ProfileBook } from '../../src/api/profileBook';
 import type { StartedJobProfile } from '../../src/api/profileFormat';
 import { readStartedJob, type StartAnswer } from '../../src/api/startedJob';
-import { readByChosenPlace, startedJobFields, withChosenPlace } from '../../src/api/startedJobChoice';
+import { choicesOf, startedJobAt as readByChosenPlace } from '../../src/api/answerKinds';
 import { headers, postJson } from './emulator-helpers';
 import { emptyProfileBook, KEY, useEmulator } from './helpers';
+
+/** The fields the kind offers for the job's id (its choices, answerKinds.ts). */
+const startedJobFields = (body: unknown, answer: StartAnswer) =>
+  choicesOf('startedJob').fields('jobId', { body, context: { kind: 'evaluation', answer }, allowHttp: false });
+/** The part a person's choice of `path` in `body` makes over `kept`; undefined when no job id is there. */
+const withChosenPlace = (
+  kept: StartedJobProfile | undefined,
+  kind: 'finetune' | 'evaluation',
+  path: string,
+  body: unknown,
+  answer: StartAnswer = {},
+) =>
+  choicesOf('startedJob').make({ fields: { jobId: { path, samples: [], types: ['text'] } } }, kept, {
+    body,
+    context: { kind, answer },
+    allowHttp: false,
+  });
 
 describe('emulator: a start answered with two ids (answerShapes.start: two-ids)', function () {
   const ctx = useEmulator({ answerShapes: { start: 'two-ids' } });
@@ -91,7 +108,9 @@ describe('client: an unreadable start answer is handed to the book', function ()
   });
 
   it('once chosen, the next start of that kind is read by the chosen place at once, with no change to keep', async () => {
-    let part: StartedJobProfile | undefined = withChosenPlace(undefined, 'evaluation', 'result.job.ref');
+    let part: StartedJobProfile | undefined = withChosenPlace(undefined, 'evaluation', 'result.job.ref', {
+      result: { job: { ref: 'ev-1' }, batch: { ref: 'batch-1' } },
+    });
     const reports: { from: string; change?: string }[] = [];
     const book = emptyProfileBook({
       startedJob: () => part,
@@ -110,7 +129,6 @@ describe('client: an unreadable start answer is handed to the book', function ()
 describe('Choose How to Read… a started job: the fields, the chosen place and what it reads', () => {
   const TWO = { accepted: true, result: { job: { ref: 'ev-4f1a' }, batch: { ref: 'batch-77' } }, model: 'oss-8b', n: 3 };
   const sent: StartAnswer = { status: 200, sent: ['oss-8b', 'squad'] };
-
   it('offers text and number fields, id-like ones first, none of a list, nor true/false', () => {
     const body = { note: 'queued', ...TWO, items: [{ ref: 'i-1' }] };
     assert.deepEqual(
@@ -134,12 +152,17 @@ describe('Choose How to Read… a started job: the fields, the chosen place and 
   });
 
   it('keeps the chosen place with by: chosen, the other endpoint’s place as it was', () => {
-    assert.deepEqual(withChosenPlace({ finetune: 'job_id', by: 'inferred' }, 'evaluation', 'result.job.ref'), {
+    assert.deepEqual(withChosenPlace({ finetune: 'job_id', by: 'inferred' }, 'evaluation', 'result.job.ref', TWO), {
       finetune: 'job_id',
       evaluation: 'result.job.ref',
       by: 'chosen',
     });
-    assert.deepEqual(withChosenPlace(undefined, 'finetune', 'ticket.number'), { finetune: 'ticket.number', by: 'chosen' });
+    assert.deepEqual(withChosenPlace(undefined, 'finetune', 'ticket.number', { ticket: { number: 48213 } }), {
+      finetune: 'ticket.number',
+      by: 'chosen',
+    });
+    // A place that holds no id makes no part: nothing is kept.
+    assert.equal(withChosenPlace(undefined, 'evaluation', 'model', TWO, sent), undefined);
   });
 
   it('a chosen place survives a later answer that fits it; one that no longer fits is inferred again and says so', () => {

@@ -1,16 +1,30 @@
 // Choose How to Read… for an inference answer and a download answer (issue 27, item 2): the client hands the body it
 // could not read to its ProfileBook (a streamed run its first events), marks the error as one a person can choose for,
-// and a choice made from that body (answerChoice.ts, downloadChoice.ts) is a profile part that then reads it.
+// and a choice made from that body (the kind's `choices`, answerKinds.ts) is a profile part that then reads it.
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { ServiceClient, collectInference } from '../../src/api/client';
-import { answerChoiceFields, chosenAnswerProfile } from '../../src/api/answerChoice';
-import { chosenDownloadProfile, downloadUrlFields } from '../../src/api/downloadChoice';
+import { choicesOf, type ChoiceField } from '../../src/api/answerKinds';
 import type { ProfileBook } from '../../src/api/profileBook';
 import type { DownloadProfile, StreamProfile } from '../../src/api/profileFormat';
 import { downloadLines, streamLines } from '../../src/api/profileWords';
 import { baseRequest, emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
+
+const field = (path: string): ChoiceField => ({ path, samples: [], types: ['text'] });
+/** The text fields Choose How to Read… offers for an inference answer's text (its kind's choices). */
+const answerChoiceFields = (part: 'answer' | 'stream', body: unknown) => choicesOf(part).fields('answer', { body, allowHttp: false });
+/** The part a person's picks make, nothing kept before: the answer's text, and the reasoning's or none. */
+const chosenAnswerProfile = (answer: string, reasoning?: string): StreamProfile | undefined =>
+  choicesOf('answer').make({ fields: { answer: field(answer), reasoning: reasoning === undefined ? null : field(reasoning) } }, undefined, {
+    body: undefined,
+    allowHttp: false,
+  });
+/** The URLs Choose How to Read… offers for a download answer (its kind's choices). */
+const downloadUrlFields = (body: unknown, allowHttp: boolean) => choicesOf('download').fields('url', { body, allowHttp });
+/** The download part a person's choice of URL makes; undefined when that place holds no URL the client may use. */
+const chosenDownloadProfile = (body: unknown, url: string, allowHttp: boolean): DownloadProfile | undefined =>
+  choicesOf('download').make({ fields: { url: field(url) } }, undefined, { body, allowHttp });
 
 /** Two texts and nothing to tell which is the answer: no reader can decide, and none guesses. */
 const TIED = { first: 'The cache keeps the hot keys in memory.', second: 'Nobody knows which of these is the answer.' };
@@ -228,16 +242,21 @@ describe('a download answer with no URL the client can use: handed over, chosen,
       ['a', 'b'],
     );
     assert.deepEqual(downloadUrlFields({ n: 1, s: 'x' }, false), []);
-    assert.throws(() => chosenDownloadProfile(body, 'c', false), /not a URL the extension can download from/);
+    // A place that holds no URL the client may use makes no part (the picker then says to choose another field).
+    assert.equal(chosenDownloadProfile(body, 'c', false), undefined);
+    assert.equal(chosenDownloadProfile(body, 'b', false), undefined);
+    assert.equal(chosenDownloadProfile(body, 'a', false)?.url, 'a');
   });
 });
 
 describe('Show How the Service Is Read names chosen places', () => {
   it('a chosen answer, stream and download part each say "as you chose it"', () => {
     const chosen = chosenAnswerProfile('right', 'left');
+    assert.ok(chosen);
     assert.deepEqual(streamLines(chosen), ['Streamed answers: text at right; reasoning at left', '  (as you chose it)']);
     assert.deepEqual(streamLines(chosen, false), ['Answers not streamed: text at right; reasoning at left', '  (as you chose it)']);
     const download = chosenDownloadProfile({ links: { a: 'https://s.example/a', b: 'https://s.example/b' } }, 'links.b', false);
+    assert.ok(download);
     assert.deepEqual(downloadLines(download), ['Download answer: URL at links.b', '  (as you chose it)']);
   });
 });

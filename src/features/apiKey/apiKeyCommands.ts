@@ -113,7 +113,7 @@ async function setApiKey(services: Services): Promise<boolean> {
       log,
     ).then((c) =>
       c === choose
-        ? vscode.commands.executeCommand(COMMANDS.chooseHowToRead)
+        ? vscode.commands.executeCommand(COMMANDS.chooseHowToRead, { place: 'modelList' })
         : c === log
           ? vscode.commands.executeCommand(COMMANDS.showLog)
           : undefined,

@@ -450,7 +450,7 @@ class ParticipantRun {
   failed(error: unknown, command: string | undefined): vscode.ChatResult {
     const info = classifyError(error, vscode.l10n.t('The request failed'));
     this.services.log.warn(`Chat: @hosted ${command ? `/${command}` : 'question'} failed: ${info.message}`);
-    if (info.fix) this.stream.button({ command: info.fix.command, title: info.fix.title });
+    if (info.fix) this.stream.button({ command: info.fix.command, title: info.fix.title, arguments: [...info.fix.args] });
     else if (info.kind !== 'request') this.stream.button({ command: FIXES.showLog.command, title: FIXES.showLog.title });
     // Refused again after the one wait (a second 429): when to ask again, on the clock. The error comes at once, so
     // its wait runs from now.

@@ -16,7 +16,7 @@ import { untrustedText } from '../../util/untrustedText';
 import { showError } from '../../util/showError';
 import { showErrorMessage, showInformationMessage } from '../../util/notify';
 import { FIXES } from '../../util/classifyError';
-import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
+import { keepUnreadableStart } from '../../jobs/unreadableStarts';
 import { datasetItems, readRecentDatasets, recentDatasetsKey, type DatasetItem } from './datasetItems';
 import { rememberDataset } from './recentDatasets';
 import { evaluationStartRecord, submitEvaluationOnce } from './evaluationStart';
@@ -126,9 +126,9 @@ async function offerStartedJobChoice(
     datasetName,
   );
   services.log.error(text, error);
-  const choose = chooseStartActionTitle();
+  const choose = vscode.l10n.t('Choose How to Read…');
   const choice = await showErrorMessage(text, choose, FIXES.showLog.title);
-  if (choice === choose) await vscode.commands.executeCommand(COMMANDS.chooseHowToReadStartedJob);
+  if (choice === choose) await vscode.commands.executeCommand(COMMANDS.chooseHowToRead, { place: 'startedJob' });
   else if (choice === FIXES.showLog.title) await vscode.commands.executeCommand(FIXES.showLog.command);
   return true;
 }

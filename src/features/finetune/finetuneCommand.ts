@@ -35,7 +35,7 @@ import { COMMANDS } from '../../contributions';
 import { classifyError, FIXES, type ErrorKind } from '../../util/classifyError';
 import { showErrorMessage, showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
 import { WALKTHROUGH_CONTEXT } from '../../walkthroughContext';
-import { chooseStartActionTitle, keepUnreadableStart } from '../jobs/chooseStartedJobReading';
+import { keepUnreadableStart } from '../../jobs/unreadableStarts';
 import { markWalkthroughStep } from '../../util/walkthroughStep';
 import { pendingModelNames, startedRecord, startFinetuneOnce } from './finetuneStart';
 
@@ -283,12 +283,12 @@ class FinetuneRun {
         this.log.warn(`Finetune: not connected: ${message}`);
         const outcome: FinetuneOutcome = { status: 'failed', kind: 'notConfigured', message };
         if (attempt > 0) {
-          this.say('error', message, [{ title: fix.title, run: () => this.runCommand(fix.command) }]);
+          this.say('error', message, [{ title: fix.title, run: () => vscode.commands.executeCommand(fix.command, ...fix.args) }]);
           return outcome;
         }
         const picked = await showErrorMessage(message, fix.title);
         if (picked !== fix.title) return outcome;
-        await vscode.commands.executeCommand(fix.command);
+        await vscode.commands.executeCommand(fix.command, ...fix.args);
       }
     }
   }
@@ -458,7 +458,7 @@ class FinetuneRun {
     const retry = { title: vscode.l10n.t('Retry'), recovery: 'retry' as const };
     let text = info.kind === 'unexpected' ? vscode.l10n.t('Creating the finetuned model failed: {0}', info.message) : info.message;
     // Setting a key or a URL is followed by a retry with the same answers; after the log there is nothing to retry.
-    let actions: { title: string; recovery: Recovery; command?: string }[] = [
+    let actions: { title: string; recovery: Recovery; command?: string; args?: readonly unknown[] }[] = [
       ...(info.retryable ? [retry] : []),
       ...(info.fix
         ? [
@@ -466,6 +466,7 @@ class FinetuneRun {
               title: info.fix.title,
               recovery: info.fix === FIXES.showLog ? ('stop' as const) : ('retry' as const),
               command: info.fix.command,
+              args: info.fix.args,
             },
           ]
         : []),
@@ -480,7 +481,12 @@ class FinetuneRun {
         text,
       );
       actions = [
-        { title: chooseStartActionTitle(), recovery: 'stop', command: COMMANDS.chooseHowToReadStartedJob },
+        {
+          title: vscode.l10n.t('Choose How to Read…'),
+          recovery: 'stop',
+          command: COMMANDS.chooseHowToRead,
+          args: [{ place: 'startedJob' }],
+        },
         { title: FIXES.showLog.title, recovery: 'stop', command: FIXES.showLog.command },
       ];
     } else if (info.kind === 'contract') {
@@ -496,7 +502,7 @@ class FinetuneRun {
     const picked = await showErrorMessage(text, ...actions.map((x) => x.title));
     const action = actions.find((x) => x.title === picked);
     if (!action) return 'stop';
-    if (action.command) await vscode.commands.executeCommand(action.command);
+    if (action.command) await vscode.commands.executeCommand(action.command, ...(action.args ?? []));
     return action.recovery;
   }
 

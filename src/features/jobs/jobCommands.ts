@@ -1,5 +1,5 @@
 // Commands on the Jobs view: remove one job from the list, stop following one, clear finished ones, refresh (poll
-// now), show the view; Choose How to Read… a job's status or a started job's id.
+// now), show the view.
 // Removing only forgets a job here; nothing is cancelled on the service (the spec has no cancel endpoint).
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
@@ -8,8 +8,6 @@ import { jobTitle } from '../../jobs/jobFormat';
 import type { PollRound } from '../../jobs/jobPoller';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
-import { chooseStatusReading } from './chooseStatusReading';
-import { chooseStartedJobReading } from './chooseStartedJobReading';
 import { isJobNode } from './jobsTree';
 import { showInformationMessage, showWarningMessage, withProgress } from '../../util/notify';
 
@@ -25,9 +23,6 @@ export function jobCommands(services: Services, deps: JobCommandDeps) {
     [COMMANDS.clearFinishedJobs]: () => clearFinishedJobs(services),
     [COMMANDS.refreshJobs]: () => refreshJobs(services, deps),
     [COMMANDS.showJobs]: (arg?: unknown) => showJobs(services, deps, arg),
-    [COMMANDS.chooseHowToReadJob]: (arg?: unknown) => chooseStatusReading(services, () => deps.poller.pollNow(), arg),
-    // No arguments taken: the answer and the job are the ones this window kept.
-    [COMMANDS.chooseHowToReadStartedJob]: () => chooseStartedJobReading(services),
   };
 }
 

@@ -257,12 +257,14 @@ function errorRows(error: unknown): ModelsNode[] {
   }
   // A list that cannot be read, or could be read two ways: the person says where the names are, once (issue 27).
   if (info.kind === 'contract') {
-    row(
-      vscode.l10n.t('The model list could not be read — choose how to read it'),
-      COMMANDS.chooseHowToRead,
-      vscode.l10n.t('Choose How to Read…'),
-      'list-selection',
-    );
+    rows.push({
+      type: 'error',
+      label: vscode.l10n.t('The model list could not be read — choose how to read it'),
+      detail: info.message,
+      // The place, never a path: the command opens the list the book kept.
+      command: { command: COMMANDS.chooseHowToRead, title: vscode.l10n.t('Choose How to Read…'), arguments: [{ place: 'modelList' }] },
+      icon: 'list-selection',
+    });
   }
   if (fix === FIXES.setApiKey) row(vscode.l10n.t('The service refused the API key — set a valid key'), fix.command, fix.title, 'key');
   else if (fix === FIXES.openProxySettings) {

@@ -4,7 +4,7 @@
 // confirmation names the model and the dataset.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
-import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
+import { keepUnreadableStart } from '../../jobs/unreadableStarts';
 import { evaluationStartRecord, submitEvaluation } from '../evaluate/evaluateCommand';
 import { StartRefusedError } from '../../jobs/startingJobs';
 import {

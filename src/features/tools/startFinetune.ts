@@ -17,7 +17,7 @@ import { markdownLiteral } from '../../util/untrustedText';
 import { answersProblems, type FinetuneAnswers } from '../finetune/finetuneAnswers';
 import { checkFinetuneFiles, nodeByteReader, type CheckedFile } from '../finetune/finetuneFiles';
 import { confirmationPreflight, readForConfirmation } from '../finetune/preflightConfirmation';
-import { keepUnreadableStart } from '../jobs/chooseStartedJobReading';
+import { keepUnreadableStart } from '../../jobs/unreadableStarts';
 import { pendingModelNames, startedRecord, startFinetuneJob } from '../finetune/finetuneCommand';
 import {
   fields,

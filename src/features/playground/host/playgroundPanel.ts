@@ -115,7 +115,7 @@ export class PlaygroundPanel extends WebviewPanelHost<WebviewToHost, HostToWebvi
       case 'export':
         return this.exportSession(message.runs);
       case 'fix':
-        await vscode.commands.executeCommand(FIXES[message.fix].command);
+        await vscode.commands.executeCommand(FIXES[message.fix].command, ...FIXES[message.fix].args);
         return;
     }
   }

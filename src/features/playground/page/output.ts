@@ -57,6 +57,8 @@ export class OutputPane {
   private readonly body: HTMLElement;
   private readonly errorBox: HTMLElement;
   private readonly copyAll: HTMLButtonElement;
+  /** Choose How to Read… for the answer shown: how the service's answer was read, one pick from right. */
+  private readonly chooseReading: HTMLButtonElement;
   private readonly elapsed: HTMLElement;
   private readonly thinking: HTMLDetailsElement;
   private readonly thinkingSummary: HTMLElement;
@@ -97,6 +99,17 @@ export class OutputPane {
       },
       icon('copy'),
     );
+    this.chooseReading = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        title: l10n.t('Choose How to Read… the service’s answer'),
+        'aria-label': l10n.t('Choose How to Read…'),
+        'data-testid': tid('choose-reading'),
+      },
+      icon('symbol-field'),
+    );
     this.status = h('span', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': tid('status') });
     this.ttft = h('span', { class: 'metric', title: l10n.t('Time to first token'), 'data-testid': tid('ttft') });
     this.total = h('span', { class: 'metric', title: l10n.t('Total time'), 'data-testid': tid('total') });
@@ -129,7 +142,7 @@ export class OutputPane {
     this.element = h(
       'section',
       { class: 'pane', 'aria-label': id === 'a' ? l10n.t('Output') : l10n.t('Output B'), 'data-pane': id },
-      h('header', { class: 'pane-header' }, this.title, this.summary, this.copyAll),
+      h('header', { class: 'pane-header' }, this.title, this.summary, this.chooseReading, this.copyAll),
       h('div', { class: 'pane-status' }, this.status, this.elapsed, this.ttft, this.total, this.size),
       this.errorBox,
       this.thinking,
@@ -147,6 +160,7 @@ export class OutputPane {
       if (e.target instanceof Element && e.target.closest('a')) e.preventDefault();
     });
     this.copyAll.addEventListener('click', () => this.events.copy(this.state.text));
+    this.chooseReading.addEventListener('click', () => this.events.fix('chooseAnswerReading'));
     this.paint();
   }
 
@@ -297,6 +311,8 @@ export class OutputPane {
     this.summary.textContent = settings ? summaryText(settings) : '';
     this.paintStatus();
     this.copyAll.disabled = s.text.length === 0;
+    // A service's answer once it is shown (a local model's is not the service's to read otherwise).
+    show(this.chooseReading, !!settings && !isLocalModelId(settings.modelName) && (s.status === 'done' || s.status === 'stopped'));
     this.paintMetrics();
     this.errorBox.replaceChildren();
     show(this.errorBox, s.status === 'error' && !!s.error);
