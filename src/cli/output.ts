@@ -26,6 +26,7 @@ export function terminalText(text: string): string {
 export class Output {
   private barShown = false;
   private lastLine: string | undefined;
+  private lastWords: string | undefined;
 
   constructor(
     private readonly io: CliIo,
@@ -70,11 +71,15 @@ export class Output {
       this.barShown = true;
       return;
     }
-    // In a log: a line when the words change other than in their numbers (a state, a phase), or at each tenth.
+    // In a log: a line when the words change other than in their numbers (a state, a phase), or at each tenth, which
+    // the line then says (without it, "Uploading" came four times in a row, saying nothing new).
     const key = `${words.replace(/[\d.,]+/g, '#')} ${fraction === undefined ? '' : Math.floor(clamp(fraction) * 10)}`;
-    if (key === this.lastLine) return;
+    // The same words without a fraction (a job's last answer that no longer carries progress) say nothing new either.
+    if (key === this.lastLine || (fraction === undefined && words === this.lastWords)) return;
     this.lastLine = key;
-    this.io.stderr.write(`${terminalText(redact(words))}\n`);
+    this.lastWords = words;
+    const percent = fraction === undefined ? '' : ` (${Math.floor(clamp(fraction) * 100)}%)`;
+    this.io.stderr.write(`${terminalText(redact(words))}${percent}\n`);
   }
 
   clearBar(): void {
