@@ -103,6 +103,10 @@ describe('the command line (dist/cli.js) against the emulator', function () {
 
     const unknown = await cli(['evaluate', BASE]);
     assert.equal(unknown.code, 2);
+
+    const noFolder = await cli(['download', BASE, '--out', 'no-such-folder']);
+    assert.equal(noFolder.code, 2, noFolder.stderr);
+    assert.match(noFolder.stderr, /no-such-folder does not exist: create the folder first/);
   });
 
   it('--key-file: the key read from a file instead of the environment', async () => {

@@ -12,7 +12,8 @@ import { downloadJson } from '../jsonOutput';
 
 export async function downloadCommand(ctx: CommandContext, options: { model: string; out: string; overwrite: boolean }): Promise<number> {
   const folder = await fs.stat(options.out).catch(() => undefined);
-  if (!folder?.isDirectory()) throw new CliError(`--out ${options.out} is not a folder.`);
+  if (!folder) throw new CliError(`--out ${options.out} does not exist: create the folder first (the download goes into it).`);
+  if (!folder.isDirectory()) throw new CliError(`--out ${options.out} is not a folder.`);
   try {
     const outcome = await ctx.connection.client.download(options.model, {
       directory: options.out,
