@@ -30,7 +30,7 @@ export type Command = CommonOptions &
         intervalMs: number;
       }
     | { name: 'status'; jobId: string; wait: boolean; intervalMs: number }
-    | { name: 'evaluate'; model: string; dataset: string; wait: boolean; intervalMs: number }
+    | { name: 'evaluate'; model: string; dataset: string; wait: boolean; again: boolean; intervalMs: number }
     | { name: 'report'; model: string; dataset?: string; base?: string; requireBetter: boolean }
     | { name: 'download'; model: string; out: string; overwrite: boolean }
     | { name: 'profile'; keep: boolean }
@@ -70,7 +70,7 @@ const OPTIONS: Record<(typeof COMMANDS)[number], Options> = {
     ...WAIT,
   },
   status: WAIT,
-  evaluate: WAIT,
+  evaluate: { again: { type: 'boolean' }, ...WAIT },
   report: { dataset: { type: 'string' }, base: { type: 'string' }, 'require-better': { type: 'boolean' } },
   download: { out: { type: 'string' }, overwrite: { type: 'boolean' } },
   profile: { keep: { type: 'boolean' } },
@@ -161,12 +161,13 @@ export function parseCommand(argv: readonly string[], cwd = process.cwd()): Comm
       positionals(1, 1, '<job> [--wait]');
       return { name, jobId: nonEmpty(p[0]!, 'the job id'), wait: v.wait === true, intervalMs: intervalMs(), ...common };
     case 'evaluate':
-      positionals(2, 2, '<model> <dataset> [--wait]');
+      positionals(2, 2, '<model> <dataset> [--wait] [--again]');
       return {
         name,
         model: nonEmpty(p[0]!, 'the model'),
         dataset: nonEmpty(p[1]!, 'the dataset'),
         wait: v.wait === true,
+        again: v.again === true,
         intervalMs: intervalMs(),
         ...common,
       };

@@ -1,10 +1,12 @@
 // `--wait`: a job polled until it ends, its record kept in the state file at each answer (so a wait stopped by Ctrl+C,
 // or a lost connection, is resumed by `status <job> --wait`). Stopping the wait never touches the job: it keeps running
-// on the service, and the message says how to follow it again.
+// on the service, and the message says how to follow it again. A finetune that completes without naming its model
+// takes the name the model list gives it (findMadeModel), as the extension's poller does.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../api/errors';
-import { isActive, type JobRecord } from '../jobs/jobRecord';
-import { evaluationPatch, finetunePatch, gonePatch } from '../jobs/statusPatch';
+import { isActive, jobKey, type JobRecord } from '../jobs/jobRecord';
+import { findMadeModel } from '../jobs/madeModel';
+import { endsUnnamed, evaluationPatch, finetunePatch, gonePatch, withMadeName } from '../jobs/statusPatch';
 import type { CommandContext } from './context';
 import { CliError, EXIT } from './exitCodes';
 import { followCommand } from './jsonOutput';
@@ -26,7 +28,11 @@ export async function pollOnce(ctx: CommandContext, job: JobRecord): Promise<Job
   try {
     if (job.kind === 'finetune') {
       const status = await client.getFinetuneStatus(job.id, { signal: ctx.signal });
-      return await ctx.jobs.patch(job, finetunePatch(job, status, now()));
+      const patch = finetunePatch(job, status, now());
+      if (!endsUnnamed(job, status)) return await ctx.jobs.patch(job, patch);
+      // Completed without naming the model it made: the model list names it, as the extension's poller finds it.
+      const made = await madeModelOf(ctx, job);
+      return await ctx.jobs.patch(job, made === undefined ? patch : withMadeName(job, patch, made));
     }
     const status = await client.getEvaluationStatus(job.id, { signal: ctx.signal });
     return await ctx.jobs.patch(job, evaluationPatch(job, status, now()));
@@ -35,6 +41,28 @@ export async function pollOnce(ctx: CommandContext, job: JobRecord): Promise<Job
     if (error instanceof ApiError && error.status === 404) return ctx.jobs.patch(job, gonePatch(job, now()));
     throw error;
   }
+}
+
+/**
+ * The listed model the finetune made (madeModel.ts), never a name another finetune recorded here made or is making;
+ * undefined when the list cannot be read (the job then keeps the name asked for, as before).
+ */
+async function madeModelOf(ctx: CommandContext, job: JobRecord): Promise<string | undefined> {
+  let listed;
+  try {
+    listed = await ctx.connection.client.listModels({ signal: ctx.signal });
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    ctx.out.debug(`The model list could not be read to name the model made: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+  const claimed = new Set(
+    ctx.jobs
+      .list()
+      .filter((j) => j.kind === 'finetune' && jobKey(j) !== jobKey(job) && j.state !== 'failed')
+      .map((j) => j.modelName),
+  );
+  return findMadeModel({ requested: job.requestedName ?? job.modelName, baseModel: job.baseModel, claimed }, listed);
 }
 
 export async function followJob(ctx: CommandContext, start: JobRecord, intervalMs: number): Promise<JobRecord> {

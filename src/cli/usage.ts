@@ -9,7 +9,8 @@ Commands:
   finetune <files…> --base <model> --name <name> [--questions <n>] [--use-case <text>] [--mode <mode>] [--wait] [--yes]
                                          Check and read the PDF/DOCX files, then start a (paid) finetuning job.
   status <job> [--wait]                  A job's state; --wait follows it until it ends.
-  evaluate <model> <dataset> [--wait]    Start an evaluation of a model on a dataset.
+  evaluate <model> <dataset> [--wait] [--again]
+                                         Start an evaluation of a model on a dataset (--again: even while one runs).
   report <model> [--dataset <name>] [--base <model>] [--require-better]
                                          The model against its base, with 95% intervals.
   download <model> [--out <folder>] [--overwrite]

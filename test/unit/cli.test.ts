@@ -46,7 +46,7 @@ describe('the command line (dist/cli.js) against the emulator', function () {
   });
   beforeEach(() => {
     ctx.emu.faults.clear();
-    ctx.emu.configure({ holdFinetunes: false, rushFinetunes: false, reasoning: 'none' });
+    ctx.emu.configure({ holdFinetunes: false, rushFinetunes: false, holdEvaluations: false, renameTunedModels: false, reasoning: 'none' });
   });
 
   it("is one bundle without vscode and without the extension's webview, worker or local-runtime code", () => {
@@ -220,6 +220,66 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     const followed = await cli(['status', id, '--wait', '--interval', '0.05', '--json']);
     assert.equal(followed.code, 0, followed.stderr);
     assert.equal((jsonOf(followed) as { job: { state: string; id: string } }).job.state, 'completed');
+  });
+
+  it('finetune: a second run starting the same name while the first is being started is refused (exit 2), naming it', async () => {
+    ctx.emu.clearReceived();
+    const starts = () => ctx.emu.received.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/cr/generate_questions');
+    // The first start's upload is held at the service (no answer) while the second run asks for the same name.
+    ctx.emu.faults.add({ origin: 'api', method: 'POST', path: '/cr/generate_questions', kind: 'stall', times: 1 });
+    const args = ['finetune', 'handbook.pdf', '--base', BASE, '--name', 'cli-once', '--questions', '5', '--yes'];
+    const first = startCli(args, { env: env(), cwd: work });
+    await until(async () => (starts().length >= 1 ? true : undefined), 30_000, 20);
+    const second = await cli(args);
+    first.child.kill('SIGINT');
+    const firstDone = await first.done;
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, /'cli-once' is already being started/);
+    assert.equal(firstDone.code, 130, firstDone.stderr);
+    assert.equal(starts().length, 1, 'the service received one start');
+  });
+
+  it('evaluate: refused while the same model and dataset is running (exit 2, naming it); --again starts another', async () => {
+    ctx.emu.configure({ holdEvaluations: true });
+    ctx.emu.clearReceived();
+    const starts = () =>
+      ctx.emu.received.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/cr/finetune_model/evaluate_async');
+    const first = await cli(['evaluate', BASE, 'cli-same']);
+    assert.equal(first.code, 0, first.stderr);
+    const again = await cli(['evaluate', BASE, 'cli-same']);
+    assert.equal(again.code, 2, again.stderr);
+    assert.match(again.stderr, /An evaluation of oss-reasoner-8b on cli-same is running/);
+    assert.match(again.stderr, /--again/);
+    assert.equal(starts().length, 1, 'the refused run sent nothing');
+    const another = await cli(['evaluate', BASE, 'cli-same', '--again']);
+    assert.equal(another.code, 0, another.stderr);
+    assert.equal(starts().length, 2);
+  });
+
+  it('status --wait: a finetune that completes without naming its model takes the name the model list gives it', async () => {
+    ctx.emu.configure({ renameTunedModels: true, rushFinetunes: true });
+    const started = await cli(['finetune', 'handbook.pdf', '--base', BASE, '--name', 'cli-unnamed', '--questions', '5', '--yes', '--json']);
+    assert.equal(started.code, 0, started.stderr);
+    const id = String((jsonOf(started) as { job: { id: string } }).job.id);
+    const client = clientFor(ctx.emu);
+    await until(async () => ((await client.getFinetuneStatus(id)).state === 'completed' ? true : undefined), 30_000, 20);
+    const listed = (await client.listModels()).map((m) => m.name).filter((n) => n.includes('cli-unnamed'));
+    assert.equal(listed.length, 1, listed.join(', '));
+    assert.notEqual(listed[0], 'cli-unnamed', 'the service named the model itself');
+    // Its status says completed and names no model.
+    ctx.emu.faults.add({
+      origin: 'api',
+      method: 'GET',
+      path: '/cr/generate_questions_status',
+      kind: 'body',
+      body: JSON.stringify({ job_id: id, status: 'completed', progress: 100 }),
+      contentType: 'application/json',
+    });
+    const followed = await cli(['status', id, '--wait', '--interval', '0.05', '--json']);
+    assert.equal(followed.code, 0, followed.stderr);
+    const job = (jsonOf(followed) as { job: { state: string; model: string } }).job;
+    assert.equal(job.state, 'completed');
+    assert.equal(job.model, listed[0]);
   });
 
   it('Ctrl+C during --wait leaves the job running and says how to follow it; status --wait then follows it to its end', async () => {

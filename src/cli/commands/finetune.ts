@@ -5,18 +5,19 @@
 // --yes when stdin is not one. The upload checks each file again on the opened handle (uploadSource.ts).
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { checkFinetuneFiles, uploadFiles } from '../../features/finetune/finetuneFiles';
+import { checkFinetuneFiles } from '../../features/finetune/finetuneFiles';
+import { startFinetuneOnce } from '../../features/finetune/finetuneStart';
 import { modelNameProblem, modeProblem } from '../../features/finetune/finetuneAnswers';
 import { preflightRead } from '../../features/finetune/preflight';
 import { describeCounts } from '../../features/finetune/preflightSummary';
 import { preflightWarnings, type PreflightWarning } from '../../features/finetune/preflightWarnings';
-import { buildLineage } from '../../jobs/lineage';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { formatBytes } from '../../util/byteSize';
 import type { CommandContext } from '../context';
 import { CliError } from '../exitCodes';
 import { exitCodeOfJob, followJob } from '../followJob';
 import { followCommand, jobJson } from '../jsonOutput';
+import { paidStartDeps, startConnection } from '../paidStart';
 import { jobText } from './status';
 
 /** The extension's defaults (hostedReasoning.finetune.maxFileSizeMB, maxFiles). */
@@ -68,48 +69,29 @@ export async function finetuneCommand(ctx: CommandContext, options: FinetuneOpti
   const summary = `Finetune ${options.base} into ${options.modelName} from ${files.length === 1 ? '1 file' : `${files.length} files`} (${formatBytes(total)}), ${options.questions} questions. This starts a paid job.`;
   await confirm(ctx, summary, options.yes);
 
-  const started = await ctx.connection.client.startFinetune(
-    {
-      files: uploadFiles(
-        files,
-        files.map((f) => f.id),
-      ),
-      numQs: options.questions,
-      mode: options.mode,
-      modelName: options.modelName,
-      modelType: options.base,
-      useCase: options.useCase,
-    },
-    { signal: ctx.signal, onProgress: (p) => ctx.out.progress('Uploading', p.total > 0 ? p.sent / p.total : undefined) },
-  );
-  ctx.out.clearBar();
-  const now = Date.now();
-  let job: JobRecord = {
-    id: started.jobId,
-    kind: 'finetune',
-    scope: ctx.jobs.scope,
-    state: 'queued',
-    createdAt: now,
-    updatedAt: now,
-    modelName: options.modelName,
-    baseModel: options.base,
-    files: files.map((f) => f.label),
-    lineage: buildLineage({
-      jobId: started.jobId,
-      startedAt: now,
-      baseModel: options.base,
-      numQs: options.questions,
-      mode: options.mode,
-      useCase: options.useCase,
-      files: files.map((f) => ({ label: f.label, size: f.size })),
-      sha256: started.sha256,
-    }),
-  };
-  await ctx.jobs.put(job);
+  // Held once per service, key and name with the extension and the MCP server (paidStart.ts): a second run of the same
+  // name meanwhile is refused before a byte is sent, and the duplicate-name rule is read again once held.
+  let job: JobRecord;
+  try {
+    job = await startFinetuneOnce(
+      paidStartDeps(ctx),
+      startConnection(ctx),
+      files,
+      files.map((f) => f.id),
+      { baseModel: options.base, modelName: options.modelName, numQs: options.questions, mode: options.mode, useCase: options.useCase },
+      { signal: ctx.signal, onProgress: (p) => ctx.out.progress('Uploading', p.total > 0 ? p.sent / p.total : undefined) },
+    );
+  } finally {
+    ctx.out.clearBar();
+  }
   ctx.out.note(`Started finetuning job ${job.id}.`);
   const document = (j: JobRecord) => ({
     job: jobJson(j),
-    files: files.map((f, i) => ({ label: f.label, size: f.size, ...(started.sha256[i] !== undefined && { sha256: started.sha256[i] }) })),
+    files: files.map((f, i) => ({
+      label: f.label,
+      size: f.size,
+      ...(j.lineage?.files[i]?.sha256 !== undefined && { sha256: j.lineage.files[i].sha256 }),
+    })),
     warnings: warnings.map(warningJson),
   });
   if (!options.wait) {
