@@ -23,6 +23,7 @@ export const FIGURES: readonly Figure[] = [
   { name: 'download', number: 5, title: 'Download', vscode: false },
   { name: 'polling', number: 6, title: 'Polling', vscode: false },
   { name: 'connections', number: 10, title: 'Connection reuse', vscode: false },
+  { name: 'compareRun', number: 15, title: 'Comparison run', vscode: false },
   { name: 'local', number: 8, title: 'Local runtime', vscode: false },
   { name: 'activation', number: 1, title: 'Activation', vscode: true },
   { name: 'latency', number: 3, title: 'Token latency in the playground', vscode: true },
