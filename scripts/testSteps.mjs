@@ -58,35 +58,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FAILED_LANE_TAIL = 30;
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
-/**
- * The unit test files whose time goes mostly to processes they start (Node children, node-llama-cpp, VS Code, the
- * pre-flight reader): `npm test` runs them in a lane of their own beside the rest, which run in mocha's process.
- */
-const UNIT_STARTING_PROCESSES = [
-  'benchTiny',
-  'cli',
-  'compareRun',
-  'localInference',
-  'localRuntime',
-  'mcpServer',
-  'partLockRace',
-  'preflight',
-  'preflightConfirmation',
-  'preflightMemory',
-  'startScript',
-  'startingJobs',
-  'tinyModel',
-];
-const unitFile = (name) => `out/test/unit/${name}.test.js`;
-
-/** .mocharc.json's options but its spec, for a run of named files (a spec given beside the config adds to its own). */
-function mochaOptions() {
-  const config = JSON.parse(fs.readFileSync(path.join(root, '.mocharc.json'), 'utf8'));
-  return Object.entries(config).flatMap(([key, value]) =>
-    key === 'spec' ? [] : value === true ? [`--${key}`] : value === false ? [`--no-${key}`] : [`--${key}`, String(value)],
-  );
-}
-
 /** Set by Ctrl+C or a signal to `npm test`: a lane then starts no further command. */
 let interrupted = false;
 
@@ -141,33 +112,19 @@ function runLane(lane, logDir, children) {
 
 /**
  * `npm test`: what every lane reads is made first, one step after another (the packages before the development build,
- * as packaging replaces dist/ with the production build), and nothing writes it while the lanes run. Then four lanes
+ * as packaging replaces dist/ with the production build), and nothing writes it while the lanes run. Then three lanes
  * side by side, as most of their time is waiting (on VS Code, the browser, the emulator's timings), not computing:
- * the unit suite in two (its files that start processes apart); the whole in-editor suite on the newest VS Code; the
- * UI steps (with the package check) through the installed platform package, then the in-editor tests tagged for every
- * host on VS Code's oldest supported version.
+ * the unit suite; the whole in-editor suite on the newest VS Code; the UI steps (with the package check) through the
+ * installed platform package, then the in-editor tests tagged for every host on VS Code's oldest supported version.
  */
 async function all() {
   const started = Date.now();
   prepare(['compile', 'server', 'package', 'packageTarget', 'build']);
   console.log(`[test] prepared in ${seconds(started)}: ${process.env[PREPARED_ENV]}`);
   // The oldest VS Code's tagged tests follow the UI steps, not the unit suite: behind the unit suite they made its lane
-  // the last to end by ~150 s, with one core idle meanwhile (fbd3df7: lanes of 562, 409 and 331 s). The unit suite is
-  // two lanes: alone it became the last lane again (e510b0a: 671 s against 470 and 582).
-  const unitOptions = mochaOptions();
+  // the last to end by ~150 s, with one core idle meanwhile (fbd3df7: lanes of 562, 409 and 331 s).
   const lanes = [
-    {
-      name: 'unit',
-      title: 'unit tests in one process',
-      commands: [
-        { run: ['npx', 'mocha', '--config', '.mocharc.json', ...UNIT_STARTING_PROCESSES.flatMap((f) => ['--ignore', unitFile(f)])] },
-      ],
-    },
-    {
-      name: 'unit-processes',
-      title: 'unit tests that start processes (benchmark figures, command line, local runtime, npm start, pre-flight)',
-      commands: [{ run: ['npx', 'mocha', '--no-config', ...unitOptions, ...UNIT_STARTING_PROCESSES.map(unitFile)] }],
-    },
+    { name: 'unit', title: 'unit tests', commands: [{ run: ['npx', 'mocha', '--config', '.mocharc.json'] }] },
     {
       name: 'in-editor-newest',
       title: 'the in-editor suite on the newest VS Code',
