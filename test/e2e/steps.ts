@@ -283,7 +283,8 @@ export function story(env: StoryEnvironment): Story {
     async run({ shot, note }) {
       await wb.clearNotifications();
       await answerWizard(modelName, async () => {
-        for (const name of env.sourcePdfs) await wb.quickPickItem(new RegExp(`^${escapeRegExp(name)}, PDF`)).waitFor();
+        // Once each file is read (its pages and words), as README's picture of the review shows it.
+        for (const name of env.sourcePdfs) await wb.quickPickItem(new RegExp(`^${escapeRegExp(name)}, PDF.*\\d+ words?`)).waitFor();
         await shot('summary');
       });
 
