@@ -14,6 +14,7 @@ import { DEFAULT_DATASETS, DEFAULT_KEYS, JUDGE_MODEL, type Emulator } from '../s
 import { scoreFor } from '../service/evaluation';
 import { chatSteps } from './chatSteps';
 import { toolSteps } from './toolSteps';
+import { modelConfigurationSteps } from './modelConfigurationSteps';
 import { PlaygroundPage } from './playgroundPage';
 import { playgroundSteps } from './playgroundSteps';
 import { WHAT_IS_LUMEN } from './showcase';
@@ -914,6 +915,7 @@ export function story(env: StoryEnvironment): Story {
     walkthrough,
     ...chatSteps({ workbench: wb, emu }),
     ...toolSteps(wb, env.userSettingsFile),
+    ...modelConfigurationSteps({ workbench: wb, emu }),
     ...unreadableSteps({
       workbench: wb,
       emu,

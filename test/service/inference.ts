@@ -520,7 +520,8 @@ export async function handleInference(state: State, key: string, req: IncomingMe
     return;
   }
   const request = checked.value;
-  state.recorder.noteInference(req, { modelName: request.modelName, prompt: request.prompt, queryOnly: request.queryOnly });
+  const { modelName, prompt, queryOnly, sequentialBudget, parallelBudget, useRag } = request;
+  state.recorder.noteInference(req, { modelName, prompt, queryOnly, sequentialBudget, parallelBudget, useRag });
   if (!hasModel(state, key, modelNamed(state, key, request.modelName))) {
     sendDetail(res, 404, `Model '${request.modelName}' is not available for this API key`);
     return;

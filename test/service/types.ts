@@ -219,6 +219,10 @@ export interface RecordedInference {
   modelName: string;
   prompt: string;
   queryOnly?: string;
+  /** The knobs as the service read them (its defaults where the request sent none). */
+  sequentialBudget: number;
+  parallelBudget: number;
+  useRag: boolean;
 }
 
 export type FaultKind = 'latency' | 'status' | 'reset' | 'stall' | 'truncate' | 'body';

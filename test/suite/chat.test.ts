@@ -183,7 +183,7 @@ describe(`models in vscode.lm ${EVERY_HOST_TAG}`, () => {
     const prompt = 'How deep do you go?';
     const ask = async (options: object) =>
       (await textOf(await m.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], options))).join('');
-    // Nothing picked: VS Code 1.139 sends each knob's default, "as in Settings", which leaves the settings' values.
+    // Nothing picked: the schema has no defaults, so VS Code 1.139 sends no configuration; the settings' values apply.
     assert.equal(await ask({}), answer(prompt));
     // What the person picks in the model's menu VS Code sends as the request's configuration (a caller may add to it).
     const picked = await ask({ configuration: { sequentialBudget: 32, useRag: true } });

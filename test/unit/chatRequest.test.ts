@@ -116,7 +116,7 @@ describe('chat requests', () => {
   });
 
   it('takes each knob from the caller’s model options, else the model picker’s configuration, else the settings', () => {
-    // VS Code 1.139 sends each knob's default (as in Settings) with every request: it leaves the setting in place.
+    // A knob picked back to *as in Settings* in VS Code 1.139's model menu leaves the setting in place.
     const unpicked = { sequentialBudget: FROM_SETTINGS, parallelBudget: FROM_SETTINGS, useRag: FROM_SETTINGS };
     assert.deepEqual(requestKnobs(undefined, unpicked, SETTINGS), SETTINGS);
     // A VS Code without model configuration (1.104) sends none.

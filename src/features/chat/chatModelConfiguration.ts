@@ -8,9 +8,12 @@
 // offered, a submenu each in the model's menu of *Chat: Manage Language Models*. One with `group: 'navigation'` would
 // get a picker beside the model in the Chat input (the slot of Copilot's thinking effort), but in a Chat view of the
 // usual width that picker takes the model name's place (tried: the input read "Steps as in Settings", no model), so
-// no knob takes it. Every property's `default` is sent with each request, picked or not: so each knob's first item and
-// default is FROM_SETTINGS, which leaves the knob to the setting (a number as default would override the setting on
-// every request). Temperature stays a setting: a list of values would be a poor way to pick a real number.
+// no knob takes it. Each knob's first item is FROM_SETTINGS, which leaves the knob to the setting: the way back after
+// a pick. No property has a `default`: an open Chat input keeps the configuration it first read for a model, defaults
+// included, and keeps it while the defaults make it non-empty, so a pick made in *Manage Language Models* afterwards
+// never reached that Chat's requests (seen in UI step 22: it asked with the setting's budget). Without defaults it
+// reads nothing until a pick, and follows the pick. Temperature stays a setting: a list of values would be a poor way
+// to pick a real number.
 import * as vscode from 'vscode';
 import { FROM_SETTINGS } from './chatRequest';
 
@@ -20,7 +23,6 @@ interface KnobSchema {
   readonly description: string;
   readonly enum: readonly (string | number | boolean)[];
   readonly enumItemLabels: readonly string[];
-  readonly default: typeof FROM_SETTINGS;
 }
 
 export interface ModelConfigurationSchema {
@@ -43,21 +45,18 @@ export function modelConfigurationSchema(): ModelConfigurationSchema {
           vscode.l10n.t('Steps as in Settings'),
           ...SEQUENTIAL_BUDGETS.map((n) => (n === 1 ? vscode.l10n.t('1 step') : vscode.l10n.t('{0} steps', n))),
         ],
-        default: FROM_SETTINGS,
       },
       parallelBudget: {
         title: vscode.l10n.t('Parallel Budget'),
         description: vscode.l10n.t('Reasoning paths side by side (hostedReasoning.chat.parallelBudget when as in Settings)'),
         enum: [FROM_SETTINGS, ...PARALLEL_BUDGETS],
         enumItemLabels: [asInSettings, ...PARALLEL_BUDGETS.map(String)],
-        default: FROM_SETTINGS,
       },
       useRag: {
         title: vscode.l10n.t('Retrieval (RAG)'),
         description: vscode.l10n.t('Whether the service retrieves documents (hostedReasoning.chat.useRag when as in Settings)'),
         enum: [FROM_SETTINGS, true, false],
         enumItemLabels: [asInSettings, vscode.l10n.t('On'), vscode.l10n.t('Off')],
-        default: FROM_SETTINGS,
       },
     },
   };

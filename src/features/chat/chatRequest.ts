@@ -122,9 +122,8 @@ function oneLine(label: string): string {
 export const MODEL_OPTION_NAMES = ['temperature', 'sequentialBudget', 'parallelBudget', 'useRag'] as const;
 
 /**
- * The value of a knob in the model picker's configuration (chatModelConfiguration.ts) that leaves it to the setting.
- * It is each knob's schema default: VS Code sends every default with each request, picked or not, so a default of a
- * number would override the setting on every request.
+ * The value of a knob in the model picker's configuration (chatModelConfiguration.ts) that leaves it to the setting:
+ * each knob's first item, what a person picks to go back to the setting.
  */
 export const FROM_SETTINGS = 'settings';
 

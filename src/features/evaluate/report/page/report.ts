@@ -94,7 +94,12 @@ interface FocusPlace {
 
 function focusedPlace(): FocusPlace | undefined {
   // While a dialog has the focus (a picker opened here), the control that opened it is the one the focus comes back to.
-  const active = document.hasFocus() ? document.activeElement : (focusReturn.last() ?? document.activeElement);
+  // So too when the page has the focus but not yet that control: the focus came back from a dialog to the body, and
+  // focusReturn puts it on the control a moment later; a render in between replaced that control, and the focus
+  // stayed on the body (the page is given the focus, then a view arrives before focusReturn's turn).
+  const focused = document.activeElement;
+  const onControl = document.hasFocus() && focused instanceof HTMLElement && app.contains(focused);
+  const active = onControl ? focused : (focusReturn.last() ?? focused);
   if (!(active instanceof HTMLElement) || !app.contains(active)) return undefined;
   const testId = active.dataset.testid;
   const same = testId === undefined ? [] : Array.from(app.querySelectorAll(`[data-testid="${testId}"]`));
