@@ -7,7 +7,8 @@ import FormData from 'form-data';
 import { CancelledError, ContractError, FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
 import { readStartedJob, type StartAnswer } from './startedJob';
-import { readModelList } from './modelListReading';
+import { MODEL_LIST } from './modelListReading';
+import { readAnswer } from './answerReading';
 import { readEvaluationStatus, readFinetuneStatus } from './jobStatus';
 import { endWordLearned } from './jobStatusLearning';
 import { JobStatusMemory } from './jobStatusMemory';
@@ -121,7 +122,7 @@ export class ServiceClient {
   async listModels(opts: CallOptions = {}): Promise<ModelInfo[]> {
     const body = await this.http.getJson('Listing models', PATHS.models, undefined, opts);
     try {
-      const { models, profile, change } = readModelList(body, this.profiles?.profile('modelList'));
+      const { value: models, profile, change } = readAnswer(MODEL_LIST, body, this.profiles?.profile('modelList'), undefined);
       if (profile) this.profiles?.learned('modelList', { profile, change, body, samples: models.slice(0, 3).map((m) => m.name) });
       return models;
     } catch (error) {
