@@ -4,9 +4,9 @@
 // named things, a job id the one identifier in the answer, progress a number or a pair of counts. Words are read only
 // for meaning (a state, a kind, "total"), in values or in the words of a key, never as whole key names. A body no
 // reading fits, or that two readings fit equally well, is a ContractError naming what was found, with a redacted
-// excerpt for the log: never a crash, a silent empty result or a guess. Each exported reader is wrapped in answerReader
-// (errors.ts): whatever else it meets (a RangeError from a builtin) is a ContractError too. No spread or `apply` over
-// what the service sent: they take about 125,000 elements at most, and an answer may hold more.
+// excerpt for the log: never a crash, a silent empty result or a guess. Whatever else a reading meets (a RangeError
+// from a builtin) is a ContractError too: readAnswer below, or answerReader (errors.ts) around a reader of its own.
+// No spread or `apply` over what the service sent: they take about 125,000 elements at most, and an answer may hold more.
 //
 // "Inferred once per service" below: the place found is kept (ServiceProfiles) once a second answer agrees, at most
 // MAX_KEEPS_PER_PART times per part in a window (src/connection/inferredKeeping.ts says why); until then each answer
@@ -56,6 +56,7 @@
 // lacked), how. Each kind's real knowledge stays in its inference (the *Inference.ts files). The API families
 // (families.ts: readings known before any answer is seen) are tried here, once for every kind, before the inference.
 
+import { unreadable } from './errors';
 import { familyFor } from './families';
 import type { PartName, PartProfile, ProfileSource } from './profileFormat';
 
@@ -104,8 +105,24 @@ export interface AnswerReading<Profile, Value> {
   change?: string;
 }
 
-/** Reads `body` by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
+/**
+ * Reads `body` by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits, and for
+ * whatever else the reading meets (a RangeError from a builtin: errors.ts unreadable), so no caller wraps it again.
+ */
 export function readAnswer<Profile extends { by: ProfileSource }, Value, Context>(
+  kind: AnswerKind<Profile, Value, Context>,
+  body: unknown,
+  known: Profile | undefined,
+  context: Context,
+): AnswerReading<Profile, Value> {
+  try {
+    return readOrInfer(kind, body, known, context);
+  } catch (e) {
+    throw unreadable(e);
+  }
+}
+
+function readOrInfer<Profile extends { by: ProfileSource }, Value, Context>(
   kind: AnswerKind<Profile, Value, Context>,
   body: unknown,
   known: Profile | undefined,

@@ -7,11 +7,12 @@ import FormData from 'form-data';
 import { CancelledError, ContractError, FileChangedError, RequestError } from './errors';
 import { HttpClient, type CallOptions, type HttpConfig } from './http';
 import { readStartedJob, type StartAnswer } from './startedJob';
-import { readModelList } from './modelListReading';
-import { readEvaluationStatus, readFinetuneStatus } from './jobStatus';
+import { MODEL_LIST } from './modelListReading';
+import { readAnswer } from './answerReading';
+import { readEvaluationStatus, readFinetuneStatus, type StatusReading } from './jobStatus';
 import { endWordLearned } from './jobStatusLearning';
 import { JobStatusMemory } from './jobStatusMemory';
-import type { JobStatusPart } from './profileFormat';
+import type { JobStatusPart, JobStatusProfile } from './profileFormat';
 import type { ProfileBook } from './profileBook';
 import type { StreamProfile } from './profileFormat';
 import { decodeInferenceResult, type InferencePiece } from './answerText';
@@ -121,7 +122,7 @@ export class ServiceClient {
   async listModels(opts: CallOptions = {}): Promise<ModelInfo[]> {
     const body = await this.http.getJson('Listing models', PATHS.models, undefined, opts);
     try {
-      const { models, profile, change } = readModelList(body, this.profiles?.profile('modelList'));
+      const { value: models, profile, change } = readAnswer(MODEL_LIST, body, this.profiles?.profile('modelList'), undefined);
       if (profile) this.profiles?.learned('modelList', { profile, change, body, samples: models.slice(0, 3).map((m) => m.name) });
       return models;
     } catch (error) {
@@ -280,11 +281,7 @@ export class ServiceClient {
   /** 4.4 */
   async getFinetuneStatus(jobId: string, opts: CallOptions = {}): Promise<FinetuneStatus> {
     const raw = await this.http.getJson('Checking the finetuning job', PATHS.finetuneStatus, { job_id: jobId }, opts);
-    const { status, profile, change } = this.readStatus('finetuneStatus', jobId, raw, () =>
-      readFinetuneStatus(jobId, raw, this.profiles?.profile('finetuneStatus'), this.statusMemory.finetuneStatus),
-    );
-    this.profiles?.learned('finetuneStatus', { profile, change, body: raw, context: { jobId } });
-    return status;
+    return this.readStatus('finetuneStatus', jobId, raw, readFinetuneStatus);
   }
 
   /** 4.5 */
@@ -321,11 +318,7 @@ export class ServiceClient {
   /** 4.6 */
   async getEvaluationStatus(jobId: string, opts: CallOptions = {}): Promise<EvaluationStatus> {
     const raw = await this.http.getJson('Checking the evaluation', PATHS.evaluateStatus, { job_id: jobId }, opts);
-    const { status, profile, change } = this.readStatus('evaluationStatus', jobId, raw, () =>
-      readEvaluationStatus(jobId, raw, this.profiles?.profile('evaluationStatus'), this.statusMemory.evaluationStatus),
-    );
-    this.profiles?.learned('evaluationStatus', { profile, change, body: raw, context: { jobId } });
-    return status;
+    return this.readStatus('evaluationStatus', jobId, raw, readEvaluationStatus);
   }
 
   /**
@@ -339,14 +332,25 @@ export class ServiceClient {
     if (learned) this.profiles?.learned(part, learned);
   }
 
-  /** A status read; one nothing could read is handed to the book first, for the person to choose how to read it. */
-  private readStatus<T>(part: JobStatusPart, jobId: string, body: unknown, read: () => T): T {
+  /**
+   * A status read by the kept profile (with what the endpoint's earlier answers taught), and what it learned told to
+   * the book; one nothing could read is handed to the book first, for the person to choose how to read it.
+   */
+  private readStatus<T>(
+    part: JobStatusPart,
+    jobId: string,
+    body: unknown,
+    read: (jobId: string, body: unknown, known?: JobStatusProfile, memory?: JobStatusMemory) => StatusReading<T>,
+  ): T {
+    let reading: StatusReading<T>;
     try {
-      return read();
+      reading = read(jobId, body, this.profiles?.profile(part), this.statusMemory[part]);
     } catch (error) {
       if (error instanceof ContractError) this.profiles?.unreadable(part, body, { jobId });
       throw error;
     }
+    this.profiles?.learned(part, { profile: reading.profile, change: reading.change, body, context: { jobId } });
+    return reading.status;
   }
 
   /** 4.7: resolves the redirect or signed-URL metadata and streams the artifact into `options.directory`. */

@@ -19,7 +19,8 @@ import { Readable } from 'node:stream';
 import * as path from 'node:path';
 import { ApiError, CancelledError, ContractError, DiskError, RequestError, ServerError, isCancellation } from './errors';
 import { parseBody } from './answerBody';
-import { readDownloadAnswer } from './downloadAnswer';
+import { readAnswer } from './answerReading';
+import { DOWNLOAD_ANSWER, downloadContext } from './downloadAnswer';
 import type { ProfileBook } from './profileBook';
 import { HttpClient, readCapped, type StreamResponse } from './http';
 import { storageGet, type StorageResponse } from './storageRequest';
@@ -172,9 +173,10 @@ async function resolveSource(http: HttpClient, modelName: string, signal: AbortS
     const text = await readCapped(res.body, MAX_METADATA_BYTES);
     const body = parseBody(text);
     try {
-      const { target, profile, change } = readDownloadAnswer(body, { apiUrl: url, known: book?.profile('download') });
+      const { value: target, profile, change } = readAnswer(DOWNLOAD_ANSWER, body, book?.profile('download'), downloadContext(url));
       const checked = checkSignedUrl(target.url as string, url);
-      book?.learned('download', { profile, change, body, context: { modelName } });
+      // A download profile is always kept (DOWNLOAD_ANSWER keeps every reading).
+      book?.learned('download', { profile: profile!, change, body, context: { modelName } });
       return { target: { ...target, url: checked } };
     } catch (error) {
       // No URL the client can use (none, two alike, or one refused): kept for Choose How to Read…, with the model.

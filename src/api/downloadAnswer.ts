@@ -5,31 +5,13 @@
 // Each value is judged by its kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value
 // of another kind.
 
-import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
-import { answerReader } from './errors';
+import { betterPlaceWords, type AnswerKind } from './answerReading';
 import { inferDownloadProfile, urlPlaceRank } from './downloadInference';
 import { crc32cValue, expiryValue, fileNameValue, md5Value, sha256Value, sizeValue, urlValue } from './downloadValues';
 import { parsePath, valueAt } from './profilePath';
 import { describeDownloadProfile } from './profileWords';
 import type { DownloadProfile } from './profileFormat';
 import type { DownloadTarget } from './types';
-
-export interface DownloadReading {
-  target: DownloadTarget;
-  /** The profile that read it (the one known, or the one inferred now). */
-  profile: DownloadProfile;
-  /** Set when the profile was inferred now and differs from the one known: what changed, in words, for the log. */
-  change?: string;
-}
-
-export interface DownloadAnswerContext {
-  /** Now, in ms since the epoch: a duration (`expires_in`) is counted from it. */
-  now?: number;
-  /** The URL the answer came from: a download URL may be plain http only when this one is (the emulator on this machine). */
-  apiUrl?: string;
-  /** The profile kept for the service. */
-  known?: DownloadProfile;
-}
 
 const MISFIT = Symbol('misfit');
 
@@ -59,9 +41,17 @@ function readBy(body: unknown, profile: DownloadProfile, allowHttp: boolean, now
   return target;
 }
 
-interface DownloadContext {
+/** What a download answer is read with: whether a plain http URL may be taken, and now (ms since the epoch). */
+export interface DownloadContext {
+  /** The answer came from a plain http URL (the emulator on this machine): a download URL may be plain http too. */
   allowHttp: boolean;
+  /** A duration (`expires_in`) is counted from it. */
   now: number;
+}
+
+/** The context of an answer that came from `apiUrl`. */
+export function downloadContext(apiUrl: string | undefined, now = Date.now()): DownloadContext {
+  return { allowHttp: apiUrl !== undefined && /^http:/i.test(apiUrl), now };
 }
 
 export const DOWNLOAD_ANSWER: AnswerKind<DownloadProfile, DownloadTarget, DownloadContext> = {
@@ -89,25 +79,3 @@ export const DOWNLOAD_ANSWER: AnswerKind<DownloadProfile, DownloadTarget, Downlo
     return { profile: inferred, change: betterPlaceWords(DOWNLOAD_ANSWER, 'URL', known, inferred) };
   },
 };
-
-/**
- * Reads a download answer by `known`, inferring again when it does not fit (or a better URL appears).
- * Throws a ContractError when nothing fits.
- */
-export const readDownloadAnswer = answerReader(function readDownloadAnswer(
-  body: unknown,
-  { now = Date.now(), apiUrl, known }: DownloadAnswerContext = {},
-): DownloadReading {
-  const allowHttp = apiUrl !== undefined && /^http:/i.test(apiUrl);
-  const { value: target, profile, change } = readAnswer(DOWNLOAD_ANSWER, body, known, { allowHttp, now });
-  return { target, profile: profile!, change };
-});
-
-/** A download answer read with no profile known (tests, and callers that keep none). */
-export const decodeDownloadMetadata = answerReader(function decodeDownloadMetadata(
-  body: unknown,
-  now: number = Date.now(),
-  apiUrl?: string,
-): DownloadTarget {
-  return readDownloadAnswer(body, { now, apiUrl }).target;
-});

@@ -41,10 +41,6 @@ export const readFinetuneStatus = answerReader(function readFinetuneStatus(
   return { status, profile, change };
 });
 
-export const decodeFinetuneStatus = answerReader(function decodeFinetuneStatus(jobId: string, body: unknown): FinetuneStatus {
-  return readFinetuneStatus(jobId, body).status;
-});
-
 export const readEvaluationStatus = answerReader(function readEvaluationStatus(
   jobId: string,
   body: unknown,
@@ -68,10 +64,6 @@ export const readEvaluationStatus = answerReader(function readEvaluationStatus(
   }
   const error = state === 'failed' ? (read.error ?? 'The evaluation failed without a reason.') : undefined;
   return { status: { jobId, state, rawState, ...progress, error, raw: body }, profile, change };
-});
-
-export const decodeEvaluationStatus = answerReader(function decodeEvaluationStatus(jobId: string, body: unknown): EvaluationStatus {
-  return readEvaluationStatus(jobId, body).status;
 });
 
 /** A text field of the result, by the spec's name. */

@@ -1,25 +1,16 @@
-// The model list (§4.1) as a kind of answer (answerReading.ts reads it): by the profile known for the service, else by
-// the profile inferred from this answer. A profile is never inferred from an empty list: it would say nothing of where
-// names are. An answer that plainly holds names (the inference found some) but that its own profile reads as none is
-// unreadable (a ContractError, so that the person is offered Choose How to Read…), never an empty list: a silent []
-// looks like a key with no models.
+// The model list (§4.1) as a kind of answer, MODEL_LIST (readAnswer in answerReading.ts reads it): by the profile
+// known for the service, else by the profile inferred from this answer. A profile is never inferred from an empty
+// list: it would say nothing of where names are. An answer that plainly holds names (the inference found some) but
+// that its own profile reads as none is unreadable (a ContractError, so that the person is offered Choose How to
+// Read…), never an empty list: a silent [] looks like a key with no models.
 
 import { contract } from './answerShape';
-import { readAnswer, type AnswerKind } from './answerReading';
-import { answerReader } from './errors';
+import type { AnswerKind } from './answerReading';
 import { inferModelList } from './modelListInference';
 import { readModelsByProfile } from './modelListReader';
 import { describeModelListProfile } from './profileWords';
 import { sameReading, type ModelListProfile } from './profileFormat';
 import type { ModelInfo } from './types';
-
-export interface ModelListReading {
-  models: ModelInfo[];
-  /** The profile that read them (the one known, or the one inferred now). */
-  profile?: ModelListProfile;
-  /** Set when the profile was inferred now and differs from the one known: what changed, in words, for the log. */
-  change?: string;
-}
 
 export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = {
   part: 'modelList',
@@ -39,14 +30,3 @@ export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = 
   same: sameReading,
   worthKeeping: (models) => models.length > 0,
 };
-
-/** Reads a model list by `known`, inferring again when it does not fit. Throws a ContractError when nothing fits. */
-export const readModelList = answerReader(function readModelList(body: unknown, known?: ModelListProfile): ModelListReading {
-  const { value: models, profile, change } = readAnswer(MODEL_LIST, body, known, undefined);
-  return { models, profile, change };
-});
-
-/** A model list read with no profile known (tests, and callers that keep none). */
-export const decodeModelList = answerReader(function decodeModelList(body: unknown): ModelInfo[] {
-  return readModelList(body).models;
-});

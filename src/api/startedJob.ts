@@ -92,8 +92,3 @@ export const readStartedJob = answerReader(function readStartedJob(
   const job = { jobId: id, raw: body };
   return change === undefined ? { job, from: profile!.from } : { job, from: profile!.from, change };
 });
-
-/** A start answer read with no place known (tests, and callers that keep none). */
-export const decodeStartedJob = answerReader(function decodeStartedJob(body: unknown, answer: StartAnswer = {}): StartedJob {
-  return readStartedJob(body, answer).job;
-});

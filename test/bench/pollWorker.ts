@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import http from 'node:http';
 import { ServiceClient } from '../../src/api/client';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
+import { readEvaluationStatus, readFinetuneStatus } from '../../src/api/jobStatus';
 import type { EvaluationStatus, FinetuneStatus } from '../../src/api/types';
 import { isActive, jobKey, type JobRecord } from '../../src/jobs/jobRecord';
 import { JobPoller, systemClock, type PollClock, type PollJobs, type StatusSource } from '../../src/jobs/jobPoller';
@@ -81,9 +81,10 @@ function bareGet(url: string, apiKey: string): Promise<unknown> {
 function bareSource(baseUrl: string, apiKey: string): StatusSource {
   return {
     getFinetuneStatus: async (id: string): Promise<FinetuneStatus> =>
-      decodeFinetuneStatus(id, await bareGet(`${baseUrl}/cr/generate_questions_status?job_id=${encodeURIComponent(id)}`, apiKey)),
+      readFinetuneStatus(id, await bareGet(`${baseUrl}/cr/generate_questions_status?job_id=${encodeURIComponent(id)}`, apiKey)).status,
     getEvaluationStatus: async (id: string): Promise<EvaluationStatus> =>
-      decodeEvaluationStatus(id, await bareGet(`${baseUrl}/cr/finetune_model/evaluate_status?job_id=${encodeURIComponent(id)}`, apiKey)),
+      readEvaluationStatus(id, await bareGet(`${baseUrl}/cr/finetune_model/evaluate_status?job_id=${encodeURIComponent(id)}`, apiKey))
+        .status,
   };
 }
 

@@ -1,10 +1,11 @@
 // A profile from the application setting hostedReasoning.serviceProfile that the model list no longer fits: the list
 // is read by the profile inferred from it, the person is told once in the log, and nothing is written again at each
 // read (it was inferred, logged and kept again at every list read). In-editor: ServiceProfiles reads the setting
-// through `vscode`. The client's part is done here as the client does it (client.ts: readModelList, then the book).
+// through `vscode`. The client's part is done here as the client does it (client.ts: readAnswer with MODEL_LIST, then the book).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { readModelList } from '../../src/api/modelListReading';
+import { readAnswer } from '../../src/api/answerReading';
+import { MODEL_LIST } from '../../src/api/modelListReading';
 import type { ProfileBook } from '../../src/api/profileBook';
 import { SECTION } from '../../src/connection/config';
 import { PROFILE_SETTING, ServiceProfiles } from '../../src/connection/serviceProfiles';
@@ -19,7 +20,7 @@ const STALE = { modelList: { lists: [{ names: 'results.items[].model.id' }] } };
 
 /** One list read as the client does it: by the book's profile, the reading reported back. */
 function listOnce(book: ProfileBook): string[] {
-  const { models, profile, change } = readModelList(BODY, book.profile('modelList'));
+  const { value: models, profile, change } = readAnswer(MODEL_LIST, BODY, book.profile('modelList'), undefined);
   if (profile) book.learned('modelList', { profile, change, body: BODY, samples: models.slice(0, 3).map((m) => m.name) });
   return models.map((m) => m.name);
 }
@@ -54,7 +55,7 @@ describe('a service profile from the setting that the model list no longer fits'
 
   it('does not write again what was kept when it is unchanged (another origin kept after it)', async () => {
     // What the first read infers, kept before another origin's profile (keeping re-inserted it last: a write).
-    const inferred = readModelList(BODY).profile!;
+    const inferred = readAnswer(MODEL_LIST, BODY, undefined, undefined).profile!;
     const state = countingState({
       [SERVICE_PROFILES_KEY]: { [ORIGIN]: { modelList: inferred }, 'https://other.example': { modelList: inferred } },
     });

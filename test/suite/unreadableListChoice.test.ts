@@ -53,6 +53,11 @@ describe('Choose How to Read… (a model list read two ways)', () => {
     const shown = await vscode.commands.executeCommand<string>(COMMANDS.showServiceProfile);
     assert.ok(shown.includes(`Model names: ${chosen.label} — kappa-base, lambda-base; kind from tier: foundation → base`), shown);
     assert.match(shown, /as you chose it/);
+    // Below the words, the profile as the setting takes it: each part kept, without where it came from.
+    const { origin: shownOrigin } = await rig.api.services.session.current();
+    const { by: _by, ...asSetting } = rig.api.services.profiles.profile(shownOrigin!, 'modelList')!;
+    const json = JSON.parse(shown.slice(shown.indexOf('\n{') + 1)) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(json[shownOrigin!]?.modelList, asSetting, shown);
 
     // What a window reload reads: the profile is read from globalState at each use (nothing of it is held in memory),
     // so a new store over the same state has the choice, and listing again reads the models by it. (A whole second

@@ -9,8 +9,8 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { type G, bool, checkProperty, int, pick, propertySeed } from './propertyCheck';
-import { readDownloadAnswer } from '../../src/api/downloadAnswer';
 import { readStartedJob, type StartAnswer } from '../../src/api/startedJob';
+import { readDownloadAnswer } from './readers';
 
 const SEED = propertySeed(20_261_127);
 const RUNS = 300;

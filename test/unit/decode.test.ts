@@ -1,12 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { formatAccuracy } from '../../src/jobs/jobFormat';
-import { decodeDownloadMetadata } from '../../src/api/downloadAnswer';
 import { decodeErrorMessage } from '../../src/api/errorBody';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
-import { decodeModelList } from '../../src/api/modelListReading';
-import { decodeStartedJob } from '../../src/api/startedJob';
 import { normaliseState } from '../../src/api/stateWords';
 import { ContractError } from '../../src/api/errors';
+import { decodeDownloadMetadata, decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from './readers';
 
 describe('decode: model list shapes (4.1)', () => {
   const names = (body: unknown) => decodeModelList(body).map((m) => `${m.name}:${m.kind}`);

@@ -7,11 +7,9 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { type G, bool, checkProperty, int, pick, propertySeed } from './propertyCheck';
-import { decodeFinetuneStatus } from '../../src/api/jobStatus';
-import { decodeModelList } from '../../src/api/modelListReading';
-import { decodeStartedJob } from '../../src/api/startedJob';
 import { ContractError } from '../../src/api/errors';
 import type { JobState, ModelKind } from '../../src/api/types';
+import { decodeFinetuneStatus, decodeModelList, decodeStartedJob } from './readers';
 
 const SEED = propertySeed(20_261_125);
 const RUNS = 300;

@@ -6,9 +6,9 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { Crc32c } from '../../src/api/crc32c';
 import { ContractError } from '../../src/api/errors';
-import { decodeDownloadMetadata, readDownloadAnswer } from '../../src/api/downloadAnswer';
 import { checkServiceProfile } from '../../src/api/profileFormat';
 import { downloadLines } from '../../src/api/profileWords';
+import { decodeDownloadMetadata, readDownloadAnswer } from './readers';
 
 const NOW = Date.parse('2026-11-27T03:00:00Z');
 const SHA = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';

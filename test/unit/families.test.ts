@@ -3,10 +3,8 @@
 // the inference makes of them. Where the inference alone reads an answer otherwise, that difference is asserted too
 // (the family removed for the comparison, then put back).
 import { strict as assert } from 'node:assert';
-import { readDownloadAnswer } from '../../src/api/downloadAnswer';
 import { FAMILY_DATA, FAMILY_READINGS, familyFor, familyProblem } from '../../src/api/families';
 import { readJobStatus } from '../../src/api/jobStatusReading';
-import { readModelList } from '../../src/api/modelListReading';
 import { checkPart, type PartName } from '../../src/api/profileFormat';
 import { readStartedJob } from '../../src/api/startedJob';
 import { decodeInferenceResult } from '../../src/api/answerText';
@@ -23,6 +21,7 @@ import {
   type ServiceShape,
   type StyledJob,
 } from '../service/styles';
+import { readDownloadAnswer, readModelList } from './readers';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 

@@ -6,13 +6,13 @@
 // in test/suite/inferredKeeping.test.ts); the client, its readers and the emulator are the real ones.
 import { strict as assert } from 'node:assert';
 import { collectInference, ServiceClient } from '../../src/api/client';
-import { readDownloadAnswer } from '../../src/api/downloadAnswer';
 import { readJobStatus } from '../../src/api/jobStatusReading';
 import type { ProfileBook } from '../../src/api/profileBook';
 import type { StartedJobProfile, StreamProfile } from '../../src/api/profileFormat';
 import { InferredKeeping, MAX_KEEPS_PER_PART } from '../../src/connection/inferredKeeping';
 import { baseRequest, emptyProfileBook, KEY, useEmulator } from './helpers';
 import type { Emulator } from '../service/emulator';
+import { readDownloadAnswer } from './readers';
 
 const INFER = '/cr/provider_predict_platform_base_oss';
 const EVALUATE = '/cr/finetune_model/evaluate_async';

@@ -1,7 +1,6 @@
 // The poller core with fake time, a scripted service and real notify-once markers in a temp folder.
 import { strict as assert } from 'node:assert';
 import { AuthError, ContractError, NetworkError, RateLimitError, RequestError, ServerError } from '../../src/api/errors';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
 import type { ModelInfo } from '../../src/api/types';
 import { markerFiles } from '../../src/jobs/notifyOnce';
 import {
@@ -18,6 +17,7 @@ import { GONE_ERROR } from '../../src/jobs/statusPatch';
 import { tempDir } from './helpers';
 import { deferred, FakeClock, FakeJobs, FakeSource, SCOPE, type Answer } from './pollRig';
 import { whileObjectWalksThrow } from './throwingBuiltin';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from './readers';
 
 const INTERVAL = 1_000;
 

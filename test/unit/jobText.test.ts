@@ -16,8 +16,8 @@ import {
 } from '../../src/jobs/jobFormat';
 import { unreadableWords } from '../../src/jobs/unreadableWords';
 import { changes, evaluationPatch, finetunePatch, gonePatch, GONE_ERROR } from '../../src/jobs/statusPatch';
-import { decodeEvaluationStatus } from '../../src/api/jobStatus';
 import { evaluationRunningWord, evaluationStatusExtras } from '../service/styles';
+import { decodeEvaluationStatus } from './readers';
 
 const T0 = 1_700_000_000_000;
 function job(extra: Partial<JobRecord> = {}): JobRecord {

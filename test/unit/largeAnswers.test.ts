@@ -4,12 +4,10 @@
 import { strict as assert } from 'node:assert';
 import { decodeInferenceResult, mergePieces, readEvent, type InferencePiece } from '../../src/api/answerText';
 import { StreamReading } from '../../src/api/streamReading';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
-import { decodeModelList } from '../../src/api/modelListReading';
-import { decodeStartedJob } from '../../src/api/startedJob';
 import { ContractError } from '../../src/api/errors';
 import { decodePieces } from '../../src/api/stream';
 import { whileObjectWalksThrow } from './throwingBuiltin';
+import { decodeEvaluationStatus, decodeFinetuneStatus, decodeModelList, decodeStartedJob } from './readers';
 
 const MANY = 200_000;
 const records = () => Array.from({ length: MANY }, (_, i) => ({ i }));

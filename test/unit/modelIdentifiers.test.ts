@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import { isTerminal } from '../../src/api/types';
 import { identifiersOf } from '../../src/api/modelIdentifiers';
 import { readModelsByProfile } from '../../src/api/modelListReader';
-import { readModelList } from '../../src/api/modelListReading';
 import { modelListLines } from '../../src/api/profileWords';
 import { checkServiceProfile } from '../../src/api/profileFormat';
 import type { ModelInfo } from '../../src/api/types';
@@ -15,6 +14,7 @@ import { shownNames } from '../../src/features/models/modelLabel';
 import { findMadeModel } from '../../src/jobs/madeModel';
 import { writePdf } from '../service/fixtures';
 import { clientFor, tempDir, until, useEmulator } from './helpers';
+import { readModelList } from './readers';
 
 const arn = (id: string) => `arn:aws:bedrock:us-east-1::foundation-model/${id}`;
 const CUSTOM_ARN = 'arn:aws:bedrock:us-east-1:123456789012:custom-model/amazon.titan-text-express-v1:0:8k/a1b2c3d4e5f6';

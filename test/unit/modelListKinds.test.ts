@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { ContractError } from '../../src/api/errors';
 import { modelListChoices } from '../../src/api/modelListInference';
 import { readModelsByProfile } from '../../src/api/modelListReader';
-import { readModelList } from '../../src/api/modelListReading';
+import { readModelList } from './readers';
 
 /** name:kind<parent, in the answer's order. */
 const read = (body: unknown) =>

@@ -5,11 +5,11 @@ import { strict as assert } from 'node:assert';
 import { ContractError } from '../../src/api/errors';
 import { modelListChoices } from '../../src/api/modelListInference';
 import { readModelsByProfile } from '../../src/api/modelListReader';
-import { readModelList } from '../../src/api/modelListReading';
 import { describeModelListProfile, modelListLines } from '../../src/api/profileWords';
 import { formatPath, parsePath } from '../../src/api/profilePath';
 import { checkServiceProfile, type ModelListProfile } from '../../src/api/profileFormat';
 import { shapeModelList, type ModelRecord } from '../service/keys';
+import { readModelList } from './readers';
 
 const RECORDS: ModelRecord[] = [
   { model_name: 'kappa-base', type: 'base' },

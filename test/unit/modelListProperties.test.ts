@@ -7,8 +7,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { readModelsByProfile } from '../../src/api/modelListReader';
-import { readModelList } from '../../src/api/modelListReading';
 import type { ModelInfo } from '../../src/api/types';
+import { readModelList } from './readers';
 
 const SEED = Number(process.env.HR_PROPERTY_SEED ?? 20_261_127);
 const RUNS = 300;

@@ -2,13 +2,12 @@
 // as a person reads it, never raw in quotes; the text a finetune status carries (message, error, state word) is capped
 // when decoded, when written to a job record and when read back from globalState; model names in the list too.
 import { strict as assert } from 'node:assert';
-import { decodeFinetuneStatus } from '../../src/api/jobStatus';
-import { decodeModelList } from '../../src/api/modelListReading';
 import type { FinetuneStatus } from '../../src/api/types';
 import { jobDescription, stateWord } from '../../src/jobs/jobFormat';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import { finetunePatch } from '../../src/jobs/statusPatch';
 import { readStoredJobs } from '../../src/jobs/storedJobs';
+import { decodeFinetuneStatus, decodeModelList } from './readers';
 
 const T0 = 1_700_000_000_000;
 const job = (extra: Partial<JobRecord> = {}): JobRecord => ({

@@ -4,9 +4,10 @@
 // with the change said.
 import { strict as assert } from 'node:assert';
 import { ContractError } from '../../src/api/errors';
-import { decodeStartedJob, readStartedJob } from '../../src/api/startedJob';
+import { readStartedJob } from '../../src/api/startedJob';
 import { checkServiceProfile } from '../../src/api/profileFormat';
 import { startedJobLines } from '../../src/api/profileWords';
+import { decodeStartedJob } from './readers';
 
 /** OpenAI's answer to POST /v1/fine_tuning/jobs (as documented in its API reference). */
 const OPENAI_FINE_TUNING_JOB = {

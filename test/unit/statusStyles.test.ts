@@ -4,7 +4,7 @@
 // written as that service answers; what the job is doing must be read from it, with no state word needed when the
 // answer says it ended otherwise (a flag, a result, a made model that is ready, counts reaching their total).
 import { strict as assert } from 'node:assert';
-import { decodeEvaluationStatus, decodeFinetuneStatus } from '../../src/api/jobStatus';
+import { decodeEvaluationStatus, decodeFinetuneStatus } from './readers';
 
 const VERTEX_JOB = {
   name: 'projects/881203/locations/us-central1/tuningJobs/4491823702',

@@ -60,33 +60,11 @@ async function profileText(services: Services): Promise<string> {
   );
   // The setting's form: each part without where it came from.
   const setting: Record<string, unknown> = {};
-  if (profile) {
-    const { by: _by, ...shared } = profile;
-    setting.modelList = shared;
-  }
-  if (startedJob) {
-    const { by: _by, ...shared } = startedJob;
-    setting.startedJob = shared;
-  }
-  for (const [part, p] of [
-    ['finetuneStatus', finetune],
-    ['evaluationStatus', evaluation],
-  ] as const) {
+  const parts = { modelList: profile, startedJob, finetuneStatus: finetune, evaluationStatus: evaluation, download, stream, answer };
+  for (const [part, p] of Object.entries(parts)) {
     if (!p) continue;
     const { by: _by, ...shared } = p;
     setting[part] = shared;
-  }
-  if (download) {
-    const { by: _by, ...shared } = download;
-    setting.download = shared;
-  }
-  if (stream) {
-    const { by: _by, ...shared } = stream;
-    setting.stream = shared;
-  }
-  if (answer) {
-    const { by: _by, ...shared } = answer;
-    setting.answer = shared;
   }
   if (Object.keys(setting).length > 0) lines.push('', JSON.stringify({ [origin]: setting }, null, 2));
   return `${lines.join('\n')}\n`;

@@ -4,9 +4,9 @@
 // first) against JSON.parse of the same body, with the inference (the first answer's path) beside it.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { decodeModelList } from '../../../src/api/modelListReading';
+import { readAnswer } from '../../../src/api/answerReading';
 import { readModelsByProfile } from '../../../src/api/modelListReader';
-import { readModelList } from '../../../src/api/modelListReading';
+import { MODEL_LIST } from '../../../src/api/modelListReading';
 import type { ModelInfo } from '../../../src/api/types';
 import type { JobRecord } from '../../../src/jobs/jobRecord';
 import type * as ModelsTreeModule from '../../../src/features/models/modelsTree';
@@ -91,7 +91,7 @@ export function prepare(count = COUNT) {
   const { ModelsTreeProvider } = createRequire(__filename)('../../../src/features/models/modelsTree') as typeof ModelsTreeModule;
   const body = JSON.stringify(modelsBody(count));
   const d0 = performance.now();
-  const models = decodeModelList(JSON.parse(body));
+  const models = readAnswer(MODEL_LIST, JSON.parse(body), undefined, undefined).value;
   const decodeMs = performance.now() - d0;
   const jobs = jobsFor(models, Math.ceil(count / 10), Math.ceil(count / 50));
   const noop = () => ({ dispose() {} });
@@ -138,7 +138,7 @@ export function prepare(count = COUNT) {
 
 /** Reading the parsed answer by its profile, JSON.parse of the same text, and inferring it (ms each, one run). */
 function readingRuns(body: string, count: number) {
-  const profile = readModelList(JSON.parse(body)).profile;
+  const profile = readAnswer(MODEL_LIST, JSON.parse(body), undefined, undefined).profile;
   if (!profile) throw new Error(`no profile inferred from the ${count}-model answer`);
   const time = (f: () => unknown): number => {
     const t0 = performance.now();
@@ -156,7 +156,7 @@ function readingRuns(body: string, count: number) {
     },
     inferred: async () => {
       const parsed = JSON.parse(body) as unknown;
-      return time(() => readModelList(parsed));
+      return time(() => readAnswer(MODEL_LIST, parsed, undefined, undefined));
     },
   };
 }
@@ -259,7 +259,7 @@ export async function run(options: FigureOptions): Promise<FigureResult> {
       ['Measure', 'ms'],
       [
         [
-          `decoding the ${count.toLocaleString('en')}-model answer once (JSON.parse + decodeModelList, cold; not in the rows)`,
+          `decoding the ${count.toLocaleString('en')}-model answer once (JSON.parse + readAnswer with MODEL_LIST, cold; not in the rows)`,
           fmt(decodeMs),
         ],
       ],
