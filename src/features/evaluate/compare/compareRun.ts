@@ -11,7 +11,7 @@ import { ApiError } from '../../../api/errors';
 import { redact } from '../../../api/redact';
 import { mapLimited } from '../../../util/mapLimited';
 import { holdComparison } from './comparisonHold';
-import { entryKey, kept, type ComparisonLog, type ComparisonSpec, type Entry } from './comparisonLog';
+import { entryKey, kept, withoutTexts, type ComparisonLog, type ComparisonSpec, type Entry } from './comparisonLog';
 import { judgePrompt, pairwisePrompt, DEFAULT_JUDGE_PROMPT, DEFAULT_PAIRWISE_PROMPT } from './judging';
 
 export const DEFAULT_COMPARE_CONCURRENCY = 4;
@@ -139,7 +139,13 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const signal = options.signal ?? new AbortController().signal;
-  const done = log.entries();
+  // What the run holds of each finished request: whether it failed, and an answer's text only where a judge will read
+  // it (a 10,000-question set's answers are tens of MiB, which the report reads from the log when it needs them).
+  const judged = spec.scoring === 'judge' || spec.scoring === 'pairwise';
+  const held = (e: Entry): Entry =>
+    judged && e.kind === 'answer' && e.text !== undefined ? { ...withoutTexts(e), text: e.text } : withoutTexts(e);
+  const done = log.entries({ texts: judged });
+  if (judged) for (const [key, e] of done) done.set(key, held(e));
   const answerOf = (item: number, model: string) => {
     const e = done.get(entryKey({ kind: 'answer', item, model }));
     return e && e.error === undefined ? e.text : undefined;
@@ -157,7 +163,7 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
 
   const record = (entry: Entry) => {
     log.append(entry);
-    done.set(entryKey(entry), entry);
+    done.set(entryKey(entry), held(entry));
     finished++;
     if (entry.error !== undefined) failed++;
     options.onProgress?.(finished, total);
