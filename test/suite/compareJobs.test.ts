@@ -171,6 +171,32 @@ describe(`compare models on questions: the run as a job ${EVERY_HOST_TAG}`, () =
     assert.equal(inferenceSince(since), 2);
   });
 
+  it('counts failed requests in its row as they fail, while it runs, and says them aloud', async function () {
+    this.timeout(180_000);
+    await rig.useKey('demo-key');
+    const setName = 'compare-job-counting.jsonl';
+    // Questions 0 and 1 fail for both models; the first four requests (the concurrency) are theirs, and the emulator
+    // answers only those four until the test lets the rest through.
+    await writeSet(setName, [
+      `Counting question 0 ${STREAM_ERROR_MARKER}?`,
+      `Counting question 1 ${STREAM_ERROR_MARKER}?`,
+      'Counting question 2?',
+    ]);
+    rig.emu.configure({ holdInferenceAfter: 4 });
+    const invocation = Promise.resolve(
+      vscode.lm.invokeTool(LM_TOOLS.compareModels, { input: { file: setName, models: [TUNED, BASE] }, toolInvocationToken: undefined }),
+    );
+    const running = await rowMatching(setName, /^running · 4 of 6 · 4 failed( · .+ left)?$/);
+    assert.equal(running.item.contextValue, 'comparison running');
+    assert.equal(
+      running.item.accessibilityInformation?.label,
+      `Compare ${TUNED} vs ${BASE} on ${setName}, ${String(running.item.description)}`,
+    );
+    rig.emu.configure({ holdInferenceAfter: -1 });
+    await invocation;
+    await rowMatching(setName, /^done · 6 requests, 4 failed$/);
+  });
+
   it('shows a comparison a reload left unfinished as interrupted, with Resume', async function () {
     this.timeout(120_000);
     await rig.useKey('demo-key');

@@ -31,8 +31,11 @@ export interface RunOptions {
   retryFailed?: boolean;
   /** Hears when the hold could be taken in this window only (comparisonHold.ts). */
   warn?: (message: string) => void;
-  /** After each request ends: how many of all are done (failed ones count as done). */
-  onProgress?: (done: number, total: number) => void;
+  /**
+   * After each request ends: how many of all are done (failed ones count as done), and how many of all failed so far
+   * (those kept failed from before and not sent again, and this run's).
+   */
+  onProgress?: (done: number, total: number, failed: number) => void;
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -40,6 +43,7 @@ export interface RunOptions {
 export interface RunResult {
   /** Requests sent in this run. */
   sent: number;
+  /** Requests that failed in this run. */
   failed: number;
   cancelled: boolean;
 }
@@ -159,6 +163,8 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
   let finished = total - [...answers, ...judge].filter(needed).length;
   let sent = 0;
   let failed = 0;
+  // Failures kept from an earlier run stay failed unless this run sends them again.
+  const failedBefore = options.retryFailed === true ? 0 : [...done.values()].filter((e) => e.error !== undefined).length;
   let pausedUntil = 0;
 
   const record = (entry: Entry) => {
@@ -166,7 +172,7 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
     done.set(entryKey(entry), held(entry));
     finished++;
     if (entry.error !== undefined) failed++;
-    options.onProgress?.(finished, total);
+    options.onProgress?.(finished, total, failedBefore + failed);
   };
 
   const send = async (r: Request): Promise<void> => {
@@ -197,7 +203,7 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
     }
   };
 
-  options.onProgress?.(finished, total);
+  options.onProgress?.(finished, total, failedBefore);
   const limit = Math.max(1, options.concurrency ?? DEFAULT_COMPARE_CONCURRENCY);
   // Answers first: a judge's request needs both of its answers in the log.
   await mapLimited(answers.filter(needed), limit, send);

@@ -79,7 +79,7 @@ export class ComparisonRowSource implements vscode.Disposable {
             state: 'running',
             done: run.done,
             total: run.total || k.requests,
-            failed: 0,
+            failed: run.failed,
             ...(leftMs !== undefined && { leftMs }),
           };
         }
