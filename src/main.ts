@@ -157,7 +157,7 @@ export function start(context: vscode.ExtensionContext, shell: Shell) {
       ...comparisonRowCommands(services, comparisonRows),
       ...downloadCommand(services, models),
       ...finetuneCommand(services),
-      ...jobCommands(services, { poller, view: jobsView }),
+      ...jobCommands(services, { poller, view: jobsView, comparisons: comparisonRows }),
       ...playgroundCommands(playground),
       ...runLocallyCommand(services, playground),
       ...reportCommands(report, pickAnyModel),

@@ -1,7 +1,8 @@
 // A comparison on a person's questions as a job: its row in the Jobs view with done/total and time left while it runs,
 // the status bar's summary, an open report filling in as requests end, Cancel keeping every finished request, Resume
-// sending only the missing ones (counted at the emulator), Retry Failed sending only the failed ones, and a comparison
-// left unfinished by a reload shown as interrupted. The emulator holds its answers (holdInferenceAfter), so each step
+// sending only the missing ones (counted at the emulator), Retry Failed sending only the failed ones, a comparison
+// left unfinished by a reload shown as interrupted, and Clear Finished Jobs taking the done and cancelled ones off the
+// list (their results staying in the report). The emulator holds its answers (holdInferenceAfter), so each step
 // waits on what the run did, never on a clock.
 import * as assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
@@ -173,6 +174,32 @@ describe(`compare models on questions: the run as a job ${EVERY_HOST_TAG}`, () =
     assert.equal(inferenceSince(since), 2);
   });
 
+  it('counts failed requests in its row as they fail, while it runs, and says them aloud', async function () {
+    this.timeout(180_000);
+    await rig.useKey('demo-key');
+    const setName = 'compare-job-counting.jsonl';
+    // Questions 0 and 1 fail for both models; the first four requests (the concurrency) are theirs, and the emulator
+    // answers only those four until the test lets the rest through.
+    await writeSet(setName, [
+      `Counting question 0 ${STREAM_ERROR_MARKER}?`,
+      `Counting question 1 ${STREAM_ERROR_MARKER}?`,
+      'Counting question 2?',
+    ]);
+    rig.emu.configure({ holdInferenceAfter: 4 });
+    const invocation = Promise.resolve(
+      vscode.lm.invokeTool(LM_TOOLS.compareModels, { input: { file: setName, models: [TUNED, BASE] }, toolInvocationToken: undefined }),
+    );
+    const running = await rowMatching(setName, /^running · 4 of 6 · 4 failed( · .+ left)?$/);
+    assert.equal(running.item.contextValue, 'comparison running');
+    assert.equal(
+      running.item.accessibilityInformation?.label,
+      `Compare ${TUNED} vs ${BASE} on ${setName}, ${String(running.item.description)}`,
+    );
+    rig.emu.configure({ holdInferenceAfter: -1 });
+    await invocation;
+    await rowMatching(setName, /^done · 6 requests, 4 failed$/);
+  });
+
   it('shows a comparison a reload left unfinished as interrupted, with Resume', async function () {
     this.timeout(120_000);
     await rig.useKey('demo-key');
@@ -199,5 +226,73 @@ describe(`compare models on questions: the run as a job ${EVERY_HOST_TAG}`, () =
     assert.equal(await vscode.commands.executeCommand(COMMANDS.resumeComparison, interrupted.node), true);
     await rowMatching('compare-job-reloaded.jsonl', /^done · 4 requests$/);
     assert.equal(inferenceSince(since), 3);
+  });
+
+  it('Clear Finished Jobs takes done and cancelled comparisons off the list, keeps running and interrupted ones, and the results stay in the report', async function () {
+    this.timeout(120_000);
+    await rig.useKey('demo-key');
+    const scope = await rig.api.services.session.scope();
+    const root = comparisonsRoot(rig.api.services);
+    const make = (name: string) =>
+      ComparisonLog.create(root, {
+        id: `${Date.now().toString(36)}-${name.replace(/[^a-z]/g, '')}`,
+        setName: `compare-job-clear-${name}.jsonl`,
+        createdAt: Date.now(),
+        ...(scope !== undefined && { scope }),
+        models: [TUNED, BASE],
+        scoring: 'normalized',
+        knobs: { useRag: false, sequentialBudget: 8, parallelBudget: 1, temperature: 0.7 },
+        items: [
+          { question: `${name} 0?`, expected: 'x', line: 1 },
+          { question: `${name} 1?`, expected: 'y', line: 2 },
+        ],
+      });
+    const at = Date.now();
+    const done = make('done');
+    for (const item of [0, 1]) for (const model of [TUNED, BASE]) done.append({ kind: 'answer', item, model, text: 'x', at });
+    const interrupted = make('interrupted');
+    interrupted.append({ kind: 'answer', item: 0, model: TUNED, text: 'kept', at });
+    // A run of this window that never gets an answer: cancelled at once, or left running until the end of the test.
+    const unanswered = (_r: unknown, signal: AbortSignal) =>
+      new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+    const cancelledLog = make('cancelled');
+    const stopped = new AbortController();
+    stopped.abort();
+    await rig.api.services.comparisons.run(cancelledLog, { infer: unanswered, signal: stopped.signal });
+    const runningLog = make('running');
+    const stopRunning = new AbortController();
+    const run = rig.api.services.comparisons.run(runningLog, { infer: unanswered, signal: stopRunning.signal });
+    try {
+      await rowMatching('compare-job-clear-done.jsonl', /^done · 4 requests$/);
+      await rowMatching('compare-job-clear-interrupted.jsonl', /^interrupted · 1 of 4 done, 3 missing$/);
+      await rowMatching('compare-job-clear-cancelled.jsonl', /^cancelled · 0 of 4 done, 4 missing$/);
+      await rowMatching('compare-job-clear-running.jsonl', /^running · 0 of 4$/);
+
+      const cleared = await vscode.commands.executeCommand<number>(COMMANDS.clearFinishedJobs);
+      assert.equal(typeof cleared, 'number');
+      assert.ok(cleared >= 2, `cleared ${cleared}`);
+      await waitFor(
+        'the done and cancelled rows to go',
+        async () =>
+          (await rowOf('compare-job-clear-done.jsonl')) || (await rowOf('compare-job-clear-cancelled.jsonl')) ? undefined : true,
+        WAIT,
+      );
+      assert.ok(await rowOf('compare-job-clear-interrupted.jsonl'), 'the interrupted comparison was cleared');
+      assert.ok(await rowOf('compare-job-clear-running.jsonl'), 'the running comparison was cleared');
+      assert.ok(rig.api.services.comparisons.get(runningLog.dir), 'the running comparison stopped');
+
+      // Off the list only: the done comparison's result is still in its model's report, and its log is whole.
+      const panel = await vscode.commands.executeCommand<ReportPanel | undefined>(COMMANDS.openEvaluationReport, TUNED);
+      assert.ok(panel, 'no report panel');
+      await panel.ready;
+      await panel.render();
+      const shown = panel.view?.questionComparisons.find((c) => c.setName === 'compare-job-clear-done.jsonl');
+      assert.ok(shown, 'the report no longer shows the cleared comparison');
+      assert.equal(shown.missing, 0);
+      assert.equal(done.entries().size, 4);
+    } finally {
+      stopRunning.abort();
+      await run;
+    }
   });
 });

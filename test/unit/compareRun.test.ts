@@ -127,6 +127,40 @@ describe('compare: the run keeps each finished request and Resume sends only wha
   });
 });
 
+describe('compare: the log read back', () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-compare-log-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('reads a log of many chunks line by line: every entry whole, characters split across chunks included', () => {
+    const log = ComparisonLog.create(root, spec('long', 60));
+    // Answers of ~7,000 characters, three bytes each for the CJK: the log is megabytes, lines and characters cut by
+    // every 64 KiB chunk it is read in; the log's last line ends with no line break (cut by a crash: left out).
+    const textOf = (item: number, model: string) => `${item} ${model} ` + '简体 é ✅ '.repeat(700) + `end ${item}`;
+    for (let item = 0; item < 60; item++) {
+      for (const model of MODELS) log.append({ kind: 'answer', item, model, text: textOf(item, model), reasoning: 'why', at: 1 });
+    }
+    fs.appendFileSync(path.join(log.dir, 'entries.jsonl'), '{"kind":"answer","item":0,"mod');
+    assert.ok(fs.statSync(path.join(log.dir, 'entries.jsonl')).size > 10 * 64 * 1024);
+    const read = log.entries();
+    assert.equal(read.size, 120);
+    for (let item = 0; item < 60; item++) {
+      for (const model of MODELS) assert.equal(read.get(entryKey({ kind: 'answer', item, model }))?.text, textOf(item, model));
+    }
+    // Without the texts: what was done and nothing of the answers.
+    const bare = log.entries({ texts: false });
+    assert.equal(bare.size, 120);
+    assert.deepEqual(bare.get(entryKey({ kind: 'answer', item: 7, model: MODELS[1]! })), {
+      kind: 'answer',
+      item: 7,
+      model: MODELS[1],
+      at: 1,
+    });
+  });
+});
+
 describe('compare: failures, rate limits and judges (an Infer made for each case)', () => {
   let root: string;
   beforeEach(() => {

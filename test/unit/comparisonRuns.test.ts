@@ -29,7 +29,7 @@ function spec(id: string, n: number): ComparisonSpec {
 
 /** An inference whose answers the test lets through one by one (each waits until released or aborted). */
 function gate() {
-  const waiting: (() => void)[] = [];
+  const waiting: ((error?: Error) => void)[] = [];
   let sent = 0;
   return {
     get sent() {
@@ -39,12 +39,16 @@ function gate() {
       return waiting.length;
     },
     release(n: number) {
-      for (let i = 0; i < n; i++) waiting.shift()?.();
+      for (let i = 0; i < n; i++) waiting.shift()?.(undefined);
+    },
+    /** Lets the next `n` waiting requests fail with the service's words. */
+    fail(n: number) {
+      for (let i = 0; i < n; i++) waiting.shift()?.(new Error('The service refused this one.'));
     },
     infer: (_r: { modelName: string; prompt: string }, signal: AbortSignal) => {
       sent++;
       return new Promise<{ answer: string; reasoning: string }>((resolve, reject) => {
-        waiting.push(() => resolve({ answer: 'an answer', reasoning: '' }));
+        waiting.push((error?: Error) => (error ? reject(error) : resolve({ answer: 'an answer', reasoning: '' })));
         signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
       });
     },
@@ -104,6 +108,45 @@ describe('compare: this window’s running comparisons', () => {
     listening.dispose();
   });
 
+  it('counts failed requests as they fail while it runs, those kept from before included unless sent again', async () => {
+    const runs = new ComparisonRuns(Date.now, 0);
+    const log = ComparisonLog.create(root, spec('f', 4));
+    const g = gate();
+    const running = runs.run(log, { infer: g.infer, concurrency: 1 });
+    await until('a request waiting', () => g.waiting === 1);
+    g.release(1);
+    await until('one done', () => runs.get(log.dir)?.done === 1);
+    assert.equal(runs.get(log.dir)?.failed, 0);
+    for (let i = 1; i <= 2; i++) {
+      await until('a request waiting', () => g.waiting === 1);
+      g.fail(1);
+      await until(`failure ${i} counted while it runs`, () => runs.get(log.dir)?.failed === i);
+      assert.equal(runs.get(log.dir)?.done, 1 + i);
+    }
+    runs.cancel(log.dir);
+    await running;
+
+    // Resumed: the two kept failures are counted from the start (they stay failed), and a new one adds to them.
+    const again = gate();
+    const resumed = runs.run(log, { infer: again.infer, concurrency: 1 });
+    await until('a request waiting', () => again.waiting === 1);
+    assert.equal(runs.get(log.dir)?.failed, 2);
+    again.fail(1);
+    await until('the third failure counted', () => runs.get(log.dir)?.failed === 3);
+    runs.cancel(log.dir);
+    await resumed;
+
+    // Retry Failed: the failures are being sent again, so none is counted until one fails again.
+    const retry = gate();
+    const retried = runs.run(log, { infer: retry.infer, concurrency: 1, retryFailed: true });
+    await until('a request waiting', () => retry.waiting === 1);
+    assert.equal(runs.get(log.dir)?.failed, 0);
+    retry.fail(1);
+    await until('the failure counted again', () => runs.get(log.dir)?.failed === 1);
+    runs.cancel(log.dir);
+    await retried;
+  });
+
   it('says progress at most once per interval, the first reading and the last always', async () => {
     let now = 0;
     const runs = new ComparisonRuns(() => now, 1_000);
@@ -161,6 +204,11 @@ describe('compare: this window’s running comparisons', () => {
       comparisonRowDescription({ state: 'running', done: 6, total: 40, failed: 0, leftMs: 90_000 }),
       'running · 6 of 40 · about 2 min left',
     );
+    assert.equal(
+      comparisonRowDescription({ state: 'running', done: 12, total: 40, failed: 2, leftMs: 60_000 }),
+      'running · 12 of 40 · 2 failed · about 1 min left',
+    );
+    assert.equal(comparisonRowDescription({ state: 'running', done: 12, total: 40, failed: 1 }), 'running · 12 of 40 · 1 failed');
     assert.equal(comparisonRowDescription({ state: 'elsewhere', done: 6, total: 40, failed: 0 }), 'running in another window · 6 of 40');
     assert.equal(
       comparisonRowDescription({ state: 'interrupted', done: 6, total: 40, failed: 1 }),

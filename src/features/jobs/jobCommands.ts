@@ -1,5 +1,5 @@
-// Commands on the Jobs view: remove one job from the list, stop following one, clear finished ones, refresh (poll
-// now), show the view.
+// Commands on the Jobs view: remove one job from the list, stop following one, clear finished ones (the finished
+// comparisons on a person's questions listed among them too), refresh (poll now), show the view.
 // Removing only forgets a job here; nothing is cancelled on the service (the spec has no cancel endpoint).
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../contributions';
@@ -14,13 +14,15 @@ import { showInformationMessage, showWarningMessage, withProgress } from '../../
 export interface JobCommandDeps {
   poller: { pollNow(): Promise<PollRound | undefined> };
   view: { reveal(key: string): Promise<boolean> };
+  /** The comparisons the view lists beside the jobs (comparisonRows.ts): Clear Finished Jobs clears the finished ones. */
+  comparisons: { clearFinished(scope: string): Promise<number> };
 }
 
 export function jobCommands(services: Services, deps: JobCommandDeps) {
   return {
     [COMMANDS.removeJob]: (arg?: unknown) => removeJob(services, arg),
     [COMMANDS.stopFollowingJob]: (arg?: unknown) => stopFollowingJob(services, arg),
-    [COMMANDS.clearFinishedJobs]: () => clearFinishedJobs(services),
+    [COMMANDS.clearFinishedJobs]: () => clearFinishedJobs(services, deps),
     [COMMANDS.refreshJobs]: () => refreshJobs(services, deps),
     [COMMANDS.showJobs]: (arg?: unknown) => showJobs(services, deps, arg),
   };
@@ -80,17 +82,17 @@ async function confirmRemoveRunning(job: JobRecord): Promise<boolean> {
   return pick === remove;
 }
 
-/** Returns how many jobs were cleared. */
-async function clearFinishedJobs(services: Services): Promise<number> {
+/** Returns how many rows were cleared: finished jobs, and finished comparisons (whose results stay in the report). */
+async function clearFinishedJobs(services: Services, deps: JobCommandDeps): Promise<number> {
   const scope = await services.session.scope();
   if (!scope) return 0;
   const finished = services.jobs.list(scope).filter((j) => !isActive(j));
-  if (finished.length === 0) {
+  if (finished.length > 0) await services.jobs.remove(scope, finished.map(jobKey));
+  const comparisons = await deps.comparisons.clearFinished(scope);
+  if (finished.length + comparisons === 0) {
     void vscode.window.setStatusBarMessage(vscode.l10n.t('No finished jobs to clear.'), 3000);
-    return 0;
   }
-  await services.jobs.remove(scope, finished.map(jobKey));
-  return finished.length;
+  return finished.length + comparisons;
 }
 
 /** Re-reads the list (another window may have written) and polls every active job now. */

@@ -11,7 +11,7 @@ import { ApiError } from '../../../api/errors';
 import { redact } from '../../../api/redact';
 import { mapLimited } from '../../../util/mapLimited';
 import { holdComparison } from './comparisonHold';
-import { entryKey, kept, type ComparisonLog, type ComparisonSpec, type Entry } from './comparisonLog';
+import { entryKey, kept, withoutTexts, type ComparisonLog, type ComparisonSpec, type Entry } from './comparisonLog';
 import { judgePrompt, pairwisePrompt, DEFAULT_JUDGE_PROMPT, DEFAULT_PAIRWISE_PROMPT } from './judging';
 
 export const DEFAULT_COMPARE_CONCURRENCY = 4;
@@ -31,8 +31,11 @@ export interface RunOptions {
   retryFailed?: boolean;
   /** Hears when the hold could be taken in this window only (comparisonHold.ts). */
   warn?: (message: string) => void;
-  /** After each request ends: how many of all are done (failed ones count as done). */
-  onProgress?: (done: number, total: number) => void;
+  /**
+   * After each request ends: how many of all are done (failed ones count as done), and how many of all failed so far
+   * (those kept failed from before and not sent again, and this run's).
+   */
+  onProgress?: (done: number, total: number, failed: number) => void;
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -40,6 +43,7 @@ export interface RunOptions {
 export interface RunResult {
   /** Requests sent in this run. */
   sent: number;
+  /** Requests that failed in this run. */
   failed: number;
   cancelled: boolean;
 }
@@ -139,7 +143,13 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const signal = options.signal ?? new AbortController().signal;
-  const done = log.entries();
+  // What the run holds of each finished request: whether it failed, and an answer's text only where a judge will read
+  // it (a 10,000-question set's answers are tens of MiB, which the report reads from the log when it needs them).
+  const judged = spec.scoring === 'judge' || spec.scoring === 'pairwise';
+  const held = (e: Entry): Entry =>
+    judged && e.kind === 'answer' && e.text !== undefined ? { ...withoutTexts(e), text: e.text } : withoutTexts(e);
+  const done = log.entries({ texts: judged });
+  if (judged) for (const [key, e] of done) done.set(key, held(e));
   const answerOf = (item: number, model: string) => {
     const e = done.get(entryKey({ kind: 'answer', item, model }));
     return e && e.error === undefined ? e.text : undefined;
@@ -153,14 +163,16 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
   let finished = total - [...answers, ...judge].filter(needed).length;
   let sent = 0;
   let failed = 0;
+  // Failures kept from an earlier run stay failed unless this run sends them again.
+  const failedBefore = options.retryFailed === true ? 0 : [...done.values()].filter((e) => e.error !== undefined).length;
   let pausedUntil = 0;
 
   const record = (entry: Entry) => {
     log.append(entry);
-    done.set(entryKey(entry), entry);
+    done.set(entryKey(entry), held(entry));
     finished++;
     if (entry.error !== undefined) failed++;
-    options.onProgress?.(finished, total);
+    options.onProgress?.(finished, total, failedBefore + failed);
   };
 
   const send = async (r: Request): Promise<void> => {
@@ -191,7 +203,7 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
     }
   };
 
-  options.onProgress?.(finished, total);
+  options.onProgress?.(finished, total, failedBefore);
   const limit = Math.max(1, options.concurrency ?? DEFAULT_COMPARE_CONCURRENCY);
   // Answers first: a judge's request needs both of its answers in the log.
   await mapLimited(answers.filter(needed), limit, send);

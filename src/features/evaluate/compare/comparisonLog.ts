@@ -7,6 +7,7 @@
 // MAX_KEPT_CHARS (a comparison is of answers, not essays), so a set's log is bounded by its items. No vscode.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { exactFields, isRecord, num, str, type Check } from '../../../api/strictChecks';
 import type { QuestionItem } from './questionSet';
 
@@ -120,34 +121,60 @@ export class ComparisonLog {
 
   /**
    * What was done, by entry key: the last line of a key wins, so a retried failure's answer replaces its error. A line
-   * that does not read (cut by a crash, or edited) is left out: its request is simply missing and asked again.
+   * that does not read (cut by a crash, or edited) is left out: its request is simply missing and asked again. The log
+   * is read line by line (never whole: a 10,000-question set's log is megabytes, held twice as one string and its
+   * lines); `texts: false` leaves out the answers and reasonings, for a reader that needs only what was done.
    */
-  entries(): Map<string, Entry> {
+  entries(options: { texts?: boolean } = {}): Map<string, Entry> {
     const out = new Map<string, Entry>();
-    let raw: string;
-    try {
-      raw = fs.readFileSync(path.join(this.dir, 'entries.jsonl'), 'utf8');
-    } catch {
-      return out;
-    }
-    for (const line of raw.split('\n')) {
-      if (line.trim() === '') continue;
+    const texts = options.texts ?? true;
+    forEachLine(path.join(this.dir, 'entries.jsonl'), (line) => {
+      if (line.trim() === '') return;
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch {
-        continue;
+        return;
       }
-      if (checkEntry(value) !== undefined) continue;
+      if (checkEntry(value) !== undefined) return;
       const entry = value as Entry;
-      if (entry.item >= this.spec.items.length || !this.spec.models.includes(entry.model)) continue;
-      out.set(entryKey(entry), entry);
-    }
+      if (entry.item >= this.spec.items.length || !this.spec.models.includes(entry.model)) return;
+      out.set(entryKey(entry), texts ? entry : withoutTexts(entry));
+    });
     return out;
   }
 
   remove(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The entry without its answer and reasoning (what was done, and the service's words when it failed). */
+export function withoutTexts(entry: Entry): Entry {
+  const { text: _text, reasoning: _reasoning, ...rest } = entry;
+  return rest;
+}
+
+/** Each line of a file, read in chunks; nothing when it cannot be read. */
+function forEachLine(file: string, each: (line: string) => void): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return;
+  }
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    for (let n: number; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
+      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
+      rest = lines.pop() ?? '';
+      lines.forEach((line) => each(line));
+    }
+    each(rest + decoder.end());
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

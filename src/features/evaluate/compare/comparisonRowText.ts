@@ -39,13 +39,19 @@ export function comparisonRowLabel(row: Pick<ComparisonRow, 'models' | 'setName'
   return l10n.t('Compare {0} on {1}', row.models.join(l10n.t(' vs ')), row.setName);
 }
 
-/** "running · 10 of 100 · about 2 min left", "interrupted · 10 of 100 done, 90 missing", "done · 100 requests, 3 failed". */
+/**
+ * "running · 10 of 100 · 2 failed · about 2 min left" (the failures counted as they come), "interrupted · 10 of 100
+ * done, 90 missing", "done · 100 requests, 3 failed".
+ */
 export function comparisonRowDescription(row: Omit<ComparisonRow, 'id' | 'dir' | 'setName' | 'models' | 'createdAt'>): string {
   const failed = row.failed > 0 ? l10n.t(', {0} failed', row.failed) : '';
   const missing = row.total - row.done;
   switch (row.state) {
     case 'running': {
-      const counts = l10n.t('running · {0} of {1}{2}', row.done, row.total, failed);
+      const counts =
+        row.failed > 0
+          ? l10n.t('running · {0} of {1} · {2} failed', row.done, row.total, row.failed)
+          : l10n.t('running · {0} of {1}', row.done, row.total);
       return row.leftMs === undefined ? counts : `${counts} · ${timeLeftText({ lowMs: row.leftMs, highMs: row.leftMs })}`;
     }
     case 'elsewhere':

@@ -48,6 +48,18 @@ export class ComparisonRowSource implements vscode.Disposable {
     this.removed.fire();
   }
 
+  /**
+   * Leaves the finished comparisons of `scope` out of the list, as Clear Finished Jobs does with jobs: those done, or
+   * cancelled here (their results stay kept, in the report). A running or interrupted one stays: it has what is
+   * missing to send. Returns how many were left out.
+   */
+  async clearFinished(scope: string): Promise<number> {
+    const finished = (await this.rows(scope)).filter((r) => r.state === 'done' || r.state === 'cancelled');
+    for (const row of finished) this.kept.removeFromJobs(row.dir);
+    if (finished.length > 0) this.removed.fire();
+    return finished.length;
+  }
+
   dispose(): void {
     this.removed.dispose();
   }
@@ -67,7 +79,7 @@ export class ComparisonRowSource implements vscode.Disposable {
             state: 'running',
             done: run.done,
             total: run.total || k.requests,
-            failed: 0,
+            failed: run.failed,
             ...(leftMs !== undefined && { leftMs }),
           };
         }

@@ -12,13 +12,15 @@ import { comparisonRowLabel } from './comparisonRowText';
 
 export const PROGRESS_EVENT_MS = 1_000;
 
-/** One run of this window, as its listeners read it. */
+/** One run of this window, as its listeners read it (its row counts its failures as they come, not at its end). */
 export interface RunningComparison {
   readonly dir: string;
   readonly spec: ComparisonSpec;
   /** Requests done of all (failed ones count as done), as the last progress said. */
   done: number;
   total: number;
+  /** Failed requests of all so far, as the last progress said: kept ones not sent again, and this run's. */
+  failed: number;
   /** When this run began, and how many were done then (a resumed run's rate counts only its own). */
   readonly startedAt: number;
   doneAtStart?: number;
@@ -78,7 +80,7 @@ export class ComparisonRuns {
     const onOuterAbort = () => stop.abort();
     if (outer?.aborted) stop.abort();
     else outer?.addEventListener('abort', onOuterAbort, { once: true });
-    const run: RunningComparison = { dir: log.dir, spec: log.spec, done: 0, total: 0, startedAt: this.now() };
+    const run: RunningComparison = { dir: log.dir, spec: log.spec, done: 0, total: 0, failed: 0, startedAt: this.now() };
     this.runs.set(log.dir, { run, stop });
     this.cancelled.delete(log.dir);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -93,13 +95,14 @@ export class ComparisonRuns {
         ...options,
         log,
         signal: stop.signal,
-        onProgress: (done, total) => {
+        onProgress: (done, total, failed) => {
           // The first call says what was done before this run, and the total: heard at once.
           const first = run.doneAtStart === undefined;
           run.doneAtStart ??= done;
           run.done = done;
           run.total = total;
-          options.onProgress?.(done, total);
+          run.failed = failed;
+          options.onProgress?.(done, total, failed);
           if (timer) return;
           const wait = lastFired + this.progressEveryMs - this.now();
           if (first || wait <= 0) {
