@@ -138,26 +138,62 @@ async function withTimeout<T>(what: string, work: Promise<T>): Promise<T> {
 }
 
 /**
- * PDF text comes from pdfjs in a worker thread of its own (test/service/pdfText.ts): pdfjs installs browser globals
+ * PDF text comes from pdfjs in a worker thread (test/service/pdfText.ts): pdfjs installs browser globals
  * (`navigator`, `DOMMatrix`, ...) when they are missing, and the emulator often runs inside VS Code's extension host,
  * whose `navigator` is a getter that refuses to be set (VS Code 1.101+): there pdfjs failed on every PDF. A worker has
  * its own globals, so nothing pdfjs installs reaches the process that hosts the emulator, nor the extension under test.
+ *
+ * One worker serves every emulator of the process, its requests told apart by an id: loading pdfjs (its two modules
+ * compiled afresh in each new thread) cost 0.5-2 s of CPU per PDF when each PDF had a worker of its own, most of the
+ * emulator tests' time. It is unref'd (it never keeps the process alive) and replaced when it exits or a document holds
+ * it past the time limit (it is then terminated, as a hung pdfjs must be).
  */
+interface PdfWorker {
+  worker: Worker;
+  pending: Map<number, { resolve: (e: Extraction) => void; reject: (e: Error) => void }>;
+}
+let pdfWorker: PdfWorker | undefined;
+let nextPdfRequest = 0;
+
+function sharedPdfWorker(): PdfWorker {
+  if (pdfWorker) return pdfWorker;
+  const worker = new Worker(join(__dirname, 'pdfText.js'));
+  const self: PdfWorker = { worker, pending: new Map() };
+  const fail = (error: Error): void => {
+    if (pdfWorker === self) pdfWorker = undefined;
+    for (const request of self.pending.values()) request.reject(error);
+    self.pending.clear();
+  };
+  worker.on('message', (message: { id: number; extraction?: Extraction; error?: string }) => {
+    const request = self.pending.get(message.id);
+    self.pending.delete(message.id);
+    if (message.extraction) request?.resolve(message.extraction);
+    else request?.reject(new Error(message.error ?? 'PDF parsing failed'));
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the PDF worker exited (${code})`)));
+  worker.unref(); // after the listeners: a 'message' listener refs the worker again
+  pdfWorker = self;
+  return self;
+}
+
 async function extractPdf(path: string): Promise<Extraction> {
-  const worker = new Worker(join(__dirname, 'pdfText.js'), { workerData: { path } });
+  const shared = sharedPdfWorker();
+  const id = nextPdfRequest++;
   let timer: NodeJS.Timeout | undefined;
   try {
     return await new Promise<Extraction>((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`PDF parsing timed out after ${EXTRACTION_TIMEOUT_MS} ms`)), EXTRACTION_TIMEOUT_MS);
-      worker.once('message', (message: { extraction?: Extraction; error?: string }) =>
-        message.extraction ? resolve(message.extraction) : reject(new Error(message.error ?? 'PDF parsing failed')),
-      );
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the PDF worker exited (${code})`)));
+      shared.pending.set(id, { resolve, reject });
+      timer = setTimeout(() => {
+        reject(new Error(`PDF parsing timed out after ${EXTRACTION_TIMEOUT_MS} ms`));
+        if (pdfWorker === shared) pdfWorker = undefined;
+        void shared.worker.terminate();
+      }, EXTRACTION_TIMEOUT_MS);
+      shared.worker.postMessage({ id, path });
     });
   } finally {
     clearTimeout(timer);
-    await worker.terminate();
+    shared.pending.delete(id);
   }
 }
 

@@ -1,9 +1,10 @@
-// The worker thread in which the emulator reads a PDF's text with pdfjs-dist (see extractPdf in documents.ts for why
-// a worker; the caller also bounds its time): receives `{ path }` as workerData, posts back `{ extraction }` or `{ error }`.
+// The worker thread in which the emulator reads PDFs' text with pdfjs-dist (see extractPdf in documents.ts for why a
+// worker, shared by every emulator of the process; the caller also bounds its time): receives `{ id, path }` messages,
+// posts back `{ id, extraction }` or `{ id, error }`.
 import { open, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type * as Pdfjs from 'pdfjs-dist';
 import { LARGE_FILE_BYTES, type Extraction } from './documents';
 
@@ -86,8 +87,10 @@ async function extractPdf(path: string): Promise<Extraction> {
 
 if (parentPort) {
   const port = parentPort;
-  extractPdf((workerData as { path: string }).path).then(
-    (extraction) => port.postMessage({ extraction }),
-    (error: unknown) => port.postMessage({ error: error instanceof Error ? error.message : String(error) }),
-  );
+  port.on('message', ({ id, path }: { id: number; path: string }) => {
+    extractPdf(path).then(
+      (extraction) => port.postMessage({ id, extraction }),
+      (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
 }

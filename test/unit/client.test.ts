@@ -109,7 +109,7 @@ describe('client against the emulator: happy paths', function () {
       for await (const _ of inferStream(client, { ...baseRequest, modelName: model.name })) {
         if (++n === 2) break;
       }
-      await until(async () => (ctx.emu.received.some((r) => r.path.startsWith('/cr/provider') && r.aborted) ? true : undefined), 3000);
+      await until(async () => (ctx.emu.received.some((r) => r.path.startsWith('/cr/provider') && r.aborted) ? true : undefined), 15_000);
     } finally {
       ctx.emu.configure({ tokenIntervalMs: 1 });
     }

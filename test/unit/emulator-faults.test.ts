@@ -71,7 +71,7 @@ describe('emulator: faults', function () {
     assert.ok(result.error, 'the client sees an error');
     assert.ok(!result.complete);
     assert.ok(result.body.length <= 10);
-    await waitFor(() => em.received[0]?.status !== undefined, 1000, 'recorded close');
+    await waitFor(() => em.received[0]?.status !== undefined, 15_000, 'recorded close');
     assert.equal(em.received[0]?.fault, 'reset');
     assert.notEqual(em.received[0]?.aborted, true, 'cut by the emulator, not aborted by the client');
     // fetch sees it too
@@ -111,7 +111,7 @@ describe('emulator: faults', function () {
     const early = await fetch(`${em.url}${MODELS}`, { headers: headers(), signal: controller.signal });
     assert.equal(early.status, 200);
     controller.abort();
-    await waitFor(() => em.received[0]?.status !== undefined, 2000, 'the stalled response to close');
+    await waitFor(() => em.received[0]?.status !== undefined, 15_000, 'the stalled response to close');
     assert.equal(em.received[0]?.aborted, true);
     em.faults.clear();
     em.faults.add({ path: MODELS, kind: 'stall', ms: 600 });
@@ -141,7 +141,7 @@ describe('emulator: faults', function () {
     assert.equal(winner, 'idle');
     controller.abort();
     await assert.rejects(first);
-    await waitFor(() => em.received[0]?.aborted === true, 2000, 'aborted flag');
+    await waitFor(() => em.received[0]?.aborted === true, 15_000, 'aborted flag');
     assert.equal(em.received[0]?.fault, 'stall');
   });
 

@@ -1,11 +1,20 @@
 // Malformed and randomly mutated response bodies produce typed errors, never a crash or an untyped throw.
+//
+// The bodies come from a seed drawn afresh for each run, so each run checks other bodies and what the suite has
+// checked accrues across runs (CI and every `npm test`); the seed is in each suite's title and in every failure, and
+// HR_PROPERTY_SEED=<seed> replays that run's bodies exactly.
 import { strict as assert } from 'node:assert';
+import { randomInt } from 'node:crypto';
 import { ApiError, ContractError } from '../../src/api/errors';
 import type { ServiceClient } from '../../src/api/client';
 import { isUsableJobId, type JobState } from '../../src/api/types';
 import { deepJson } from '../service/faults';
 import { baseRequest, clientFor, collect, tempDir, useEmulator, KEY, inferStream, inferWhole } from './helpers';
+import { propertySeed } from './propertyCheck';
 import { seededRandom } from './seededRandom';
+
+const RUN_SEED = propertySeed(randomInt(2 ** 31));
+const replay = `run seed ${RUN_SEED} (replay: HR_PROPERTY_SEED=${RUN_SEED})`;
 
 const ODD_VALUES: unknown[] = [null, 0, -1, 1e308, '', 'x', true, [], {}, [null], { a: [] }, '\u0000', 'ü😀', NaN];
 
@@ -47,7 +56,14 @@ interface Case {
   contentType?: string;
 }
 
-describe('client: malformed and mutated bodies', function () {
+/**
+ * Mutated bodies per case and run: 50 draw each of the four mutations of a JSON body (cut short, bytes flipped,
+ * brackets spliced in, values mutated) about a dozen times a run, and each run draws other bodies: three runs check
+ * as many as the 150 of the one fixed seed this replaced, and a failure replays from its seed.
+ */
+const MUTATIONS = 50;
+
+describe(`client: malformed and mutated bodies (seed ${RUN_SEED})`, function () {
   this.timeout(60_000);
   const ctx = useEmulator();
   const tmp = tempDir();
@@ -80,12 +96,12 @@ describe('client: malformed and mutated bodies', function () {
   ];
 
   for (const [i, c] of cases.entries()) {
-    it(`${c.path}${c.contentType ? ` (${c.contentType})` : ''}: 150 mutations, only typed errors`, async () => {
+    it(`${c.path}${c.contentType ? ` (${c.contentType})` : ''}: ${MUTATIONS} mutations, only typed errors`, async () => {
       const client = clientFor(ctx.emu, KEY, { retry: { retries: 0 } });
-      const r = seededRandom(1000 + i);
+      const r = seededRandom(RUN_SEED + 1000 + i);
       const validText = typeof c.valid === 'string' ? c.valid : JSON.stringify(c.valid);
       let validAccepted = false;
-      for (let n = 0; n < 150; n++) {
+      for (let n = 0; n < MUTATIONS; n++) {
         const body = n === 0 ? validText : typeof c.valid === 'string' ? mutateSse(validText, r) : mutateText(validText, r);
         ctx.emu.faults.clear();
         ctx.emu.faults.add({ path: c.path, kind: 'body', body, contentType: c.contentType ?? 'application/json', times: 1 });
@@ -94,7 +110,7 @@ describe('client: malformed and mutated bodies', function () {
           if (n === 0) validAccepted = true;
         } catch (e) {
           // The one property: whatever the body, the caller gets an ApiError it can show, nothing else.
-          assert.ok(e instanceof ApiError, `seed ${1000 + i} #${n}: ${String(e)} for body ${JSON.stringify(body).slice(0, 200)}`);
+          assert.ok(e instanceof ApiError, `${replay} #${n}: ${String(e)} for body ${JSON.stringify(body).slice(0, 200)}`);
         }
       }
       // The unmutated body must be read, or the harness proves nothing (the download case points at a closed port).
@@ -196,7 +212,18 @@ function wideBody(r: () => number): string {
   return `{${members.join(',')}}`;
 }
 
-describe('client: deep and wide bodies are accepted well-typed or refused as ContractError', function () {
+/**
+ * Deep or wide bodies per case and run: at least DEEP_OR_WIDE, then on until both outcomes were seen (a refusal and an
+ * accepted value, checked for its type), at most DEEP_OR_WIDE_MAX. Each body is one of ten depths (2 to 100,000, four
+ * of them at the nesting limit) or a width from 1,000 to 51,000 at a random place, each run other ones (see the top of
+ * the file): four runs check more bodies than the 40 of the one fixed seed this replaced. The case least often accepted
+ * takes about one body in eight: a fixed count only made both outcomes likely, going on until both are seen makes them
+ * certain unless the generator lost one, and then the cap fails the test as the fixed count did.
+ */
+const DEEP_OR_WIDE = 12;
+const DEEP_OR_WIDE_MAX = 200;
+
+describe(`client: deep and wide bodies are accepted well-typed or refused as ContractError (seed ${RUN_SEED})`, function () {
   this.timeout(60_000);
   const ctx = useEmulator();
   const result = { dataset_name: 'd', model_name: 'm', split: 'test', correct: 3, total: 4, accuracy: 0.75, judge_model: 'j' };
@@ -242,12 +269,11 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
   const sseEvents = [{ token: 'a' }, { choices: [{ delta: { content: 'b' } }] }, { error: { message: 'boom' } }];
 
   for (const [i, c] of cases.entries()) {
-    it(`${c.path}${c.contentType ? ` (${c.contentType})` : ''}: 40 deep or wide bodies`, async () => {
+    it(`${c.path}${c.contentType ? ` (${c.contentType})` : ''}: ${DEEP_OR_WIDE} or more deep or wide bodies`, async () => {
       const client = clientFor(ctx.emu, KEY, { retry: { retries: 0 } });
-      const seed = 2000 + i;
-      const r = seededRandom(seed);
+      const r = seededRandom(RUN_SEED + 2000 + i);
       const seen = { accepted: 0, refused: 0 };
-      for (let n = 0; n < 40; n++) {
+      for (let n = 0; n < DEEP_OR_WIDE_MAX && (n < DEEP_OR_WIDE || seen.accepted === 0 || seen.refused === 0); n++) {
         const inner = r() < 0.5 ? deepBody(r) : wideBody(r);
         let body: string;
         if (c.contentType === 'text/event-stream') {
@@ -258,7 +284,7 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
         }
         ctx.emu.faults.clear();
         ctx.emu.faults.add({ path: c.path, kind: 'body', body, contentType: c.contentType ?? 'application/json', times: 1 });
-        const where = `seed ${seed} #${n}, body ${body.slice(0, 120)}… (${body.length} chars)`;
+        const where = `${replay} #${n}, body ${body.slice(0, 120)}… (${body.length} chars)`;
         let value: unknown;
         try {
           value = await c.call(client);
@@ -276,7 +302,7 @@ describe('client: deep and wide bodies are accepted well-typed or refused as Con
           throw new Error(`${where}: accepted as an ill-typed value (${String(e)})`, { cause: e });
         }
       }
-      assert.ok(seen.refused > 0 && seen.accepted > 0, `some bodies are refused, some accepted (${JSON.stringify(seen)})`);
+      assert.ok(seen.refused > 0 && seen.accepted > 0, `${replay}: some bodies are refused, some accepted (${JSON.stringify(seen)})`);
     });
   }
 });

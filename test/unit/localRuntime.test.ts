@@ -51,7 +51,8 @@ async function rejection(promise: Promise<unknown>): Promise<LocalRuntimeError> 
 }
 
 describe('local runtime (child process, real node-llama-cpp)', function () {
-  this.timeout(30_000);
+  // A hang guard, not a measure: each test starts node-llama-cpp children, whose start took over 30 s at a load of 20.
+  this.timeout(120_000);
   let dir: string;
   let model: string;
   let other: string;
