@@ -12,7 +12,7 @@ export function paidStartDeps(ctx: CommandContext): PaidStartDeps {
   return {
     starting: new StartingJobs(path.join(path.dirname(ctx.connection.state.file), 'starting'), log),
     // One scope per run: the file's records are this run's service and key.
-    jobs: { list: () => ctx.jobs.list(), put: (job) => ctx.jobs.put(job) },
+    jobs: { list: () => ctx.jobs.list(), put: (job) => ctx.jobs.put(job), reload: () => ctx.jobs.reload() },
     log,
   };
 }
