@@ -50,10 +50,27 @@ const CONFIRM_PROPERTY = {
     'true only once the person agreed to what it costs (the call without it says what it costs). Clients that can ask their user are asked directly instead.',
 };
 
-/** The tools as the server lists them: the extension's definitions, `confirm` added to the paid ones. */
+/**
+ * The extension's words that are not true of the server, each with the server's: the tools' text is written once
+ * (toolDefinitions.ts, held equal to package.json) and only these phrases are swapped (test/unit/mcpServer.test.ts
+ * fails when one is no longer in that text). Jobs are the command line's store (mcpJobs.ts), defaults the settings'
+ * own (mcpDefaults.ts), and the download folder the one the person gave the server.
+ */
+export const MCP_WORDS: readonly (readonly [editor: string, server: string])[] = [
+  ['started from this editor', 'started through this server or by the hosted-reasoning command line'],
+  ["default: the person's setting", "default: the server's"],
+  ["into the person's download folder setting", 'into the folder the person gave this server (--download-folder)'],
+];
+
+/** A tool's text in the server's words. */
+function inServerWords<T>(x: T): T {
+  return JSON.parse(MCP_WORDS.reduce((text, [editor, server]) => text.split(editor).join(server), JSON.stringify(x))) as T;
+}
+
+/** The tools as the server lists them: the extension's definitions in its words, `confirm` added to the paid ones. */
 export function mcpToolList(): Tool[] {
   return (Object.values(LM_TOOLS) as LmToolName[]).map((name) => {
-    const { description, inputSchema } = TOOL_DEFINITIONS[name];
+    const { description, inputSchema } = inServerWords(TOOL_DEFINITIONS[name]);
     const schema: ToolInputSchema = PAID_TOOLS.includes(name)
       ? { ...inputSchema, properties: { ...inputSchema.properties, confirm: CONFIRM_PROPERTY } }
       : inputSchema;
@@ -78,7 +95,7 @@ export async function createMcpServer(options: Omit<McpServerOptions, 'stdin' | 
     (options.stateDir === undefined ? FileState.inMemory() : await FileState.open(path.join(options.stateDir, STATE_FILE_NAME)));
   if (state.problem) log(`MCP: the state file is not used (${state.problem}); it is written again from now on.`);
   const jobs = new McpJobs(new JobFile(state, scope));
-  const starting = new StartingJobs(path.join(stateDir, 'starting'), log);
+  const starting = new StartingJobs(path.join(stateDir, 'starting'), log, { face: 'mcp' });
   const server = new Server({ name: 'hosted-reasoning', version: '0.1.0' }, { capabilities: { tools: {} } });
   const names = new Set<string>(Object.values(LM_TOOLS));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolList() }));

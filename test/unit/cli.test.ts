@@ -234,7 +234,7 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     first.child.kill('SIGINT');
     const firstDone = await first.done;
     assert.equal(second.code, 2, second.stderr);
-    assert.match(second.stderr, /'cli-once' is already being started/);
+    assert.match(second.stderr, /'cli-once' is already being started by another hosted-reasoning command-line run/);
     assert.equal(firstDone.code, 130, firstDone.stderr);
     assert.equal(starts().length, 1, 'the service received one start');
   });
