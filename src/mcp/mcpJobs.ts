@@ -5,12 +5,20 @@
 // runs: each tool call reloads the file first (`reload`), and a paid start reads it again once it holds its entry.
 import type { ServiceClient } from '../api/client';
 import type { JobRecord } from '../jobs/jobRecord';
-import { evaluationPatch, finetunePatch, gonePatch } from '../jobs/statusPatch';
+import { evaluationPatch, finetunePatch, gonePatch, type JobPatch } from '../jobs/statusPatch';
 import type { JobRecords } from '../features/finetune/finetuneStart';
-import type { JobFile } from '../cli/jobFile';
+
+/** The store the server is given: the command line's JobFile (cli/jobFile.ts), of one service and key (`scope`). */
+export interface McpJobStore {
+  readonly scope: string;
+  list(): JobRecord[];
+  put(job: JobRecord): Promise<void>;
+  patch(job: JobRecord, patch: JobPatch): Promise<JobRecord>;
+  reload(): Promise<void>;
+}
 
 export class McpJobs implements JobRecords {
-  constructor(private readonly file: JobFile) {}
+  constructor(private readonly file: McpJobStore) {}
 
   list(scope: string): JobRecord[] {
     return scope === this.file.scope ? this.file.list() : [];

@@ -2,11 +2,10 @@
 // CLI, Cursor) over stdio with the official MCP SDK. The tools' names, descriptions and input schemas are the
 // extension's (toolDefinitions.ts, held equal to package.json), the paid ones with `confirm` added for clients that
 // cannot ask their user (mcpConfirm.ts); their work is mcpTools.ts. No vscode: the command line's bundle carries it.
-// Its jobs are the command line's (one store for both faces, the state file: mcpJobs.ts). One start of a paid job at a
-// time per service, key and model: the extension's StartingJobs, its lock files under the state folder, where the
-// command line keeps its own (so the server, other servers and command-line runs hold each other's starts); without a
-// state folder, the jobs are kept in memory and the locks under a temporary folder of this server's own, which holds
-// the starts of this process only.
+// Its jobs are the command line's, given to it (one store for both faces, the state file: mcpJobs.ts). One start of a
+// paid job at a time per service, key and model: the extension's StartingJobs, its lock files under the state folder,
+// where the command line keeps its own (so the server, other servers and command-line runs hold each other's starts);
+// without a state folder, under a temporary folder of this server's own, which holds the starts of this process only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,12 +15,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@model
 import type { ServiceClient } from '../api/client';
 import { LM_TOOLS, type LmToolName } from '../contributions';
 import { StartingJobs } from '../jobs/startingJobs';
-import { STATE_FILE_NAME } from '../cli/configFolder';
-import { FileState } from '../cli/fileState';
-import { JobFile } from '../cli/jobFile';
 import { TOOL_DEFINITIONS, type ToolInputSchema } from '../features/tools/toolDefinitions';
 import { ToolInputProblem } from '../features/tools/toolInput';
-import { McpJobs } from './mcpJobs';
+import { McpJobs, type McpJobStore } from './mcpJobs';
 import { failureLines } from './mcpText';
 import { MCP_TOOLS, PAID_TOOLS, type ToolContext } from './mcpTools';
 
@@ -30,17 +26,15 @@ export interface McpServerOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   /**
-   * Where the server keeps its jobs (the state file, STATE_FILE_NAME), start locks and comparisons: the command line's
-   * config folder. Without it, the jobs are kept in memory.
+   * The one store of jobs, the command line's (its state file: `hosted-reasoning mcp` gives its run's JobFile); its
+   * scope (`<base URL>#<key identity>`) is the service and key the server's jobs are kept under.
    */
+  jobs: McpJobStore;
+  /** Where the server keeps its start locks and comparisons (the command line's config folder); else a temporary one. */
   stateDir?: string;
-  /** The state file already opened (the command line's run); else `<stateDir>/state.json` is opened. */
-  state?: FileState;
   log?: (line: string) => void;
   /** Where hosted_download_model writes: the person's choice when starting the server; without it, it refuses. */
   downloadFolder?: string;
-  /** What separates the kept jobs per service and key (`<base URL>#<key identity>`); default the client's base URL. */
-  scope?: string;
 }
 
 /** The `confirm` argument of a paid tool, for clients without elicitation. */
@@ -87,14 +81,10 @@ export interface McpServerHandle {
 /** The server with its tools, not yet connected to a transport. */
 export async function createMcpServer(options: Omit<McpServerOptions, 'stdin' | 'stdout'>): Promise<McpServerHandle> {
   const log = options.log ?? (() => undefined);
-  const scope = options.scope ?? options.client.baseUrl;
+  const scope = options.jobs.scope;
   const temporary = options.stateDir === undefined ? mkdtempSync(path.join(os.tmpdir(), 'hosted-reasoning-mcp-')) : undefined;
   const stateDir = options.stateDir ?? temporary!;
-  const state =
-    options.state ??
-    (options.stateDir === undefined ? FileState.inMemory() : await FileState.open(path.join(options.stateDir, STATE_FILE_NAME)));
-  if (state.problem) log(`MCP: the state file is not used (${state.problem}); it is written again from now on.`);
-  const jobs = new McpJobs(new JobFile(state, scope));
+  const jobs = new McpJobs(options.jobs);
   const starting = new StartingJobs(path.join(stateDir, 'starting'), log, { face: 'mcp' });
   const server = new Server({ name: 'hosted-reasoning', version: '0.1.0' }, { capabilities: { tools: {} } });
   const names = new Set<string>(Object.values(LM_TOOLS));

@@ -16,6 +16,8 @@ import { LM_TOOLS } from '../../src/contributions';
 import { TOOL_DEFINITIONS } from '../../src/features/tools/toolDefinitions';
 import { MCP_DEFAULTS } from '../../src/mcp/mcpDefaults';
 import { PAID_TOOLS } from '../../src/mcp/mcpTools';
+import { FileState } from '../../src/cli/fileState';
+import { JobFile } from '../../src/cli/jobFile';
 import { createMcpServer, MCP_WORDS, type McpServerHandle } from '../../src/mcp/server';
 import { writeTextPagesPdf } from './builders/sourceDocuments';
 import { clientFor, KEY, tempDir, useEmulator } from './helpers';
@@ -39,9 +41,13 @@ describe('the MCP server', () => {
   async function connect(
     options: { roots?: string[]; elicit?: (message: string) => ElicitResult; downloadFolder?: string; stateDir?: string } = {},
   ): Promise<Connected> {
+    const service = clientFor(ctx.emu);
+    const stateDir = options.stateDir ?? path.join(tmp.dir, 'state');
     const handle = await createMcpServer({
-      client: clientFor(ctx.emu),
-      stateDir: options.stateDir ?? path.join(tmp.dir, 'state'),
+      client: service,
+      // The command line's store, as `hosted-reasoning mcp` gives it.
+      jobs: new JobFile(await FileState.open(path.join(stateDir, 'state.json')), service.baseUrl),
+      stateDir,
       downloadFolder: options.downloadFolder,
     });
     const client = new Client(

@@ -12,8 +12,7 @@ export async function mcpCommand(ctx: CommandContext, options: { downloadFolder?
     stdin: ctx.io.stdin,
     stdout: ctx.io.stdout,
     stateDir: path.dirname(ctx.connection.state.file),
-    state: ctx.connection.state,
-    scope: ctx.connection.scope,
+    jobs: ctx.jobs,
     ...(options.downloadFolder !== undefined && { downloadFolder: path.resolve(ctx.io.cwd, options.downloadFolder) }),
     log: (line) => ctx.out.note(line),
   });
