@@ -68,12 +68,13 @@ export interface FileLock {
 
 export type PartLock = FileLock;
 
-/** Who took a lock, as it wrote it: `since` is when (epoch ms). */
+/** Who took a lock, as it wrote it: `since` is when (epoch ms); `face` what took it (a lock's user names its own). */
 export interface LockHolder {
   pid?: number;
   host?: string;
   token?: string;
   since?: number;
+  face?: string;
 }
 
 type Holder = LockHolder;
@@ -98,6 +99,8 @@ export interface LockOptions {
   /** Whether a process of this host runs (tests replace it). */
   isAlive?: (pid: number) => boolean;
   now?: () => number;
+  /** What takes the lock, written into it for a refusal's words (a word: `window`, `cli`, `mcp`). */
+  face?: string;
 }
 
 const lockPath = (part: string) => `${part}.lock`;
@@ -142,6 +145,7 @@ async function readLock(file: string): Promise<Found | undefined> {
           ...(typeof o.host === 'string' ? { host: o.host.slice(0, 255) } : {}),
           ...(typeof o.token === 'string' ? { token: o.token } : {}),
           ...(typeof o.since === 'string' && Number.isFinite(Date.parse(o.since)) ? { since: Date.parse(o.since) } : {}),
+          ...(typeof o.face === 'string' && /^[a-z]{1,16}$/.test(o.face) ? { face: o.face } : {}),
         };
       } catch {
         // Half written (its writer is writing it now, or crashed doing so): judged by its age alone.
@@ -251,6 +255,7 @@ export async function lockFile(file: string, words: LockWords, options: LockOpti
     host: os.hostname(),
     token,
     since: new Date((options.now ?? Date.now)()).toISOString(),
+    ...(options.face !== undefined && { face: options.face }),
   });
   for (let attempt = 0; ; attempt++) {
     try {

@@ -5,6 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const CONFIG_FOLDER_NAME = 'hosted-reasoning';
+/** The state file in that folder: the command line's and the MCP server's one store (fileState.ts). */
+export const STATE_FILE_NAME = 'state.json';
 
 export function configFolder(
   env: NodeJS.ProcessEnv = process.env,

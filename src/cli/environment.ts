@@ -12,7 +12,7 @@ import type { Logger } from '../api/http';
 import { checkServiceProfile, type ServiceProfile } from '../api/profileFormat';
 import { parseJson } from '../api/safeJson';
 import { normaliseBaseUrl } from '../api/urlPolicy';
-import { configFolder } from './configFolder';
+import { configFolder, STATE_FILE_NAME } from './configFolder';
 import { CliError, EXIT } from './exitCodes';
 import { FileProfileBook } from './fileProfileBook';
 import { FileState } from './fileState';
@@ -20,7 +20,6 @@ import { proxyConfigured } from './proxyConfigured';
 
 export const ENV_API_KEY = 'HOSTED_REASONING_API_KEY';
 export const ENV_BASE_URL = 'HOSTED_REASONING_BASE_URL';
-export const STATE_FILE_NAME = 'state.json';
 
 /** A key file larger than this is not a key file. */
 const MAX_KEY_FILE_BYTES = 16 * 1024;

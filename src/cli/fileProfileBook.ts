@@ -98,14 +98,16 @@ export class FileProfileBook implements ProfileBook {
   }
 
   private async writeOrigin(edit: (kept: ServiceProfile | undefined) => ServiceProfile): Promise<void> {
-    const stored = this.state.get<unknown>(SERVICE_PROFILES_KEY);
-    const all = isPlainObject(stored) ? { ...stored } : {};
-    const kept = this.kept();
-    delete all[this.origin];
-    all[this.origin] = edit(kept);
-    const origins = Object.keys(all);
-    for (const old of origins.slice(0, Math.max(0, origins.length - MAX_ORIGINS))) delete all[old];
-    await this.state.update(SERVICE_PROFILES_KEY, all);
+    // On what the file holds when written: another run may have kept another origin's profile, or this one's, since.
+    await this.state.edit(SERVICE_PROFILES_KEY, (stored) => {
+      const all = isPlainObject(stored) ? { ...stored } : {};
+      const checked = Object.prototype.hasOwnProperty.call(all, this.origin) ? checkServiceProfile(all[this.origin]) : undefined;
+      delete all[this.origin];
+      all[this.origin] = edit(checked && 'value' in checked ? checked.value : undefined);
+      const origins = Object.keys(all);
+      for (const old of origins.slice(0, Math.max(0, origins.length - MAX_ORIGINS))) delete all[old];
+      return all;
+    });
   }
 }
 

@@ -7,11 +7,19 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { lockFile, LOCK_STALE_MS, type FileLock, type LockHolder } from '../api/partLock';
+import { RequestError } from '../api/errors';
 import { parseJson } from '../api/safeJson';
 import type { StoredState } from '../globalStateEdit';
 
 /** A state file larger than this is not read (the records it holds are bounded far below it). */
 const MAX_STATE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How long a write waits for the lock: past the time a lock whose holder stopped goes stale (and is taken over), so only
+ * a holder that keeps its heartbeat and never releases (none of ours: a write holds it for milliseconds) fails a write.
+ */
+const LOCK_WAIT_MS = LOCK_STALE_MS + 10_000;
 
 export class FileState implements StoredState {
   private values: Record<string, unknown>;
@@ -34,9 +42,10 @@ export class FileState implements StoredState {
   /** A state that is never written (tests, and a run that must not touch the config folder). */
   static inMemory(values: Record<string, unknown> = {}): FileState {
     const state = new FileState('', { ...values });
-    state.update = async (key, value) => {
-      state.values = withKey(state.values, key, value);
+    state.edit = async (key, change) => {
+      state.values = withKey(state.values, key, change(state.values[key]));
     };
+    state.reload = async () => undefined;
     return state;
   }
 
@@ -52,13 +61,63 @@ export class FileState implements StoredState {
 
   /** Sets `key` (undefined removes it) and writes the file; resolves once the file holds the change. */
   update(key: string, value: unknown): Promise<void> {
+    return this.edit(key, () => value);
+  }
+
+  /**
+   * Sets `key` to `change(the value the file holds now)` (undefined removes it), read and written under the file's lock;
+   * resolves once the file holds the change. `change` is a function of what it is given (it may be another process's
+   * newer value than `get` returns).
+   */
+  edit(key: string, change: (current: unknown) => unknown): Promise<void> {
     const write = this.queue.then(async () => {
-      const { values } = await readValues(this.file);
-      this.values = withKey(values, key, value);
-      await writeAtomically(this.file, JSON.stringify(this.values, null, 1) + '\n');
+      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      const lock = await waitForLock(`${this.file}.lock`);
+      try {
+        const { values } = await readValues(this.file);
+        this.values = withKey(values, key, change(values[key]));
+        await writeAtomically(this.file, JSON.stringify(this.values, null, 1) + '\n');
+      } finally {
+        await lock.release();
+      }
     });
     this.queue = write.catch(() => undefined);
     return write;
+  }
+
+  /** Loads the file again (what another run or server wrote since); a file that cannot be used leaves what was loaded. */
+  reload(): Promise<void> {
+    const read = this.queue.then(async () => {
+      const { values, problem } = await readValues(this.file);
+      if (!problem) this.values = values;
+    });
+    this.queue = read.catch(() => undefined);
+    return read;
+  }
+}
+
+/** Another process writes the state file now (internal: waited for). */
+class StateBusy extends Error {
+  constructor(readonly holder: LockHolder) {
+    super('the state file is being written');
+  }
+}
+
+/** The state file's lock, waited for: a write holds it for milliseconds; a holder that is gone is taken over. */
+async function waitForLock(file: string): Promise<FileLock> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return await lockFile(file, { busy: (holder) => new StateBusy(holder), again: 'run the command again' });
+    } catch (error) {
+      if (!(error instanceof StateBusy)) throw error;
+      if (Date.now() > deadline) {
+        throw new RequestError(
+          `${file} has been held by process ${error.holder.pid ?? '?'}${error.holder.host ? ` on ${error.holder.host}` : ''} for over ${Math.round(LOCK_WAIT_MS / 1000)} s: if no hosted-reasoning command or MCP server runs, remove it and run the command again.`,
+        );
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause + Math.random() * pause));
   }
 }
 
@@ -95,7 +154,6 @@ async function readValues(file: string): Promise<{ values: Record<string, unknow
 
 /** The file as a whole or not at all: a temporary file in the same folder (so rename cannot cross devices), then rename. */
 async function writeAtomically(file: string, text: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const handle = await fs.open(temporary, 'wx', 0o600);

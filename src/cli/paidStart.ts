@@ -10,9 +10,9 @@ import type { CommandContext } from './context';
 export function paidStartDeps(ctx: CommandContext): PaidStartDeps {
   const log = (line: string) => ctx.out.debug(line);
   return {
-    starting: new StartingJobs(path.join(path.dirname(ctx.connection.state.file), 'starting'), log),
+    starting: new StartingJobs(path.join(path.dirname(ctx.connection.state.file), 'starting'), log, { face: 'cli' }),
     // One scope per run: the file's records are this run's service and key.
-    jobs: { list: () => ctx.jobs.list(), put: (job) => ctx.jobs.put(job) },
+    jobs: { list: () => ctx.jobs.list(), put: (job) => ctx.jobs.put(job), reload: () => ctx.jobs.reload() },
     log,
   };
 }

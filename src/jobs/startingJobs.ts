@@ -10,7 +10,10 @@
 // O_EXCL is atomic where globalState is not: two windows' flushes can cross), named by a hash of what is started (the
 // scope holds the key's identity, never the key). A window that crashed leaves a lock whose process is gone, and a
 // lock whose heartbeat stopped goes stale after LOCK_STALE_MS: either is taken over, not obeyed. Released after the
-// record is written (the job store then answers for it) or when the start fails.
+// record is written (the job store then answers for it) or when the start fails. The command line's runs and its MCP
+// server hold their starts the same way, under the config folder (a folder of their own: the extension's windows and
+// they do not see each other's holds); each lock says which face took it, so a refusal says where the first start
+// really is (another window, a command-line run, an MCP server).
 // No vscode: tested under plain mocha (test/unit/startingJobs.test.ts).
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -31,13 +34,20 @@ export interface StartKey {
   datasetName?: string;
 }
 
+/** What holds starts: an extension window, a command-line run, an MCP server (`hosted-reasoning mcp`). */
+export type StartFace = 'window' | 'cli' | 'mcp';
+
+const FACES: readonly string[] = ['window', 'cli', 'mcp'] satisfies StartFace[];
+
 /** A start under way that holds the entry a second start asked for. */
 export interface StartUnderWay {
   key: StartKey;
   /** When it began (epoch ms); undefined when another window's lock did not say. */
   since?: number;
-  /** Whether it runs in this window. */
+  /** Whether it runs in this window (this process). */
   here: boolean;
+  /** What runs it: this process's face when here, else what its lock says (a lock that does not say: a window). */
+  face?: StartFace;
   /** The upload's share sent, 0-100 (this window's finetunes only). */
   percent?: number;
 }
@@ -73,14 +83,18 @@ export class StartingJobs {
   constructor(
     private readonly folder: string,
     private readonly log: (message: string) => void = () => undefined,
-    private readonly options: LockOptions = {},
+    private readonly options: LockOptions & { face?: StartFace } = {},
   ) {}
+
+  private get face(): StartFace {
+    return this.options.face ?? 'window';
+  }
 
   /** Takes the entry of `key`: the hold, or the start under way that has it. */
   async take(key: StartKey): Promise<{ hold: StartHold } | { underWay: StartUnderWay }> {
     const name = fileName(key);
     const mine = this.here.get(name);
-    if (mine) return { underWay: { key, since: mine.since, here: true, percent: mine.percent } };
+    if (mine) return { underWay: { key, since: mine.since, here: true, percent: mine.percent, face: this.face } };
     // Taken before the first await: a second start of this window sees it.
     const entry: { since: number; percent?: number } = { since: (this.options.now ?? Date.now)() };
     this.here.set(name, entry);
@@ -90,12 +104,13 @@ export class StartingJobs {
       lock = await lockFile(
         path.join(this.folder, name),
         { busy: (holder) => new HeldElsewhere(holder), again: 'start it again' },
-        this.options,
+        { ...this.options, face: this.face },
       );
     } catch (e) {
       if (e instanceof HeldElsewhere) {
         this.here.delete(name);
-        return { underWay: { key, since: e.holder.since, here: false } };
+        const face = FACES.includes(e.holder.face ?? '') ? (e.holder.face as StartFace) : 'window';
+        return { underWay: { key, since: e.holder.since, here: false, face } };
       }
       this.log(
         `Starting jobs: the lock under ${this.folder} could not be taken (${e instanceof Error ? e.message : String(e)}); this start is held in this window only.`,
@@ -141,7 +156,7 @@ function fileName(key: StartKey): string {
  * makes them inert for where they go.
  */
 export function underWayText(u: StartUnderWay, t: Translate = l10n.t): string {
-  const where = u.here ? t('in this window') : t('in another window');
+  const where = whereText(u, t);
   const parts = [
     ...(u.percent !== undefined ? [t('upload {0} %', u.percent)] : []),
     ...(u.since !== undefined ? [t('since {0}', clockTime(u.since))] : []),
@@ -150,6 +165,18 @@ export function underWayText(u: StartUnderWay, t: Translate = l10n.t): string {
   return u.key.kind === 'evaluation'
     ? t('An evaluation of {0} on {1} is already being started {2}{3}.', u.key.modelName, u.key.datasetName ?? '', where, detail)
     : t("'{0}' is already being started {1}{2}.", u.key.modelName, where, detail);
+}
+
+/** Where the start under way runs, as underWayText says it. */
+function whereText(u: StartUnderWay, t: Translate): string {
+  switch (u.face) {
+    case 'cli':
+      return u.here ? t('by this command-line run') : t('by another hosted-reasoning command-line run');
+    case 'mcp':
+      return u.here ? t('by this MCP server') : t('by a hosted-reasoning MCP server');
+    default:
+      return u.here ? t('in this window') : t('in another window');
+  }
 }
 
 /** underWayText in English, for an agent. */

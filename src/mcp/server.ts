@@ -2,9 +2,10 @@
 // CLI, Cursor) over stdio with the official MCP SDK. The tools' names, descriptions and input schemas are the
 // extension's (toolDefinitions.ts, held equal to package.json), the paid ones with `confirm` added for clients that
 // cannot ask their user (mcpConfirm.ts); their work is mcpTools.ts. No vscode: the command line's bundle carries it.
-// One start of a paid job at a time per service, key and model: the extension's StartingJobs, its lock files under the
-// state folder (so two servers sharing that folder hold each other's starts too); without a state folder, under a
-// temporary folder of this server's own, which holds the starts of this process only.
+// Its jobs are the command line's, given to it (one store for both faces, the state file: mcpJobs.ts). One start of a
+// paid job at a time per service, key and model: the extension's StartingJobs, its lock files under the state folder,
+// where the command line keeps its own (so the server, other servers and command-line runs hold each other's starts);
+// without a state folder, under a temporary folder of this server's own, which holds the starts of this process only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,7 +17,7 @@ import { LM_TOOLS, type LmToolName } from '../contributions';
 import { StartingJobs } from '../jobs/startingJobs';
 import { TOOL_DEFINITIONS, type ToolInputSchema } from '../features/tools/toolDefinitions';
 import { ToolInputProblem } from '../features/tools/toolInput';
-import { McpJobs } from './mcpJobs';
+import { McpJobs, type McpJobStore } from './mcpJobs';
 import { failureLines } from './mcpText';
 import { MCP_TOOLS, PAID_TOOLS, type ToolContext } from './mcpTools';
 
@@ -24,13 +25,16 @@ export interface McpServerOptions {
   client: ServiceClient;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
-  /** Where the server keeps its jobs, start locks and comparisons (the command line's config folder); else in memory. */
+  /**
+   * The one store of jobs, the command line's (its state file: `hosted-reasoning mcp` gives its run's JobFile); its
+   * scope (`<base URL>#<key identity>`) is the service and key the server's jobs are kept under.
+   */
+  jobs: McpJobStore;
+  /** Where the server keeps its start locks and comparisons (the command line's config folder); else a temporary one. */
   stateDir?: string;
   log?: (line: string) => void;
   /** Where hosted_download_model writes: the person's choice when starting the server; without it, it refuses. */
   downloadFolder?: string;
-  /** What separates the kept jobs per service and key (`<base URL>#<key identity>`); default the client's base URL. */
-  scope?: string;
 }
 
 /** The `confirm` argument of a paid tool, for clients without elicitation. */
@@ -40,10 +44,27 @@ const CONFIRM_PROPERTY = {
     'true only once the person agreed to what it costs (the call without it says what it costs). Clients that can ask their user are asked directly instead.',
 };
 
-/** The tools as the server lists them: the extension's definitions, `confirm` added to the paid ones. */
+/**
+ * The extension's words that are not true of the server, each with the server's: the tools' text is written once
+ * (toolDefinitions.ts, held equal to package.json) and only these phrases are swapped (test/unit/mcpServer.test.ts
+ * fails when one is no longer in that text). Jobs are the command line's store (mcpJobs.ts), defaults the settings'
+ * own (mcpDefaults.ts), and the download folder the one the person gave the server.
+ */
+export const MCP_WORDS: readonly (readonly [editor: string, server: string])[] = [
+  ['started from this editor', 'started through this server or by the hosted-reasoning command line'],
+  ["default: the person's setting", "default: the server's"],
+  ["into the person's download folder setting", 'into the folder the person gave this server (--download-folder)'],
+];
+
+/** A tool's text in the server's words. */
+function inServerWords<T>(x: T): T {
+  return JSON.parse(MCP_WORDS.reduce((text, [editor, server]) => text.split(editor).join(server), JSON.stringify(x))) as T;
+}
+
+/** The tools as the server lists them: the extension's definitions in its words, `confirm` added to the paid ones. */
 export function mcpToolList(): Tool[] {
   return (Object.values(LM_TOOLS) as LmToolName[]).map((name) => {
-    const { description, inputSchema } = TOOL_DEFINITIONS[name];
+    const { description, inputSchema } = inServerWords(TOOL_DEFINITIONS[name]);
     const schema: ToolInputSchema = PAID_TOOLS.includes(name)
       ? { ...inputSchema, properties: { ...inputSchema.properties, confirm: CONFIRM_PROPERTY } }
       : inputSchema;
@@ -60,11 +81,11 @@ export interface McpServerHandle {
 /** The server with its tools, not yet connected to a transport. */
 export async function createMcpServer(options: Omit<McpServerOptions, 'stdin' | 'stdout'>): Promise<McpServerHandle> {
   const log = options.log ?? (() => undefined);
-  const scope = options.scope ?? options.client.baseUrl;
+  const scope = options.jobs.scope;
   const temporary = options.stateDir === undefined ? mkdtempSync(path.join(os.tmpdir(), 'hosted-reasoning-mcp-')) : undefined;
   const stateDir = options.stateDir ?? temporary!;
-  const jobs = await McpJobs.open(scope, options.stateDir, log);
-  const starting = new StartingJobs(path.join(stateDir, 'starting'), log);
+  const jobs = new McpJobs(options.jobs);
+  const starting = new StartingJobs(path.join(stateDir, 'starting'), log, { face: 'mcp' });
   const server = new Server({ name: 'hosted-reasoning', version: '0.1.0' }, { capabilities: { tools: {} } });
   const names = new Set<string>(Object.values(LM_TOOLS));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolList() }));
@@ -84,6 +105,8 @@ export async function createMcpServer(options: Omit<McpServerOptions, 'stdin' | 
     };
     const what = TOOL_WORDS[name as LmToolName];
     try {
+      // What a command-line run or another server recorded since the last call.
+      await jobs.reload();
       return text(await MCP_TOOLS[name as LmToolName](request.params.arguments ?? {}, ctx));
     } catch (error) {
       if (error instanceof ToolInputProblem) return text([`${what}: the input was not usable: ${error.message}`], true);

@@ -234,7 +234,7 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     first.child.kill('SIGINT');
     const firstDone = await first.done;
     assert.equal(second.code, 2, second.stderr);
-    assert.match(second.stderr, /'cli-once' is already being started/);
+    assert.match(second.stderr, /'cli-once' is already being started by another hosted-reasoning command-line run/);
     assert.equal(firstDone.code, 130, firstDone.stderr);
     assert.equal(starts().length, 1, 'the service received one start');
   });
@@ -254,6 +254,33 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     const another = await cli(['evaluate', BASE, 'cli-same', '--again']);
     assert.equal(another.code, 0, another.stderr);
     assert.equal(starts().length, 2);
+  });
+
+  it('two runs recording jobs at once keep both in the one state file (a read-modify-write under its lock)', async () => {
+    const own = mkdtempSync(path.join(os.tmpdir(), 'hr-cli-home-'));
+    try {
+      ctx.emu.configure({ holdEvaluations: true });
+      const ownEnv = cliEnv(own, { HOSTED_REASONING_BASE_URL: ctx.emu.url, HOSTED_REASONING_API_KEY: KEY });
+      const runs = ['cli-better', 'cli-same'].map((dataset) =>
+        startCli(['evaluate', BASE, dataset, '--wait', '--interval', '0.05', '--json'], { env: ownEnv, cwd: work }),
+      );
+      // Both have recorded their job and are following it (a first status answer is in) before either ends.
+      await Promise.all(runs.map((r, i) => r.stderrMatches(new RegExp(`Evaluating ${BASE} on ${['cli-better', 'cli-same'][i]}: `))));
+      ctx.emu.configure({ holdEvaluations: false });
+      const ids: string[] = [];
+      for (const r of runs) {
+        const done = await r.done;
+        assert.equal(done.code, 0, done.stderr);
+        ids.push(String((jsonOf(done) as { job: { id: string } }).job.id));
+      }
+      const file = JSON.parse(readFileSync(path.join(own, 'config', 'hosted-reasoning', 'state.json'), 'utf8')) as Record<string, unknown>;
+      const kept = Object.entries(file)
+        .filter(([k]) => k.startsWith('hostedReasoning.jobs'))
+        .flatMap(([, v]) => (v as { id: string; state: string }[]).map((j) => `${j.id} ${j.state}`));
+      assert.deepEqual(kept.sort(), ids.map((id) => `${id} completed`).sort());
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('status --wait: a finetune that completes without naming its model takes the name the model list gives it', async () => {
@@ -410,9 +437,28 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     try {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), Object.values(LM_TOOLS).sort());
-      const listed = await client.callTool({ name: LM_TOOLS.listModels, arguments: {} });
-      const text = (listed.content as { text: string }[])[0]!.text;
-      assert.ok(text.includes(BASE), text);
+      const call = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text;
+      // One store of jobs with the command line: what its runs evaluated and started is the server's too.
+      const evaluated = await cli(['evaluate', BASE, 'cli-better', '--wait', '--interval', '0.05', '--json']);
+      assert.equal(evaluated.code, 0, evaluated.stderr);
+      const cliJob = String((jsonOf(evaluated) as { job: { id: string } }).job.id);
+      const listed = await call(LM_TOOLS.listModels, {});
+      assert.match(listed, new RegExp(`^- ${BASE}: base; last accuracy .* on cli-better`, 'm'));
+      assert.match(await call(LM_TOOLS.getJob, { jobId: cliJob }), /\(evaluation\): completed, accuracy/);
+
+      // And a job the server started is known to the command line's status by its record (its kind not asked for).
+      ctx.emu.clearReceived();
+      const started = await call(LM_TOOLS.startEvaluation, { modelName: BASE, datasetName: 'cli-better', confirm: true });
+      const mcpJob = /Started: job (\S+)/.exec(started)?.[1] ?? assert.fail(started);
+      const status = await cli(['status', mcpJob, '--wait', '--interval', '0.05', '--json']);
+      assert.equal(status.code, 0, status.stderr);
+      assert.equal((jsonOf(status) as { job: { dataset?: string } }).job.dataset, 'cli-better');
+      assert.equal(
+        ctx.emu.received.filter((r) => r.path.startsWith('/cr/generate_questions_status')).length,
+        0,
+        'status asked the finetune endpoint: it did not know the job',
+      );
     } finally {
       await client.close();
     }

@@ -1,6 +1,7 @@
 // Where the command line keeps what the extension keeps in globalState: the config folder of each platform, a file
 // written whole or not at all, and the service profile kept once two answers agree (as ServiceProfiles does).
 import { strict as assert } from 'node:assert';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,7 +9,39 @@ import type { ModelListProfile } from '../../src/api/profileFormat';
 import { configFolder } from '../../src/cli/configFolder';
 import { FileProfileBook } from '../../src/cli/fileProfileBook';
 import { FileState } from '../../src/cli/fileState';
-import { SERVICE_PROFILES_KEY } from '../../src/storageKeys';
+import { JobFile } from '../../src/cli/jobFile';
+import type { JobRecord } from '../../src/jobs/jobRecord';
+import { JOBS_KEY_PREFIX, SERVICE_PROFILES_KEY } from '../../src/storageKeys';
+import { WRITER_SCOPE } from './stateWriter';
+
+const job = (id: string): JobRecord => ({
+  id,
+  kind: 'evaluation',
+  scope: WRITER_SCOPE,
+  state: 'queued',
+  createdAt: 1,
+  updatedAt: 1,
+  modelName: 'm',
+  datasetName: 'd',
+});
+
+/** The job ids the state file holds for WRITER_SCOPE, read from disk. */
+function idsInFile(file: string): string[] {
+  const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { id: string }[]>;
+  return (all[`${JOBS_KEY_PREFIX}${WRITER_SCOPE}`] ?? []).map((j) => j.id).sort();
+}
+
+/** A message from a writer child, or its end. */
+function nextMessage(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the writer ended (${code}) before it answered`));
+    child.once('exit', onExit);
+    child.once('message', (m) => {
+      child.off('exit', onExit);
+      resolve(m as string);
+    });
+  });
+}
 
 describe('the command line state', () => {
   let dir: string;
@@ -61,6 +94,45 @@ describe('the command line state', () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => state.update(`k${i}`, i)));
     const reread = await FileState.open(path.join(dir, 'state.json'));
     assert.deepEqual([...reread.keys()].sort(), Array.from({ length: 10 }, (_, i) => `k${i}`).sort());
+  });
+
+  it("two runs that opened the file before either wrote keep each other's job records (a read-modify-write of the file)", async () => {
+    const file = path.join(dir, 'state.json');
+    const one = new JobFile(await FileState.open(file), WRITER_SCOPE);
+    const two = new JobFile(await FileState.open(file), WRITER_SCOPE);
+    await one.put(job('one'));
+    await two.put(job('two'));
+    await one.patch(one.find('one')!, { state: 'running' });
+    assert.deepEqual(idsInFile(file), ['one', 'two']);
+    await one.reload();
+    assert.deepEqual(
+      one
+        .list()
+        .map((j) => j.id)
+        .sort(),
+      ['one', 'two'],
+      'reload reads what the other wrote',
+    );
+  });
+
+  it('processes recording jobs at once in one state file keep every record (the write is under a cross-process lock)', async function () {
+    this.timeout(120_000);
+    const file = path.join(dir, 'state.json');
+    const writers = ['a', 'b', 'c'].map((name) =>
+      fork(path.join(__dirname, 'stateWriter.js'), [file, name, '40'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    );
+    try {
+      // Each has opened the file (read it once) before any writes.
+      assert.deepEqual(await Promise.all(writers.map(nextMessage)), ['ready', 'ready', 'ready']);
+      const done = writers.map(nextMessage);
+      for (const w of writers) w.send('go');
+      assert.deepEqual(await Promise.all(done), ['done', 'done', 'done']);
+    } finally {
+      for (const w of writers) if (w.exitCode === null) w.kill();
+    }
+    const expected = ['a', 'b', 'c'].flatMap((n) => Array.from({ length: 40 }, (_, i) => `${n}-${i}`)).sort();
+    assert.deepEqual(idsInFile(file), expected);
+    assert.deepEqual(readdirSync(dir), ['state.json'], 'no lock or temporary file left');
   });
 
   it('the profile book keeps an inferred part once a second answer agrees (across runs), never one a given profile covers', async () => {

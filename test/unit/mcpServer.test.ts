@@ -16,7 +16,9 @@ import { LM_TOOLS } from '../../src/contributions';
 import { TOOL_DEFINITIONS } from '../../src/features/tools/toolDefinitions';
 import { MCP_DEFAULTS } from '../../src/mcp/mcpDefaults';
 import { PAID_TOOLS } from '../../src/mcp/mcpTools';
-import { createMcpServer, type McpServerHandle } from '../../src/mcp/server';
+import { FileState } from '../../src/cli/fileState';
+import { JobFile } from '../../src/cli/jobFile';
+import { createMcpServer, MCP_WORDS, type McpServerHandle } from '../../src/mcp/server';
 import { writeTextPagesPdf } from './builders/sourceDocuments';
 import { clientFor, KEY, tempDir, useEmulator } from './helpers';
 
@@ -39,9 +41,13 @@ describe('the MCP server', () => {
   async function connect(
     options: { roots?: string[]; elicit?: (message: string) => ElicitResult; downloadFolder?: string; stateDir?: string } = {},
   ): Promise<Connected> {
+    const service = clientFor(ctx.emu);
+    const stateDir = options.stateDir ?? path.join(tmp.dir, 'state');
     const handle = await createMcpServer({
-      client: clientFor(ctx.emu),
-      stateDir: options.stateDir ?? path.join(tmp.dir, 'state'),
+      client: service,
+      // The command line's store, as `hosted-reasoning mcp` gives it.
+      jobs: new JobFile(await FileState.open(path.join(stateDir, 'state.json')), service.baseUrl),
+      stateDir,
       downloadFolder: options.downloadFolder,
     });
     const client = new Client(
@@ -105,9 +111,16 @@ describe('the MCP server', () => {
 
   const jobIdOf = (text: string) => /Started: job (\S+)/.exec(text)?.[1] ?? assert.fail(`no job id in: ${text}`);
 
-  it("lists the extension's tools: its names, descriptions and schemas, `confirm` added to the paid ones", async () => {
+  it("lists the extension's tools: its names, descriptions and schemas in the server's words, `confirm` added to the paid ones", async () => {
     const c = await connect();
     const { tools } = await c.client.listTools();
+    // The extension's words, but where they name the editor: each phrase swapped is in the extension's text.
+    const editorText = JSON.stringify(TOOL_DEFINITIONS);
+    for (const [editor] of MCP_WORDS) assert.ok(editorText.includes(editor), `"${editor}" is no longer in the tools' text`);
+    const inMcpWords = (x: unknown): unknown => JSON.parse(MCP_WORDS.reduce((t, [e, m]) => t.split(e).join(m), JSON.stringify(x)));
+    for (const t of tools) {
+      assert.doesNotMatch(JSON.stringify(t), /this editor|the person's setting|download folder setting/, t.name);
+    }
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.values(LM_TOOLS).sort());
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       contributes: {
@@ -116,10 +129,10 @@ describe('the MCP server', () => {
     };
     for (const t of tools) {
       const contributed = manifest.contributes.languageModelTools.find((x) => x.name === t.name)!;
-      assert.equal(t.description, contributed.modelDescription, t.name);
+      assert.equal(t.description, inMcpWords(contributed.modelDescription), t.name);
       const paid = (PAID_TOOLS as string[]).includes(t.name);
       const { confirm, ...rest } = (t.inputSchema.properties ?? {}) as Record<string, unknown>;
-      assert.deepEqual({ ...t.inputSchema, properties: rest }, contributed.inputSchema, t.name);
+      assert.deepEqual({ ...t.inputSchema, properties: rest }, inMcpWords(contributed.inputSchema), t.name);
       assert.equal(confirm !== undefined, paid, `${t.name}: confirm only on the paid tools`);
     }
     assert.deepEqual([...PAID_TOOLS].sort(), [LM_TOOLS.compareModels, LM_TOOLS.startEvaluation, LM_TOOLS.startFinetune].sort());
@@ -296,6 +309,7 @@ describe('the MCP server', () => {
     const results = await Promise.all([c.call(LM_TOOLS.startEvaluation, args), c.call(LM_TOOLS.startEvaluation, args)]);
     assert.equal(results.filter((r) => r.text.startsWith('Started: job ')).length, 1, results.map((r) => r.text).join('\n---\n'));
     assert.equal(results.filter((r) => r.text.startsWith('Not started: ')).length, 1);
+    assert.match(results.find((r) => r.text.startsWith('Not started: '))!.text, /is already being started by this MCP server/);
     assert.equal(posts(PATHS.evaluateStart), before + 1);
   });
 

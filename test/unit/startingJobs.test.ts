@@ -22,7 +22,13 @@ describe('starting jobs: one start per service, key and model', () => {
     const [a, b] = await Promise.all([starting.take(FINETUNE), starting.take(FINETUNE)]);
     assert.ok('hold' in a, 'the first take did not hold');
     assert.ok('underWay' in b, 'the second take held too');
-    assert.deepEqual(b.underWay, { key: FINETUNE, since: new Date(2026, 10, 28, 16, 2).getTime(), here: true, percent: undefined });
+    assert.deepEqual(b.underWay, {
+      key: FINETUNE,
+      since: new Date(2026, 10, 28, 16, 2).getTime(),
+      here: true,
+      percent: undefined,
+      face: 'window',
+    });
     a.hold.progress(40, 100);
     const c = await starting.take(FINETUNE);
     assert.ok('underWay' in c);
@@ -48,6 +54,38 @@ describe('starting jobs: one start per service, key and model', () => {
       assert.match(underWayEnglish(other.underWay), /^'my-model' is already being started in another window \(since \d\d:\d\d\)\.$/);
       for (const h of holds) if ('hold' in h) await h.hold.release();
     }
+  });
+
+  it('says where the start under way really is: a command-line run, an MCP server, this server, a window', async () => {
+    const cli = new StartingJobs(folder(), () => undefined, { face: 'cli' });
+    const mcp = new StartingJobs(folder(), () => undefined, { face: 'mcp' });
+    const window = new StartingJobs(folder());
+    const held = await cli.take(FINETUNE);
+    assert.ok('hold' in held);
+    for (const [taker, words] of [
+      [mcp, /^'my-model' is already being started by another hosted-reasoning command-line run \(since \d\d:\d\d\)\.$/],
+      [window, /^'my-model' is already being started by another hosted-reasoning command-line run /],
+    ] as const) {
+      const refused = await taker.take(FINETUNE);
+      assert.ok('underWay' in refused);
+      assert.match(underWayEnglish(refused.underWay), words);
+    }
+    await held.hold.release();
+    const served = await mcp.take(FINETUNE);
+    assert.ok('hold' in served);
+    const fromCli = await cli.take(FINETUNE);
+    assert.ok('underWay' in fromCli);
+    assert.match(underWayEnglish(fromCli.underWay), /^'my-model' is already being started by a hosted-reasoning MCP server \(since/);
+    const again = await mcp.take(FINETUNE);
+    assert.ok('underWay' in again);
+    assert.match(underWayEnglish(again.underWay), /^'my-model' is already being started by this MCP server \(since/);
+    await served.hold.release();
+    const windowHeld = await window.take(FINETUNE);
+    assert.ok('hold' in windowHeld);
+    const fromMcp = await mcp.take(FINETUNE);
+    assert.ok('underWay' in fromMcp);
+    assert.match(underWayEnglish(fromMcp.underWay), /^'my-model' is already being started in another window \(since/);
+    await windowHeld.hold.release();
   });
 
   it('a start that failed releases its hold: the next start holds', async () => {

@@ -1,6 +1,7 @@
 // `mcp [--download-folder <folder>]`: the extension's tools over MCP (stdio), served by src/mcp/server.ts with this
-// command line's client, scope and state folder (createClientFromEnvironment). The server and its SDK load only here,
-// so `models --json` and the other commands do not pay for them at start (bench figure 14).
+// command line's client, scope and state file (createClientFromEnvironment): the jobs it reads and records are this
+// command line's. The server and its SDK load only here, so `models --json` and the other commands do not pay for them
+// at start (bench figure 14).
 import * as path from 'node:path';
 import type { CommandContext } from '../context';
 
@@ -11,7 +12,7 @@ export async function mcpCommand(ctx: CommandContext, options: { downloadFolder?
     stdin: ctx.io.stdin,
     stdout: ctx.io.stdout,
     stateDir: path.dirname(ctx.connection.state.file),
-    scope: ctx.connection.scope,
+    jobs: ctx.jobs,
     ...(options.downloadFolder !== undefined && { downloadFolder: path.resolve(ctx.io.cwd, options.downloadFolder) }),
     log: (line) => ctx.out.note(line),
   });

@@ -39,6 +39,7 @@ export async function submitEvaluationOnce(
   }
   try {
     // Read once the start holds its entry: a job recorded by a start that held it just before counts.
+    await deps.jobs.reload?.();
     const running = runningEvaluation(deps, connection.scope, modelName, datasetName);
     if (running) {
       deps.log(`Evaluation not started: ${running.id} evaluates ${modelName} on ${datasetName} already.`);

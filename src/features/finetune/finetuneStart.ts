@@ -16,6 +16,11 @@ import { uploadFiles, type CheckedFile } from './finetuneFiles';
 export interface JobRecords {
   list(scope: string): JobRecord[];
   put(job: JobRecord): Promise<void>;
+  /**
+   * Reads again what another process recorded (the command line's and the MCP server's file, which both write); called
+   * once a start holds its entry, before its checks. The extension's store has none: globalState is the window's.
+   */
+  reload?(): Promise<void>;
 }
 
 /** What a paid start needs of the face that starts it. */
@@ -85,6 +90,7 @@ export async function startFinetuneOnce(
     throw new StartRefusedError(text, { underWay: taken.underWay });
   }
   try {
+    await deps.jobs.reload?.();
     const problem = modelNameProblem(a.modelName, pendingModelNames(deps, connection.scope));
     if (problem) throw new StartRefusedError(problem);
     const started = await connection.client.startFinetune(
