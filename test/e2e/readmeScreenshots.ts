@@ -18,6 +18,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'choose-how-to-read.png': '16-choose-how-to-read-choices.png',
   'jobs-time-left.png': '19-time-left-row.png',
   'chat-tools.png': '20-chat-tools-picker.png',
+  'compare-questions.png': '23-compare-questions-table.png',
 };
 
 export const readmeScreenshotsDir = path.join(repoRoot, 'media', 'screenshots');

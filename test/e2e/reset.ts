@@ -165,13 +165,14 @@ export class WorkbenchReset {
   private restoreEmulator(undone: string[]): void {
     const emu = this.options.emu;
     const changed = (Object.keys(this.emulatorOptions) as (keyof StepOptions)[]).filter((k) => emu.options[k] !== this.emulatorOptions[k]);
-    for (const optional of ['responseText', 'reasoningText'] as const) {
+    for (const optional of ['responseText', 'responseTextByModel', 'reasoningText'] as const) {
       if (optional in emu.options && !(optional in this.emulatorOptions)) changed.push(optional);
     }
     if (changed.length > 0) undone.push(`restored the emulator's ${changed.join(', ')}`);
     emu.configure({
       ...this.emulatorOptions,
       responseText: this.emulatorOptions.responseText,
+      responseTextByModel: this.emulatorOptions.responseTextByModel,
       reasoningText: this.emulatorOptions.reasoningText,
     });
     if (JSON.stringify(emu.options.keys) !== this.emulatorKeys) {

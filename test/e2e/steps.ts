@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { DEFAULT_DATASETS, DEFAULT_KEYS, JUDGE_MODEL, type Emulator } from '../service/emulator';
 import { scoreFor } from '../service/evaluation';
 import { chatSteps } from './chatSteps';
+import { compareSteps } from './compareSteps';
 import { toolSteps } from './toolSteps';
 import { modelConfigurationSteps } from './modelConfigurationSteps';
 import { PlaygroundPage } from './playgroundPage';
@@ -926,6 +927,14 @@ export function story(env: StoryEnvironment): Story {
     }),
     timeLeft,
     preflight,
+    // The demo key lists oss-reasoner-8b first: it is the subject, answering "30 days" to everything.
+    ...compareSteps({
+      workbench: wb,
+      emu,
+      workspace: env.workspace,
+      models: [env.baseModel, 'oss-reasoner-70b'],
+      answers: ['30 days', '90 days'],
+    }),
     errors,
   ];
   return { steps, settle, reconnect };

@@ -260,6 +260,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if ('responseText' in patch && patch.responseText === undefined) {
         delete state.options.responseText;
       }
+      if ('responseTextByModel' in patch && patch.responseTextByModel === undefined) {
+        delete state.options.responseTextByModel;
+      }
       if ('reasoningText' in patch && patch.reasoningText === undefined) {
         delete state.options.reasoningText;
       }

@@ -527,7 +527,7 @@ export async function handleInference(state: State, key: string, req: IncomingMe
     return;
   }
   if (!(await inferenceTurn(state, res))) return;
-  const answer = state.options.responseText ?? composeAnswer(request);
+  const answer = state.options.responseTextByModel?.[modelName] ?? state.options.responseText ?? composeAnswer(request);
   const form = state.options.reasoning;
   const reasoning = form === 'none' ? '' : (state.options.reasoningText ?? composeReasoning(request));
   const failMidStream = request.prompt.includes(STREAM_ERROR_MARKER);

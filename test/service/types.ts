@@ -160,6 +160,11 @@ export interface EmulatorOptions {
   /** The checksum header the storage origin sends with artifacts (default 'none'). */
   storageChecksum?: StorageChecksum;
   responseText?: string;
+  /**
+   * What each model named here answers to every prompt (over responseText): a comparison between models then has
+   * questions one model gets right and the other wrong. Models not named answer as before.
+   */
+  responseTextByModel?: Record<string, string>;
   /** The reasoning written before the answer (when `reasoning` is not 'none'); default: composeReasoning's. */
   reasoningText?: string;
   /** How answers carry reasoning (default 'none'); see ReasoningForm. */
@@ -186,9 +191,12 @@ export interface EmulatorOptions {
   recordTokenWrites?: boolean;
 }
 
-/** The options actually in force: every default filled in except responseText, reasoningText, tls and advertisedHost. */
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'responseText' | 'reasoningText' | 'tls' | 'advertisedHost'>> & {
+/** The options actually in force: every default filled in except responseText(ByModel), reasoningText, tls and advertisedHost. */
+export type ResolvedOptions = Required<
+  Omit<EmulatorOptions, 'responseText' | 'responseTextByModel' | 'reasoningText' | 'tls' | 'advertisedHost'>
+> & {
   responseText?: string;
+  responseTextByModel?: Record<string, string>;
   reasoningText?: string;
   tls?: { key: string; cert: string };
   advertisedHost?: string;

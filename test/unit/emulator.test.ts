@@ -219,6 +219,21 @@ describe('emulator: auth, models, inference', function () {
       assert.match(back.body.response, /^### Answer/);
     });
 
+    it('responseTextByModel answers per model, over responseText; models not named answer as before', async () => {
+      em.configure({ responseText: 'shared', responseTextByModel: { [request.model_name]: 'thirty days' } });
+      try {
+        const named = await postJson<{ response: string }>(`${em.url}${PREDICT}`, request);
+        assert.equal(named.body.response, 'thirty days');
+        em.configure({ responseTextByModel: { 'some-other-model': 'ninety days' } });
+        const other = await postJson<{ response: string }>(`${em.url}${PREDICT}`, request);
+        assert.equal(other.body.response, 'shared');
+      } finally {
+        em.configure({ responseText: undefined, responseTextByModel: undefined });
+      }
+      const back = await postJson<{ response: string }>(`${em.url}${PREDICT}`, request);
+      assert.match(back.body.response, /^### Answer/);
+    });
+
     /** The interval of the pacing tests: long enough that a stream sent unpaced (~2 ms a token here) falls short. */
     const PACED_MS = 10;
 
