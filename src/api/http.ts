@@ -98,6 +98,13 @@ const MAX_INTERACTIVE_SERVICE_WAITS = 1;
 /** Codes of a connection that was open and ended: reset, broken, or found dead by keep-alive (ETIMEDOUT). */
 const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED_BY_PEER', 'UND_ERR_SOCKET']);
 
+/**
+ * Errors of a kept-alive connection that was used again and closed (reset, or ended) before any answer came
+ * (closedOnReuse): most often the server dropping it as idle just as this request went out. withRetry sends an
+ * idempotent call again at once, once; a POST is not sent again (notSentAgain).
+ */
+const CLOSED_ON_REUSE = new WeakSet<ApiError>();
+
 /** The largest JSON answer read whole: a non-streamed body, or one JSON document answering a streamed request. */
 export const MAX_JSON_BYTES = 32 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -315,7 +322,8 @@ export class HttpClient {
       });
       return { body: this.judge(what, res), status: res.status, location: locationOf(res) };
     } catch (e) {
-      throw this.mapThrown(what, e, controller.signal);
+      const err = this.mapThrown(what, e, controller.signal);
+      throw CLOSED_ON_REUSE.has(err) ? notSentAgain(err) : err;
     } finally {
       form.removeListener('data', onData);
       clearTimeout(timer);
@@ -427,6 +435,14 @@ export class HttpClient {
     if (code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(message)) {
       return new ContractError(`${what}: the answer is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB.`);
     }
+    if (closedOnReuse(e)) {
+      const error = new NetworkError(
+        `${what}: the connection closed before any answer (${code}); it had been idle, and the service may have closed it just as it was used again.`,
+        { detail: redact(message), cause: e },
+      );
+      CLOSED_ON_REUSE.add(error);
+      return error;
+    }
     if (NETWORK_CODES.has(code) || /socket hang up|ECONNRESET|network/i.test(message)) {
       return new NetworkError(`${what}: cannot reach the service at ${this.base.origin} (${code || 'connection failed'}).`, {
         detail: redact(message),
@@ -445,7 +461,7 @@ export class HttpClient {
    */
   private waitError(what: string, e: unknown, signal: AbortSignal, startedAt: number): ApiError {
     const mapped = this.mapThrown(what, e, signal);
-    if (signal.aborted || e instanceof ApiError) return mapped;
+    if (signal.aborted || e instanceof ApiError || CLOSED_ON_REUSE.has(mapped)) return mapped;
     const rawCode = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
     const code = typeof rawCode === 'string' ? rawCode : '';
     const message = e instanceof Error ? e.message : String(e);
@@ -457,28 +473,48 @@ export class HttpClient {
     );
   }
 
+  /**
+   * Runs `attempt` under the retry policy. Besides it, a kept-alive connection closed before any answer as it was used
+   * again (CLOSED_ON_REUSE): the server let it go as idle while the client took it up, a race of the client's own
+   * connection pool (Node's agent and many servers both drop idle connections after about 5 s), not the service
+   * failing. An idempotent call is sent again at once, without backoff and outside the retry budget (so a caller with
+   * `retries: 0`, the poller, is not failed by it), and only once a call: a second such close is the policy's, as any
+   * network error. A POST is not sent again: Node cannot tell a request that never left (Go's "nothing written") from
+   * one the service read and then dropped the connection on, and the service takes no idempotency key: a duplicated
+   * start costs money. Go's net/http, got, urllib3 and undici's retry interceptor draw the same line (CONTRIBUTING).
+   */
   private async withRetry<T>(what: string, idempotent: boolean, opts: CallOptions, attempt: (s?: AbortSignal) => Promise<T>): Promise<T> {
     const signal = opts.signal;
     let serviceWaits = 0;
-    for (let n = 0; ; n++) {
+    let sentAgain = false;
+    for (let n = 0; ;) {
       if (signal?.aborted) throw new CancelledError();
       try {
         return await attempt(signal);
       } catch (e) {
         const err = e instanceof ApiError ? e : new NetworkError(`${what}: ${redact(String(e))}`);
+        // Most messages already start with what was being done ("Listing models: …"): said once.
+        const said = err.message.startsWith(`${what}: `) ? err.message : `${what}: ${err.message}`;
+        if (CLOSED_ON_REUSE.has(err)) {
+          if (!idempotent) throw notSentAgain(err);
+          if (!sentAgain) {
+            sentAgain = true;
+            this.log('info', `${said} Sending it again at once.`);
+            continue;
+          }
+        }
         if (opts.retries !== undefined && n >= opts.retries) throw err;
         const wait = this.retryDelay(err, n, idempotent, opts.interactive === true, serviceWaits, opts.maxServiceWaitMs);
         if (wait === undefined) throw err;
         // Said to a tenth of a second and waited exactly that: the log never says "1 s" of a retry that goes at 0.3 s.
         const delay = Math.ceil(wait / 100) * 100;
-        // Most messages already start with what was being done ("Listing models: …"): said once.
-        const said = err.message.startsWith(`${what}: `) ? err.message : `${what}: ${err.message}`;
         this.log('warn', `${said} Retrying in ${exactWaitText(delay)} (attempt ${n + 2} of ${this.retry.retries + 1}).`);
         if (err.retryAfterMs !== undefined) {
           serviceWaits++;
           opts.onServiceWait?.({ waitMs: delay, until: this.now() + delay });
         }
         await this.sleepFn(delay, signal);
+        n++;
       }
     }
   }
@@ -525,6 +561,21 @@ export interface HttpAnswer {
 function locationOf(res: AxiosResponse): string | undefined {
   const v: unknown = (res.headers as Record<string, unknown>).location;
   return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The request went on a kept-alive socket used again (Node's `reusedSocket`), which was reset or ended before a
+ * response head arrived (no `response`, no `res`).
+ */
+function closedOnReuse(e: unknown): boolean {
+  if (!axios.isAxiosError(e) || e.response) return false;
+  const request = e.request as { reusedSocket?: unknown; res?: unknown } | undefined;
+  return request?.reusedSocket === true && !request.res && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+}
+
+/** A POST's CLOSED_ON_REUSE error as the caller gets it: the person must know it was not repeated. */
+function notSentAgain(err: ApiError): ApiError {
+  return new NetworkError(`${err.message} It was not sent again: the service may have received it.`, { detail: err.detail });
 }
 
 const PROXY_AUTH_THROWN = /\b407\b|proxy authentication required/i;

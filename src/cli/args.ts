@@ -11,24 +11,26 @@ export interface CommonOptions {
   verbose: boolean;
 }
 
+/** `finetune`'s own options, as parsed (commands/finetune.ts takes them). */
+export interface FinetuneOptions {
+  files: string[];
+  base: string;
+  modelName: string;
+  questions: number;
+  useCase: string;
+  mode: string;
+  wait: boolean;
+  yes: boolean;
+  intervalMs: number;
+}
+
 export type Command = CommonOptions &
   (
     | { name: 'help'; topic?: string }
     | { name: 'version' }
     | { name: 'models' }
     | { name: 'ask'; model: string; prompt: string | undefined; reasoning: boolean; temperature?: number }
-    | {
-        name: 'finetune';
-        files: string[];
-        base: string;
-        modelName: string;
-        questions: number;
-        useCase: string;
-        mode: string;
-        wait: boolean;
-        yes: boolean;
-        intervalMs: number;
-      }
+    | ({ name: 'finetune' } & FinetuneOptions)
     | { name: 'status'; jobId: string; wait: boolean; intervalMs: number }
     | { name: 'evaluate'; model: string; dataset: string; wait: boolean; again: boolean; intervalMs: number }
     | { name: 'report'; model: string; dataset?: string; base?: string; requireBetter: boolean }

@@ -13,6 +13,7 @@ import { describeCounts } from '../../features/finetune/preflightSummary';
 import { preflightWarnings, type PreflightWarning } from '../../features/finetune/preflightWarnings';
 import type { JobRecord } from '../../jobs/jobRecord';
 import { formatBytes } from '../../util/byteSize';
+import type { FinetuneOptions } from '../args';
 import type { CommandContext } from '../context';
 import { CliError } from '../exitCodes';
 import { exitCodeOfJob, followJob } from '../followJob';
@@ -23,18 +24,6 @@ import { jobText } from './status';
 /** The extension's defaults (hostedReasoning.finetune.maxFileSizeMB, maxFiles). */
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
 const MAX_FILES = 100;
-
-export interface FinetuneOptions {
-  files: string[];
-  base: string;
-  modelName: string;
-  questions: number;
-  useCase: string;
-  mode: string;
-  wait: boolean;
-  yes: boolean;
-  intervalMs: number;
-}
 
 export async function finetuneCommand(ctx: CommandContext, options: FinetuneOptions): Promise<number> {
   const nameProblem = modelNameProblem(options.modelName);
