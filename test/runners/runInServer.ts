@@ -229,7 +229,10 @@ async function runWindow(host: VscodeHost, pass: Pass, log: (line: string) => vo
 /** Every window of one host; true when they all passed. */
 async function runOn(host: VscodeHost): Promise<boolean> {
   const tag = `[vscode-test ${host.vscodeVersion}]`;
-  const logPath = path.join(testOutputDir, `vscode-server-${host.vscodeVersion}.log`);
+  // One window of a host may run in another lane of `npm test` at the same time as the other: each has its own log.
+  const passes = passesToRun();
+  const windows = passes.length < PASSES.length ? `-${passes.join('-')}` : '';
+  const logPath = path.join(testOutputDir, `vscode-server-${host.vscodeVersion}${windows}.log`);
   const started = Date.now();
   fs.mkdirSync(testOutputDir, { recursive: true });
   let logFd: number | undefined = fs.openSync(logPath, 'w');
@@ -239,7 +242,7 @@ async function runOn(host: VscodeHost): Promise<boolean> {
   };
   const outcomes: WindowOutcome[] = [];
   try {
-    for (const pass of passesToRun()) {
+    for (const pass of passes) {
       log(`[runner] ---- the ${pass} window ----`);
       outcomes.push(await runWindow(host, pass, log));
     }
