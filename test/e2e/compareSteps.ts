@@ -1,10 +1,11 @@
 // Step 23: a comparison on a person's own questions (issue 37), as a person runs it: right-click a question set in
-// the Explorer, Compare Models on Questions…, tick two models, choose the scoring, confirm the count of requests, and
+// the Explorer, Compare Models on Questions…, take the tuned model and its base the picker offers first (after step
+// 2's finetune), choose the scoring, confirm the count of requests, and
 // open the result from the comparison's row in the Jobs view (Open Comparison Result). The report's section is read
 // from the page: its rows, its buckets and its verdict; README's picture is that section. The emulator gives each of
 // the two models one short answer to every question (responseTextByModel), so the buckets are known before the run:
-// the subject fixes the questions whose expected answer is its own, regresses those whose expected answer is the
-// other's, and both are wrong on the rest.
+// the tuned model fixes the questions whose expected answer is its own, regresses those whose expected answer is its
+// base's, and both are wrong on the rest.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -29,19 +30,12 @@ type Bucket = 'fixed' | 'regressed' | 'bothRight' | 'bothWrong';
 const BUCKET_WORDS: Record<Bucket, string> = { fixed: 'fixed', regressed: 'regressed', bothRight: 'both right', bothWrong: 'both wrong' };
 
 /**
- * `models`: the subject first (the service lists it first, and the picker keeps the list's order), then the other.
- * `answers`: what each answers to every question.
+ * `answers`: what the tuned model and its base answer to every question. The two models are the ones the picker offers
+ * first, ticked, as "tuned" and "its base" (the newest finetune finished here, and the model it was made from).
  */
-export function compareSteps(p: {
-  workbench: Workbench;
-  emu: Emulator;
-  workspace: string;
-  models: readonly [string, string];
-  answers: readonly [string, string];
-}): Step[] {
+export function compareSteps(p: { workbench: Workbench; emu: Emulator; workspace: string; answers: readonly [string, string] }): Step[] {
   const { workbench: wb, emu } = p;
   const page = wb.page;
-  const [subject, other] = p.models;
   const [subjectAnswer, otherAnswer] = p.answers;
   const bucketOf = (expected: string): Bucket => {
     const s = expected === subjectAnswer;
@@ -55,22 +49,35 @@ export function compareSteps(p: {
     number: 23,
     id: 'compare-questions',
     title:
-      "right-click a question set → Compare Models on Questions…, two models, normalized match, Send; the Jobs row's Open Comparison Result shows the table, buckets and verdict",
-    needs: ['api-key'],
+      "right-click a question set → Compare Models on Questions…, the tuned model and its base offered first, normalized match, Send; the Jobs row's Open Comparison Result shows the table, buckets and verdict",
+    needs: ['api-key', 'finetune'],
     timeoutMs: 240_000,
     async run({ shot, note }) {
       fs.writeFileSync(path.join(p.workspace, SET_NAME), QUESTIONS.map((q) => JSON.stringify(q)).join('\n') + '\n');
-      emu.configure({ responseTextByModel: { [subject]: subjectAnswer, [other]: otherAnswer } });
       await wb.showContainer('Explorer');
       await wb.contextMenu(await wb.waitForRow('Files Explorer', SET_NAME), 'Compare Models on Questions…');
 
-      // The models: a multi-select pick, some rows perhaps ticked already (a tuned model and its base). A click on a
-      // row toggles its box: each is clicked while it is not as wanted: the two models ticked, every other row not.
+      // The models: a multi-select pick offering first, ticked, the newest tuned model and its base (from the finetune
+      // that made it). The rest of the service's models follow, unticked.
       await wb.quickInputTitled(/Compare which models\?/);
       const rows = wb.quickInput.locator('.monaco-list-row');
       const isTicked = (row: ReturnType<typeof rows.nth>): Promise<boolean> => row.getAttribute('aria-checked').then((v) => v === 'true');
       const nameOf = async (row: ReturnType<typeof rows.nth>): Promise<string> =>
         (await row.locator('.label-name').first().innerText()).trim();
+      const described = async (word: string): Promise<string> => {
+        const row = rows.filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${word}$`) }) });
+        await row.first().waitFor();
+        assert.equal(await row.count(), 1, `one row described "${word}"`);
+        assert.ok(await isTicked(row.first()), `the "${word}" row is ticked when the picker opens`);
+        return nameOf(row.first());
+      };
+      const subject = await described('tuned');
+      const other = await described('its base');
+      assert.equal(await nameOf(rows.nth(0)), subject, 'the tuned model is offered first');
+      assert.equal(await nameOf(rows.nth(1)), other, 'its base second');
+      note(`comparing ${subject} with its base ${other}`);
+      emu.configure({ responseTextByModel: { [subject]: subjectAnswer, [other]: otherAnswer } });
+      // Each row is clicked while it is not as wanted: the two models ticked, every other row not.
       let states: string[] = [];
       await actUntil(
         () => `only ${subject} and ${other} ticked (rows: ${JSON.stringify(states)})`,
