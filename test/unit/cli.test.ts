@@ -463,6 +463,25 @@ describe('the command line (dist/cli.js) against the emulator', function () {
       await client.close();
     }
   });
+
+  it('mcp: ends at Ctrl+C (SIGINT), the signal Claude Code stops its servers with before SIGTERM', async () => {
+    const run = startCli(['mcp'], { env: env(), cwd: work, openStdin: true });
+    // Serving (its Ctrl+C handling in place): it answered the client's first request.
+    run.child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '1.0.0' } },
+      })}\n`,
+    );
+    await run.stdoutMatches(/"serverInfo"/);
+    run.child.kill('SIGINT');
+    const ended = await run.done;
+    assert.equal(ended.signal, null, 'it ended by itself, not by the signal');
+    assert.equal(ended.code, 130, ended.stderr);
+    run.child.stdin.destroy();
+  });
 });
 
 function closedPort(): Promise<number> {

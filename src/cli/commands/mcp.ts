@@ -4,6 +4,7 @@
 // at start (bench figure 14).
 import * as path from 'node:path';
 import type { CommandContext } from '../context';
+import { EXIT } from '../exitCodes';
 
 export async function mcpCommand(ctx: CommandContext, options: { downloadFolder?: string }): Promise<number> {
   const { runMcpServer } = await import('../../mcp/server.js');
@@ -15,6 +16,8 @@ export async function mcpCommand(ctx: CommandContext, options: { downloadFolder?
     jobs: ctx.jobs,
     ...(options.downloadFolder !== undefined && { downloadFolder: path.resolve(ctx.io.cwd, options.downloadFolder) }),
     log: (line) => ctx.out.note(line),
+    signal: ctx.signal,
   });
-  return 0;
+  // Ended by Ctrl+C (a client's SIGINT) as every command is: 130; by the client closing its end: done.
+  return ctx.signal.aborted ? EXIT.interrupted : EXIT.done;
 }
