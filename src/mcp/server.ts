@@ -40,6 +40,11 @@ export interface McpServerOptions {
    * then SIGTERM), not only by closing stdin.
    */
   signal?: AbortSignal;
+  /**
+   * The folders the person gave the server (`--root`): a finetune's or a comparison's files are read there when the
+   * client shares no roots of its own (Copilot CLI 1.0 has none); a client's own roots always win.
+   */
+  roots?: readonly string[];
 }
 
 /** The `confirm` argument of a paid tool, for clients without elicitation. */
@@ -105,6 +110,7 @@ export async function createMcpServer(options: Omit<McpServerOptions, 'stdin' | 
       server,
       signal: extra.signal,
       downloadFolder: options.downloadFolder,
+      roots: options.roots ?? [],
       comparisonsDir: path.join(stateDir, 'comparisons'),
       log,
     };

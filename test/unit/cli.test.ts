@@ -464,6 +464,35 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     }
   });
 
+  it('mcp --root: the folder a client without roots reads from; a --root that is not a folder is refused at start (exit 2)', async () => {
+    const refused = await cli(['mcp', '--root', 'no-such-folder']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--root .*no-such-folder.* is not a folder/);
+    const file = await cli(['mcp', '--root', 'handbook.pdf']);
+    assert.equal(file.code, 2, file.stderr);
+
+    // A client without the roots capability (as Copilot CLI 1.0): the finetune reads the file in --root.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--root', '.'],
+      env: env() as Record<string, string>,
+      cwd: work,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'rootless', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      ctx.emu.configure({ holdFinetunes: true });
+      const result = await client.callTool({
+        name: LM_TOOLS.startFinetune,
+        arguments: { files: ['handbook.pdf'], baseModel: BASE, modelName: 'cli-rooted', numQs: 5, confirm: true },
+      });
+      assert.match((result.content as { text: string }[])[0]!.text, /^Started: job /);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('mcp: ends at Ctrl+C (SIGINT), the signal Claude Code stops its servers with before SIGTERM', async () => {
     const run = startCli(['mcp'], { env: env(), cwd: work, openStdin: true });
     // Serving (its Ctrl+C handling in place): it answered the client's first request.
