@@ -199,6 +199,12 @@ describe('README', () => {
     for (const [line, words] of lines) started(words!.trim().split(/\s+/), line);
   });
 
+  it('installs a packed .tgz by a path npm reads as a file (./out/…; out/… is taken for a GitHub repository)', () => {
+    const installs = [...readme.matchAll(/npm install -g\s+(\S+\.tgz)/g)].map((m) => m[1]!);
+    assert.ok(installs.length > 0, 'README installs no packed package (the check would pass for nothing)');
+    for (const file of installs) assert.match(file, /^(\.{1,2}\/|\/)/, `npm install -g ${file}`);
+  });
+
   it('ships without its section for contributors, without developer commands and without blank holes', () => {
     const packaged = packagedReadme();
     assert.match(readme, /^## Contributing$/m, 'README lost its pointer for contributors (the check would pass for nothing)');
