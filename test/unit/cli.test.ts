@@ -34,6 +34,21 @@ describe('the command line (dist/cli.js) against the emulator', function () {
   const cli = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string): Promise<CliResult> =>
     runCliProcess(args, { env: env(extra), cwd: work, ...(stdin !== undefined && { stdin }) });
 
+  /** The SDK's own client (no roots, no elicitation) on `hosted-reasoning <args>` over stdio, in the work folder. */
+  const mcpClient = async (args: string[]): Promise<Client> => {
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, ...args],
+        env: env() as Record<string, string>,
+        cwd: work,
+        stderr: 'pipe',
+      }),
+    );
+    return client;
+  };
+
   before(async () => {
     assertBuilt();
     home = mkdtempSync(path.join(os.tmpdir(), 'hr-cli-home-'));
@@ -425,15 +440,7 @@ describe('the command line (dist/cli.js) against the emulator', function () {
   });
 
   it("mcp: serves the extension's tools over stdio to the SDK's own client, with this command line's key and URL", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      env: env() as Record<string, string>,
-      cwd: work,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'cli-test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await mcpClient(['mcp']);
     try {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), Object.values(LM_TOOLS).sort());
@@ -472,15 +479,7 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     assert.equal(file.code, 2, file.stderr);
 
     // A client without the roots capability (as Copilot CLI 1.0): the finetune reads the file in --root.
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--root', '.'],
-      env: env() as Record<string, string>,
-      cwd: work,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'rootless', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await mcpClient(['mcp', '--root', '.']);
     try {
       ctx.emu.configure({ holdFinetunes: true });
       const result = await client.callTool({
