@@ -36,7 +36,7 @@ export type Command = CommonOptions &
     | { name: 'report'; model: string; dataset?: string; base?: string; requireBetter: boolean }
     | { name: 'download'; model: string; out: string; overwrite: boolean }
     | { name: 'profile'; keep: boolean }
-    | { name: 'mcp'; downloadFolder?: string }
+    | { name: 'mcp'; roots: string[]; downloadFolder?: string }
   );
 
 export type CommandName = Command['name'];
@@ -76,7 +76,7 @@ const OPTIONS: Record<(typeof COMMANDS)[number], Options> = {
   report: { dataset: { type: 'string' }, base: { type: 'string' }, 'require-better': { type: 'boolean' } },
   download: { out: { type: 'string' }, overwrite: { type: 'boolean' } },
   profile: { keep: { type: 'boolean' } },
-  mcp: { 'download-folder': { type: 'string' } },
+  mcp: { 'download-folder': { type: 'string' }, root: { type: 'string', multiple: true } },
 };
 
 export function parseCommand(argv: readonly string[], cwd = process.cwd()): Command {
@@ -112,9 +112,15 @@ export function parseCommand(argv: readonly string[], cwd = process.cwd()): Comm
       positionals(0, 0, '');
       return { name, ...common };
     case 'mcp': {
-      positionals(0, 0, '[--download-folder <folder>]');
+      positionals(0, 0, '[--root <folder>]… [--download-folder <folder>]');
       const folder = str('download-folder');
-      return { name, ...(folder !== undefined && { downloadFolder: path.resolve(cwd, folder) }), ...common };
+      const roots = (parsed.values.root as string[] | undefined) ?? [];
+      return {
+        name,
+        roots: roots.map((r) => path.resolve(cwd, r)),
+        ...(folder !== undefined && { downloadFolder: path.resolve(cwd, folder) }),
+        ...common,
+      };
     }
     case 'profile':
       positionals(0, 0, '[--profile <file> [--keep]]');

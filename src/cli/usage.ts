@@ -16,7 +16,9 @@ Commands:
   download <model> [--out <folder>] [--overwrite]
                                          Download a model's file (resumed, verified).
   profile [--profile <file> [--keep]]    How this service's answers are read.
-  mcp [--download-folder <folder>]       Serve the tools over MCP (stdio); downloads go to the folder given.
+  mcp [--root <folder>]… [--download-folder <folder>]
+                                         Serve the tools over MCP (stdio); files are read in the client's roots (else
+                                         the --root folders), downloads go to the folder given.
 
 Options for every command:
   --json              One JSON document on stdout (progress and notes stay on stderr).

@@ -52,6 +52,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Where downloads go: the person's choice when starting the server, never the agent's. */
   downloadFolder?: string;
+  /** The folders the person gave the server (--root), for a client without roots of its own; never the agent's. */
+  roots: readonly string[];
   /** Where comparisons keep their answers (under the server's state folder). */
   comparisonsDir: string;
   log: (line: string) => void;
@@ -105,7 +107,7 @@ const startFinetune: Tool = async (input, ctx) => {
     useCase: optionalString(f, 'useCase') ?? defaults.useCase,
   };
   const confirm = optionalBoolean(f, 'confirm');
-  const roots = await clientRoots(ctx.server, ctx.signal);
+  const roots = await clientRoots(ctx.server, ctx.roots, ctx.signal);
   if ('problem' in roots) return ['Not started: these files cannot be used.', `- ${roots.problem}`];
   // The extension tool's checks, on paths resolved strictly inside the roots; every file's real path inside one too.
   const problems: string[] = [];
@@ -238,7 +240,7 @@ const compareModels: Tool = async (input, ctx) => {
     ...(scoringAsked && { scoring: scoringAsked as Scoring }),
     ...(judgeModel && { judgeModel }),
   };
-  const roots = await clientRoots(ctx.server, ctx.signal);
+  const roots = await clientRoots(ctx.server, ctx.roots, ctx.signal);
   if ('problem' in roots) return ['Not started: the question set cannot be used.', `- ${said(roots.problem, 600)}`];
   const read = await readQuestionSetIn(file, roots);
   if ('problem' in read) return ['Not started: the question set cannot be used.', `- ${said(read.problem, 600)}`];

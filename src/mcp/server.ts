@@ -35,6 +35,16 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** Where hosted_download_model writes: the person's choice when starting the server; without it, it refuses. */
   downloadFolder?: string;
+  /**
+   * Ends the server (the command line's Ctrl+C): clients stop their servers by a signal too (Claude Code sends SIGINT,
+   * then SIGTERM), not only by closing stdin.
+   */
+  signal?: AbortSignal;
+  /**
+   * The folders the person gave the server (`--root`): a finetune's or a comparison's files are read there when the
+   * client shares no roots of its own (Copilot CLI 1.0 has none); a client's own roots always win.
+   */
+  roots?: readonly string[];
 }
 
 /** The `confirm` argument of a paid tool, for clients without elicitation. */
@@ -100,6 +110,7 @@ export async function createMcpServer(options: Omit<McpServerOptions, 'stdin' | 
       server,
       signal: extra.signal,
       downloadFolder: options.downloadFolder,
+      roots: options.roots ?? [],
       comparisonsDir: path.join(stateDir, 'comparisons'),
       log,
     };
@@ -139,7 +150,7 @@ function text(lines: readonly string[], isError = false) {
   return { content: [{ type: 'text' as const, text: lines.join('\n') }], ...(isError && { isError: true }) };
 }
 
-/** Serves the tools over stdio until the client closes its end (stdin ends) or the transport closes. */
+/** Serves the tools over stdio until the client closes its end (stdin ends), the transport closes or `signal` aborts. */
 export async function runMcpServer(options: McpServerOptions): Promise<void> {
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & import('node:stream').Readable;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WritableStream & import('node:stream').Writable;
@@ -150,6 +161,8 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
       transport.onclose = resolve;
       stdin.once('end', resolve);
       stdin.once('close', resolve);
+      if (options.signal?.aborted) resolve();
+      options.signal?.addEventListener('abort', () => resolve(), { once: true });
     });
     await handle.server.connect(transport);
     await closed;

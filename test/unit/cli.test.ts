@@ -34,6 +34,21 @@ describe('the command line (dist/cli.js) against the emulator', function () {
   const cli = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string): Promise<CliResult> =>
     runCliProcess(args, { env: env(extra), cwd: work, ...(stdin !== undefined && { stdin }) });
 
+  /** The SDK's own client (no roots, no elicitation) on `hosted-reasoning <args>` over stdio, in the work folder. */
+  const mcpClient = async (args: string[]): Promise<Client> => {
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, ...args],
+        env: env() as Record<string, string>,
+        cwd: work,
+        stderr: 'pipe',
+      }),
+    );
+    return client;
+  };
+
   before(async () => {
     assertBuilt();
     home = mkdtempSync(path.join(os.tmpdir(), 'hr-cli-home-'));
@@ -425,15 +440,7 @@ describe('the command line (dist/cli.js) against the emulator', function () {
   });
 
   it("mcp: serves the extension's tools over stdio to the SDK's own client, with this command line's key and URL", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      env: env() as Record<string, string>,
-      cwd: work,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'cli-test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await mcpClient(['mcp']);
     try {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), Object.values(LM_TOOLS).sort());
@@ -462,6 +469,46 @@ describe('the command line (dist/cli.js) against the emulator', function () {
     } finally {
       await client.close();
     }
+  });
+
+  it('mcp --root: the folder a client without roots reads from; a --root that is not a folder is refused at start (exit 2)', async () => {
+    const refused = await cli(['mcp', '--root', 'no-such-folder']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--root .*no-such-folder.* is not a folder/);
+    const file = await cli(['mcp', '--root', 'handbook.pdf']);
+    assert.equal(file.code, 2, file.stderr);
+
+    // A client without the roots capability (as Copilot CLI 1.0): the finetune reads the file in --root.
+    const client = await mcpClient(['mcp', '--root', '.']);
+    try {
+      ctx.emu.configure({ holdFinetunes: true });
+      const result = await client.callTool({
+        name: LM_TOOLS.startFinetune,
+        arguments: { files: ['handbook.pdf'], baseModel: BASE, modelName: 'cli-rooted', numQs: 5, confirm: true },
+      });
+      assert.match((result.content as { text: string }[])[0]!.text, /^Started: job /);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('mcp: ends at Ctrl+C (SIGINT), the signal Claude Code stops its servers with before SIGTERM', async () => {
+    const run = startCli(['mcp'], { env: env(), cwd: work, openStdin: true });
+    // Serving (its Ctrl+C handling in place): it answered the client's first request.
+    run.child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '1.0.0' } },
+      })}\n`,
+    );
+    await run.stdoutMatches(/"serverInfo"/);
+    run.child.kill('SIGINT');
+    const ended = await run.done;
+    assert.equal(ended.signal, null, 'it ended by itself, not by the signal');
+    assert.equal(ended.code, 130, ended.stderr);
+    run.child.stdin.destroy();
   });
 });
 

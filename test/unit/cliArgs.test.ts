@@ -52,6 +52,15 @@ describe('command line arguments', () => {
       json: false,
       verbose: false,
     });
+    // mcp: the folders for clients without roots (--root, repeated) and the download folder, resolved here too.
+    assert.deepEqual(parseCommand(['mcp', '--root', '.', '--root', '/abs/docs', '--download-folder', 'models'], CWD), {
+      name: 'mcp',
+      roots: [CWD, path.resolve('/abs/docs')],
+      downloadFolder: path.join(CWD, 'models'),
+      json: false,
+      verbose: false,
+    });
+    assert.deepEqual(parseCommand(['mcp'], CWD), { name: 'mcp', roots: [], json: false, verbose: false });
     assert.deepEqual(parseCommand(['ask', 'm8', '-', '--reasoning'], CWD), {
       name: 'ask',
       model: 'm8',

@@ -18,6 +18,8 @@ export interface CliRun {
   child: ChildProcessWithoutNullStreams;
   /** Resolves with stderr so far once it matches `pattern`; rejects if the process ends first. */
   stderrMatches(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** The same for stdout (an MCP server's answers). */
+  stdoutMatches(pattern: RegExp): Promise<RegExpMatchArray>;
   done: Promise<CliResult>;
 }
 
@@ -30,42 +32,48 @@ export function cliEnv(home: string, extra: Record<string, string | undefined> =
   return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), APPDATA: path.join(home, 'config'), ...extra };
 }
 
-export function startCli(args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string }): CliRun {
+/**
+ * `stdin`: what the run reads (then its end); `openStdin` leaves it open for the test to write (an MCP server's input).
+ */
+export function startCli(
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; openStdin?: boolean },
+): CliRun {
   const child = spawn(process.execPath, [CLI, ...args], { env: options.env, cwd: options.cwd, stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void; reject: (e: Error) => void }[] = [];
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-    for (const w of [...waiters]) {
-      const m = stderr.match(w.pattern);
-      if (m) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m);
+  const text = { stdout: '', stderr: '' };
+  type Stream = keyof typeof text;
+  const waiters: { stream: Stream; pattern: RegExp; resolve: (m: RegExpMatchArray) => void; reject: (e: Error) => void }[] = [];
+  const listen = (stream: Stream) =>
+    child[stream].setEncoding('utf8').on('data', (d: string) => {
+      text[stream] += d;
+      for (const w of waiters.filter((x) => x.stream === stream)) {
+        const m = text[stream].match(w.pattern);
+        if (m) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(m);
+        }
       }
-    }
-  });
-  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    });
+  listen('stdout');
+  listen('stderr');
+  if (options.openStdin) child.stdin.on('error', () => undefined);
+  else if (options.stdin !== undefined) child.stdin.end(options.stdin);
   else child.stdin.end();
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       for (const w of waiters.splice(0)) {
-        w.reject(new Error(`the command line ended (${code}) before stderr matched ${w.pattern}:\n${stderr}`));
+        w.reject(new Error(`the command line ended (${code}) before ${w.stream} matched ${w.pattern}:\n${text.stderr}`));
       }
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout: text.stdout, stderr: text.stderr });
     });
   });
-  return {
-    child,
-    done,
-    stderrMatches: (pattern) => {
-      const m = stderr.match(pattern);
-      if (m) return Promise.resolve(m);
-      return new Promise((resolve, reject) => waiters.push({ pattern, resolve, reject }));
-    },
+  const matches = (stream: Stream) => (pattern: RegExp) => {
+    const m = text[stream].match(pattern);
+    if (m) return Promise.resolve(m);
+    return new Promise<RegExpMatchArray>((resolve, reject) => waiters.push({ stream, pattern, resolve, reject }));
   };
+  return { child, done, stderrMatches: matches('stderr'), stdoutMatches: matches('stdout') };
 }
 
 export function runCliProcess(

@@ -39,7 +39,14 @@ describe('the MCP server', () => {
 
   /** A server on the emulator and an SDK client linked to it in memory, sharing `roots` and answering elicitation if given. */
   async function connect(
-    options: { roots?: string[]; elicit?: (message: string) => ElicitResult; downloadFolder?: string; stateDir?: string } = {},
+    options: {
+      roots?: string[];
+      elicit?: (message: string) => ElicitResult;
+      downloadFolder?: string;
+      stateDir?: string;
+      /** The server's own folders (`--root`), for clients without roots. */
+      serverRoots?: string[];
+    } = {},
   ): Promise<Connected> {
     const service = clientFor(ctx.emu);
     const stateDir = options.stateDir ?? path.join(tmp.dir, 'state');
@@ -49,6 +56,7 @@ describe('the MCP server', () => {
       jobs: new JobFile(await FileState.open(path.join(stateDir, 'state.json')), service.baseUrl),
       stateDir,
       downloadFolder: options.downloadFolder,
+      ...(options.serverRoots && { roots: options.serverRoots }),
     });
     const client = new Client(
       { name: 'test-client', version: '1.0.0' },
@@ -263,9 +271,36 @@ describe('the MCP server', () => {
     // A client that shares no roots: nothing can be read.
     const rootless = await connect();
     const none = await rootless.call(LM_TOOLS.startFinetune, { ...args, files: ['handbook.pdf'] });
-    assert.match(none.text, /shares no folders \(roots\)/);
+    assert.match(none.text, /shares no folders \(roots\) with this server and none was given to it.*--root <folder>/);
 
     assert.equal(posts(PATHS.finetuneStart), before);
+  });
+
+  it("reads a finetune's files in the folders given with --root where the client has no roots (Copilot CLI 1.0), never where it has its own", async () => {
+    const docs = await workspace();
+    const other = path.join(tmp.dir, 'other');
+    fs.mkdirSync(other, { recursive: true });
+    await writeTextPagesPdf(path.join(other, 'other.pdf'), 2);
+    const args = { baseModel: 'oss-reasoner-8b', confirm: true };
+    const before = posts(PATHS.finetuneStart);
+
+    // A client without the roots capability: the server's folders are the workspace, with the same refusals.
+    const rootless = await connect({ serverRoots: [docs] });
+    const started = await rootless.call(LM_TOOLS.startFinetune, { ...args, modelName: 'root-given', files: ['handbook.pdf'] });
+    assert.match(started.text, /^Started: job /);
+    const outside = await rootless.call(LM_TOOLS.startFinetune, { ...args, modelName: 'root-outside', files: ['../other/other.pdf'] });
+    assert.match(outside.text, /^Not started: these files cannot be used\.\n- .*is outside the workspace folders/);
+
+    // A client with roots of its own: only those, whatever the server was given.
+    const rooted = await connect({ roots: [other], serverRoots: [docs] });
+    const refused = await rooted.call(LM_TOOLS.startFinetune, {
+      ...args,
+      modelName: 'root-theirs',
+      files: [path.join(docs, 'handbook.pdf')],
+    });
+    assert.match(refused.text, /is outside the workspace folders/);
+
+    assert.equal(posts(PATHS.finetuneStart), before + 1);
   });
 
   it('starts a paid job only with confirm: true where the client cannot ask its user, and says what it costs', async () => {

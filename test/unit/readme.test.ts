@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PROFILE_PARTS } from '../../src/api/profileFormat';
+import { parseCommand } from '../../src/cli/args';
 import { localizedManifest } from './localizedManifest';
 import { ignoredInRestrictedMode, settingsNamedIn } from './settingLists';
 
@@ -160,6 +161,48 @@ describe('README', () => {
       images.filter((image) => /^\w+:/.test(image) || !fs.existsSync(path.join(root, image))),
       [],
     );
+  });
+
+  it('gives MCP client configurations that parse and start `hosted-reasoning mcp` with options it takes, holding no key', () => {
+    const section = sectionText('MCP server: the tools for agents outside VS Code');
+    /** The command line's reading of the words after `hosted-reasoning`: throws on an option `mcp` does not take. */
+    const started = (words: string[], where: string) => {
+      assert.equal(words[0], 'mcp', `${where} starts ${words.join(' ')}, not the mcp command`);
+      assert.doesNotThrow(() => parseCommand(words, root), `${where}: hosted-reasoning ${words.join(' ')}`);
+    };
+    const blocks = [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    assert.ok(blocks.length >= 2, `the section's JSON blocks were not found (${blocks.length})`);
+    for (const [i, block] of blocks.entries()) {
+      const where = `JSON block ${i + 1}`;
+      let config: { mcpServers?: Record<string, { command?: unknown; args?: unknown; env?: Record<string, string> }> };
+      try {
+        config = JSON.parse(block) as typeof config;
+      } catch (error) {
+        assert.fail(`${where} is not JSON: ${(error as Error).message}\n${block}`);
+      }
+      const server = config.mcpServers?.['hosted-reasoning'];
+      assert.ok(server, `${where} has no mcpServers["hosted-reasoning"]`);
+      assert.equal(server.command, 'hosted-reasoning', where);
+      assert.ok(Array.isArray(server.args) && server.args.every((a) => typeof a === 'string'), `${where}: args is a list of words`);
+      started(server.args, where);
+      for (const [name, value] of Object.entries(server.env ?? {})) {
+        assert.ok(
+          ['HOSTED_REASONING_BASE_URL', 'HOSTED_REASONING_API_KEY'].includes(name),
+          `${where} sets ${name}, which the command line does not read`,
+        );
+        assert.match(value, new RegExp(`^\\$\\{(env:)?${name}\\}$`), `${where} writes a value for ${name} into the file`);
+      }
+    }
+    // Every command line that adds it (`claude mcp add … -- hosted-reasoning mcp …`, in a block or in the text).
+    const lines = [...section.replace(/\\\n\s*/g, ' ').matchAll(/mcp add [^\n`]*? -- hosted-reasoning ([^\n`#]*)/g)];
+    assert.ok(lines.length >= 2, `the section's "mcp add" commands were not found (${lines.length})`);
+    for (const [line, words] of lines) started(words!.trim().split(/\s+/), line);
+  });
+
+  it('installs a packed .tgz by a path npm reads as a file (./out/…; out/… is taken for a GitHub repository)', () => {
+    const installs = [...readme.matchAll(/npm install -g\s+(\S+\.tgz)/g)].map((m) => m[1]!);
+    assert.ok(installs.length > 0, 'README installs no packed package (the check would pass for nothing)');
+    for (const file of installs) assert.match(file, /^(\.{1,2}\/|\/)/, `npm install -g ${file}`);
   });
 
   it('ships without its section for contributors, without developer commands and without blank holes', () => {
