@@ -169,7 +169,8 @@ async function runHeld(options: RunOptions): Promise<RunResult> {
 
   const record = (entry: Entry) => {
     log.append(entry);
-    done.set(entryKey(entry), held(entry));
+    // Only a judge's prompt reads what this run finished (answerOf): without one, the log alone keeps it.
+    if (judged) done.set(entryKey(entry), held(entry));
     finished++;
     if (entry.error !== undefined) failed++;
     options.onProgress?.(finished, total, failedBefore + failed);
