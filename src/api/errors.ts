@@ -71,6 +71,11 @@ export class ProxyAuthError extends kindError('proxy') {}
 export class RateLimitError extends kindError('rateLimit') {}
 export class ServerError extends kindError('server') {}
 export class NetworkError extends kindError('network') {}
+/**
+ * A request the service may have received though no answer came back (a kept-alive connection closed under a POST:
+ * http.ts does not send it again). Not "unreachable": a caller must not start a paid job again on its word.
+ */
+export class UnansweredError extends NetworkError {}
 export class TimeoutError extends kindError('timeout') {}
 export class CancelledError extends kindError('cancelled', 'Cancelled.') {}
 export class RequestError extends kindError('request') {}

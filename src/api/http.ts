@@ -16,6 +16,7 @@ import {
   CancelledError,
   ContractError,
   NetworkError,
+  UnansweredError,
   ProxyAuthError,
   RateLimitError,
   RequestError,
@@ -575,7 +576,7 @@ function closedOnReuse(e: unknown): boolean {
 
 /** A POST's CLOSED_ON_REUSE error as the caller gets it: the person must know it was not repeated. */
 function notSentAgain(err: ApiError): ApiError {
-  return new NetworkError(`${err.message} It was not sent again: the service may have received it.`, { detail: err.detail });
+  return new UnansweredError(`${err.message} It was not sent again: the service may have received it.`, { detail: err.detail });
 }
 
 const PROXY_AUTH_THROWN = /\b407\b|proxy authentication required/i;

@@ -1,6 +1,6 @@
 // The command line's exit codes, stated once: README's "Command line" table is this list (test/unit/cliArgs.test.ts
 // holds the two equal). A pipeline branches on them, so a code never changes meaning.
-import { ApiError } from '../api/errors';
+import { ApiError, UnansweredError } from '../api/errors';
 
 export const EXIT = {
   /** Done: the command did what it was asked (a job waited for completed). */
@@ -33,6 +33,8 @@ export class CliError extends Error {
 /** The exit code of a command that failed with `error`. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;
+  // The service may have received it (a start no answer came back to): not "unreachable", which a pipeline may retry.
+  if (error instanceof UnansweredError) return EXIT.failed;
   if (error instanceof ApiError) {
     switch (error.kind) {
       case 'auth':

@@ -1,6 +1,7 @@
 // The MCP server's own words for an agent, where they differ from the language-model tools' (toolText.ts holds the
 // shared ones): a failure's next step names what the person changes in the server's configuration rather than a VS
 // Code command. The failure itself is said as the tools say it: classifyError's words, made inert, no address.
+import { UnansweredError } from '../api/errors';
 import { classifyError } from '../util/classifyError';
 import { messageForCallers } from '../util/callerMessage';
 import { serviceDataLine, SERVICE_WORDS } from '../features/tools/toolText';
@@ -22,9 +23,14 @@ export function failureLines(what: string, error: unknown): string[] {
     cancelled: 'It was cancelled; nothing more happened.',
   };
   const quotesService = typeof (error as { status?: unknown } | null)?.status === 'number';
+  // The service may have received it (and a start is paid for): "try again" could start it twice.
+  const mayHaveReached =
+    'It may have reached the service: do not start it again; ask the person to look at their jobs on the service first.';
   return [
     `${what} failed: ${why}`,
-    next[info.kind] ?? "Ask the person to look at the server's log (its standard error) for details.",
+    error instanceof UnansweredError
+      ? mayHaveReached
+      : (next[info.kind] ?? "Ask the person to look at the server's log (its standard error) for details."),
     ...(quotesService ? [serviceDataLine(SERVICE_WORDS.failure)] : []),
   ];
 }

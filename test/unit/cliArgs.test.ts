@@ -12,6 +12,7 @@ import {
   RequestError,
   ServerError,
   TimeoutError,
+  UnansweredError,
   CancelledError,
 } from '../../src/api/errors';
 import { parseCommand, DEFAULT_QUESTIONS } from '../../src/cli/args';
@@ -128,6 +129,9 @@ describe('command line exit codes', () => {
     assert.equal(exitCodeFor(new ServerError('500')), EXIT.failed);
     assert.equal(exitCodeFor(new ContractError('odd')), EXIT.failed);
     assert.equal(exitCodeFor(new Error('bug')), EXIT.failed);
+    // A POST the service may have received though no answer came (a kept-alive connection closed under it): not
+    // "unreachable" (4), which a pipeline may retry, starting a paid job twice.
+    assert.equal(exitCodeFor(new UnansweredError('closed; not sent again')), EXIT.failed);
     assert.equal(exitCodeFor(new CliError('x', EXIT.auth)), EXIT.auth);
   });
 

@@ -196,7 +196,11 @@ describe('README', () => {
     // Every command line that adds it (`claude mcp add … -- hosted-reasoning mcp …`, in a block or in the text).
     const lines = [...section.replace(/\\\n\s*/g, ' ').matchAll(/mcp add [^\n`]*? -- hosted-reasoning ([^\n`#]*)/g)];
     assert.ok(lines.length >= 2, `the section's "mcp add" commands were not found (${lines.length})`);
-    for (const [line, words] of lines) started(words!.trim().split(/\s+/), line);
+    for (const [line, words] of lines) {
+      started(words!.trim().split(/\s+/), line);
+      // The options before `--` are the client's: an `-e`/`--env` there stores a value in the client's config file.
+      assert.doesNotMatch(line, /\s(-e|--env)\s+HOSTED_REASONING_API_KEY=/, `${line} writes the key into the client's configuration`);
+    }
   });
 
   it('installs a packed .tgz by a path npm reads as a file (./out/…; out/… is taken for a GitHub repository)', () => {

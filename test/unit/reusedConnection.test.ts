@@ -8,7 +8,8 @@ import http from 'node:http';
 import FormData from 'form-data';
 import type { AddressInfo, Socket } from 'node:net';
 import { HttpClient } from '../../src/api/http';
-import { ApiError } from '../../src/api/errors';
+import { ApiError, UnansweredError } from '../../src/api/errors';
+import { failureLines } from '../../src/mcp/mcpText';
 
 type Close = 'reset' | 'hang up';
 
@@ -141,12 +142,18 @@ describe('a kept-alive connection closed by the server as it is used again', fun
     // The default policy (4 retries): still not sent again.
     const error = await failure(client.postJson('Starting the evaluation', '/start', { model_name: 'm' }));
     assert.equal(error.kind, 'network');
+    assert.ok(error instanceof UnansweredError, 'told apart from a service that cannot be reached');
     assert.match(error.message, /^Starting the evaluation: the connection closed before any answer \(ECONNRESET\)/);
     assert.match(error.message, /not sent again/);
     assert.doesNotMatch(error.message, /cannot reach/);
     assert.deepEqual(server.closedAt, ['POST /start']);
     assert.deepEqual(server.handled, ['GET /warm']);
     assert.deepEqual(slept, []);
+    // An agent on the MCP server is told not to start it again (a paid start the service may have received), where a
+    // service that cannot be reached is "try again in a minute".
+    const told = failureLines('Starting the evaluation', error).join('\n');
+    assert.match(told, /do not start it again/i);
+    assert.doesNotMatch(told, /try again/i);
   });
 
   it('an upload (a finetune start) likewise is not sent again, and says so', async () => {

@@ -6,6 +6,7 @@
 // service goes through untrustedText (no link, image, HTML or icon; one line) and the key is redacted by the client's
 // errors already; no address is named (messageForCallers), as in the errors the language-model provider hands on.
 import * as vscode from 'vscode';
+import { UnansweredError } from '../../api/errors';
 import type { LmToolName } from '../../contributions';
 import { COMMANDS } from '../../contributions';
 import { classifyError } from '../../util/classifyError';
@@ -84,6 +85,10 @@ export function failureLines(what: string, error: unknown): string[] {
       break;
     default:
       next = `Ask the person to look at "${commandTitle(COMMANDS.showLog)}" for details.`;
+  }
+  // The service may have received it (and a start is paid for): "try again" could start it twice.
+  if (error instanceof UnansweredError) {
+    next = 'It may have reached the service: do not start it again; ask the person to look at their jobs in the Jobs view first.';
   }
   // An answer of the service (a status) may carry its words into the message.
   const quotesService = typeof (error as { status?: unknown } | null)?.status === 'number';
