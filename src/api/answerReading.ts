@@ -28,7 +28,7 @@
 //      a shallower one, then one with a digit; a tie is refused. A number only as the whole answer, or at a place the
 //      person chose (or the setting names). No id in the body: the `Location` of a 201/202. An id over 256 characters
 //      or with control characters is refused (it is stored and sent back in every poll). An answer nothing reads goes
-//      to the profile book, for the person to choose where its id is: startedJobChoice.ts.
+//      to the profile book, for the person to choose where its id is (Choose How to Read…).
 //  §3/§4.4/§4.6 status: inferred once per service and endpoint into a profile (paths and a map of state words), kept,
 //      then read by it; inferred again when an answer no longer fits, grown while the first answers lack a part:
 //      jobStatusInference.ts (its rules at its top), jobStatusReader.ts, jobStatusReading.ts; the state words and the

@@ -10,7 +10,7 @@
 // A setting's profile is read as given: nothing is learned into it.
 
 import { progressCandidates } from './jobStatusInference';
-import type { JobStatusProfile } from './profileFormat';
+import { MAX_MAPPED, type JobStatusProfile } from './profileFormat';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
 import { describeJobStatusProfile } from './profileWords';
 import { normaliseState } from './stateWords';
@@ -23,8 +23,6 @@ export interface Learned {
 }
 
 type Progress = Pick<JobStatusProfile, 'percent' | 'fraction' | 'done' | 'total'>;
-/** Most words a profile maps (the format's bound). */
-const MAX_MAPPED = 64;
 
 const capitalised = (what: string) => `${what.charAt(0).toUpperCase()}${what.slice(1)}`;
 

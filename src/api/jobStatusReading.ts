@@ -41,7 +41,7 @@ export interface JobSeen {
   memory: JobStatusMemory;
 }
 
-/** The two kinds of job status, one per endpoint (jobStatusProfile.ts says why). */
+/** The two kinds of job status, one per endpoint (profileFormat.ts says why). */
 const KINDS: Record<JobStatusPart, AnswerKind<JobStatusProfile, StatusRead, JobSeen | undefined>> = {
   finetuneStatus: statusKind('finetuneStatus'),
   evaluationStatus: statusKind('evaluationStatus'),

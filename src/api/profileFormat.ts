@@ -16,7 +16,8 @@ export type Checked<T> = { value: T } | { problem: string };
 
 const MAX_PATH = 300;
 const MAX_LISTS = 32;
-const MAX_MAPPED = 64;
+/** Most values a map of the profile holds (state words, kind values, flag values). */
+export const MAX_MAPPED = 64;
 const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies readonly JobState[];
 const MODEL_KINDS = ['base', 'custom', 'unknown'] as const satisfies readonly ModelKind[];
 
