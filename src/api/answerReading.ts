@@ -58,7 +58,7 @@
 
 import { unreadable } from './errors';
 import { familyFor } from './families';
-import type { PartName, PartProfile, ProfileSource } from './profileFormat';
+import { readingKey, type PartName, type PartProfile, type ProfileSource } from './profileFormat';
 
 export interface AnswerKind<Profile extends { by: ProfileSource }, Value, Context> {
   /** Its part of the service profile: the API families' readings of that part are tried before `infer`. */
@@ -79,8 +79,8 @@ export interface AnswerKind<Profile extends { by: ProfileSource }, Value, Contex
    */
   infer(body: unknown, context: Context): { profile: Profile; value?: Value };
   describe(profile: Profile): string;
-  /** Two profiles that read answers the same way (where they came from aside). */
-  same(a: Profile, b: Profile): boolean;
+  /** Two profiles that read answers the same way (where they came from aside); by default, of one readingKey. */
+  same?(a: Profile, b: Profile): boolean;
   /** A profile read by is kept only when it says something: never from an empty model list. */
   worthKeeping?(value: Value): boolean;
   /**
@@ -141,7 +141,9 @@ function readOrInfer<Profile extends { by: ProfileSource }, Value, Context>(
   // The inference took only what its profile reads: its own profile always fits the answer it came from.
   if (value === undefined) throw new Error(`${kind.title}: a profile does not fit the answer it was inferred from`);
   if (kind.worthKeeping && !kind.worthKeeping(value)) return { value };
-  if (known && kind.same(known, inferred)) return { value, profile: known };
+  if (known && (kind.same ? kind.same(known, inferred) : readingKey(known) === readingKey(inferred))) {
+    return { value, profile: known };
+  }
   return { value, profile: inferred, change: changeWords(kind, known, inferred) };
 }
 

@@ -64,7 +64,6 @@ export const DOWNLOAD_ANSWER: AnswerKind<DownloadProfile, DownloadTarget, Downlo
   },
   infer: (body, { allowHttp, now }) => ({ profile: inferDownloadProfile(body, allowHttp, now) }),
   describe: describeDownloadProfile,
-  same: (a, b) => JSON.stringify({ ...a, by: undefined }) === JSON.stringify({ ...b, by: undefined }),
   revise(body, known, _target, { allowHttp, now }) {
     // A kept inferred URL place gives way to one the inference ranks above it (`repo_url` kept from a first answer,
     // then `{download_url, repo_url}`: issue 35); a place the person chose or the setting gave is read as it is.

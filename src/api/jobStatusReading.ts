@@ -14,7 +14,7 @@
 
 import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
-import type { JobStatusPart, JobStatusProfile } from './profileFormat';
+import { readingKey, type JobStatusPart, type JobStatusProfile } from './profileFormat';
 import { learnAcrossPolls } from './jobStatusLearning';
 import type { JobStatusMemory } from './jobStatusMemory';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
@@ -56,7 +56,6 @@ function statusKind(part: JobStatusPart): AnswerKind<JobStatusProfile, StatusRea
     read: readStatusByProfile,
     infer: (body) => ({ profile: infer(part, body) }),
     describe: describeJobStatusProfile,
-    same: sameReading,
     revise: (body, known, read, seen, inferAgain) => revised(part, body, known, read, seen, () => inferAgain().profile),
   };
 }
@@ -146,29 +145,4 @@ function grown(
   }
   if (added.length === 0) return undefined;
   return { profile: next, change: `${KINDS[part].title} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}` };
-}
-
-const FIELDS = [
-  'state',
-  'states',
-  'finished',
-  'percent',
-  'fraction',
-  'done',
-  'total',
-  'message',
-  'error',
-  'madeModel',
-  'modelState',
-  'result',
-] as const;
-
-/** How a profile reads answers, as text: where it came from aside, whatever order its fields were written in. */
-function readingKey(p: JobStatusProfile): string {
-  return JSON.stringify(FIELDS.map((f) => p[f] ?? null));
-}
-
-/** Two profiles that read answers the same way (where they came from aside, whatever order their fields were written in). */
-export function sameReading(a: JobStatusProfile, b: JobStatusProfile): boolean {
-  return readingKey(a) === readingKey(b);
 }

@@ -9,7 +9,7 @@ import type { AnswerKind } from './answerReading';
 import { inferModelList } from './modelListInference';
 import { readModelsByProfile } from './modelListReader';
 import { describeModelListProfile } from './profileWords';
-import { sameReading, type ModelListProfile } from './profileFormat';
+import type { ModelListProfile } from './profileFormat';
 import type { ModelInfo } from './types';
 
 export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = {
@@ -27,6 +27,5 @@ export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = 
     return { profile, value: models ?? [] };
   },
   describe: describeModelListProfile,
-  same: sameReading,
   worthKeeping: (models) => models.length > 0,
 };

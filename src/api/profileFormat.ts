@@ -236,7 +236,8 @@ export function compiledEntries(profile: ModelListProfile): CompiledEntry[] {
   return entries;
 }
 
-/** Two profiles that read answers the same way (where they came from aside). */
-export function sameReading(a: ModelListProfile | undefined, b: ModelListProfile | undefined): boolean {
-  return JSON.stringify(a?.lists) === JSON.stringify(b?.lists);
+/** How a profile reads answers, as text: where it came from aside, whatever order its fields were written in. */
+export function readingKey({ by: _by, ...reading }: { by: ProfileSource }): string {
+  return JSON.stringify(reading, (_key, v: unknown) => (isRecord(v) ? Object.fromEntries(Object.entries(v).sort(byKey)) : v));
 }
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);

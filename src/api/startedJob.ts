@@ -55,7 +55,6 @@ const STARTED_JOB: AnswerKind<Place, string, StartAnswer> = {
     const r = reading as StartedJobProfile;
     return { from: r.finetune ?? r.evaluation ?? '', by: 'inferred' };
   },
-  same: (a, b) => a.from === b.from,
   revise(_body, known, _id, _answer, inferAgain) {
     // A kept inferred place gives way to one the inference ranks above it (`run` kept from a first answer, then
     // `{"job_id", "run"}`: issue 35); a place the person chose or the setting gave is read as it is.
