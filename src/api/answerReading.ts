@@ -179,12 +179,26 @@ export function changeWords<Profile extends { by: ProfileSource }>(
   return `${kind.name} ${misfit} (${kind.describe(known)}); now: ${words}`;
 }
 
-/** The change of a kept profile that gives way to one whose `what` is at a place the inference ranks higher. */
-export function betterPlaceWords<Profile extends { by: ProfileSource }>(
+/**
+ * A kept inferred profile that reads this answer giving way to the one inferred from it, when the inference ranks its
+ * `what` above the kept one's (a `run` kept from a first answer, then `{"job_id", "run"}`: issue 35), with the change in
+ * words; undefined when it stays. A profile the person chose or the setting gave is read as it is.
+ */
+export function betterPlace<Profile extends { by: ProfileSource }>(
   kind: Pick<AnswerKind<Profile, unknown, unknown>, 'name' | 'describe'>,
   what: string,
+  rank: (p: Profile) => number,
   known: Profile,
-  now: Profile,
-): string {
-  return `${kind.name} has its ${what} at a better place than the one it was read by (${kind.describe(known)}); now: ${kind.describe(now)}`;
+  inferAgain: () => { profile: Profile },
+): { profile: Profile; change: string } | undefined {
+  if (known.by !== 'inferred') return undefined;
+  let now: Profile;
+  try {
+    now = inferAgain().profile;
+  } catch {
+    return undefined; // a tie, or nothing the inference takes: the kept place read this answer, and still does
+  }
+  if (rank(now) <= rank(known)) return undefined;
+  const words = `at a better place than the one it was read by (${kind.describe(known)}); now: ${kind.describe(now)}`;
+  return { profile: now, change: `${kind.name} has its ${what} ${words}` };
 }

@@ -12,7 +12,7 @@
 // (jobStatusLearning.ts: the progress that moves, a word that only comes last). Without one (a single answer read,
 // the benchmarks), each answer is read as if it were the first.
 
-import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
+import { betterPlace, readAnswer, type AnswerKind } from './answerReading';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
 import { readingKey, type JobStatusPart, type JobStatusProfile } from './profileFormat';
 import { learnAcrossPolls } from './jobStatusLearning';
@@ -34,6 +34,7 @@ const WHAT: Record<JobStatusPart, string> = { finetuneStatus: 'finetune status',
 const SINGLE_PARTS = ['finished', 'message', 'error', 'modelState', 'result'] as const;
 const PROGRESS_PARTS = ['percent', 'fraction', 'done', 'total'] as const;
 const MAX_MADE_PATHS = 4;
+const stateRank = (p: JobStatusProfile) => statePlaceRank(p.state);
 
 /** Which job an answer is of, and the memory of the endpoint's answers it is read with (see the header). */
 export interface JobSeen {
@@ -120,10 +121,7 @@ function grown(
   // Another shape of answer, which the known profile still reads: it is not grown from a different reading. But a
   // state kept from a first answer that had nothing better (`phase`) gives way, when the profile was inferred, to a
   // place the inference ranks above it (`status`): one answer does not decide how all later ones are read (issue 35).
-  if (inferred.state !== known.state) {
-    if (known.by !== 'inferred' || statePlaceRank(inferred.state) <= statePlaceRank(known.state)) return undefined;
-    return { profile: inferred, change: betterPlaceWords(KINDS[part], 'state', known, inferred) };
-  }
+  if (inferred.state !== known.state) return betterPlace(KINDS[part], 'state', stateRank, known, () => ({ profile: inferred }));
   const next: JobStatusProfile = { ...known };
   const added: string[] = [];
   for (const p of SINGLE_PARTS) {
