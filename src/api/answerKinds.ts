@@ -1,6 +1,5 @@
-// Each kind of answer the client reads where the spec leaves it "not shown", as a small description: its part of the
-// service profile, what it is called in words, how a profile of it is said in words, and what a person may choose in
-// one of its answers (`choices`: the roles a field can play, where they are read now, and the part a choice makes).
+// What a person may choose in one answer of each kind the client reads where the spec leaves it "not shown" (the roles
+// a field can play, where they are read now, and the part a choice makes); its words are profileWords.ts's.
 // The one orchestration (answerReading.ts), the one book's policy (ServiceProfiles) and the one Choose How to Read…
 // command (features/reading) take a kind from here and hold nothing else per kind; each kind's own knowledge stays in
 // its inference (the *Inference.ts files).
@@ -13,13 +12,7 @@ import { ContractError } from './errors';
 import { modelListChoices } from './modelListInference';
 import type { AnswerContext, PartProfile, ProfilePart } from './profileBook';
 import { EACH, formatPath, parsePath, valueAt, type Segment } from './profilePath';
-import {
-  describeDownloadProfile,
-  describeJobStatusProfile,
-  describeModelListProfile,
-  describeStartedJobPlace,
-  describeStreamProfile,
-} from './profileWords';
+import { describeModelListProfile } from './profileWords';
 import { describeUrl } from './redact';
 import type { DownloadProfile, JobStatusProfile, StreamProfile } from './profileFormat';
 import { normaliseState } from './stateWords';
@@ -91,15 +84,6 @@ export interface KindChoices<P extends ProfilePart> {
    * of its role (a place of no job id, of no URL).
    */
   make(picks: ChoicePicks, base: PartProfile<P> | undefined, input: ChoiceInput<P>): PartProfile<P> | undefined;
-}
-
-export interface KindWords<P extends ProfilePart> {
-  /** What the answers of this kind are called in the log: "the model list", "the finetune status". */
-  what: string;
-  /** How a profile of it reads an answer, in one line. */
-  describe(profile: PartProfile<P>): string;
-  /** What a person may choose in one of its answers (Choose How to Read…). */
-  choices: KindChoices<P>;
 }
 
 // ------------------------------------------------------------------------------------------------------ the model list
@@ -352,45 +336,19 @@ function inferenceChoices(part: 'answer' | 'stream'): KindChoices<'answer' | 'st
   };
 }
 
-export const KIND_WORDS: { [P in ProfilePart]: KindWords<P> } = {
-  modelList: { what: 'the model list', describe: describeModelListProfile, choices: MODEL_LIST_CHOICES },
-  startedJob: {
-    what: "the started job's answer",
-    describe: (p) =>
-      [
-        p.finetune === undefined ? undefined : `finetune: ${describeStartedJobPlace(p.finetune)}`,
-        p.evaluation === undefined ? undefined : `evaluation: ${describeStartedJobPlace(p.evaluation)}`,
-      ]
-        .filter((s) => s !== undefined)
-        .join('; '),
-    choices: STARTED_JOB_CHOICES,
-  },
-  download: { what: 'the download answer', describe: describeDownloadProfile, choices: DOWNLOAD_CHOICES },
-  finetuneStatus: { what: 'the finetune status', describe: describeJobStatusProfile, choices: JOB_STATUS_CHOICES },
+/** What a person may choose in one answer of each part (Choose How to Read…). */
+export const KIND_CHOICES: { [P in ProfilePart]: KindChoices<P> } = {
+  modelList: MODEL_LIST_CHOICES,
+  startedJob: STARTED_JOB_CHOICES,
+  download: DOWNLOAD_CHOICES,
+  finetuneStatus: JOB_STATUS_CHOICES,
   // The two status parts read alike (one format, one context): the same choices, typed for each.
-  evaluationStatus: {
-    what: 'the evaluation status',
-    describe: describeJobStatusProfile,
-    choices: JOB_STATUS_CHOICES as unknown as KindChoices<'evaluationStatus'>,
-  },
-  stream: {
-    what: "the stream's events",
-    describe: describeStreamProfile,
-    choices: inferenceChoices('stream') as KindChoices<'stream'>,
-  },
-  answer: {
-    what: 'the answers (not streamed)',
-    describe: describeStreamProfile,
-    choices: inferenceChoices('answer') as KindChoices<'answer'>,
-  },
+  evaluationStatus: JOB_STATUS_CHOICES as unknown as KindChoices<'evaluationStatus'>,
+  stream: inferenceChoices('stream') as KindChoices<'stream'>,
+  answer: inferenceChoices('answer') as KindChoices<'answer'>,
 };
-
-/** `part`'s profile in words. */
-export function describePart<P extends ProfilePart>(part: P, profile: PartProfile<P>): string {
-  return (KIND_WORDS[part] as KindWords<P>).describe(profile);
-}
 
 /** What a person may choose in an answer of `part`. */
 export function choicesOf<P extends ProfilePart>(part: P): KindChoices<P> {
-  return (KIND_WORDS[part] as KindWords<P>).choices;
+  return KIND_CHOICES[part];
 }

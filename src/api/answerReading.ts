@@ -59,16 +59,11 @@
 import { unreadable } from './errors';
 import { familyFor } from './families';
 import { readingKey, type PartName, type PartProfile, type ProfileSource } from './profileFormat';
+import { PART_WORDS, sentenceStart } from './profileWords';
 
 export interface AnswerKind<Profile extends { by: ProfileSource }, Value, Context> {
-  /** Its part of the service profile: the API families' readings of that part are tried before `infer`. */
+  /** Its part of the service profile: the API families' readings of that part are tried before `infer`; its words. */
   part: PartName;
-  /** Words for the first profile: "Model list". */
-  title: string;
-  /** Words for a profile that no longer fits: "The model list". */
-  name: string;
-  /** `name` is plural ("The stream's events"): they no longer fit how they were read. */
-  plural?: boolean;
   /** A family's reading of the part as this kind's profile, when the kind reads by another form of it. */
   adopt?(reading: PartProfile<PartName>, context: Context): Profile;
   /** What `profile` reads from `body`, or undefined when the answer does not fit it. */
@@ -139,7 +134,7 @@ function readOrInfer<Profile extends { by: ProfileSource }, Value, Context>(
   const { profile: inferred, value: read } = inferAnswer(kind, body, context);
   const value = read ?? kind.read(body, inferred, context);
   // The inference took only what its profile reads: its own profile always fits the answer it came from.
-  if (value === undefined) throw new Error(`${kind.title}: a profile does not fit the answer it was inferred from`);
+  if (value === undefined) throw new Error(`${PART_WORDS[kind.part].title}: a profile does not fit the answer it was inferred from`);
   if (kind.worthKeeping && !kind.worthKeeping(value)) return { value };
   if (known && (kind.same ? kind.same(known, inferred) : readingKey(known) === readingKey(inferred))) {
     return { value, profile: known };
@@ -169,14 +164,15 @@ export function inferAnswer<Profile extends { by: ProfileSource }, Value, Contex
 
 /** What changed, in words: the first profile, or the one that no longer fits and the one now. */
 export function changeWords<Profile extends { by: ProfileSource }>(
-  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'title' | 'name' | 'plural' | 'describe'>,
+  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'part' | 'describe'>,
   known: Profile | undefined,
   now: Profile,
 ): string {
+  const { title, name, plural } = PART_WORDS[kind.part];
   const words = kind.describe(now);
-  if (!known) return `${kind.title}: ${words}`;
-  const misfit = kind.plural ? 'no longer fit how they were read' : 'no longer fits how it was read';
-  return `${kind.name} ${misfit} (${kind.describe(known)}); now: ${words}`;
+  if (!known) return `${title}: ${words}`;
+  const misfit = plural ? 'no longer fit how they were read' : 'no longer fits how it was read';
+  return `${sentenceStart(name)} ${misfit} (${kind.describe(known)}); now: ${words}`;
 }
 
 /**
@@ -185,7 +181,7 @@ export function changeWords<Profile extends { by: ProfileSource }>(
  * words; undefined when it stays. A profile the person chose or the setting gave is read as it is.
  */
 export function betterPlace<Profile extends { by: ProfileSource }>(
-  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'name' | 'describe'>,
+  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'part' | 'describe'>,
   what: string,
   rank: (p: Profile) => number,
   known: Profile,
@@ -200,5 +196,5 @@ export function betterPlace<Profile extends { by: ProfileSource }>(
   }
   if (rank(now) <= rank(known)) return undefined;
   const words = `at a better place than the one it was read by (${kind.describe(known)}); now: ${kind.describe(now)}`;
-  return { profile: now, change: `${kind.name} has its ${what} ${words}` };
+  return { profile: now, change: `${sentenceStart(PART_WORDS[kind.part].name)} has its ${what} ${words}` };
 }

@@ -56,8 +56,6 @@ export function downloadContext(apiUrl: string | undefined, now = Date.now()): D
 
 export const DOWNLOAD_ANSWER: AnswerKind<DownloadProfile, DownloadTarget, DownloadContext> = {
   part: 'download',
-  title: 'Download answer',
-  name: 'The download answer',
   read: (body, profile, { allowHttp, now }) => {
     const target = readBy(body, profile, allowHttp, now);
     return target === MISFIT ? undefined : target;

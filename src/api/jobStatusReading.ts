@@ -18,7 +18,7 @@ import { readingKey, type JobStatusPart, type JobStatusProfile } from './profile
 import { learnAcrossPolls } from './jobStatusLearning';
 import type { JobStatusMemory } from './jobStatusMemory';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
-import { describeJobStatusProfile } from './profileWords';
+import { describeJobStatusProfile, PART_WORDS } from './profileWords';
 import { isTerminal } from './types';
 
 export interface JobStatusReading {
@@ -29,7 +29,6 @@ export interface JobStatusReading {
   change?: string;
 }
 
-const WHAT: Record<JobStatusPart, string> = { finetuneStatus: 'finetune status', evaluationStatus: 'evaluation status' };
 /** Parts added one by one while the known profile lacks them. */
 const SINGLE_PARTS = ['finished', 'message', 'error', 'modelState', 'result'] as const;
 const PROGRESS_PARTS = ['percent', 'fraction', 'done', 'total'] as const;
@@ -49,11 +48,8 @@ const KINDS: Record<JobStatusPart, AnswerKind<JobStatusProfile, StatusRead, JobS
 };
 
 function statusKind(part: JobStatusPart): AnswerKind<JobStatusProfile, StatusRead, JobSeen | undefined> {
-  const what = WHAT[part];
   return {
     part,
-    title: `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
-    name: `The ${what}`,
     read: readStatusByProfile,
     infer: (body) => ({ profile: infer(part, body) }),
     describe: describeJobStatusProfile,
@@ -74,7 +70,7 @@ function revised(
   inferAgain: () => JobStatusProfile,
 ): { profile: JobStatusProfile; change: string } | undefined {
   if (known.by === 'setting') return undefined;
-  const learned = seen && learnAcrossPolls(WHAT[part], body, known, read, seen.memory.previous(seen.jobId));
+  const learned = seen && learnAcrossPolls(part, body, known, read, seen.memory.previous(seen.jobId));
   if (learned?.change !== undefined) return { profile: learned.profile, change: learned.change };
   if (!mayGrow(known, read)) return undefined;
   // The end is said once per job: always looked at. A running job's place, once per profile.
@@ -91,7 +87,7 @@ export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobSta
 }
 
 function infer(part: JobStatusPart, body: unknown): JobStatusProfile {
-  const profile = inferJobStatusProfile(body, WHAT[part]);
+  const profile = inferJobStatusProfile(body, PART_WORDS[part].name);
   // An evaluation makes no model: the model its result names is the one evaluated.
   if (part === 'evaluationStatus') delete profile.madeModel;
   return profile;
@@ -142,5 +138,5 @@ function grown(
     added.push('made model');
   }
   if (added.length === 0) return undefined;
-  return { profile: next, change: `${KINDS[part].title} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}` };
+  return { profile: next, change: `${PART_WORDS[part].title} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}` };
 }

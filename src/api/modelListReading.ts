@@ -14,8 +14,6 @@ import type { ModelInfo } from './types';
 
 export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = {
   part: 'modelList',
-  title: 'Model list',
-  name: 'The model list',
   read: (body, profile) => readModelsByProfile(body, profile),
   infer(body) {
     const { profile, names, where } = inferModelList(body);

@@ -3,10 +3,32 @@
 // document, the log), never as markdown, and the values are capped here. English, as the log is: src/api may not
 // reach l10n (the layers test); the document around these lines is translated.
 
-import type { JobStatusProfile } from './profileFormat';
+import type { JobStatusProfile, PartName, PartProfile } from './profileFormat';
 import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile, StreamProfile } from './profileFormat';
 import { LOCATION_HEADER } from './startedJobInference';
 import { capText } from './types';
+
+/**
+ * Each part's answers in words: `title` heads the line of a first profile ("Model list: …"), `name` says them in a
+ * sentence ("the model list no longer fits…"; `plural`: they no longer fit), and `describe` says how a profile reads.
+ */
+export const PART_WORDS: { [P in PartName]: { title: string; name: string; plural?: true; describe(p: PartProfile<P>): string } } = {
+  modelList: { title: 'Model list', name: 'the model list', describe: describeModelListProfile },
+  startedJob: { title: 'Started job', name: "the started job's answer", describe: describeStartedJobProfile },
+  download: { title: 'Download answer', name: 'the download answer', describe: describeDownloadProfile },
+  finetuneStatus: { title: 'Finetune status', name: 'the finetune status', describe: describeJobStatusProfile },
+  evaluationStatus: { title: 'Evaluation status', name: 'the evaluation status', describe: describeJobStatusProfile },
+  stream: { title: 'Stream events', name: "the stream's events", plural: true, describe: describeStreamProfile },
+  answer: { title: 'Answers (not streamed)', name: 'the answers (not streamed)', plural: true, describe: describeStreamProfile },
+};
+
+/** `part`'s profile in words. */
+export function describePart<P extends PartName>(part: P, profile: PartProfile<P>): string {
+  return PART_WORDS[part].describe(profile);
+}
+
+/** `words` as the start of a sentence. */
+export const sentenceStart = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 
 /** Most values of a kind map written out; the rest are counted. */
 const MAX_VALUES = 6;
@@ -50,6 +72,15 @@ function sourceWords(by: ProfileSource): string {
 export function describeStartedJobPlace(from: string): string {
   if (from === LOCATION_HEADER) return 'the id in the Location header';
   return from === '' ? 'the id is the whole answer' : `the id at ${at(from)}`;
+}
+
+/** One line: where each endpoint's start answer has its id. */
+function describeStartedJobProfile(p: StartedJobProfile): string {
+  const places = [
+    p.finetune === undefined ? undefined : `finetune: ${describeStartedJobPlace(p.finetune)}`,
+    p.evaluation === undefined ? undefined : `evaluation: ${describeStartedJobPlace(p.evaluation)}`,
+  ];
+  return places.filter((s) => s !== undefined).join('; ');
 }
 
 /** Lines for a document: where each endpoint's start answer has its id, and where that came from. */

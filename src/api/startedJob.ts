@@ -42,8 +42,6 @@ interface Place {
 
 const STARTED_JOB: AnswerKind<Place, string, StartAnswer> = {
   part: 'startedJob',
-  title: 'Started job',
-  name: "The started job's answer",
   read: (body, place, answer) => idAt(body, answer, place.from),
   infer(body, answer) {
     const { id, from } = inferStartedJobId(body, answer);

@@ -4,7 +4,7 @@
 // `hostedReasoning.serviceProfile` setting does); a part inferred from an answer is kept once a second answer agrees
 // (inferredKeeping.ts). A command-line run reads one or two answers, so the agreement is kept in the state file too:
 // `models` twice keeps the model list's reading, as two lists in one window do.
-import { describePart } from '../api/answerKinds';
+import { describePart } from '../api/profileWords';
 import { learnedPart, originProfile, withOrigin } from '../api/profileBook';
 import type { AnswerContext, Learned, PartProfile, ProfileBook, ProfilePart } from '../api/profileBook';
 import type { ServiceProfile } from '../api/profileFormat';
@@ -48,7 +48,7 @@ export class FileProfileBook implements ProfileBook {
     this.unreadableParts.set(part, { body, context });
   }
 
-  /** Every part as read now: the given one, else the one kept, with the words answerKinds.ts says it in. */
+  /** Every part as read now: the given one, else the one kept, with the words profileWords.ts says it in. */
   describe(): { part: ProfilePart; by: string; reading: string }[] {
     const kept = this.kept() ?? {};
     const parts = new Set<ProfilePart>([...(Object.keys(kept) as ProfilePart[]), ...(Object.keys(this.given ?? {}) as ProfilePart[])]);

@@ -14,7 +14,7 @@
 // How to Read… (which takes no path from its arguments) to show how it is read now; the first names last read (for
 // Show How the Service Is Read).
 import * as vscode from 'vscode';
-import { describePart, KIND_WORDS } from '../api/answerKinds';
+import { describePart, PART_WORDS } from '../api/profileWords';
 import { learnedPart, originProfile, withOrigin } from '../api/profileBook';
 import type { AnswerContext, Learned, PartProfile, ProfileBook, ProfilePart } from '../api/profileBook';
 import type { ServiceProfile } from '../api/profileFormat';
@@ -121,7 +121,7 @@ export class ServiceProfiles implements vscode.Disposable {
    */
   async choose<P extends ProfilePart>(origin: string, part: P, profile: PartProfile<P>, jobId?: string): Promise<void> {
     const chosen = { ...profile, by: 'chosen' } as PartProfile<P>;
-    this.log.info(`${origin}: ${KIND_WORDS[part].what} is read as chosen: ${describePart(part, chosen)}`);
+    this.log.info(`${origin}: ${PART_WORDS[part].name} is read as chosen: ${describePart(part, chosen)}`);
     this.told.delete(`${origin} ${part}`);
     await this.keep(origin, part, chosen);
     const answer = this.answers.get(answerKey(origin, part, jobId));
