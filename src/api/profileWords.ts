@@ -34,15 +34,18 @@ export const sentenceStart = (words: string) => `${words.charAt(0).toUpperCase()
 const MAX_VALUES = 6;
 const cap = (s: string) => capText(s, 60);
 
+/** A map of values, as `value → meaning`, its first few written out, the rest counted. */
+function mapWords(map: Record<string, string>): string {
+  const values = Object.entries(map);
+  const shown = values.slice(0, MAX_VALUES).map(([v, meaning]) => `${cap(v)} → ${meaning}`);
+  if (values.length > MAX_VALUES) shown.push(`${values.length - MAX_VALUES} more`);
+  return shown.join(', ');
+}
+
 function entryWords(e: ModelListEntry, samples?: readonly string[]): string {
   const parts = [samples?.length ? `${cap(e.names)} — ${samples.map(cap).join(', ')}` : cap(e.names)];
   if (e.kind) parts.push(e.kind === 'base' ? 'all base models' : 'all custom models');
-  for (const k of e.kindFrom ?? []) {
-    const values = Object.entries(k.map);
-    const shown = values.slice(0, MAX_VALUES).map(([v, kind]) => `${cap(v)} → ${kind}`);
-    if (values.length > MAX_VALUES) shown.push(`${values.length - MAX_VALUES} more`);
-    parts.push(`kind from ${cap(k.from)}: ${shown.join(', ')}`);
-  }
+  for (const k of e.kindFrom ?? []) parts.push(`kind from ${cap(k.from)}: ${mapWords(k.map)}`);
   if (e.parentFrom?.length) parts.push(`made from ${e.parentFrom.map(cap).join(' or ')}`);
   if (e.otherNamesFrom?.length) parts.push(`also named by ${e.otherNamesFrom.map(cap).join(', ')}`);
   return parts.join('; ');
@@ -115,12 +118,7 @@ export function downloadLines(p: DownloadProfile): string[] {
 export function describeJobStatusProfile(p: JobStatusProfile): string {
   const parts: string[] = [];
   if (p.state) parts.push(`state from ${cap(p.state)}`);
-  const words = Object.entries(p.states ?? {});
-  if (words.length > 0) {
-    const shown = words.slice(0, MAX_VALUES).map(([w, s]) => `${cap(w)} → ${s}`);
-    if (words.length > MAX_VALUES) shown.push(`${words.length - MAX_VALUES} more`);
-    parts.push(`words ${shown.join(', ')}`);
-  }
+  if (p.states && Object.keys(p.states).length > 0) parts.push(`words ${mapWords(p.states)}`);
   if (p.finished) parts.push(`finished when ${cap(p.finished)} is true`);
   if (p.percent) parts.push(`progress (percent) from ${cap(p.percent)}`);
   if (p.fraction) parts.push(`progress from ${cap(p.fraction)}`);
@@ -144,12 +142,7 @@ export function describeStreamProfile(p: StreamProfile): string {
   const parts: string[] = [];
   if (p.answer.length) parts.push(`text at ${p.answer.map(cap).join(' or ')}`);
   if (p.reasoning.length) parts.push(`reasoning at ${p.reasoning.map(cap).join(' or ')}`);
-  if (p.flag) {
-    const values = Object.entries(p.flag.map);
-    const shown = values.slice(0, MAX_VALUES).map(([v, kind]) => `${cap(v)} → ${kind}`);
-    if (values.length > MAX_VALUES) shown.push(`${values.length - MAX_VALUES} more`);
-    parts.push(`reasoning marked by ${cap(p.flag.from)}: ${shown.join(', ')}`);
-  }
+  if (p.flag) parts.push(`reasoning marked by ${cap(p.flag.from)}: ${mapWords(p.flag.map)}`);
   return parts.join('; ');
 }
 
