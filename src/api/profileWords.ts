@@ -4,7 +4,7 @@
 // reach l10n (the layers test); the document around these lines is translated.
 
 import type { JobStatusProfile, PartName, PartProfile } from './profileFormat';
-import type { DownloadProfile, ModelListEntry, ModelListProfile, ProfileSource, StartedJobProfile, StreamProfile } from './profileFormat';
+import type { DownloadProfile, ModelListEntry, ModelListProfile, StartedJobProfile, StreamProfile } from './profileFormat';
 import { LOCATION_HEADER } from './startedJobInference';
 import { capText } from './types';
 
@@ -56,42 +56,24 @@ export function describeModelListProfile(p: ModelListProfile): string {
   return p.lists.map((e) => entryWords(e)).join(' | ');
 }
 
-/** Lines for a document: where the names are, the first ones last read, and where the profile came from. */
-export function modelListLines(p: ModelListProfile, samples: readonly string[] | undefined): string[] {
-  const from = sourceWords(p.by);
-  // The first list carries the names last read (a grouped list's names are not told apart per group here).
-  return [...p.lists.map((e, i) => `Model names: ${entryWords(e, i === 0 ? samples : undefined)}`), `  (${from})`];
-}
-
-function sourceWords(by: ProfileSource): string {
-  return by === 'setting'
-    ? 'from the setting hostedReasoning.serviceProfile'
-    : by === 'chosen'
-      ? 'as you chose it'
-      : 'inferred from the first answer';
-}
-
 /** Where a start answer's id is, in words: "the id at result.job.ref", "the id in the Location header". */
 export function describeStartedJobPlace(from: string): string {
   if (from === LOCATION_HEADER) return 'the id in the Location header';
   return from === '' ? 'the id is the whole answer' : `the id at ${at(from)}`;
 }
 
+const ENDPOINTS = [
+  ['finetune', 'Started finetuning job'],
+  ['evaluation', 'Started evaluation'],
+] as const;
+
+/** Each endpoint's place of the id, with the words `label` gives the endpoint. */
+const places = (p: StartedJobProfile, label: (endpoint: (typeof ENDPOINTS)[number]) => string) =>
+  ENDPOINTS.filter(([e]) => p[e] !== undefined).map((endpoint) => `${label(endpoint)}: ${describeStartedJobPlace(p[endpoint[0]]!)}`);
+
 /** One line: where each endpoint's start answer has its id. */
 function describeStartedJobProfile(p: StartedJobProfile): string {
-  const places = [
-    p.finetune === undefined ? undefined : `finetune: ${describeStartedJobPlace(p.finetune)}`,
-    p.evaluation === undefined ? undefined : `evaluation: ${describeStartedJobPlace(p.evaluation)}`,
-  ];
-  return places.filter((s) => s !== undefined).join('; ');
-}
-
-/** Lines for a document: where each endpoint's start answer has its id, and where that came from. */
-export function startedJobLines(p: StartedJobProfile): string[] {
-  const lines: string[] = [];
-  if (p.finetune !== undefined) lines.push(`Started finetuning job: ${describeStartedJobPlace(p.finetune)}`);
-  if (p.evaluation !== undefined) lines.push(`Started evaluation: ${describeStartedJobPlace(p.evaluation)}`);
-  return [...lines, `  (${sourceWords(p.by)})`];
+  return places(p, ([e]) => e).join('; ');
 }
 
 /** A path as shown: '' is the answer itself. */
@@ -107,11 +89,6 @@ export function describeDownloadProfile(p: DownloadProfile): string {
   if (p.crc32c !== undefined) parts.push(`CRC32C at ${at(p.crc32c)}`);
   if (p.fileName !== undefined) parts.push(`file name at ${at(p.fileName)}`);
   return parts.join('; ');
-}
-
-/** Lines for a document: the download answer's places, and where they came from. */
-export function downloadLines(p: DownloadProfile): string[] {
-  return [`Download answer: ${describeDownloadProfile(p)}`, `  (${sourceWords(p.by)})`];
 }
 
 /** One line: where a job status keeps its state, progress, message, error, made model and result. */
@@ -131,12 +108,6 @@ export function describeJobStatusProfile(p: JobStatusProfile): string {
   return parts.join('; ');
 }
 
-/** Lines for a document: how one kind of job status is read, and where that came from. */
-export function jobStatusLines(what: string, p: JobStatusProfile): string[] {
-  const from = p.by === 'inferred' ? 'inferred from the first answers' : sourceWords(p.by);
-  return [`${what}: ${describeJobStatusProfile(p)}`, `  (${from})`];
-}
-
 /** One line: where a stream's events hold the answer and the reasoning, and the flag that marks reasoning. */
 export function describeStreamProfile(p: StreamProfile): string {
   const parts: string[] = [];
@@ -146,9 +117,36 @@ export function describeStreamProfile(p: StreamProfile): string {
   return parts.join('; ');
 }
 
-/** Lines for a document: where a stream's events (or, `streamed` false, whole answers) are read, and where from. */
-export function streamLines(p: StreamProfile, streamed = true): string[] {
-  const inferred = streamed ? 'inferred from the first events of a run' : 'inferred from the first answer';
-  const from = p.by === 'inferred' ? inferred : sourceWords(p.by);
-  return [`${streamed ? 'Streamed answers' : 'Answers not streamed'}: ${describeStreamProfile(p)}`, `  (${from})`];
+/** A document's heading of a part's line, where it is not the part's title; and what an inferred one came from. */
+const HEADINGS: Partial<Record<PartName, string>> = {
+  modelList: 'Model names',
+  stream: 'Streamed answers',
+  answer: 'Answers not streamed',
+};
+const INFERRED_FROM: Partial<Record<PartName, string>> = {
+  finetuneStatus: 'the first answers',
+  evaluationStatus: 'the first answers',
+  stream: 'the first events of a run',
+};
+
+/**
+ * Lines for a document (Show How the Service Is Read): how `part`'s answers are read, a line per list of a model list
+ * (the first with the names last read: a grouped list's are not told apart per group) and per endpoint of a started
+ * job, then where that came from.
+ */
+export function partLines<P extends PartName>(part: P, profile: PartProfile<P>, samples?: readonly string[]): string[] {
+  const heading = HEADINGS[part] ?? PART_WORDS[part].title;
+  const lines =
+    part === 'modelList'
+      ? (profile as ModelListProfile).lists.map((e, i) => `${heading}: ${entryWords(e, i === 0 ? samples : undefined)}`)
+      : part === 'startedJob'
+        ? places(profile, ([, words]) => words)
+        : [`${heading}: ${describePart(part, profile)}`];
+  const from =
+    profile.by === 'setting'
+      ? 'from the setting hostedReasoning.serviceProfile'
+      : profile.by === 'chosen'
+        ? 'as you chose it'
+        : `inferred from ${INFERRED_FROM[part] ?? 'the first answer'}`;
+  return [...lines, `  (${from})`];
 }
