@@ -172,9 +172,6 @@ export function checkPart<P extends PartName>(part: P, x: unknown, by?: ProfileS
   return { value };
 }
 
-/** The stream part of a profile (or the non-streamed answer's, `part`). */
-export const checkStreamProfile = (x: unknown, by?: ProfileSource, part: 'stream' | 'answer' = 'stream') => checkPart(part, x, by);
-
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */
 export function checkServiceProfile(x: unknown, by?: ProfileSource): Checked<ServiceProfile> {
   if (!isRecord(x)) return { problem: 'the profile is not an object' };
