@@ -5,13 +5,13 @@
 // its inference (the *Inference.ts files).
 
 import { answerFields, type AnswerField, type FieldValueType } from './answerFields';
-import { MAX_DEPTH, isObj } from './answerShape';
+import { eachLeaf } from './answerShape';
 import { inferDownloadProfile } from './downloadInference';
 import { urlValue } from './downloadValues';
 import { ContractError } from './errors';
 import { modelListChoices } from './modelListInference';
 import type { AnswerContext, PartProfile, ProfilePart } from './profileBook';
-import { EACH, formatPath, parsePath, valueAt, type Segment } from './profilePath';
+import { EACH, formatPath, parsePath, valueAt } from './profilePath';
 import { describeModelListProfile } from './profileWords';
 import { describeUrl } from './redact';
 import type { DownloadProfile, JobStatusProfile, StreamProfile } from './profileFormat';
@@ -169,27 +169,14 @@ function usableUrl(v: unknown, allowHttp: boolean): string | undefined {
  */
 function downloadUrlFields(body: unknown, allowHttp: boolean): ChoiceField[] {
   const out: ChoiceField[] = [];
-  let visits = 0;
-  const path: Segment[] = [];
-  const visit = (v: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH || out.length >= MAX_URLS || ++visits > MAX_VISITS) return;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length && out.length < MAX_URLS; i++) {
-        path.push(i);
-        visit(v[i], depth + 1);
-        path.pop();
-      }
-    } else if (isObj(v)) {
-      for (const k of Object.keys(v)) {
-        path.push(k);
-        visit(v[k], depth + 1);
-        path.pop();
-      }
-    } else if (usableUrl(v, allowHttp) !== undefined) {
-      out.push({ path: formatPath(path), samples: [describeUrl(v as string)], types: ['text'] });
-    }
-  };
-  visit(body, 0);
+  eachLeaf(
+    body,
+    (v, path) => {
+      if (usableUrl(v, allowHttp) !== undefined) out.push({ path: formatPath(path), samples: [describeUrl(v as string)], types: ['text'] });
+      return out.length < MAX_URLS;
+    },
+    MAX_VISITS,
+  );
   return out;
 }
 
