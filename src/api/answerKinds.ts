@@ -130,8 +130,7 @@ const STARTED_JOB_CHOICES: KindChoices<'startedJob'> = {
     // A number's samples are its digits, which are identifiers too: only text is judged by the inference's value rules.
     const order = (f: AnswerField) =>
       f.types.includes('text') && f.samples.some((s) => isJobIdValue(s, sent)) ? 0 : f.types.includes('number') ? 1 : 2;
-    return answerFields(body)
-      .filter((f) => !f.segments.includes(EACH) && (f.types.includes('text') || f.types.includes('number')))
+    return plainFields(body, 'text', 'number')
       .map((f, i) => ({ f, i, o: order(f) }))
       .sort((a, b) => a.o - b.o || a.i - b.i)
       .map(({ f }) => f);
@@ -181,7 +180,7 @@ function downloadUrlFields(body: unknown, allowHttp: boolean): ChoiceField[] {
 }
 
 /** Plain values outside lists, of the types given. */
-function plainFields(body: unknown, ...types: FieldValueType[]): ChoiceField[] {
+function plainFields(body: unknown, ...types: FieldValueType[]): AnswerField[] {
   return answerFields(body).filter((f) => !f.segments.includes(EACH) && f.types.some((t) => types.includes(t)));
 }
 
