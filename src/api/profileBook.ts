@@ -73,14 +73,14 @@ export function withOrigin(all: unknown, origin: string, profile: unknown): Reco
 
 /**
  * Where the agreement on a learned part is counted, and the part to keep: a started job's endpoints each have their
- * place, and the other endpoint's place is the one kept (`kept`).
+ * place, and the other endpoint's place is the one kept (`kept`, read only then).
  */
 export function learnedPart<P extends ProfilePart>(
   part: P,
   { profile, context }: Learned<P>,
-  kept: ServiceProfile | undefined,
+  kept: () => ServiceProfile | undefined,
 ): { place: string; value: PartProfile<P> } {
   if (part !== 'startedJob') return { place: part, value: profile };
   const kind = (context as AnswerContext<'startedJob'> | undefined)?.kind ?? '';
-  return { place: `startedJob ${kind}`, value: { ...kept?.startedJob, ...profile } };
+  return { place: `startedJob ${kind}`, value: { ...kept()?.startedJob, ...profile } };
 }

@@ -40,7 +40,7 @@ export class FileProfileBook implements ProfileBook {
   learned<P extends ProfilePart>(part: P, reading: Learned<P>): void {
     const { profile, change } = reading;
     if (change === undefined || profile.by === 'setting' || this.given?.[part]) return;
-    const { place, value } = learnedPart(part, reading, this.kept());
+    const { place, value } = learnedPart(part, reading, () => this.kept());
     this.writes.push(this.offer(place, part, value, change));
   }
 

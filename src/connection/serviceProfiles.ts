@@ -137,7 +137,7 @@ export class ServiceProfiles implements vscode.Disposable {
   private learned<P extends ProfilePart>(origin: string, part: P, reading: Learned<P>): void {
     const { profile, change, body, context, samples } = reading;
     if (samples) this.samples.set(origin, samples);
-    const { place, value } = learnedPart(part, reading, this.stored(origin));
+    const { place, value } = learnedPart(part, reading, () => this.stored(origin));
     if (body !== undefined) this.remember(origin, { part, body, context, unreadable: false, profile: value });
     if (change === undefined || profile.by === 'setting') return;
     if (!this.agreed(origin, place, profile)) return;
