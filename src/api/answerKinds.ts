@@ -1,25 +1,18 @@
-// Each kind of answer the client reads where the spec leaves it "not shown", as a small description: its part of the
-// service profile, what it is called in words, how a profile of it is said in words, and what a person may choose in
-// one of its answers (`choices`: the roles a field can play, where they are read now, and the part a choice makes).
+// What a person may choose in one answer of each kind the client reads where the spec leaves it "not shown" (the roles
+// a field can play, where they are read now, and the part a choice makes); its words are profileWords.ts's.
 // The one orchestration (answerReading.ts), the one book's policy (ServiceProfiles) and the one Choose How to Read…
 // command (features/reading) take a kind from here and hold nothing else per kind; each kind's own knowledge stays in
 // its inference (the *Inference.ts files).
 
 import { answerFields, type AnswerField, type FieldValueType } from './answerFields';
-import { MAX_DEPTH, isObj } from './answerShape';
+import { eachLeaf } from './answerShape';
 import { inferDownloadProfile } from './downloadInference';
 import { urlValue } from './downloadValues';
 import { ContractError } from './errors';
 import { modelListChoices } from './modelListInference';
 import type { AnswerContext, PartProfile, ProfilePart } from './profileBook';
-import { EACH, formatPath, parsePath, valueAt, type Segment } from './profilePath';
-import {
-  describeDownloadProfile,
-  describeJobStatusProfile,
-  describeModelListProfile,
-  describeStartedJobPlace,
-  describeStreamProfile,
-} from './profileWords';
+import { EACH, formatPath, parsePath, valueAt } from './profilePath';
+import { describeModelListProfile } from './profileWords';
 import { describeUrl } from './redact';
 import type { DownloadProfile, JobStatusProfile, StreamProfile } from './profileFormat';
 import { normaliseState } from './stateWords';
@@ -93,15 +86,6 @@ export interface KindChoices<P extends ProfilePart> {
   make(picks: ChoicePicks, base: PartProfile<P> | undefined, input: ChoiceInput<P>): PartProfile<P> | undefined;
 }
 
-export interface KindWords<P extends ProfilePart> {
-  /** What the answers of this kind are called in the log: "the model list", "the finetune status". */
-  what: string;
-  /** How a profile of it reads an answer, in one line. */
-  describe(profile: PartProfile<P>): string;
-  /** What a person may choose in one of its answers (Choose How to Read…). */
-  choices: KindChoices<P>;
-}
-
 // ------------------------------------------------------------------------------------------------------ the model list
 
 const listWay = (lists: readonly { names: string }[]) => lists.map((l) => l.names).join(' + ');
@@ -146,8 +130,7 @@ const STARTED_JOB_CHOICES: KindChoices<'startedJob'> = {
     // A number's samples are its digits, which are identifiers too: only text is judged by the inference's value rules.
     const order = (f: AnswerField) =>
       f.types.includes('text') && f.samples.some((s) => isJobIdValue(s, sent)) ? 0 : f.types.includes('number') ? 1 : 2;
-    return answerFields(body)
-      .filter((f) => !f.segments.includes(EACH) && (f.types.includes('text') || f.types.includes('number')))
+    return plainFields(body, 'text', 'number')
       .map((f, i) => ({ f, i, o: order(f) }))
       .sort((a, b) => a.o - b.o || a.i - b.i)
       .map(({ f }) => f);
@@ -185,32 +168,19 @@ function usableUrl(v: unknown, allowHttp: boolean): string | undefined {
  */
 function downloadUrlFields(body: unknown, allowHttp: boolean): ChoiceField[] {
   const out: ChoiceField[] = [];
-  let visits = 0;
-  const path: Segment[] = [];
-  const visit = (v: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH || out.length >= MAX_URLS || ++visits > MAX_VISITS) return;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length && out.length < MAX_URLS; i++) {
-        path.push(i);
-        visit(v[i], depth + 1);
-        path.pop();
-      }
-    } else if (isObj(v)) {
-      for (const k of Object.keys(v)) {
-        path.push(k);
-        visit(v[k], depth + 1);
-        path.pop();
-      }
-    } else if (usableUrl(v, allowHttp) !== undefined) {
-      out.push({ path: formatPath(path), samples: [describeUrl(v as string)], types: ['text'] });
-    }
-  };
-  visit(body, 0);
+  eachLeaf(
+    body,
+    (v, path) => {
+      if (usableUrl(v, allowHttp) !== undefined) out.push({ path: formatPath(path), samples: [describeUrl(v as string)], types: ['text'] });
+      return out.length < MAX_URLS;
+    },
+    MAX_VISITS,
+  );
   return out;
 }
 
 /** Plain values outside lists, of the types given. */
-function plainFields(body: unknown, ...types: FieldValueType[]): ChoiceField[] {
+function plainFields(body: unknown, ...types: FieldValueType[]): AnswerField[] {
   return answerFields(body).filter((f) => !f.segments.includes(EACH) && f.types.some((t) => types.includes(t)));
 }
 
@@ -352,45 +322,19 @@ function inferenceChoices(part: 'answer' | 'stream'): KindChoices<'answer' | 'st
   };
 }
 
-export const KIND_WORDS: { [P in ProfilePart]: KindWords<P> } = {
-  modelList: { what: 'the model list', describe: describeModelListProfile, choices: MODEL_LIST_CHOICES },
-  startedJob: {
-    what: "the started job's answer",
-    describe: (p) =>
-      [
-        p.finetune === undefined ? undefined : `finetune: ${describeStartedJobPlace(p.finetune)}`,
-        p.evaluation === undefined ? undefined : `evaluation: ${describeStartedJobPlace(p.evaluation)}`,
-      ]
-        .filter((s) => s !== undefined)
-        .join('; '),
-    choices: STARTED_JOB_CHOICES,
-  },
-  download: { what: 'the download answer', describe: describeDownloadProfile, choices: DOWNLOAD_CHOICES },
-  finetuneStatus: { what: 'the finetune status', describe: describeJobStatusProfile, choices: JOB_STATUS_CHOICES },
+/** What a person may choose in one answer of each part (Choose How to Read…). */
+export const KIND_CHOICES: { [P in ProfilePart]: KindChoices<P> } = {
+  modelList: MODEL_LIST_CHOICES,
+  startedJob: STARTED_JOB_CHOICES,
+  download: DOWNLOAD_CHOICES,
+  finetuneStatus: JOB_STATUS_CHOICES,
   // The two status parts read alike (one format, one context): the same choices, typed for each.
-  evaluationStatus: {
-    what: 'the evaluation status',
-    describe: describeJobStatusProfile,
-    choices: JOB_STATUS_CHOICES as unknown as KindChoices<'evaluationStatus'>,
-  },
-  stream: {
-    what: "the stream's events",
-    describe: describeStreamProfile,
-    choices: inferenceChoices('stream') as KindChoices<'stream'>,
-  },
-  answer: {
-    what: 'the answers (not streamed)',
-    describe: describeStreamProfile,
-    choices: inferenceChoices('answer') as KindChoices<'answer'>,
-  },
+  evaluationStatus: JOB_STATUS_CHOICES as unknown as KindChoices<'evaluationStatus'>,
+  stream: inferenceChoices('stream') as KindChoices<'stream'>,
+  answer: inferenceChoices('answer') as KindChoices<'answer'>,
 };
-
-/** `part`'s profile in words. */
-export function describePart<P extends ProfilePart>(part: P, profile: PartProfile<P>): string {
-  return (KIND_WORDS[part] as KindWords<P>).describe(profile);
-}
 
 /** What a person may choose in an answer of `part`. */
 export function choicesOf<P extends ProfilePart>(part: P): KindChoices<P> {
-  return (KIND_WORDS[part] as KindWords<P>).choices;
+  return KIND_CHOICES[part];
 }

@@ -28,7 +28,7 @@
 //      a shallower one, then one with a digit; a tie is refused. A number only as the whole answer, or at a place the
 //      person chose (or the setting names). No id in the body: the `Location` of a 201/202. An id over 256 characters
 //      or with control characters is refused (it is stored and sent back in every poll). An answer nothing reads goes
-//      to the profile book, for the person to choose where its id is: startedJobChoice.ts.
+//      to the profile book, for the person to choose where its id is (Choose How to Read…).
 //  §3/§4.4/§4.6 status: inferred once per service and endpoint into a profile (paths and a map of state words), kept,
 //      then read by it; inferred again when an answer no longer fits, grown while the first answers lack a part:
 //      jobStatusInference.ts (its rules at its top), jobStatusReader.ts, jobStatusReading.ts; the state words and the
@@ -58,17 +58,12 @@
 
 import { unreadable } from './errors';
 import { familyFor } from './families';
-import type { PartName, PartProfile, ProfileSource } from './profileFormat';
+import { readingKey, type PartName, type PartProfile, type ProfileSource } from './profileFormat';
+import { PART_WORDS, sentenceStart } from './profileWords';
 
 export interface AnswerKind<Profile extends { by: ProfileSource }, Value, Context> {
-  /** Its part of the service profile: the API families' readings of that part are tried before `infer`. */
+  /** Its part of the service profile: the API families' readings of that part are tried before `infer`; its words. */
   part: PartName;
-  /** Words for the first profile: "Model list". */
-  title: string;
-  /** Words for a profile that no longer fits: "The model list". */
-  name: string;
-  /** `name` is plural ("The stream's events"): they no longer fit how they were read. */
-  plural?: boolean;
   /** A family's reading of the part as this kind's profile, when the kind reads by another form of it. */
   adopt?(reading: PartProfile<PartName>, context: Context): Profile;
   /** What `profile` reads from `body`, or undefined when the answer does not fit it. */
@@ -79,8 +74,8 @@ export interface AnswerKind<Profile extends { by: ProfileSource }, Value, Contex
    */
   infer(body: unknown, context: Context): { profile: Profile; value?: Value };
   describe(profile: Profile): string;
-  /** Two profiles that read answers the same way (where they came from aside). */
-  same(a: Profile, b: Profile): boolean;
+  /** Two profiles that read answers the same way (where they came from aside); by default, of one readingKey. */
+  same?(a: Profile, b: Profile): boolean;
   /** A profile read by is kept only when it says something: never from an empty model list. */
   worthKeeping?(value: Value): boolean;
   /**
@@ -139,9 +134,11 @@ function readOrInfer<Profile extends { by: ProfileSource }, Value, Context>(
   const { profile: inferred, value: read } = inferAnswer(kind, body, context);
   const value = read ?? kind.read(body, inferred, context);
   // The inference took only what its profile reads: its own profile always fits the answer it came from.
-  if (value === undefined) throw new Error(`${kind.title}: a profile does not fit the answer it was inferred from`);
+  if (value === undefined) throw new Error(`${PART_WORDS[kind.part].title}: a profile does not fit the answer it was inferred from`);
   if (kind.worthKeeping && !kind.worthKeeping(value)) return { value };
-  if (known && kind.same(known, inferred)) return { value, profile: known };
+  if (known && (kind.same ? kind.same(known, inferred) : readingKey(known) === readingKey(inferred))) {
+    return { value, profile: known };
+  }
   return { value, profile: inferred, change: changeWords(kind, known, inferred) };
 }
 
@@ -167,22 +164,37 @@ export function inferAnswer<Profile extends { by: ProfileSource }, Value, Contex
 
 /** What changed, in words: the first profile, or the one that no longer fits and the one now. */
 export function changeWords<Profile extends { by: ProfileSource }>(
-  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'title' | 'name' | 'plural' | 'describe'>,
+  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'part' | 'describe'>,
   known: Profile | undefined,
   now: Profile,
 ): string {
+  const { title, name, plural } = PART_WORDS[kind.part];
   const words = kind.describe(now);
-  if (!known) return `${kind.title}: ${words}`;
-  const misfit = kind.plural ? 'no longer fit how they were read' : 'no longer fits how it was read';
-  return `${kind.name} ${misfit} (${kind.describe(known)}); now: ${words}`;
+  if (!known) return `${title}: ${words}`;
+  const misfit = plural ? 'no longer fit how they were read' : 'no longer fits how it was read';
+  return `${sentenceStart(name)} ${misfit} (${kind.describe(known)}); now: ${words}`;
 }
 
-/** The change of a kept profile that gives way to one whose `what` is at a place the inference ranks higher. */
-export function betterPlaceWords<Profile extends { by: ProfileSource }>(
-  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'name' | 'describe'>,
+/**
+ * A kept inferred profile that reads this answer giving way to the one inferred from it, when the inference ranks its
+ * `what` above the kept one's (a `run` kept from a first answer, then `{"job_id", "run"}`: issue 35), with the change in
+ * words; undefined when it stays. A profile the person chose or the setting gave is read as it is.
+ */
+export function betterPlace<Profile extends { by: ProfileSource }>(
+  kind: Pick<AnswerKind<Profile, unknown, unknown>, 'part' | 'describe'>,
   what: string,
+  rank: (p: Profile) => number,
   known: Profile,
-  now: Profile,
-): string {
-  return `${kind.name} has its ${what} at a better place than the one it was read by (${kind.describe(known)}); now: ${kind.describe(now)}`;
+  inferAgain: () => { profile: Profile },
+): { profile: Profile; change: string } | undefined {
+  if (known.by !== 'inferred') return undefined;
+  let now: Profile;
+  try {
+    now = inferAgain().profile;
+  } catch {
+    return undefined; // a tie, or nothing the inference takes: the kept place read this answer, and still does
+  }
+  if (rank(now) <= rank(known)) return undefined;
+  const words = `at a better place than the one it was read by (${kind.describe(known)}); now: ${kind.describe(now)}`;
+  return { profile: now, change: `${sentenceStart(PART_WORDS[kind.part].name)} has its ${what} ${words}` };
 }

@@ -1,9 +1,11 @@
 // What every reader of an answer knows of its shape, whatever the kind of answer: the words of a key, a value that is
 // an identifier or text a person wrote, words that say a model's kind. Shared by the readers of answerReading.ts and the model list's
-// inference (modelListInference.ts); no reader here, only the tests they are built from.
+// inference (modelListInference.ts); no reader here, only the tests they are built from and the one walk of an
+// answer's values by path (eachLeaf).
 
 import { ContractError } from './errors';
 import { excerpt } from './redact';
+import type { Segment } from './profilePath';
 import type { ModelKind } from './types';
 import { BASE_WORDS, CUSTOM_WORDS, MODELS_KEY_WORDS, TYPE_WORDS, wordsOf } from './hintWords';
 
@@ -22,6 +24,40 @@ export function contract(what: string, body: unknown): ContractError {
 
 /** How deep the readers look for a list, an id, a state or progress: any real wrapping is a few levels. */
 export const MAX_DEPTH = 10;
+
+/**
+ * Each value below `body` that is no list or record (to MAX_DEPTH), in order, with its path (an item of a list by its
+ * index; the walk's own array: copy it to keep it), the key it is under (an item of a list is said by the list's key)
+ * and its depth. The walk stops once `leaf` says false, or past `maxVisits` values looked at (lists and records too).
+ */
+export function eachLeaf(
+  body: unknown,
+  leaf: (v: unknown, path: readonly Segment[], key: string | undefined, depth: number) => boolean | void,
+  maxVisits = Infinity,
+): void {
+  const path: Segment[] = [];
+  let visits = 0;
+  let stopped = false;
+  const visit = (v: unknown, key: string | undefined, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    if (++visits > maxVisits) stopped = true;
+    else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length && !stopped; i++) {
+        path.push(i);
+        visit(v[i], key, depth + 1);
+        path.pop();
+      }
+    } else if (isObj(v)) {
+      for (const k of Object.keys(v)) {
+        if (stopped) return;
+        path.push(k);
+        visit(v[k], k, depth + 1);
+        path.pop();
+      }
+    } else stopped = leaf(v, path, key, depth) === false;
+  };
+  visit(body, undefined, 0);
+}
 
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const ONE_TOKEN = /^[^\s\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,256}$/;

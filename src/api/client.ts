@@ -328,7 +328,7 @@ export class ServiceClient {
   learnEndWord(kind: 'finetune' | 'evaluation', word: string): void {
     const part: JobStatusPart = kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus';
     const known = this.profiles?.profile(part);
-    const learned = known && endWordLearned(kind === 'finetune' ? 'finetune status' : 'evaluation status', known, word);
+    const learned = known && endWordLearned(kind === 'finetune' ? 'finetuneStatus' : 'evaluationStatus', known, word);
     if (learned) this.profiles?.learned(part, learned);
   }
 

@@ -5,7 +5,7 @@
 // Each value is judged by its kind (downloadValues.ts) whichever way it was found, so a kept path never reads a value
 // of another kind.
 
-import { betterPlaceWords, type AnswerKind } from './answerReading';
+import { betterPlace, type AnswerKind } from './answerReading';
 import { inferDownloadProfile, urlPlaceRank } from './downloadInference';
 import { crc32cValue, expiryValue, fileNameValue, md5Value, sha256Value, sizeValue, urlValue } from './downloadValues';
 import { parsePath, valueAt } from './profilePath';
@@ -56,26 +56,13 @@ export function downloadContext(apiUrl: string | undefined, now = Date.now()): D
 
 export const DOWNLOAD_ANSWER: AnswerKind<DownloadProfile, DownloadTarget, DownloadContext> = {
   part: 'download',
-  title: 'Download answer',
-  name: 'The download answer',
   read: (body, profile, { allowHttp, now }) => {
     const target = readBy(body, profile, allowHttp, now);
     return target === MISFIT ? undefined : target;
   },
   infer: (body, { allowHttp, now }) => ({ profile: inferDownloadProfile(body, allowHttp, now) }),
   describe: describeDownloadProfile,
-  same: (a, b) => JSON.stringify({ ...a, by: undefined }) === JSON.stringify({ ...b, by: undefined }),
-  revise(body, known, _target, { allowHttp, now }) {
-    // A kept inferred URL place gives way to one the inference ranks above it (`repo_url` kept from a first answer,
-    // then `{download_url, repo_url}`: issue 35); a place the person chose or the setting gave is read as it is.
-    if (known.by !== 'inferred') return undefined;
-    let inferred: DownloadProfile;
-    try {
-      inferred = inferDownloadProfile(body, allowHttp, now);
-    } catch {
-      return undefined; // a tie, or no URL the inference takes: the kept place read it, and still does
-    }
-    if (urlPlaceRank(inferred.url) <= urlPlaceRank(known.url)) return undefined;
-    return { profile: inferred, change: betterPlaceWords(DOWNLOAD_ANSWER, 'URL', known, inferred) };
-  },
+  // `repo_url` kept from a first answer gives way to `download_url` beside it.
+  revise: (_body, known, _target, _context, inferAgain) =>
+    betterPlace(DOWNLOAD_ANSWER, 'URL', (p) => urlPlaceRank(p.url), known, inferAgain),
 };

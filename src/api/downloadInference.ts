@@ -16,7 +16,7 @@
 //  5. The file name is a base name with an extension under a key made of file/name words: the shallowest, then the first.
 // No spread or `apply` over what the service sent (answerReading.ts).
 
-import { contract, isObj, MAX_DEPTH } from './answerShape';
+import { contract, eachLeaf } from './answerShape';
 import { keySays } from './hintWords';
 import {
   CHECKSUM_WORDS,
@@ -93,25 +93,7 @@ export function inferDownloadProfile(
   const sizes: Found<number>[] = [];
   const expiries: Found<number>[] = [];
   const names: Found<string>[] = [];
-  const path: Segment[] = [];
-  const visit = (v: unknown, key: string | undefined, depth: number): void => {
-    if (depth > MAX_DEPTH) return;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        path.push(i);
-        visit(v[i], key, depth + 1);
-        path.pop();
-      }
-      return;
-    }
-    if (isObj(v)) {
-      for (const k of Object.keys(v)) {
-        path.push(k);
-        visit(v[k], k, depth + 1);
-        path.pop();
-      }
-      return;
-    }
+  eachLeaf(body, (v, path, key, depth) => {
     const at = () => path.slice();
     const url = urlValue(v, allowHttp);
     if (url !== undefined) {
@@ -140,8 +122,7 @@ export function inferDownloadProfile(
     if (expiry !== undefined) expiries.push({ value: expiry, path: at(), rank: 0, depth });
     const name = keyIsOnly(key, FILE_NAME_WORDS) ? fileNameValue(v) : undefined;
     if (name !== undefined) names.push({ value: name, path: at(), rank: keySays(key, FILE_WORDS) ? 1 : 0, depth });
-  };
-  visit(body, undefined, 0);
+  });
   const { top: url, rival } = best(urls, false);
   if (url === undefined) throw contract('download: neither a redirect nor a download URL', body);
   if (rival !== undefined) {

@@ -11,8 +11,6 @@ import { readJobStatus } from './jobStatusReading';
 import { capText } from './types';
 import type { EvaluationResult, EvaluationStatus, FinetuneStatus } from './types';
 
-export { normaliseState } from './stateWords';
-
 /** A status read, the profile that read it and what changed in it (for the caller to keep and log). */
 export interface StatusReading<T> {
   status: T;

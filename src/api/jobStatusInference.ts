@@ -1,5 +1,5 @@
 // A job status's inference (§3/§4.4/§4.6): from one answer, *where* the job's state, progress, message, error, made
-// model and result are, as a profile (jobStatusProfile.ts) that jobStatusReader.ts then reads this answer and the
+// model and result are, as a profile (profileFormat.ts) that jobStatusReader.ts then reads this answer and the
 // later ones by. What the spec documents is read by its name first (`status` ranks first as a status key at the top;
 // `result` and `error` at the top are taken by name); the rest by the answer's shape, never by a list of key names:
 // words are read only for meaning (a state, "percent", "total", "model", "tuned"), in values or in the words of a key.

@@ -10,9 +10,9 @@
 // A setting's profile is read as given: nothing is learned into it.
 
 import { progressCandidates } from './jobStatusInference';
-import type { JobStatusProfile } from './profileFormat';
+import { MAX_MAPPED, type JobStatusPart, type JobStatusProfile } from './profileFormat';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
-import { describeJobStatusProfile } from './profileWords';
+import { describeJobStatusProfile, PART_WORDS } from './profileWords';
 import { normaliseState } from './stateWords';
 import { isTerminal, MAX_STATE_WORD_LENGTH } from './types';
 
@@ -23,14 +23,10 @@ export interface Learned {
 }
 
 type Progress = Pick<JobStatusProfile, 'percent' | 'fraction' | 'done' | 'total'>;
-/** Most words a profile maps (the format's bound). */
-const MAX_MAPPED = 64;
-
-const capitalised = (what: string) => `${what.charAt(0).toUpperCase()}${what.slice(1)}`;
 
 /** What this answer and the job's last one (`previous`) teach the profile that read this one as `read`, if anything. */
 export function learnAcrossPolls(
-  what: string,
+  part: JobStatusPart,
   body: unknown,
   known: JobStatusProfile,
   read: StatusRead,
@@ -47,13 +43,13 @@ export function learnAcrossPolls(
   return {
     profile: next,
     read: readStatusByProfile(body, next) ?? now,
-    change: `${capitalised(what)}: ${said.filter((s) => s !== undefined).join('; ')}; now: ${describeJobStatusProfile(next)}`,
+    change: `${PART_WORDS[part].title}: ${said.filter((s) => s !== undefined).join('; ')}; now: ${describeJobStatusProfile(next)}`,
   };
 }
 
 /** `known` with `word` learned as an end, said for the log: the job ended otherwise (its model was listed) as it said it. */
 export function endWordLearned(
-  what: string,
+  part: JobStatusPart,
   known: JobStatusProfile,
   word: string,
 ): { profile: JobStatusProfile; change: string } | undefined {
@@ -62,7 +58,7 @@ export function endWordLearned(
   if (profile === known) return undefined;
   return {
     profile,
-    change: `${capitalised(what)}: the word ${word} was said when the job ended (its model listed): read as completed; now: ${describeJobStatusProfile(profile)}`,
+    change: `${PART_WORDS[part].title}: the word ${word} was said when the job ended (its model listed): read as completed; now: ${describeJobStatusProfile(profile)}`,
   };
 }
 

@@ -1,4 +1,4 @@
-// A job status (§3/§4.4/§4.6) read by a known profile (jobStatusProfile.ts): follow its paths, map the state word, no
+// A job status (§3/§4.4/§4.6) read by a known profile (profileFormat.ts): follow its paths, map the state word, no
 // search of the answer. It decides the state from what is at those paths, in this order:
 //  1. a state word the profile's map or the built-in table reads (a vendor prefix dropped: stateWords.ts): completed,
 //     failed and cancelled as said; queued and running too, unless the finished flag is true (then completed, or failed

@@ -12,13 +12,13 @@
 // (jobStatusLearning.ts: the progress that moves, a word that only comes last). Without one (a single answer read,
 // the benchmarks), each answer is read as if it were the first.
 
-import { betterPlaceWords, readAnswer, type AnswerKind } from './answerReading';
+import { betterPlace, readAnswer, type AnswerKind } from './answerReading';
 import { inferJobStatusProfile, statePlaceRank } from './jobStatusInference';
-import type { JobStatusPart, JobStatusProfile } from './profileFormat';
+import { readingKey, type JobStatusPart, type JobStatusProfile } from './profileFormat';
 import { learnAcrossPolls } from './jobStatusLearning';
 import type { JobStatusMemory } from './jobStatusMemory';
 import { readStatusByProfile, type StatusRead } from './jobStatusReader';
-import { describeJobStatusProfile } from './profileWords';
+import { describeJobStatusProfile, PART_WORDS } from './profileWords';
 import { isTerminal } from './types';
 
 export interface JobStatusReading {
@@ -29,11 +29,11 @@ export interface JobStatusReading {
   change?: string;
 }
 
-const WHAT: Record<JobStatusPart, string> = { finetuneStatus: 'finetune status', evaluationStatus: 'evaluation status' };
 /** Parts added one by one while the known profile lacks them. */
 const SINGLE_PARTS = ['finished', 'message', 'error', 'modelState', 'result'] as const;
 const PROGRESS_PARTS = ['percent', 'fraction', 'done', 'total'] as const;
 const MAX_MADE_PATHS = 4;
+const stateRank = (p: JobStatusProfile) => statePlaceRank(p.state);
 
 /** Which job an answer is of, and the memory of the endpoint's answers it is read with (see the header). */
 export interface JobSeen {
@@ -41,22 +41,18 @@ export interface JobSeen {
   memory: JobStatusMemory;
 }
 
-/** The two kinds of job status, one per endpoint (jobStatusProfile.ts says why). */
+/** The two kinds of job status, one per endpoint (profileFormat.ts says why). */
 const KINDS: Record<JobStatusPart, AnswerKind<JobStatusProfile, StatusRead, JobSeen | undefined>> = {
   finetuneStatus: statusKind('finetuneStatus'),
   evaluationStatus: statusKind('evaluationStatus'),
 };
 
 function statusKind(part: JobStatusPart): AnswerKind<JobStatusProfile, StatusRead, JobSeen | undefined> {
-  const what = WHAT[part];
   return {
     part,
-    title: `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
-    name: `The ${what}`,
     read: readStatusByProfile,
     infer: (body) => ({ profile: infer(part, body) }),
     describe: describeJobStatusProfile,
-    same: sameReading,
     revise: (body, known, read, seen, inferAgain) => revised(part, body, known, read, seen, () => inferAgain().profile),
   };
 }
@@ -74,7 +70,7 @@ function revised(
   inferAgain: () => JobStatusProfile,
 ): { profile: JobStatusProfile; change: string } | undefined {
   if (known.by === 'setting') return undefined;
-  const learned = seen && learnAcrossPolls(WHAT[part], body, known, read, seen.memory.previous(seen.jobId));
+  const learned = seen && learnAcrossPolls(part, body, known, read, seen.memory.previous(seen.jobId));
   if (learned?.change !== undefined) return { profile: learned.profile, change: learned.change };
   if (!mayGrow(known, read)) return undefined;
   // The end is said once per job: always looked at. A running job's place, once per profile.
@@ -91,7 +87,7 @@ export function readJobStatus(part: JobStatusPart, body: unknown, known?: JobSta
 }
 
 function infer(part: JobStatusPart, body: unknown): JobStatusProfile {
-  const profile = inferJobStatusProfile(body, WHAT[part]);
+  const profile = inferJobStatusProfile(body, PART_WORDS[part].name);
   // An evaluation makes no model: the model its result names is the one evaluated.
   if (part === 'evaluationStatus') delete profile.madeModel;
   return profile;
@@ -121,10 +117,7 @@ function grown(
   // Another shape of answer, which the known profile still reads: it is not grown from a different reading. But a
   // state kept from a first answer that had nothing better (`phase`) gives way, when the profile was inferred, to a
   // place the inference ranks above it (`status`): one answer does not decide how all later ones are read (issue 35).
-  if (inferred.state !== known.state) {
-    if (known.by !== 'inferred' || statePlaceRank(inferred.state) <= statePlaceRank(known.state)) return undefined;
-    return { profile: inferred, change: betterPlaceWords(KINDS[part], 'state', known, inferred) };
-  }
+  if (inferred.state !== known.state) return betterPlace(KINDS[part], 'state', stateRank, known, () => ({ profile: inferred }));
   const next: JobStatusProfile = { ...known };
   const added: string[] = [];
   for (const p of SINGLE_PARTS) {
@@ -145,30 +138,5 @@ function grown(
     added.push('made model');
   }
   if (added.length === 0) return undefined;
-  return { profile: next, change: `${KINDS[part].title} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}` };
-}
-
-const FIELDS = [
-  'state',
-  'states',
-  'finished',
-  'percent',
-  'fraction',
-  'done',
-  'total',
-  'message',
-  'error',
-  'madeModel',
-  'modelState',
-  'result',
-] as const;
-
-/** How a profile reads answers, as text: where it came from aside, whatever order its fields were written in. */
-function readingKey(p: JobStatusProfile): string {
-  return JSON.stringify(FIELDS.map((f) => p[f] ?? null));
-}
-
-/** Two profiles that read answers the same way (where they came from aside, whatever order their fields were written in). */
-export function sameReading(a: JobStatusProfile, b: JobStatusProfile): boolean {
-  return readingKey(a) === readingKey(b);
+  return { profile: next, change: `${PART_WORDS[part].title} now also reads ${added.join(', ')}: ${describeJobStatusProfile(next)}` };
 }

@@ -1,4 +1,4 @@
-// The model list's inference (§4.1): from one answer, *where* its models are, as a profile (serviceProfile.ts) that
+// The model list's inference (§4.1): from one answer, *where* its models are, as a profile (profileFormat.ts) that
 // modelListReader.ts then reads this answer and the later ones by. It reads the answer by its shape, never by a list
 // of key names; words are read only for meaning (a kind, a lineage), in values or in the words of a key. Its rules:
 //  1. Every array within MAX_DEPTH levels is a candidate list, of strings or of records.

@@ -9,13 +9,11 @@ import type { AnswerKind } from './answerReading';
 import { inferModelList } from './modelListInference';
 import { readModelsByProfile } from './modelListReader';
 import { describeModelListProfile } from './profileWords';
-import { sameReading, type ModelListProfile } from './profileFormat';
+import type { ModelListProfile } from './profileFormat';
 import type { ModelInfo } from './types';
 
 export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = {
   part: 'modelList',
-  title: 'Model list',
-  name: 'The model list',
   read: (body, profile) => readModelsByProfile(body, profile),
   infer(body) {
     const { profile, names, where } = inferModelList(body);
@@ -27,6 +25,5 @@ export const MODEL_LIST: AnswerKind<ModelListProfile, ModelInfo[], undefined> = 
     return { profile, value: models ?? [] };
   },
   describe: describeModelListProfile,
-  same: sameReading,
   worthKeeping: (models) => models.length > 0,
 };

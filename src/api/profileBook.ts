@@ -3,9 +3,11 @@
 // infer every answer). Three calls, the same for every kind of answer (its part of the profile): the profile to read
 // by, what a reading learned, and an answer nothing could read. What the book does with them (keep, log once, offer
 // the answer for a person to choose how to read it) is one policy for every part, in the book, not in the client.
+// Two books keep it (the extension's ServiceProfiles, the command line's FileProfileBook): what they store alike is here.
 
-import type { ServiceProfile } from './profileFormat';
+import { checkServiceProfile, type Checked, type ProfileSource, type ServiceProfile } from './profileFormat';
 import type { StartAnswer } from './startedJobInference';
+import { isRecord } from './strictChecks';
 
 /** A part of the service profile: one per kind of answer. */
 export type ProfilePart = keyof ServiceProfile;
@@ -49,4 +51,36 @@ export interface ProfileBook {
    * answer's job may exist, a download is asked again once chosen (`context`).
    */
   unreadable<P extends ProfilePart>(part: P, body: unknown, context?: AnswerContext<P>): void;
+}
+
+/** Most origins a book keeps a profile for; the oldest go first (a person rarely uses more than a few services). */
+const MAX_ORIGINS = 50;
+
+/** `origin`'s profile in `all` (profiles by origin: as stored, or the setting's), checked; undefined when it has none. */
+export function originProfile(all: unknown, origin: string, by?: ProfileSource): Checked<ServiceProfile> | undefined {
+  return isRecord(all) && Object.hasOwn(all, origin) ? checkServiceProfile(all[origin], by) : undefined;
+}
+
+/** `all` (profiles by origin) with `origin`'s set to `profile`, last: the most recently kept origin is the last to go. */
+export function withOrigin(all: unknown, origin: string, profile: unknown): Record<string, unknown> {
+  const next = isRecord(all) ? { ...all } : {};
+  delete next[origin];
+  next[origin] = profile;
+  const origins = Object.keys(next);
+  for (const old of origins.slice(0, Math.max(0, origins.length - MAX_ORIGINS))) delete next[old];
+  return next;
+}
+
+/**
+ * Where the agreement on a learned part is counted, and the part to keep: a started job's endpoints each have their
+ * place, and the other endpoint's place is the one kept (`kept`, read only then).
+ */
+export function learnedPart<P extends ProfilePart>(
+  part: P,
+  { profile, context }: Learned<P>,
+  kept: () => ServiceProfile | undefined,
+): { place: string; value: PartProfile<P> } {
+  if (part !== 'startedJob') return { place: part, value: profile };
+  const kind = (context as AnswerContext<'startedJob'> | undefined)?.kind ?? '';
+  return { place: `startedJob ${kind}`, value: { ...kept()?.startedJob, ...profile } };
 }

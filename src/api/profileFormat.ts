@@ -16,7 +16,8 @@ export type Checked<T> = { value: T } | { problem: string };
 
 const MAX_PATH = 300;
 const MAX_LISTS = 32;
-const MAX_MAPPED = 64;
+/** Most values a map of the profile holds (state words, kind values, flag values). */
+export const MAX_MAPPED = 64;
 const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies readonly JobState[];
 const MODEL_KINDS = ['base', 'custom', 'unknown'] as const satisfies readonly ModelKind[];
 
@@ -171,9 +172,6 @@ export function checkPart<P extends PartName>(part: P, x: unknown, by?: ProfileS
   return { value };
 }
 
-/** The stream part of a profile (or the non-streamed answer's, `part`). */
-export const checkStreamProfile = (x: unknown, by?: ProfileSource, part: 'stream' | 'answer' = 'stream') => checkPart(part, x, by);
-
 /** A whole profile (stored, or from the setting: then `by` is 'setting'), checked part by part. */
 export function checkServiceProfile(x: unknown, by?: ProfileSource): Checked<ServiceProfile> {
   if (!isRecord(x)) return { problem: 'the profile is not an object' };
@@ -235,7 +233,8 @@ export function compiledEntries(profile: ModelListProfile): CompiledEntry[] {
   return entries;
 }
 
-/** Two profiles that read answers the same way (where they came from aside). */
-export function sameReading(a: ModelListProfile | undefined, b: ModelListProfile | undefined): boolean {
-  return JSON.stringify(a?.lists) === JSON.stringify(b?.lists);
+/** How a profile reads answers, as text: where it came from aside, whatever order its fields were written in. */
+export function readingKey({ by: _by, ...reading }: { by: ProfileSource }): string {
+  return JSON.stringify(reading, (_key, v: unknown) => (isRecord(v) ? Object.fromEntries(Object.entries(v).sort(byKey)) : v));
 }
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);

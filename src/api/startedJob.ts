@@ -3,7 +3,7 @@
 // answer no longer fits it, where startedJobInference.ts finds it now; the caller keeps that place (and logs `change`).
 // Rules in answerReading.ts's header and startedJobInference.ts.
 
-import { changeWords, readAnswer, type AnswerKind } from './answerReading';
+import { betterPlace, readAnswer, type AnswerKind } from './answerReading';
 import { answerReader } from './errors';
 import { contract } from './answerShape';
 import type { ProfileSource, StartedJobProfile } from './profileFormat';
@@ -42,8 +42,6 @@ interface Place {
 
 const STARTED_JOB: AnswerKind<Place, string, StartAnswer> = {
   part: 'startedJob',
-  title: 'Started job',
-  name: "The started job's answer",
   read: (body, place, answer) => idAt(body, answer, place.from),
   infer(body, answer) {
     const { id, from } = inferStartedJobId(body, answer);
@@ -55,21 +53,7 @@ const STARTED_JOB: AnswerKind<Place, string, StartAnswer> = {
     const r = reading as StartedJobProfile;
     return { from: r.finetune ?? r.evaluation ?? '', by: 'inferred' };
   },
-  same: (a, b) => a.from === b.from,
-  revise(_body, known, _id, _answer, inferAgain) {
-    // A kept inferred place gives way to one the inference ranks above it (`run` kept from a first answer, then
-    // `{"job_id", "run"}`: issue 35); a place the person chose or the setting gave is read as it is.
-    if (known.by !== 'inferred') return undefined;
-    let inferred: Place;
-    try {
-      inferred = inferAgain().profile;
-    } catch {
-      return undefined; // a tie or no id by inference: the kept place read this answer, and still does
-    }
-    return placeRank(inferred.from) > placeRank(known.from)
-      ? { profile: inferred, change: changeWords(STARTED_JOB, known, inferred) }
-      : undefined;
-  },
+  revise: (_body, known, _id, _answer, inferAgain) => betterPlace(STARTED_JOB, 'id', (p) => placeRank(p.from), known, inferAgain),
 };
 
 /**

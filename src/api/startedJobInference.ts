@@ -11,7 +11,7 @@
 //  4. No id in the body: the `Location` of a 201/202 (its one query value, else its last path segment).
 // No spread or `apply` over what the service sent (answerReading.ts).
 
-import { compareRanks, contract, isIdentifier, isObj, isTypeValue, MAX_DEPTH } from './answerShape';
+import { compareRanks, contract, eachLeaf, isIdentifier, isTypeValue } from './answerShape';
 import { normaliseState } from './stateWords';
 import { formatPath, lastKey, LOCATION_HEADER, parsePath, type Segment } from './profilePath';
 
@@ -65,34 +65,16 @@ export function inferStartedJobId(body: unknown, answer: StartAnswer): FoundId {
   const sent = new Set(answer.sent ?? []);
   let best: { id: string; rank: number[]; path: Segment[] } | undefined;
   let tie: string | undefined;
-  const path: Segment[] = [];
-  const visit = (v: unknown, key: string | undefined, depth: number): void => {
-    if (depth > MAX_DEPTH) return;
-    if (typeof v === 'string') {
-      const t = v.trim();
-      if (!isJobIdValue(t, sent)) return;
-      const rank = [keyRank(key), -depth, /\d/.test(t) ? 1 : 0];
-      const order = best ? compareRanks(rank, best.rank) : 1;
-      if (order > 0) {
-        best = { id: t, rank, path: path.slice() };
-        tie = undefined;
-      } else if (order === 0 && best && t !== best.id) tie ??= t;
-    } else if (Array.isArray(v)) {
-      // An item of a list is said by the list's key.
-      for (let i = 0; i < v.length; i++) {
-        path.push(i);
-        visit(v[i], key, depth + 1);
-        path.pop();
-      }
-    } else if (isObj(v)) {
-      for (const k of Object.keys(v)) {
-        path.push(k);
-        visit(v[k], k, depth + 1);
-        path.pop();
-      }
-    }
-  };
-  visit(body, undefined, 0);
+  eachLeaf(body, (v, path, key, depth) => {
+    const t = typeof v === 'string' ? v.trim() : undefined;
+    if (t === undefined || !isJobIdValue(t, sent)) return;
+    const rank = [keyRank(key), -depth, /\d/.test(t) ? 1 : 0];
+    const order = best ? compareRanks(rank, best.rank) : 1;
+    if (order > 0) {
+      best = { id: t, rank, path: path.slice() };
+      tie = undefined;
+    } else if (order === 0 && best && t !== best.id) tie ??= t;
+  });
   if (best && tie !== undefined) throw contract(`two values could each be the job id: "${best.id}" and "${tie}"`, body);
   if (best) return { id: best.id, from: formatPath(best.path) };
   if (typeof body === 'number' && Number.isSafeInteger(body)) return { id: String(body), from: '' };

@@ -180,39 +180,21 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
   }
 
   push(chunk: Uint8Array): InferencePiece[] {
-    if (this.failure) throw this.failure;
-    if (this.done || chunk.byteLength === 0) return [];
-    const out: InferencePiece[] = [];
-    this.out = out;
-    try {
+    return this.guarded(() => {
+      if (chunk.byteLength === 0) return;
       if (this.events) this.events.push(chunk, this);
-      else {
-        const text = this.utf8.decode(chunk, { stream: true });
-        if (text !== '') out.push({ kind: 'answer', text });
-      }
-    } catch (e) {
-      this.fail(e);
-    }
-    return out;
+      else this.text(this.utf8.decode(chunk, { stream: true }));
+    });
   }
 
   end(): InferencePiece[] {
-    if (this.failure) throw this.failure;
-    if (this.done) return [];
-    const out: InferencePiece[] = [];
-    this.out = out;
-    try {
-      if (this.events) {
+    return this.guarded(() => {
+      if (!this.events) this.text(this.utf8.decode());
+      else {
         this.events.end(this);
         if (!this.done) this.flush();
-      } else {
-        const text = this.utf8.decode();
-        if (text !== '') out.push({ kind: 'answer', text });
       }
-    } catch (e) {
-      this.fail(e);
-    }
-    return out;
+    });
   }
 
   /**
@@ -220,16 +202,25 @@ export class StreamDecoder implements IncrementalDecoder, EventSink {
    * deltas. Errors as push() says.
    */
   element(data: string): InferencePiece[] {
+    return this.guarded(() => this.event({ event: '', data }));
+  }
+
+  /** The pieces `step` yields: none once ended; a kept error thrown first, a new one kept as fail() says. */
+  private guarded(step: () => void): InferencePiece[] {
     if (this.failure) throw this.failure;
     if (this.done) return [];
     const out: InferencePiece[] = [];
     this.out = out;
     try {
-      this.event({ event: '', data });
+      step();
     } catch (e) {
       this.fail(e);
     }
     return out;
+  }
+
+  private text(text: string): void {
+    if (text !== '') this.out.push({ kind: 'answer', text });
   }
 
   /** EventSink: what the event means, read by the run's reading; its pieces. */

@@ -1,5 +1,5 @@
 // The stream profile's inference (§4.2, issue 27): from the first events of a run, *where* each event holds the answer
-// and the reasoning, as paths (serviceProfile.ts's StreamProfile) that streamReader.ts then reads every later event
+// and the reasoning, as paths (profileFormat.ts's StreamProfile) that streamReader.ts then reads every later event
 // by. It reads events by their shape and by the words of keys and label values (answerText.ts's keyRole), never by a
 // list of whole key names. Its rules:
 //  1. Text is a non-empty string in an event, at a path (`[]` every item of a list, `[0]` the first of alternatives

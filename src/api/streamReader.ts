@@ -1,4 +1,4 @@
-// A stream's event read by a known profile (serviceProfile.ts's StreamProfile): follow its paths, map the flag's value,
+// A stream's event read by a known profile (profileFormat.ts's StreamProfile): follow its paths, map the flag's value,
 // no search of the event's structure. Every event of a run but the first few takes this path, so it stays small and
 // linear in what the paths reach. What it cannot read (no path holds text) goes back to the inference
 // (streamReading.ts), which may find that the profile no longer fits.
@@ -6,6 +6,7 @@
 import type { InferencePiece } from './answerText';
 import { isLabelValue, isReasoningName, keyRole } from './hintWords';
 import { isCitationList, isObj } from './answerShape';
+import { MAX_MAPPED } from './profileFormat';
 import { EACH, type Segment } from './profilePath';
 
 /** A profile with its paths parsed, as the reader uses it; the run that holds it may add paths and flag values. */
@@ -14,9 +15,6 @@ export interface CompiledStream {
   reasoning: { text: string; path: Segment[] }[];
   flag?: { from: string; map: Map<string, 'reasoning' | 'answer'> };
 }
-
-/** Most flag values a profile maps (serviceProfile.ts checks the same bound). */
-export const MAX_FLAG_VALUES = 64;
 
 /** One string at a path, with the value of the flag field nearest above it (undefined when none is on the way). */
 export interface Found {
@@ -86,7 +84,7 @@ export function readByProfile(v: unknown, p: CompiledStream, learned: () => void
     if (known !== undefined) return known;
     const kind = flagSays(flag.from, value) ? 'reasoning' : 'answer';
     // Bounded, as the values come from the service: past the cap a value is read by its words each time.
-    if (flag.map.size < MAX_FLAG_VALUES) {
+    if (flag.map.size < MAX_MAPPED) {
       flag.map.set(key, kind);
       learned();
     }

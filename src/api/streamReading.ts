@@ -75,10 +75,6 @@ function dataOf(p: RunProfile): StreamProfile {
 function streamKind(part: 'stream' | 'answer'): AnswerKind<RunProfile, InferencePiece[], StreamReading> {
   return {
     part,
-    ...(part === 'stream'
-      ? { title: 'Stream events', name: "The stream's events" }
-      : { title: 'Answers (not streamed)', name: 'The answers' }),
-    plural: true,
     adopt: (reading) => compile(reading as StreamProfile),
     read: (v, profile, run) => run.byProfile(v, profile),
     infer: (v, run) => ({ profile: run.profile, value: run.inferEvent(v) }),
@@ -183,7 +179,7 @@ export class StreamReading {
     const p = this.profile;
     if (!this.changed || p.answer.length + p.reasoning.length === 0) return undefined;
     const profile = { ...dataOf(p), by: 'inferred' as const };
-    return { profile, change: changeWords({ ...STREAM_KINDS[this.what], describe: describeStreamProfile }, this.known, profile) };
+    return { profile, change: changeWords({ part: this.what, describe: describeStreamProfile }, this.known, profile) };
   }
 
   private decide(final: boolean): InferencePiece[] {

@@ -4,15 +4,16 @@
 // `hostedReasoning.serviceProfile` setting does); a part inferred from an answer is kept once a second answer agrees
 // (inferredKeeping.ts). A command-line run reads one or two answers, so the agreement is kept in the state file too:
 // `models` twice keeps the model list's reading, as two lists in one window do.
-import { describePart } from '../api/answerKinds';
+import { describePart } from '../api/profileWords';
+import { learnedPart, originProfile, withOrigin } from '../api/profileBook';
 import type { AnswerContext, Learned, PartProfile, ProfileBook, ProfilePart } from '../api/profileBook';
-import { checkServiceProfile, type ServiceProfile } from '../api/profileFormat';
+import type { ServiceProfile } from '../api/profileFormat';
+import { isRecord } from '../api/strictChecks';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
 import type { FileState } from './fileState';
 
 /** The inferred parts offered once and not yet kept, by `origin part`: the agreement inferredKeeping.ts asks for. */
 export const PROFILE_OFFERS_KEY = 'hostedReasoning.cli.profileOffers';
-const MAX_ORIGINS = 50;
 
 export interface ProfileBookNotes {
   /** A line for stderr (a change of how answers are read, a kept profile not used). */
@@ -37,10 +38,9 @@ export class FileProfileBook implements ProfileBook {
   }
 
   learned<P extends ProfilePart>(part: P, reading: Learned<P>): void {
-    const { profile, change, context } = reading;
+    const { profile, change } = reading;
     if (change === undefined || profile.by === 'setting' || this.given?.[part]) return;
-    const place = part === 'startedJob' ? `startedJob ${(context as AnswerContext<'startedJob'> | undefined)?.kind ?? ''}` : part;
-    const value = part === 'startedJob' ? ({ ...this.kept()?.startedJob, ...profile } as PartProfile<P>) : profile;
+    const { place, value } = learnedPart(part, reading, () => this.kept());
     this.writes.push(this.offer(place, part, value, change));
   }
 
@@ -48,7 +48,7 @@ export class FileProfileBook implements ProfileBook {
     this.unreadableParts.set(part, { body, context });
   }
 
-  /** Every part as read now: the given one, else the one kept, with the words answerKinds.ts says it in. */
+  /** Every part as read now: the given one, else the one kept, with the words profileWords.ts says it in. */
   describe(): { part: ProfilePart; by: string; reading: string }[] {
     const kept = this.kept() ?? {};
     const parts = new Set<ProfilePart>([...(Object.keys(kept) as ProfilePart[]), ...(Object.keys(this.given ?? {}) as ProfilePart[])]);
@@ -60,14 +60,9 @@ export class FileProfileBook implements ProfileBook {
 
   /** The profile kept for this origin, as the extension would store it. */
   kept(): ServiceProfile | undefined {
-    const all = this.state.get<unknown>(SERVICE_PROFILES_KEY);
-    if (!isPlainObject(all) || !Object.prototype.hasOwnProperty.call(all, this.origin)) return undefined;
-    const checked = checkServiceProfile(all[this.origin]);
-    if ('problem' in checked) {
-      this.notes.note(`The kept profile of ${this.origin} is not used: ${checked.problem}.`);
-      return undefined;
-    }
-    return checked.value;
+    const checked = originProfile(this.state.get<unknown>(SERVICE_PROFILES_KEY), this.origin);
+    if (checked && 'problem' in checked) this.notes.note(`The kept profile of ${this.origin} is not used: ${checked.problem}.`);
+    return checked && 'value' in checked ? checked.value : undefined;
   }
 
   /** Keeps `profile` as this origin's whole profile (`profile --profile <file> --keep`), marked as chosen. */
@@ -85,8 +80,8 @@ export class FileProfileBook implements ProfileBook {
     const key = `${this.origin} ${place}`;
     const text = JSON.stringify(value);
     const offers = this.state.get<Record<string, string>>(PROFILE_OFFERS_KEY);
-    const previous = isPlainObject(offers) ? offers[key] : undefined;
-    const rest = isPlainObject(offers) ? Object.fromEntries(Object.entries(offers).filter(([k]) => k !== key)) : {};
+    const previous = isRecord(offers) ? offers[key] : undefined;
+    const rest = isRecord(offers) ? Object.fromEntries(Object.entries(offers).filter(([k]) => k !== key)) : {};
     if (previous !== text) {
       // The first answer of this reading: kept once the next one agrees.
       await this.state.update(PROFILE_OFFERS_KEY, { ...rest, [key]: text });
@@ -100,17 +95,8 @@ export class FileProfileBook implements ProfileBook {
   private async writeOrigin(edit: (kept: ServiceProfile | undefined) => ServiceProfile): Promise<void> {
     // On what the file holds when written: another run may have kept another origin's profile, or this one's, since.
     await this.state.edit(SERVICE_PROFILES_KEY, (stored) => {
-      const all = isPlainObject(stored) ? { ...stored } : {};
-      const checked = Object.prototype.hasOwnProperty.call(all, this.origin) ? checkServiceProfile(all[this.origin]) : undefined;
-      delete all[this.origin];
-      all[this.origin] = edit(checked && 'value' in checked ? checked.value : undefined);
-      const origins = Object.keys(all);
-      for (const old of origins.slice(0, Math.max(0, origins.length - MAX_ORIGINS))) delete all[old];
-      return all;
+      const checked = originProfile(stored, this.origin);
+      return withOrigin(stored, this.origin, edit(checked && 'value' in checked ? checked.value : undefined));
     });
   }
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }

@@ -9,7 +9,7 @@
 //    answer. A shape that changes at every call never agrees, so it costs none; one that changes every second call
 //    costs at most this bound. A count, not a clock: nothing to time, and a window reloaded starts again.
 // What the person chooses is kept at once and does not go through here. The stored size is bounded elsewhere: one
-// part per kind per origin (each bounded by its checker in serviceProfile.ts), MAX_ORIGINS origins.
+// part per kind per origin (each bounded by its checker in profileFormat.ts), MAX_ORIGINS origins.
 
 export type Offer = 'keep' | 'wait' | 'spent';
 

@@ -14,9 +14,11 @@
 // How to Read… (which takes no path from its arguments) to show how it is read now; the first names last read (for
 // Show How the Service Is Read).
 import * as vscode from 'vscode';
-import { describePart, KIND_WORDS } from '../api/answerKinds';
+import { describePart, PART_WORDS } from '../api/profileWords';
+import { learnedPart, originProfile, withOrigin } from '../api/profileBook';
 import type { AnswerContext, Learned, PartProfile, ProfileBook, ProfilePart } from '../api/profileBook';
-import { checkServiceProfile, type ServiceProfile } from '../api/profileFormat';
+import type { ServiceProfile } from '../api/profileFormat';
+import { isRecord } from '../api/strictChecks';
 import { editGlobalState, UNCHANGED, type StoredState } from '../globalStateEdit';
 import { InferredKeeping } from './inferredKeeping';
 import { SERVICE_PROFILES_KEY } from '../storageKeys';
@@ -24,9 +26,6 @@ import type { Log } from '../log';
 import { SECTION } from './config';
 
 export const PROFILE_SETTING = 'serviceProfile';
-
-/** Most origins kept; the oldest go first (a person rarely uses more than a few services). */
-const MAX_ORIGINS = 50;
 
 /** An answer of one part kept in this window for Choose How to Read…. */
 export interface KeptAnswer<P extends ProfilePart = ProfilePart> {
@@ -122,7 +121,7 @@ export class ServiceProfiles implements vscode.Disposable {
    */
   async choose<P extends ProfilePart>(origin: string, part: P, profile: PartProfile<P>, jobId?: string): Promise<void> {
     const chosen = { ...profile, by: 'chosen' } as PartProfile<P>;
-    this.log.info(`${origin}: ${KIND_WORDS[part].what} is read as chosen: ${describePart(part, chosen)}`);
+    this.log.info(`${origin}: ${PART_WORDS[part].name} is read as chosen: ${describePart(part, chosen)}`);
     this.told.delete(`${origin} ${part}`);
     await this.keep(origin, part, chosen);
     const answer = this.answers.get(answerKey(origin, part, jobId));
@@ -138,14 +137,10 @@ export class ServiceProfiles implements vscode.Disposable {
   private learned<P extends ProfilePart>(origin: string, part: P, reading: Learned<P>): void {
     const { profile, change, body, context, samples } = reading;
     if (samples) this.samples.set(origin, samples);
-    // A started job's profile read one endpoint: the other endpoint's place is the one kept.
-    const read = part === 'startedJob' ? ({ ...this.stored(origin)?.startedJob, ...profile } as PartProfile<P>) : profile;
-    if (body !== undefined) this.remember(origin, { part, body, context, unreadable: false, profile: read });
+    const { place, value } = learnedPart(part, reading, () => this.stored(origin));
+    if (body !== undefined) this.remember(origin, { part, body, context, unreadable: false, profile: value });
     if (change === undefined || profile.by === 'setting') return;
-    // A started job's endpoints each have their place: agreement is per endpoint, the other endpoint's place is kept.
-    const place = part === 'startedJob' ? `startedJob ${(context as AnswerContext<'startedJob'> | undefined)?.kind ?? ''}` : part;
     if (!this.agreed(origin, place, profile)) return;
-    const value = part === 'startedJob' ? ({ ...this.stored(origin)?.startedJob, ...profile } as PartProfile<P>) : profile;
     const key = `${origin} ${part}`;
     const setting = this.fromSetting(origin)?.[part];
     if (setting) this.settingMisfits.set(key, { setting: JSON.stringify(setting), inferred: value });
@@ -185,44 +180,29 @@ export class ServiceProfiles implements vscode.Disposable {
       this.state,
       SERVICE_PROFILES_KEY,
       (stored) => {
-        const kept = isPlainObject(stored) && isPlainObject(stored[origin]) ? stored[origin] : undefined;
+        const kept = isRecord(stored) && isRecord(stored[origin]) ? stored[origin] : undefined;
         // The same part again is no change: no write (re-inserting it last would be one).
         if (kept && JSON.stringify(kept[part]) === JSON.stringify(value)) return UNCHANGED;
-        const all = isPlainObject(stored) ? { ...stored } : {};
-        // Re-inserted last: the most recently kept origin is the last to go.
-        delete all[origin];
-        all[origin] = { ...kept, [part]: value };
-        const origins = Object.keys(all);
-        for (const old of origins.slice(0, Math.max(0, origins.length - MAX_ORIGINS))) delete all[old];
-        return all;
+        return withOrigin(stored, origin, { ...kept, [part]: value });
       },
       { log: (m) => this.log.warn(m), what: 'The service profiles' },
     );
   }
 
   private stored(origin: string): ServiceProfile | undefined {
-    const all = this.state.get<unknown>(SERVICE_PROFILES_KEY);
-    if (!isPlainObject(all) || !Object.prototype.hasOwnProperty.call(all, origin)) return undefined;
-    const checked = checkServiceProfile(all[origin]);
-    if ('problem' in checked) {
-      this.log.warn(`The kept profile of ${origin} is not used: ${checked.problem}.`);
-      return undefined;
-    }
-    return checked.value;
+    const checked = originProfile(this.state.get<unknown>(SERVICE_PROFILES_KEY), origin);
+    if (checked && 'problem' in checked) this.log.warn(`The kept profile of ${origin} is not used: ${checked.problem}.`);
+    return checked && 'value' in checked ? checked.value : undefined;
   }
 
   private fromSetting(origin: string): ServiceProfile | undefined {
     const all = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(PROFILE_SETTING)?.globalValue;
-    if (!isPlainObject(all) || !Object.prototype.hasOwnProperty.call(all, origin)) return undefined;
-    const entry = all[origin];
-    const checked = checkServiceProfile(entry, 'setting');
-    if ('problem' in checked) {
-      const text = JSON.stringify(entry);
-      if (this.reported !== text) this.log.warn(`The setting ${SECTION}.${PROFILE_SETTING} for ${origin} is not used: ${checked.problem}.`);
-      this.reported = text;
-      return undefined;
-    }
-    return checked.value;
+    const checked = originProfile(all, origin, 'setting');
+    if (!checked || 'value' in checked) return checked?.value;
+    const text = JSON.stringify((all as Record<string, unknown>)[origin]);
+    if (this.reported !== text) this.log.warn(`The setting ${SECTION}.${PROFILE_SETTING} for ${origin} is not used: ${checked.problem}.`);
+    this.reported = text;
+    return undefined;
   }
 
   dispose(): void {
@@ -232,8 +212,4 @@ export class ServiceProfiles implements vscode.Disposable {
 
 function answerKey(origin: string, part: ProfilePart, jobId: string | undefined): string {
   return jobId === undefined ? `${origin} ${part}` : `${origin} ${part} ${jobId}`;
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }

@@ -3,7 +3,7 @@
 // offers, where a profile reads each role now (what the picker shows beside the fields, so a misread is one pick from
 // right), and the part a person's picks make over the part read by now (the rest kept as it was).
 import { strict as assert } from 'node:assert';
-import { choicesOf, KIND_WORDS, type ChoiceField } from '../../src/api/answerKinds';
+import { choicesOf, type ChoiceField } from '../../src/api/answerKinds';
 import { checkServiceProfile, PROFILE_PARTS, type JobStatusProfile } from '../../src/api/profileFormat';
 
 const at = (path: string, samples: string[] = [], types: ChoiceField['types'] = ['text']): ChoiceField => ({ path, samples, types });
@@ -12,7 +12,7 @@ const paths = (fields: readonly ChoiceField[]) => fields.map((f) => f.path);
 describe('the choices of each kind of answer', () => {
   it('every part of the profile has choices, with at least one role asked when nothing could read the answer', () => {
     for (const part of PROFILE_PARTS) {
-      const { roles } = KIND_WORDS[part].choices;
+      const { roles } = choicesOf(part);
       assert.ok(
         roles.some((r) => r.asked && !r.optional),
         `${part}: no role is asked`,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { Crc32c } from '../../src/api/crc32c';
 import { ContractError } from '../../src/api/errors';
 import { checkServiceProfile } from '../../src/api/profileFormat';
-import { downloadLines } from '../../src/api/profileWords';
+import { partLines } from '../../src/api/profileWords';
 import { decodeDownloadMetadata, readDownloadAnswer } from './readers';
 
 const NOW = Date.parse('2026-11-27T03:00:00Z');
@@ -215,6 +215,6 @@ describe('download answer: the profile part', () => {
     for (const bad of [{ size: 'bytes' }, { url: 'a..b' }, { url: 'u', other: 'x' }, []]) {
       assert.ok('problem' in checkServiceProfile({ download: bad }), JSON.stringify(bad));
     }
-    assert.match(downloadLines(ok.value.download).join('\n'), /URL at data\.signedUrl.*size at data\.bytes/);
+    assert.match(partLines('download', ok.value.download).join('\n'), /URL at data\.signedUrl.*size at data\.bytes/);
   });
 });

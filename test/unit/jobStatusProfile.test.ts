@@ -6,7 +6,7 @@ import { ServiceClient } from '../../src/api/client';
 import type { JobStatusPart, JobStatusProfile } from '../../src/api/profileFormat';
 import { readStatusByProfile } from '../../src/api/jobStatusReader';
 import { readJobStatus } from '../../src/api/jobStatusReading';
-import { describeJobStatusProfile, jobStatusLines } from '../../src/api/profileWords';
+import { describeJobStatusProfile, partLines } from '../../src/api/profileWords';
 import type { ProfileBook } from '../../src/api/profileBook';
 import { checkServiceProfile } from '../../src/api/profileFormat';
 import { isTerminal } from '../../src/api/types';
@@ -103,7 +103,7 @@ describe('job status profile: inferred once, read by it', () => {
       describeJobStatusProfile(profile),
       'finished when done is true; counts from metadata.completedSteps of metadata.totalSteps; model made from metadata.tunedModel',
     );
-    assert.deepEqual(jobStatusLines('Finetune status', profile).slice(1), ['  (inferred from the first answers)']);
+    assert.deepEqual(partLines('finetuneStatus', profile).slice(1), ['  (inferred from the first answers)']);
   });
 });
 

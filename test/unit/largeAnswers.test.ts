@@ -80,7 +80,8 @@ describe('an error of its own in a reader of answers', () => {
   const isUnreadable = (e: unknown) => e instanceof ContractError && e.kind === 'contract' && /cannot read/.test(e.message);
 
   it('is a ContractError from every decoder, never the RangeError itself', () => {
-    const body = { status: 'running', job_id: 'job-1', models: ['m'], text: 'a b' };
+    // The error record is read by its values (errorBody.ts): a builtin every status reader meets, whatever else it walks.
+    const body = { status: 'running', job_id: 'job-1', models: ['m'], text: 'a b', error: { message: 'out of memory' } };
     assert.throws(() => whileObjectWalksThrow(() => decodeFinetuneStatus('j', body)), isUnreadable);
     assert.throws(() => whileObjectWalksThrow(() => decodeEvaluationStatus('e', body)), isUnreadable);
     assert.throws(() => whileObjectWalksThrow(() => decodeModelList(body)), isUnreadable);

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { isTerminal } from '../../src/api/types';
 import { identifiersOf } from '../../src/api/modelIdentifiers';
 import { readModelsByProfile } from '../../src/api/modelListReader';
-import { modelListLines } from '../../src/api/profileWords';
+import { partLines } from '../../src/api/profileWords';
 import { checkServiceProfile } from '../../src/api/profileFormat';
 import type { ModelInfo } from '../../src/api/types';
 import { shownNames } from '../../src/features/models/modelLabel';
@@ -96,7 +96,7 @@ describe('model identifiers: the list keeps every identifier of a record', () =>
     const read = readModelsByProfile(next, profile);
     assert.ok(read);
     assert.deepEqual(read.at(-1)?.otherNames, ['acme-triage']);
-    assert.match(modelListLines(profile, undefined).join('\n'), /customModelSummaries\[\]\.modelArn.*also named by modelName/);
+    assert.match(partLines('modelList', profile).join('\n'), /customModelSummaries\[\]\.modelArn.*also named by modelName/);
   });
 
   it('a hand-written profile may name them; one that names them wrongly is refused, saying why', () => {

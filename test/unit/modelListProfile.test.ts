@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { ContractError } from '../../src/api/errors';
 import { modelListChoices } from '../../src/api/modelListInference';
 import { readModelsByProfile } from '../../src/api/modelListReader';
-import { describeModelListProfile, modelListLines } from '../../src/api/profileWords';
+import { describeModelListProfile, partLines } from '../../src/api/profileWords';
 import { formatPath, parsePath } from '../../src/api/profilePath';
 import { checkServiceProfile, type ModelListProfile } from '../../src/api/profileFormat';
 import { shapeModelList, type ModelRecord } from '../service/keys';
@@ -65,7 +65,8 @@ describe('model list profile: inferred once, read by it', () => {
   it('says where the names are in words: path, names, kind source and its value map', () => {
     const { profile, models } = readModelList(shapeModelList(RECORDS, 'nested-results'));
     assert.ok(profile);
-    const lines = modelListLines(
+    const lines = partLines(
+      'modelList',
       profile,
       models.slice(0, 2).map((m) => m.name),
     ).join('\n');

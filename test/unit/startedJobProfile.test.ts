@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { ContractError } from '../../src/api/errors';
 import { readStartedJob } from '../../src/api/startedJob';
 import { checkServiceProfile } from '../../src/api/profileFormat';
-import { startedJobLines } from '../../src/api/profileWords';
+import { partLines } from '../../src/api/profileWords';
 import { decodeStartedJob } from './readers';
 
 /** OpenAI's answer to POST /v1/fine_tuning/jobs (as documented in its API reference). */
@@ -122,7 +122,7 @@ describe('started job: the profile part', () => {
     for (const bad of [{ finetune: 'a..b' }, { finetune: 3 }, { other: 'x' }, 'result.job.ref']) {
       assert.ok('problem' in checkServiceProfile({ startedJob: bad }), JSON.stringify(bad));
     }
-    const lines = startedJobLines(ok.value.startedJob).join('\n');
+    const lines = partLines('startedJob', ok.value.startedJob).join('\n');
     assert.match(lines, /finetuning job.*result\.job\.ref/);
     assert.match(lines, /evaluation.*Location header/);
   });

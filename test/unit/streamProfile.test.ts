@@ -5,7 +5,7 @@ import { collectInference, ServiceClient } from '../../src/api/client';
 import { mergePieces, type InferencePiece } from '../../src/api/answerText';
 import { describeStreamProfile } from '../../src/api/profileWords';
 import type { ProfileBook } from '../../src/api/profileBook';
-import { checkServiceProfile, checkStreamProfile, type StreamProfile } from '../../src/api/profileFormat';
+import { checkPart, checkServiceProfile, type StreamProfile } from '../../src/api/profileFormat';
 import { createDecoder, decodePieces } from '../../src/api/stream';
 import { StreamReading, type StreamReport } from '../../src/api/streamReading';
 import { composeAnswer, composeReasoning } from '../service/inference';
@@ -39,7 +39,7 @@ describe('stream profile: inferred once, then read by', () => {
       const first = await run(body, type);
       assert.ok(first.report, 'the first run reports the profile it inferred');
       assert.match(first.report.change, /^Stream events: /);
-      const checked = checkStreamProfile(JSON.parse(JSON.stringify(first.report.profile)));
+      const checked = checkPart('stream', JSON.parse(JSON.stringify(first.report.profile)));
       assert.ok('value' in checked, JSON.stringify(checked));
       const second = await run(body, type, checked.value);
       assert.deepEqual(second.pieces, first.pieces);
@@ -125,7 +125,7 @@ describe('stream profile: inferred once, then read by', () => {
       { answer: 'a', reasoning: [] },
       { answer: ['a'], reasoning: [], flag: { from: 'type', map: { x: 'maybe' } } },
     ]) {
-      assert.ok('problem' in checkStreamProfile(bad), JSON.stringify(bad));
+      assert.ok('problem' in checkPart('stream', bad), JSON.stringify(bad));
     }
   });
 });

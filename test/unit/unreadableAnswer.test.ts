@@ -8,7 +8,7 @@ import { ServiceClient, collectInference } from '../../src/api/client';
 import { choicesOf, type ChoiceField } from '../../src/api/answerKinds';
 import type { ProfileBook } from '../../src/api/profileBook';
 import type { DownloadProfile, StreamProfile } from '../../src/api/profileFormat';
-import { downloadLines, streamLines } from '../../src/api/profileWords';
+import { partLines } from '../../src/api/profileWords';
 import { baseRequest, emptyProfileBook, KEY, tempDir, useEmulator } from './helpers';
 
 const field = (path: string): ChoiceField => ({ path, samples: [], types: ['text'] });
@@ -253,10 +253,10 @@ describe('Show How the Service Is Read names chosen places', () => {
   it('a chosen answer, stream and download part each say "as you chose it"', () => {
     const chosen = chosenAnswerProfile('right', 'left');
     assert.ok(chosen);
-    assert.deepEqual(streamLines(chosen), ['Streamed answers: text at right; reasoning at left', '  (as you chose it)']);
-    assert.deepEqual(streamLines(chosen, false), ['Answers not streamed: text at right; reasoning at left', '  (as you chose it)']);
+    assert.deepEqual(partLines('stream', chosen), ['Streamed answers: text at right; reasoning at left', '  (as you chose it)']);
+    assert.deepEqual(partLines('answer', chosen), ['Answers not streamed: text at right; reasoning at left', '  (as you chose it)']);
     const download = chosenDownloadProfile({ links: { a: 'https://s.example/a', b: 'https://s.example/b' } }, 'links.b', false);
     assert.ok(download);
-    assert.deepEqual(downloadLines(download), ['Download answer: URL at links.b', '  (as you chose it)']);
+    assert.deepEqual(partLines('download', download), ['Download answer: URL at links.b', '  (as you chose it)']);
   });
 });

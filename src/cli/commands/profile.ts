@@ -1,6 +1,6 @@
 // `profile`: how this service's answers are read (the service profile kept for its origin, or the one given with
 // --profile <file>), one line per kind of answer; `--profile <file> --keep` keeps the file's profile as the origin's.
-import { KIND_WORDS } from '../../api/answerKinds';
+import { PART_WORDS } from '../../api/profileWords';
 import type { CommandContext } from '../context';
 
 export async function profileCommand(ctx: CommandContext, options: { keep: boolean; given: boolean }): Promise<number> {
@@ -19,7 +19,7 @@ export async function profileCommand(ctx: CommandContext, options: { keep: boole
   const lines = [
     `${book.origin}: ${parts.length === 0 ? 'nothing kept yet; each answer is read by inference until two agree.' : ''}`.trimEnd(),
   ];
-  for (const p of parts) lines.push(`  ${KIND_WORDS[p.part].what} (${p.by}): ${p.reading}`);
+  for (const p of parts) lines.push(`  ${PART_WORDS[p.part].name} (${p.by}): ${p.reading}`);
   ctx.out.result(lines.join('\n'), { origin: book.origin, parts });
   return 0;
 }

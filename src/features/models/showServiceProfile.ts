@@ -4,7 +4,8 @@
 // setting), and the profile as the setting takes it, to correct it or share it with a team. Plain text: the service's
 // words are shown as written, never rendered; profileWords.ts caps them.
 import * as vscode from 'vscode';
-import { downloadLines, jobStatusLines, modelListLines, startedJobLines, streamLines } from '../../api/profileWords';
+import type { PartName } from '../../api/profileFormat';
+import { partLines } from '../../api/profileWords';
 import { COMMANDS, PROFILE_SCHEME } from '../../contributions';
 import type { Services } from '../../services';
 
@@ -26,31 +27,33 @@ export function showServiceProfileCommand(services: Services) {
   };
 }
 
+/** The parts in the order the document says them. */
+const PARTS_SHOWN: readonly PartName[] = ['modelList', 'startedJob', 'finetuneStatus', 'evaluationStatus', 'download', 'stream', 'answer'];
+
+/** What the document says of a part not read yet (of the inference answers, nothing: a run reads them until one is kept). */
+const NOT_READ_YET: Partial<Record<PartName, () => string>> = {
+  modelList: () => vscode.l10n.t('Model names: not read yet (open the Models view).'),
+  startedJob: () => vscode.l10n.t('Started jobs: not read yet (start a finetuning job or an evaluation).'),
+  finetuneStatus: () => vscode.l10n.t('Finetune status: not read yet (start a finetuning job).'),
+  evaluationStatus: () => vscode.l10n.t('Evaluation status: not read yet (evaluate a model).'),
+  download: () => vscode.l10n.t('Download answer: not read yet (download a model; a service that redirects has none).'),
+};
+
 async function profileText(services: Services): Promise<string> {
   const { origin } = await services.session.current();
   if (origin === undefined) return `${vscode.l10n.t('No service is configured: set its URL first (Configure Service URL…).')}\n`;
   const lines = [vscode.l10n.t('How the answers of {0} are read', origin), ''];
-  const profile = services.profiles.profile(origin, 'modelList');
-  if (profile) lines.push(...modelListLines(profile, services.profiles.lastSamples(origin)));
-  else lines.push(vscode.l10n.t('Model names: not read yet (open the Models view).'));
-  const startedJob = services.profiles.profile(origin, 'startedJob');
-  if (startedJob) lines.push(...startedJobLines(startedJob));
-  else lines.push(vscode.l10n.t('Started jobs: not read yet (start a finetuning job or an evaluation).'));
-  const finetune = services.profiles.profile(origin, 'finetuneStatus');
-  const evaluation = services.profiles.profile(origin, 'evaluationStatus');
-  if (finetune) lines.push(...jobStatusLines(vscode.l10n.t('Finetune status'), finetune));
-  else lines.push(vscode.l10n.t('Finetune status: not read yet (start a finetuning job).'));
-  if (evaluation) lines.push(...jobStatusLines(vscode.l10n.t('Evaluation status'), evaluation));
-  else lines.push(vscode.l10n.t('Evaluation status: not read yet (evaluate a model).'));
-  const download = services.profiles.profile(origin, 'download');
-  if (download) lines.push(...downloadLines(download));
-  else lines.push(vscode.l10n.t('Download answer: not read yet (download a model; a service that redirects has none).'));
-  // Streamed answers: where the events hold the answer and the reasoning, once a run has inferred it (English, as the
-  // model list's lines are: src/api may not reach l10n).
-  const stream = services.profiles.profile(origin, 'stream');
-  if (stream) lines.push(...streamLines(stream));
-  const answer = services.profiles.profile(origin, 'answer');
-  if (answer) lines.push(...streamLines(answer, false));
+  // The setting's form: each part without where it came from.
+  const setting: Record<string, unknown> = {};
+  for (const part of PARTS_SHOWN) {
+    const profile = services.profiles.profile(origin, part);
+    if (profile) {
+      // English, as the rest of each part's lines are: src/api may not reach l10n.
+      lines.push(...partLines(part, profile, services.profiles.lastSamples(origin)));
+      const { by: _by, ...shared } = profile;
+      setting[part] = shared;
+    } else if (NOT_READ_YET[part]) lines.push(NOT_READ_YET[part]());
+  }
   lines.push(
     '',
     vscode.l10n.t('The other answers (an inference, an error) are read by their shape at each answer.'),
@@ -58,14 +61,6 @@ async function profileText(services: Services): Promise<string> {
       'To correct how the model list is read: Choose How to Read… in the Models view when it cannot be read, or the setting hostedReasoning.serviceProfile (below, as it takes it).',
     ),
   );
-  // The setting's form: each part without where it came from.
-  const setting: Record<string, unknown> = {};
-  const parts = { modelList: profile, startedJob, finetuneStatus: finetune, evaluationStatus: evaluation, download, stream, answer };
-  for (const [part, p] of Object.entries(parts)) {
-    if (!p) continue;
-    const { by: _by, ...shared } = p;
-    setting[part] = shared;
-  }
   if (Object.keys(setting).length > 0) lines.push('', JSON.stringify({ [origin]: setting }, null, 2));
   return `${lines.join('\n')}\n`;
 }
