@@ -42,10 +42,13 @@ function stageProduction(staging: string): { vsix: string } {
     'package.nls.json',
     '.vscodeignore',
     'esbuild.mjs',
+    'scripts/cliLean.cjs',
     'tsconfig.json',
     'tsconfig.base.json',
   ]) {
-    if (fs.existsSync(path.join(repoRoot, file))) fs.copyFileSync(path.join(repoRoot, file), path.join(staging, file));
+    if (!fs.existsSync(path.join(repoRoot, file))) continue;
+    fs.mkdirSync(path.dirname(path.join(staging, file)), { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, file), path.join(staging, file));
   }
   // The README as `npm run package` ships it (screenshot lines left out: vsce refuses relative images without a repository).
   exec(process.execPath, [path.join(repoRoot, 'scripts', 'packageReadme.mjs'), path.join(staging, 'README.md')], repoRoot);
