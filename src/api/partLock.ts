@@ -173,6 +173,23 @@ function refuseFolder(file: string, again: string): RequestError {
 
 /** Creates `file` with `content`, exclusively and never through a link. */
 async function createExclusive(file: string, content: string): Promise<void> {
+  // Written whole under a name of its own, then linked to the lock's name (a link fails if the name exists): a taker
+  // that finds the lock always reads its holder, where a lock created empty and then written showed another taker an
+  // empty file for a moment (no "since" to tell the person). Where the file system has no hard links, created in place.
+  const draft = `${file}.${randomBytes(6).toString('hex')}.new`;
+  await writeExclusive(draft, content);
+  try {
+    await fsp.link(draft, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    await writeExclusive(file, content);
+  } finally {
+    await fsp.rm(draft, { force: true });
+  }
+}
+
+async function writeExclusive(file: string, content: string): Promise<void> {
   const handle = await fsp.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
   try {
     await handle.writeFile(content);
