@@ -301,7 +301,16 @@ export class HttpClient {
     const controller = new AbortController();
     const unlink = linkAbort(opts.signal, controller);
     const idleMs = this.timeouts.uploadIdleMs;
-    const onIdle = () => controller.abort(new TimeoutError(`${what}: the upload made no progress for ${secs(idleMs)}.`));
+    // Once the form has handed over its last byte, the same limit is the wait for the answer.
+    let allSent = false;
+    const onIdle = () =>
+      controller.abort(
+        new TimeoutError(
+          allSent
+            ? `${what}: no answer within ${secs(idleMs)} of the upload's last byte.`
+            : `${what}: the upload made no progress for ${secs(idleMs)}.`,
+        ),
+      );
     let timer = setTimeout(onIdle, idleMs);
     let sent = 0;
     // A FormData (a classic stream) emits 'data' only once axios pipes it, so listening first loses nothing.
@@ -310,7 +319,12 @@ export class HttpClient {
       timer.refresh();
       opts.onProgress?.(sent);
     };
+    const onEnd = () => {
+      allSent = true;
+      timer.refresh();
+    };
     form.on('data', onData);
+    form.on('end', onEnd);
     try {
       const res = await this.axios.request<string>({
         method: 'POST',
@@ -324,9 +338,14 @@ export class HttpClient {
       return { body: this.judge(what, res), status: res.status, location: locationOf(res) };
     } catch (e) {
       const err = this.mapThrown(what, e, controller.signal);
-      throw CLOSED_ON_REUSE.has(err) ? notSentAgain(err) : err;
+      if (CLOSED_ON_REUSE.has(err)) throw notSentAgain(err);
+      // Every byte handed over, then no answer (a time out, a connection closed): the service may have started the
+      // job. Not "unreachable", on whose word a caller (a pipeline) would start it again.
+      if (allSent && (err.kind === 'timeout' || err.kind === 'network')) throw unansweredUpload(err);
+      throw err;
     } finally {
       form.removeListener('data', onData);
+      form.removeListener('end', onEnd);
       clearTimeout(timer);
       timer = undefined as unknown as NodeJS.Timeout;
       unlink();
@@ -577,6 +596,11 @@ function closedOnReuse(e: unknown): boolean {
 /** A POST's CLOSED_ON_REUSE error as the caller gets it: the person must know it was not repeated. */
 function notSentAgain(err: ApiError): ApiError {
   return new UnansweredError(`${err.message} It was not sent again: the service may have received it.`, { detail: err.detail });
+}
+
+/** An upload's error after its last byte, as the caller gets it: the service may have acted on it. */
+function unansweredUpload(err: ApiError): ApiError {
+  return new UnansweredError(`${err.message} The whole upload had been sent: the service may have received it.`, { detail: err.detail });
 }
 
 const PROXY_AUTH_THROWN = /\b407\b|proxy authentication required/i;

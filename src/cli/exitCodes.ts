@@ -5,7 +5,10 @@ import { ApiError, UnansweredError } from '../api/errors';
 export const EXIT = {
   /** Done: the command did what it was asked (a job waited for completed). */
   done: 0,
-  /** Failed: a job ended failed or cancelled, `report --require-better` found the model not better, or the service failed the request. */
+  /**
+   * Failed: a job ended failed or cancelled, `report --require-better` found the model not better, the service failed
+   * the request, or a start got no answer after the service may have received it (UnansweredError).
+   */
   failed: 1,
   /** Bad input: a wrong argument, a file that cannot be used, no service URL, a paid job not confirmed. */
   badInput: 2,

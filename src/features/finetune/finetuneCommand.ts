@@ -14,7 +14,7 @@
 // resolves with a FinetuneOutcome (the job record on success) that the caller can assert on.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { RequestError, isCancellation } from '../../api/errors';
+import { RequestError, UnansweredError, isCancellation } from '../../api/errors';
 import type { JobRecord } from '../../jobs/jobRecord';
 import type { Services } from '../../services';
 import { VIEW_JOBS } from '../../services';
@@ -492,6 +492,9 @@ class FinetuneRun {
     } else if (info.kind === 'contract') {
       // A 2xx whose job id we could not read: the job probably exists. A retry would likely duplicate it.
       text = vscode.l10n.t("{0} The job may have been created; the service's answer is in the log.", text);
+    } else if (error instanceof UnansweredError) {
+      // Its words already say the service may have received the upload (http.ts): what to do about it.
+      text = vscode.l10n.t('{0} Check the Models view before retrying, or the job may run twice.', text);
     } else if (allSent && (info.kind === 'timeout' || info.kind === 'network')) {
       text = vscode.l10n.t(
         '{0} The files had been sent, so the service may have created the job anyway: check the Models view before retrying, or it may run twice.',
