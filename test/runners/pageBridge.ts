@@ -132,6 +132,7 @@ async function act(browser: BrowserContext, request: PageRequest | ChatViewReque
   if (action.op === 'read') return { ok: true, view: await readView(frame) };
   if (action.op === 'paint') return { ok: true, paint: await readPaint(frame, action.testId) };
   if (action.op === 'axe') return { ok: true, axe: await runAxe(frame) };
+  if (action.op === 'hasFocus') return { ok: true, hasFocus: await frame.evaluate(() => document.hasFocus()) };
   const target = frame.locator(`[data-testid="${action.testId}"]`);
   const options = { timeout: ACTION_TIMEOUT_MS };
   switch (action.op) {

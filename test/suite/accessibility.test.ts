@@ -331,6 +331,7 @@ describe(`accessibility: the playground and the report in High Contrast (axe-cor
       await waitFor('the picker to show its models', () => (pick.items.length > 0 ? true : undefined), { timeoutMs: 15_000 });
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     });
+    await frameFocusedAgain(report);
     await waitFor('the focus back on Add a model…', async () => (focusedIds(await report.read())[0] === 'add-model' ? true : undefined), {
       describe: async () => focusedIds(await report.read()),
     });
@@ -361,6 +362,7 @@ describe(`accessibility: the playground and the report in High Contrast (axe-cor
         assert.equal(hidden, false, 'the picker closed before the test closed it');
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       });
+      await frameFocusedAgain(report);
       await waitFor('the focus back on Add a model…', async () => (focusedIds(await report.read())[0] === 'add-model' ? true : undefined), {
         describe: async () => focusedIds(await report.read()),
       });
@@ -403,6 +405,30 @@ describe(`accessibility: the playground and the report in High Contrast (axe-cor
     assert.equal(said, `${TUNED_ONLY}: ${verdictSentence(TUNED, comparison)}`);
   });
 });
+
+/**
+ * Waits until VS Code has given the keyboard focus back to the page's frame, focusing the editor group again (what the
+ * quick pick's own return of the focus does) while it has not. VS Code 1.139 can drop it when a picker closes within a
+ * few hundred milliseconds of opening, as a test closes it and a person rarely does: the webview's frame reports its
+ * focus to the workbench by a 250 ms poll, and the workbench passes the focus on into the page only if, 50 ms after
+ * focusing the frame, it still counts the webview focused; a poll's "blurred" (the picker took the focus) still on its
+ * way then undoes that count, and the page is never focused (seen in 2 runs of 9 under load: the page's window had no
+ * focus event at all after the picker closed; with this, 9 runs passed, one of them after a second try). What the
+ * tests hold is ours: where the focus lands once the page has it.
+ */
+async function frameFocusedAgain(page: WebviewPage): Promise<void> {
+  let tries = 0;
+  await waitFor(
+    'the report’s frame to have the focus again',
+    async () => {
+      if (await page.hasFocus()) return true;
+      // VS Code's own return first; a second try each second (in the run that showed it, one was enough).
+      if (++tries % 10 === 0) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+      return undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 100 },
+  );
+}
 
 /** The test ids of the focused element (none: the focus is on the body or an element without one). */
 function focusedIds(view: PageView): string[] {

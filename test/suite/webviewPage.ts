@@ -33,7 +33,8 @@ export type PageAction =
   | { op: 'check'; testId: string; checked: boolean }
   | { op: 'press'; testId: string; key: string }
   | { op: 'paint'; testId: string }
-  | { op: 'axe' };
+  | { op: 'axe' }
+  | { op: 'hasFocus' };
 
 /** The colours one element is painted in (computed styles, as `rgb(…)`/`rgba(…)` strings). */
 export interface Paint {
@@ -87,7 +88,8 @@ export interface ChatViewRequest {
 }
 
 export type PageAnswer =
-  { ok: true; view?: PageView; chat?: ChatView; paint?: PagePaint; axe?: AxeViolation[] } | { ok: false; error: string };
+  | { ok: true; view?: PageView; chat?: ChatView; paint?: PagePaint; axe?: AxeViolation[]; hasFocus?: boolean }
+  | { ok: false; error: string };
 
 export class WebviewPage {
   constructor(
@@ -141,6 +143,13 @@ export class WebviewPage {
     const answer = await this.answer({ op: 'axe' });
     if (!answer.axe) throw new Error('the page bridge sent no axe result');
     return answer.axe;
+  }
+
+  /** The page's frame has the keyboard focus (`document.hasFocus()`), whichever of its elements holds it. */
+  async hasFocus(): Promise<boolean> {
+    const answer = await this.answer({ op: 'hasFocus' });
+    if (answer.hasFocus === undefined) throw new Error('the page bridge sent no focus state');
+    return answer.hasFocus;
   }
 
   private async ask(action: PageAction): Promise<PageView | undefined> {
