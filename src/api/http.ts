@@ -341,7 +341,7 @@ export class HttpClient {
       if (CLOSED_ON_REUSE.has(err)) throw notSentAgain(err);
       // Every byte handed over, then no answer (a time out, a connection closed): the service may have started the
       // job. Not "unreachable", on whose word a caller (a pipeline) would start it again.
-      if (allSent && (err.kind === 'timeout' || err.kind === 'network')) throw unansweredUpload(err);
+      if (allSent && (err.kind === 'timeout' || err.kind === 'network')) throw unansweredUpload(what, err);
       throw err;
     } finally {
       form.removeListener('data', onData);
@@ -598,9 +598,16 @@ function notSentAgain(err: ApiError): ApiError {
   return new UnansweredError(`${err.message} It was not sent again: the service may have received it.`, { detail: err.detail });
 }
 
-/** An upload's error after its last byte, as the caller gets it: the service may have acted on it. */
-function unansweredUpload(err: ApiError): ApiError {
-  return new UnansweredError(`${err.message} The whole upload had been sent: the service may have received it.`, { detail: err.detail });
+/**
+ * An upload's time out or closed connection after its last byte, as the caller gets it: the service may have acted on
+ * it (not "cannot reach the service", which it did reach).
+ */
+function unansweredUpload(what: string, err: ApiError): ApiError {
+  const happened =
+    err.kind === 'timeout'
+      ? err.message
+      : `${what}: the connection closed after the upload's last byte, before any answer${err.detail ? ` (${err.detail})` : ''}.`;
+  return new UnansweredError(`${happened} The whole upload had been sent: the service may have received it.`, { detail: err.detail });
 }
 
 const PROXY_AUTH_THROWN = /\b407\b|proxy authentication required/i;

@@ -104,7 +104,9 @@ describe('an upload sent whole to which no answer came', function () {
     assert.equal(server.received.length, 1, 'the service read the whole upload');
     assert.ok(error instanceof UnansweredError, `${error.constructor.name}: ${error.message}`);
     assert.equal(error.kind, 'network');
+    assert.match(error.message, /^Starting the finetuning job: the connection closed after the upload's last byte, before any answer/);
     assert.match(error.message, /The whole upload had been sent: the service may have received it\.$/);
+    assert.doesNotMatch(error.message, /cannot reach/);
     assert.equal(exitCodeFor(error), EXIT.failed);
   });
 
