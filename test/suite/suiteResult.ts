@@ -42,3 +42,20 @@ export interface SuiteResult {
   readonly lines: readonly string[];
   readonly failureDetails: readonly TestFailure[];
 }
+
+/**
+ * What the suite says while it runs, rewritten whole at each test's and hook's start and end in the file beside the
+ * result (`progressPath`): the runner judges a hang by the suite's silence against the bound of what runs, never by
+ * the whole run's time, which grows with the machine's load.
+ */
+export interface SuiteProgress {
+  /** How many starts and ends so far: a change is progress. */
+  readonly events: number;
+  /** The full title of the test or hook started or ended last. */
+  readonly runnable: string;
+  /** Its own bound (mocha's timeout, ms); mocha fails it past that. */
+  readonly timeoutMs: number;
+}
+
+/** The progress file of the result file `resultPath`. */
+export const progressPath = (resultPath: string): string => `${resultPath}.progress`;
