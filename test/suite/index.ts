@@ -7,6 +7,7 @@ import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import {
   GREP_ENV,
+  PROGRESS_BEAT_MS,
   progressPath,
   RESULT_FILE_ENV,
   TAG_ENV,
@@ -28,6 +29,7 @@ const {
   EVENT_TEST_PASS,
   EVENT_TEST_FAIL,
   EVENT_TEST_PENDING,
+  EVENT_RUN_END,
 } = Mocha.Runner.constants;
 
 /**
@@ -61,18 +63,27 @@ function writeResult(result: SuiteResult): void {
 }
 
 /**
- * Tells the runner, at each test's and hook's start and end, that the suite goes on and within which bound: it judges
- * a hang by the suite's silence (test/runners/suiteWait.ts), never by the whole run's time.
+ * Tells the runner that the suite goes on: at each test's and hook's start and end, and every PROGRESS_BEAT_MS
+ * between (a test may raise its own timeout in its body, after its start was told). The runner judges a hang by the
+ * suite's silence (test/runners/suiteWait.ts), never by the whole run's time: while this beats, the extension host's
+ * event loop runs, so mocha's timeouts end any test past its bound.
  */
 function reportProgress(runner: Mocha.Runner): void {
   const file = process.env[RESULT_FILE_ENV];
   if (!file) return;
   let events = 0;
-  const said = (runnable: Mocha.Runnable): void => {
-    const progress: SuiteProgress = { events: ++events, runnable: runnable.fullTitle(), timeoutMs: runnable.timeout() };
+  let current: Mocha.Runnable | undefined;
+  const tell = (): void => {
+    const progress: SuiteProgress = { events: ++events, runnable: current?.fullTitle() ?? '', timeoutMs: current?.timeout() ?? 0 };
     writeWhole(progressPath(file), progress);
   };
+  const said = (runnable: Mocha.Runnable): void => {
+    current = runnable;
+    tell();
+  };
   for (const event of [EVENT_TEST_BEGIN, EVENT_TEST_END, EVENT_HOOK_BEGIN, EVENT_HOOK_END, EVENT_TEST_FAIL]) runner.on(event, said);
+  const beat = setInterval(tell, PROGRESS_BEAT_MS);
+  runner.once(EVENT_RUN_END, () => clearInterval(beat));
 }
 
 /** Runs mocha, collecting a spec-style report (the spec reporter's own output is lost in the server's log). */
