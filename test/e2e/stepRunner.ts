@@ -39,6 +39,11 @@ export interface RunOptions {
   readonly reset?: () => Promise<string[]>;
   /** Opens the window afresh (reload, reconnect) when the reset failed. */
   readonly recover?: () => Promise<void>;
+  /**
+   * Told as each step starts and as it ends (its screenshot and reset done): the run's bound for a hang is on the time
+   * between two of these, not on the whole run, whose time grows with the machine's load (run.ts).
+   */
+  readonly progress?: (what: string) => void;
 }
 
 export type StepOutcome = 'passed' | 'failed' | 'skipped';
@@ -157,6 +162,7 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
     if (missing.length > 0) {
       console.log(`[e2e] - ${label}: skipped (needs ${missing.join(', ')})`);
       results.push({ number, step, outcome: 'skipped', durationMs: 0 });
+      options.progress?.(`step ${number} skipped`);
       continue;
     }
     const started = Date.now();
@@ -171,6 +177,7 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
       note: (line) => console.log(`[e2e]     ${number} ${line}`),
     };
     let error: string | undefined;
+    options.progress?.(`step ${number} started`);
     const work = step.run(context);
     try {
       await withTimeout(work, step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, `step ${number}`);
@@ -187,6 +194,7 @@ export async function runSteps(page: Page, steps: readonly Step[], outputDir: st
       const problem = await resetAfter(page, number, step, outputDir, options);
       if (problem !== undefined) error = error === undefined ? problem : `${error}\n${problem}`;
     }
+    options.progress?.(`step ${number} ended`);
     const durationMs = Date.now() - started;
     const seconds = `${(durationMs / 1000).toFixed(1)} s`;
     if (error === undefined) {

@@ -5,11 +5,32 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
-import { GREP_ENV, RESULT_FILE_ENV, TAG_ENV, TRUST_PASS_ENV, type SuiteResult, type TestFailure } from './suiteResult';
+import {
+  GREP_ENV,
+  PROGRESS_BEAT_MS,
+  progressPath,
+  RESULT_FILE_ENV,
+  TAG_ENV,
+  TRUST_PASS_ENV,
+  type SuiteProgress,
+  type SuiteResult,
+  type TestFailure,
+} from './suiteResult';
 import { suiteGrep } from './suiteGrep';
 import { prepareTestTrust } from './testTrust';
 
-const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
+const {
+  EVENT_SUITE_BEGIN,
+  EVENT_SUITE_END,
+  EVENT_TEST_BEGIN,
+  EVENT_TEST_END,
+  EVENT_HOOK_BEGIN,
+  EVENT_HOOK_END,
+  EVENT_TEST_PASS,
+  EVENT_TEST_FAIL,
+  EVENT_TEST_PENDING,
+  EVENT_RUN_END,
+} = Mocha.Runner.constants;
 
 /**
  * Compiled test files next to this index, sorted so the order is the same on every machine: those of restricted/ in
@@ -29,13 +50,40 @@ function errorDetails(error: unknown): { message: string; stack: string } {
   return { message: String(error), stack: String(error) };
 }
 
-/** Writes the result atomically so the runner polling for it never reads half a file. */
+/** Writes a file atomically so the runner polling for it never reads half of it. */
+function writeWhole(file: string, value: unknown): void {
+  const partial = `${file}.part`;
+  fs.writeFileSync(partial, JSON.stringify(value, null, 2));
+  fs.renameSync(partial, file);
+}
+
 function writeResult(result: SuiteResult): void {
   const file = process.env[RESULT_FILE_ENV];
+  if (file) writeWhole(file, result);
+}
+
+/**
+ * Tells the runner that the suite goes on: at each test's and hook's start and end, and every PROGRESS_BEAT_MS
+ * between (a test may raise its own timeout in its body, after its start was told). The runner judges a hang by the
+ * suite's silence (test/runners/suiteWait.ts), never by the whole run's time: while this beats, the extension host's
+ * event loop runs, so mocha's timeouts end any test past its bound.
+ */
+function reportProgress(runner: Mocha.Runner): void {
+  const file = process.env[RESULT_FILE_ENV];
   if (!file) return;
-  const partial = `${file}.part`;
-  fs.writeFileSync(partial, JSON.stringify(result, null, 2));
-  fs.renameSync(partial, file);
+  let events = 0;
+  let current: Mocha.Runnable | undefined;
+  const tell = (): void => {
+    const progress: SuiteProgress = { events: ++events, runnable: current?.fullTitle() ?? '', timeoutMs: current?.timeout() ?? 0 };
+    writeWhole(progressPath(file), progress);
+  };
+  const said = (runnable: Mocha.Runnable): void => {
+    current = runnable;
+    tell();
+  };
+  for (const event of [EVENT_TEST_BEGIN, EVENT_TEST_END, EVENT_HOOK_BEGIN, EVENT_HOOK_END, EVENT_TEST_FAIL]) runner.on(event, said);
+  const beat = setInterval(tell, PROGRESS_BEAT_MS);
+  runner.once(EVENT_RUN_END, () => clearInterval(beat));
 }
 
 /** Runs mocha, collecting a spec-style report (the spec reporter's own output is lost in the server's log). */
@@ -58,6 +106,7 @@ function runMocha(mocha: Mocha): Promise<SuiteResult> {
         failureDetails,
       });
     });
+    reportProgress(runner);
     runner.on(EVENT_SUITE_BEGIN, (suite: Mocha.Suite) => {
       if (suite.root) return;
       lines.push(`${indent()}${suite.title}`);

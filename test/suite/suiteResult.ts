@@ -42,3 +42,23 @@ export interface SuiteResult {
   readonly lines: readonly string[];
   readonly failureDetails: readonly TestFailure[];
 }
+
+/**
+ * What the suite says while it runs, rewritten whole in the file beside the result (`progressPath`) at each test's and
+ * hook's start and end and every PROGRESS_BEAT_MS: the runner judges a hang by the suite's silence, never by the whole
+ * run's time, which grows with the machine's load.
+ */
+export interface SuiteProgress {
+  /** How many times it was written: a change is a sign of life. */
+  readonly events: number;
+  /** The full title of the test or hook running or run last ('' before the first). */
+  readonly runnable: string;
+  /** Its bound as it stands (mocha's timeout, ms). */
+  readonly timeoutMs: number;
+}
+
+/** How often the suite says it goes on, between the starts and ends of tests. */
+export const PROGRESS_BEAT_MS = 5_000;
+
+/** The progress file of the result file `resultPath`. */
+export const progressPath = (resultPath: string): string => `${resultPath}.progress`;

@@ -64,6 +64,23 @@ describe('UI step runner: the reset between steps', () => {
     assert.deepEqual(after, ['step-1', 'step-2']);
   });
 
+  it('tells its progress as each step starts and ends (after its reset), a skipped one too', async () => {
+    const told: string[] = [];
+    const steps = [step(1, true), { ...step(2), needs: ['step-1'] }, step(3)];
+    const reset = () => {
+      told.push('reset');
+      return Promise.resolve([]);
+    };
+    const errors = console.error;
+    console.error = () => undefined;
+    try {
+      await runSteps(page, steps, outputDir, { reset, progress: (what) => told.push(what) });
+    } finally {
+      console.error = errors;
+    }
+    assert.deepEqual(told, ['step 01 started', 'reset', 'step 01 ended', 'step 02 skipped', 'step 03 started', 'step 03 ended']);
+  });
+
   it('a single step is the last: no reset follows it', async () => {
     let resets = 0;
     const results = await runSteps(page, [step(1)], outputDir, {
