@@ -12,8 +12,11 @@
 // a pick. No property has a `default`: an open Chat input keeps the configuration it first read for a model, defaults
 // included, and keeps it while the defaults make it non-empty, so a pick made in *Manage Language Models* afterwards
 // never reached that Chat's requests (seen in UI step 22: it asked with the setting's budget). Without defaults it
-// reads nothing until a pick, and follows the pick. Temperature stays a setting: a list of values would be a poor way
-// to pick a real number.
+// reads nothing until a pick, and takes the first pick; it keeps that one too: a later pick (*Steps as in Settings*
+// included) does not reach a Chat input that already took one (VS Code 1.139's input follows the model's
+// configuration only while it holds none; seen in UI step 22's workbench with its store logged). Nothing here can
+// change that: the request's configuration is the input's. Temperature stays a setting: a list of values would be a
+// poor way to pick a real number.
 import * as vscode from 'vscode';
 import { FROM_SETTINGS } from './chatRequest';
 
