@@ -24,8 +24,19 @@ export const HOSTILE_ANSWER =
   '<script>window.__pwned=1</script> <img src=x onerror="window.__pwned=2"> [x](javascript:window.__pwned=3) ' +
   '<iframe src="https://example.com"></iframe> <svg onload="window.__pwned=4"></svg>';
 
-/** Slow enough that a person (and the sampling below) sees the answer grow; the answer has about 60 tokens. */
+/** Slow enough that a person (and the sampling below) sees the answer grow. */
 const SLOW_TOKEN_MS = 150;
+/**
+ * Step 5's answer: long enough (about 800 tokens, two minutes at SLOW_TOKEN_MS) that it is still streaming when Stop is
+ * clicked however loaded the machine. The emulator's usual answer (about 60 tokens, 8 s) once ended first at a load of
+ * 20, Stop already disabled. A stream that went on after Stop would still show more text.
+ */
+const LONG_ANSWER = Array.from(
+  { length: 24 },
+  (_, i) =>
+    `Part ${i + 1}. Open the notebook's trash from the sidebar, find the note by its title or the date it was deleted, ` +
+    'and choose Restore: it goes back to the notebook it came from, with its attachments and its history. ',
+).join('');
 /** Distinct sizes of the output to see before stopping: the answer grew in that many steps. */
 const GROWTH_STEPS = 4;
 /** After Stop: longer than several token intervals, so a stream that went on would have shown more text. */
@@ -108,7 +119,7 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
       await openPlayground();
 
       const tokenIntervalMs = emu.options.tokenIntervalMs;
-      emu.configure({ tokenIntervalMs: SLOW_TOKEN_MS });
+      emu.configure({ tokenIntervalMs: SLOW_TOKEN_MS, responseText: LONG_ANSWER });
       try {
         const asked = emu.received.length;
         await pg.ask('How do I restore a deleted note?');
@@ -155,7 +166,7 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
         );
         note(`stopped at ${stoppedAt.length} characters; the service saw the request aborted (status ${request.status})`);
       } finally {
-        emu.configure({ tokenIntervalMs });
+        emu.configure({ tokenIntervalMs, responseText: undefined });
       }
     },
   };
@@ -266,6 +277,8 @@ export function playgroundSteps(env: PlaygroundEnvironment): Step[] {
     id: 'playground-layout',
     title: 'at 1280x720 the prompt, Run and the answer show without scrolling; every knob explains itself; Ask About Selection',
     needs: ['api-key'],
+    // It took 56 s of the default 60 at a load of 20, its checks all done at 60 (a bound for a hang, not a measure).
+    timeoutMs: 120_000,
     async run({ shot, note }) {
       const before = page.viewportSize();
       await page.setViewportSize(SMALL_WINDOW);
